@@ -1,0 +1,102 @@
+package manifest
+
+import "encoding/json"
+
+// FormatVersion is the manifest format this package writes. A manifest whose
+// major version is newer is refused when decoding.
+const FormatVersion = "1.0"
+
+// FileName is the name of the manifest file beside a mod's Go package.
+const FileName = "mod.manifest.json"
+
+// Host actions a BeforeAction hook may target, besides "command:<id>" for one
+// of the mod's own commands.
+const (
+	// ActionToolCall runs before any tool call the host makes.
+	ActionToolCall = "tool.call"
+	// ActionCommandRun runs before any command the host runs.
+	ActionCommandRun = "command.run"
+)
+
+// HostActions lists the host actions a hook may target, in a stable order.
+var HostActions = []string{ActionToolCall, ActionCommandRun}
+
+// Manifest describes one mod: everything a host needs to list, validate and
+// route its tools and commands without starting the mod.
+type Manifest struct {
+	// FormatVersion is the manifest format, "MAJOR.MINOR".
+	FormatVersion string `json:"formatVersion"`
+	// ID identifies the mod among loaded mods.
+	ID string `json:"id"`
+	// DisplayName is the mod's name for people.
+	DisplayName string `json:"displayName"`
+	// Description says what the mod is for.
+	Description string `json:"description"`
+	// GoPackage is the import path of the package the manifest was generated from.
+	GoPackage string `json:"goPackage"`
+	// SourceHash is "sha256:<hex>" over the Go sources the manifest was generated from.
+	SourceHash string `json:"sourceHash"`
+	// Tools are the mod's AI tools.
+	Tools []Tool `json:"tools"`
+	// Commands are run by a person.
+	Commands []Command `json:"commands,omitempty"`
+	// SlashCommands are run by a person typing "/id".
+	SlashCommands []SlashCommand `json:"slashCommands,omitempty"`
+	// Hooks run before host actions.
+	Hooks []Hook `json:"hooks,omitempty"`
+	// Agents name the tools each agent may call.
+	Agents []Agent `json:"agents,omitempty"`
+}
+
+// ToolKind tells a plain tool from a rendered one.
+type ToolKind string
+
+const (
+	// KindPlain tools return text and an optional output.
+	KindPlain ToolKind = "plain"
+	// KindRendered tools return a typed result and a view of it.
+	KindRendered ToolKind = "rendered"
+)
+
+// Tool describes one AI tool.
+type Tool struct {
+	// Name is the snake_case name the model calls.
+	Name string `json:"name"`
+	// Description tells the model what the tool does and when to call it.
+	Description string `json:"description"`
+	// Activity is the present-tense label shown while the tool runs.
+	Activity string `json:"activity,omitempty"`
+	// Kind is plain or rendered.
+	Kind ToolKind `json:"kind"`
+	// InputSchema is the JSON Schema (draft 2020-12) of the tool's input.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// ResultSchema is the JSON Schema of a rendered tool's result.
+	ResultSchema json.RawMessage `json:"resultSchema,omitempty"`
+	// HasView reports whether the tool renders a custom HTML view.
+	HasView bool `json:"hasView,omitempty"`
+}
+
+// Command is run by a person.
+type Command struct {
+	ID    string `json:"id"`
+	Title string `json:"title"`
+}
+
+// SlashCommand is run by a person typing "/ID args".
+type SlashCommand struct {
+	ID          string `json:"id"`
+	Description string `json:"description"`
+}
+
+// Hook runs before a host action or one of the mod's own commands.
+type Hook struct {
+	// BeforeAction is a host action or "command:<id>".
+	BeforeAction string `json:"beforeAction"`
+}
+
+// Agent names the tools an agent may call; an empty list allows none.
+type Agent struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description,omitempty"`
+	Tools       []string `json:"tools"`
+}

@@ -1,0 +1,97 @@
+package sdk
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+)
+
+// ToolContext is what a tool handler receives besides its input: cancellation,
+// the session, the call id, today's date, the activity channel and a logger.
+// It belongs to one call: after Run returns, activity updates are dropped and
+// Context is cancelled. Never keep it.
+type ToolContext struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	call   CallInfo
+	sink   ActivitySink
+	mu     sync.Mutex
+	ended  bool
+}
+
+// CallInfo is what the host tells a handler about its call.
+type CallInfo struct {
+	// Session is the calling session.
+	Session Session
+	// CallID is the host-owned identity of this call.
+	CallID string
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+	// Logger writes to the host's log; nil discards.
+	Logger *slog.Logger
+}
+
+// ActivitySink receives a call's activity updates in order. Runtimes
+// implement it; the host applies the rules of ActivityState.
+type ActivitySink interface {
+	Activity(u ActivityUpdate)
+}
+
+// NewToolContext returns the context for one call. Runtimes call it, then End
+// when the handler returns.
+func NewToolContext(ctx context.Context, call CallInfo, sink ActivitySink) *ToolContext {
+	ctx, cancel := context.WithCancel(ctx)
+	if call.Logger == nil {
+		call.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &ToolContext{ctx: ctx, cancel: cancel, call: call, sink: sink}
+}
+
+// End closes the context: later activity is dropped and Context is cancelled.
+func (c *ToolContext) End() {
+	c.mu.Lock()
+	c.ended = true
+	c.mu.Unlock()
+	c.cancel()
+}
+
+// Context is cancelled when the call is cancelled or has ended. Pass it to
+// long work and check Done between steps.
+func (c *ToolContext) Context() context.Context { return c.ctx }
+
+// Done is shorthand for Context().Done().
+func (c *ToolContext) Done() <-chan struct{} { return c.ctx.Done() }
+
+// Err is shorthand for Context().Err().
+func (c *ToolContext) Err() error { return c.ctx.Err() }
+
+// Session returns the calling session.
+func (c *ToolContext) Session() Session { return c.call.Session }
+
+// CallID returns the host-owned identity of this call.
+func (c *ToolContext) CallID() string { return c.call.CallID }
+
+// Today returns the host's date, "YYYY-MM-DD". Use it, never the wall clock,
+// for "today": tests pin it.
+func (c *ToolContext) Today() string { return c.call.Today }
+
+// Logger returns a logger that writes to the host's log, never to stdout.
+func (c *ToolContext) Logger() *slog.Logger { return c.call.Logger }
+
+// Title sets the call's title; the first title wins.
+func (c *ToolContext) Title(text string) { c.send(ActivityUpdate{Kind: ActivityTitle, Text: text}) }
+
+// Status replaces the call's current status line: "Searching 120 of 2,031 files…".
+func (c *ToolContext) Status(text string) { c.send(ActivityUpdate{Kind: ActivityStatus, Text: text}) }
+
+// Log appends an entry to the call's log; the host numbers entries in order.
+func (c *ToolContext) Log(message string) { c.send(ActivityUpdate{Kind: ActivityLog, Text: message}) }
+
+func (c *ToolContext) send(u ActivityUpdate) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended || c.sink == nil {
+		return
+	}
+	c.sink.Activity(u)
+}

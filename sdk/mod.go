@@ -1,0 +1,138 @@
+package sdk
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"github.com/modkit/modkit/manifest"
+)
+
+// DefineMod returns the mod described by def. It is the one declaration modgen
+// looks for in a mod package:
+//
+//	var Mod = sdk.DefineMod(sdk.Mod{...})
+//
+// The result is plain data: DefineMod registers nothing, starts nothing, reads
+// no file and touches no global state. Names, descriptions, ids, titles and
+// activity labels inside def must be compile-time constants, so that modgen can
+// derive the manifest without running any of the mod's code.
+func DefineMod(def Mod) Mod { return def }
+
+// Mod describes a mod: metadata, AI tools, and what people and the host run.
+type Mod struct {
+	// Metadata names and describes the mod.
+	Metadata Metadata
+	// AI holds the tools a model may call.
+	AI AI
+	// Commands are run by a person, with JSON arguments.
+	Commands []Command
+	// SlashCommands are run by a person typing "/ID text".
+	SlashCommands []SlashCommand
+	// Hooks run before host actions.
+	Hooks []Hook
+	// Agents scope which tools an agent may call.
+	Agents []Agent
+	// Activate, when set, runs once when the mod process starts, before any
+	// call. An error stops the mod from serving.
+	Activate func(ctx context.Context, env *Env) error
+}
+
+// Metadata names and describes a mod.
+type Metadata struct {
+	// ID identifies the mod among loaded mods; the Go package name when empty.
+	ID string
+	// DisplayName is the mod's name for people.
+	DisplayName string
+	// Description says what the mod is for.
+	Description string
+}
+
+// AI holds a mod's model-facing capabilities.
+type AI struct {
+	// Tools are the tools a model may call, each built as a PlainTool or a
+	// RenderedTool.
+	Tools []Tool
+}
+
+// Command is an action a person invokes, by id, with optional JSON arguments.
+type Command struct {
+	// ID is unique within the mod, for example "research.stats".
+	ID string
+	// Title is what a person sees in a menu.
+	Title string
+	// Run does the work and returns a short message for the person.
+	Run func(ctx context.Context, env *Env, args json.RawMessage) (string, error)
+}
+
+// SlashCommand is invoked by a person typing "/ID text" in a conversation.
+type SlashCommand struct {
+	// ID is what follows the slash.
+	ID string
+	// Description tells the person what the command does.
+	Description string
+	// Run receives the text after "/ID " and returns a message for the person.
+	Run func(ctx context.Context, env *Env, text string) (string, error)
+}
+
+// Hook runs before a host action. Returning an error blocks the action; the
+// error's text says why.
+type Hook struct {
+	// BeforeAction is a host action (ActionToolCall, ActionCommandRun) or
+	// "command:<id>" for one of this mod's own commands; anything else is a
+	// generate-time error.
+	BeforeAction string
+	// Run inspects the action about to happen.
+	Run func(ctx context.Context, env *Env, action Action) error
+}
+
+// Host actions a Hook may target.
+const (
+	// ActionToolCall is any tool call, of any loaded mod.
+	ActionToolCall = manifest.ActionToolCall
+	// ActionCommandRun is any command run, of any loaded mod.
+	ActionCommandRun = manifest.ActionCommandRun
+)
+
+// Action is what a hook is shown before it happens.
+type Action struct {
+	// Name is the host action, or "command:<id>".
+	Name string
+	// Tool is the tool about to be called, for ActionToolCall.
+	Tool string
+	// Command is the command about to run, for command actions.
+	Command string
+	// Input is the tool input or command arguments, already validated.
+	Input json.RawMessage
+}
+
+// Agent names the tools it may call. The host enforces the list; an empty
+// list means the agent may call no tool.
+type Agent struct {
+	// Name identifies the agent, for example "researcher".
+	Name string
+	// Description says what the agent is for.
+	Description string
+	// Tools are the tool names the agent may call.
+	Tools []string
+}
+
+// Session is the conversation a call belongs to.
+type Session struct {
+	// ID identifies the session.
+	ID string
+	// Workspace is the absolute root directory the host hands over; tools that
+	// read files stay below it.
+	Workspace string
+}
+
+// Env is what commands, hooks and activation receive from the host.
+type Env struct {
+	// Session is the calling session.
+	Session Session
+	// Today is the date the host gives, "YYYY-MM-DD"; never read the wall clock
+	// for today.
+	Today string
+	// Logger writes to the host's log, never to stdout.
+	Logger *slog.Logger
+}
