@@ -1,0 +1,250 @@
+package manifest
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Error lists everything wrong with one manifest.
+type Error struct {
+	// ID is the mod's id, empty when the manifest has none.
+	ID string
+	// Problems name the offending entry and say what is wrong with it.
+	Problems []Problem
+}
+
+// Problem is one thing wrong with a manifest.
+type Problem struct {
+	// Entry names the offending entry, like `tools[1] "Bad-Name"`, or the
+	// top-level field; empty for the manifest as a whole.
+	Entry string
+	// Message says what is wrong.
+	Message string
+}
+
+func (p Problem) String() string {
+	if p.Entry == "" {
+		return p.Message
+	}
+	return p.Entry + ": " + p.Message
+}
+
+// Error returns one line per problem, each starting "manifest <id>: ".
+func (e *Error) Error() string {
+	var b strings.Builder
+	for i, p := range e.Problems {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "manifest %s: %s", nameOr(e.ID), p)
+	}
+	return b.String()
+}
+
+var (
+	// snakeCase is the form of tool names: "research_word_count".
+	snakeCase   = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	modID       = regexp.MustCompile(`^[a-z][a-z0-9_.-]*$`)
+	commandID   = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$`)
+	slashID     = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+	agentName   = slashID
+	formatForm  = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
+	sourceHashF = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+)
+
+// IsSnakeCase reports whether name has the form tool names must have:
+// lower-case letters and digits in words joined by single underscores,
+// starting with a letter.
+func IsSnakeCase(name string) bool { return snakeCase.MatchString(name) }
+
+// Validate checks what the Go types cannot: the format version, the id, names
+// and their uniqueness, descriptions, the tool kinds and schemas, and hook
+// targets. It returns a *[Error] listing every problem, or nil. Agent
+// allowlists may name tools of other mods, so they are not checked against
+// this mod's tools.
+func Validate(m *Manifest) error {
+	v := validator{}
+	switch {
+	case m.FormatVersion == "":
+		v.add("formatVersion", "missing")
+	case !formatForm.MatchString(m.FormatVersion):
+		v.add("formatVersion", fmt.Sprintf("%q is not MAJOR.MINOR", m.FormatVersion))
+	default:
+		if err := checkVersion(m.FormatVersion); err != nil {
+			v.add("formatVersion", err.Error())
+		}
+	}
+	switch {
+	case m.ID == "":
+		v.add("id", "missing")
+	case !modID.MatchString(m.ID):
+		v.add("id", fmt.Sprintf("%q must be lower-case letters, digits, '_', '.' or '-', starting with a letter", m.ID))
+	}
+	if m.GoPackage == "" {
+		v.add("goPackage", "missing")
+	}
+	if !sourceHashF.MatchString(m.SourceHash) {
+		v.add("sourceHash", fmt.Sprintf("%q is not sha256:<64 hex digits>", m.SourceHash))
+	}
+
+	tools := map[string]int{}
+	for i, t := range m.Tools {
+		entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
+		switch {
+		case t.Name == "":
+			v.add(entry, "name is empty")
+		case !IsSnakeCase(t.Name):
+			v.add(entry, "name must be snake_case")
+		}
+		if j, dup := tools[t.Name]; dup && t.Name != "" {
+			v.add(entry, fmt.Sprintf("duplicate tool name, first at tools[%d]", j))
+		} else {
+			tools[t.Name] = i
+		}
+		if strings.TrimSpace(t.Description) == "" {
+			v.add(entry, "description is empty")
+		}
+		switch t.Kind {
+		case KindPlain:
+			if len(t.ResultSchema) > 0 {
+				v.add(entry, "a plain tool has no resultSchema")
+			}
+			if t.HasView {
+				v.add(entry, "a plain tool has no view")
+			}
+		case KindRendered:
+			if len(t.ResultSchema) == 0 {
+				v.add(entry, "a rendered tool needs a resultSchema")
+			}
+		default:
+			v.add(entry, fmt.Sprintf("kind %q is neither %q nor %q", t.Kind, KindPlain, KindRendered))
+		}
+		if len(t.InputSchema) == 0 {
+			v.add(entry, "inputSchema is missing")
+		} else if !isObject(t.InputSchema) {
+			v.add(entry, "inputSchema must be a JSON object")
+		}
+		if len(t.ResultSchema) > 0 && !isObject(t.ResultSchema) {
+			v.add(entry, "resultSchema must be a JSON object")
+		}
+	}
+
+	commands := map[string]int{}
+	for i, c := range m.Commands {
+		entry := fmt.Sprintf("commands[%d] %q", i, c.ID)
+		switch {
+		case c.ID == "":
+			v.add(entry, "id is empty")
+		case !commandID.MatchString(c.ID):
+			v.add(entry, "id must be lower-case words joined by '.', like \"research.stats\"")
+		}
+		if j, dup := commands[c.ID]; dup && c.ID != "" {
+			v.add(entry, fmt.Sprintf("duplicate command id, first at commands[%d]", j))
+		} else {
+			commands[c.ID] = i
+		}
+		if strings.TrimSpace(c.Title) == "" {
+			v.add(entry, "title is empty")
+		}
+	}
+
+	slashes := map[string]int{}
+	for i, s := range m.SlashCommands {
+		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
+		switch {
+		case s.ID == "":
+			v.add(entry, "id is empty")
+		case !slashID.MatchString(s.ID):
+			v.add(entry, "id must be lower-case letters, digits, '_' or '-', starting with a letter")
+		}
+		if j, dup := slashes[s.ID]; dup && s.ID != "" {
+			v.add(entry, fmt.Sprintf("duplicate slash command id, first at slashCommands[%d]", j))
+		} else {
+			slashes[s.ID] = i
+		}
+		if strings.TrimSpace(s.Description) == "" {
+			v.add(entry, "description is empty")
+		}
+	}
+
+	for i, h := range m.Hooks {
+		entry := fmt.Sprintf("hooks[%d] %q", i, h.BeforeAction)
+		if msg := checkHookTarget(h.BeforeAction, commands); msg != "" {
+			v.add(entry, msg)
+		}
+	}
+
+	agents := map[string]int{}
+	for i, a := range m.Agents {
+		entry := fmt.Sprintf("agents[%d] %q", i, a.Name)
+		switch {
+		case a.Name == "":
+			v.add(entry, "name is empty")
+		case !agentName.MatchString(a.Name):
+			v.add(entry, "name must be lower-case letters, digits, '_' or '-', starting with a letter")
+		}
+		if j, dup := agents[a.Name]; dup && a.Name != "" {
+			v.add(entry, fmt.Sprintf("duplicate agent name, first at agents[%d]", j))
+		} else {
+			agents[a.Name] = i
+		}
+		for k, name := range a.Tools {
+			if name == "" {
+				v.add(entry, fmt.Sprintf("tools[%d] is empty", k))
+			}
+		}
+	}
+
+	if len(v.problems) == 0 {
+		return nil
+	}
+	return &Error{ID: m.ID, Problems: v.problems}
+}
+
+// checkHookTarget returns what is wrong with a hook target, or "".
+func checkHookTarget(target string, commands map[string]int) string {
+	if target == "" {
+		return "beforeAction is empty"
+	}
+	for _, a := range HostActions {
+		if target == a {
+			return ""
+		}
+	}
+	if id, ok := strings.CutPrefix(target, "command:"); ok {
+		if _, known := commands[id]; known {
+			return ""
+		}
+		return fmt.Sprintf("beforeAction names command %q, which this mod does not declare", id)
+	}
+	return fmt.Sprintf("beforeAction must be one of %s or \"command:<id>\" of this mod", strings.Join(quoteAll(HostActions), ", "))
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = fmt.Sprintf("%q", s)
+	}
+	return out
+}
+
+func isObject(raw []byte) bool {
+	for _, c := range raw {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		case '{':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+type validator struct{ problems []Problem }
+
+func (v *validator) add(entry, msg string) {
+	v.problems = append(v.problems, Problem{Entry: entry, Message: msg})
+}
