@@ -1,0 +1,33 @@
+// Package host runs mods: it loads their manifests, lists their tools, and
+// runs each mod in its own go-plugin gRPC subprocess, started on first use.
+//
+// # Loading
+//
+// [Load] reads mod.manifest.json in each mod directory, compiles every
+// tool's input schema once and checks that tool names are unique across
+// mods. Listing tools with [Host.Tools] reads manifests only.
+//
+// # Building and starting
+//
+// On a mod's first use the host builds its binary with go build (adding the
+// serving main package through -overlay) into [Options.CacheDir], keyed by a
+// hash of the mod's sources, the module's go.mod and go.sum and the Go
+// version, and records the binary's SHA-256. go-plugin verifies the checksum
+// before every start, and host and mod talk over mutual TLS. The mod process
+// dies with the host, even when the host is killed.
+//
+// # Calls
+//
+// [Host.Call] looks the tool up, applies the agent's allowlist, validates the
+// input against the manifest schema, runs BeforeAction hooks, streams
+// activity with the rules of [sdk.ActivityState] applied, and returns exactly
+// one outcome: completed, failed or cancelled. A mod that crashes fails the
+// calls in flight with a message naming it; the next call starts a fresh
+// process. Cancelling the call's context cancels the handler's context in
+// the mod; the call returns at once, and a handler that ignores cancellation
+// for longer than [Options.GracePeriod] takes its mod process down with it.
+//
+// # Closing
+//
+// [Host.Close] stops every mod process.
+package host

@@ -1,0 +1,348 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/modkit/modkit/manifest"
+)
+
+// Errors a caller acts on. Call, RenderView and the command methods return
+// them wrapped with detail; test with errors.Is.
+var (
+	// ErrUnknownTool: no loaded mod has the tool; the message lists the
+	// closest names.
+	ErrUnknownTool = errors.New("unknown tool")
+	// ErrNotAllowed: the agent's allowlist does not name the tool.
+	ErrNotAllowed = errors.New("tool not allowed")
+	// ErrUnknownAgent: no loaded mod declares the agent.
+	ErrUnknownAgent = errors.New("unknown agent")
+	// ErrUnknownCommand: no loaded mod has the command or slash command.
+	ErrUnknownCommand = errors.New("unknown command")
+	// ErrNoView: the tool renders no custom view.
+	ErrNoView = errors.New("tool has no view")
+	// ErrClosed: the host was closed.
+	ErrClosed = errors.New("host closed")
+)
+
+// Options configure a Host. A nil *Options means all defaults; a zero field
+// means that field's default.
+type Options struct {
+	// CacheDir holds built mod binaries, keyed by a hash of their sources.
+	// Default: <os.UserCacheDir>/modkit.
+	CacheDir string
+	// CallTimeout bounds one tool call; a call over it fails. Default 5m.
+	CallTimeout time.Duration
+	// GracePeriod is how long a handler may keep running after its call was
+	// cancelled before the mod process is killed. Default 2s.
+	GracePeriod time.Duration
+	// Logger receives the host's logs and the mods' logs at their level.
+	// Default: discard.
+	Logger *slog.Logger
+	// Progress receives build messages ("building mod research…") and
+	// compiler errors. Default: os.Stderr.
+	Progress io.Writer
+	// MaxResultBytes caps a call's result (text, typed result and outputs
+	// together); a larger result fails with a message saying so. Default
+	// 1 MiB.
+	MaxResultBytes int
+	// Today returns the date given to tools and commands, "YYYY-MM-DD".
+	// Default: the local wall-clock date.
+	Today func() string
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	var r Options
+	if o != nil {
+		r = *o
+	}
+	if r.CacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return r, fmt.Errorf("host: no cache dir: %w", err)
+		}
+		r.CacheDir = filepath.Join(dir, "modkit")
+	}
+	if r.CallTimeout <= 0 {
+		r.CallTimeout = 5 * time.Minute
+	}
+	if r.GracePeriod <= 0 {
+		r.GracePeriod = 2 * time.Second
+	}
+	if r.Logger == nil {
+		r.Logger = slog.New(slog.DiscardHandler)
+	}
+	if r.Progress == nil {
+		r.Progress = os.Stderr
+	}
+	if r.MaxResultBytes <= 0 {
+		r.MaxResultBytes = 1 << 20
+	}
+	if r.Today == nil {
+		r.Today = func() string { return time.Now().Format(time.DateOnly) }
+	}
+	return r, nil
+}
+
+// Host runs mods: it lists their tools from manifests, starts each mod's
+// process on first use, and routes calls, commands, hooks and views to it.
+// It is safe for concurrent use.
+type Host struct {
+	opts   Options
+	mods   []*mod
+	tools  map[string]*tool
+	agents map[string]*agent
+	cmds   map[string]*mod // command id -> owner
+	slash  map[string]*mod // slash command id -> owner
+
+	mu     sync.Mutex
+	closed bool
+}
+
+type tool struct {
+	mod    *mod
+	man    manifest.Tool
+	schema *jsonschema.Schema
+}
+
+type agent struct {
+	mod     *mod
+	man     manifest.Agent
+	allowed map[string]bool
+}
+
+// Tool is a tool as listed by the host.
+type Tool struct {
+	// Mod is the id of the mod that has the tool.
+	Mod string
+	manifest.Tool
+}
+
+// Load reads the manifest in each directory and checks that tool names are
+// unique. It starts no process: a mod starts, and is built when needed, on
+// first use.
+func Load(dirs []string, opts *Options) (*Host, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		opts:   o,
+		tools:  map[string]*tool{},
+		agents: map[string]*agent{},
+		cmds:   map[string]*mod{},
+		slash:  map[string]*mod{},
+	}
+	ids := map[string]*mod{}
+	for _, dir := range dirs {
+		m, err := loadMod(h, dir)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := ids[m.man.ID]; ok {
+			return nil, fmt.Errorf("load %s: mod id %q is also the id of the mod in %s", m.dir, m.man.ID, prev.dir)
+		}
+		ids[m.man.ID] = m
+		for _, t := range m.man.Tools {
+			if prev, ok := h.tools[t.Name]; ok {
+				return nil, fmt.Errorf("load: tool %s is defined by both mod %s and mod %s", t.Name, prev.mod.man.ID, m.man.ID)
+			}
+			s, err := compileSchema(m.man.ID, t)
+			if err != nil {
+				return nil, err
+			}
+			h.tools[t.Name] = &tool{mod: m, man: t, schema: s}
+		}
+		for _, a := range m.man.Agents {
+			if prev, ok := h.agents[a.Name]; ok {
+				return nil, fmt.Errorf("load: agent %s is defined by both mod %s and mod %s", a.Name, prev.mod.man.ID, m.man.ID)
+			}
+			allowed := make(map[string]bool, len(a.Tools))
+			for _, n := range a.Tools {
+				allowed[n] = true
+			}
+			h.agents[a.Name] = &agent{mod: m, man: a, allowed: allowed}
+		}
+		for _, c := range m.man.Commands {
+			if prev, ok := h.cmds[c.ID]; ok {
+				return nil, fmt.Errorf("load: command %s is defined by both mod %s and mod %s", c.ID, prev.man.ID, m.man.ID)
+			}
+			h.cmds[c.ID] = m
+		}
+		for _, c := range m.man.SlashCommands {
+			if prev, ok := h.slash[c.ID]; ok {
+				return nil, fmt.Errorf("load: slash command %s is defined by both mod %s and mod %s", c.ID, prev.man.ID, m.man.ID)
+			}
+			h.slash[c.ID] = m
+		}
+		h.mods = append(h.mods, m)
+	}
+	for name, a := range h.agents {
+		for n := range a.allowed {
+			if _, ok := h.tools[n]; !ok {
+				o.Logger.Warn("agent names a tool no loaded mod has", "agent", name, "mod", a.mod.man.ID, "tool", n)
+			}
+		}
+	}
+	return h, nil
+}
+
+func loadMod(h *Host, dir string) (*mod, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("load %s: no such mod directory", dir)
+		}
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("load %s: not a directory", dir)
+	}
+	data, err := os.ReadFile(filepath.Join(abs, manifest.FileName))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("load %s: no %s (run go generate in the mod package)", dir, manifest.FileName)
+		}
+		return nil, fmt.Errorf("load %s: %w", dir, err)
+	}
+	man, err := manifest.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("load %s: %s: %w", dir, manifest.FileName, err)
+	}
+	if err := checkManifest(man); err != nil {
+		return nil, fmt.Errorf("load %s: %s: %w", dir, manifest.FileName, err)
+	}
+	return &mod{h: h, dir: abs, man: man}, nil
+}
+
+// checkManifest checks what the host relies on, beyond what Decode checks.
+func checkManifest(m *manifest.Manifest) error {
+	var problems []string
+	if m.ID == "" {
+		problems = append(problems, "id is empty")
+	}
+	if m.GoPackage == "" {
+		problems = append(problems, "goPackage is empty")
+	}
+	major, _, _ := strings.Cut(m.FormatVersion, ".")
+	wantMajor, _, _ := strings.Cut(manifest.FormatVersion, ".")
+	if major != wantMajor {
+		problems = append(problems, fmt.Sprintf("formatVersion is %q, want %s.x", m.FormatVersion, wantMajor))
+	}
+	for i, t := range m.Tools {
+		if t.Name == "" {
+			problems = append(problems, fmt.Sprintf("tools[%d]: name is empty", i))
+		}
+		if len(t.InputSchema) == 0 {
+			problems = append(problems, fmt.Sprintf("tool %s: inputSchema is missing", t.Name))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// Mods returns the loaded mods' manifests, in load order. Do not modify
+// them.
+func (h *Host) Mods() []*manifest.Manifest {
+	out := make([]*manifest.Manifest, len(h.mods))
+	for i, m := range h.mods {
+		out[i] = m.man
+	}
+	return out
+}
+
+// Tools returns the tools the agent may call, sorted by name; "" means no
+// agent: every tool. An unknown agent is an error.
+func (h *Host) Tools(agentName string) ([]Tool, error) {
+	var a *agent
+	if agentName != "" {
+		var ok bool
+		if a, ok = h.agents[agentName]; !ok {
+			return nil, h.unknownAgent(agentName)
+		}
+	}
+	out := make([]Tool, 0, len(h.tools))
+	for _, t := range h.tools {
+		if a != nil && !a.allowed[t.man.Name] {
+			continue
+		}
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+func (h *Host) unknownAgent(name string) error {
+	names := make([]string, 0, len(h.agents))
+	for n := range h.agents {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return fmt.Errorf("%w %q: no loaded mod declares agents", ErrUnknownAgent, name)
+	}
+	return fmt.Errorf("%w %q; agents: %s", ErrUnknownAgent, name, strings.Join(names, ", "))
+}
+
+func (h *Host) unknownTool(name string) error {
+	names := make([]string, 0, len(h.tools))
+	for n := range h.tools {
+		names = append(names, n)
+	}
+	close := closest(name, names, 3)
+	if len(close) == 0 {
+		return fmt.Errorf("%w %q", ErrUnknownTool, name)
+	}
+	return fmt.Errorf("%w %q; closest: %s", ErrUnknownTool, name, strings.Join(close, ", "))
+}
+
+func (h *Host) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// Close stops every mod process and waits for them to exit. Calls after
+// Close return ErrClosed.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	h.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, m := range h.mods {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			m.stop()
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+// marshalCompact is json.Marshal for values that cannot fail.
+func marshalCompact(v any) json.RawMessage {
+	data, _ := json.Marshal(v)
+	return data
+}

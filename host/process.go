@@ -1,0 +1,333 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/manifest"
+)
+
+// mod is one loaded mod and its current process, if any.
+type mod struct {
+	h   *Host
+	dir string
+	man *manifest.Manifest
+
+	mu   sync.Mutex // guards proc; held while building and starting
+	proc *proc
+}
+
+// proc is one running mod process. A crashed proc is replaced, never
+// restarted: go-plugin clients cannot be restarted.
+type proc struct {
+	m         *mod
+	client    *plugin.Client
+	rpc       pb.ModClient
+	tail      *stderrTail
+	socketDir string
+	killOnce  sync.Once
+}
+
+// get returns the mod's running process, building and starting it when
+// there is none or the last one exited.
+func (m *mod) get() (*proc, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.h.isClosed() {
+		return nil, ErrClosed
+	}
+	if p := m.proc; p != nil {
+		if !p.client.Exited() {
+			return p, nil
+		}
+		p.kill()
+		m.proc = nil
+	}
+	bin, sum, err := m.binary()
+	if err != nil {
+		return nil, err
+	}
+	p, err := m.start(bin, sum)
+	if err != nil {
+		return nil, err
+	}
+	m.proc = p
+	return p, nil
+}
+
+// drop forgets p if it is the mod's current process, and kills it.
+func (m *mod) drop(p *proc) {
+	m.mu.Lock()
+	if m.proc == p {
+		m.proc = nil
+	}
+	m.mu.Unlock()
+	p.kill()
+}
+
+// stop kills the current process and waits for it to exit.
+func (m *mod) stop() {
+	m.mu.Lock()
+	p := m.proc
+	m.proc = nil
+	m.mu.Unlock()
+	if p != nil {
+		p.kill()
+	}
+}
+
+func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.ID) }
+
+func (m *mod) start(bin string, sum []byte) (*proc, error) {
+	id := m.man.ID
+	socketDir, err := os.MkdirTemp("", "modkit-"+id+"-")
+	if err != nil {
+		return nil, fmt.Errorf("start mod %s: %w", id, err)
+	}
+	log := m.logger()
+	cmd := exec.Command(bin)
+	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir}
+	// The mod dies with the host, even when the host is SIGKILLed; the
+	// signal follows the thread that forked, so start from a locked one.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	tail := &stderrTail{}
+	var dialOpts []grpc.DialOption
+	if max := m.h.opts.MaxResultBytes + 64<<10; max > 4<<20 {
+		dialOpts = append(dialOpts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(max)))
+	}
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  protocol.Handshake,
+		VersionedPlugins: protocol.PluginSets(nil),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
+		AutoMTLS:         true,
+		Logger:           protocol.HCLogger(log),
+		Stderr:           tail,
+		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
+		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
+		StartTimeout:     30 * time.Second,
+		GRPCDialOptions:  dialOpts,
+	})
+	p := &proc{m: m, client: client, tail: tail, socketDir: socketDir}
+	var startErr error
+	onStarterThread(func() { _, startErr = client.Start() })
+	if startErr != nil {
+		p.kill()
+		if errors.Is(startErr, plugin.ErrChecksumsDoNotMatch) {
+			forgetBinary(bin)
+			return nil, fmt.Errorf("start mod %s: binary checksum does not match the one recorded when it was built (%s); it was removed and will be rebuilt on the next call", id, bin)
+		}
+		msg := firstLine(startErr.Error())
+		if panicLine := tail.panicLine(); panicLine != "" {
+			msg += ": " + panicLine
+		}
+		return nil, fmt.Errorf("start mod %s: handshake failed: %s", id, msg)
+	}
+	rpcClient, err := client.Client()
+	if err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: %w", id, err)
+	}
+	raw, err := rpcClient.Dispense(protocol.PluginName)
+	if err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: %w", id, err)
+	}
+	rpc, ok := raw.(pb.ModClient)
+	if !ok {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: plugin is %T, want a mod client", id, raw)
+	}
+	p.rpc = rpc
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	desc, err := rpc.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
+	}
+	if got, err := manifest.Decode(desc.GetManifest()); err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
+	} else if got.ID != id {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
+	} else if !sameTools(got, m.man) {
+		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
+	}
+	act, err := rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
+	if err != nil {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
+	}
+	if act.GetError() != "" {
+		p.kill()
+		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.GetError())
+	}
+	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
+	return p, nil
+}
+
+func sameTools(a, b *manifest.Manifest) bool {
+	if len(a.Tools) != len(b.Tools) {
+		return false
+	}
+	for i := range a.Tools {
+		if a.Tools[i].Name != b.Tools[i].Name || !bytes.Equal(a.Tools[i].InputSchema, b.Tools[i].InputSchema) {
+			return false
+		}
+	}
+	return true
+}
+
+// kill stops the process (gracefully, then by force after two seconds) and
+// removes its socket directory.
+func (p *proc) kill() {
+	p.killOnce.Do(func() {
+		p.client.Kill()
+		os.RemoveAll(p.socketDir)
+	})
+}
+
+// exited waits up to wait for the process to be seen as exited.
+func (p *proc) exited(wait time.Duration) bool {
+	deadline := time.Now().Add(wait)
+	for {
+		if p.client.Exited() {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// transportError explains an RPC error that is not the caller's
+// cancellation: a crash names the mod and, when it panicked, the panic.
+func (p *proc) transportError(err error) string {
+	if p.exited(300 * time.Millisecond) {
+		p.m.drop(p)
+		return p.crashText()
+	}
+	return err.Error()
+}
+
+func (p *proc) crashText() string {
+	msg := "mod " + p.m.man.ID + " crashed"
+	if line := p.tail.panicLine(); line != "" {
+		return msg + ": " + line
+	}
+	return msg + ": process exited"
+}
+
+var starter struct {
+	once sync.Once
+	ch   chan func()
+}
+
+// onStarterThread runs f on one goroutine locked to its OS thread for the
+// life of the process, so that Pdeathsig, which Linux ties to the thread
+// that forked, fires only when the host process dies (golang/go#27505).
+func onStarterThread(f func()) {
+	starter.once.Do(func() {
+		starter.ch = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread must live on
+			for f := range starter.ch {
+				f()
+			}
+		}()
+	})
+	done := make(chan struct{})
+	starter.ch <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+// stderrTail receives the mod's raw stderr lines and keeps the panic line,
+// if any, for crash messages.
+type stderrTail struct {
+	mu    sync.Mutex
+	panic string
+	buf   []byte
+}
+
+func (t *stderrTail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	for {
+		i := bytes.IndexByte(t.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := string(t.buf[:i])
+		t.buf = t.buf[i+1:]
+		if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
+			t.panic = line
+		}
+	}
+	if len(t.buf) > 64<<10 {
+		t.buf = t.buf[:0]
+	}
+	return len(p), nil
+}
+
+func (t *stderrTail) panicLine() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.panic
+}
+
+// lineLogger logs what a mod writes to its os.Stdout or os.Stderr after
+// serving started, one record per line.
+type lineLogger struct {
+	log    *slog.Logger
+	stream string
+	mu     sync.Mutex
+	buf    []byte
+}
+
+func (l *lineLogger) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		l.log.Info(string(l.buf[:i]), "stream", l.stream)
+		l.buf = l.buf[i+1:]
+	}
+	if len(l.buf) > 64<<10 {
+		l.log.Info(string(l.buf), "stream", l.stream)
+		l.buf = l.buf[:0]
+	}
+	return len(p), nil
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}

@@ -1,0 +1,80 @@
+package protocol
+
+import (
+	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
+)
+
+// ActivityToProto converts an activity update for the wire.
+func ActivityToProto(u sdk.ActivityUpdate) *pb.Activity {
+	var k pb.ActivityKind
+	switch u.Kind {
+	case sdk.ActivityTitle:
+		k = pb.ActivityKind_ACTIVITY_KIND_TITLE
+	case sdk.ActivityStatus:
+		k = pb.ActivityKind_ACTIVITY_KIND_STATUS
+	case sdk.ActivityLog:
+		k = pb.ActivityKind_ACTIVITY_KIND_LOG
+	}
+	return &pb.Activity{Kind: k, Text: u.Text}
+}
+
+// ActivityFromProto converts a wire activity update; an unknown kind gives
+// an update that ActivityState ignores.
+func ActivityFromProto(a *pb.Activity) sdk.ActivityUpdate {
+	var k sdk.ActivityKind
+	switch a.GetKind() {
+	case pb.ActivityKind_ACTIVITY_KIND_TITLE:
+		k = sdk.ActivityTitle
+	case pb.ActivityKind_ACTIVITY_KIND_STATUS:
+		k = sdk.ActivityStatus
+	case pb.ActivityKind_ACTIVITY_KIND_LOG:
+		k = sdk.ActivityLog
+	}
+	return sdk.ActivityUpdate{Kind: k, Text: a.GetText()}
+}
+
+// SessionToProto converts a session for the wire.
+func SessionToProto(s sdk.Session) *pb.Session {
+	return &pb.Session{Id: s.ID, Workspace: s.Workspace}
+}
+
+// SessionFromProto converts a wire session.
+func SessionFromProto(s *pb.Session) sdk.Session {
+	return sdk.Session{ID: s.GetId(), Workspace: s.GetWorkspace()}
+}
+
+// OutputsToProto converts a plain result's Output followed by its Extra.
+func OutputsToProto(r *sdk.Result) []*pb.Output {
+	n := len(r.Extra)
+	if r.Output != nil {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]*pb.Output, 0, n)
+	if r.Output != nil {
+		out = append(out, outputToProto(*r.Output))
+	}
+	for _, o := range r.Extra {
+		out = append(out, outputToProto(o))
+	}
+	return out
+}
+
+func outputToProto(o sdk.Output) *pb.Output {
+	return &pb.Output{MimeType: o.MimeType, Content: o.Content, Uri: o.URI}
+}
+
+// OutputsFromProto converts wire outputs, in order.
+func OutputsFromProto(os []*pb.Output) []sdk.Output {
+	if len(os) == 0 {
+		return nil
+	}
+	out := make([]sdk.Output, len(os))
+	for i, o := range os {
+		out[i] = sdk.Output{MimeType: o.GetMimeType(), Content: o.GetContent(), URI: o.GetUri()}
+	}
+	return out
+}

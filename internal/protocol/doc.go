@@ -1,0 +1,17 @@
+// Package protocol is the wire contract between a modkit host and a mod
+// process: the go-plugin handshake, the versioned plugin sets, and
+// conversions between the sdk types and the generated gRPC types in
+// package [github.com/modkit/modkit/internal/protocol/pb].
+//
+// # Versions
+//
+// The host offers every protocol version it supports and go-plugin picks the
+// newest the mod also serves. Version 1 is the [pb.ModServer] service defined
+// in modkit.proto. A new version adds a new plugin set; RPCs take one request
+// message and return one response, so fields are added compatibly.
+//
+// # Handshake
+//
+// [Handshake] is the one handshake configuration; the serving side
+// (sdk/serve) and the host both import it.
+package protocol

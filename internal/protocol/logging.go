@@ -1,0 +1,236 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// HCLogger adapts an slog.Logger to the hclog.Logger go-plugin logs to, so
+// the host's logs and the mods' logs (which go-plugin re-logs at their level)
+// reach one slog handler.
+func HCLogger(l *slog.Logger) hclog.Logger {
+	return &hcLogger{l: l}
+}
+
+type hcLogger struct {
+	l       *slog.Logger
+	name    string
+	implied []any
+}
+
+func slogLevel(level hclog.Level) slog.Level {
+	switch level {
+	case hclog.Trace:
+		return slog.LevelDebug - 4
+	case hclog.Debug:
+		return slog.LevelDebug
+	case hclog.Warn:
+		return slog.LevelWarn
+	case hclog.Error:
+		return slog.LevelError
+	default:
+		return slog.LevelInfo
+	}
+}
+
+func (h *hcLogger) Log(level hclog.Level, msg string, args ...any) {
+	lv := slogLevel(level)
+	ctx := context.Background()
+	if !h.l.Enabled(ctx, lv) {
+		return
+	}
+	if h.name != "" {
+		args = append(args, "logger", h.name)
+	}
+	h.l.Log(ctx, lv, msg, append(h.implied[:len(h.implied):len(h.implied)], args...)...)
+}
+
+func (h *hcLogger) Trace(msg string, args ...any) { h.Log(hclog.Trace, msg, args...) }
+func (h *hcLogger) Debug(msg string, args ...any) { h.Log(hclog.Debug, msg, args...) }
+func (h *hcLogger) Info(msg string, args ...any)  { h.Log(hclog.Info, msg, args...) }
+func (h *hcLogger) Warn(msg string, args ...any)  { h.Log(hclog.Warn, msg, args...) }
+func (h *hcLogger) Error(msg string, args ...any) { h.Log(hclog.Error, msg, args...) }
+
+func (h *hcLogger) enabled(level hclog.Level) bool {
+	return h.l.Enabled(context.Background(), slogLevel(level))
+}
+
+func (h *hcLogger) IsTrace() bool { return h.enabled(hclog.Trace) }
+func (h *hcLogger) IsDebug() bool { return h.enabled(hclog.Debug) }
+func (h *hcLogger) IsInfo() bool  { return h.enabled(hclog.Info) }
+func (h *hcLogger) IsWarn() bool  { return h.enabled(hclog.Warn) }
+func (h *hcLogger) IsError() bool { return h.enabled(hclog.Error) }
+
+func (h *hcLogger) ImpliedArgs() []any { return h.implied }
+
+func (h *hcLogger) With(args ...any) hclog.Logger {
+	c := *h
+	c.implied = append(h.implied[:len(h.implied):len(h.implied)], args...)
+	return &c
+}
+
+func (h *hcLogger) Name() string { return h.name }
+
+func (h *hcLogger) Named(name string) hclog.Logger {
+	c := *h
+	if c.name != "" {
+		c.name += "." + name
+	} else {
+		c.name = name
+	}
+	return &c
+}
+
+func (h *hcLogger) ResetNamed(name string) hclog.Logger {
+	c := *h
+	c.name = name
+	return &c
+}
+
+// SetLevel is a no-op: the slog handler decides.
+func (h *hcLogger) SetLevel(hclog.Level) {}
+
+func (h *hcLogger) GetLevel() hclog.Level {
+	for _, lv := range []hclog.Level{hclog.Trace, hclog.Debug, hclog.Info, hclog.Warn, hclog.Error} {
+		if h.enabled(lv) {
+			return lv
+		}
+	}
+	return hclog.Off
+}
+
+func (h *hcLogger) StandardLogger(opts *hclog.StandardLoggerOptions) *log.Logger {
+	return log.New(h.StandardWriter(opts), "", 0)
+}
+
+func (h *hcLogger) StandardWriter(*hclog.StandardLoggerOptions) io.Writer {
+	return writerFunc(func(p []byte) (int, error) {
+		h.Info(string(trimNewline(p)))
+		return len(p), nil
+	})
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func trimNewline(p []byte) []byte {
+	for len(p) > 0 && (p[len(p)-1] == '\n' || p[len(p)-1] == '\r') {
+		p = p[:len(p)-1]
+	}
+	return p
+}
+
+// NewJSONLogHandler returns an slog handler writing one JSON object per line
+// in the form go-plugin's host parses ("@level", "@message", "@timestamp"),
+// so a mod's records are re-logged on the host at their level. Mods create it
+// on their real stderr before serving.
+func NewJSONLogHandler(w io.Writer, level slog.Leveler) slog.Handler {
+	return &jsonHandler{w: w, mu: new(sync.Mutex), level: level}
+}
+
+type jsonHandler struct {
+	w      io.Writer
+	mu     *sync.Mutex
+	level  slog.Leveler
+	attrs  []slog.Attr
+	prefix string
+}
+
+func (h *jsonHandler) Enabled(_ context.Context, l slog.Level) bool {
+	if h.level == nil {
+		return l >= slog.LevelInfo
+	}
+	return l >= h.level.Level()
+}
+
+func hclogLevelName(l slog.Level) string {
+	switch {
+	case l < slog.LevelDebug:
+		return "trace"
+	case l < slog.LevelInfo:
+		return "debug"
+	case l < slog.LevelWarn:
+		return "info"
+	case l < slog.LevelError:
+		return "warn"
+	default:
+		return "error"
+	}
+}
+
+func (h *jsonHandler) Handle(_ context.Context, r slog.Record) error {
+	m := make(map[string]any, 3+len(h.attrs)+r.NumAttrs())
+	add := func(a slog.Attr) bool {
+		a.Value = a.Value.Resolve()
+		if a.Key == "" {
+			return true
+		}
+		m[h.prefix+a.Key] = attrValue(a.Value)
+		return true
+	}
+	for _, a := range h.attrs {
+		m[a.Key] = attrValue(a.Value.Resolve())
+	}
+	r.Attrs(add)
+	m["@level"] = hclogLevelName(r.Level)
+	m["@message"] = r.Message
+	t := r.Time
+	if t.IsZero() {
+		t = time.Now()
+	}
+	m["@timestamp"] = t.Format("2006-01-02T15:04:05.000000Z07:00")
+	data, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	data = append(data, '\n')
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	_, err = h.w.Write(data)
+	return err
+}
+
+func attrValue(v slog.Value) any {
+	switch v.Kind() {
+	case slog.KindGroup:
+		g := make(map[string]any)
+		for _, a := range v.Group() {
+			g[a.Key] = attrValue(a.Value.Resolve())
+		}
+		return g
+	case slog.KindDuration:
+		return v.Duration().String()
+	case slog.KindTime:
+		return v.Time().Format(time.RFC3339Nano)
+	case slog.KindAny:
+		if err, ok := v.Any().(error); ok {
+			return err.Error()
+		}
+		return v.Any()
+	default:
+		return v.Any()
+	}
+}
+
+func (h *jsonHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	c := *h
+	c.attrs = append(h.attrs[:len(h.attrs):len(h.attrs)], attrs...)
+	for i := len(h.attrs); i < len(c.attrs); i++ {
+		c.attrs[i].Key = h.prefix + c.attrs[i].Key
+	}
+	return &c
+}
+
+func (h *jsonHandler) WithGroup(name string) slog.Handler {
+	c := *h
+	c.prefix = h.prefix + name + "."
+	return &c
+}

@@ -1,0 +1,51 @@
+package protocol
+
+import (
+	"context"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/modkit/modkit/internal/protocol/pb"
+)
+
+// Version is the newest protocol version this package speaks.
+const Version = 1
+
+// PluginName is the name of the one plugin a mod process serves.
+const PluginName = "mod"
+
+// Handshake is shared by the host and every mod. A binary started without the
+// magic cookie (by hand, say) prints a message and exits.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  Version,
+	MagicCookieKey:   "MODKIT_PLUGIN",
+	MagicCookieValue: "6a1f0c5e-modkit-mod",
+}
+
+// GRPCPlugin adapts the Mod service to go-plugin. The serving side sets
+// Impl; the host leaves it nil and gets a [pb.ModClient] from Dispense.
+type GRPCPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	// Impl implements the service in the mod process.
+	Impl pb.ModServer
+}
+
+// GRPCServer implements plugin.GRPCPlugin.
+func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	pb.RegisterModServer(s, p.Impl)
+	return nil
+}
+
+// GRPCClient implements plugin.GRPCPlugin.
+func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return pb.NewModClient(c), nil
+}
+
+// PluginSets returns the versioned plugin sets: server is nil on the host
+// side.
+func PluginSets(server pb.ModServer) map[int]plugin.PluginSet {
+	return map[int]plugin.PluginSet{
+		1: {PluginName: &GRPCPlugin{Impl: server}},
+	}
+}
