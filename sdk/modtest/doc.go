@@ -1,0 +1,45 @@
+// Package modtest runs a mod's tools, commands, slash commands, hooks and
+// views in-process, the way a host would, so that mod authors can test them
+// with go test and no host.
+//
+// # Running a tool
+//
+// [Run] validates the input with the mod's generated decoder (or with
+// encoding/json when there is none), runs the handler with a pinned date,
+// session and workspace, records every activity update in order, applies the
+// activity rules, and returns an [Outcome]: completed, failed or cancelled,
+// with the text the model would read.
+//
+//	func TestWordCount(t *testing.T) {
+//		out := modtest.Run(t, research.Modkit(), "research_word_count",
+//			`{"text": "one two three"}`, nil)
+//		if out.Status != modtest.Completed || out.Text != "3 words." {
+//			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, "3 words.")
+//		}
+//	}
+//
+// Input is JSON text (a string, []byte or json.RawMessage) or any other value,
+// which is encoded with encoding/json first.
+//
+// # Cancelling mid-run
+//
+// [Options.CancelWhen] sees each activity update as the handler sends it and
+// cancels the call when it returns true; [Options.Context] cancels it from
+// outside. A call whose context was cancelled while it ran is
+// [Cancelled], whatever the handler returned, and [Outcome.SinceCancel] says
+// how long the handler took to stop.
+//
+//	out := modtest.Run(t, g, "research_search_workspace", `{"query": "x"}`,
+//		&modtest.Options{
+//			Workspace: dir,
+//			CancelWhen: func(u sdk.ActivityUpdate) bool {
+//				return u.Kind == sdk.ActivityStatus
+//			},
+//		})
+//
+// # Commands, hooks and views
+//
+// [RunCommand], [RunSlashCommand] and [RunHooks] run a mod's commands and
+// hooks with the same pinned environment. [Render] renders a rendered tool's
+// view for one phase; [Outcome.ViewState] gives the state of a finished call.
+package modtest
