@@ -1,0 +1,38 @@
+// Package serve runs a mod as a go-plugin gRPC subprocess of a modkit host.
+//
+// A mod's binary is built by the host; its main is always
+//
+//	package main
+//
+//	import (
+//		mod "example.com/yourmod"
+//		"github.com/modkit/modkit/sdk/serve"
+//	)
+//
+//	func main() { serve.Main(mod.Modkit()) }
+//
+// where Modkit is the function modgen generates. Mod authors do not write
+// this file: the host adds it when it builds the mod.
+//
+// # What serving does
+//
+// [Serve] answers the host's requests: it describes the mod (the embedded
+// manifest), runs Activate once, runs tools, streaming each activity update
+// as it happens and ending every call with exactly one outcome, renders
+// views, runs commands and slash commands, and runs BeforeAction hooks.
+// Input is checked and decoded by the generated validator. A handler's panic
+// is recovered and becomes a failed outcome; it does not stop the mod.
+//
+// # Cancellation
+//
+// When the host cancels a call, the handler's context is cancelled. A handler
+// that keeps running longer than the host's grace period after that takes the
+// process down, so the host can start a fresh one.
+//
+// # Output and logs
+//
+// The mod must never write to stdout: go-plugin's handshake uses it. Logs go
+// through the slog logger handlers receive, which writes JSON lines to
+// stderr that the host re-logs at their level. The process exits when the
+// host dies.
+package serve

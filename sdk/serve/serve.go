@@ -1,0 +1,112 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/sdk"
+)
+
+// EnvLogLevel names the environment variable through which the host tells a
+// mod the lowest log level it keeps: "debug", "info", "warn" or "error".
+const EnvLogLevel = "MODKIT_LOG_LEVEL"
+
+// Options configure Serve. A nil *Options means all defaults.
+type Options struct {
+	// Logger receives the mod's logs. Default: JSON lines on the process's
+	// stderr, which the host re-logs at their level, at the level the host
+	// asks for in MODKIT_LOG_LEVEL (info when unset).
+	Logger *slog.Logger
+	// Test, when set, serves in the current process for tests, as go-plugin's
+	// ServeTestConfig describes: no handshake on stdout, no parent watcher,
+	// and a handler that ignores cancellation is only logged.
+	Test *plugin.ServeTestConfig
+	// ParentPoll is how often the mod checks that its host is alive; the
+	// process exits when the host has gone. Default 100ms.
+	ParentPoll time.Duration
+}
+
+// Main serves g and exits the process when the host stops it. It is what a
+// mod binary's main calls; it never returns.
+func Main(g *sdk.Generated) {
+	if err := Serve(g, nil); err != nil {
+		fmt.Fprintf(os.Stderr, "mod: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// Serve serves g until the host stops the mod (or, with Options.Test, until
+// the test's context ends). Outside tests, a binary started by hand rather
+// than by a host prints a message and exits.
+func Serve(g *sdk.Generated, opts *Options) error {
+	if g == nil {
+		return errors.New("serve: no mod (nil *sdk.Generated)")
+	}
+	if len(g.Manifest) == 0 {
+		return errors.New("serve: the mod has no manifest: run go generate in its package")
+	}
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Logger == nil {
+		// Created before plugin.Serve replaces os.Stderr with a pipe: these
+		// lines go to the real stderr, which the host parses.
+		o.Logger = slog.New(protocol.NewJSONLogHandler(os.Stderr, levelFromEnv()))
+	}
+	if o.ParentPoll <= 0 {
+		o.ParentPoll = 100 * time.Millisecond
+	}
+	srv := newServer(g, o.Logger, o.Test == nil)
+	if o.Test == nil {
+		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
+	}
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig:  protocol.Handshake,
+		VersionedPlugins: protocol.PluginSets(srv),
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return plugin.DefaultGRPCServer(opts)
+		},
+		Logger: protocol.HCLogger(o.Logger),
+		Test:   o.Test,
+	})
+	return nil
+}
+
+func levelFromEnv() slog.Level {
+	switch strings.ToLower(os.Getenv(EnvLogLevel)) {
+	case "trace":
+		return slog.LevelDebug - 4
+	case "debug":
+		return slog.LevelDebug
+	case "warn":
+		return slog.LevelWarn
+	case "error":
+		return slog.LevelError
+	default:
+		return slog.LevelInfo
+	}
+}
+
+// watchParent exits the process when its parent changes: the host died and
+// the mod was reparented. The host also asks the kernel to kill the mod when
+// it dies; this covers hosts that cannot.
+func watchParent(ppid int, every time.Duration, log *slog.Logger) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for range t.C {
+		if os.Getppid() != ppid {
+			log.Warn("host process gone; exiting")
+			os.Exit(1)
+		}
+	}
+}
