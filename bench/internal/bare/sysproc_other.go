@@ -1,0 +1,7 @@
+//go:build !linux
+
+package bare
+
+import "os/exec"
+
+func setParentDeathSignal(*exec.Cmd) {}
