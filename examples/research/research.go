@@ -1,0 +1,51 @@
+package research
+
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
+import (
+	"github.com/modkit/modkit/sdk"
+)
+
+// Mod is the research mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{
+		ID:          "research",
+		DisplayName: "Research",
+		Description: "Counts words and searches the text files of the workspace.",
+	},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[WordCountInput]{
+			Name: "research_word_count",
+			Description: "Counts the words, lines and characters of a passage of text and returns the counts as one sentence. " +
+				"Call this when you need the exact length of a passage, for example to check a word limit.",
+			Activity: "Counting words…",
+			Run:      countWords,
+		},
+		sdk.RenderedTool[SearchInput, SearchResult]{
+			Name: "research_search_workspace",
+			Description: "Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, " +
+				"and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. " +
+				"Call this when you need to find where something is mentioned or defined in the workspace.",
+			Activity: "Searching the workspace…",
+			Run:      searchWorkspace,
+			View: sdk.View[SearchInput, SearchResult]{
+				Text:   searchText,
+				Render: renderSearch,
+			},
+		},
+	}},
+	Commands: []sdk.Command{{
+		ID:    "research.stats",
+		Title: "Count the files in the workspace",
+		Run:   workspaceStats,
+	}},
+	Hooks: []sdk.Hook{{
+		BeforeAction: sdk.ActionToolCall,
+		Run:          refuseWholeDiskSearch,
+	}},
+	Agents: []sdk.Agent{{
+		Name:        "researcher",
+		Description: "Answers questions about the workspace by reading it; it cannot change anything.",
+		Tools:       []string{"research_word_count", "research_search_workspace"},
+	}},
+})

@@ -1,0 +1,417 @@
+package research
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// Limits of research_search_workspace.
+const (
+	// DefaultLimit is the number of hits returned when the input sets none.
+	DefaultLimit = 50
+	// MaxLimit is the most hits one call may ask for.
+	MaxLimit = 200
+	// MaxFileSize is the size above which a file is skipped, in bytes.
+	MaxFileSize = 1 << 20
+	// maxExcerpt is the most characters of a line shown in a hit.
+	maxExcerpt = 160
+	// statusEvery is how many files pass between two status updates.
+	statusEvery = 50
+	// maxSkipLogs is how many skipped files are logged one by one.
+	maxSkipLogs = 20
+)
+
+// SearchInput says what research_search_workspace looks for, and where.
+type SearchInput struct {
+	// Query is the text to find: matched literally, case-sensitive, unless
+	// regex is true.
+	Query string `json:"query" jsonschema:"minLength=1,maxLength=1000"`
+	// Regex makes query a Go regular expression (RE2 syntax; use (?i) to
+	// ignore case).
+	Regex bool `json:"regex,omitempty"`
+	// Path limits the search to one directory or file, relative to the
+	// workspace root; the whole workspace when empty.
+	Path string `json:"path,omitempty" jsonschema:"maxLength=4096"`
+	// Limit is the most hits to return; later hits are dropped and the
+	// result says it was truncated.
+	Limit int `json:"limit,omitempty" jsonschema:"minimum=1,maximum=200,default=50"`
+}
+
+// Validate checks what the schema cannot: that a regex compiles and that
+// path stays inside the workspace.
+func (in SearchInput) Validate() error {
+	var problems []string
+	if in.Regex {
+		if _, err := regexp.Compile(in.Query); err != nil {
+			problems = append(problems, fmt.Sprintf("/query: not a valid Go regular expression: %v", err))
+		}
+	}
+	if in.Limit < 0 || in.Limit > MaxLimit {
+		problems = append(problems, fmt.Sprintf("/limit: must be between 1 and %d, got %d", MaxLimit, in.Limit))
+	}
+	if msg := checkRelative(in.Path); msg != "" {
+		problems = append(problems, "/path: "+msg)
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+// checkRelative returns what is wrong with a path meant to stay inside the
+// workspace, or "".
+func checkRelative(p string) string {
+	if p == "" {
+		return ""
+	}
+	if filepath.IsAbs(p) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\`) {
+		return fmt.Sprintf("%q must be relative to the workspace root", p)
+	}
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if part == ".." {
+			return fmt.Sprintf("%q leaves the workspace root: \"..\" is not allowed", p)
+		}
+	}
+	return ""
+}
+
+// SearchResult is what research_search_workspace found.
+type SearchResult struct {
+	// Query is the query searched for.
+	Query string `json:"query"`
+	// Hits are the matching lines, in file order, at most limit of them.
+	Hits []Hit `json:"hits"`
+	// FilesSearched is how many text files were read.
+	FilesSearched int `json:"filesSearched"`
+	// Truncated is true when more lines matched than limit allowed.
+	Truncated bool `json:"truncated"`
+}
+
+// Hit is one matching line.
+type Hit struct {
+	// Path is the file, slash-separated, relative to the workspace root.
+	Path string `json:"path"`
+	// Line is the line number, from 1.
+	Line int `json:"line"`
+	// Excerpt is the line, trimmed, shortened around the match when long.
+	Excerpt string `json:"excerpt"`
+}
+
+// candidate is a file the search will read.
+type candidate struct {
+	abs, rel string
+}
+
+// searchWorkspace walks the workspace, then reads each candidate file.
+func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) {
+	res := SearchResult{Query: in.Query, Hits: []Hit{}}
+	limit := in.Limit
+	if limit == 0 {
+		limit = DefaultLimit
+	}
+	match, err := matcher(in)
+	if err != nil {
+		return res, err
+	}
+	root, start, err := resolveStart(tc.Session().Workspace, in.Path)
+	if err != nil {
+		return res, err
+	}
+	tc.Title(fmt.Sprintf("Searching for %q", in.Query))
+	tc.Status("Listing files…")
+
+	skips := &skipLog{tc: tc}
+	files, err := listFiles(tc, root, start, skips)
+	if err != nil {
+		return res, err
+	}
+
+	total := thousands(len(files))
+	lastStatus := time.Time{}
+	for i, f := range files {
+		if err := tc.Err(); err != nil {
+			return res, err
+		}
+		if i%statusEvery == 0 || time.Since(lastStatus) > 250*time.Millisecond {
+			tc.Status(fmt.Sprintf("Searching %s of %s files…", thousands(i+1), total))
+			lastStatus = time.Now()
+		}
+		searched, err := searchFile(tc, f, match, &res, limit, skips)
+		if err != nil {
+			return res, err
+		}
+		if searched {
+			res.FilesSearched++
+		}
+		if res.Truncated {
+			break
+		}
+	}
+	skips.summary()
+	tc.Status(fmt.Sprintf("Searched %s.", plural(res.FilesSearched, "file", "files")))
+	return res, nil
+}
+
+// matcher returns a function reporting the byte offset of the first match in
+// a line, or -1.
+func matcher(in SearchInput) (func(line string) int, error) {
+	if !in.Regex {
+		q := in.Query
+		return func(line string) int { return strings.Index(line, q) }, nil
+	}
+	re, err := regexp.Compile(in.Query)
+	if err != nil {
+		return nil, fmt.Errorf("query is not a valid Go regular expression: %w", err)
+	}
+	return func(line string) int {
+		loc := re.FindStringIndex(line)
+		if loc == nil {
+			return -1
+		}
+		return loc[0]
+	}, nil
+}
+
+// resolveStart returns the workspace root and the directory or file to
+// search, both with symlinks resolved, refusing anything outside the root.
+func resolveStart(workspace, rel string) (root, start string, err error) {
+	if workspace == "" {
+		return "", "", errors.New("the session has no workspace root to search")
+	}
+	root, err = filepath.EvalSymlinks(workspace)
+	if err != nil {
+		return "", "", fmt.Errorf("workspace root: %w", err)
+	}
+	root, err = filepath.Abs(root)
+	if err != nil {
+		return "", "", fmt.Errorf("workspace root: %w", err)
+	}
+	if msg := checkRelative(rel); msg != "" {
+		return "", "", fmt.Errorf("path %s", msg)
+	}
+	if rel == "" {
+		return root, root, nil
+	}
+	start, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", "", fmt.Errorf("path %q does not exist in the workspace", rel)
+	}
+	if err != nil {
+		return "", "", fmt.Errorf("path %q: %w", rel, err)
+	}
+	if !within(root, start) {
+		return "", "", fmt.Errorf("path %q leads outside the workspace root through a symbolic link; search inside the workspace instead", rel)
+	}
+	return root, start, nil
+}
+
+// within reports whether p is root or below it; both are clean and absolute.
+func within(root, p string) bool {
+	r, err := filepath.Rel(root, p)
+	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+}
+
+// skipDirs are directories never searched.
+var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true}
+
+// listFiles returns the regular files under start, in lexical order, that
+// are not under a skipped directory and not over MaxFileSize. Symbolic links
+// to files inside the root are followed; links leading outside are skipped.
+func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candidate, error) {
+	var files []candidate
+	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+		if cerr := tc.Err(); cerr != nil {
+			return cerr
+		}
+		rel := relSlash(root, p)
+		if err != nil {
+			if p == start {
+				return err
+			}
+			skips.add(rel, "cannot be read: "+unwrapPathError(err))
+			if d != nil && d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
+			if skipDirs[d.Name()] && p != start {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		abs := p
+		if d.Type()&fs.ModeSymlink != 0 {
+			target, err := filepath.EvalSymlinks(p)
+			if err != nil {
+				skips.add(rel, "is a broken symbolic link")
+				return nil
+			}
+			if !within(root, target) {
+				skips.add(rel, "is a symbolic link leading outside the workspace")
+				return nil
+			}
+			abs = target
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			skips.add(rel, "cannot be read: "+unwrapPathError(err))
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			return nil // directories reached through links, devices, sockets
+		}
+		if info.Size() > MaxFileSize {
+			skips.add(rel, fmt.Sprintf("is %s, over the %s limit", size(info.Size()), size(MaxFileSize)))
+			return nil
+		}
+		files = append(files, candidate{abs: abs, rel: rel})
+		return nil
+	})
+	if err != nil {
+		if tc.Err() != nil {
+			return nil, tc.Err()
+		}
+		return nil, fmt.Errorf("list files: %s", unwrapPathError(err))
+	}
+	return files, nil
+}
+
+// searchFile adds f's matching lines to res and reports whether f was read
+// as text.
+func searchFile(tc *sdk.ToolContext, f candidate, match func(string) int, res *SearchResult, limit int, skips *skipLog) (bool, error) {
+	file, err := os.Open(f.abs)
+	if err != nil {
+		skips.add(f.rel, "cannot be read: "+unwrapPathError(err))
+		return false, nil
+	}
+	defer file.Close()
+	r := bufio.NewReaderSize(file, 64<<10)
+	head, _ := r.Peek(8000)
+	if bytes.IndexByte(head, 0) >= 0 {
+		skips.add(f.rel, "is binary")
+		return false, nil
+	}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxFileSize+1)
+	for n := 1; sc.Scan(); n++ {
+		if n%1000 == 0 && tc.Err() != nil {
+			return true, tc.Err()
+		}
+		line := sc.Text()
+		at := match(line)
+		if at < 0 {
+			continue
+		}
+		if len(res.Hits) == limit {
+			res.Truncated = true
+			return true, nil
+		}
+		res.Hits = append(res.Hits, Hit{Path: f.rel, Line: n, Excerpt: excerpt(line, at)})
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
+		skips.add(f.rel, "cannot be read: "+err.Error())
+	}
+	return true, nil
+}
+
+// excerpt returns line trimmed to at most maxExcerpt characters, keeping the
+// match at byte offset at in view, and valid UTF-8.
+func excerpt(line string, at int) string {
+	line = strings.ToValidUTF8(line, "\uFFFD")
+	if at > len(line) {
+		at = len(line)
+	}
+	lead := len(line) - len(strings.TrimLeft(line, " \t"))
+	line = strings.TrimSpace(line)
+	at = max(0, at-lead)
+	if at > len(line) {
+		at = len(line)
+	}
+	if utf8.RuneCountInString(line) <= maxExcerpt {
+		return line
+	}
+	runes := []rune(line)
+	pos := utf8.RuneCountInString(line[:at])
+	from := max(0, pos-maxExcerpt/4)
+	to := min(len(runes), from+maxExcerpt)
+	from = max(0, to-maxExcerpt)
+	out := string(runes[from:to])
+	if from > 0 {
+		out = "…" + out
+	}
+	if to < len(runes) {
+		out += "…"
+	}
+	return out
+}
+
+// relSlash returns p relative to root with forward slashes.
+func relSlash(root, p string) string {
+	r, err := filepath.Rel(root, p)
+	if err != nil {
+		return filepath.ToSlash(p)
+	}
+	return path.Clean(filepath.ToSlash(r))
+}
+
+// unwrapPathError drops the absolute path from a *fs.PathError, so messages
+// never show where the workspace lives on the machine.
+func unwrapPathError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// size formats a byte count for people: 1 MB, 2.5 MB, 300 kB.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<20))) + " MB"
+	case n >= 1<<10:
+		return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<10))) + " kB"
+	default:
+		return plural(int(n), "byte", "bytes")
+	}
+}
+
+func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }
+
+// skipLog logs skipped files, the first few one by one and the rest as a
+// count.
+type skipLog struct {
+	tc    *sdk.ToolContext
+	count int
+}
+
+func (s *skipLog) add(rel, why string) {
+	s.count++
+	if s.count <= maxSkipLogs {
+		s.tc.Log(fmt.Sprintf("Skipped %s: it %s.", rel, why))
+	}
+}
+
+func (s *skipLog) summary() {
+	if more := s.count - maxSkipLogs; more > 0 {
+		noun := "files"
+		if more == 1 {
+			noun = "file"
+		}
+		s.tc.Log(fmt.Sprintf("Skipped %s more %s.", thousands(more), noun))
+	}
+}
