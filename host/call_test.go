@@ -1,22 +1,461 @@
 package host_test
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
 )
 
 func TestCallEcho(t *testing.T) {
 	h := load(t, nil, crashyDir)
-	res := call(t, h, "crashy_echo", `{"text":"hi","times":2}`)
+	res, err := h.Call(context.Background(), &host.CallRequest{
+		Tool: "crashy_echo", Input: json.RawMessage(`{"text":"hi","times":2}`),
+		Session: session(t), CallID: "call-7",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	wantStatus(t, res, host.StatusCompleted)
 	if res.Text != "hi hi" {
 		t.Errorf("got text %q, want %q", res.Text, "hi hi")
 	}
+	if res.CallID != "call-7" {
+		t.Errorf("got call id %q, want call-7", res.CallID)
+	}
 	if len(res.Outputs) != 2 || res.Outputs[0].Content != "hi hi" || res.Outputs[1].MimeType != "application/json" {
-		t.Errorf("got outputs %+v, want the output then the extra", res.Outputs)
+		t.Fatalf("got outputs %+v, want the output then the extra", res.Outputs)
+	}
+	want := `{"today":"2026-01-02","session":"s1","call":"call-7"}`
+	if got := res.Outputs[1].Content; got != want {
+		t.Errorf("got call info %s, want %s", got, want)
 	}
 	if res.Activity.Title != "Echo" {
 		t.Errorf("got title %q, want %q", res.Activity.Title, "Echo")
+	}
+	if res.Result != nil {
+		t.Errorf("got typed result %s from a plain tool, want none", res.Result)
+	}
+}
+
+func TestCallGeneratesCallID(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	a := call(t, h, "crashy_echo", `{"text":"a"}`)
+	b := call(t, h, "crashy_echo", `{"text":"b"}`)
+	if a.CallID == "" || a.CallID == b.CallID {
+		t.Errorf("got call ids %q and %q, want two different ids", a.CallID, b.CallID)
+	}
+}
+
+func TestCallInvalidInput(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	tests := []struct {
+		name, tool, input string
+		want              []string
+	}{
+		{"malformed", "crashy_echo", `{"text":`, []string{"/: malformed JSON"}},
+		{"trailing", "crashy_echo", `{"text":"a"} {}`, []string{"/: malformed JSON: more than one value"}},
+		{"not an object", "crashy_echo", `[1]`, []string{"/: must be object, got array"}},
+		{"wrong type", "crashy_echo", `{"text":5}`, []string{"/text: must be string, got number"}},
+		{"unknown field", "crashy_echo", `{"text":"a","colour":"red"}`, []string{"/colour: unknown field"}},
+		{"missing", "crashy_echo", `{}`, []string{"/text: is required"}},
+		{"too big", "crashy_echo", `{"text":"a","times":80}`, []string{"/times: must be at most 5, got 80"}},
+		{"every problem", "crashy_echo", `{"times":-1,"x":1}`, []string{"/text: is required", "/times: must be at least 0, got -1", "/x: unknown field"}},
+		{"enum", "crashy_crash", `{"how":"gently"}`, []string{"/how: value must be one of"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, h, tt.tool, tt.input)
+			wantStatus(t, res, host.StatusFailed)
+			if !strings.HasPrefix(res.Text, "Tool failed: invalid input for tool "+tt.tool) {
+				t.Errorf("got text %q, want it to start with %q", res.Text, "Tool failed: invalid input for tool "+tt.tool)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(res.Error, w) {
+					t.Errorf("got error %q, want it to contain %q", res.Error, w)
+				}
+			}
+		})
+	}
+}
+
+func TestCallUnknownTool(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	_, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_ecko", Session: session(t)})
+	if !errors.Is(err, host.ErrUnknownTool) {
+		t.Fatalf("got error %v, want ErrUnknownTool", err)
+	}
+	if !strings.Contains(err.Error(), "closest: crashy_echo") {
+		t.Errorf("got %q, want it to name crashy_echo as closest", err)
+	}
+}
+
+func TestAgentAllowlist(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	tools, err := h.Tools("echoer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 1 || tools[0].Name != "crashy_echo" || tools[0].Mod != "crashy" {
+		t.Errorf("got tools %+v, want only crashy_echo of crashy", tools)
+	}
+	all, err := h.Tools("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != 11 {
+		t.Errorf("got %d tools with no agent, want 11", len(all))
+	}
+	if _, err := h.Tools("nobody"); !errors.Is(err, host.ErrUnknownAgent) {
+		t.Errorf("Tools(nobody): got %v, want ErrUnknownAgent", err)
+	}
+	ctx := context.Background()
+	res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_echo", Agent: "echoer", Input: json.RawMessage(`{"text":"ok"}`), Session: session(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCompleted)
+	_, err = h.Call(ctx, &host.CallRequest{Tool: "crashy_fail", Agent: "echoer", Session: session(t)})
+	if !errors.Is(err, host.ErrNotAllowed) {
+		t.Errorf("got %v, want ErrNotAllowed", err)
+	}
+}
+
+func TestHandlerFailureAndPanic(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	tests := []struct{ tool, want string }{
+		{"crashy_fail", "Tool failed: nothing to do here"},
+		{"crashy_panic", "Tool failed: tool crashy_panic panicked: kaboom"},
+	}
+	for _, tt := range tests {
+		res := call(t, h, tt.tool, `{}`)
+		wantStatus(t, res, host.StatusFailed)
+		if res.Text != tt.want {
+			t.Errorf("%s: got text %q, want %q", tt.tool, res.Text, tt.want)
+		}
+	}
+	// The panic did not take the mod down: the same process answers.
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"still here"}`), host.StatusCompleted)
+	if n := strings.Count(h.logs.String(), "mod started"); n != 1 {
+		t.Errorf("got %d mod starts, want 1", n)
+	}
+}
+
+func TestCrashFailsCallAndRestarts(t *testing.T) {
+	tests := []struct{ how, want string }{
+		{"exit", "mod crashy crashed: process exited"},
+		{"goroutine", "mod crashy crashed: panic: crashy goroutine panic"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.how, func(t *testing.T) {
+			h := load(t, nil, crashyDir)
+			res := call(t, h, "crashy_crash", `{"how":"`+tt.how+`"}`)
+			wantStatus(t, res, host.StatusFailed)
+			if res.Error != tt.want {
+				t.Errorf("got error %q, want %q", res.Error, tt.want)
+			}
+			if tt.how == "exit" && res.Activity.Status != "about to crash" {
+				t.Errorf("got status %q, want the activity before the crash", res.Activity.Status)
+			}
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"back"}`), host.StatusCompleted)
+			if n := strings.Count(h.logs.String(), "mod started"); n != 2 {
+				t.Errorf("got %d mod starts, want 2", n)
+			}
+		})
+	}
+}
+
+func TestCrashFailsEveryCallInFlight(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"warm up"}`), host.StatusCompleted)
+	var wg sync.WaitGroup
+	results := make([]*host.CallResult, 3)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = call(t, h, "crashy_wait", `{}`)
+		}()
+	}
+	time.Sleep(200 * time.Millisecond)
+	wantStatus(t, call(t, h, "crashy_crash", `{"how":"exit"}`), host.StatusFailed)
+	wg.Wait()
+	for _, res := range results {
+		wantStatus(t, res, host.StatusFailed)
+		if !strings.Contains(res.Error, "mod crashy crashed") {
+			t.Errorf("got error %q, want it to name the crashed mod", res.Error)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	marker := filepath.Join(t.TempDir(), "seen")
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelledAt time.Time
+	res, err := h.Call(ctx, &host.CallRequest{
+		Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+		OnActivity: func(e host.ActivityEvent) {
+			if e.Update.Kind == sdk.ActivityStatus {
+				cancelledAt = time.Now()
+				cancel()
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	returned := time.Since(cancelledAt)
+	wantStatus(t, res, host.StatusCancelled)
+	if res.Text != "" {
+		t.Errorf("got text %q for a cancelled call, want none", res.Text)
+	}
+	if returned > 100*time.Millisecond {
+		t.Errorf("Call returned %s after cancel, want at once", returned)
+	}
+	seen := waitForFile(t, marker)
+	ns, err := strconv.ParseInt(seen, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lag := time.Unix(0, ns).Sub(cancelledAt); lag > 100*time.Millisecond {
+		t.Errorf("handler saw cancellation %s after the host cancelled, want promptly", lag)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"after"}`), host.StatusCompleted)
+}
+
+func waitForFile(t *testing.T, path string) string {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+			return string(data)
+		}
+	}
+	t.Fatalf("%s was never written", filepath.Base(path))
+	return ""
+}
+
+func TestIgnoredCancellationKillsModAfterGrace(t *testing.T) {
+	h := load(t, &host.Options{GracePeriod: 300 * time.Millisecond}, crashyDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	var cancelledAt time.Time
+	res, err := h.Call(ctx, &host.CallRequest{
+		Tool: "crashy_hang", Session: session(t),
+		OnActivity: func(e host.ActivityEvent) {
+			cancelledAt = time.Now()
+			cancel()
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCancelled)
+	if d := time.Since(cancelledAt); d > 100*time.Millisecond {
+		t.Errorf("Call returned %s after cancel, want at once", d)
+	}
+	pids := modPIDs(t, cacheDir)
+	if len(pids) == 0 {
+		t.Fatal("no mod process right after the cancel, want the hanging one")
+	}
+	waitGone(t, pids, 3*time.Second)
+	if !strings.Contains(h.logs.String(), "ignored cancellation") {
+		t.Errorf("logs do not say why the mod exited:\n%s", h.logs)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fresh"}`), host.StatusCompleted)
+}
+
+func TestCallTimeout(t *testing.T) {
+	h := load(t, &host.Options{CallTimeout: 200 * time.Millisecond}, crashyDir)
+	res := call(t, h, "crashy_wait", `{}`)
+	wantStatus(t, res, host.StatusFailed)
+	if res.Error != "tool crashy_wait timed out after 200ms" {
+		t.Errorf("got error %q", res.Error)
+	}
+}
+
+func TestActivityFlood(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	const n = 3000
+	var events []host.ActivityEvent
+	res, err := h.Call(context.Background(), &host.CallRequest{
+		Tool: "crashy_flood", Input: json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`), Session: session(t),
+		OnActivity: func(e host.ActivityEvent) { events = append(events, e) },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCompleted)
+	if len(events) != n+2 {
+		t.Fatalf("got %d events, want %d", len(events), n+2)
+	}
+	if e := events[0]; e.Update.Kind != sdk.ActivityTitle || e.State.Title != "Flood" || e.Seq != 0 {
+		t.Errorf("got first event %+v, want the title", e.Update)
+	}
+	for i, e := range events[1 : n+1] {
+		if e.Seq != i+1 || e.Update.Text != "entry "+strconv.Itoa(i+1) || len(e.State.Log) != i+1 {
+			t.Fatalf("event %d: got seq %d text %q log length %d, want seq %d", i+1, e.Seq, e.Update.Text, len(e.State.Log), i+1)
+		}
+	}
+	if last := events[n+1]; last.State.Status != "done" {
+		t.Errorf("got last status %q, want done", last.State.Status)
+	}
+	if len(res.Activity.Log) != n || res.Activity.Log[n-1].Seq != n || !res.Activity.Ended() {
+		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended(), n)
+	}
+}
+
+func TestModOutputDoesNotBreakProtocol(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	res := call(t, h, "crashy_noisy", `{}`)
+	wantStatus(t, res, host.StatusCompleted)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
+	for _, want := range []string{
+		"crashy says hello on stdout",
+		"crashy says hello on stderr",
+		`level=WARN msg="crashy logs a warning"`,
+	} {
+		waitForLog(t, h, want)
+	}
+}
+
+func waitForLog(t *testing.T, h *testHost, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if strings.Contains(h.logs.String(), want) {
+			return
+		}
+	}
+	t.Errorf("logs do not contain %q:\n%s", want, h.logs)
+}
+
+func TestResultCap(t *testing.T) {
+	h := load(t, &host.Options{MaxResultBytes: 1000}, crashyDir)
+	wantStatus(t, call(t, h, "crashy_big", `{"bytes":1000}`), host.StatusCompleted)
+	res := call(t, h, "crashy_big", `{"bytes":1001}`)
+	wantStatus(t, res, host.StatusFailed)
+	want := "tool crashy_big returned 1001 bytes, over the 1000-byte result limit; it should return a compact result"
+	if res.Error != want {
+		t.Errorf("got error %q, want %q", res.Error, want)
+	}
+}
+
+func TestHookBlocksCall(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	res := call(t, h, "crashy_blocked", `{}`)
+	wantStatus(t, res, host.StatusFailed)
+	want := "Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"
+	if res.Text != want {
+		t.Errorf("got %q, want %q", res.Text, want)
+	}
+}
+
+func TestRenderedToolAndView(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	res := call(t, h, "crashy_report", `{"title":"three small words"}`)
+	wantStatus(t, res, host.StatusCompleted)
+	if want := `{"words":3,"title":"three small words"}`; string(res.Result) != want {
+		t.Errorf("got result %s, want %s", res.Result, want)
+	}
+	if want := `"three small words" has 3 words`; res.Text != want {
+		t.Errorf("got text %q, want %q", res.Text, want)
+	}
+	ctx := context.Background()
+	tests := []struct {
+		state sdk.RawViewState
+		want  string
+	}{
+		{sdk.RawViewState{Phase: sdk.PhasePreparing, Input: json.RawMessage(`{"title":"<b>`)}, "<p>preparing </p>"},
+		{sdk.RawViewState{Phase: sdk.PhaseRunning, Input: json.RawMessage(`{"title":"<b>"}`)}, "<p>running &lt;b&gt;</p>"},
+		{sdk.RawViewState{Phase: sdk.PhaseCompleted, Input: json.RawMessage(`{}`), Result: res.Result}, "<p>three small words: 3 words</p>"},
+		{sdk.RawViewState{Phase: sdk.PhaseFailed, Error: "no <luck>"}, "<p class=error>no &lt;luck&gt;</p>"},
+	}
+	for _, tt := range tests {
+		got, err := h.RenderView(ctx, "crashy_report", tt.state)
+		if err != nil {
+			t.Errorf("%s: %v", tt.state.Phase, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.state.Phase, got, tt.want)
+		}
+	}
+	if _, err := h.RenderView(ctx, "crashy_echo", sdk.RawViewState{Phase: sdk.PhaseRunning}); !errors.Is(err, host.ErrNoView) {
+		t.Errorf("got %v, want ErrNoView", err)
+	}
+}
+
+func TestCommands(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	ctx := context.Background()
+	tests := []struct {
+		id, args, want, wantErr string
+	}{
+		{id: "crashy.hello", want: "hello on 2026-01-02"},
+		{id: "crashy.hello", args: `{"to":"you"}`, want: `hello {"to":"you"}`},
+		{id: "crashy.refused", wantErr: "command crashy.refused: blocked by a hook of mod crashy: not today"},
+		{id: "crashy.hallo", wantErr: `unknown command: no command "crashy.hallo"; closest: crashy.hello`},
+		{id: "crashy.hello", args: `{`, wantErr: "command crashy.hello: arguments are not valid JSON"},
+	}
+	for _, tt := range tests {
+		got, err := h.RunCommand(ctx, tt.id, json.RawMessage(tt.args), session(t))
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("%s %s: got error %v, want %q", tt.id, tt.args, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("%s %s: got %q, %v; want %q", tt.id, tt.args, got, err, tt.want)
+		}
+	}
+	got, err := h.RunSlashCommand(ctx, "shout", "hey there", session(t))
+	if err != nil || got != "HEY THERE" {
+		t.Errorf("slash shout: got %q, %v; want HEY THERE", got, err)
+	}
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			text := "n" + strconv.Itoa(i)
+			res := call(t, h, "crashy_echo", `{"text":"`+text+`"}`)
+			if res.Status != host.StatusCompleted || res.Text != text {
+				t.Errorf("got %s %q, want completed %q", res.Status, res.Text, text)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := strings.Count(h.logs.String(), "mod started"); n != 1 {
+		t.Errorf("got %d mod starts for concurrent first calls, want 1", n)
+	}
+}
+
+func TestCallAfterClose(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	pids := modPIDs(t, cacheDir)
+	if len(pids) == 0 {
+		t.Fatal("no mod process found after a call")
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, pids, 3*time.Second)
+	_, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`), Session: session(t)})
+	if !errors.Is(err, host.ErrClosed) {
+		t.Errorf("got %v, want ErrClosed", err)
 	}
 }

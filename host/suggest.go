@@ -12,7 +12,7 @@ func closest(name string, names []string, n int) []string {
 	var cs []cand
 	for _, c := range names {
 		d := editDistance(name, c)
-		limit := max(len(name), len(c))/2 + 1
+		limit := max(len(name), len(c))/3 + 1
 		if d <= limit || containsFold(c, name) || containsFold(name, c) {
 			cs = append(cs, cand{c, d})
 		}
