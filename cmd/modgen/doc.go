@@ -1,0 +1,18 @@
+// Command modgen derives a mod's manifest and input validators from its Go
+// source. Run it from a mod package with go generate:
+//
+//	//go:generate go run github.com/modkit/modkit/cmd/modgen
+//
+// or by hand:
+//
+//	modgen [-check] [PACKAGE ...]
+//	modgen schema PACKAGE TYPE
+//
+// For each mod package (default ".") it writes mod.manifest.json and
+// zz_generated.modgen.go beside the sources. With -check it writes nothing
+// and exits 1, naming the stale files, when either would change. The schema
+// subcommand prints the JSON Schema of one named type of any package.
+//
+// Problems are printed as file:line:col: message, all of them at once;
+// errors exit 1, warnings alone exit 0, usage errors exit 2.
+package main

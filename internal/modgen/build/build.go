@@ -1,0 +1,190 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/modkit/modkit/internal/modgen/codegen"
+	"github.com/modkit/modkit/internal/modgen/load"
+	"github.com/modkit/modkit/internal/modgen/schema"
+	"github.com/modkit/modkit/manifest"
+)
+
+// Output is what modgen writes for one mod package.
+type Output struct {
+	// Dir is the package directory the files belong in.
+	Dir string
+	// Manifest is the content of mod.manifest.json.
+	Manifest []byte
+	// Go is the content of zz_generated.modgen.go.
+	Go []byte
+}
+
+// Files returns the output as file paths and contents, in a stable order.
+func (o *Output) Files() []File {
+	return []File{
+		{Path: filepath.Join(o.Dir, manifest.FileName), Data: o.Manifest},
+		{Path: filepath.Join(o.Dir, load.GeneratedFile), Data: o.Go},
+	}
+}
+
+// File is one generated file.
+type File struct {
+	Path string
+	Data []byte
+}
+
+// Mod runs every pass on a loaded mod package. It returns the output, or
+// nil when there are errors; diagnostics include warnings either way.
+func Mod(pkg *packages.Package) (*Output, []load.Diag) {
+	m, diags := load.FindMod(pkg)
+	if m == nil {
+		return nil, diags
+	}
+	b := &builder{pkg: pkg, diags: diags}
+	b.rules(m)
+
+	docs := schema.NewDocs(pkg.Fset, pkg.Syntax)
+	in := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Input}
+	out := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Output}
+
+	mf := &manifest.Manifest{
+		FormatVersion: manifest.FormatVersion,
+		ID:            m.ID,
+		DisplayName:   m.DisplayName,
+		Description:   m.Description,
+		GoPackage:     pkg.PkgPath,
+		SourceHash:    SourceHash(pkg),
+		Tools:         []manifest.Tool{},
+	}
+	var tools []codegen.Tool
+	for _, t := range m.Tools {
+		if _, ok := types.Unalias(t.In).Underlying().(*types.Struct); !ok {
+			b.errorf(t.Pos, "tool %s: input type %s must be a struct, so the model sends a JSON object", t.Name.Value, types.TypeString(t.In, types.RelativeTo(pkg.Types)))
+			continue
+		}
+		ins := in.Root(t.In, t.Pos)
+		mt := manifest.Tool{
+			Name:        t.Name.Value,
+			Description: t.Description.Value,
+			Activity:    t.Activity.Value,
+			Kind:        manifest.KindPlain,
+			InputSchema: mustJSON(ins),
+			HasView:     t.HasView,
+		}
+		if t.Rendered {
+			mt.Kind = manifest.KindRendered
+			mt.ResultSchema = mustJSON(out.Root(t.Out, t.Pos))
+		}
+		mf.Tools = append(mf.Tools, mt)
+		tools = append(tools, codegen.Tool{Name: t.Name.Value, Input: t.In, Schema: ins})
+	}
+	for _, e := range append(in.Errors(), out.Errors()...) {
+		b.diags = append(b.diags, load.Diag{Pos: e.Pos, Msg: e.Msg})
+	}
+	for _, c := range m.Commands {
+		mf.Commands = append(mf.Commands, manifest.Command{ID: c.ID.Value, Title: c.Title.Value})
+	}
+	for _, s := range m.Slash {
+		mf.SlashCommands = append(mf.SlashCommands, manifest.SlashCommand{ID: s.ID.Value, Description: s.Description.Value})
+	}
+	for _, h := range m.Hooks {
+		mf.Hooks = append(mf.Hooks, manifest.Hook{BeforeAction: h.BeforeAction.Value})
+	}
+	for _, a := range m.Agents {
+		ma := manifest.Agent{Name: a.Name.Value, Description: a.Description.Value, Tools: []string{}}
+		for _, t := range a.Tools {
+			ma.Tools = append(ma.Tools, t.Value)
+		}
+		mf.Agents = append(mf.Agents, ma)
+	}
+	load.SortDiags(b.diags)
+	if b.failed() {
+		return nil, b.diags
+	}
+	mjson, err := manifest.Encode(mf)
+	if err != nil {
+		b.errorf(m.Pos, "%v", err)
+		return nil, b.diags
+	}
+	goSrc, err := codegen.Generate(&codegen.File{
+		PkgPath:  pkg.PkgPath,
+		PkgName:  pkg.Name,
+		ModVar:   m.Var.Name(),
+		Manifest: mjson,
+		Tools:    tools,
+	})
+	if err != nil {
+		b.errorf(m.Pos, "%v", err)
+		return nil, b.diags
+	}
+	return &Output{Dir: packageDir(pkg), Manifest: mjson, Go: goSrc}, b.diags
+}
+
+func mustJSON(s *schema.Schema) json.RawMessage {
+	raw, _ := s.MarshalJSON()
+	return raw
+}
+
+type builder struct {
+	pkg   *packages.Package
+	diags []load.Diag
+}
+
+func (b *builder) errorf(pos token.Pos, format string, args ...any) {
+	b.diags = append(b.diags, load.Diag{Pos: b.pkg.Fset.Position(pos), Msg: sprintf(format, args...)})
+}
+
+func (b *builder) warnf(pos token.Pos, format string, args ...any) {
+	b.diags = append(b.diags, load.Diag{Pos: b.pkg.Fset.Position(pos), Msg: sprintf(format, args...), Warning: true})
+}
+
+func (b *builder) failed() bool {
+	for _, d := range b.diags {
+		if !d.Warning {
+			return true
+		}
+	}
+	return false
+}
+
+// packageDir returns the directory of the package's Go files.
+func packageDir(pkg *packages.Package) string {
+	if len(pkg.GoFiles) > 0 {
+		return filepath.Dir(pkg.GoFiles[0])
+	}
+	return ""
+}
+
+// SourceHash returns "sha256:<hex>" over the package's Go files other than
+// the generated one: for each file in name order, its base name, a NUL
+// byte, its content and a NUL byte.
+func SourceHash(pkg *packages.Package) string {
+	var files []string
+	for _, f := range pkg.GoFiles {
+		if filepath.Base(f) != load.GeneratedFile {
+			files = append(files, f)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		h.Write([]byte(filepath.Base(f)))
+		h.Write([]byte{0})
+		h.Write(data)
+		h.Write([]byte{0})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,5 @@
+package load
+
+import "fmt"
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }

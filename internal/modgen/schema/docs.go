@@ -1,0 +1,116 @@
+package schema
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"strings"
+)
+
+// Docs finds the doc comments of types and struct fields by position. It
+// uses the syntax trees it is given and parses other files on demand, so
+// types from packages loaded as export data are described too.
+type Docs struct {
+	fset  *token.FileSet
+	files map[string]map[posKey]string // file name → position → doc
+}
+
+type posKey struct{ line, col int }
+
+// NewDocs returns a Docs over fset, seeded with already parsed files.
+func NewDocs(fset *token.FileSet, files []*ast.File) *Docs {
+	d := &Docs{fset: fset, files: map[string]map[posKey]string{}}
+	for _, f := range files {
+		name := fset.Position(f.Pos()).Filename
+		d.files[name] = d.index(fset, f)
+	}
+	return d
+}
+
+// At returns the doc comment of the type or field declared at pos.
+func (d *Docs) At(pos token.Pos) string {
+	if d == nil || !pos.IsValid() {
+		return ""
+	}
+	p := d.fset.Position(pos)
+	idx, ok := d.files[p.Filename]
+	if !ok {
+		idx = map[posKey]string{}
+		fset := token.NewFileSet()
+		if f, err := parser.ParseFile(fset, p.Filename, nil, parser.ParseComments|parser.SkipObjectResolution); err == nil {
+			idx = d.index(fset, f)
+		}
+		d.files[p.Filename] = idx
+	}
+	return idx[posKey{p.Line, p.Column}]
+}
+
+func (d *Docs) index(fset *token.FileSet, f *ast.File) map[posKey]string {
+	idx := map[posKey]string{}
+	add := func(id *ast.Ident, groups ...*ast.CommentGroup) {
+		for _, g := range groups {
+			if text := cleanDoc(g); text != "" {
+				p := fset.Position(id.Pos())
+				idx[posKey{p.Line, p.Column}] = text
+				return
+			}
+		}
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GenDecl:
+			if n.Tok != token.TYPE {
+				return true
+			}
+			for _, spec := range n.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if len(n.Specs) == 1 {
+					add(ts.Name, ts.Doc, n.Doc, ts.Comment)
+				} else {
+					add(ts.Name, ts.Doc, ts.Comment)
+				}
+			}
+		case *ast.Field:
+			for _, name := range n.Names {
+				add(name, n.Doc, n.Comment)
+			}
+			if len(n.Names) == 0 {
+				// Embedded: the type expression's identifier is the field.
+				t := n.Type
+				if st, ok := t.(*ast.StarExpr); ok {
+					t = st.X
+				}
+				if ix, ok := t.(*ast.IndexExpr); ok {
+					t = ix.X
+				}
+				if ix, ok := t.(*ast.IndexListExpr); ok {
+					t = ix.X
+				}
+				switch t := t.(type) {
+				case *ast.Ident:
+					add(t, n.Doc, n.Comment)
+				case *ast.SelectorExpr:
+					add(t.Sel, n.Doc, n.Comment)
+				}
+			}
+		}
+		return true
+	})
+	return idx
+}
+
+// cleanDoc returns a comment's text as one paragraph-preserving string.
+func cleanDoc(g *ast.CommentGroup) string {
+	if g == nil {
+		return ""
+	}
+	text := strings.TrimSpace(g.Text())
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "go:") || strings.HasPrefix(l, "+") {
+			continue
+		}
+		lines = append(lines, strings.TrimRight(l, " \t"))
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

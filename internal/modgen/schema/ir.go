@@ -1,0 +1,240 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+)
+
+// Draft is the JSON Schema dialect every root schema declares.
+const Draft = "https://json-schema.org/draft/2020-12/schema"
+
+// Schema is one JSON Schema node. Numbers are JSON number literals; an
+// empty node accepts any JSON value.
+type Schema struct {
+	// Ref is "#/$defs/<name>" for a named struct type.
+	Ref         string
+	Description string
+	// Type is the JSON type: "object", "array", "string", "integer",
+	// "number" or "boolean"; empty accepts any type.
+	Type string
+	// Nullable adds null to the accepted values.
+	Nullable bool
+	// Enum lists the accepted values as JSON literals.
+	Enum            []string
+	Format          string
+	ContentEncoding string
+	Pattern         string
+	MinLength       *uint64
+	MaxLength       *uint64
+	Minimum         string
+	ExclusiveMin    string
+	Maximum         string
+	ExclusiveMax    string
+	MultipleOf      string
+	Items           *Schema
+	MinItems        *uint64
+	MaxItems        *uint64
+	UniqueItems     bool
+	// Properties are a struct's fields in declaration order.
+	Properties []*Property
+	Required   []string
+	// Closed forbids properties not listed (additionalProperties: false).
+	Closed bool
+	// Values is a map's value schema (additionalProperties).
+	Values *Schema
+	// KeyPattern is a map's key pattern (propertyNames).
+	KeyPattern string
+	Default    string
+	// Defs are the definitions a root schema refers to, by name.
+	Defs map[string]*Schema
+	// Root marks the top-level schema, which declares the dialect.
+	Root bool
+
+	enumFromTag bool
+}
+
+// Property is one property of an object schema.
+type Property struct {
+	Name   string
+	Schema *Schema
+}
+
+// DefName returns the $defs name a Ref points to.
+func (s *Schema) DefName() string {
+	const prefix = "#/$defs/"
+	if len(s.Ref) > len(prefix) {
+		return s.Ref[len(prefix):]
+	}
+	return ""
+}
+
+// MarshalJSON writes the schema with keys in a fixed order.
+func (s *Schema) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	s.write(&b)
+	return b.Bytes(), nil
+}
+
+type objWriter struct {
+	b     *bytes.Buffer
+	first bool
+}
+
+func (w *objWriter) key(k string) {
+	if !w.first {
+		w.b.WriteByte(',')
+	}
+	w.first = false
+	w.b.WriteString(strconv.Quote(k))
+	w.b.WriteByte(':')
+}
+
+func (w *objWriter) str(k, v string) {
+	if v == "" {
+		return
+	}
+	w.key(k)
+	q, _ := json.Marshal(v)
+	w.b.Write(q)
+}
+
+func (w *objWriter) raw(k, v string) {
+	if v == "" {
+		return
+	}
+	w.key(k)
+	w.b.WriteString(v)
+}
+
+func (w *objWriter) uint(k string, v *uint64) {
+	if v == nil {
+		return
+	}
+	w.key(k)
+	w.b.WriteString(strconv.FormatUint(*v, 10))
+}
+
+func (s *Schema) write(b *bytes.Buffer) {
+	b.WriteByte('{')
+	w := &objWriter{b: b, first: true}
+	if s.Root {
+		w.str("$schema", Draft)
+	}
+	w.str("description", s.Description)
+	if s.Nullable && (s.Ref != "" || len(s.Enum) > 0) {
+		w.key("anyOf")
+		b.WriteString(`[{"type":"null"},`)
+		inner := *s
+		inner.Nullable, inner.Description, inner.Default, inner.Root, inner.Defs = false, "", "", false, nil
+		inner.write(b)
+		b.WriteByte(']')
+	} else {
+		s.writeBody(w)
+	}
+	w.raw("default", s.Default)
+	if len(s.Defs) > 0 {
+		w.key("$defs")
+		names := make([]string, 0, len(s.Defs))
+		for n := range s.Defs {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		b.WriteByte('{')
+		for i, n := range names {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Quote(n))
+			b.WriteByte(':')
+			s.Defs[n].write(b)
+		}
+		b.WriteByte('}')
+	}
+	b.WriteByte('}')
+}
+
+func (s *Schema) writeBody(w *objWriter) {
+	b := w.b
+	w.str("$ref", s.Ref)
+	if s.Type != "" {
+		if s.Nullable {
+			w.key("type")
+			b.WriteString(`[` + strconv.Quote(s.Type) + `,"null"]`)
+		} else {
+			w.str("type", s.Type)
+		}
+	}
+	if len(s.Enum) > 0 {
+		w.key("enum")
+		b.WriteByte('[')
+		for i, e := range s.Enum {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(e)
+		}
+		b.WriteByte(']')
+	}
+	w.str("format", s.Format)
+	w.str("contentEncoding", s.ContentEncoding)
+	w.str("pattern", s.Pattern)
+	w.uint("minLength", s.MinLength)
+	w.uint("maxLength", s.MaxLength)
+	w.raw("minimum", s.Minimum)
+	w.raw("exclusiveMinimum", s.ExclusiveMin)
+	w.raw("maximum", s.Maximum)
+	w.raw("exclusiveMaximum", s.ExclusiveMax)
+	w.raw("multipleOf", s.MultipleOf)
+	if s.Items != nil {
+		w.key("items")
+		s.Items.write(b)
+	}
+	w.uint("minItems", s.MinItems)
+	w.uint("maxItems", s.MaxItems)
+	if s.UniqueItems {
+		w.raw("uniqueItems", "true")
+	}
+	if s.Type == "object" && s.Values == nil {
+		w.key("properties")
+		b.WriteByte('{')
+		for i, p := range s.Properties {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			q, _ := json.Marshal(p.Name)
+			b.Write(q)
+			b.WriteByte(':')
+			p.Schema.write(b)
+		}
+		b.WriteByte('}')
+	}
+	if len(s.Required) > 0 {
+		w.key("required")
+		q, _ := json.Marshal(s.Required)
+		b.Write(q)
+	}
+	if s.Closed {
+		w.raw("additionalProperties", "false")
+	} else if s.Values != nil {
+		w.key("additionalProperties")
+		s.Values.write(b)
+	}
+	if s.KeyPattern != "" {
+		w.key("propertyNames")
+		q, _ := json.Marshal(s.KeyPattern)
+		b.WriteString(`{"pattern":`)
+		b.Write(q)
+		b.WriteByte('}')
+	}
+}
+
+// Indent returns the schema as indented JSON with a trailing newline.
+func (s *Schema) Indent() []byte {
+	raw, _ := s.MarshalJSON()
+	var out bytes.Buffer
+	_ = json.Indent(&out, raw, "", "  ")
+	out.WriteByte('\n')
+	return out.Bytes()
+}

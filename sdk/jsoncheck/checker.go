@@ -1,0 +1,631 @@
+package jsoncheck
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// Kind is the kind of the next JSON value.
+type Kind uint8
+
+// The kinds of JSON value; Invalid means the input is not JSON there.
+const (
+	Invalid Kind = iota
+	Null
+	Bool
+	Number
+	String
+	Array
+	Object
+)
+
+// String returns the kind as a problem message names it: "a string".
+func (k Kind) String() string {
+	switch k {
+	case Null:
+		return "null"
+	case Bool:
+		return "a boolean"
+	case Number:
+		return "a number"
+	case String:
+		return "a string"
+	case Array:
+		return "an array"
+	case Object:
+		return "an object"
+	}
+	return "invalid JSON"
+}
+
+// segment is one level of the path: an object key or an array index.
+type segment struct {
+	array bool
+	count int // keys or items seen so far
+	// key is the current key, as offsets into the input.
+	keyStart, keyEnd int
+	keyEsc           bool
+}
+
+// rewrite replaces input[start:end] by an integer literal before decoding.
+type rewrite struct {
+	start, end int
+	num        Num
+}
+
+// Checker scans one JSON input and collects its problems. Get one with New
+// and give it back with Release.
+type Checker struct {
+	data     []byte
+	pos      int
+	failed   bool
+	path     []segment
+	problems []string
+	rewrites []rewrite
+	sbuf     []byte // unescaped string value
+	kbuf     []byte // unescaped key
+}
+
+var pool = sync.Pool{New: func() any { return &Checker{path: make([]segment, 0, 16)} }}
+
+// New returns a checker positioned at the start of data.
+func New(data []byte) *Checker {
+	c := pool.Get().(*Checker)
+	c.data = data
+	c.pos = 0
+	c.failed = false
+	c.path = c.path[:0]
+	c.problems = nil
+	c.rewrites = c.rewrites[:0]
+	return c
+}
+
+// Release gives the checker back; it must not be used afterwards.
+func (c *Checker) Release() {
+	c.data = nil
+	c.problems = nil
+	pool.Put(c)
+}
+
+// Problems returns the problems reported so far.
+func (c *Checker) Problems() []string { return c.problems }
+
+// Failed reports whether the input stopped being JSON.
+func (c *Checker) Failed() bool { return c.failed }
+
+// Offset returns the position of the next byte; with Span it captures the
+// raw text of a value.
+func (c *Checker) Offset() int {
+	c.skipSpace()
+	return c.pos
+}
+
+// Span returns the raw input from start to the current position.
+func (c *Checker) Span(start int) []byte { return c.data[start:c.pos] }
+
+func (c *Checker) skipSpace() {
+	for c.pos < len(c.data) {
+		switch c.data[c.pos] {
+		case ' ', '\t', '\n', '\r':
+			c.pos++
+		default:
+			return
+		}
+	}
+}
+
+// Kind skips white space and returns the kind of the next value, without
+// consuming it. After a syntax error it returns Invalid.
+func (c *Checker) Kind() Kind {
+	if c.failed {
+		return Invalid
+	}
+	c.skipSpace()
+	if c.pos >= len(c.data) {
+		c.syntax("unexpected end of input")
+		return Invalid
+	}
+	switch b := c.data[c.pos]; {
+	case b == 'n':
+		return Null
+	case b == 't' || b == 'f':
+		return Bool
+	case b == '"':
+		return String
+	case b == '[':
+		return Array
+	case b == '{':
+		return Object
+	case b == '-' || (b >= '0' && b <= '9'):
+		return Number
+	}
+	c.syntax(fmt.Sprintf("unexpected character %q", c.data[c.pos]))
+	return Invalid
+}
+
+// syntax records a syntax error and stops the scan.
+func (c *Checker) syntax(msg string) {
+	if c.failed {
+		return
+	}
+	c.failed = true
+	c.problems = append(c.problems, fmt.Sprintf("/: invalid JSON at byte %d: %s", c.pos, msg))
+	c.pos = len(c.data)
+}
+
+// Report records a problem at the current path. Arguments are formatted as
+// by fmt.Sprintf.
+func (c *Checker) Report(format string, args ...any) {
+	if c.failed {
+		return
+	}
+	c.problems = append(c.problems, c.pathString(len(c.path))+": "+fmt.Sprintf(format, args...))
+}
+
+// reportAt records a problem at the path of the enclosing container.
+func (c *Checker) reportParent(msg string) {
+	if c.failed {
+		return
+	}
+	n := len(c.path) - 1
+	if n < 0 {
+		n = 0
+	}
+	c.problems = append(c.problems, c.pathString(n)+": "+msg)
+}
+
+func (c *Checker) pathString(n int) string {
+	if n == 0 {
+		return "/"
+	}
+	var b strings.Builder
+	for _, s := range c.path[:n] {
+		b.WriteByte('/')
+		if s.array {
+			b.WriteString(strconv.Itoa(s.count - 1))
+			continue
+		}
+		key := c.data[s.keyStart:s.keyEnd]
+		if s.keyEsc {
+			key = unescape(nil, key)
+		}
+		for _, r := range string(key) {
+			switch r {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteRune(r)
+			}
+		}
+	}
+	return b.String()
+}
+
+// WrongType reports that the value is not of the wanted type, for example
+// "a string", and skips it.
+func (c *Checker) WrongType(want string) {
+	k := c.Kind()
+	if k == Invalid {
+		return
+	}
+	c.Report("must be %s, got %s", want, k)
+	c.Skip()
+}
+
+// Skip consumes the next value, checking only that it is JSON.
+func (c *Checker) Skip() {
+	switch c.Kind() {
+	case Null:
+		c.literal("null")
+	case Bool:
+		c.Bool()
+	case Number:
+		c.Num()
+	case String:
+		c.scanString()
+	case Array, Object:
+		c.Enter()
+		for c.Next() {
+			c.Skip()
+		}
+	}
+}
+
+func (c *Checker) literal(lit string) {
+	if len(c.data)-c.pos >= len(lit) && string(c.data[c.pos:c.pos+len(lit)]) == lit {
+		c.pos += len(lit)
+		return
+	}
+	c.syntax("invalid literal, want " + lit)
+}
+
+// Bool consumes a boolean and returns it.
+func (c *Checker) Bool() bool {
+	if c.pos < len(c.data) && c.data[c.pos] == 't' {
+		c.literal("true")
+		return true
+	}
+	c.literal("false")
+	return false
+}
+
+// Null consumes null.
+func (c *Checker) Null() { c.literal("null") }
+
+// Str consumes a string and returns its value, unescaped, with invalid
+// UTF-8 replaced as encoding/json replaces it. The result is valid until
+// the next call of Str.
+func (c *Checker) Str() []byte {
+	start, end, esc := c.scanString()
+	if c.failed {
+		return nil
+	}
+	raw := c.data[start:end]
+	if !esc {
+		return raw
+	}
+	c.sbuf = unescape(c.sbuf[:0], raw)
+	return c.sbuf
+}
+
+// scanString consumes a string and returns the offsets of its contents and
+// whether it needs unescaping (escapes or invalid UTF-8).
+func (c *Checker) scanString() (start, end int, esc bool) {
+	c.pos++ // opening quote
+	start = c.pos
+	high := false
+	for c.pos < len(c.data) {
+		b := c.data[c.pos]
+		switch {
+		case b == '"':
+			end = c.pos
+			c.pos++
+			if high && !esc && !utf8.Valid(c.data[start:end]) {
+				esc = true
+			}
+			return start, end, esc
+		case b == '\\':
+			esc = true
+			if c.pos+1 >= len(c.data) {
+				c.syntax("unterminated string")
+				return
+			}
+			switch c.data[c.pos+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				c.pos += 2
+			case 'u':
+				if c.pos+6 > len(c.data) || !isHex4(c.data[c.pos+2:c.pos+6]) {
+					c.syntax("invalid \\u escape")
+					return
+				}
+				c.pos += 6
+			default:
+				c.syntax("invalid escape in string")
+				return
+			}
+		case b < 0x20:
+			c.syntax("control character in string")
+			return
+		default:
+			if b >= 0x80 {
+				high = true
+			}
+			c.pos++
+		}
+	}
+	c.syntax("unterminated string")
+	return
+}
+
+func isHex4(b []byte) bool {
+	for _, x := range b[:4] {
+		if !(x >= '0' && x <= '9' || x >= 'a' && x <= 'f' || x >= 'A' && x <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, x := range b[:4] {
+		r <<= 4
+		switch {
+		case x >= '0' && x <= '9':
+			r |= rune(x - '0')
+		case x >= 'a' && x <= 'f':
+			r |= rune(x - 'a' + 10)
+		default:
+			r |= rune(x - 'A' + 10)
+		}
+	}
+	return r
+}
+
+// unescape appends the value of the syntactically valid string contents raw
+// to dst, as encoding/json decodes it.
+func unescape(dst, raw []byte) []byte {
+	for i := 0; i < len(raw); {
+		b := raw[i]
+		if b == '\\' {
+			switch raw[i+1] {
+			case 'b':
+				dst = append(dst, '\b')
+			case 'f':
+				dst = append(dst, '\f')
+			case 'n':
+				dst = append(dst, '\n')
+			case 'r':
+				dst = append(dst, '\r')
+			case 't':
+				dst = append(dst, '\t')
+			case 'u':
+				r := hex4(raw[i+2:])
+				i += 6
+				if utf16.IsSurrogate(r) {
+					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+						if r2 := utf16.DecodeRune(r, hex4(raw[i+2:])); r2 != utf8.RuneError {
+							dst = utf8.AppendRune(dst, r2)
+							i += 6
+							continue
+						}
+					}
+					r = utf8.RuneError
+				}
+				dst = utf8.AppendRune(dst, r)
+				continue
+			default:
+				dst = append(dst, raw[i+1])
+			}
+			i += 2
+			continue
+		}
+		if b < utf8.RuneSelf {
+			dst = append(dst, b)
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(raw[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = utf8.AppendRune(dst, utf8.RuneError)
+		} else {
+			dst = append(dst, raw[i:i+size]...)
+		}
+		i += size
+	}
+	return dst
+}
+
+// Num consumes a number and returns it.
+func (c *Checker) Num() Num {
+	start := c.pos
+	i := c.pos
+	d := c.data
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		c.pos = i
+		c.syntax("invalid number")
+		return Num{}
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			c.pos = i
+			c.syntax("invalid number")
+			return Num{}
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		j := i
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+		if i == j {
+			c.pos = i
+			c.syntax("invalid number")
+			return Num{}
+		}
+	}
+	c.pos = i
+	return parseNum(d[start:i])
+}
+
+// Int consumes a number that must be an integer. A non-integer is
+// reported; an integer written with a fraction or exponent (5.0, 1e2) is
+// decoded as the plain integer.
+func (c *Checker) Int() Num {
+	start := c.pos
+	n := c.Num()
+	if c.failed {
+		return n
+	}
+	if !n.IsInt() {
+		c.Report("must be an integer, got %s", n)
+		return n
+	}
+	if !n.plainInt() {
+		c.rewrites = append(c.rewrites, rewrite{start: start, end: c.pos, num: n})
+	}
+	return n
+}
+
+// Enter consumes the opening bracket or brace of the next array or object;
+// iterate its members with Next.
+func (c *Checker) Enter() {
+	c.path = append(c.path, segment{array: c.data[c.pos] == '['})
+	c.pos++
+}
+
+// Next advances to the next member of the array or object being iterated
+// and reports whether there is one. For objects it consumes the key, which
+// Key returns, and the colon. At the end it consumes the closing bracket.
+func (c *Checker) Next() bool {
+	top := &c.path[len(c.path)-1]
+	if c.failed {
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	c.skipSpace()
+	if c.pos >= len(c.data) {
+		c.syntax("unexpected end of input")
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	closer := byte('}')
+	if top.array {
+		closer = ']'
+	}
+	b := c.data[c.pos]
+	if b == closer && top.count == 0 {
+		c.pos++
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	if top.count > 0 {
+		if b == closer {
+			c.pos++
+			c.path = c.path[:len(c.path)-1]
+			return false
+		}
+		if b != ',' {
+			c.syntax("want ',' or '" + string(closer) + "'")
+			c.path = c.path[:len(c.path)-1]
+			return false
+		}
+		c.pos++
+		c.skipSpace()
+	}
+	top.count++
+	if top.array {
+		return true
+	}
+	if c.pos >= len(c.data) || c.data[c.pos] != '"' {
+		c.syntax("want a string key")
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	start, end, esc := c.scanString()
+	if c.failed {
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	top = &c.path[len(c.path)-1]
+	top.keyStart, top.keyEnd, top.keyEsc = start, end, esc
+	c.skipSpace()
+	if c.pos >= len(c.data) || c.data[c.pos] != ':' {
+		c.syntax("want ':' after object key")
+		c.path = c.path[:len(c.path)-1]
+		return false
+	}
+	c.pos++
+	return true
+}
+
+// Key returns the current object key, unescaped. It is valid until the
+// next call of Next.
+func (c *Checker) Key() []byte {
+	top := &c.path[len(c.path)-1]
+	raw := c.data[top.keyStart:top.keyEnd]
+	if !top.keyEsc {
+		return raw
+	}
+	c.kbuf = unescape(c.kbuf[:0], raw)
+	return c.kbuf
+}
+
+// Index returns the index of the current array item.
+func (c *Checker) Index() int { return c.path[len(c.path)-1].count - 1 }
+
+// Unknown reports the current key as an unknown property of a closed
+// object, naming the allowed ones, and skips its value.
+func (c *Checker) Unknown(allowed string) {
+	if allowed == "" {
+		c.reportParent(fmt.Sprintf("unknown property %q: the object takes no properties", c.Key()))
+	} else {
+		c.reportParent(fmt.Sprintf("unknown property %q (allowed: %s)", c.Key(), allowed))
+	}
+	c.Skip()
+}
+
+// Duplicate reports the current key as given twice and skips its value.
+func (c *Checker) Duplicate() {
+	c.reportParent(fmt.Sprintf("duplicate property %q", c.Key()))
+	c.Skip()
+}
+
+// Missing reports a required property that the current object lacks.
+func (c *Checker) Missing(name string) {
+	c.Report("missing required property %q", name)
+}
+
+// End checks that nothing but white space follows the top-level value.
+func (c *Checker) End() {
+	if c.failed {
+		return
+	}
+	c.skipSpace()
+	if c.pos != len(c.data) {
+		c.syntax("unexpected data after the top-level value")
+	}
+}
+
+// Err returns the problems as an *sdk.InputError, or nil when there are
+// none.
+func (c *Checker) Err() error {
+	if len(c.problems) == 0 {
+		return nil
+	}
+	p := c.problems
+	c.problems = nil
+	return &sdk.InputError{Problems: p}
+}
+
+// Decode returns the problems as an *sdk.InputError if there are any, and
+// otherwise decodes the input into v with encoding/json, writing integers
+// given as 5.0 or 1e2 as plain integers first.
+func (c *Checker) Decode(v any) error {
+	if err := c.Err(); err != nil {
+		return err
+	}
+	data := c.data
+	if len(c.rewrites) > 0 {
+		out := make([]byte, 0, len(data))
+		last := 0
+		for _, r := range c.rewrites {
+			out = append(out, data[last:r.start]...)
+			out = r.num.appendInt(out)
+			last = r.end
+		}
+		data = append(out, data[last:]...)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return &sdk.InputError{Problems: []string{"/: " + err.Error()}}
+	}
+	return nil
+}

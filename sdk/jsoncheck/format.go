@@ -1,0 +1,221 @@
+package jsoncheck
+
+import (
+	"encoding/base64"
+	"net"
+	"net/mail"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Len returns the length of a string value in Unicode code points, the
+// length JSON Schema's minLength and maxLength count.
+func Len(s []byte) int { return utf8.RuneCount(s) }
+
+// Format checks a string value against a format name: date-time, date,
+// email, uri or uuid. Unknown formats accept every string.
+func Format(format string, s []byte) bool {
+	switch format {
+	case "date-time":
+		return IsDateTime(string(s))
+	case "date":
+		return IsDate(string(s))
+	case "email":
+		return IsEmail(string(s))
+	case "uri":
+		return IsURI(string(s))
+	case "uuid":
+		return IsUUID(string(s))
+	}
+	return true
+}
+
+// FormatHint says in words what a format wants, for problem messages.
+func FormatHint(format string) string {
+	switch format {
+	case "date-time":
+		return "a date-time as in RFC 3339, like 2026-01-02T15:04:05Z"
+	case "date":
+		return "a date as YYYY-MM-DD"
+	case "email":
+		return "an email address"
+	case "uri":
+		return "an absolute URI, like https://example.com/x"
+	case "uuid":
+		return "a UUID, like 123e4567-e89b-12d3-a456-426614174000"
+	}
+	return "in format " + format
+}
+
+// IsDateTime reports whether s is an RFC 3339 date-time: a date, "T", a
+// time with seconds, optional fraction and a zone. A leap second is valid
+// only at 23:59:60 UTC.
+func IsDateTime(s string) bool {
+	if len(s) < 20 || (s[10] != 'T' && s[10] != 't') {
+		return false
+	}
+	return IsDate(s[:10]) && isTime(s[11:])
+}
+
+// IsDate reports whether s is a full date, YYYY-MM-DD, that exists.
+func IsDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
+}
+
+// twoDigits parses s[i:i+2] as a number in [lo, hi].
+func twoDigits(s string, i, lo, hi int) (int, bool) {
+	n, err := strconv.Atoi(s[i : i+2])
+	return n, err == nil && n >= lo && n <= hi
+}
+
+func isTime(s string) bool {
+	if len(s) < 9 || s[2] != ':' || s[5] != ':' {
+		return false
+	}
+	h, ok1 := twoDigits(s, 0, 0, 23)
+	m, ok2 := twoDigits(s, 3, 0, 59)
+	sec, ok3 := twoDigits(s, 6, 0, 60)
+	if !ok1 || !ok2 || !ok3 {
+		return false
+	}
+	rest := s[8:]
+	if rest[0] == '.' {
+		i := 1
+		for i < len(rest) && rest[i] >= '0' && rest[i] <= '9' {
+			i++
+		}
+		if i == 1 {
+			return false
+		}
+		rest = rest[i:]
+	}
+	switch {
+	case rest == "":
+		return false
+	case rest == "Z" || rest == "z":
+	default:
+		if len(rest) != 6 || rest[3] != ':' || (rest[0] != '+' && rest[0] != '-') {
+			return false
+		}
+		zh, ok1 := twoDigits(rest, 1, 0, 23)
+		zm, ok2 := twoDigits(rest, 4, 0, 59)
+		if !ok1 || !ok2 {
+			return false
+		}
+		off := zh*60 + zm
+		if rest[0] == '+' {
+			off = -off
+		}
+		utc := ((h*60+m+off)%(24*60) + 24*60) % (24 * 60)
+		h, m = utc/60, utc%60
+	}
+	return sec != 60 || (h == 23 && m == 59)
+}
+
+// IsEmail reports whether s is an email address: a local part of at most
+// 64 bytes, "@", and a host name or bracketed IP address.
+func IsEmail(s string) bool {
+	if len(s) > 254 {
+		return false
+	}
+	at := strings.LastIndexByte(s, '@')
+	if at < 0 || at > 64 {
+		return false
+	}
+	domain := s[at+1:]
+	if len(domain) >= 2 && domain[0] == '[' && domain[len(domain)-1] == ']' {
+		ip := domain[1 : len(domain)-1]
+		if v6, ok := strings.CutPrefix(ip, "IPv6:"); ok {
+			return isIPv6(v6)
+		}
+		return isIPv4(ip)
+	}
+	if !isHostname(domain) {
+		return false
+	}
+	_, err := mail.ParseAddress(s)
+	return err == nil
+}
+
+func isHostname(s string) bool {
+	s = strings.TrimSuffix(s, ".")
+	if len(s) > 253 || (s != "" && s[0] == '-') {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if len(label) < 1 || len(label) > 63 || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, r := range label {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func isIPv4(s string) bool {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return false
+	}
+	for _, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 255 || (n != 0 && p[0] == '0') {
+			return false
+		}
+	}
+	return true
+}
+
+func isIPv6(s string) bool {
+	return strings.Contains(s, ":") && net.ParseIP(s) != nil
+}
+
+// IsURI reports whether s is an absolute URI; an IPv6 host must be
+// bracketed and valid.
+func IsURI(s string) bool {
+	u, err := url.Parse(s)
+	if err != nil {
+		return false
+	}
+	if host := u.Hostname(); strings.Contains(host, ":") {
+		if !strings.Contains(u.Host, "[") || !strings.Contains(u.Host, "]") || !isIPv6(host) {
+			return false
+		}
+	}
+	return u.IsAbs()
+}
+
+// IsUUID reports whether s is a UUID in its hyphenated hex form.
+func IsUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch i {
+		case 8, 13, 18, 23:
+			if s[i] != '-' {
+				return false
+			}
+		default:
+			b := s[i]
+			if !(b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Base64 reports whether s is standard base64, as encoding/json decodes
+// []byte (line breaks are ignored).
+func Base64(s []byte) bool {
+	_, err := base64.StdEncoding.DecodeString(string(s))
+	return err == nil
+}
