@@ -1,0 +1,41 @@
+package dependencies
+
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
+import (
+	"github.com/modkit/modkit/sdk"
+)
+
+// Mod is the dependencies mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{
+		ID:          "dependencies",
+		DisplayName: "Dependencies",
+		Description: "Finds which packages of the workspace's Go module depend on a package, and through which imports.",
+	},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.RenderedTool[InspectInput, InspectResult]{
+			Name: "dependencies_inspect",
+			Description: "Lists the packages of the workspace's Go module (or go.work) that import the given package, " +
+				"directly, and with transitive true also indirectly with the chain of imports. " +
+				"Unknown import paths get a list of close matches. " +
+				"Call this before changing or removing a package's API, to see what would be affected.",
+			Activity: "Reading the import graph…",
+			Run:      inspectTool,
+			View: sdk.View[InspectInput, InspectResult]{
+				Text:   inspectText,
+				Render: renderInspect,
+			},
+		},
+	}},
+	SlashCommands: []sdk.SlashCommand{{
+		ID:          "deps",
+		Description: "Shows which workspace packages import a package, directly and indirectly: /deps <import path>.",
+		Run:         depsSlash,
+	}},
+	Agents: []sdk.Agent{{
+		Name:        "reviewer",
+		Description: "Reviews the impact of a change: may inspect dependencies and search the workspace, nothing else.",
+		Tools:       []string{"dependencies_inspect", "research_search_workspace"},
+	}},
+})

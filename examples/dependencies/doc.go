@@ -1,0 +1,21 @@
+// Package dependencies is an example mod that answers "what depends on this
+// package?" for the Go module, or go.work workspace, under the session's
+// workspace root.
+//
+// # Tools
+//
+//   - dependencies_inspect (rendered) lists the workspace packages that import
+//     a given package, directly, and with transitive set also indirectly,
+//     each with the chain of imports that links it to the package. An
+//     unknown import path gets a plain answer listing close matches.
+//
+// It reads go.work or go.mod and the import blocks of the .go files itself,
+// with go/parser: it runs no go command, needs no network, and treats every
+// file as part of its package whatever its build constraints.
+//
+// # For people
+//
+// The slash command "/deps <import path>" prints the same answer, transitive.
+// The reviewer agent may call dependencies_inspect and the research mod's
+// search tool, and nothing else.
+package dependencies
