@@ -199,8 +199,10 @@ func (r *CallResult) end(ctx context.Context, err error) *CallResult {
 func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err error, timeout time.Duration) *CallResult {
 	switch {
 	case ctx.Err() != nil:
+		p.reapAfterGrace(r.CallID)
 		return r.cancelled()
 	case callCtx.Err() != nil:
+		p.reapAfterGrace(r.CallID)
 		return r.fail(fmt.Sprintf("tool %s timed out after %s", r.Tool, timeout))
 	}
 	if s, ok := status.FromError(err); ok && s.Code() == codes.ResourceExhausted {

@@ -267,7 +267,7 @@ func TestIgnoredCancellationKillsModAfterGrace(t *testing.T) {
 		t.Fatal("no mod process right after the cancel, want the hanging one")
 	}
 	waitGone(t, pids, 3*time.Second)
-	if !strings.Contains(h.logs.String(), "ignored cancellation") {
+	if !strings.Contains(h.logs.String(), "ignored cancellation past the grace period; killing the mod") {
 		t.Errorf("logs do not say why the mod exited:\n%s", h.logs)
 	}
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fresh"}`), host.StatusCompleted)

@@ -206,6 +206,26 @@ func (p *proc) kill() {
 	})
 }
 
+// reapAfterGrace kills the process when the cancelled call's handler is
+// still running after the grace period. The call has already returned.
+func (p *proc) reapAfterGrace(callID string) {
+	grace := p.m.h.opts.GracePeriod
+	go func() {
+		time.Sleep(grace)
+		if p.client.Exited() {
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		resp, err := p.rpc.CallRunning(ctx, &pb.CallRunningRequest{CallId: callID})
+		if err != nil || !resp.GetRunning() {
+			return
+		}
+		p.m.logger().Warn("handler ignored cancellation past the grace period; killing the mod", "call", callID, "grace", grace.String())
+		p.m.drop(p)
+	}()
+}
+
 // exited waits up to wait for the process to be seen as exited.
 func (p *proc) exited(wait time.Duration) bool {
 	deadline := time.Now().Add(wait)

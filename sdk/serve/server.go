@@ -25,6 +25,9 @@ type server struct {
 
 	activateOnce sync.Once
 	activateErr  error
+
+	mu      sync.Mutex
+	running map[string]int // call id -> handlers running
 }
 
 func newServer(g *sdk.Generated, log *slog.Logger, exit bool) *server {
@@ -32,7 +35,23 @@ func newServer(g *sdk.Generated, log *slog.Logger, exit bool) *server {
 	if id == "" {
 		id = "mod"
 	}
-	return &server{g: g, id: id, log: log, exit: exit}
+	return &server{g: g, id: id, log: log, exit: exit, running: map[string]int{}}
+}
+
+func (s *server) track(callID string, delta int) {
+	s.mu.Lock()
+	if n := s.running[callID] + delta; n > 0 {
+		s.running[callID] = n
+	} else {
+		delete(s.running, callID)
+	}
+	s.mu.Unlock()
+}
+
+func (s *server) CallRunning(_ context.Context, req *pb.CallRunningRequest) (*pb.CallRunningResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return &pb.CallRunningResponse{Running: s.running[req.GetCallId()] > 0}, nil
 }
 
 func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.DescribeResponse, error) {
@@ -107,13 +126,18 @@ func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer)
 		Today:   req.GetToday(),
 		Logger:  s.log.With("tool", name, "call", req.GetCallId()),
 	}, streamSink{stream})
-	stopGrace := s.watchGrace(ctx, name, time.Duration(req.GetGraceMillis())*time.Millisecond)
+	// The host kills the mod when the handler outlives the grace period
+	// after cancellation; exiting on our own later is the fallback.
+	grace := time.Duration(req.GetGraceMillis()) * time.Millisecond
+	stopGrace := s.watchGrace(ctx, name, 2*grace+time.Second)
+	s.track(req.GetCallId(), 1)
 	var res *sdk.Result
 	err = s.invoke(name, func() error {
 		var err error
 		res, err = t.Invoke(tc, input)
 		return err
 	})
+	s.track(req.GetCallId(), -1)
 	tc.End()
 	stopGrace()
 	if ctx.Err() != nil {
@@ -163,7 +187,7 @@ func (s *server) invoke(name string, f func() error) (err error) {
 // watchGrace arranges for the process to exit when ctx is cancelled and the
 // handler is still running grace later. The returned func disarms it.
 func (s *server) watchGrace(ctx context.Context, tool string, grace time.Duration) func() {
-	if grace <= 0 {
+	if grace <= time.Second {
 		return func() {}
 	}
 	var mu sync.Mutex

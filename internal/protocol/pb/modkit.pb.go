@@ -1134,6 +1134,94 @@ func (x *BeforeActionResponse) GetRefusal() string {
 	return ""
 }
 
+type CallRunningRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CallId        string                 `protobuf:"bytes,1,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallRunningRequest) Reset() {
+	*x = CallRunningRequest{}
+	mi := &file_modkit_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallRunningRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallRunningRequest) ProtoMessage() {}
+
+func (x *CallRunningRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallRunningRequest.ProtoReflect.Descriptor instead.
+func (*CallRunningRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *CallRunningRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+type CallRunningResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Running       bool                   `protobuf:"varint,1,opt,name=running,proto3" json:"running,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallRunningResponse) Reset() {
+	*x = CallRunningResponse{}
+	mi := &file_modkit_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallRunningResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallRunningResponse) ProtoMessage() {}
+
+func (x *CallRunningResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallRunningResponse.ProtoReflect.Descriptor instead.
+func (*CallRunningResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *CallRunningResponse) GetRunning() bool {
+	if x != nil {
+		return x.Running
+	}
+	return false
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -1203,7 +1291,11 @@ const file_modkit_proto_rawDesc = "" +
 	"\asession\x18\x05 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
 	"\x05today\x18\x06 \x01(\tR\x05today\"0\n" +
 	"\x14BeforeActionResponse\x12\x18\n" +
-	"\arefusal\x18\x01 \x01(\tR\arefusal*w\n" +
+	"\arefusal\x18\x01 \x01(\tR\arefusal\"-\n" +
+	"\x12CallRunningRequest\x12\x17\n" +
+	"\acall_id\x18\x01 \x01(\tR\x06callId\"/\n" +
+	"\x13CallRunningResponse\x12\x18\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -1212,7 +1304,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x022\xba\x03\n" +
+	"\rSTATUS_FAILED\x10\x022\x88\x04\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
@@ -1221,7 +1313,8 @@ const file_modkit_proto_rawDesc = "" +
 	"RenderView\x12\x1c.modkit.v1.RenderViewRequest\x1a\x1d.modkit.v1.RenderViewResponse\x12I\n" +
 	"\n" +
 	"RunCommand\x12\x1c.modkit.v1.RunCommandRequest\x1a\x1d.modkit.v1.RunCommandResponse\x12O\n" +
-	"\fBeforeAction\x12\x1e.modkit.v1.BeforeActionRequest\x1a\x1f.modkit.v1.BeforeActionResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
+	"\fBeforeAction\x12\x1e.modkit.v1.BeforeActionRequest\x1a\x1f.modkit.v1.BeforeActionResponse\x12L\n" +
+	"\vCallRunning\x12\x1d.modkit.v1.CallRunningRequest\x1a\x1e.modkit.v1.CallRunningResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
 
 var (
 	file_modkit_proto_rawDescOnce sync.Once
@@ -1236,7 +1329,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),            // 0: modkit.v1.ActivityKind
 	(Status)(0),                  // 1: modkit.v1.Status
@@ -1256,6 +1349,8 @@ var file_modkit_proto_goTypes = []any{
 	(*RunCommandResponse)(nil),   // 15: modkit.v1.RunCommandResponse
 	(*BeforeActionRequest)(nil),  // 16: modkit.v1.BeforeActionRequest
 	(*BeforeActionResponse)(nil), // 17: modkit.v1.BeforeActionResponse
+	(*CallRunningRequest)(nil),   // 18: modkit.v1.CallRunningRequest
+	(*CallRunningResponse)(nil),  // 19: modkit.v1.CallRunningResponse
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -1272,14 +1367,16 @@ var file_modkit_proto_depIdxs = []int32{
 	12, // 11: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
 	14, // 12: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
 	16, // 13: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	4,  // 14: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 15: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 16: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	13, // 17: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	15, // 18: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	17, // 19: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	14, // [14:20] is the sub-list for method output_type
-	8,  // [8:14] is the sub-list for method input_type
+	18, // 14: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	4,  // 15: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 16: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 17: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	13, // 18: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	15, // 19: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	17, // 20: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	19, // 21: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	15, // [15:22] is the sub-list for method output_type
+	8,  // [8:15] is the sub-list for method input_type
 	8,  // [8:8] is the sub-list for extension type_name
 	8,  // [8:8] is the sub-list for extension extendee
 	0,  // [0:8] is the sub-list for field type_name
@@ -1300,7 +1397,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   16,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

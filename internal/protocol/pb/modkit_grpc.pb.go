@@ -30,6 +30,7 @@ const (
 	Mod_RenderView_FullMethodName   = "/modkit.v1.Mod/RenderView"
 	Mod_RunCommand_FullMethodName   = "/modkit.v1.Mod/RunCommand"
 	Mod_BeforeAction_FullMethodName = "/modkit.v1.Mod/BeforeAction"
+	Mod_CallRunning_FullMethodName  = "/modkit.v1.Mod/CallRunning"
 )
 
 // ModClient is the client API for Mod service.
@@ -51,6 +52,10 @@ type ModClient interface {
 	RunCommand(ctx context.Context, in *RunCommandRequest, opts ...grpc.CallOption) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(ctx context.Context, in *BeforeActionRequest, opts ...grpc.CallOption) (*BeforeActionResponse, error)
+	// CallRunning reports whether a call's handler is still running; the host
+	// asks after cancelling a call and kills the mod when it is, after the
+	// grace period.
+	CallRunning(ctx context.Context, in *CallRunningRequest, opts ...grpc.CallOption) (*CallRunningResponse, error)
 }
 
 type modClient struct {
@@ -130,6 +135,16 @@ func (c *modClient) BeforeAction(ctx context.Context, in *BeforeActionRequest, o
 	return out, nil
 }
 
+func (c *modClient) CallRunning(ctx context.Context, in *CallRunningRequest, opts ...grpc.CallOption) (*CallRunningResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CallRunningResponse)
+	err := c.cc.Invoke(ctx, Mod_CallRunning_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ModServer is the server API for Mod service.
 // All implementations must embed UnimplementedModServer
 // for forward compatibility.
@@ -149,6 +164,10 @@ type ModServer interface {
 	RunCommand(context.Context, *RunCommandRequest) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(context.Context, *BeforeActionRequest) (*BeforeActionResponse, error)
+	// CallRunning reports whether a call's handler is still running; the host
+	// asks after cancelling a call and kills the mod when it is, after the
+	// grace period.
+	CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error)
 	mustEmbedUnimplementedModServer()
 }
 
@@ -176,6 +195,9 @@ func (UnimplementedModServer) RunCommand(context.Context, *RunCommandRequest) (*
 }
 func (UnimplementedModServer) BeforeAction(context.Context, *BeforeActionRequest) (*BeforeActionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BeforeAction not implemented")
+}
+func (UnimplementedModServer) CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CallRunning not implemented")
 }
 func (UnimplementedModServer) mustEmbedUnimplementedModServer() {}
 func (UnimplementedModServer) testEmbeddedByValue()             {}
@@ -299,6 +321,24 @@ func _Mod_BeforeAction_Handler(srv interface{}, ctx context.Context, dec func(in
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Mod_CallRunning_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CallRunningRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModServer).CallRunning(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Mod_CallRunning_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModServer).CallRunning(ctx, req.(*CallRunningRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Mod_ServiceDesc is the grpc.ServiceDesc for Mod service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -325,6 +365,10 @@ var Mod_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "BeforeAction",
 			Handler:    _Mod_BeforeAction_Handler,
+		},
+		{
+			MethodName: "CallRunning",
+			Handler:    _Mod_CallRunning_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{
