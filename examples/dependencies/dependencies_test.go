@@ -14,8 +14,8 @@ import (
 	"github.com/modkit/modkit/sdk/modtest"
 )
 
-// generated is the mod as the runtime sees it.
-func generated() *sdk.Generated { return &sdk.Generated{Mod: Mod} }
+// generated is the mod as the runtime sees it, with modgen's validators.
+func generated() *sdk.Generated { return Modkit() }
 
 func workspace(t *testing.T, files map[string]string) string {
 	t.Helper()

@@ -13,8 +13,8 @@ import (
 	"github.com/modkit/modkit/sdk/modtest"
 )
 
-// generated is the mod as the runtime sees it.
-func generated() *sdk.Generated { return &sdk.Generated{Mod: Mod} }
+// generated is the mod as the runtime sees it, with modgen's validators.
+func generated() *sdk.Generated { return Modkit() }
 
 // workspace creates files (slash paths to contents) in a new directory.
 func workspace(t *testing.T, files map[string]string) string {
