@@ -1,0 +1,248 @@
+// Package sdk is what a mod author writes against: a mod is a Go package
+// that declares, as one plain value, the tools an AI model may call and the
+// commands, slash commands, hooks and agents a person uses.
+//
+// # A mod in one declaration
+//
+// A mod is a library package with one package-level variable built by
+// [DefineMod]:
+//
+//	package notes
+//
+//	//go:generate go run github.com/modkit/modkit/cmd/modgen
+//
+//	import "github.com/modkit/modkit/sdk"
+//
+//	var Mod = sdk.DefineMod(sdk.Mod{
+//		Metadata: sdk.Metadata{
+//			ID:          "notes",
+//			DisplayName: "Notes",
+//			Description: "Counts and lists the notes in the workspace.",
+//		},
+//		AI:            sdk.AI{Tools: []sdk.Tool{ /* PlainTool and RenderedTool values */ }},
+//		Commands:      []sdk.Command{ /* ... */ },
+//		SlashCommands: []sdk.SlashCommand{ /* ... */ },
+//		Hooks:         []sdk.Hook{ /* ... */ },
+//		Agents:        []sdk.Agent{ /* ... */ },
+//	})
+//
+// DefineMod registers nothing, starts nothing and reads no file: the value
+// is data, and the same value is read by the code generator, served by the
+// mod process and run by tests. Names, descriptions, ids, titles and
+// activity labels must be constants written in place, because modgen reads
+// them from the source without running anything. Handlers (Run functions)
+// may be any function, usually named functions declared in the package.
+//
+// A mod package must not import gRPC or the host: the serving code lives in
+// the separate package sdk/serve.
+//
+// # Plain tools
+//
+// A [PlainTool] returns text, or text with an [Output] such as an image. Its
+// input is a Go struct; the struct's json tags, doc comments and jsonschema
+// tags become the input schema the model sees and the validator that checks
+// every call:
+//
+//	// CountInput is what notes_count counts.
+//	type CountInput struct {
+//		// Folder is a folder relative to the workspace root; all notes when empty.
+//		Folder string `json:"folder,omitempty" jsonschema:"maxLength=200"`
+//		// Limit is the most notes to name.
+//		Limit int `json:"limit,omitempty" jsonschema:"minimum=1,maximum=100,default=20"`
+//	}
+//
+//	sdk.PlainTool[CountInput]{
+//		Name:        "notes_count",
+//		Description: "Counts the notes in a folder and names the newest. Call this when asked how many notes there are.",
+//		Activity:    "Counting notes…",
+//		Run: func(tc *sdk.ToolContext, in CountInput) (sdk.Result, error) {
+//			n, err := countNotes(tc.Context(), tc.Session().Workspace, in.Folder)
+//			if err != nil {
+//				return sdk.Result{}, err // the model reads "Tool failed: <message>"
+//			}
+//			if n == 0 {
+//				return sdk.Text("There are no notes in " + in.Folder + "."), nil
+//			}
+//			return sdk.Text(fmt.Sprintf("%d notes.", n)), nil
+//		},
+//	}
+//
+// Names are snake_case and unique across every loaded mod, so prefix them
+// with the mod's id. A description says what the tool returns and when to
+// call it ("Call this when…"): the model chooses tools by it. The activity
+// label is present tense and ends with an ellipsis. Say plainly when there
+// is nothing ("No notes in 214 files." beats an empty list); a result that
+// explains a problem is better than an error.
+//
+// Fields are required unless they have omitempty or are pointers.
+// Constraints use JSON Schema keyword names in the jsonschema tag (minimum,
+// maximum, minLength, maxLength, pattern, enum, default, format, minItems,
+// maxItems, ...); text after them is the description. A named string type
+// with typed constants becomes an enum. Rules that span fields go in a
+// Validate method ([Validator]): it runs after the structural checks and
+// before the handler, and its error reaches the model as invalid input:
+//
+//	func (in RangeInput) Validate() error {
+//		if in.From > in.To {
+//			return fmt.Errorf("/from: must not be after to (%s), got %s", in.To, in.From)
+//		}
+//		return nil
+//	}
+//
+// # Rendered tools and their views
+//
+// A [RenderedTool] returns a typed result, which becomes the call's
+// structured result with its own schema, and a [View] of it. View.Text is
+// required: it is what the model reads, so the model never scrapes HTML.
+// View.Render is optional HTML for a person, shown in a sandboxed frame and
+// called for each [Phase] of the call:
+//
+//	sdk.RenderedTool[SearchInput, SearchResult]{
+//		Name:        "notes_search",
+//		Description: "Finds notes containing a phrase and returns their titles. Call this when asked which notes mention something.",
+//		Activity:    "Searching notes…",
+//		Run:         searchNotes,
+//		View: sdk.View[SearchInput, SearchResult]{
+//			Text: func(r SearchResult) string {
+//				if len(r.Titles) == 0 {
+//					return fmt.Sprintf("No notes mention %q.", r.Phrase)
+//				}
+//				return strings.Join(r.Titles, "\n")
+//			},
+//			Render: func(s sdk.ViewState[SearchInput, SearchResult]) string {
+//				q := html.EscapeString(s.Input.Phrase)
+//				switch s.Phase {
+//				case sdk.PhasePreparing: // the model is still writing the input: it may be partial
+//					return "<p>Preparing a search…</p>"
+//				case sdk.PhaseRunning:
+//					return "<p>Searching for <b>" + q + "</b>…</p>"
+//				case sdk.PhaseCompleted:
+//					return fmt.Sprintf("<p>%d notes mention <b>%s</b>.</p>", len(s.Result.Titles), q)
+//				default: // sdk.PhaseFailed
+//					return "<p>Search failed: " + html.EscapeString(s.Error) + "</p>"
+//				}
+//			},
+//		},
+//	}
+//
+// Escape everything you interpolate into the HTML.
+//
+// # The tool context
+//
+// A handler receives a [ToolContext] for its one call:
+//
+//   - Context, Done and Err: cancellation. Check them between steps of long
+//     work and return promptly once the call is cancelled.
+//   - Session: the session id and the workspace root the host hands over.
+//     Tools that read files stay below Session().Workspace.
+//   - CallID: the host's id for this call.
+//   - Today: the host's date, "YYYY-MM-DD". Never read the wall clock for
+//     "today": tests pin the date.
+//   - Title, Status and Log: the activity a person watches. The first title
+//     wins, each status replaces the one before ("Searching 120 of 2,031
+//     files…"), log entries are kept in order and numbered by the host.
+//     Updates after the call ended are dropped.
+//   - Logger: a log/slog logger that writes to the host's log. A mod never
+//     writes to stdout: the plugin protocol uses it.
+//
+// Nothing in the context works after Run returns; never keep it.
+//
+// # Commands, slash commands, hooks and agents
+//
+// A [Command] is run by a person by id, with optional JSON arguments; a
+// [SlashCommand] by typing "/id text". Both return a short message and
+// receive an [Env] with the session, the date and a logger:
+//
+//	Commands: []sdk.Command{{
+//		ID:    "notes.reindex",
+//		Title: "Rebuild the notes index",
+//		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+//			n, err := reindex(ctx, env.Session.Workspace)
+//			return fmt.Sprintf("Indexed %d notes.", n), err
+//		},
+//	}},
+//	SlashCommands: []sdk.SlashCommand{{
+//		ID:          "note",
+//		Description: "Shows a note by title: /note <title>.",
+//		Run: func(ctx context.Context, env *sdk.Env, text string) (string, error) {
+//			return readNote(env.Session.Workspace, text)
+//		},
+//	}},
+//
+// A [Hook] runs before a host action: [ActionToolCall] (any tool call of any
+// mod), [ActionCommandRun] (any command), or "command:<id>" for one of the
+// mod's own commands. Returning an error blocks the action, and its text
+// says why:
+//
+//	Hooks: []sdk.Hook{{
+//		BeforeAction: sdk.ActionToolCall,
+//		Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
+//			if a.Tool == "notes_search" && env.Session.Workspace == "/" {
+//				return errors.New("refusing to search the whole disk")
+//			}
+//			return nil
+//		},
+//	}},
+//
+// An [Agent] names the tools it may call, of this mod or of others; the host
+// enforces the list, and an empty list allows none:
+//
+//	Agents: []sdk.Agent{{
+//		Name:        "librarian",
+//		Description: "Answers questions from the notes; cannot change them.",
+//		Tools:       []string{"notes_count", "notes_search"},
+//	}},
+//
+// Mod.Activate, when set, runs once when the mod process starts.
+//
+// # Generating the manifest and validators
+//
+// Put this line in the file that declares the mod and run go generate:
+//
+//	//go:generate go run github.com/modkit/modkit/cmd/modgen
+//
+// modgen writes mod.manifest.json (read by hosts without starting the mod;
+// see package manifest) and zz_generated.modgen.go, which declares
+//
+//	func Modkit() *sdk.Generated
+//
+// binding the mod to its manifest and to a generated, reflection-free
+// validator for each tool's input. Problems are reported by JSON path, in
+// words a model can act on ("/limit: must be at most 50, got 80"). Commit
+// both files and rerun go generate after changing the mod.
+//
+// # Serving
+//
+// A mod binary's main is one line, and the host writes it for you when it
+// builds the mod, so a mod package needs no main:
+//
+//	package main
+//
+//	import (
+//		notes "example.com/mods/notes"
+//		"github.com/modkit/modkit/sdk/serve"
+//	)
+//
+//	func main() { serve.Main(notes.Modkit()) }
+//
+// # Testing
+//
+// Package sdk/modtest runs a tool in-process as a host would: it validates
+// the input with the generated decoder, pins the date, session and
+// workspace, records the activity, can cancel mid-run, and returns the
+// outcome (completed, failed or cancelled) with the text the model reads:
+//
+//	func TestCount(t *testing.T) {
+//		dir := t.TempDir()
+//		// ... create a few notes in dir ...
+//		out := modtest.Run(t, notes.Modkit(), "notes_count", `{"folder": "work"}`,
+//			&modtest.Options{Workspace: dir})
+//		if out.Status != modtest.Completed || out.Text != "3 notes." {
+//			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, "3 notes.")
+//		}
+//	}
+//
+// modtest also runs commands, slash commands and hooks, and renders views for
+// each phase. The mods in the repository's examples directory are complete,
+// tested mods to start from.
+package sdk
