@@ -520,6 +520,11 @@ func (c *Checker) Next() bool {
 		}
 		c.pos++
 		c.skipSpace()
+		if c.pos >= len(c.data) {
+			c.syntax("unexpected end of input")
+			c.path = c.path[:len(c.path)-1]
+			return false
+		}
 	}
 	top.count++
 	if top.array {

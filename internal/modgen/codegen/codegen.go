@@ -253,7 +253,7 @@ func (g *gen) value(s *schema.Schema) []jen.Code {
 	genericEnum := len(s.Enum) > 0 && !(s.Type == "string" && allStrings(s.Enum))
 	if genericEnum {
 		out = append(out, jen.Id("start").Op(":=").Id("c").Dot("Offset").Call())
-		out = append(out, jen.Id("null").Op(":=").Id("c").Dot("Kind").Call().Op("==").Add(kind("Null")))
+		out = append(out, jen.Id("k").Op(":=").Id("c").Dot("Kind").Call())
 	}
 	var cases []jen.Code
 	if s.Nullable {
@@ -286,7 +286,16 @@ func (g *gen) value(s *schema.Schema) []jen.Code {
 		for _, e := range s.Enum {
 			lits = append(lits, jen.Lit(e))
 		}
-		out = append(out, jen.If(jen.Op("!").Id("null").Op("&&").Op("!").Qual(checkPath, "OneOf").Call(lits...)).Block(
+		var cond *jen.Statement
+		switch {
+		case s.Type != "":
+			cond = jen.Id("k").Op("==").Add(kind(kindOf(s.Type))).Op("&&")
+		case s.Nullable:
+			cond = jen.Id("k").Op("!=").Add(kind("Null")).Op("&&")
+		default:
+			cond = jen.Null()
+		}
+		out = append(out, jen.If(cond.Op("!").Qual(checkPath, "OneOf").Call(lits...)).Block(
 			c("Report", jen.Lit("must be one of "+esc(strings.Join(s.Enum, ", "))+", got %s"), c("Span", jen.Id("start"))),
 		))
 	}
@@ -470,4 +479,15 @@ func plural(n uint64, word string) string {
 		return "1 " + word
 	}
 	return strconv.FormatUint(n, 10) + " " + word + "s"
+}
+
+// kindOf returns the jsoncheck.Kind constant of a JSON type.
+func kindOf(jsonType string) string {
+	switch jsonType {
+	case "integer", "number":
+		return "Number"
+	case "boolean":
+		return "Bool"
+	}
+	return strings.ToUpper(jsonType[:1]) + jsonType[1:]
 }

@@ -1,0 +1,296 @@
+package schematest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/modkit/modkit/sdk"
+	"github.com/modkit/modkit/sdk/jsoncheck"
+)
+
+// checks maps each root to its generated validator.
+var checks = map[string]func(*jsoncheck.Checker){
+	"Everything":  checkEverything,
+	"Constraints": checkConstraints,
+	"Node":        checkNode,
+	"ItemPage":    checkItemPage,
+	"Search":      checkSearch,
+	"Sizes":       checkSizes,
+	"Color":       checkColor,
+	"Level":       checkLevel,
+}
+
+// validate runs the generated validator of root on data.
+func validate(root string, data []byte) []string {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checks[root](c)
+	c.End()
+	return slices.Clone(c.Problems())
+}
+
+// decode validates and decodes like a generated InputDecoder.
+func decode[T any](check func(*jsoncheck.Checker), data []byte) (T, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	check(c)
+	c.End()
+	var v T
+	err := c.Decode(&v)
+	return v, err
+}
+
+// compiled returns the reference validator for a root's golden schema.
+func compiled(t testing.TB, root string) *jsonschema.Schema {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", root+".schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	c.AssertFormat = true
+	c.AssertContent = true
+	url := "mem://" + root + ".json"
+	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		t.Fatalf("compile %s schema: %v", root, err)
+	}
+	return s
+}
+
+func TestSchemasCompile(t *testing.T) {
+	for _, root := range roots {
+		compiled(t, root)
+	}
+}
+
+func TestProblems(t *testing.T) {
+	tests := []struct {
+		root  string
+		input string
+		want  []string
+	}{
+		{"Search", `{"query":"x","options":{"caseSensitive":true,"context":2}}`, nil},
+		{"Search", `{"query":"","limit":800,"options":{"caseSensitive":true,"context":2}}`, []string{
+			"/query: must be at least 1 character long, got 0",
+			"/limit: must be at most 500, got 800",
+		}},
+		{"Search", `{"Query":"x","options":{}}`, []string{
+			`/: unknown property "Query" (allowed: "query", "paths", "limit", "regex", "since", "kinds", "options")`,
+			`/options: missing required property "caseSensitive"`,
+			`/options: missing required property "context"`,
+			`/: missing required property "query"`,
+		}},
+		{"Search", `[]`, []string{"/: must be an object, got an array"}},
+		{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
+			`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
+			`/since: must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got "yesterday"`,
+			"/options/context: must be an integer, got 1.5",
+		}},
+		{"Search", `{"query":"a","query":"b","options":{"caseSensitive":false,"context":1}}`, []string{`/: duplicate property "query"`}},
+		{"Search", `{"query":"a",`, []string{"/: invalid JSON at byte 13: unexpected end of input"}},
+		{"Search", `{"query":"a","options":{"caseSensitive":false,"context":1}} x`, []string{"/: invalid JSON at byte 60: unexpected data after the top-level value"}},
+		{"Constraints", `{"score":1,"step":7,"limit":0,"name":"ééééééééé","code":"abc","tags":["a","a"],"mode":"medium","half":0.7,"percent":5,"email":"x","site":"/rel","uuid":"1234","day":"2026-02-30","at":"2026-01-01T10:00:00"}`, []string{
+			"/score: must be less than 1, got 1",
+			"/step: must be a multiple of 5, got 7",
+			"/limit: must be at least 1, got 0",
+			"/name: must be at most 8 characters long, got 9",
+			`/code: must match the pattern "^[A-Z]{2,3}$", got "abc"`,
+			"/tags: items must be unique, but items 0 and 1 are equal",
+			`/mode: must be one of "fast", "slow", got "medium"`,
+			"/half: must be a multiple of 0.5, got 0.7",
+			"/percent: must be one of 0, 50, 100, got 5",
+			"/email: must be an email address, got \"x\"",
+			"/site: must be an absolute URI, like https://example.com/x, got \"/rel\"",
+			"/uuid: must be a UUID, like 123e4567-e89b-12d3-a456-426614174000, got \"1234\"",
+			"/day: must be a date as YYYY-MM-DD, got \"2026-02-30\"",
+			"/at: must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got \"2026-01-01T10:00:00\"",
+		}},
+		{"Node", `{"name":"a","children":[{"name":"b","parent":null,"children":[{"nam":"c"}]}]}`, []string{
+			`/children/0/children/0: unknown property "nam" (allowed: "name", "children", "parent")`,
+			`/children/0/children/0: missing required property "name"`,
+		}},
+		{"Node", `{"name":"a","children":[{"name":"b"}],"a~b/c":1}`, []string{`/: unknown property "a~b/c" (allowed: "name", "children", "parent")`}},
+		{"ItemPage", `{"items":[{"title":"","level":"high"},{"title":"abcdefghijklmnopqrstu"}],"next":7}`, []string{
+			"/items/0/title: must be at least 1 character long, got 0",
+			"/items/0/level: must be an integer, got a string",
+			"/items/1/title: must be at most 20 characters long, got 21",
+			"/next: must be a string, got a number",
+		}},
+		{"Sizes", `{"i8":128,"i16":-32769,"i32":1e10,"i64":9223372036854775808,"u":-1,"u8":256,"u16":65536,"u32":4294967296,"u64":18446744073709551616,"f32":null,"f64":"1"}`, []string{
+			"/i8: must be at most 127, got 128",
+			"/i16: must be at least -32768, got -32769",
+			"/i32: must be at most 2147483647, got 1e10",
+			"/i64: must be at most 9223372036854775807, got 9223372036854775808",
+			"/u: must be at least 0, got -1",
+			"/u8: must be at most 255, got 256",
+			"/u16: must be at most 65535, got 65536",
+			"/u32: must be at most 4294967295, got 4294967296",
+			"/u64: must be at most 18446744073709551615, got 18446744073709551616",
+			"/f32: must be a number, got null",
+			"/f64: must be a number, got a string",
+		}},
+		{"Color", `"green"`, nil},
+		{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
+		{"Level", `2.0`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.root+" "+tt.input, func(t *testing.T) {
+			got := validate(tt.root, []byte(tt.input))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got problems\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
+			}
+		})
+	}
+}
+
+func TestDecode(t *testing.T) {
+	in := `{"query":"go","limit":2.0E1,"kinds":["code"],"since":"2026-01-02T03:04:05Z","options":{"caseSensitive":true,"context":1e0}}`
+	got, err := decode[Search](checkSearch, []byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Limit != 20 || got.Options.Context != 1 || got.Query != "go" || got.Since == nil || got.Kinds[0] != KindCode {
+		t.Errorf("got %+v, want limit 20, context 1, query go, a since time and kind code", got)
+	}
+	_, err = decode[Search](checkSearch, []byte(`{"limit":0}`))
+	var ie *sdk.InputError
+	if !errors.As(err, &ie) || len(ie.Problems) != 3 {
+		t.Errorf("got error %v, want an *sdk.InputError with 3 problems", err)
+	}
+	e, err := decode[Everything](checkEverything, []byte(`{"id":"i","nested":{"inner":"n"},"shadowed":"s","Plain":"p","renamed":"r","-":"d","zero":0,"forced":null,"quoted":"-42","when":"2026-01-02T03:04:05Z","blob":"aGk=","raw":[1,2],"anything":{"x":1},"up":"abc","op":"secret","color":"red","level":3,"free":"f","counts":{"a":1},"byId":{"7":"seven"},"pair":[1,2],"items":[{"title":"t"}],"maybeItem":null}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Everything{Base: Base{ID: "i"}, Nested: Nested{Inner: "n"}, Shadowed: "s", Plain: "p", Renamed: "r", Dash: "d",
+		Quoted: -42, Blob: []byte("hi"), Raw: json.RawMessage(`[1,2]`), Anything: map[string]any{"x": float64(1)}, Up: "ABC",
+		Op: Opaque{Secret: "secret"}, Color: Red, Level: High, Free: "f", Counts: map[string]uint16{"a": 1},
+		ByID: map[int]string{7: "seven"}, Pair: [2]int8{1, 2}, Items: []Item{{Title: "t"}}}
+	want.When = e.When
+	if !reflect.DeepEqual(e, want) {
+		t.Errorf("got %+v\nwant %+v", e, want)
+	}
+}
+
+// comparable reports whether data suits the differential check: valid
+// JSON, no duplicate keys (the validator rejects them, JSON Schema keeps
+// the last), and no absurd exponents.
+func comparable(data []byte) bool {
+	if !json.Valid(data) || len(data) > 4096 {
+		return false
+	}
+	for i := 0; i+4 < len(data); i++ {
+		if (data[i] == 'e' || data[i] == 'E') && bytes.IndexFunc(data[i+1:min(i+6, len(data))], func(r rune) bool { return r < '0' || r > '9' }) < 0 && data[i-1] >= '0' && data[i-1] <= '9' {
+			return false
+		}
+	}
+	return !hasDuplicateKeys(json.NewDecoder(bytes.NewReader(data)))
+}
+
+func hasDuplicateKeys(dec *json.Decoder) bool {
+	tok, err := dec.Token()
+	if err != nil {
+		return false
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			k, _ := dec.Token()
+			if seen[k.(string)] {
+				return true
+			}
+			seen[k.(string)] = true
+			if hasDuplicateKeys(dec) {
+				return true
+			}
+		}
+		dec.Token()
+	case json.Delim('['):
+		for dec.More() {
+			if hasDuplicateKeys(dec) {
+				return true
+			}
+		}
+		dec.Token()
+	}
+	return false
+}
+
+// differ reports a disagreement between the generated validator and
+// jsonschema on data, or "".
+func differ(ref *jsonschema.Schema, root string, data []byte) string {
+	problems := validate(root, data)
+	if !comparable(data) {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return ""
+	}
+	refErr := ref.Validate(v)
+	if (len(problems) == 0) != (refErr == nil) {
+		return fmt.Sprintf("%s %s: generated validator says %q, jsonschema says %v", root, data, problems, refErr)
+	}
+	return ""
+}
+
+// seeds are inputs near each root's boundaries.
+var seeds = []string{
+	`{}`, `null`, `[]`, `"red"`, `1`, `2.0`, `-0`, `1e2`, `"x"`,
+	`{"query":"x","options":{"caseSensitive":true,"context":2}}`,
+	`{"query":"find me","paths":["a","b"],"limit":50,"regex":true,"since":"2026-01-02T03:04:05.5+01:00","kinds":["text","doc"],"options":{"caseSensitive":false,"context":10,"exclude":["vendor"]}}`,
+	`{"score":0.5,"step":10,"limit":3,"name":"ab","code":"AB","tags":["x"],"mode":"fast","email":"a@b.co","site":"https://x.y/z","uuid":"123e4567-e89b-12d3-a456-426614174000","day":"2024-02-29","at":"2026-12-31T23:59:60Z","percent":50,"half":1.5}`,
+	`{"name":"a","children":[{"name":"b","parent":{"name":"c"}}]}`,
+	`{"items":[{"title":"t","level":2}],"next":null}`,
+	`{"i8":-128,"i16":32767,"i32":0,"i64":-9223372036854775808,"u":0,"u8":255,"u16":0,"u32":4294967295,"u64":18446744073709551615,"f32":1.5,"f64":-2e-3}`,
+	`{"id":"i","nested":{"inner":"n"},"shadowed":"s","Plain":"p","renamed":"r","-":"d","zero":0,"forced":null,"quoted":"-42","when":"2026-01-02T03:04:05Z","blob":"aGk=","raw":[1,2],"anything":{"x":1},"up":"abc","op":"secret","color":"red","level":3,"free":"f","counts":{"a":1},"byId":{"7":"seven"},"pair":[1,2],"items":[{"title":"t"}],"maybeItem":null}`,
+}
+
+func TestDifferentialSeeds(t *testing.T) {
+	for _, root := range roots {
+		ref := compiled(t, root)
+		for _, s := range seeds {
+			if d := differ(ref, root, []byte(s)); d != "" {
+				t.Error(d)
+			}
+		}
+	}
+}
+
+// FuzzDifferential feeds random JSON to every root's generated validator
+// and to jsonschema on the emitted schema: the verdicts must agree and the
+// validator must never panic.
+func FuzzDifferential(f *testing.F) {
+	for i := range roots {
+		for _, s := range seeds {
+			f.Add(uint8(i), []byte(s))
+		}
+	}
+	refs := map[string]*jsonschema.Schema{}
+	for _, root := range roots {
+		refs[root] = compiled(f, root)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		root := roots[int(which)%len(roots)]
+		if d := differ(refs[root], root, data); d != "" {
+			t.Error(d)
+		}
+	})
+}
