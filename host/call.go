@@ -201,7 +201,7 @@ func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err erro
 	case ctx.Err() != nil:
 		p.reapAfterGrace(r.CallID)
 		return r.cancelled()
-	case callCtx.Err() != nil:
+	case callCtx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:
 		p.reapAfterGrace(r.CallID)
 		return r.fail(fmt.Sprintf("tool %s timed out after %s", r.Tool, timeout))
 	}

@@ -21,6 +21,9 @@ import (
 var cacheDir string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) != "" {
+		runHelper()
+	}
 	dir, err := os.MkdirTemp("", "modkit-host-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

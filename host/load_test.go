@@ -1,0 +1,230 @@
+package host_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/host"
+)
+
+// writeManifest writes the crashy manifest, changed by edit, into a new
+// directory and returns it.
+func writeManifest(t *testing.T, edit func(doc map[string]any)) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(crashyDir, "mod.manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	edit(doc)
+	data, err = json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "mod.manifest.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoadErrors(t *testing.T) {
+	other := func(t *testing.T) string {
+		return writeManifest(t, func(doc map[string]any) { doc["id"] = "other" })
+	}
+	tests := []struct {
+		name string
+		dirs func(t *testing.T) []string
+		want []string
+	}{
+		{"missing dir", func(t *testing.T) []string { return []string{"testdata/mods/nowhere"} },
+			[]string{"load testdata/mods/nowhere: no such mod directory"}},
+		{"no manifest", func(t *testing.T) []string { return []string{t.TempDir()} },
+			[]string{"no mod.manifest.json (run go generate in the mod package)"}},
+		{"malformed manifest", func(t *testing.T) []string {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "mod.manifest.json"), []byte(`{"id":`), 0o644)
+			return []string{dir}
+		}, []string{"mod.manifest.json: decode manifest"}},
+		{"manifest fails its schema", func(t *testing.T) []string {
+			return []string{writeManifest(t, func(doc map[string]any) { doc["colour"] = "red"; doc["id"] = "Bad Id" })}
+		}, []string{"mod.manifest.json:", "colour"}},
+		{"tool clash", func(t *testing.T) []string { return []string{crashyDir, other(t)} },
+			[]string{"tool crashy_echo is defined by both mod crashy and mod other"}},
+		{"bad input schema", func(t *testing.T) []string {
+			return []string{writeManifest(t, func(doc map[string]any) {
+				tool := doc["tools"].([]any)[0].(map[string]any)
+				tool["inputSchema"] = map[string]any{"type": "object", "minProperties": "two"}
+			})}
+		}, []string{"mod crashy: tool crashy_echo: input schema"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := host.Load(tt.dirs(t), &host.Options{CacheDir: cacheDir})
+			if err == nil {
+				t.Fatal("Load succeeded, want an error")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("got error %q, want it to contain %q", err, w)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildFailureShowsCompilerErrors(t *testing.T) {
+	h := load(t, nil, crashyDir, "testdata/mods/broken")
+	res := call(t, h, "broken_ping", `{}`)
+	wantStatus(t, res, host.StatusFailed)
+	for _, want := range []string{"build mod broken failed:", "broken.go:9:17", "cannot use \"not a number\""} {
+		if !strings.Contains(res.Error, want) {
+			t.Errorf("got error %q, want it to contain %q", res.Error, want)
+		}
+	}
+	for _, want := range []string{"building mod broken…", "broken.go:9:17"} {
+		if !strings.Contains(h.progress.String(), want) {
+			t.Errorf("progress %q does not contain %q", h.progress, want)
+		}
+	}
+	// The other mod is not affected.
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
+}
+
+func TestHandshakeFailure(t *testing.T) {
+	h := load(t, nil, crashyDir, "testdata/mods/badstart")
+	res := call(t, h, "badstart_ping", `{}`)
+	wantStatus(t, res, host.StatusFailed)
+	want := "start mod badstart: handshake failed: Unrecognized remote plugin message: hello from init, on stdout"
+	if res.Error != want {
+		t.Errorf("got error %q, want %q", res.Error, want)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
+}
+
+func TestChecksumMismatch(t *testing.T) {
+	cache := t.TempDir()
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	h.Close()
+	var bins []string
+	all, _ := filepath.Glob(filepath.Join(cache, "bin", "crashy-*"))
+	for _, b := range all {
+		if filepath.Ext(b) == "" {
+			bins = append(bins, b)
+		}
+	}
+	if len(bins) != 1 {
+		t.Fatalf("got binaries %v, want one", bins)
+	}
+	f, err := os.OpenFile(bins[0], os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write([]byte("tampered"))
+	f.Close()
+
+	h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+	res := call(t, h, "crashy_echo", `{"text":"x"}`)
+	wantStatus(t, res, host.StatusFailed)
+	if !strings.Contains(res.Error, "start mod crashy: binary checksum does not match") {
+		t.Errorf("got error %q, want a checksum mismatch naming the mod", res.Error)
+	}
+	// The tampered binary was dropped: the next call rebuilds it.
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	if n := strings.Count(h.progress.String(), "building mod crashy…"); n != 1 {
+		t.Errorf("got %d builds after the mismatch, want 1", n)
+	}
+}
+
+func TestBinaryIsReused(t *testing.T) {
+	cache := t.TempDir()
+	for i, want := range []int{1, 0} {
+		h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+		wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+		h.Close()
+		if n := strings.Count(h.progress.String(), "building mod crashy…"); n != want {
+			t.Errorf("host %d: got %d builds, want %d", i, n, want)
+		}
+	}
+}
+
+// helperEnv makes the test binary act as a host process for
+// TestModDiesWithHost.
+const helperEnv = "MODKIT_HOST_TEST_HELPER"
+
+// runHelper loads crashy, starts it, says "ready" and waits to be killed.
+func runHelper() {
+	h, err := host.Load([]string{crashyDir}, &host.Options{CacheDir: os.Getenv(helperEnv)})
+	if err != nil {
+		println(err.Error())
+		os.Exit(1)
+	}
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`)})
+	if err != nil || res.Status != host.StatusCompleted {
+		println("call failed")
+		os.Exit(1)
+	}
+	os.Stdout.WriteString("ready\n")
+	time.Sleep(time.Minute)
+	os.Exit(1)
+}
+
+func TestModDiesWithHost(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperEnv+"="+cacheDir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		t.Fatalf("helper said %q, %v; want ready", line, err)
+	}
+	var mods []int
+	for _, pid := range modPIDs(t, cacheDir) {
+		if parent(pid) == cmd.Process.Pid {
+			mods = append(mods, pid)
+		}
+	}
+	if len(mods) != 1 {
+		t.Fatalf("got %d mod processes of the helper, want 1", len(mods))
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	waitGone(t, mods, 2*time.Second)
+}
+
+func parent(pid int) int {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	// The command name may hold spaces; fields after its ")" are fixed.
+	s := string(data)
+	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(fields) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(fields[1])
+	return ppid
+}
+

@@ -1,0 +1,31 @@
+// Package badstart is a test-only mod that breaks go-plugin's handshake by
+// printing to stdout before serving.
+package badstart
+
+import (
+	_ "embed"
+	"fmt"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+func init() { fmt.Println("hello from init, on stdout") }
+
+// Empty takes no input.
+type Empty struct{}
+
+// Mod is the badstart test mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{ID: "badstart", Description: "Breaks the handshake."},
+	AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[Empty]{
+		Name:        "badstart_ping",
+		Description: "Answers pong. Call it to test a mod that cannot start.",
+		Run:         func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) { return sdk.Text("pong"), nil },
+	}}},
+})
+
+//go:embed mod.manifest.json
+var manifestJSON []byte
+
+// Modkit stands in for the generated function.
+func Modkit() *sdk.Generated { return &sdk.Generated{Mod: Mod, Manifest: manifestJSON} }
