@@ -176,7 +176,9 @@ func (t RenderedTool[In, Out]) RenderView(raw RawViewState) (string, bool, error
 func (t RenderedTool[In, Out]) DecodeInput(data []byte) (any, error) { return decodeJSON[In](data) }
 
 // Validator is implemented by input types with cross-field rules. Validate
-// runs after the structural checks and before the handler.
+// runs after the structural checks and before the handler. Its error reaches
+// the model as invalid input; return an *InputError to report several
+// problems, each "/json/path: what is wrong".
 type Validator interface {
 	Validate() error
 }
@@ -207,14 +209,24 @@ func checkInput[In any](input any) (In, error) {
 	}
 	if v, ok := any(in).(Validator); ok {
 		if err := v.Validate(); err != nil {
-			return in, &InputError{Problems: []string{err.Error()}}
+			return in, validationError(err)
 		}
 	} else if v, ok := any(&in).(Validator); ok {
 		if err := v.Validate(); err != nil {
-			return in, &InputError{Problems: []string{err.Error()}}
+			return in, validationError(err)
 		}
 	}
 	return in, nil
+}
+
+// validationError turns a Validate error into an *InputError. A Validate
+// method that finds several problems may return an *InputError listing them.
+func validationError(err error) *InputError {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return &InputError{Problems: []string{err.Error()}}
 }
 
 func decodeJSON[In any](data []byte) (any, error) {
