@@ -242,9 +242,9 @@ func TestInspectFailures(t *testing.T) {
 		{"unclosed use block", map[string]string{"go.work": "use (\n./a\n"}, `{"package":"a"}`,
 			"Tool failed: go.work: use block is not closed"},
 		{"spaces", map[string]string{"go.mod": "module m\n"}, `{"package":"a b"}`,
-			`Tool failed: invalid input: /package: "a b" is not an import path`},
+			"Tool failed: invalid input for tool dependencies_inspect:\n  " + `/package: "a b" is not an import path`},
 		{"dot dot", map[string]string{"go.mod": "module m\n"}, `{"package":"m/../x"}`,
-			`Tool failed: invalid input: /package: "m/../x" is not an import path: it has ".." in it`},
+			"Tool failed: invalid input for tool dependencies_inspect:\n  " + `/package: "m/../x" is not an import path: it has ".." in it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -233,7 +233,7 @@ func TestSearchEscapes(t *testing.T) {
 		name, input string
 		want        string
 	}{
-		{"dot dot", `{"query":"needle","path":"../x"}`, `Tool failed: invalid input: /path: "../x" leaves the workspace root`},
+		{"dot dot", `{"query":"needle","path":"../x"}`, "Tool failed: invalid input for tool research_search_workspace:\n  " + `/path: "../x" leaves the workspace root`},
 		{"dot dot inside", `{"query":"needle","path":"sub/../../x"}`, `leaves the workspace root`},
 		{"absolute", `{"query":"needle","path":"/etc"}`, `/path: "/etc" must be relative to the workspace root`},
 		{"symlinked dir", `{"query":"needle","path":"outdir"}`, `Tool failed: path "outdir" leads outside the workspace root through a symbolic link`},
@@ -325,7 +325,7 @@ func TestSearchCancel(t *testing.T) {
 
 func TestSearchBadRegex(t *testing.T) {
 	out := search(t, t.TempDir(), `{"query":"(unclosed","regex":true}`)
-	if want := "Tool failed: invalid input: /query: not a valid Go regular expression"; out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
+	if want := "Tool failed: invalid input for tool research_search_workspace:\n  /query: not a valid Go regular expression"; out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
 		t.Errorf("got %s %q, want failed with prefix %q", out.Status, out.Text, want)
 	}
 }
@@ -471,5 +471,18 @@ func mustLink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Skip("symbolic links unavailable:", err)
+	}
+}
+
+func TestSearchInputProblems(t *testing.T) {
+	out := search(t, t.TempDir(), `{"query":"(","regex":true,"path":"../up","limit":300}`)
+	want := "Tool failed: invalid input for tool research_search_workspace:\n  /limit: must be at most 200, got 300"
+	if out.Status != modtest.Failed || out.Text != want {
+		t.Errorf("structural problem: got %s %q, want %q", out.Status, out.Text, want)
+	}
+	out = search(t, t.TempDir(), `{"query":"(","regex":true,"path":"../up"}`)
+	want = "Tool failed: invalid input for tool research_search_workspace:\n  /query: not a valid Go regular expression: error parsing regexp: missing closing ): `(`\n  /path: \"../up\" leaves the workspace root: \"..\" is not allowed"
+	if out.Status != modtest.Failed || out.Text != want {
+		t.Errorf("cross-field problems: got %s %q, want %q", out.Status, out.Text, want)
 	}
 }

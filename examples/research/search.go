@@ -66,7 +66,7 @@ func (in SearchInput) Validate() error {
 		problems = append(problems, "/path: "+msg)
 	}
 	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
+		return &sdk.InputError{Problems: problems}
 	}
 	return nil
 }

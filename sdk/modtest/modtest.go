@@ -3,6 +3,7 @@ package modtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -60,15 +61,14 @@ const (
 	Cancelled Status = "cancelled"
 )
 
-// CancelledText is the model-facing text of a cancelled call.
-const CancelledText = "Tool call cancelled."
-
 // Outcome is how one tool call ended and everything it produced.
 type Outcome struct {
 	// Status is completed, failed or cancelled.
 	Status Status
-	// Text is what the model reads: the result's text, "Tool failed:
-	// <message>", or CancelledText.
+	// Text is what the model reads: the result's text when completed,
+	// "Tool failed: <message>" when failed, empty when cancelled. Invalid
+	// input reads "Tool failed: invalid input for tool <name>:" followed by
+	// one indented line per problem, as from a host.
 	Text string
 	// Result is a rendered tool's typed result as JSON; nil otherwise or
 	// when the call did not complete.
@@ -151,7 +151,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	}, rec)
 
 	start := time.Now()
-	res, err := invoke(t, tc, decoded)
+	res, err := invoke(tool, t, tc, decoded)
 	end := time.Now()
 	tc.End()
 
@@ -168,7 +168,6 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	switch {
 	case !rec.cancelledAt.IsZero():
 		out.Status = Cancelled
-		out.Text = CancelledText
 		out.Err = err
 		out.SinceCancel = end.Sub(rec.cancelledAt)
 	case err != nil:
@@ -185,7 +184,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 
 // ViewState returns the view state of the finished call: completed with its
 // input and result, or failed with its error. A cancelled call renders as
-// failed with CancelledText.
+// failed with the error "call cancelled".
 func (o *Outcome) ViewState() sdk.RawViewState {
 	s := sdk.RawViewState{Input: o.input}
 	switch o.Status {
@@ -194,10 +193,10 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 		s.Result = o.Result
 	case Cancelled:
 		s.Phase = sdk.PhaseFailed
-		s.Error = CancelledText
+		s.Error = "call cancelled"
 	default:
 		s.Phase = sdk.PhaseFailed
-		s.Error = errorText(o.Err)
+		s.Error = o.message()
 	}
 	return s
 }
@@ -205,24 +204,34 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 func (o *Outcome) fail(err error) {
 	o.Status = Failed
 	o.Err = err
-	o.Text = "Tool failed: " + errorText(err)
+	o.Text = "Tool failed: " + o.message()
 }
 
-func errorText(err error) string {
-	if err == nil {
-		return "unknown error"
+// message is why the call failed, worded as a host words it.
+func (o *Outcome) message() string {
+	var ie *sdk.InputError
+	switch {
+	case errors.As(o.Err, &ie):
+		return fmt.Sprintf("invalid input for tool %s:\n  %s", o.tool, strings.Join(ie.Problems, "\n  "))
+	case o.Err == nil:
+		return "tool " + o.tool + " failed without a message"
+	default:
+		return o.Err.Error()
 	}
-	return err.Error()
 }
 
 // invoke runs the handler, turning a panic into an error.
-func invoke(t sdk.Tool, tc *sdk.ToolContext, input any) (res *sdk.Result, err error) {
+func invoke(name string, t sdk.Tool, tc *sdk.ToolContext, input any) (res *sdk.Result, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("panic: %v", r)
+			res, err = nil, fmt.Errorf("tool %s panicked: %v", name, r)
 		}
 	}()
-	return t.Invoke(tc, input)
+	res, err = t.Invoke(tc, input)
+	if err == nil && res == nil {
+		err = fmt.Errorf("tool %s returned no result", name)
+	}
+	return res, err
 }
 
 // recorder is the call's activity sink.
