@@ -1,0 +1,156 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+func BenchmarkBareUnary(b *testing.B) {
+	h := load(b, nil, quickDir)
+	rt, err := host.BareUnary(h.Host, "quick")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if err := rt(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchCall(b *testing.B, tool, input string) {
+	h := load(b, nil, quickDir)
+	req := &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: session(b), CallID: "bench",
+		OnActivity: func(host.ActivityEvent) {}}
+	call(b, h, tool, input) // start the mod
+	ctx := context.Background()
+	for b.Loop() {
+		res, err := h.Call(ctx, req)
+		if err != nil || res.Status != host.StatusCompleted {
+			b.Fatalf("got %v, %v", res, err)
+		}
+	}
+}
+
+func BenchmarkCallTrivial(b *testing.B) { benchCall(b, "quick_echo", `{"text":"hi"}`) }
+
+// quickDir is a mod without hooks: its calls take the host's bare call path.
+const quickDir = "testdata/mods/quick"
+
+// BenchmarkCallActivity10 sends ten updates: a title, eight log entries and
+// a status.
+func BenchmarkCallActivity10(b *testing.B) { benchCall(b, "quick_activity", `{"logs":8}`) }
+
+func p50(samples []time.Duration) time.Duration {
+	slices.Sort(samples)
+	return samples[len(samples)/2]
+}
+
+func sample(n int, f func() time.Duration) time.Duration {
+	s := make([]time.Duration, n)
+	for i := range s {
+		s[i] = f()
+	}
+	return p50(s)
+}
+
+// TestLatencyGoals measures the p50 latencies of the performance goals and
+// logs them; with MODKIT_PERF=1 (and without -race) it fails when a goal is
+// missed: a trivial call at most 1.2x a bare gRPC round trip, ten activity
+// updates at most 1.3x a trivial call, cancellation seen by the handler
+// within 1ms.
+func TestLatencyGoals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	h := load(t, nil, quickDir, crashyDir)
+	rt, err := host.BareUnary(h.Host, "quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	trivial := &host.CallRequest{Tool: "quick_echo", Input: json.RawMessage(`{"text":"hi"}`), Session: session(t), CallID: "perf"}
+	activity := &host.CallRequest{Tool: "quick_activity", Input: json.RawMessage(`{"logs":8}`), Session: session(t), CallID: "perf",
+		OnActivity: func(host.ActivityEvent) {}}
+	timeCall := func(req *host.CallRequest) func() time.Duration {
+		return func() time.Duration {
+			start := time.Now()
+			res, err := h.Call(ctx, req)
+			if err != nil || res.Status != host.StatusCompleted {
+				t.Fatalf("got %+v, %v", res, err)
+			}
+			return time.Since(start)
+		}
+	}
+	timeUnary := func() time.Duration {
+		start := time.Now()
+		if err := rt(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	const n = 2000
+	// Warm up, then interleave rounds so that machine noise hits all alike.
+	sample(200, timeUnary)
+	sample(200, timeCall(trivial))
+	sample(200, timeCall(activity))
+	var bare, triv, act []time.Duration
+	for range 4 {
+		bare = append(bare, sample(n/4, timeUnary))
+		triv = append(triv, sample(n/4, timeCall(trivial)))
+		act = append(act, sample(n/4, timeCall(activity)))
+	}
+	bareP50, trivP50, actP50 := p50(bare), p50(triv), p50(act)
+
+	dir := t.TempDir()
+	var lags []time.Duration
+	for i := range 100 {
+		marker := filepath.Join(dir, strconv.Itoa(i))
+		cctx, cancel := context.WithCancel(ctx)
+		var at time.Time
+		res, err := h.Call(cctx, &host.CallRequest{
+			Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+			OnActivity: func(e host.ActivityEvent) {
+				if e.Update.Kind == sdk.ActivityStatus {
+					at = time.Now()
+					cancel()
+				}
+			},
+		})
+		if err != nil || res.Status != host.StatusCancelled {
+			t.Fatalf("got %+v, %v", res, err)
+		}
+		ns, err := strconv.ParseInt(waitForFile(t, marker), 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lags = append(lags, time.Unix(0, ns).Sub(at))
+		os.Remove(marker)
+	}
+	cancelP50 := p50(lags)
+
+	t.Logf("p50: bare unary %s, trivial call %s (%.2fx), 10 activity updates %s (%.2fx trivial), cancel seen by handler %s",
+		bareP50, trivP50, float64(trivP50)/float64(bareP50), actP50, float64(actP50)/float64(trivP50), cancelP50)
+	if os.Getenv("MODKIT_PERF") != "1" || raceEnabled {
+		return
+	}
+	if r := float64(trivP50) / float64(bareP50); r > 1.2 {
+		t.Errorf("trivial call p50 is %.2fx a bare round trip, want at most 1.2x", r)
+	}
+	if r := float64(actP50) / float64(trivP50); r > 1.3 {
+		t.Errorf("10-update call p50 is %.2fx a trivial call, want at most 1.3x", r)
+	}
+	if cancelP50 > time.Millisecond {
+		t.Errorf("cancellation seen after %s p50, want at most 1ms", cancelP50)
+	}
+}
