@@ -1,0 +1,227 @@
+package mcpbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// Backend is what the bridge needs from a host. *host.Host implements it.
+type Backend interface {
+	// Tools returns the tools the agent may call; "" means every tool.
+	Tools(agent string) ([]host.Tool, error)
+	// Call runs one tool and returns its one outcome.
+	Call(ctx context.Context, req *host.CallRequest) (*host.CallResult, error)
+	// RenderView renders a tool's custom view for one phase.
+	RenderView(ctx context.Context, tool string, state sdk.RawViewState) (string, error)
+}
+
+var _ Backend = (*host.Host)(nil)
+
+// Options configure the bridge. A nil *Options means all defaults.
+type Options struct {
+	// Agent, when set, limits the served tools to the agent's allowlist, and
+	// the host enforces it on every call.
+	Agent string
+	// Workspace is the absolute directory handed to tools as the session's
+	// workspace. Default: none.
+	Workspace string
+	// SessionID names the session tools see. Default: the MCP session's id
+	// (streamable HTTP), or "mcp" when the transport has none (stdio).
+	SessionID string
+	// Name and Version identify the server to clients. Default "modhost"
+	// and "devel".
+	Name, Version string
+	// Logger receives the bridge's own logs. Default: discard.
+	Logger *slog.Logger
+}
+
+// LogLevel is the MCP logging level of the notifications that carry a
+// tool's log entries.
+const LogLevel mcp.LoggingLevel = "info"
+
+// NewServer returns an MCP server that serves the tools the agent may call.
+// It fails when the agent is unknown or a tool's schema is not one MCP can
+// carry.
+func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "modhost"
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	tools, err := b.Tools(o.Agent)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: list tools: %w", err)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+		Logger: o.Logger,
+		// Tools are advertised even when the agent may call none.
+		Capabilities: &mcp.ServerCapabilities{
+			Logging: &mcp.LoggingCapabilities{},
+			Tools:   &mcp.ToolCapabilities{},
+		},
+	})
+	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}}
+	for _, t := range tools {
+		mt, wrapped, err := mcpTool(t)
+		if err != nil {
+			return nil, err
+		}
+		if t.HasView {
+			br.addApp(srv, t, mt, wrapped)
+		}
+		srv.AddTool(mt, br.callHandler(t, wrapped))
+	}
+	if len(br.views) > 0 {
+		if _, clash := br.views[RenderViewTool]; clash || hasTool(tools, RenderViewTool) {
+			return nil, fmt.Errorf("mcp: tool name %s is reserved for MCP Apps views", RenderViewTool)
+		}
+		srv.AddTool(renderViewTool(), br.renderViewHandler)
+	}
+	return srv, nil
+}
+
+func hasTool(tools []host.Tool, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+type bridge struct {
+	backend Backend
+	opts    Options
+	// views are the tools with a custom view, by name; the map is not
+	// changed after NewServer returns.
+	views map[string]viewTool
+}
+
+// viewTool is a tool with a custom view.
+type viewTool struct {
+	host.Tool
+	// wrapped tells whether its structured content wraps the result as
+	// {"result": ...}.
+	wrapped bool
+}
+
+// session returns the sdk.Session a call runs in.
+func (br *bridge) session(ss *mcp.ServerSession) sdk.Session {
+	id := br.opts.SessionID
+	if id == "" && ss != nil {
+		id = ss.ID()
+	}
+	if id == "" {
+		id = "mcp"
+	}
+	return sdk.Session{ID: id, Workspace: br.opts.Workspace}
+}
+
+// callHandler returns the tools/call handler of one tool.
+func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		input := req.Params.Arguments
+		if string(input) == "null" {
+			input = nil
+		}
+		token := req.Params.GetProgressToken()
+		updates := 0
+		call := &host.CallRequest{
+			Tool:    t.Name,
+			Input:   input,
+			Session: br.session(req.Session),
+			Agent:   br.opts.Agent,
+			OnActivity: func(ev host.ActivityEvent) {
+				switch ev.Update.Kind {
+				case sdk.ActivityTitle, sdk.ActivityStatus:
+					if token == nil {
+						return
+					}
+					updates++
+					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: token,
+						Progress:      float64(updates),
+						Message:       ev.Update.Text,
+					})
+					if err != nil {
+						br.opts.Logger.Debug("mcp: progress notification", "tool", t.Name, "err", err)
+					}
+				case sdk.ActivityLog:
+					err := req.Session.Log(ctx, &mcp.LoggingMessageParams{
+						Level:  LogLevel,
+						Logger: t.Mod,
+						Data:   ev.Update.Text,
+					})
+					if err != nil {
+						br.opts.Logger.Debug("mcp: log notification", "tool", t.Name, "err", err)
+					}
+				}
+			},
+		}
+		res, err := br.backend.Call(ctx, call)
+		if err != nil {
+			if errors.Is(err, host.ErrClosed) {
+				return nil, err
+			}
+			// Unknown or forbidden tools: the call did not happen, and the
+			// model should read why.
+			return errorResult(err.Error()), nil
+		}
+		return callResult(res, wrapped), nil
+	}
+}
+
+// errorResult is an isError result carrying msg.
+func errorResult(msg string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: msg}}}
+}
+
+// callResult turns a host outcome into an MCP result.
+func callResult(res *host.CallResult, wrapped bool) *mcp.CallToolResult {
+	switch res.Status {
+	case host.StatusCompleted:
+	case host.StatusCancelled:
+		msg := "Tool call cancelled"
+		if res.Error != "" {
+			msg += ": " + res.Error
+		}
+		return errorResult(msg)
+	default:
+		msg := res.Text
+		if msg == "" {
+			msg = "Tool failed: " + res.Error
+		}
+		return errorResult(msg)
+	}
+	out := &mcp.CallToolResult{Content: make([]mcp.Content, 0, 1+len(res.Outputs))}
+	if res.Text != "" || len(res.Outputs) == 0 {
+		out.Content = append(out.Content, &mcp.TextContent{Text: res.Text})
+	}
+	for i, o := range res.Outputs {
+		out.Content = append(out.Content, outputContent(res, i, o))
+	}
+	if len(res.Result) > 0 {
+		if wrapped {
+			out.StructuredContent = map[string]json.RawMessage{"result": res.Result}
+		} else {
+			out.StructuredContent = res.Result
+		}
+	}
+	return out
+}

@@ -1,0 +1,42 @@
+// Package mcpbridge serves the tools of loaded mods over the Model Context
+// Protocol, with the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// # Tools
+//
+// [NewServer] registers every tool the configured agent may call with the
+// manifest's input schema and, for rendered tools, its result schema as the
+// output schema. Nothing is derived again: the schemas are the manifest's
+// bytes. Mods are not started until a tool is called.
+//
+// A tools/call goes through the host ([Backend.Call]), so input validation,
+// hooks, agent allowlists, crash handling and the activity rules apply as they
+// do for any host caller. Activity maps to MCP as follows:
+//
+//   - title and status updates become progress notifications when the client
+//     sent a progress token; the message is the update's text and progress
+//     counts the updates so far;
+//   - log entries become logging notifications at level info, sent only when
+//     the client asked for that level or a lower one.
+//
+// # Results
+//
+// A completed call returns the model-facing text. A rendered tool also
+// returns its typed result as structuredContent (wrapped as {"result": ...}
+// when the result is not a JSON object, as MCP requires an object). A plain
+// tool's outputs become image content (image/*), audio content (audio/*) or an
+// embedded resource (any other type). A failed or cancelled call is an
+// isError result whose text says why.
+//
+// # MCP Apps
+//
+// A rendered tool with a custom view is an MCP App: its _meta names a
+// ui://<mod>/<tool> resource of type text/html;profile=mcp-app. The page
+// speaks the MCP Apps postMessage protocol with its host and, for every phase
+// of the call, asks the app-only tool [RenderViewTool] for the mod's own
+// rendering, which it shows in a sandboxed frame.
+//
+// # HTTP
+//
+// [NewHTTPHandler] serves a server over streamable HTTP with DNS-rebinding
+// and cross-origin protection.
+package mcpbridge

@@ -1,0 +1,125 @@
+package mcpbridge_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpbridge"
+)
+
+// cacheDir holds mod binaries for every test in the package, so each mod is
+// built once per run.
+var cacheDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "modkit-mcpbridge-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cacheDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Mods the tests serve.
+var (
+	crashyDir      = filepath.Join("..", "..", "host", "testdata", "mods", "crashy")
+	conformanceDir = filepath.Join("testdata", "conformance")
+)
+
+// loadHost loads mod directories with the shared cache and a pinned date and
+// closes the host when the test ends.
+func loadHost(t testing.TB, dirs ...string) *host.Host {
+	t.Helper()
+	h, err := host.Load(dirs, &host.Options{
+		CacheDir: cacheDir,
+		Progress: io.Discard,
+		Today:    func() string { return "2026-01-02" },
+	})
+	if err != nil {
+		t.Fatalf("load %v: %v", dirs, err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// notes collects the notifications a client receives.
+type notes struct {
+	mu       sync.Mutex
+	progress []*mcp.ProgressNotificationParams
+	logs     []*mcp.LoggingMessageParams
+	changed  chan struct{}
+}
+
+func newNotes() *notes { return &notes{changed: make(chan struct{}, 100)} }
+
+func (n *notes) clientOptions() *mcp.ClientOptions {
+	return &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			n.mu.Lock()
+			n.progress = append(n.progress, req.Params)
+			n.mu.Unlock()
+			n.changed <- struct{}{}
+		},
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			n.mu.Lock()
+			n.logs = append(n.logs, req.Params)
+			n.mu.Unlock()
+			n.changed <- struct{}{}
+		},
+	}
+}
+
+func (n *notes) snapshot() ([]*mcp.ProgressNotificationParams, []*mcp.LoggingMessageParams) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]*mcp.ProgressNotificationParams(nil), n.progress...), append([]*mcp.LoggingMessageParams(nil), n.logs...)
+}
+
+// connect serves b through the bridge over in-memory transports and returns
+// a connected client session.
+func connect(t testing.TB, b mcpbridge.Backend, opts *mcpbridge.Options, n *notes) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpbridge.NewServer(b, opts)
+	if err != nil {
+		t.Fatalf("NewServer: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("server connect: %v", err)
+	}
+	var copts *mcp.ClientOptions
+	if n != nil {
+		copts = n.clientOptions()
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatalf("client connect: %v", err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		cancel()
+	})
+	return cs
+}
+
+// callCtx bounds one test call.
+func callCtx(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}

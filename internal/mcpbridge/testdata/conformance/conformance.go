@@ -1,0 +1,180 @@
+// Package conformance is a fixture mod with the tools the official MCP
+// conformance suite (@modelcontextprotocol/conformance) calls by name. It is
+// served by modhost mcp in the suite's run; nothing here knows about MCP.
+package conformance
+
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
+import (
+	"errors"
+	"time"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// A 1x1 red PNG and a short silent WAV, base64.
+const (
+	redPixelPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+	silentWAV   = "UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAEAfAAABAAgAZGF0YQgAAACAgICAgICAgA=="
+)
+
+// step is how long the logging and progress tools wait between updates, so
+// that a client sees the notifications arrive during the call.
+const step = 50 * time.Millisecond
+
+// None takes no input.
+type None struct{}
+
+// ContactMethod is how to reach a person.
+type ContactMethod string
+
+// The contact methods.
+const (
+	ByPhone ContactMethod = "phone"
+	ByEmail ContactMethod = "email"
+)
+
+// Contact is the input of json_schema_2020_12_tool.
+type Contact struct {
+	// Name is the person's name.
+	Name string `json:"name,omitempty"`
+	// Address is where the person lives.
+	Address *address `json:"address,omitempty"`
+	// ContactMethod is how the person prefers to be reached.
+	ContactMethod ContactMethod `json:"contactMethod,omitempty"`
+	// Phone is the person's phone number.
+	Phone string `json:"phone,omitempty"`
+	// Email is the person's email address.
+	Email string `json:"email,omitempty" jsonschema:"format=email"`
+}
+
+// address is a postal address; the previous one, if any, nests.
+type address struct {
+	// Street is the street and number.
+	Street string `json:"street,omitempty"`
+	// City is the city.
+	City string `json:"city,omitempty"`
+	// Previous is the address before this one.
+	Previous *address `json:"previous,omitempty"`
+}
+
+// Mod is the conformance fixture mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{
+		ID:          "conformance",
+		DisplayName: "MCP conformance fixture",
+		Description: "Tools the official MCP conformance suite calls by name.",
+	},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[None]{
+			Name:        "test_simple_text",
+			Description: "Returns a fixed text. Call it to test text results.",
+			Activity:    "Answering…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				return sdk.Text("This is a simple text response for testing."), nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_image_content",
+			Description: "Returns a 1x1 red PNG. Call it to test image results.",
+			Activity:    "Drawing…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				return sdk.Result{Output: &sdk.Output{MimeType: "image/png", Content: redPixelPNG}}, nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_audio_content",
+			Description: "Returns a short silent WAV. Call it to test audio results.",
+			Activity:    "Recording…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				return sdk.Result{Output: &sdk.Output{MimeType: "audio/wav", Content: silentWAV}}, nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_embedded_resource",
+			Description: "Returns a text document as a resource. Call it to test embedded resources.",
+			Activity:    "Attaching…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				return sdk.Result{Output: &sdk.Output{
+					MimeType: "text/plain",
+					Content:  "This is an embedded resource",
+					URI:      "test://embedded-resource",
+				}}, nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_multiple_content_types",
+			Description: "Returns text, an image and a resource. Call it to test mixed results.",
+			Activity:    "Assembling…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				res := sdk.Text("This is text content")
+				res.Output = &sdk.Output{MimeType: "image/png", Content: redPixelPNG}
+				res.Extra = []sdk.Output{{
+					MimeType: "text/plain",
+					Content:  "This is an embedded resource",
+					URI:      "test://embedded-in-multiple",
+				}}
+				return res, nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_tool_with_logging",
+			Description: "Logs three entries while it runs. Call it to test log notifications.",
+			Activity:    "Logging…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				for i, msg := range []string{"Tool execution started", "Tool processing data", "Tool execution completed"} {
+					if i > 0 {
+						if err := sleep(tc, step); err != nil {
+							return sdk.Result{}, err
+						}
+					}
+					tc.Log(msg)
+				}
+				return sdk.Text("Tool with logging executed successfully"), nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_tool_with_progress",
+			Description: "Reports a title and three statuses while it runs. Call it to test progress notifications.",
+			Activity:    "Progressing…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				tc.Title("Progress test")
+				for _, s := range []string{"Step 1 of 3", "Step 2 of 3", "Step 3 of 3"} {
+					tc.Status(s)
+					if err := sleep(tc, step); err != nil {
+						return sdk.Result{}, err
+					}
+				}
+				return sdk.Text("Progress test completed"), nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_error_handling",
+			Description: "Always fails. Call it to test error results.",
+			Activity:    "Failing…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				return sdk.Result{}, errors.New("this tool intentionally returns an error for testing")
+			},
+		},
+		sdk.PlainTool[Contact]{
+			Name:        "json_schema_2020_12_tool",
+			Description: "Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.",
+			Activity:    "Echoing…",
+			Run: func(tc *sdk.ToolContext, in Contact) (sdk.Result, error) {
+				return sdk.Text("JSON Schema 2020-12 tool called for " + in.Name), nil
+			},
+		},
+	}},
+})
+
+// sleep waits d or until the call is cancelled.
+func sleep(tc *sdk.ToolContext, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-tc.Done():
+		return tc.Err()
+	}
+}
