@@ -370,4 +370,3 @@ func sameJSON(t testing.TB, a, b any) bool {
 	}
 	return bytes.Equal([]byte(mustJSON(t, x)), []byte(mustJSON(t, y)))
 }
-
