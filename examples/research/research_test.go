@@ -486,3 +486,47 @@ func TestSearchInputProblems(t *testing.T) {
 		t.Errorf("cross-field problems: got %s %q, want %q", out.Status, out.Text, want)
 	}
 }
+
+// BenchmarkSearchWorkspace searches 2,000 files of 40 lines each.
+func BenchmarkSearchWorkspace(b *testing.B) {
+	dir := b.TempDir()
+	for i := 0; i < 2000; i++ {
+		p := filepath.Join(dir, fmt.Sprintf("d%02d", i%20), fmt.Sprintf("f%04d.txt", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		content := strings.Repeat("a line of ordinary text in a file\n", 39) + fmt.Sprintf("marker %d\n", i)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	g := generated()
+	opts := &modtest.Options{Workspace: dir}
+	for b.Loop() {
+		out, err := modtest.Call(g, "research_search_workspace", `{"query":"marker 1999"}`, opts)
+		if err != nil || out.Status != modtest.Completed || !strings.Contains(out.Text, "1 match") {
+			b.Fatalf("got %v %s %q", err, out.Status, out.Text)
+		}
+	}
+}
+
+func TestSearchLines(t *testing.T) {
+	dir := workspace(t, map[string]string{
+		"crlf.txt":   "first\r\nsecond id=1\r\nid=2 third\r\n",
+		"nolast.txt": "a\nid=3",
+	})
+	tests := []struct {
+		input, want string
+	}{
+		{`{"query":"id="}`, "3 matches for \"id=\" in 2 files:\ncrlf.txt:2 second id=1\ncrlf.txt:3 id=2 third\nnolast.txt:2 id=3"},
+		{`{"query":"^id=[0-9]$","regex":true}`, "1 match for \"^id=[0-9]$\" in 2 files:\nnolast.txt:2 id=3"},
+		{`{"query":"third$","regex":true}`, "1 match for \"third$\" in 2 files:\ncrlf.txt:3 id=2 third"},
+		{`{"query":"\\Aid","regex":true}`, "2 matches for \"\\\\Aid\" in 2 files:\ncrlf.txt:3 id=2 third\nnolast.txt:2 id=3"},
+	}
+	for _, tt := range tests {
+		out := search(t, dir, tt.input)
+		if out.Text != tt.want {
+			t.Errorf("%s: got:\n%s\nwant:\n%s", tt.input, out.Text, tt.want)
+		}
+	}
+}

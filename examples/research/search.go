@@ -1,11 +1,9 @@
 package research
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -122,7 +120,7 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 	if limit == 0 {
 		limit = DefaultLimit
 	}
-	match, err := matcher(in)
+	m, err := matcher(in)
 	if err != nil {
 		return res, err
 	}
@@ -149,7 +147,7 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 			tc.Status(fmt.Sprintf("Searching %s of %s files…", thousands(i+1), total))
 			lastStatus = time.Now()
 		}
-		searched, err := searchFile(tc, f, match, &res, limit, skips)
+		searched, err := searchFile(tc, f, m, &res, limit, skips)
 		if err != nil {
 			return res, err
 		}
@@ -165,23 +163,38 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 	return res, nil
 }
 
-// matcher returns a function reporting the byte offset of the first match in
-// a line, or -1.
-func matcher(in SearchInput) (func(line string) int, error) {
+// match finds the query: any reports whether a file's contents match
+// anywhere, which skips most files at once; line returns the byte offset of
+// the first match in a line, or -1.
+type match struct {
+	any  func(data []byte) bool
+	line func(line string) int
+}
+
+// matcher returns the match for in's query.
+func matcher(in SearchInput) (match, error) {
 	if !in.Regex {
 		q := in.Query
-		return func(line string) int { return strings.Index(line, q) }, nil
+		return match{
+			any:  func(data []byte) bool { return bytes.Contains(data, []byte(q)) },
+			line: func(line string) int { return strings.Index(line, q) },
+		}, nil
 	}
 	re, err := regexp.Compile(in.Query)
 	if err != nil {
-		return nil, fmt.Errorf("query is not a valid Go regular expression: %w", err)
+		return match{}, fmt.Errorf("query is not a valid Go regular expression: %w", err)
 	}
-	return func(line string) int {
-		loc := re.FindStringIndex(line)
-		if loc == nil {
-			return -1
-		}
-		return loc[0]
+	return match{
+		// Anchors such as \A and ^ mean something else in a whole file than
+		// in a line, so a pattern gets no whole-file shortcut.
+		any: func([]byte) bool { return true },
+		line: func(line string) int {
+			loc := re.FindStringIndex(line)
+			if loc == nil {
+				return -1
+			}
+			return loc[0]
+		},
 	}, nil
 }
 
@@ -266,7 +279,7 @@ func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candi
 			}
 			abs = target
 		}
-		info, err := os.Stat(abs)
+		info, err := statEntry(d, abs)
 		if err != nil {
 			skips.add(rel, "cannot be read: "+unwrapPathError(err))
 			return nil
@@ -290,29 +303,42 @@ func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candi
 	return files, nil
 }
 
+// statEntry returns the file information of a walked entry, following a
+// symbolic link to its target abs.
+func statEntry(d fs.DirEntry, abs string) (fs.FileInfo, error) {
+	if d.Type()&fs.ModeSymlink != 0 {
+		return os.Stat(abs)
+	}
+	return d.Info()
+}
+
 // searchFile adds f's matching lines to res and reports whether f was read
 // as text.
-func searchFile(tc *sdk.ToolContext, f candidate, match func(string) int, res *SearchResult, limit int, skips *skipLog) (bool, error) {
-	file, err := os.Open(f.abs)
+func searchFile(tc *sdk.ToolContext, f candidate, m match, res *SearchResult, limit int, skips *skipLog) (bool, error) {
+	data, err := os.ReadFile(f.abs)
 	if err != nil {
 		skips.add(f.rel, "cannot be read: "+unwrapPathError(err))
 		return false, nil
 	}
-	defer file.Close()
-	r := bufio.NewReaderSize(file, 64<<10)
-	head, _ := r.Peek(8000)
-	if bytes.IndexByte(head, 0) >= 0 {
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
 		skips.add(f.rel, "is binary")
 		return false, nil
 	}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), MaxFileSize+1)
-	for n := 1; sc.Scan(); n++ {
+	if !m.any(data) {
+		return true, nil
+	}
+	for n := 1; len(data) > 0; n++ {
 		if n%1000 == 0 && tc.Err() != nil {
 			return true, tc.Err()
 		}
-		line := sc.Text()
-		at := match(line)
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		text := strings.TrimSuffix(string(line), "\r")
+		at := m.line(text)
 		if at < 0 {
 			continue
 		}
@@ -320,10 +346,7 @@ func searchFile(tc *sdk.ToolContext, f candidate, match func(string) int, res *S
 			res.Truncated = true
 			return true, nil
 		}
-		res.Hits = append(res.Hits, Hit{Path: f.rel, Line: n, Excerpt: excerpt(line, at)})
-	}
-	if err := sc.Err(); err != nil && !errors.Is(err, io.EOF) {
-		skips.add(f.rel, "cannot be read: "+err.Error())
+		res.Hits = append(res.Hits, Hit{Path: f.rel, Line: n, Excerpt: excerpt(text, at)})
 	}
 	return true, nil
 }
