@@ -13,8 +13,9 @@
 //	func TestWordCount(t *testing.T) {
 //		out := modtest.Run(t, research.Modkit(), "research_word_count",
 //			`{"text": "one two three"}`, nil)
-//		if out.Status != modtest.Completed || out.Text != "3 words." {
-//			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, "3 words.")
+//		want := "The passage has 3 words, 1 line and 13 characters."
+//		if out.Status != modtest.Completed || out.Text != want {
+//			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, want)
 //		}
 //	}
 //
@@ -39,7 +40,7 @@
 //
 // # Commands, hooks and views
 //
-// [RunCommand], [RunSlashCommand] and [RunHooks] run a mod's commands and
-// hooks with the same pinned environment. [Render] renders a rendered tool's
+// [RunCommand], [RunSlashCommand], [RunHooks] and [Activate] run a mod's
+// commands, hooks and activation with the same pinned environment. [Render] renders a rendered tool's
 // view for one phase; [Outcome.ViewState] gives the state of a finished call.
 package modtest

@@ -94,6 +94,17 @@ func hookMatches(target string, a sdk.Action) bool {
 	return target == sdk.ActionCommandRun || target == "command:"+a.Command
 }
 
+// Activate runs the mod's Activate function, if it has one, as the mod
+// process does when it starts, and returns its error.
+func Activate(t testing.TB, g *sdk.Generated, opts *Options) error {
+	t.Helper()
+	if g.Mod.Activate == nil {
+		return nil
+	}
+	opts = withTestLogger(t, opts)
+	return g.Mod.Activate(callContext(opts), Env(opts))
+}
+
 // Render renders the named tool's custom view for state and returns the
 // HTML. It fails t when the tool does not exist, has no custom view, or its
 // view fails.

@@ -304,3 +304,18 @@ func TestCommandsAndHooks(t *testing.T) {
 		}
 	}
 }
+
+func TestActivate(t *testing.T) {
+	if err := Activate(t, gen, nil); err != nil {
+		t.Errorf("mod without Activate: got %v, want nil", err)
+	}
+	var got string
+	g := &sdk.Generated{Mod: sdk.Mod{Activate: func(ctx context.Context, env *sdk.Env) error {
+		got = env.Today + " " + env.Session.Workspace
+		return errors.New("no config")
+	}}}
+	err := Activate(t, g, &Options{Workspace: "/ws"})
+	if err == nil || err.Error() != "no config" || got != "2026-01-02 /ws" {
+		t.Errorf("got %v and env %q, want the activation error and the pinned env", err, got)
+	}
+}
