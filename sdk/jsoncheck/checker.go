@@ -73,6 +73,15 @@ type Checker struct {
 	kbuf     []byte // unescaped key
 }
 
+// plain marks the string bytes the scanner can pass over: printable ASCII
+// other than the quote and the backslash.
+var plain = func() (t [256]bool) {
+	for b := 0x20; b < 0x80; b++ {
+		t[b] = b != '"' && b != '\\'
+	}
+	return t
+}()
+
 var pool = sync.Pool{New: func() any { return &Checker{path: make([]segment, 0, 16)} }}
 
 // New returns a checker positioned at the start of data.
@@ -284,6 +293,16 @@ func (c *Checker) scanString() (start, end int, esc bool) {
 	start = c.pos
 	high := false
 	for c.pos < len(c.data) {
+		// Fast path: plain bytes need no attention.
+		d := c.data[c.pos:]
+		i := 0
+		for i < len(d) && plain[d[i]] {
+			i++
+		}
+		c.pos += i
+		if c.pos >= len(c.data) {
+			break
+		}
 		b := c.data[c.pos]
 		switch {
 		case b == '"':
@@ -423,7 +442,7 @@ func (c *Checker) Num() Num {
 	default:
 		c.pos = i
 		c.syntax("invalid number")
-		return Num{}
+		return Num{zero: true}
 	}
 	if i < len(d) && d[i] == '.' {
 		i++
@@ -434,7 +453,7 @@ func (c *Checker) Num() Num {
 		if i == j {
 			c.pos = i
 			c.syntax("invalid number")
-			return Num{}
+			return Num{zero: true}
 		}
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
@@ -449,7 +468,7 @@ func (c *Checker) Num() Num {
 		if i == j {
 			c.pos = i
 			c.syntax("invalid number")
-			return Num{}
+			return Num{zero: true}
 		}
 	}
 	c.pos = i
