@@ -530,3 +530,11 @@ func TestSearchLines(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchBlockedByHook(t *testing.T) {
+	out := modtest.Run(t, generated(), "research_search_workspace", `{"query":"x"}`, &modtest.Options{Workspace: "/", Hooks: true})
+	want := "Tool failed: blocked by a hook of mod research: refusing to search the filesystem root: open a project directory as the workspace"
+	if out.Status != modtest.Failed || out.Text != want {
+		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
+	}
+}

@@ -45,6 +45,10 @@ type Options struct {
 	// CancelWhen, when set, is shown every activity update as the handler
 	// sends it; the call is cancelled as soon as it returns true.
 	CancelWhen func(u sdk.ActivityUpdate) bool
+	// Hooks makes Run first run the mod's own hooks on sdk.ActionToolCall,
+	// after the input is validated, as a host does. A refusal fails the
+	// call with "blocked by a hook of mod <id>: <reason>".
+	Hooks bool
 }
 
 // Status is how a call ended.
@@ -141,6 +145,14 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		return out, nil
 	}
 
+	if opts.Hooks {
+		if err := toolHooks(ctx, g, tool, data, opts); err != nil {
+			out.fail(err)
+			out.Activity.End()
+			return out, nil
+		}
+	}
+
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
 	rec.watch(ctx)
 	tc := sdk.NewToolContext(ctx, sdk.CallInfo{
@@ -218,6 +230,26 @@ func (o *Outcome) message() string {
 	default:
 		return o.Err.Error()
 	}
+}
+
+// toolHooks runs g's hooks on sdk.ActionToolCall and returns the first
+// refusal.
+func toolHooks(ctx context.Context, g *sdk.Generated, tool string, input json.RawMessage, opts *Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("hook of mod %s panicked: %v", modID(g), r)
+		}
+	}()
+	action := sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: input}
+	for _, h := range g.Mod.Hooks {
+		if h.BeforeAction != sdk.ActionToolCall || h.Run == nil {
+			continue
+		}
+		if err := h.Run(ctx, Env(opts), action); err != nil {
+			return fmt.Errorf("blocked by a hook of mod %s: %w", modID(g), err)
+		}
+	}
+	return nil
 }
 
 // invoke runs the handler, turning a panic into an error.

@@ -319,3 +319,19 @@ func TestActivate(t *testing.T) {
 		t.Errorf("got %v and env %q, want the activation error and the pinned env", err, got)
 	}
 }
+
+func TestRunWithHooks(t *testing.T) {
+	out := Run(t, gen, "wait", `{"steps":1}`, &Options{Hooks: true})
+	if want := "Tool failed: blocked by a hook of mod testmod: no waiting"; out.Status != Failed || out.Text != want {
+		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
+	}
+	if len(out.Updates) != 0 {
+		t.Errorf("got updates %v, want the handler not run", out.Updates)
+	}
+	if out := Run(t, gen, "echo", `{"text":"x"}`, &Options{Hooks: true}); out.Status != Completed {
+		t.Errorf("allowed tool: got %s %q, want completed", out.Status, out.Text)
+	}
+	if out := Run(t, gen, "wait", `{"steps":"x"}`, &Options{Hooks: true}); out.Status != Failed || !strings.Contains(out.Text, "invalid input") {
+		t.Errorf("invalid input: got %s %q, want it refused before the hooks", out.Status, out.Text)
+	}
+}
