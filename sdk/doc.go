@@ -67,6 +67,15 @@
 //		},
 //	}
 //
+// To return a payload besides the text, such as a chart, set Result.Output;
+// text types ("text/*", "application/json") carry their content as is, other
+// types as base64:
+//
+//	return sdk.Result{
+//		Text:   "A chart of notes per month, 2025.",
+//		Output: &sdk.Output{MimeType: "image/png", Content: base64.StdEncoding.EncodeToString(png)},
+//	}, nil
+//
 // Names are snake_case and unique across every loaded mod, so prefix them
 // with the mod's id. A description says what the tool returns and when to
 // call it ("Call this when…"): the model chooses tools by it. The activity
