@@ -169,6 +169,8 @@ func TestInspectUnknown(t *testing.T) {
 		{"example.com/other/api", []string{"example.com/app/api"}},
 		{"example.com/app/cmd/servr", []string{"example.com/app/cmd/server"}},
 		{"zzzzqqqqxxxx", nil},
+		{"example.com/app/zzzzqqqqxxxx", nil},
+		{"example.com/app/apj", []string{"example.com/app/api"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -182,8 +184,8 @@ func TestInspectUnknown(t *testing.T) {
 				}
 				return
 			}
-			if len(r.Suggestions) == 0 || r.Suggestions[0] != tt.want[0] {
-				t.Errorf("got suggestions %v, want %v first", r.Suggestions, tt.want[0])
+			if !reflect.DeepEqual(r.Suggestions, tt.want) {
+				t.Errorf("got suggestions %v, want %v", r.Suggestions, tt.want)
 			}
 			wantText := fmt.Sprintf("No package %q in the workspace (6 packages in module example.com/app), and none of its packages imports it. Close matches:\n%s", tt.query, tt.want[0])
 			if !strings.HasPrefix(out.Text, wantText) {

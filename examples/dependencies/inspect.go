@@ -185,7 +185,7 @@ func (g *graph) candidates() []string {
 
 // closeMatches returns up to n candidates closest to query: those whose path
 // ends with it or shares its last element first, then those within a small
-// edit distance.
+// edit distance, leaving out any much further than the best.
 func closeMatches(query string, candidates []string, n int) []string {
 	type scored struct {
 		path  string
@@ -203,7 +203,7 @@ func closeMatches(query string, candidates []string, n int) []string {
 		case lastElem(lc) == qLast:
 			score = 1
 		default:
-			if d := distance(q, lc); d <= max(2, len(q)/4) {
+			if d := distance(q, lc); d <= max(2, len(qLast)/3) {
 				score = 1 + d
 			}
 			if dl := distance(qLast, lastElem(lc)); dl <= 2 && len(qLast) >= 3 && (score < 0 || 2+dl < score) {
@@ -220,8 +220,9 @@ func closeMatches(query string, candidates []string, n int) []string {
 		}
 		return found[i].path < found[j].path
 	})
+	// Far worse matches than the best one are noise.
 	var out []string
-	for i := 0; i < len(found) && i < n; i++ {
+	for i := 0; i < len(found) && i < n && found[i].score <= found[0].score+1; i++ {
 		out = append(out, found[i].path)
 	}
 	return out
