@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"strings"
 	"testing"
 
@@ -11,12 +12,17 @@ import (
 )
 
 // Env returns the environment commands, hooks and activation receive, built
-// from opts the way Run builds a tool's context.
+// from opts the way Run builds a tool's context. Its logger discards when
+// opts has none.
 func Env(opts *Options) *sdk.Env {
 	if opts == nil {
 		opts = &Options{}
 	}
-	return &sdk.Env{Session: session(opts), Today: orDefault(opts.Today, DefaultToday), Logger: opts.Logger}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &sdk.Env{Session: session(opts), Today: orDefault(opts.Today, DefaultToday), Logger: logger}
 }
 
 // RunCommand runs the command with the given id, with args as its JSON

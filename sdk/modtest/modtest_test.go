@@ -335,3 +335,11 @@ func TestRunWithHooks(t *testing.T) {
 		t.Errorf("invalid input: got %s %q, want it refused before the hooks", out.Status, out.Text)
 	}
 }
+
+func TestEnvDefaults(t *testing.T) {
+	env := Env(nil)
+	if env.Logger == nil || env.Today != DefaultToday || env.Session.ID != DefaultSessionID {
+		t.Fatalf("got %+v, want a logger, DefaultToday and DefaultSessionID", env)
+	}
+	env.Logger.Info("discarded") // must not panic
+}
