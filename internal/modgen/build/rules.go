@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"go/token"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -24,23 +25,27 @@ func (b *builder) rules(m *load.Mod) {
 	for _, t := range m.Tools {
 		name := t.Name
 		switch {
+		case name.Bad:
 		case name.Value == "":
 			b.errorf(t.Pos, "tool has no Name")
 		case !snakeCase.MatchString(name.Value):
 			b.errorf(name.Pos, "tool name %q is not snake_case, like search_files", name.Value)
 		}
 		if first, ok := toolAt[name.Value]; ok && name.Value != "" {
-			b.errorf(name.Pos, "duplicate tool name %q (first at %s)", name.Value, b.pkg.Fset.Position(first))
+			b.errorf(name.Pos, "duplicate tool name %q (first at %s)", name.Value, b.short(first))
 		} else {
 			toolAt[name.Value] = name.Pos
 		}
 		desc := strings.TrimSpace(t.Description.Value)
-		if desc == "" {
+		if t.Description.Bad {
+			// already reported
+		} else if desc == "" {
 			b.errorf(t.Description.Pos, "tool %s has an empty description: say what it returns and when to call it", name.Value)
 		} else if !saysWhen(desc) {
 			b.warnf(t.Description.Pos, "tool %s: the description does not say when to call the tool (\"Use this when …\")", name.Value)
 		}
 		switch act := t.Activity.Value; {
+		case t.Activity.Bad:
 		case act == "":
 			b.warnf(t.Pos, "tool %s has no activity label, like \"Searching files…\"", name.Value)
 		case !isPresentTense(act):
@@ -57,7 +62,7 @@ func (b *builder) rules(m *load.Mod) {
 			b.errorf(c.ID.Pos, "command id %q contains white space", c.ID.Value)
 		}
 		if first, ok := cmdAt[c.ID.Value]; ok && c.ID.Value != "" {
-			b.errorf(c.ID.Pos, "duplicate command id %q (first at %s)", c.ID.Value, b.pkg.Fset.Position(first))
+			b.errorf(c.ID.Pos, "duplicate command id %q (first at %s)", c.ID.Value, b.short(first))
 		} else {
 			cmdAt[c.ID.Value] = c.ID.Pos
 		}
@@ -75,7 +80,7 @@ func (b *builder) rules(m *load.Mod) {
 			b.errorf(s.ID.Pos, "slash command id %q must not contain white space or '/'", s.ID.Value)
 		}
 		if first, ok := slashAt[s.ID.Value]; ok && s.ID.Value != "" {
-			b.errorf(s.ID.Pos, "duplicate slash command id %q (first at %s)", s.ID.Value, b.pkg.Fset.Position(first))
+			b.errorf(s.ID.Pos, "duplicate slash command id %q (first at %s)", s.ID.Value, b.short(first))
 		} else {
 			slashAt[s.ID.Value] = s.ID.Pos
 		}
@@ -133,4 +138,10 @@ func isPresentTense(label string) bool {
 	}
 	first, _, _ := strings.Cut(strings.TrimRight(label, "…."), " ")
 	return strings.HasSuffix(strings.ToLower(first), "ing")
+}
+
+// short formats a position as base file name, line and column.
+func (b *builder) short(pos token.Pos) string {
+	p := b.pkg.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
 }

@@ -139,7 +139,7 @@ func Checkers(pkgPath, pkgName string, roots map[string]*schema.Schema) ([]byte,
 			g.defs[name] = d
 		}
 		f.Line()
-		f.Func().Id("check"+n).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(s)...)
+		f.Func().Id("check" + n).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(s)...)
 	}
 	g.flushDefs()
 	g.flushPatterns()

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"path/filepath"
 
 	"golang.org/x/tools/go/packages"
 )
@@ -45,6 +46,8 @@ type Tool struct {
 type Str struct {
 	Value string
 	Pos   token.Pos
+	// Bad is set when the expression was not a constant (already reported).
+	Bad bool
 }
 
 // Command is one command of a mod.
@@ -143,7 +146,7 @@ func FindMod(pkg *packages.Package) (*Mod, []Diag) {
 	default:
 		for _, m := range mods[1:] {
 			r.errorf(m.call.Pos(), "second sdk.DefineMod value %s: a mod package declares exactly one (the first is %s at %s)",
-				m.v.Name(), mods[0].v.Name(), pkg.Fset.Position(mods[0].call.Pos()))
+				m.v.Name(), mods[0].v.Name(), short(pkg.Fset.Position(mods[0].call.Pos())))
 		}
 		return nil, r.diags
 	}
@@ -234,7 +237,7 @@ func (r *reader) str(e ast.Expr, what string) Str {
 	tv, ok := r.pkg.TypesInfo.Types[e]
 	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
 		r.errorf(e.Pos(), "%s must be a compile-time constant string", what)
-		return Str{Pos: e.Pos()}
+		return Str{Pos: e.Pos(), Bad: true}
 	}
 	return Str{Value: constant.StringVal(tv.Value), Pos: e.Pos()}
 }
@@ -413,4 +416,9 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 func isNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[e]
 	return ok && tv.IsNil()
+}
+
+// short formats a position as base file name, line and column.
+func short(p token.Position) string {
+	return sprintf("%s:%d:%d", filepath.Base(p.Filename), p.Line, p.Column)
 }

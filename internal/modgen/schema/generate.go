@@ -49,6 +49,7 @@ type Generator struct {
 	errs    []Error
 	errSeen map[string]bool
 	stack   map[string]bool // named non-struct types being converted
+	field   string          // the field being converted, for errors
 }
 
 type def struct {
@@ -72,7 +73,11 @@ func (g *Generator) Errors() []Error {
 }
 
 func (g *Generator) errorf(pos token.Pos, format string, args ...any) {
-	e := Error{Pos: g.Fset.Position(pos), Msg: fmt.Sprintf(format, args...)}
+	msg := fmt.Sprintf(format, args...)
+	if g.field != "" {
+		msg = "field " + g.field + ": " + msg
+	}
+	e := Error{Pos: g.Fset.Position(pos), Msg: msg}
 	if g.errSeen == nil {
 		g.errSeen = map[string]bool{}
 	}
@@ -618,6 +623,9 @@ type prop struct {
 
 func (g *Generator) property(f field) *prop {
 	pos := f.v.Pos()
+	outer := g.field
+	g.field = f.v.Name()
+	defer func() { g.field = outer }()
 	s := g.typeSchema(f.typ, pos)
 	_, isPtr := types.Unalias(f.typ).(*types.Pointer)
 	required := !f.omit && !isPtr
@@ -630,7 +638,7 @@ func (g *Generator) property(f field) *prop {
 	if raw, ok := reflect.StructTag(f.tag).Lookup("jsonschema"); ok {
 		tag, err := parseTag(raw)
 		if err != nil {
-			g.errorf(pos, "field %s: %v", f.v.Name(), err)
+			g.errorf(pos, "%v", err)
 			return &prop{schema: s, required: required}
 		}
 		if tag.required {
@@ -644,7 +652,7 @@ func (g *Generator) property(f field) *prop {
 		}
 		for _, it := range tag.items {
 			if err := apply(s, it); err != nil {
-				g.errorf(pos, "field %s: %v", f.v.Name(), err)
+				g.errorf(pos, "%v", err)
 			}
 		}
 	}
@@ -665,7 +673,7 @@ func (g *Generator) quote(s *Schema, f field, pos token.Pos) {
 	case "boolean":
 		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable}
 	default:
-		g.errorf(pos, "field %s: the \",string\" option is supported on integer, number and boolean fields only", f.v.Name())
+		g.errorf(pos, "the \",string\" option is supported on integer, number and boolean fields only")
 	}
 }
 
