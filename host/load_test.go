@@ -227,4 +227,3 @@ func parent(pid int) int {
 	ppid, _ := strconv.Atoi(fields[1])
 	return ppid
 }
-

@@ -39,6 +39,8 @@ type Empty struct{}
 type WaitInput struct {
 	// Marker is written when the handler sees its context cancelled.
 	Marker string `json:"marker,omitempty"`
+	// Started is written when the handler starts waiting.
+	Started string `json:"started,omitempty"`
 }
 
 // FloodInput says how many updates to send.
@@ -122,6 +124,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Description: "Waits until cancelled. Call it to test cancellation.",
 			Run: func(tc *sdk.ToolContext, in WaitInput) (sdk.Result, error) {
 				tc.Status("waiting")
+				if in.Started != "" {
+					os.WriteFile(in.Started, []byte("waiting"), 0o644)
+				}
 				<-tc.Done()
 				if in.Marker != "" {
 					now := time.Now().UnixNano()

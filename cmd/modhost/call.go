@@ -1,0 +1,200 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// callOutput is what call --json prints.
+type callOutput struct {
+	Tool     string          `json:"tool"`
+	CallID   string          `json:"callId"`
+	Status   host.Status     `json:"status"`
+	Text     string          `json:"text"`
+	Result   json.RawMessage `json:"result"`
+	Outputs  []outputJSON    `json:"outputs,omitempty"`
+	Error    string          `json:"error"`
+	Activity activityJSON    `json:"activity"`
+}
+
+type outputJSON struct {
+	MimeType string `json:"mimeType"`
+	Content  string `json:"content"`
+	URI      string `json:"uri,omitempty"`
+}
+
+type activityJSON struct {
+	Title  string         `json:"title"`
+	Status string         `json:"status"`
+	Log    []sdk.LogEntry `json:"log"`
+}
+
+func runCall(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the outcome as JSON")
+	timeout := fs.Duration("timeout", 0, "fail the call after this long (default: the host's, 5m)")
+	sessionID := fs.String("session", "", "session id")
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return e.fail(usagef("call: want TOOL [INPUT_JSON|-]"))
+	}
+	tool := fs.Arg(0)
+	input := json.RawMessage("{}")
+	if fs.NArg() == 2 {
+		arg := fs.Arg(1)
+		if arg == "-" {
+			data, err := io.ReadAll(e.stdin)
+			if err != nil {
+				return e.fail(fmt.Errorf("call: read input: %v", err))
+			}
+			arg = string(data)
+		}
+		input = json.RawMessage(arg)
+	}
+	h, err := e.load()
+	if err != nil {
+		return e.fail(err)
+	}
+	defer h.Close()
+
+	// The first Ctrl-C cancels the call; the tool sees it. A second one
+	// kills modhost as usual.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case <-sigs:
+			signal.Stop(sigs)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if *timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, *timeout, errTimeout)
+		defer stop()
+	}
+
+	view := newActivityView(e.stderr)
+	res, err := h.Call(ctx, &host.CallRequest{
+		Tool:       tool,
+		Input:      input,
+		Session:    e.session(*sessionID),
+		Agent:      e.agent,
+		OnActivity: view.show,
+	})
+	view.finish()
+	if err != nil {
+		return e.fail(err)
+	}
+	if res.Status == host.StatusCancelled && errors.Is(context.Cause(ctx), errTimeout) {
+		res.Status = host.StatusFailed
+		res.Error = fmt.Sprintf("tool %s timed out after %s", tool, *timeout)
+		res.Text = "Tool failed: " + res.Error
+	}
+	if *asJSON {
+		out := callOutput{
+			Tool: res.Tool, CallID: res.CallID, Status: res.Status, Text: res.Text,
+			Result: res.Result, Error: res.Error,
+			Activity: activityJSON{Title: res.Activity.Title, Status: res.Activity.Status, Log: res.Activity.Log},
+		}
+		if out.Result == nil {
+			out.Result = json.RawMessage("null")
+		}
+		if out.Activity.Log == nil {
+			out.Activity.Log = []sdk.LogEntry{}
+		}
+		for _, o := range res.Outputs {
+			out.Outputs = append(out.Outputs, outputJSON{MimeType: o.MimeType, Content: o.Content, URI: o.URI})
+		}
+		data, _ := json.MarshalIndent(out, "", "  ")
+		fmt.Fprintf(e.stdout, "%s\n", data)
+	} else {
+		switch res.Status {
+		case host.StatusCompleted, host.StatusFailed:
+			fmt.Fprintln(e.stdout, res.Text)
+		case host.StatusCancelled:
+			fmt.Fprintf(e.stderr, "modhost: call %s cancelled\n", tool)
+		}
+	}
+	switch res.Status {
+	case host.StatusCompleted:
+		return exitOK
+	case host.StatusCancelled:
+		return exitCancelled
+	default:
+		return exitFailed
+	}
+}
+
+var errTimeout = errors.New("call timed out")
+
+// activityView shows a call's activity on stderr: the title, the status
+// line (rewritten in place on a terminal) and the log lines.
+type activityView struct {
+	w           io.Writer
+	tty         bool
+	statusShown bool
+}
+
+func newActivityView(w io.Writer) *activityView {
+	v := &activityView{w: w}
+	if f, ok := w.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
+			v.tty = true
+		}
+	}
+	return v
+}
+
+func (v *activityView) clearStatus() {
+	if v.tty && v.statusShown {
+		fmt.Fprint(v.w, "\r\x1b[K")
+		v.statusShown = false
+	}
+}
+
+func (v *activityView) show(e host.ActivityEvent) {
+	text := strings.ReplaceAll(e.Update.Text, "\n", " ")
+	switch e.Update.Kind {
+	case sdk.ActivityTitle:
+		v.clearStatus()
+		fmt.Fprintf(v.w, "== %s\n", text)
+	case sdk.ActivityStatus:
+		if v.tty {
+			fmt.Fprintf(v.w, "\r\x1b[K… %s", text)
+			v.statusShown = true
+		} else {
+			fmt.Fprintf(v.w, "… %s\n", text)
+		}
+	case sdk.ActivityLog:
+		v.clearStatus()
+		fmt.Fprintf(v.w, "%4d  %s\n", e.Seq, text)
+		if v.tty && e.State.Status != "" {
+			fmt.Fprintf(v.w, "… %s", e.State.Status)
+			v.statusShown = true
+		}
+	}
+}
+
+func (v *activityView) finish() {
+	if v.tty && v.statusShown {
+		fmt.Fprintln(v.w)
+		v.statusShown = false
+	}
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strings"
+)
+
+func runCommand(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("command", flag.ContinueOnError)
+	sessionID := fs.String("session", "", "session id")
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() < 1 || fs.NArg() > 2 {
+		return e.fail(usagef("command: want ID [ARGS_JSON]"))
+	}
+	var cmdArgs json.RawMessage
+	if fs.NArg() == 2 {
+		cmdArgs = json.RawMessage(fs.Arg(1))
+		if !json.Valid(cmdArgs) {
+			return e.fail(usagef("command %s: arguments are not valid JSON", fs.Arg(0)))
+		}
+	}
+	h, err := e.load()
+	if err != nil {
+		return e.fail(err)
+	}
+	defer h.Close()
+	msg, err := h.RunCommand(ctx, fs.Arg(0), cmdArgs, e.session(*sessionID))
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintln(e.stdout, msg)
+	return exitOK
+}
+
+func runSlash(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("slash", flag.ContinueOnError)
+	sessionID := fs.String("session", "", "session id")
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() < 1 {
+		return e.fail(usagef("slash: want ID [TEXT...]"))
+	}
+	h, err := e.load()
+	if err != nil {
+		return e.fail(err)
+	}
+	defer h.Close()
+	id := strings.TrimPrefix(fs.Arg(0), "/")
+	msg, err := h.RunSlashCommand(ctx, id, strings.Join(fs.Args()[1:], " "), e.session(*sessionID))
+	if err != nil {
+		return e.fail(err)
+	}
+	fmt.Fprintln(e.stdout, msg)
+	return exitOK
+}

@@ -1,0 +1,33 @@
+// Command modhost loads mods and runs their tools, commands and slash
+// commands from the command line, and shows their manifests.
+//
+// Usage:
+//
+//	modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
+//
+// Global flags, before the command:
+//
+//	--mods       mod directories, comma-separated; default $MODHOST_MODS, else
+//	             the bundled examples when run inside the modkit repository
+//	--workspace  the session's workspace; default the current directory
+//	--agent      call tools as this agent: its allowlist applies
+//
+// Commands:
+//
+//	list [--json]                             one line per tool: name, mod, description
+//	inspect [--json|--markdown] [MOD]         manifests as readable field trees
+//	call [--json] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
+//	                                          run one tool; activity on stderr
+//	command ID [ARGS_JSON]                    run a command
+//	slash ID [TEXT...]                        run a slash command
+//	mcp                                       serve the tools over MCP
+//
+// call prints the model-facing text on stdout and exits 0 when the call
+// completed, 1 when it failed (invalid input included), 2 for a usage error or
+// an unknown tool, and 130 when cancelled: the first Ctrl-C cancels the call,
+// and the tool sees it.
+//
+// Mod binaries are cached under the user cache directory, or under
+// $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends
+// the host's and the mods' logs to stderr.
+package main

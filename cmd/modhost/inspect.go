@@ -1,0 +1,210 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/modkit/modkit/manifest"
+)
+
+func runInspect(_ context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	asJSON := fs.Bool("json", false, "print the manifests as JSON")
+	asMarkdown := fs.Bool("markdown", false, "print a Markdown tools reference")
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if *asJSON && *asMarkdown {
+		return e.fail(usagef("inspect: --json and --markdown exclude each other"))
+	}
+	if fs.NArg() > 1 {
+		return e.fail(usagef("inspect: want at most one MOD"))
+	}
+	h, err := e.load()
+	if err != nil {
+		return e.fail(err)
+	}
+	defer h.Close()
+	mods := h.Mods()
+	if fs.NArg() == 1 {
+		var ids []string
+		var picked []*manifest.Manifest
+		for _, m := range mods {
+			ids = append(ids, m.ID)
+			if m.ID == fs.Arg(0) {
+				picked = append(picked, m)
+			}
+		}
+		if len(picked) == 0 {
+			return e.fail(usagef("inspect: no mod %q; mods: %s", fs.Arg(0), strings.Join(ids, ", ")))
+		}
+		mods = picked
+	}
+	switch {
+	case *asJSON:
+		var v any = mods
+		if fs.NArg() == 1 {
+			v = mods[0]
+		}
+		data, err := json.MarshalIndent(v, "", "  ")
+		if err != nil {
+			return e.fail(err)
+		}
+		fmt.Fprintf(e.stdout, "%s\n", data)
+	case *asMarkdown:
+		writeMarkdown(e.stdout, mods)
+	default:
+		for i, m := range mods {
+			if i > 0 {
+				fmt.Fprintln(e.stdout)
+			}
+			writeText(e.stdout, m)
+		}
+	}
+	return exitOK
+}
+
+func writeText(out io.Writer, m *manifest.Manifest) {
+	name := m.ID
+	if m.DisplayName != "" && m.DisplayName != m.ID {
+		name += " (" + m.DisplayName + ")"
+	}
+	fmt.Fprintf(out, "mod %s\n", name)
+	if m.Description != "" {
+		fmt.Fprintf(out, "  %s\n", m.Description)
+	}
+	fmt.Fprintf(out, "  package %s\n", m.GoPackage)
+	fmt.Fprintf(out, "\ntools:\n")
+	if len(m.Tools) == 0 {
+		fmt.Fprintf(out, "  (none)\n")
+	}
+	for _, t := range m.Tools {
+		fmt.Fprintf(out, "  %s (%s)\n", t.Name, t.Kind)
+		fmt.Fprintf(out, "    %s\n", t.Description)
+		if t.Activity != "" {
+			fmt.Fprintf(out, "    activity: %s\n", t.Activity)
+		}
+		if t.HasView {
+			fmt.Fprintf(out, "    has a view\n")
+		}
+		writeTree(out, "input", t.InputSchema)
+		if len(t.ResultSchema) > 0 {
+			writeTree(out, "result", t.ResultSchema)
+		}
+	}
+	if len(m.Commands) > 0 {
+		fmt.Fprintf(out, "\ncommands:\n")
+		for _, c := range m.Commands {
+			fmt.Fprintf(out, "  %s: %s\n", c.ID, c.Title)
+		}
+	}
+	if len(m.SlashCommands) > 0 {
+		fmt.Fprintf(out, "\nslash commands:\n")
+		for _, c := range m.SlashCommands {
+			fmt.Fprintf(out, "  /%s: %s\n", c.ID, c.Description)
+		}
+	}
+	if len(m.Hooks) > 0 {
+		fmt.Fprintf(out, "\nhooks:\n")
+		for _, hk := range m.Hooks {
+			fmt.Fprintf(out, "  before %s\n", hk.BeforeAction)
+		}
+	}
+	if len(m.Agents) > 0 {
+		fmt.Fprintf(out, "\nagents:\n")
+		for _, a := range m.Agents {
+			fmt.Fprintf(out, "  %s: %s\n", a.Name, a.Description)
+			tools := "(no tools)"
+			if len(a.Tools) > 0 {
+				tools = strings.Join(a.Tools, ", ")
+			}
+			fmt.Fprintf(out, "    may call: %s\n", tools)
+		}
+	}
+}
+
+func writeTree(out io.Writer, label string, schema json.RawMessage) {
+	fs, typ := fields(schema)
+	if len(fs) == 0 {
+		if typ == "object" {
+			fmt.Fprintf(out, "    %s: (no fields)\n", label)
+		} else {
+			fmt.Fprintf(out, "    %s: %s\n", label, typ)
+		}
+		return
+	}
+	fmt.Fprintf(out, "    %s:\n", label)
+	var buf strings.Builder
+	w := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
+	for _, f := range fs {
+		fmt.Fprintf(w, "      %s%s\t%s\t%s\t%s\n", strings.Repeat("  ", f.Depth), f.Name, f.Type, requiredWord(f.Required), describeField(f))
+	}
+	w.Flush()
+	for _, line := range strings.SplitAfter(buf.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(out, strings.TrimRight(line, " \n"))
+		}
+	}
+}
+
+func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
+	fmt.Fprintf(out, "# Tools reference\n")
+	for _, m := range mods {
+		title := m.ID
+		if m.DisplayName != "" {
+			title = m.DisplayName + " (`" + m.ID + "`)"
+		}
+		fmt.Fprintf(out, "\n## %s\n", title)
+		if m.Description != "" {
+			fmt.Fprintf(out, "\n%s\n", m.Description)
+		}
+		for _, t := range m.Tools {
+			fmt.Fprintf(out, "\n### `%s`\n\n%s\n", t.Name, t.Description)
+			kind := string(t.Kind)
+			if t.HasView {
+				kind += ", with a view"
+			}
+			fmt.Fprintf(out, "\nKind: %s.", kind)
+			if t.Activity != "" {
+				fmt.Fprintf(out, " Activity: %s", t.Activity)
+			}
+			fmt.Fprintln(out)
+			markdownTable(out, "Input", t.InputSchema)
+			if len(t.ResultSchema) > 0 {
+				markdownTable(out, "Result", t.ResultSchema)
+			}
+		}
+	}
+}
+
+func markdownTable(out io.Writer, label string, schema json.RawMessage) {
+	fs, typ := fields(schema)
+	if len(fs) == 0 {
+		if typ == "object" {
+			fmt.Fprintf(out, "\n%s: no fields.\n", label)
+		} else {
+			fmt.Fprintf(out, "\n%s: `%s`.\n", label, typ)
+		}
+		return
+	}
+	fmt.Fprintf(out, "\n%s:\n\n| Field | Type | Required | Description |\n| --- | --- | --- | --- |\n", label)
+	for _, f := range fs {
+		fmt.Fprintf(out, "| `%s` | `%s` | %s | %s |\n", f.Path, mdEscape(f.Type), yesNo(f.Required), mdEscape(describeField(f)))
+	}
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// Exit codes.
+const (
+	exitOK        = 0
+	exitFailed    = 1
+	exitUsage     = 2
+	exitCancelled = 130
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// env is what every subcommand gets: the global flags and the standard
+// streams.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	mods           []string
+	workspace      string
+	agent          string
+}
+
+// usageError is a mistake in the command line: exit 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// subcommands are modhost's commands; mcp is defined in mcp.go.
+var subcommands = map[string]func(ctx context.Context, e *env, args []string) int{
+	"list":    runList,
+	"inspect": runInspect,
+	"call":    runCall,
+	"command": runCommand,
+	"slash":   runSlash,
+	"mcp":     runMCP,
+}
+
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
+
+commands:
+  list [--json]                         list tools
+  inspect [--json|--markdown] [MOD]     show manifests
+  call [--json] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
+                                        run a tool
+  command ID [ARGS_JSON]                run a command
+  slash ID [TEXT...]                    run a slash command
+  mcp                                   serve tools over the Model Context Protocol
+`
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("modhost", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	mods := fs.String("mods", "", "mod directories, comma-separated")
+	workspace := fs.String("workspace", "", "the session's workspace directory")
+	agent := fs.String("agent", "", "call tools as this agent")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		fmt.Fprintf(stderr, "modhost: %v\n%s", err, usage)
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	name, rest := fs.Arg(0), fs.Args()[1:]
+	if name == "help" {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	sub, ok := subcommands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent}
+	ws := *workspace
+	if ws == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			fmt.Fprintf(stderr, "modhost: %v\n", err)
+			return exitFailed
+		}
+		ws = wd
+	}
+	abs, err := filepath.Abs(ws)
+	if err != nil {
+		fmt.Fprintf(stderr, "modhost: workspace: %v\n", err)
+		return exitUsage
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		fmt.Fprintf(stderr, "modhost: workspace %s is not a directory\n", ws)
+		return exitUsage
+	}
+	e.workspace = abs
+	e.mods, err = modDirs(*mods)
+	if err != nil {
+		fmt.Fprintf(stderr, "modhost: %v\n", err)
+		return exitUsage
+	}
+	return sub(ctx, e, rest)
+}
+
+// modDirs resolves --mods: the flag, else $MODHOST_MODS, else the examples
+// of the modkit repository around the current directory.
+func modDirs(flagValue string) ([]string, error) {
+	v := flagValue
+	if v == "" {
+		v = os.Getenv("MODHOST_MODS")
+	}
+	if v != "" {
+		var dirs []string
+		for _, d := range strings.Split(v, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				dirs = append(dirs, d)
+			}
+		}
+		return dirs, nil
+	}
+	root := repoRoot()
+	if root == "" {
+		return nil, errors.New("no mods: pass --mods DIR[,DIR...] or set MODHOST_MODS")
+	}
+	matches, _ := filepath.Glob(filepath.Join(root, "examples", "*", "mod.manifest.json"))
+	sort.Strings(matches)
+	var dirs []string
+	for _, m := range matches {
+		dirs = append(dirs, filepath.Dir(m))
+	}
+	if len(dirs) == 0 {
+		return nil, errors.New("no mods: the repository has no examples with a mod.manifest.json; pass --mods")
+	}
+	return dirs, nil
+}
+
+// repoRoot walks up from the current directory to the go.mod of the modkit
+// module, or returns "".
+func repoRoot() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
+			for _, line := range strings.Split(string(data), "\n") {
+				if strings.TrimSpace(line) == "module github.com/modkit/modkit" {
+					return d
+				}
+			}
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// load loads the mods with the CLI's options: builds report on stderr, and
+// logs go there too when $MODHOST_LOG asks.
+func (e *env) load() (*host.Host, error) {
+	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE")}
+	if lv := os.Getenv("MODHOST_LOG"); lv != "" {
+		var level slog.Level
+		if err := level.UnmarshalText([]byte(lv)); err != nil {
+			return nil, fmt.Errorf("MODHOST_LOG: %v", err)
+		}
+		opts.Logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	}
+	return host.Load(e.mods, opts)
+}
+
+func (e *env) session(id string) sdk.Session {
+	if id == "" {
+		id = "modhost"
+	}
+	return sdk.Session{ID: id, Workspace: e.workspace}
+}
+
+// fail prints an error and returns its exit code.
+func (e *env) fail(err error) int {
+	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) || errors.Is(err, host.ErrUnknownTool) || errors.Is(err, host.ErrUnknownAgent) ||
+		errors.Is(err, host.ErrUnknownCommand) || errors.Is(err, host.ErrNotAllowed) {
+		return exitUsage
+	}
+	return exitFailed
+}
+
+// parseFlags parses a subcommand's flags; interspersed flags are allowed
+// before the first argument.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(io.Discard)
+	if err := fs.Parse(args); err != nil {
+		return usagef("%s: %v", fs.Name(), err)
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/mcpbridge"
+)
+
+// runMCP serves the loaded mods' tools over the Model Context Protocol: on
+// stdin and stdout, or with --http ADDR over streamable HTTP at
+// http://ADDR/mcp. It serves until the client closes stdin (stdio), or until
+// an interrupt or SIGTERM.
+func runMCP(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
+	addr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio; the host defaults to 127.0.0.1")
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() > 0 {
+		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
+	}
+	h, err := e.load()
+	if err != nil {
+		return e.fail(err)
+	}
+	defer h.Close()
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace})
+	if err != nil {
+		return e.fail(err)
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *addr == "" {
+		err = serveStdio(ctx, srv, e.stdin, e.stdout)
+	} else {
+		err = serveHTTP(ctx, srv, *addr, e.stderr)
+	}
+	if err != nil {
+		return e.fail(fmt.Errorf("mcp: %w", err))
+	}
+	return exitOK
+}
+
+// serveStdio serves one session on r and w until the client closes r or ctx
+// is done.
+func serveStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer) error {
+	t := &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}
+	err := srv.Run(ctx, t)
+	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
+// endpoint's URL on stderr once it listens, so that ":0" can be used.
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
+	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle(mcpbridge.HTTPPath, mcpbridge.NewHTTPHandler(srv, nil))
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(stderr, "modhost: serving MCP at http://%s%s\n", ln.Addr(), mcpbridge.HTTPPath)
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	// Open event streams never end by themselves: give requests a moment,
+	// then close what is left.
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(sctx); err != nil {
+		hs.Close()
+	}
+	return nil
+}

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+)
+
+// field is one row of a schema's field tree.
+type field struct {
+	Path     string   `json:"path"`  // "filters.kind", "items[].name"
+	Name     string   `json:"name"`  // last element of Path
+	Depth    int      `json:"depth"` // nesting level, 0 at the top
+	Type     string   `json:"type"`
+	Required bool     `json:"required"`
+	Doc      string   `json:"description,omitempty"`
+	Rules    []string `json:"constraints,omitempty"`
+}
+
+type node map[string]json.RawMessage
+
+// fields flattens a JSON Schema into rows, in declaration order, resolving
+// local $refs; a recursive reference is shown once.
+func fields(schema json.RawMessage) ([]field, string) {
+	var root node
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return nil, "invalid schema"
+	}
+	w := &walker{root: root, seen: map[string]bool{}}
+	n := w.resolve(root)
+	var out []field
+	w.children(n, "", 0, &out)
+	return out, w.typeOf(n)
+}
+
+type walker struct {
+	root node
+	seen map[string]bool
+}
+
+func (w *walker) str(n node, key string) string {
+	var s string
+	json.Unmarshal(n[key], &s)
+	return s
+}
+
+func refName(ref string) string {
+	return ref[strings.LastIndexByte(ref, '/')+1:]
+}
+
+// resolve follows a local $ref to its definition.
+func (w *walker) resolve(n node) node {
+	for i := 0; i < 16; i++ {
+		ref := w.str(n, "$ref")
+		if !strings.HasPrefix(ref, "#/") {
+			return n
+		}
+		cur := w.root
+		for _, tok := range strings.Split(ref[2:], "/") {
+			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+			var next node
+			if json.Unmarshal(cur[tok], &next) != nil {
+				return n
+			}
+			cur = next
+		}
+		n = cur
+	}
+	return n
+}
+
+func (w *walker) typeOf(n node) string {
+	if ref := w.str(n, "$ref"); ref != "" {
+		return refName(ref)
+	}
+	var enum []json.RawMessage
+	if json.Unmarshal(n["enum"], &enum) == nil && len(enum) > 0 {
+		vals := make([]string, len(enum))
+		for i, v := range enum {
+			vals[i] = string(v)
+		}
+		return strings.Join(vals, " | ")
+	}
+	if c, ok := n["const"]; ok {
+		return string(c)
+	}
+	var types []string
+	if t := w.str(n, "type"); t != "" {
+		types = []string{t}
+	} else {
+		json.Unmarshal(n["type"], &types)
+	}
+	for i, t := range types {
+		switch t {
+		case "array":
+			var items node
+			if json.Unmarshal(n["items"], &items) == nil {
+				types[i] = "[]" + w.typeOf(items)
+			} else {
+				types[i] = "[]any"
+			}
+		case "object":
+			var add node
+			if json.Unmarshal(n["additionalProperties"], &add) == nil && len(n["properties"]) == 0 {
+				types[i] = "map[string]" + w.typeOf(add)
+			}
+		case "string":
+			if f := w.str(n, "format"); f != "" {
+				types[i] = "string(" + f + ")"
+			}
+		}
+	}
+	if len(types) == 0 {
+		for _, k := range []string{"anyOf", "oneOf"} {
+			var alts []node
+			if json.Unmarshal(n[k], &alts) == nil && len(alts) > 0 {
+				for _, a := range alts {
+					types = append(types, w.typeOf(a))
+				}
+				break
+			}
+		}
+	}
+	if len(types) == 0 {
+		return "any"
+	}
+	return strings.Join(types, "|")
+}
+
+func (w *walker) rules(n node) []string {
+	var out []string
+	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+		"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "default"} {
+		if v, ok := n[k]; ok {
+			out = append(out, k+"="+string(bytes.TrimSpace(v)))
+		}
+	}
+	return out
+}
+
+// children appends the rows below n: an object's properties, an array's
+// item properties, a map's value properties.
+func (w *walker) children(n node, prefix string, depth int, out *[]field) {
+	if ref := w.str(n, "$ref"); ref != "" {
+		if w.seen[ref] {
+			return
+		}
+		w.seen[ref] = true
+		defer delete(w.seen, ref)
+		n = w.resolve(n)
+	}
+	var items node
+	if json.Unmarshal(n["items"], &items) == nil {
+		w.children(items, prefix+"[]", depth, out)
+		return
+	}
+	props, ok := n["properties"]
+	if !ok {
+		var add node
+		if json.Unmarshal(n["additionalProperties"], &add) == nil {
+			w.children(add, prefix+"[key]", depth, out)
+		}
+		return
+	}
+	var required []string
+	json.Unmarshal(n["required"], &required)
+	req := map[string]bool{}
+	for _, r := range required {
+		req[r] = true
+	}
+	var pm map[string]node
+	json.Unmarshal(props, &pm)
+	for _, name := range orderedKeys(props) {
+		p := pm[name]
+		path := name
+		if prefix != "" {
+			path = prefix + "." + name
+		}
+		target := w.resolve(p)
+		doc := w.str(p, "description")
+		if doc == "" {
+			doc = w.str(target, "description")
+		}
+		rules := w.rules(p)
+		if len(rules) == 0 && w.str(p, "$ref") != "" {
+			rules = w.rules(target)
+		}
+		*out = append(*out, field{Path: path, Name: name, Depth: depth, Type: w.typeOf(p), Required: req[name], Doc: doc, Rules: rules})
+		w.children(p, path, depth+1, out)
+	}
+}
+
+// orderedKeys returns an object's keys in the order they appear.
+func orderedKeys(obj json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			break
+		}
+	}
+	if keys == nil {
+		var m map[string]any
+		json.Unmarshal(obj, &m)
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+	}
+	return keys
+}
+
+func requiredWord(r bool) string {
+	if r {
+		return "required"
+	}
+	return "optional"
+}
+
+func describeField(f field) string {
+	s := strings.Join(strings.Fields(f.Doc), " ")
+	if len(f.Rules) > 0 {
+		if s != "" {
+			s += " "
+		}
+		s += "(" + strings.Join(f.Rules, ", ") + ")"
+	}
+	return s
+}
