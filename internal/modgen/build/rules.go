@@ -110,13 +110,9 @@ func (b *builder) rules(m *load.Mod) {
 	}
 
 	for _, a := range m.Agents {
-		if a.Name.Value == "" {
+		// An agent may name tools of other mods: only its name is checked.
+		if a.Name.Value == "" && !a.Name.Bad {
 			b.errorf(a.Pos, "agent has no Name")
-		}
-		for _, t := range a.Tools {
-			if _, ok := toolAt[t.Value]; !ok {
-				b.warnf(t.Pos, "agent %s names tool %q, which this mod does not define", a.Name.Value, t.Value)
-			}
 		}
 	}
 }

@@ -1,0 +1,97 @@
+// Package kitchen is a mod that uses every part of the authoring SDK that
+// modgen reads.
+package kitchen
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// Title of the mod, as a constant expression.
+const (
+	prefix      = "kitchen"
+	DisplayName = "Kitchen " + "Sink"
+)
+
+// Query asks for something.
+type Query struct {
+	// Text is what to look for.
+	Text string `json:"text" jsonschema:"minLength=1,maxLength=100"`
+	// Max is the most results.
+	Max uint8 `json:"max,omitempty" jsonschema:"maximum=50"`
+	// After keeps results after this time.
+	After *time.Time `json:"after,omitempty"`
+}
+
+// Page is one page of results.
+type Page[T any] struct {
+	Items []T   `json:"items"`
+	Total int64 `json:"total"`
+}
+
+// Hit is one result.
+type Hit struct {
+	Path string  `json:"path"`
+	Line int     `json:"line"`
+	Tree *Branch `json:"tree,omitempty"`
+}
+
+// Branch is a recursive tree.
+type Branch struct {
+	Name string   `json:"name"`
+	Kids []Branch `json:"kids"`
+}
+
+// Filter narrows a generic input.
+type Filter[T any] struct {
+	Only []T `json:"only" jsonschema:"maxItems=3"`
+}
+
+// Kind is a kind of thing.
+type Kind string
+
+// The kinds.
+const (
+	KindA Kind = "a"
+	KindB Kind = "b"
+)
+
+var find = sdk.RenderedTool[Query, Page[Hit]]{
+	Name:        prefix + "_find",
+	Description: "Finds hits for a query and returns a page of them. Use this when you need locations.",
+	Activity:    "Finding hits…",
+	Run: func(tc *sdk.ToolContext, in Query) (Page[Hit], error) {
+		return Page[Hit]{}, nil
+	},
+	View: sdk.View[Query, Page[Hit]]{
+		Text:   func(p Page[Hit]) string { return fmt.Sprint(p.Total, " hits") },
+		Render: func(s sdk.ViewState[Query, Page[Hit]]) string { return "<p>hits</p>" },
+	},
+}
+
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{ID: "kitchen", DisplayName: DisplayName, Description: "Exercises modgen."},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		find,
+		sdk.RenderedTool[Filter[Kind], []Kind]{
+			Name:        "kitchen_filter",
+			Description: "Filters kinds and returns the kept ones. Call this before kitchen_find.",
+			Activity:    "Filtering…",
+			View:        sdk.View[Filter[Kind], []Kind]{Text: func(k []Kind) string { return fmt.Sprint(k) }, Render: nil},
+		},
+		&sdk.PlainTool[Branch]{
+			Name:        "kitchen_plant",
+			Description: "Plants a tree and returns its size. Use this when asked to plant.",
+			Activity:    "Planting…",
+		},
+	}},
+	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen"}},
+	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name."}},
+	Hooks: []sdk.Hook{
+		{BeforeAction: sdk.ActionToolCall},
+		{BeforeAction: "command:kitchen.clean"},
+	},
+	Agents: []sdk.Agent{{Name: "chef", Description: "Cooks.", Tools: []string{"kitchen_find"}}, {Name: "idle"}},
+})
