@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,9 +21,97 @@ var update = flag.Bool("update", false, "rewrite the scripts' golden files")
 var cacheDir string
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"modhost": func() { os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	if filepath.Base(os.Args[0]) != "modhost" {
+		dir, err := os.MkdirTemp("", "modhost-test-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		cacheDir = dir
+	}
+	code := testscript.RunMain(m, map[string]func() int{
+		"modhost": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
 	})
+	if cacheDir != "" {
+		os.RemoveAll(cacheDir)
+	}
+	os.Exit(code)
+}
+
+func crashyDir(t *testing.T) string {
+	dir, err := filepath.Abs("../../host/testdata/mods/crashy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestExitCodes(t *testing.T) {
+	t.Setenv("MODHOST_MODS", crashyDir(t))
+	t.Setenv("MODKIT_CACHE", cacheDir)
+	tests := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"call", "crashy_echo", `{"text":"x"}`}, exitOK},
+		{[]string{"call", "crashy_echo", `{"text":5}`}, exitFailed},
+		{[]string{"call", "crashy_echo", `{"text":`}, exitFailed},
+		{[]string{"call", "crashy_fail"}, exitFailed},
+		{[]string{"call", "crashy_nope"}, exitUsage},
+		{[]string{"--agent", "echoer", "call", "crashy_fail"}, exitUsage},
+		{[]string{"call"}, exitUsage},
+		{[]string{"call", "--bogus", "crashy_echo"}, exitUsage},
+		{[]string{"list", "extra"}, exitUsage},
+		{[]string{"command", "crashy.hello"}, exitOK},
+		{[]string{"command", "crashy.refused"}, exitFailed},
+		{[]string{"command", "crashy.nope"}, exitUsage},
+		{[]string{"nope"}, exitUsage},
+		{[]string{"--mods", "/nonexistent/mods", "list"}, exitFailed},
+	}
+	for _, tt := range tests {
+		var stdout, stderr strings.Builder
+		got := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+		if got != tt.want {
+			t.Errorf("modhost %s: got exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(tt.args, " "), got, tt.want, stdout.String(), stderr.String())
+		}
+	}
+}
+
+// TestInterruptExits130 runs modhost as a process, interrupts a call, and
+// checks that the tool saw the cancellation and modhost exited 130.
+func TestInterruptExits130(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "modhost")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	started, seen := filepath.Join(dir, "started"), filepath.Join(dir, "seen")
+	cmd := exec.Command(bin, "call", "crashy_wait", `{"started":"`+started+`","marker":"`+seen+`"}`)
+	cmd.Env = append(os.Environ(), "MODHOST_MODS="+crashyDir(t), "MODKIT_CACHE="+cacheDir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor(t, started)
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitCancelled {
+		t.Fatalf("got %v, want exit status %d; stderr:\n%s", err, exitCancelled, stderr.String())
+	}
+	waitFor(t, seen)
+}
+
+func waitFor(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s does not exist after 10s", filepath.Base(path))
 }
 
 func TestScripts(t *testing.T) {
@@ -29,7 +119,6 @@ func TestScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cacheDir = t.TempDir()
 	goEnv := map[string]string{}
 	out, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
 	if err != nil {
