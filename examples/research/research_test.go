@@ -123,6 +123,11 @@ func TestSearchEmpty(t *testing.T) {
 		t.Errorf("got result %s, want an empty hits array", got)
 	}
 
+	gone := search(t, filepath.Join(t.TempDir(), "gone"), `{"query":"x"}`)
+	if want := "Tool failed: workspace root: no such file or directory"; gone.Text != want {
+		t.Errorf("missing workspace: got %q, want %q", gone.Text, want)
+	}
+
 	noWS := search(t, "", `{"query":"x"}`)
 	if want := "Tool failed: the session has no workspace root to search"; noWS.Status != modtest.Failed || noWS.Text != want {
 		t.Errorf("no workspace: got %s %q, want failed %q", noWS.Status, noWS.Text, want)
@@ -238,6 +243,7 @@ func TestSearchEscapes(t *testing.T) {
 		{"absolute", `{"query":"needle","path":"/etc"}`, `/path: "/etc" must be relative to the workspace root`},
 		{"symlinked dir", `{"query":"needle","path":"outdir"}`, `Tool failed: path "outdir" leads outside the workspace root through a symbolic link`},
 		{"missing", `{"query":"needle","path":"nope"}`, `Tool failed: path "nope" does not exist in the workspace`},
+		{"into .git", `{"query":"needle","path":"sub/.git/objects"}`, `/path: "sub/.git/objects" is inside .git, which is never searched`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,6 +82,9 @@ func checkRelative(p string) string {
 		if part == ".." {
 			return fmt.Sprintf("%q leaves the workspace root: \"..\" is not allowed", p)
 		}
+		if skipDirs[part] {
+			return fmt.Sprintf("%q is inside %s, which is never searched", p, part)
+		}
 	}
 	return ""
 }
@@ -206,11 +209,11 @@ func resolveStart(workspace, rel string) (root, start string, err error) {
 	}
 	root, err = filepath.EvalSymlinks(workspace)
 	if err != nil {
-		return "", "", fmt.Errorf("workspace root: %w", err)
+		return "", "", fmt.Errorf("workspace root: %s", unwrapPathError(err))
 	}
 	root, err = filepath.Abs(root)
 	if err != nil {
-		return "", "", fmt.Errorf("workspace root: %w", err)
+		return "", "", fmt.Errorf("workspace root: %s", unwrapPathError(err))
 	}
 	if msg := checkRelative(rel); msg != "" {
 		return "", "", fmt.Errorf("path %s", msg)
@@ -261,7 +264,7 @@ func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candi
 			return nil
 		}
 		if d.IsDir() {
-			if skipDirs[d.Name()] && p != start {
+			if skipDirs[d.Name()] {
 				return filepath.SkipDir
 			}
 			return nil
