@@ -544,3 +544,38 @@ func TestSearchBlockedByHook(t *testing.T) {
 		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
 	}
 }
+
+func TestSearchCase(t *testing.T) {
+	dir := workspace(t, map[string]string{"a.txt": "Hello world\nhello again\nHELLO.*\n"})
+	tests := []struct {
+		input string
+		lines []int
+	}{
+		{`{"query":"hello"}`, []int{2}},
+		{`{"query":"hello","case":"sensitive"}`, []int{2}},
+		{`{"query":"hello","case":"insensitive"}`, []int{1, 2, 3}},
+		{`{"query":"hello","case":"smart"}`, []int{1, 2, 3}},
+		{`{"query":"Hello","case":"smart"}`, []int{1}},
+		{`{"query":"hello.*","case":"insensitive"}`, []int{3}},
+		{`{"query":"^hel+o$","regex":true,"case":"insensitive"}`, nil},
+		{`{"query":"^hel+o\\b","regex":true,"case":"insensitive"}`, []int{1, 2, 3}},
+		{`{"query":"^hel+o\\b","regex":true,"case":"smart"}`, []int{1, 2, 3}},
+	}
+	for _, tt := range tests {
+		out := search(t, dir, tt.input)
+		mustComplete(t, out)
+		var r SearchResult
+		decode(t, out, &r)
+		var lines []int
+		for _, h := range r.Hits {
+			lines = append(lines, h.Line)
+		}
+		if fmt.Sprint(lines) != fmt.Sprint(tt.lines) {
+			t.Errorf("%s: got lines %v, want %v", tt.input, lines, tt.lines)
+		}
+	}
+	out := search(t, dir, `{"query":"x","case":"loud"}`)
+	if out.Status != modtest.Failed || !strings.Contains(out.Text, "/case") {
+		t.Errorf("unknown case mode: got %s %q, want failed naming /case", out.Status, out.Text)
+	}
+}

@@ -46,6 +46,36 @@ type SearchInput struct {
 	// Limit is the most hits to return; later hits are dropped and the
 	// result says it was truncated.
 	Limit int `json:"limit,omitempty" jsonschema:"minimum=1,maximum=200,default=50"`
+	// Case says whether letter case matters: sensitive (the default),
+	// insensitive, or smart (insensitive unless the query has an upper-case
+	// letter).
+	Case CaseMode `json:"case,omitempty"`
+}
+
+// CaseMode says whether letter case matters when matching.
+type CaseMode string
+
+// The ways to treat letter case.
+const (
+	// CaseSensitive matches letters exactly.
+	CaseSensitive CaseMode = "sensitive"
+	// CaseInsensitive ignores letter case.
+	CaseInsensitive CaseMode = "insensitive"
+	// CaseSmart ignores letter case unless the query has an upper-case
+	// letter.
+	CaseSmart CaseMode = "smart"
+)
+
+// ignoreCase reports whether matching ignores letter case for query.
+func (c CaseMode) ignoreCase(query string) bool {
+	switch c {
+	case CaseInsensitive:
+		return true
+	case CaseSmart:
+		return strings.ToLower(query) == query
+	default:
+		return false
+	}
 }
 
 // Validate checks what the schema cannot: that a regex compiles and that
@@ -56,6 +86,11 @@ func (in SearchInput) Validate() error {
 		if _, err := regexp.Compile(in.Query); err != nil {
 			problems = append(problems, fmt.Sprintf("/query: not a valid Go regular expression: %v", err))
 		}
+	}
+	switch in.Case {
+	case "", CaseSensitive, CaseInsensitive, CaseSmart:
+	default:
+		problems = append(problems, fmt.Sprintf("/case: must be %q, %q or %q, got %q", CaseSensitive, CaseInsensitive, CaseSmart, in.Case))
 	}
 	if in.Limit < 0 || in.Limit > MaxLimit {
 		problems = append(problems, fmt.Sprintf("/limit: must be between 1 and %d, got %d", MaxLimit, in.Limit))
@@ -166,31 +201,44 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 	return res, nil
 }
 
-// match finds the query: any reports whether a file's contents match
+// match finds the query: file reports whether a file's contents match
 // anywhere, which skips most files at once; line returns the byte offset of
 // the first match in a line, or -1.
 type match struct {
-	any  func(data []byte) bool
+	file func(data []byte) bool
 	line func(line string) int
 }
 
 // matcher returns the match for in's query.
 func matcher(in SearchInput) (match, error) {
-	if !in.Regex {
+	fold := in.Case.ignoreCase(in.Query)
+	if !in.Regex && !fold {
 		q := in.Query
 		return match{
-			any:  func(data []byte) bool { return bytes.Contains(data, []byte(q)) },
+			file: func(data []byte) bool { return bytes.Contains(data, []byte(q)) },
 			line: func(line string) int { return strings.Index(line, q) },
 		}, nil
 	}
-	re, err := regexp.Compile(in.Query)
+	pattern := in.Query
+	if !in.Regex {
+		pattern = regexp.QuoteMeta(pattern)
+	}
+	if fold {
+		pattern = "(?i)" + pattern
+	}
+	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return match{}, fmt.Errorf("query is not a valid Go regular expression: %w", err)
 	}
+	// Anchors such as \A and ^ mean something else in a whole file than in
+	// a line, so a pattern gets no whole-file shortcut. A quoted literal
+	// has no anchors: a file it does not match has no matching line.
+	file := func([]byte) bool { return true }
+	if !in.Regex {
+		file = re.Match
+	}
 	return match{
-		// Anchors such as \A and ^ mean something else in a whole file than
-		// in a line, so a pattern gets no whole-file shortcut.
-		any: func([]byte) bool { return true },
+		file: file,
 		line: func(line string) int {
 			loc := re.FindStringIndex(line)
 			if loc == nil {
@@ -327,7 +375,7 @@ func searchFile(tc *sdk.ToolContext, f candidate, m match, res *SearchResult, li
 		skips.add(f.rel, "is binary")
 		return false, nil
 	}
-	if !m.any(data) {
+	if !m.file(data) {
 		return true, nil
 	}
 	for n := 1; len(data) > 0; n++ {
