@@ -213,6 +213,7 @@ func TestProgress(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
 			}
+			n.settle(t, len(tt.want), 0)
 			progress, _ := n.snapshot()
 			var got []string
 			for i, p := range progress {
@@ -257,6 +258,7 @@ func TestLogging(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
 			}
+			n.settle(t, 0, len(tt.want))
 			_, logs := n.snapshot()
 			var got []string
 			for _, l := range logs {

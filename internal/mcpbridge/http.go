@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"log/slog"
+	"net"
 	"net/http"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -20,4 +21,18 @@ func NewHTTPHandler(srv *mcp.Server, logger *slog.Logger) http.Handler {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
 		&mcp.StreamableHTTPOptions{Logger: logger})
 	return http.NewCrossOriginProtection().Handler(h)
+}
+
+// ListenAddr returns the address to listen on for addr, a host:port or a
+// bare :port: a missing host means the loopback address 127.0.0.1, never
+// every interface.
+func ListenAddr(addr string) string {
+	h, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr
+	}
+	if h == "" {
+		h = "127.0.0.1"
+	}
+	return net.JoinHostPort(h, port)
 }

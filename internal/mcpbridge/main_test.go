@@ -123,3 +123,26 @@ func callCtx(t testing.TB) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// settle waits until n holds at least progress progress notifications and
+// logs log notifications, or a short while when both are zero: the SDK's
+// client may handle notifications after the call they belong to returned.
+func (n *notes) settle(t testing.TB, progress, logs int) {
+	t.Helper()
+	wait := 5 * time.Second
+	if progress == 0 && logs == 0 {
+		wait = 100 * time.Millisecond
+	}
+	deadline := time.After(wait)
+	for {
+		p, l := n.snapshot()
+		if (progress > 0 || logs > 0) && len(p) >= progress && len(l) >= logs {
+			return
+		}
+		select {
+		case <-n.changed:
+		case <-deadline:
+			return
+		}
+	}
+}

@@ -1,0 +1,193 @@
+package mcpbridge_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+var (
+	buildOnce sync.Once
+	modhost   string
+	buildErr  error
+)
+
+// modhostBinary returns modhost built from this repository once per test
+// run, or the binary $MODKIT_MODHOST names.
+func modhostBinary(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("MODKIT_MODHOST"); p != "" {
+		return p
+	}
+	buildOnce.Do(func() {
+		modhost = filepath.Join(cacheDir, "modhost")
+		out, err := exec.Command("go", "build", "-o", modhost, "github.com/modkit/modkit/cmd/modhost").CombinedOutput()
+		if err != nil {
+			buildErr = errors.New("build modhost: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return modhost
+}
+
+// connectCommand starts modhost with args and connects a client to it over
+// stdio.
+func connectCommand(t testing.TB, n *notes, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(modhostBinary(t), args...)
+	cmd.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	var copts *mcp.ClientOptions
+	if n != nil {
+		copts = n.clientOptions()
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).
+		Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect to %v: %v", cmd.Args, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// TestCommandTransport drives modhost mcp over stdio as an MCP client
+// process would.
+func TestCommandTransport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modhost")
+	}
+	n := newNotes()
+	cs := connectCommand(t, n, "--mods", crashyDir, "--workspace", t.TempDir(), "mcp")
+
+	t.Run("list", func(t *testing.T) {
+		res, err := cs.ListTools(callCtx(t), nil)
+		if err != nil {
+			t.Fatalf("ListTools: %v", err)
+		}
+		var names []string
+		for _, tool := range res.Tools {
+			names = append(names, tool.Name)
+		}
+		for _, want := range []string{"crashy_echo", "crashy_report", "crashy_wait"} {
+			if !slices.Contains(names, want) {
+				t.Errorf("tools %v lack %s", names, want)
+			}
+		}
+	})
+
+	t.Run("call with progress and logging", func(t *testing.T) {
+		params := &mcp.CallToolParams{
+			Name:      "crashy_flood",
+			Arguments: map[string]any{"n": 2},
+			Meta:      mcp.Meta{mcp.MetaKeyLogLevel: "info"},
+		}
+		params.SetProgressToken(7)
+		res, err := cs.CallTool(callCtx(t), params)
+		if err != nil || res.IsError {
+			t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; text != "sent 2" {
+			t.Errorf("text: got %q, want %q", text, "sent 2")
+		}
+		n.settle(t, 2, 2)
+		progress, logs := n.snapshot()
+		var gotProgress, gotLogs []string
+		for _, p := range progress {
+			gotProgress = append(gotProgress, p.Message)
+		}
+		for _, l := range logs {
+			gotLogs = append(gotLogs, l.Data.(string))
+		}
+		if want := []string{"Flood", "done"}; !slices.Equal(gotProgress, want) {
+			t.Errorf("progress: got %q, want %q", gotProgress, want)
+		}
+		if want := []string{"entry 1", "entry 2"}; !slices.Equal(gotLogs, want) {
+			t.Errorf("logs: got %q, want %q", gotLogs, want)
+		}
+	})
+
+	t.Run("error result", func(t *testing.T) {
+		res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_fail"})
+		if err != nil {
+			t.Fatalf("CallTool: %v", err)
+		}
+		if !res.IsError || res.Content[0].(*mcp.TextContent).Text != "Tool failed: nothing to do here" {
+			t.Errorf("got %s, want an isError result saying %q", mustJSON(t, res), "Tool failed: nothing to do here")
+		}
+	})
+
+	t.Run("crash", func(t *testing.T) {
+		res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_crash", Arguments: map[string]any{"how": "exit"}})
+		if err != nil {
+			t.Fatalf("CallTool: %v", err)
+		}
+		if !res.IsError {
+			t.Fatalf("crash: got %s, want an isError result", mustJSON(t, res))
+		}
+		res, err = cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_echo", Arguments: map[string]any{"text": "back"}})
+		if err != nil || res.IsError {
+			t.Fatalf("call after crash: %v %s", err, mustJSON(t, res))
+		}
+	})
+
+	t.Run("cancel", func(t *testing.T) {
+		marker := filepath.Join(t.TempDir(), "cancelled")
+		ctx, cancel := context.WithCancel(callCtx(t))
+		done := make(chan error, 1)
+		go func() {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "crashy_wait", Arguments: map[string]any{"marker": marker}})
+			done <- err
+		}()
+		// Give the call time to reach the handler, then cancel it.
+		time.Sleep(300 * time.Millisecond)
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("CallTool after cancel: got %v, want context.Canceled", err)
+		}
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			if data, err := os.ReadFile(marker); err == nil && len(data) > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("the handler did not see the cancellation within 10s")
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	})
+}
+
+// TestCommandAgent checks that --agent limits what modhost mcp serves.
+func TestCommandAgent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modhost")
+	}
+	cs := connectCommand(t, nil, "--mods", crashyDir, "--agent", "echoer", "mcp")
+	res, err := cs.ListTools(callCtx(t), nil)
+	if err != nil {
+		t.Fatalf("ListTools: %v", err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	if want := []string{"crashy_echo"}; !slices.Equal(names, want) {
+		t.Errorf("tools: got %v, want %v", names, want)
+	}
+	call, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_fail"})
+	if err == nil || !strings.Contains(err.Error(), "crashy_fail") {
+		t.Errorf("calling a tool outside the allowlist: got %v %s, want an unknown-tool error", err, mustJSON(t, call))
+	}
+}
