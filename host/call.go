@@ -197,8 +197,15 @@ func (r *CallResult) end(ctx context.Context, err error) *CallResult {
 }
 
 func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err error, timeout time.Duration) *CallResult {
+	callerDeadline := false
+	if status.Code(err) == codes.DeadlineExceeded {
+		// The mod's timer may fire before ours: whose deadline was it?
+		d, ok := ctx.Deadline()
+		cd, _ := callCtx.Deadline()
+		callerDeadline = ok && !d.After(cd)
+	}
 	switch {
-	case ctx.Err() != nil:
+	case ctx.Err() != nil || callerDeadline:
 		p.reapAfterGrace(r.CallID)
 		return r.cancelled()
 	case callCtx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:

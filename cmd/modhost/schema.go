@@ -132,9 +132,15 @@ func (w *walker) rules(n node) []string {
 	var out []string
 	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
 		"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "default"} {
-		if v, ok := n[k]; ok {
-			out = append(out, k+"="+string(bytes.TrimSpace(v)))
+		v, ok := n[k]
+		if !ok {
+			continue
 		}
+		val := string(bytes.TrimSpace(v))
+		if (k == "minimum" && val == "-9223372036854775808") || (k == "maximum" && val == "9223372036854775807") {
+			continue // the range of Go's int: not worth a reader's attention
+		}
+		out = append(out, k+"="+val)
 	}
 	return out
 }

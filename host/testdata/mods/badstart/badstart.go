@@ -2,8 +2,9 @@
 // printing to stdout before serving.
 package badstart
 
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
 import (
-	_ "embed"
 	"fmt"
 
 	"github.com/modkit/modkit/sdk"
@@ -20,12 +21,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[Empty]{
 		Name:        "badstart_ping",
 		Description: "Answers pong. Call it to test a mod that cannot start.",
+		Activity:    "Pinging…",
 		Run:         func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) { return sdk.Text("pong"), nil },
 	}}},
 })
-
-//go:embed mod.manifest.json
-var manifestJSON []byte
-
-// Modkit stands in for the generated function.
-func Modkit() *sdk.Generated { return &sdk.Generated{Mod: Mod, Manifest: manifestJSON} }

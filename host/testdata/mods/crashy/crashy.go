@@ -3,6 +3,8 @@
 // stderr, so the host's tests can show that none of that breaks the host.
 package crashy
 
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
 import (
 	"context"
 	"encoding/json"
@@ -92,6 +94,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[CrashInput]{
 			Name:        "crashy_crash",
 			Description: "Crashes the mod process. Call it to test crash handling.",
+			Activity:    "Crashing…",
 			Run: func(tc *sdk.ToolContext, in CrashInput) (sdk.Result, error) {
 				tc.Status("about to crash")
 				switch in.How {
@@ -108,6 +111,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[Empty]{
 			Name:        "crashy_panic",
 			Description: "Panics in the handler. Call it to test panic recovery.",
+			Activity:    "Panicking…",
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				panic("kaboom")
 			},
@@ -115,6 +119,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[Empty]{
 			Name:        "crashy_fail",
 			Description: "Returns an error. Call it to test failures.",
+			Activity:    "Failing…",
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				return sdk.Result{}, errors.New("nothing to do here")
 			},
@@ -122,6 +127,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[WaitInput]{
 			Name:        "crashy_wait",
 			Description: "Waits until cancelled. Call it to test cancellation.",
+			Activity:    "Waiting…",
 			Run: func(tc *sdk.ToolContext, in WaitInput) (sdk.Result, error) {
 				tc.Status("waiting")
 				if in.Started != "" {
@@ -138,6 +144,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[Empty]{
 			Name:        "crashy_hang",
 			Description: "Hangs, ignoring cancellation. Call it to test the grace period.",
+			Activity:    "Hanging…",
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				tc.Status("hanging")
 				time.Sleep(time.Hour)
@@ -147,6 +154,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[FloodInput]{
 			Name:        "crashy_flood",
 			Description: "Sends a title, N log entries and a status. Call it to test activity streaming.",
+			Activity:    "Flooding…",
 			Run: func(tc *sdk.ToolContext, in FloodInput) (sdk.Result, error) {
 				tc.Title("Flood")
 				for i := range in.N {
@@ -159,6 +167,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[Empty]{
 			Name:        "crashy_noisy",
 			Description: "Writes to stdout, stderr and the log. Call it to test output handling.",
+			Activity:    "Making noise…",
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				fmt.Println("crashy says hello on stdout")
 				fmt.Fprintln(os.Stderr, "crashy says hello on stderr")
@@ -169,6 +178,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[BigInput]{
 			Name:        "crashy_big",
 			Description: "Returns a large result. Call it to test the result cap.",
+			Activity:    "Growing…",
 			Run: func(tc *sdk.ToolContext, in BigInput) (sdk.Result, error) {
 				return sdk.Text(strings.Repeat("x", in.Bytes)), nil
 			},
@@ -176,6 +186,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[Empty]{
 			Name:        "crashy_blocked",
 			Description: "Is always blocked by the mod's hook. Call it to test hooks.",
+			Activity:    "Trying…",
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				return sdk.Text("the hook let me through"), nil
 			},

@@ -2,8 +2,9 @@
 // call path.
 package quick
 
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
 import (
-	_ "embed"
 	"strconv"
 
 	"github.com/modkit/modkit/sdk"
@@ -28,11 +29,13 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[EchoInput]{
 			Name:        "quick_echo",
 			Description: "Returns its text. Call it to measure a trivial call.",
+			Activity:    "Echoing…",
 			Run:         func(tc *sdk.ToolContext, in EchoInput) (sdk.Result, error) { return sdk.Text(in.Text), nil },
 		},
 		sdk.PlainTool[ActivityInput]{
 			Name:        "quick_activity",
 			Description: "Sends a title, the log entries and a status. Call it to measure activity streaming.",
+			Activity:    "Working…",
 			Run: func(tc *sdk.ToolContext, in ActivityInput) (sdk.Result, error) {
 				tc.Title("Working")
 				for i := range in.Logs {
@@ -44,9 +47,3 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		},
 	}},
 })
-
-//go:embed mod.manifest.json
-var manifestJSON []byte
-
-// Modkit stands in for the generated function.
-func Modkit() *sdk.Generated { return &sdk.Generated{Mod: Mod, Manifest: manifestJSON} }
