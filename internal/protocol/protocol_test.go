@@ -1,0 +1,126 @@
+package protocol_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/sdk"
+)
+
+func TestActivityRoundTrip(t *testing.T) {
+	for _, kind := range []sdk.ActivityKind{sdk.ActivityTitle, sdk.ActivityStatus, sdk.ActivityLog} {
+		u := sdk.ActivityUpdate{Kind: kind, Text: "text of " + string(kind)}
+		if got := protocol.ActivityFromProto(protocol.ActivityToProto(u)); got != u {
+			t.Errorf("got %+v, want %+v", got, u)
+		}
+	}
+	// An unknown kind becomes an update the activity rules ignore.
+	got := protocol.ActivityFromProto(protocol.ActivityToProto(sdk.ActivityUpdate{Kind: "sparkle", Text: "x"}))
+	var s sdk.ActivityState
+	if s.Apply(got) {
+		t.Errorf("got an accepted update %+v from an unknown kind, want it ignored", got)
+	}
+}
+
+func TestOutputsKeepOrder(t *testing.T) {
+	tests := []struct {
+		name string
+		res  sdk.Result
+		want []sdk.Output
+	}{
+		{"none", sdk.Result{Text: "t"}, nil},
+		{"output only", sdk.Result{Output: &sdk.Output{MimeType: "image/png", Content: "AA=="}},
+			[]sdk.Output{{MimeType: "image/png", Content: "AA=="}}},
+		{"output then extra", sdk.Result{
+			Output: &sdk.Output{MimeType: "text/plain", Content: "a"},
+			Extra:  []sdk.Output{{MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}, {MimeType: "text/plain", Content: "c"}},
+		}, []sdk.Output{{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}, {MimeType: "text/plain", Content: "c"}}},
+		{"extra only", sdk.Result{Extra: []sdk.Output{{MimeType: "text/plain", Content: "c"}}},
+			[]sdk.Output{{MimeType: "text/plain", Content: "c"}}},
+	}
+	for _, tt := range tests {
+		got := protocol.OutputsFromProto(protocol.OutputsToProto(&tt.res))
+		if len(got) != len(tt.want) {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
+			continue
+		}
+		for i := range got {
+			if got[i] != tt.want[i] {
+				t.Errorf("%s: output %d: got %+v, want %+v", tt.name, i, got[i], tt.want[i])
+			}
+		}
+	}
+}
+
+func TestSessionRoundTrip(t *testing.T) {
+	s := sdk.Session{ID: "s1", Workspace: "/w"}
+	if got := protocol.SessionFromProto(protocol.SessionToProto(s)); got != s {
+		t.Errorf("got %+v, want %+v", got, s)
+	}
+}
+
+func TestJSONLogHandler(t *testing.T) {
+	var buf bytes.Buffer
+	log := slog.New(protocol.NewJSONLogHandler(&buf, slog.LevelDebug))
+	log.With("tool", "t1").WithGroup("req").Warn("slow", "ms", 12, "err", errTest{})
+	log.Debug("details")
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("got %d lines, want 2:\n%s", len(lines), buf.String())
+	}
+	var first map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &first); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"@level": "warn", "@message": "slow", "tool": "t1", "req.ms": float64(12), "req.err": "test error"}
+	for k, v := range want {
+		if first[k] != v {
+			t.Errorf("%s: got %v, want %v", k, first[k], v)
+		}
+	}
+	if _, ok := first["@timestamp"]; !ok {
+		t.Error("no @timestamp")
+	}
+	// hclog, which go-plugin uses to parse the lines, reads the level.
+	var second map[string]any
+	json.Unmarshal([]byte(lines[1]), &second)
+	if got := hclog.LevelFromString(second["@level"].(string)); got != hclog.Debug {
+		t.Errorf("got level %v, want debug", got)
+	}
+
+	buf.Reset()
+	quiet := slog.New(protocol.NewJSONLogHandler(&buf, slog.LevelWarn))
+	quiet.Info("dropped")
+	if buf.Len() != 0 {
+		t.Errorf("got %q below the level, want nothing", buf.String())
+	}
+}
+
+type errTest struct{}
+
+func (errTest) Error() string { return "test error" }
+
+func TestHCLogger(t *testing.T) {
+	var buf bytes.Buffer
+	l := protocol.HCLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
+	l.Named("plugin").With("mod", "m1").Error("boom", "code", 3)
+	l.Debug("hidden")
+	got := buf.String()
+	for _, want := range []string{"level=ERROR", "msg=boom", "mod=m1", "code=3", "logger=plugin"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("got %q, want it to contain %q", got, want)
+		}
+	}
+	if strings.Contains(got, "hidden") {
+		t.Errorf("got %q, want debug dropped at info", got)
+	}
+	if l.IsDebug() || !l.IsInfo() || l.GetLevel() != hclog.Info {
+		t.Errorf("got IsDebug %v IsInfo %v level %v, want info", l.IsDebug(), l.IsInfo(), l.GetLevel())
+	}
+}
