@@ -1,0 +1,199 @@
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/modkit/modkit/bench/internal/echo"
+)
+
+// The benchmarks below are the report's calls as go test -bench entry points:
+//
+//	go test ./bench -run '^$' -bench . -benchtime 2000x
+
+var (
+	envOnce sync.Once
+	envErr  error
+	shared  *env
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared != nil {
+		shared.close()
+	}
+	os.Exit(code)
+}
+
+// benchEnv builds the baselines once for all benchmarks.
+func benchEnv(b *testing.B) *env {
+	b.Helper()
+	envOnce.Do(func() {
+		shared, envErr = newEnv(context.Background(), quickConfig(), io.Discard)
+	})
+	if envErr != nil {
+		b.Fatal(envErr)
+	}
+	return shared
+}
+
+func runCall(b *testing.B, fn call) {
+	b.Helper()
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := fn(ctx); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func runParallel(b *testing.B, fn call) {
+	b.Helper()
+	ctx := context.Background()
+	b.SetParallelism(4) // 8 callers on 2 cores, as in the report
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := fn(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
+func BenchmarkCall(b *testing.B) {
+	ctx := context.Background()
+	b.Run("modkit", func(b *testing.B) {
+		e := benchEnv(b)
+		h, err := e.modHost(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runCall(b, hostCall(h, e.session(), "echo", nil))
+	})
+	b.Run("modkit_activity10", func(b *testing.B) {
+		e := benchEnv(b)
+		h, err := e.modHost(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runCall(b, hostCall(h, e.session(), "echo_activity", nil))
+	})
+	b.Run("goplugin", func(b *testing.B) {
+		e := benchEnv(b)
+		p, err := e.bareProcess(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runCall(b, bareCall(p))
+	})
+	b.Run("mcp", func(b *testing.B) {
+		e := benchEnv(b)
+		s, err := e.mcpProcess(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runCall(b, s.call)
+	})
+}
+
+func BenchmarkConcurrent(b *testing.B) {
+	ctx := context.Background()
+	b.Run("modkit", func(b *testing.B) {
+		e := benchEnv(b)
+		h, err := e.modHost(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runParallel(b, hostCall(h, e.session(), "echo", nil))
+	})
+	b.Run("goplugin", func(b *testing.B) {
+		e := benchEnv(b)
+		p, err := e.bareProcess(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runParallel(b, bareCall(p))
+	})
+}
+
+func BenchmarkColdStart(b *testing.B) {
+	ctx := context.Background()
+	b.Run("modkit", func(b *testing.B) {
+		e := benchEnv(b)
+		if _, err := e.modHost(ctx); err != nil { // build once
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			_, h, err := coldModkit(ctx, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.Close()
+		}
+	})
+	b.Run("goplugin", func(b *testing.B) {
+		e := benchEnv(b)
+		for b.Loop() {
+			if _, err := coldBare(ctx, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	generated, schema, err := decoders()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, bc := range []struct {
+		name string
+		dec  decoder
+	}{
+		{"generated", generated},
+		{"encoding_json", jsonDecoder},
+		{"jsonschema", schema},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(echo.Payload)))
+			for b.Loop() {
+				if _, err := bc.dec(echo.Payload); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkCancel(b *testing.B) {
+	e := benchEnv(b)
+	h, err := e.modHost(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	file := e.tmp + "/cancelled"
+	for b.Loop() {
+		if _, err := cancelOnce(context.Background(), h, e.session(), file); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkList100(b *testing.B) {
+	e := benchEnv(b)
+	dirs, err := writeFleet(b.TempDir(), listMods)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := listFleet(dirs, e.hostOptions()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/modkit/modkit/bench/internal/bare"
+)
+
+const (
+	barePkg = "github.com/modkit/modkit/bench/internal/bare/bareplugin"
+	mcpPkg  = "github.com/modkit/modkit/bench/internal/mcpecho"
+	modPkg  = "github.com/modkit/modkit/bench/internal/echomod"
+)
+
+// binaries are the baseline programs, built once per run.
+type binaries struct {
+	bare    string
+	bareSum []byte
+	mcp     string
+}
+
+// buildBinaries builds the bare plugin and the MCP server into dir with one
+// go build, so the compiler's work is shared.
+func buildBinaries(ctx context.Context, dir string) (*binaries, error) {
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator), barePkg, mcpPkg)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("build baselines: %v\n%s", err, stderr.String())
+	}
+	b := &binaries{
+		bare: filepath.Join(dir, "bareplugin"),
+		mcp:  filepath.Join(dir, "mcpecho"),
+	}
+	sum, err := bare.Checksum(b.bare)
+	if err != nil {
+		return nil, err
+	}
+	b.bareSum = sum
+	return b, nil
+}
+
+// packageDir returns the directory of a package of this module.
+func packageDir(ctx context.Context, pkg string) (string, error) {
+	out, err := exec.CommandContext(ctx, "go", "list", "-f", "{{.Dir}}", pkg).Output()
+	if err != nil {
+		return "", fmt.Errorf("locate %s: %w", pkg, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/modkit/modkit/bench/internal/bare"
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// env holds what the measurements share: the built baselines, the echo mod,
+// and the long-running processes each side keeps between rows.
+type env struct {
+	cfg    config
+	log    io.Writer
+	tmp    string
+	bins   *binaries
+	modDir string
+
+	bare *bare.Process
+	mcp  *mcpServer
+	host *host.Host
+}
+
+func newEnv(ctx context.Context, cfg config, log io.Writer) (*env, error) {
+	tmp, err := os.MkdirTemp("", "modkit-bench-")
+	if err != nil {
+		return nil, err
+	}
+	e := &env{cfg: cfg, log: log, tmp: tmp}
+	fmt.Fprintln(log, "building baselines…")
+	if e.bins, err = buildBinaries(ctx, filepath.Join(tmp, "bin")); err != nil {
+		e.close()
+		return nil, err
+	}
+	if e.modDir, err = packageDir(ctx, modPkg); err != nil {
+		e.close()
+		return nil, err
+	}
+	return e, nil
+}
+
+// session is the session every modkit call runs in.
+func (e *env) session() sdk.Session {
+	return sdk.Session{ID: "bench", Workspace: e.tmp}
+}
+
+// hostOptions are the options of every host the benchmark loads.
+func (e *env) hostOptions() *host.Options {
+	return &host.Options{CacheDir: e.cfg.cacheDir, Progress: e.log}
+}
+
+// bareProcess returns the long-running bare plugin, starting it once.
+func (e *env) bareProcess(ctx context.Context) (*bare.Process, error) {
+	if e.bare == nil {
+		p, err := startBare(ctx, e.bins)
+		if err != nil {
+			return nil, err
+		}
+		e.bare = p
+	}
+	return e.bare, nil
+}
+
+// mcpProcess returns the long-running MCP server, starting it once.
+func (e *env) mcpProcess(ctx context.Context) (*mcpServer, error) {
+	if e.mcp == nil {
+		s, err := startMCP(ctx, e.bins)
+		if err != nil {
+			return nil, err
+		}
+		e.mcp = s
+	}
+	return e.mcp, nil
+}
+
+// modHost returns the long-running host with the echo mod loaded, started
+// (and built, when its binary is not cached) by a first checked call.
+func (e *env) modHost(ctx context.Context) (*host.Host, error) {
+	if e.host == nil {
+		h, err := host.Load([]string{e.modDir}, e.hostOptions())
+		if err != nil {
+			return nil, err
+		}
+		if err := checkHostEcho(ctx, h, e.session()); err != nil {
+			h.Close()
+			return nil, err
+		}
+		e.host = h
+	}
+	return e.host, nil
+}
+
+func (e *env) close() {
+	if e.host != nil {
+		e.host.Close()
+	}
+	if e.bare != nil {
+		e.bare.Close()
+	}
+	if e.mcp != nil {
+		e.mcp.Close()
+	}
+	os.RemoveAll(e.tmp)
+}

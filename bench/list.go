@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/modkit/modkit/bench/internal/echomod"
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
+)
+
+// listMods and listTools shape the list100 fleet.
+const (
+	listMods  = 100
+	listTools = 5
+)
+
+// writeFleet writes n mod directories under dir, each holding only a
+// manifest with listTools tools shaped like the echo mod's echo tool, and
+// returns their paths.
+func writeFleet(dir string, n int) ([]string, error) {
+	base, err := manifest.Decode(echomod.Modkit().Manifest)
+	if err != nil {
+		return nil, err
+	}
+	var echoTool *manifest.Tool
+	for i := range base.Tools {
+		if base.Tools[i].Name == "echo" {
+			echoTool = &base.Tools[i]
+		}
+	}
+	if echoTool == nil {
+		return nil, fmt.Errorf("echo mod manifest has no echo tool")
+	}
+	dirs := make([]string, n)
+	for i := range dirs {
+		id := fmt.Sprintf("fleet%03d", i)
+		m := &manifest.Manifest{
+			FormatVersion: manifest.FormatVersion,
+			ID:            id,
+			DisplayName:   "Fleet mod " + id,
+			Description:   "One of the mods list100 loads.",
+			GoPackage:     "example.com/fleet/" + id,
+			SourceHash:    base.SourceHash,
+		}
+		for j := range listTools {
+			t := *echoTool
+			t.Name = fmt.Sprintf("%s_tool%d", id, j)
+			m.Tools = append(m.Tools, t)
+		}
+		data, err := manifest.Encode(m)
+		if err != nil {
+			return nil, err
+		}
+		dirs[i] = filepath.Join(dir, id)
+		if err := os.MkdirAll(dirs[i], 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(filepath.Join(dirs[i], manifest.FileName), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return dirs, nil
+}
+
+// listFleet loads the fleet and lists every tool, as a host does at start.
+func listFleet(dirs []string, opts *host.Options) error {
+	h, err := host.Load(dirs, opts)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	tools, err := h.Tools("")
+	if err != nil {
+		return err
+	}
+	if got, want := len(tools), len(dirs)*listTools; got != want {
+		return fmt.Errorf("list100: got %d tools, want %d", got, want)
+	}
+	return nil
+}
+
+func list100(ctx context.Context, e *env) (row, error) {
+	dirs, err := writeFleet(filepath.Join(e.tmp, "fleet"), listMods)
+	if err != nil {
+		return row{}, err
+	}
+	opts := e.hostOptions()
+	if err := listFleet(dirs, opts); err != nil { // warm the page cache
+		return row{}, err
+	}
+	var s sample
+	for range e.cfg.rounds {
+		if err := ctx.Err(); err != nil {
+			return row{}, err
+		}
+		ms := make([]float64, e.cfg.lists)
+		for i := range ms {
+			start := time.Now()
+			if err := listFleet(dirs, opts); err != nil {
+				return row{}, err
+			}
+			ms[i] = float64(time.Since(start)) / float64(time.Millisecond)
+		}
+		s.add(ms)
+	}
+	xs := s.all()
+	a := side{label: fmt.Sprintf("Load + Tools, %d mods × %d tools", listMods, listTools), unit: "ms",
+		p50: percentile(xs, 50), p99: percentile(xs, 99)}
+	return single("", a, s.roundMedians(), goal{}), nil
+}

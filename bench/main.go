@@ -1,0 +1,136 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"regexp"
+	"time"
+)
+
+// config sets how much each measurement samples.
+type config struct {
+	rounds        int           // pairs of measurements per row
+	warmup        int           // unmeasured calls before each round
+	calls         int           // measured calls per side per round
+	workers       int           // concurrent callers
+	concurrentFor time.Duration // per side per round
+	coldStarts    int           // per side per round
+	cancels       int           // per round
+	decodes       int           // decodes per timed batch
+	batches       int           // timed batches per side per round
+	lists         int           // loads of the 100 mods per round
+	cacheDir      string        // modkit's mod binary cache; "" for its default
+	only          *regexp.Regexp
+}
+
+func quickConfig() config {
+	return config{rounds: 3, warmup: 50, calls: 300, workers: 8, concurrentFor: time.Second,
+		coldStarts: 4, cancels: 20, decodes: 500, batches: 20, lists: 5}
+}
+
+func fullConfig() config {
+	return config{rounds: 9, warmup: 200, calls: 2000, workers: 8, concurrentFor: 3 * time.Second,
+		coldStarts: 10, cancels: 100, decodes: 2000, batches: 50, lists: 20}
+}
+
+func main() {
+	quick := flag.Bool("quick", false, "sample less: finishes in under 2 minutes on 2 cores")
+	only := flag.String("run", "", "measure only the rows whose name matches this regexp")
+	rounds := flag.Int("rounds", 0, "rounds per row (default 3 with -quick, 9 without)")
+	cacheDir := flag.String("cachedir", "", "modkit's mod binary cache (default: the host's default)")
+	flag.Usage = func() {
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR]")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	cfg := fullConfig()
+	if *quick {
+		cfg = quickConfig()
+	}
+	if *rounds > 0 {
+		cfg.rounds = *rounds
+	}
+	cfg.cacheDir = *cacheDir
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench: -run:", err)
+			os.Exit(2)
+		}
+		cfg.only = re
+	}
+	if flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, cfg, os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// measurement is one row of the report.
+type measurement struct {
+	name    string
+	goal    goal
+	measure func(ctx context.Context, e *env) (row, error)
+}
+
+var measurements = []measurement{
+	{"call_vs_goplugin", atMost(1.2), callVsGoPlugin},
+	{"call_vs_mcp", atMost(0.6), callVsMCP},
+	{"activity10_vs_call", atMost(1.3), activityVsCall},
+	{"concurrent_vs_goplugin", atLeast(0.8), concurrentVsGoPlugin},
+	{"coldstart_vs_goplugin", atMost(1.2), coldStartVsGoPlugin},
+	{"validate_vs_json", atMost(1.5), validateVsJSON},
+	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
+	{"cancel_p50_ms", atMost(1), cancelP50},
+	{"list100_ms", atMost(50), list100},
+	{"idle_rss_mb", atMost(16), idleRSS},
+}
+
+// errMeasurement marks a run in which some row could not be measured.
+var errMeasurement = errors.New("some measurements failed")
+
+func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
+	e, err := newEnv(ctx, cfg, stderr)
+	if err != nil {
+		return err
+	}
+	defer e.close()
+	var rows []row
+	failedAny := false
+	for _, m := range measurements {
+		if cfg.only != nil && !cfg.only.MatchString(m.name) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "measuring %s…\n", m.name)
+		start := time.Now()
+		r, err := m.measure(ctx, e)
+		if err != nil {
+			fmt.Fprintf(stderr, "%s: %v\n", m.name, err)
+			r = failed(m.name, m.goal, err)
+			failedAny = true
+		}
+		r.name, r.goal = m.name, m.goal
+		fmt.Fprintf(stderr, "  %s = %s (%.1fs)\n", m.name, num(r.ratio), time.Since(start).Seconds())
+		rows = append(rows, r)
+	}
+	if err := writeReport(stdout, rows); err != nil {
+		return err
+	}
+	if failedAny {
+		return errMeasurement
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// call is one operation under measurement.
+type call func(ctx context.Context) error
+
+// latencies runs fn warmup times unmeasured, then n times, and returns each
+// run's duration in microseconds.
+func latencies(ctx context.Context, warmup, n int, fn call) ([]float64, error) {
+	for range warmup {
+		if err := fn(ctx); err != nil {
+			return nil, err
+		}
+	}
+	ds := make([]time.Duration, n)
+	for i := range ds {
+		start := time.Now()
+		if err := fn(ctx); err != nil {
+			return nil, err
+		}
+		ds[i] = time.Since(start)
+	}
+	return micros(ds), nil
+}
+
+// pair measures a and b round by round, alternating which goes first so
+// that drift within a round does not favour either.
+func pair(rounds int, a, b func(round int) ([]float64, error)) (sa, sb *sample, err error) {
+	sa, sb = new(sample), new(sample)
+	for r := range rounds {
+		first, second := a, b
+		fs, ss := sa, sb
+		if r%2 == 1 {
+			first, second, fs, ss = b, a, sb, sa
+		}
+		xs, err := first(r)
+		if err != nil {
+			return nil, nil, err
+		}
+		fs.add(xs)
+		if xs, err = second(r); err != nil {
+			return nil, nil, err
+		}
+		ss.add(xs)
+	}
+	return sa, sb, nil
+}
+
+// pairCalls compares two calls by latency.
+func pairCalls(ctx context.Context, cfg config, a, b call) (sa, sb *sample, err error) {
+	return pair(cfg.rounds,
+		func(int) ([]float64, error) { return latencies(ctx, cfg.warmup, cfg.calls, a) },
+		func(int) ([]float64, error) { return latencies(ctx, cfg.warmup, cfg.calls, b) })
+}
+
+// throughput runs fn from workers goroutines for d and returns completed
+// calls per second.
+func throughput(ctx context.Context, workers int, d time.Duration, fn call) (float64, error) {
+	var (
+		done    atomic.Int64
+		wg      sync.WaitGroup
+		errOnce sync.Once
+		first   error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	start := time.Now()
+	deadline := start.Add(d)
+	for range workers {
+		wg.Go(func() {
+			for time.Now().Before(deadline) && ctx.Err() == nil {
+				if err := fn(ctx); err != nil {
+					errOnce.Do(func() { first = err; cancel() })
+					return
+				}
+				done.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if first != nil {
+		return 0, fmt.Errorf("%d concurrent callers: %w", workers, first)
+	}
+	return float64(done.Load()) / time.Since(start).Seconds(), nil
+}

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+func TestPairAlternatesOrder(t *testing.T) {
+	var order []string
+	side := func(name string, v float64) func(int) ([]float64, error) {
+		return func(int) ([]float64, error) {
+			order = append(order, name)
+			return []float64{v}, nil
+		}
+	}
+	sa, sb, err := pair(3, side("a", 2), side("b", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(order), 6; got != want {
+		t.Fatalf("got %d runs, want %d", got, want)
+	}
+	want := []string{"a", "b", "b", "a", "a", "b"}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Errorf("run %d: got %s, want %s (order %v)", i, order[i], want[i], order)
+		}
+	}
+	if got := roundRatios(sa, sb); len(got) != 3 || got[0] != 2 || got[1] != 2 {
+		t.Errorf("ratios: got %v, want [2 2 2]: samples kept on the wrong side", got)
+	}
+}
+
+func TestPairStopsAtError(t *testing.T) {
+	boom := errors.New("boom")
+	_, _, err := pair(2,
+		func(int) ([]float64, error) { return []float64{1}, nil },
+		func(int) ([]float64, error) { return nil, boom })
+	if !errors.Is(err, boom) {
+		t.Errorf("pair: got %v, want %v", err, boom)
+	}
+}
+
+func TestLatencies(t *testing.T) {
+	var n atomic.Int32
+	xs, err := latencies(context.Background(), 2, 5, func(context.Context) error {
+		n.Add(1)
+		time.Sleep(time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := n.Load(); got != 7 {
+		t.Errorf("calls: got %d, want 7 (2 warmup + 5)", got)
+	}
+	if len(xs) != 5 {
+		t.Fatalf("latencies: got %d, want 5", len(xs))
+	}
+	for _, x := range xs {
+		if x < 1000 {
+			t.Errorf("latency %v µs, want ≥ 1000 µs for a 1 ms sleep", x)
+		}
+	}
+}
+
+func TestThroughput(t *testing.T) {
+	rate, err := throughput(context.Background(), 4, 50*time.Millisecond, func(context.Context) error {
+		time.Sleep(time.Millisecond)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 workers sleeping 1 ms each: at most 4,000 calls/s.
+	if rate < 400 || rate > 4000 {
+		t.Errorf("throughput: got %.0f calls/s, want between 400 and 4000", rate)
+	}
+	boom := errors.New("boom")
+	if _, err := throughput(context.Background(), 2, time.Second, func(context.Context) error { return boom }); !errors.Is(err, boom) {
+		t.Errorf("throughput with a failing call: got %v, want %v", err, boom)
+	}
+}

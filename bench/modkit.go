@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/bench/internal/echomod"
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// hostCall calls tool with the echo payload through h and fails unless the
+// call completed.
+func hostCall(h *host.Host, session sdk.Session, tool string, onActivity func(host.ActivityEvent)) call {
+	return func(ctx context.Context) error {
+		_, err := hostEcho(ctx, h, session, tool, onActivity)
+		return err
+	}
+}
+
+func hostEcho(ctx context.Context, h *host.Host, session sdk.Session, tool string, onActivity func(host.ActivityEvent)) (string, error) {
+	res, err := h.Call(ctx, &host.CallRequest{Tool: tool, Input: echo.Payload, Session: session, OnActivity: onActivity})
+	if err != nil {
+		return "", err
+	}
+	if res.Status != host.StatusCompleted {
+		return "", fmt.Errorf("%s: call %s: %s", tool, res.Status, res.Error)
+	}
+	return res.Text, nil
+}
+
+// checkHostEcho makes one echo call and one echo_activity call and checks
+// their answers and activity.
+func checkHostEcho(ctx context.Context, h *host.Host, session sdk.Session) error {
+	got, err := hostEcho(ctx, h, session, "echo", nil)
+	if err != nil {
+		return err
+	}
+	if err := checkReply("modkit", got); err != nil {
+		return err
+	}
+	var events int
+	got, err = hostEcho(ctx, h, session, "echo_activity", func(host.ActivityEvent) { events++ })
+	if err != nil {
+		return err
+	}
+	if err := checkReply("modkit echo_activity", got); err != nil {
+		return err
+	}
+	if events != echomod.Updates {
+		return fmt.Errorf("echo_activity: got %d activity events, want %d", events, echomod.Updates)
+	}
+	return nil
+}
+
+func callVsGoPlugin(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	p, err := e.bareProcess(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, hostCall(h, e.session(), "echo", nil), bareCall(p))
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("host.Call", a), latencySide("go-plugin unary", b), roundRatios(a, b), goal{}), nil
+}
+
+func callVsMCP(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	s, err := e.mcpProcess(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, hostCall(h, e.session(), "echo", nil), s.call)
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("host.Call", a), latencySide("MCP stdio tools/call", b), roundRatios(a, b), goal{}), nil
+}
+
+func activityVsCall(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	var events int
+	count := func(host.ActivityEvent) { events++ }
+	a, b, err := pairCalls(ctx, e.cfg,
+		hostCall(h, e.session(), "echo_activity", count),
+		hostCall(h, e.session(), "echo", nil))
+	if err != nil {
+		return row{}, err
+	}
+	if want := e.cfg.rounds * (e.cfg.warmup + e.cfg.calls) * echomod.Updates; events != want {
+		return row{}, fmt.Errorf("echo_activity: got %d activity events, want %d", events, want)
+	}
+	return compare("", latencySide("call + 10 updates", a), latencySide("host.Call", b), roundRatios(a, b), goal{}), nil
+}
+
+func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	p, err := e.bareProcess(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	rate := func(fn call) func(int) ([]float64, error) {
+		return func(int) ([]float64, error) {
+			r, err := throughput(ctx, e.cfg.workers, e.cfg.concurrentFor, fn)
+			return []float64{r}, err
+		}
+	}
+	a, b, err := pair(e.cfg.rounds, rate(hostCall(h, e.session(), "echo", nil)), rate(bareCall(p)))
+	if err != nil {
+		return row{}, err
+	}
+	label := fmt.Sprintf(" ×%d", e.cfg.workers)
+	return compare("", rateSide("host.Call"+label, "calls/s", a), rateSide("go-plugin"+label, "calls/s", b), roundRatios(a, b), goal{}), nil
+}
+
+// coldModkit loads the echo mod into a new host and makes the first call;
+// the mod binary is already in the cache.
+func coldModkit(ctx context.Context, e *env) (time.Duration, *host.Host, error) {
+	start := time.Now()
+	h, err := host.Load([]string{e.modDir}, e.hostOptions())
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := hostEcho(ctx, h, e.session(), "echo", nil); err != nil {
+		h.Close()
+		return 0, nil, err
+	}
+	return time.Since(start), h, nil
+}
+
+func coldBare(ctx context.Context, e *env) (time.Duration, error) {
+	start := time.Now()
+	p, err := startBare(ctx, e.bins)
+	if err != nil {
+		return 0, err
+	}
+	d := time.Since(start)
+	p.Close()
+	return d, nil
+}
+
+func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
+	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
+		return row{}, err
+	}
+	modkit := func(int) ([]float64, error) {
+		ds := make([]time.Duration, e.cfg.coldStarts)
+		for i := range ds {
+			d, h, err := coldModkit(ctx, e)
+			if err != nil {
+				return nil, err
+			}
+			h.Close()
+			ds[i] = d
+		}
+		return micros(ds), nil
+	}
+	plugin := func(int) ([]float64, error) {
+		ds := make([]time.Duration, e.cfg.coldStarts)
+		for i := range ds {
+			d, err := coldBare(ctx, e)
+			if err != nil {
+				return nil, err
+			}
+			ds[i] = d
+		}
+		return micros(ds), nil
+	}
+	a, b, err := pair(e.cfg.rounds, modkit, plugin)
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("Load + first call", a), latencySide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
+}
+
+// cancelOnce starts a wait_cancel call, cancels it once the handler runs,
+// and returns how long the handler took to see ctx.Done, by the wall clocks
+// of the two processes.
+func cancelOnce(ctx context.Context, h *host.Host, session sdk.Session, file string) (time.Duration, error) {
+	os.Remove(file)
+	input, err := json.Marshal(echomod.WaitInput{File: file})
+	if err != nil {
+		return 0, err
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	running := make(chan struct{})
+	var once sync.Once
+	type outcome struct {
+		res *host.CallResult
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := h.Call(cctx, &host.CallRequest{Tool: "wait_cancel", Input: input, Session: session,
+			OnActivity: func(host.ActivityEvent) { once.Do(func() { close(running) }) }})
+		done <- outcome{res, err}
+	}()
+	select {
+	case <-running:
+	case o := <-done:
+		if o.err != nil {
+			return 0, o.err
+		}
+		return 0, fmt.Errorf("wait_cancel ended before it was cancelled: %s %s", o.res.Status, o.res.Error)
+	case <-time.After(10 * time.Second):
+		return 0, errors.New("wait_cancel: no activity within 10s")
+	}
+	start := time.Now()
+	cancel()
+	o := <-done
+	if o.err != nil {
+		return 0, o.err
+	}
+	if o.res.Status != host.StatusCancelled {
+		return 0, fmt.Errorf("wait_cancel: got status %s, want %s", o.res.Status, host.StatusCancelled)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		data, err := os.ReadFile(file)
+		if err == nil && len(data) > 0 {
+			ns, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("wait_cancel wrote %q: %w", data, err)
+			}
+			return time.Unix(0, ns).Sub(start), nil
+		}
+		if time.Now().After(deadline) {
+			return 0, errors.New("wait_cancel: the handler did not see ctx.Done within 5s")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+func cancelP50(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	file := filepath.Join(e.tmp, "cancelled")
+	var s sample
+	for range e.cfg.rounds {
+		ds := make([]time.Duration, e.cfg.cancels)
+		for i := range ds {
+			if ds[i], err = cancelOnce(ctx, h, e.session(), file); err != nil {
+				return row{}, err
+			}
+		}
+		ms := micros(ds)
+		for i := range ms {
+			ms[i] /= 1000
+		}
+		s.add(ms)
+	}
+	xs := s.all()
+	a := side{label: "cancel → ctx.Done", unit: "ms", p50: percentile(xs, 50), p99: percentile(xs, 99)}
+	return single("", a, s.roundMedians(), goal{}), nil
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// idleFor is how long a process sits idle before its memory is read.
+const idleFor = time.Second
+
+// rssMB returns the resident set size of process pid in MiB, from
+// /proc/PID/status.
+func rssMB(pid int) (float64, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("read memory of process %d: %w", pid, err)
+	}
+	return parseVmRSS(data)
+}
+
+// parseVmRSS reads the VmRSS line of a /proc/PID/status file, in MiB.
+func parseVmRSS(status []byte) (float64, error) {
+	sc := bufio.NewScanner(bytes.NewReader(status))
+	for sc.Scan() {
+		rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(rest)
+		if len(f) != 2 || f[1] != "kB" {
+			return 0, fmt.Errorf("VmRSS: unexpected %q", rest)
+		}
+		kb, err := strconv.ParseFloat(f[0], 64)
+		if err != nil {
+			return 0, fmt.Errorf("VmRSS: %w", err)
+		}
+		return kb / 1024, nil
+	}
+	return 0, fmt.Errorf("no VmRSS line")
+}
+
+// children returns the ids of this process's child processes.
+func children() ([]int, error) {
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil {
+		return nil, err
+	}
+	self := os.Getpid()
+	var out []int
+	for _, path := range stats {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue // the process ended
+		}
+		pid, ppid, ok := parseStat(data)
+		if ok && ppid == self {
+			out = append(out, pid)
+		}
+	}
+	return out, nil
+}
+
+// parseStat reads the pid and parent pid of a /proc/PID/stat line, whose
+// second field, the command name in parentheses, may hold spaces.
+func parseStat(data []byte) (pid, ppid int, ok bool) {
+	s := string(data)
+	open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || close < open {
+		return 0, 0, false
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(s[:open]))
+	if err != nil {
+		return 0, 0, false
+	}
+	f := strings.Fields(s[close+1:])
+	if len(f) < 2 {
+		return 0, 0, false
+	}
+	ppid, err = strconv.Atoi(f[1])
+	if err != nil {
+		return 0, 0, false
+	}
+	return pid, ppid, true
+}
+
+// idleRSS starts a new host, makes one call, lets the mod sit idle and reads
+// its memory; the bare plugin, treated alike, is the baseline.
+func idleRSS(ctx context.Context, e *env) (row, error) {
+	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
+		return row{}, err
+	}
+	const rounds = 3
+	var mod, plugin sample
+	for range rounds {
+		before, err := children()
+		if err != nil {
+			return row{}, err
+		}
+		_, h, err := coldModkit(ctx, e)
+		if err != nil {
+			return row{}, err
+		}
+		after, err := children()
+		if err != nil {
+			h.Close()
+			return row{}, err
+		}
+		var started []int
+		for _, pid := range after {
+			if !slices.Contains(before, pid) {
+				started = append(started, pid)
+			}
+		}
+		if len(started) != 1 {
+			h.Close()
+			return row{}, fmt.Errorf("idle rss: the host started %d processes, want 1 mod process", len(started))
+		}
+		time.Sleep(idleFor)
+		mb, err := rssMB(started[0])
+		h.Close()
+		if err != nil {
+			return row{}, err
+		}
+		mod.add([]float64{mb})
+
+		p, err := startBare(ctx, e.bins)
+		if err != nil {
+			return row{}, err
+		}
+		time.Sleep(idleFor)
+		mb, err = rssMB(p.Pid())
+		p.Close()
+		if err != nil {
+			return row{}, err
+		}
+		plugin.add([]float64{mb})
+	}
+	r := single("", rssSide("mod process VmRSS", &mod), mod.roundMedians(), goal{})
+	r.b, r.baseline = rssSide("go-plugin process VmRSS", &plugin), true
+	return r, nil
+}
+
+func rssSide(label string, s *sample) side {
+	xs := s.all()
+	return side{label: label, unit: "MB", p50: median(xs), p99: percentile(xs, 99)}
+}
