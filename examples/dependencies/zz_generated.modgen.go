@@ -27,6 +27,13 @@ func modkitDecodeDependenciesInspect(data []byte) (any, error) {
 	modkitCheckDependenciesInspect(c)
 	c.End()
 	var in InspectInput
+	if c.Fill() {
+		modkitFillInspectInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -93,5 +100,22 @@ func modkitCheckDependenciesInspect(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillInspectInput decodes validated input into v.
+func modkitFillInspectInput(c *jsoncheck.Checker, v *InspectInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "package":
+			v.Package = string(c.Str())
+		case "transitive":
+			v.Transitive = c.Bool()
+		case "tests":
+			v.Tests = c.Bool()
+		default:
+			c.Skip()
+		}
 	}
 }

@@ -30,6 +30,13 @@ func modkitDecodeResearchWordCount(data []byte) (any, error) {
 	modkitCheckResearchWordCount(c)
 	c.End()
 	var in WordCountInput
+	if c.Fill() {
+		modkitFillWordCountInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -79,6 +86,13 @@ func modkitDecodeResearchSearchWorkspace(data []byte) (any, error) {
 	modkitCheckResearchSearchWorkspace(c)
 	c.End()
 	var in SearchInput
+	if c.Fill() {
+		modkitFillSearchInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -184,5 +198,39 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillWordCountInput decodes validated input into v.
+func modkitFillWordCountInput(c *jsoncheck.Checker, v *WordCountInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "text":
+			v.Text = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillSearchInput decodes validated input into v.
+func modkitFillSearchInput(c *jsoncheck.Checker, v *SearchInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "query":
+			v.Query = string(c.Str())
+		case "regex":
+			v.Regex = c.Bool()
+		case "path":
+			v.Path = string(c.Str())
+		case "limit":
+			v.Limit = int(c.Num().Int64())
+		case "case":
+			v.Case = CaseMode(c.Str())
+		default:
+			c.Skip()
+		}
 	}
 }

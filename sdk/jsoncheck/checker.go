@@ -259,6 +259,7 @@ func (c *Checker) literal(lit string) {
 
 // Bool consumes a boolean and returns it.
 func (c *Checker) Bool() bool {
+	c.skipSpace()
 	if c.pos < len(c.data) && c.data[c.pos] == 't' {
 		c.literal("true")
 		return true
@@ -268,12 +269,16 @@ func (c *Checker) Bool() bool {
 }
 
 // Null consumes null.
-func (c *Checker) Null() { c.literal("null") }
+func (c *Checker) Null() {
+	c.skipSpace()
+	c.literal("null")
+}
 
 // Str consumes a string and returns its value, unescaped, with invalid
 // UTF-8 replaced as encoding/json replaces it. The result is valid until
 // the next call of Str.
 func (c *Checker) Str() []byte {
+	c.skipSpace()
 	start, end, esc := c.scanString()
 	if c.failed {
 		return nil
@@ -426,6 +431,7 @@ func unescape(dst, raw []byte) []byte {
 
 // Num consumes a number and returns it.
 func (c *Checker) Num() Num {
+	c.skipSpace()
 	start := c.pos
 	i := c.pos
 	d := c.data
@@ -479,6 +485,7 @@ func (c *Checker) Num() Num {
 // reported; an integer written with a fraction or exponent (5.0, 1e2) is
 // decoded as the plain integer.
 func (c *Checker) Int() Num {
+	c.skipSpace()
 	start := c.pos
 	n := c.Num()
 	if c.failed {
@@ -497,6 +504,7 @@ func (c *Checker) Int() Num {
 // Enter consumes the opening bracket or brace of the next array or object;
 // iterate its members with Next.
 func (c *Checker) Enter() {
+	c.skipSpace()
 	c.path = append(c.path, segment{array: c.data[c.pos] == '['})
 	c.pos++
 }
@@ -652,4 +660,43 @@ func (c *Checker) Decode(v any) error {
 		return &sdk.InputError{Problems: []string{"/: " + err.Error()}}
 	}
 	return nil
+}
+
+// Fill reports whether the input is valid and may be decoded by generated
+// code, and if so rewinds to the start for it. Inputs with integers written
+// as 5.0 or 1e2 are left to Decode.
+func (c *Checker) Fill() bool {
+	if len(c.problems) > 0 || len(c.rewrites) > 0 || c.failed {
+		return false
+	}
+	c.pos = 0
+	c.path = c.path[:0]
+	return true
+}
+
+// StrCopy is Str for values a decoder may keep: it aliases the input when
+// nothing was unescaped and copies otherwise.
+func (c *Checker) StrCopy() []byte {
+	c.skipSpace()
+	start, end, esc := c.scanString()
+	if c.failed {
+		return nil
+	}
+	if !esc {
+		return c.data[start:end:end]
+	}
+	return unescape(nil, c.data[start:end])
+}
+
+// Unmarshal decodes the value that starts at start and ends at the current
+// position into v with encoding/json, recording a failure as a problem.
+func (c *Checker) Unmarshal(start int, v any) {
+	if err := json.Unmarshal(c.data[start:c.pos], v); err != nil {
+		c.DecodeFailed(err)
+	}
+}
+
+// DecodeFailed records a decoding failure at the current path.
+func (c *Checker) DecodeFailed(err error) {
+	c.problems = append(c.problems, c.pathString(len(c.path))+": "+err.Error())
 }

@@ -2,6 +2,7 @@ package jsoncheck
 
 import (
 	"math/big"
+	"strconv"
 )
 
 // Num is a JSON number, kept as its text and compared exactly as a decimal.
@@ -230,4 +231,39 @@ func (n *Num) bigDigits() *big.Int {
 	}
 	x, _ := new(big.Int).SetString(string(b), 10)
 	return x
+}
+
+// Int64 returns the value of an integer within the int64 range.
+func (n Num) Int64() int64 {
+	u := n.magnitude()
+	if n.neg {
+		return -int64(u)
+	}
+	return int64(u)
+}
+
+// Uint64 returns the value of a non-negative integer within the uint64
+// range.
+func (n Num) Uint64() uint64 { return n.magnitude() }
+
+// magnitude returns |n| for an integer that fits in a uint64.
+func (n *Num) magnitude() uint64 {
+	if n.zero {
+		return 0
+	}
+	var u uint64
+	for i := 0; i < n.point; i++ {
+		u *= 10
+		if i < n.n {
+			u += uint64(n.sig(i) - '0')
+		}
+	}
+	return u
+}
+
+// Float returns the number as encoding/json decodes it into a float of the
+// given size, 32 or 64.
+func (n Num) Float(bits int) float64 {
+	f, _ := strconv.ParseFloat(string(n.raw), bits)
+	return f
 }

@@ -55,6 +55,8 @@ type gen struct {
 	patOrder []string
 	emitted  map[string]bool
 	queue    []string
+	fill     fillFuncs
+	tmpN     int
 }
 
 // Generate returns the formatted Go source of the generated file.
@@ -63,8 +65,7 @@ func Generate(file *File) ([]byte, error) {
 	f.HeaderComment(Header)
 	f.ImportName(sdkPath, "sdk")
 	f.ImportName(checkPath, "jsoncheck")
-	g := &gen{f: f, pkgPath: file.PkgPath, defs: map[string]*schema.Schema{},
-		patterns: map[string]string{}, emitted: map[string]bool{}}
+	g := newGen(f, file.PkgPath)
 
 	f.Comment("modkitManifest is the mod.manifest.json modgen derived from this package.")
 	f.Const().Id("modkitManifest").Op("=").Lit(string(file.Manifest))
@@ -88,28 +89,21 @@ func Generate(file *File) ([]byte, error) {
 		for name, d := range t.Schema.Defs {
 			g.defs[name] = d
 		}
-		typ, err := g.typeCode(t.Input)
+		body, err := g.decodeBody(checkName(t.Name), t.Input)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 		}
 		f.Line()
 		f.Commentf("%s validates the input of tool %q and decodes it.", decodeName(t.Name), t.Name)
-		f.Func().Id(decodeName(t.Name)).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(
-			jen.Id("c").Op(":=").Qual(checkPath, "New").Call(jen.Id("data")),
-			jen.Defer().Id("c").Dot("Release").Call(),
-			jen.Id(checkName(t.Name)).Call(jen.Id("c")),
-			jen.Id("c").Dot("End").Call(),
-			jen.Var().Id("in").Add(typ),
-			jen.If(jen.Err().Op(":=").Id("c").Dot("Decode").Call(jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
-				jen.Return(jen.Nil(), jen.Err()),
-			),
-			jen.Return(jen.Id("in"), jen.Nil()),
-		)
+		f.Func().Id(decodeName(t.Name)).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(body...)
 		f.Line()
 		f.Commentf("%s checks the input of tool %q.", checkName(t.Name), t.Name)
 		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(t.Schema)...)
 	}
 	g.flushDefs()
+	if err := g.flushFills(); err != nil {
+		return nil, err
+	}
 	g.flushPatterns()
 
 	var buf bytes.Buffer
@@ -119,35 +113,84 @@ func Generate(file *File) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// Checkers returns a file with only validators: a function
-// check<Name>(c *jsoncheck.Checker) for each named schema. Tests and
-// benchmarks use it to exercise validators without a mod.
-func Checkers(pkgPath, pkgName string, roots map[string]*schema.Schema) ([]byte, error) {
+// Root is a Go type with its schema.
+type Root struct {
+	Type   types.Type
+	Schema *schema.Schema
+}
+
+// Checkers returns a file with validators and decoders but no mod glue:
+// check<Name>(c *jsoncheck.Checker) and decode<Name>(data []byte) (any,
+// error) for each root. Tests and benchmarks use it to exercise the
+// generated code without a mod.
+func Checkers(pkgPath, pkgName string, roots map[string]Root) ([]byte, error) {
 	f := jen.NewFilePathName(pkgPath, pkgName)
 	f.HeaderComment(Header)
 	f.ImportName(checkPath, "jsoncheck")
-	g := &gen{f: f, pkgPath: pkgPath, defs: map[string]*schema.Schema{},
-		patterns: map[string]string{}, emitted: map[string]bool{}}
+	g := newGen(f, pkgPath)
 	names := make([]string, 0, len(roots))
 	for n := range roots {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		s := roots[n]
+		s := roots[n].Schema
 		for name, d := range s.Defs {
 			g.defs[name] = d
 		}
 		f.Line()
 		f.Func().Id("check" + n).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(s)...)
+		body, err := g.decodeBody("check"+n, roots[n].Type)
+		if err != nil {
+			return nil, err
+		}
+		f.Line()
+		f.Func().Id("decode"+n).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(body...)
 	}
 	g.flushDefs()
+	if err := g.flushFills(); err != nil {
+		return nil, err
+	}
 	g.flushPatterns()
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render generated code: %v", err)
 	}
 	return buf.Bytes(), nil
+}
+
+func newGen(f *jen.File, pkgPath string) *gen {
+	return &gen{f: f, pkgPath: pkgPath, defs: map[string]*schema.Schema{},
+		patterns: map[string]string{}, emitted: map[string]bool{},
+		fill: fillFuncs{names: map[string]string{}, used: map[string]bool{}}}
+}
+
+// decodeBody returns the body of an InputDecoder: validate, then decode
+// with the generated fill code, or with encoding/json when integers need
+// rewriting.
+func (g *gen) decodeBody(check string, t types.Type) ([]jen.Code, error) {
+	typ, err := g.typeCode(t)
+	if err != nil {
+		return nil, err
+	}
+	fill, err := g.fillValue("in", t, false)
+	if err != nil {
+		return nil, err
+	}
+	return []jen.Code{
+		jen.Id("c").Op(":=").Qual(checkPath, "New").Call(jen.Id("data")),
+		jen.Defer().Id("c").Dot("Release").Call(),
+		jen.Id(check).Call(jen.Id("c")),
+		jen.Id("c").Dot("End").Call(),
+		jen.Var().Id("in").Add(typ),
+		jen.If(c("Fill")).Block(append(fill,
+			jen.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+			jen.Return(jen.Id("in"), jen.Nil()))...),
+		jen.If(jen.Err().Op(":=").Id("c").Dot("Decode").Call(jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
+			jen.Return(jen.Nil(), jen.Err()),
+		),
+		jen.Return(jen.Id("in"), jen.Nil()),
+	}, nil
 }
 
 func (g *gen) flushDefs() {

@@ -821,3 +821,28 @@ func literal(s *Schema, v string) (string, error) {
 	}
 	return v, nil
 }
+
+// Field is one JSON property of a struct type as encoding/json decodes it.
+type Field struct {
+	// Name is the JSON name.
+	Name string
+	// Index is the path of field indexes through embedded structs.
+	Index []int
+	// Var is the Go field.
+	Var *types.Var
+	// Quoted is set by the ",string" option.
+	Quoted bool
+}
+
+// Fields returns the JSON properties of the struct type t, in the order
+// encoding/json uses, with embedded structs' fields promoted.
+func Fields(t types.Type) []Field {
+	var out []Field
+	for _, f := range fields(t) {
+		out = append(out, Field{Name: f.name, Index: f.index, Var: f.v, Quoted: f.quoted})
+	}
+	return out
+}
+
+// HasMethod reports whether t or *t has the exported method name.
+func HasMethod(t types.Type, name string) bool { return hasMethod(t, name) }

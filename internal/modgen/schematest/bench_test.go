@@ -33,7 +33,7 @@ func BenchmarkDecode(b *testing.B) {
 	b.Run("generated", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := decode[Search](checkSearch, searchInput); err != nil {
+			if _, err := decode[Search](decodeSearch, searchInput); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -32,14 +32,16 @@ func generate(t testing.TB) (map[string]*schema.Schema, []byte) {
 	pkg := pkgs[0]
 	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input}
 	out := map[string]*schema.Schema{}
+	gen := map[string]codegen.Root{}
 	for _, name := range roots {
 		tn := pkg.Types.Scope().Lookup(name).(*types.TypeName)
 		out[name] = g.Root(tn.Type(), tn.Pos())
+		gen[name] = codegen.Root{Type: tn.Type(), Schema: out[name]}
 	}
 	for _, e := range g.Errors() {
 		t.Errorf("%v", e)
 	}
-	src, err := codegen.Checkers(pkg.PkgPath, pkg.Name, out)
+	src, err := codegen.Checkers(pkg.PkgPath, pkg.Name, gen)
 	if err != nil {
 		t.Fatal(err)
 	}

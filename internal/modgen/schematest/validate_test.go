@@ -39,15 +39,26 @@ func validate(root string, data []byte) []string {
 	return slices.Clone(c.Problems())
 }
 
-// decode validates and decodes like a generated InputDecoder.
-func decode[T any](check func(*jsoncheck.Checker), data []byte) (T, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	check(c)
-	c.End()
-	var v T
-	err := c.Decode(&v)
-	return v, err
+// decoders maps each root to its generated InputDecoder.
+var decoders = map[string]func([]byte) (any, error){
+	"Everything":  decodeEverything,
+	"Constraints": decodeConstraints,
+	"Node":        decodeNode,
+	"ItemPage":    decodeItemPage,
+	"Search":      decodeSearch,
+	"Sizes":       decodeSizes,
+	"Color":       decodeColor,
+	"Level":       decodeLevel,
+}
+
+// decode runs a generated decoder and asserts its result's type.
+func decode[T any](dec func([]byte) (any, error), data []byte) (T, error) {
+	v, err := dec(data)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return v.(T), nil
 }
 
 // compiled returns the reference validator for a root's golden schema.
@@ -160,19 +171,19 @@ func TestProblems(t *testing.T) {
 
 func TestDecode(t *testing.T) {
 	in := `{"query":"go","limit":2.0E1,"kinds":["code"],"since":"2026-01-02T03:04:05Z","options":{"caseSensitive":true,"context":1e0}}`
-	got, err := decode[Search](checkSearch, []byte(in))
+	got, err := decode[Search](decodeSearch, []byte(in))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.Limit != 20 || got.Options.Context != 1 || got.Query != "go" || got.Since == nil || got.Kinds[0] != KindCode {
 		t.Errorf("got %+v, want limit 20, context 1, query go, a since time and kind code", got)
 	}
-	_, err = decode[Search](checkSearch, []byte(`{"limit":0}`))
+	_, err = decode[Search](decodeSearch, []byte(`{"limit":0}`))
 	var ie *sdk.InputError
 	if !errors.As(err, &ie) || len(ie.Problems) != 3 {
 		t.Errorf("got error %v, want an *sdk.InputError with 3 problems", err)
 	}
-	e, err := decode[Everything](checkEverything, []byte(`{"id":"i","nested":{"inner":"n"},"shadowed":"s","Plain":"p","renamed":"r","-":"d","zero":0,"forced":null,"quoted":"-42","when":"2026-01-02T03:04:05Z","blob":"aGk=","raw":[1,2],"anything":{"x":1},"up":"abc","op":"secret","color":"red","level":3,"free":"f","counts":{"a":1},"byId":{"7":"seven"},"pair":[1,2],"items":[{"title":"t"}],"maybeItem":null}`))
+	e, err := decode[Everything](decodeEverything, []byte(`{"id":"i","nested":{"inner":"n"},"shadowed":"s","Plain":"p","renamed":"r","-":"d","zero":0,"forced":null,"quoted":"-42","when":"2026-01-02T03:04:05Z","blob":"aGk=","raw":[1,2],"anything":{"x":1},"up":"abc","op":"secret","color":"red","level":3,"free":"f","counts":{"a":1},"byId":{"7":"seven"},"pair":[1,2],"items":[{"title":"t"}],"maybeItem":null}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,6 +258,28 @@ func differ(ref *jsonschema.Schema, root string, data []byte) string {
 	refErr := ref.Validate(v)
 	if (len(problems) == 0) != (refErr == nil) {
 		return fmt.Sprintf("%s %s: generated validator says %q, jsonschema says %v", root, data, problems, refErr)
+	}
+	if refErr == nil {
+		return differDecode(root, data)
+	}
+	return ""
+}
+
+// differDecode compares the generated decoder with encoding/json on valid
+// input, by the JSON each result encodes to.
+func differDecode(root string, data []byte) string {
+	got, err := decoders[root](data)
+	if err != nil {
+		return fmt.Sprintf("%s %s: generated decoder failed on valid input: %v", root, data, err)
+	}
+	want := reflect.New(reflect.TypeOf(got))
+	if err := json.Unmarshal(data, want.Interface()); err != nil {
+		return "" // encoding/json refuses what JSON Schema calls an integer: 5.0
+	}
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want.Elem().Interface())
+	if !bytes.Equal(g, w) {
+		return fmt.Sprintf("%s %s: generated decoder gives %s, encoding/json gives %s", root, data, g, w)
 	}
 	return ""
 }

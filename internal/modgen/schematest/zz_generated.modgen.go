@@ -5,6 +5,8 @@ package schematest
 import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 	"regexp"
+	"strconv"
+	"time"
 )
 
 func checkColor(c *jsoncheck.Checker) {
@@ -19,6 +21,25 @@ func checkColor(c *jsoncheck.Checker) {
 	default:
 		c.WrongType("a string")
 	}
+}
+
+func decodeColor(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkColor(c)
+	c.End()
+	var in Color
+	if c.Fill() {
+		in = Color(c.Str())
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 func checkConstraints(c *jsoncheck.Checker) {
@@ -326,6 +347,25 @@ func checkConstraints(c *jsoncheck.Checker) {
 	default:
 		c.WrongType("an object")
 	}
+}
+
+func decodeConstraints(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkConstraints(c)
+	c.End()
+	var in Constraints
+	if c.Fill() {
+		modkitFillConstraints(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 func checkEverything(c *jsoncheck.Checker) {
@@ -833,6 +873,25 @@ func checkEverything(c *jsoncheck.Checker) {
 	}
 }
 
+func decodeEverything(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkEverything(c)
+	c.End()
+	var in Everything
+	if c.Fill() {
+		modkitFillEverything(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
 func checkItemPage(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
@@ -881,6 +940,25 @@ func checkItemPage(c *jsoncheck.Checker) {
 	}
 }
 
+func decodeItemPage(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkItemPage(c)
+	c.End()
+	var in Page[Item]
+	if c.Fill() {
+		modkitFillPageItem(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
 func checkLevel(c *jsoncheck.Checker) {
 	start := c.Offset()
 	k := c.Kind()
@@ -893,6 +971,25 @@ func checkLevel(c *jsoncheck.Checker) {
 	if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3") {
 		c.Report("must be one of 1, 2, 3, got %s", c.Span(start))
 	}
+}
+
+func decodeLevel(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkLevel(c)
+	c.End()
+	var in Level
+	if c.Fill() {
+		in = Level(c.Num().Int64())
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 func checkNode(c *jsoncheck.Checker) {
@@ -950,6 +1047,25 @@ func checkNode(c *jsoncheck.Checker) {
 	default:
 		c.WrongType("an object")
 	}
+}
+
+func decodeNode(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkNode(c)
+	c.End()
+	var in Node
+	if c.Fill() {
+		modkitFillNode(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 func checkSearch(c *jsoncheck.Checker) {
@@ -1095,6 +1211,25 @@ func checkSearch(c *jsoncheck.Checker) {
 	default:
 		c.WrongType("an object")
 	}
+}
+
+func decodeSearch(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkSearch(c)
+	c.End()
+	var in Search
+	if c.Fill() {
+		modkitFillSearch(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 func checkSizes(c *jsoncheck.Checker) {
@@ -1330,6 +1465,25 @@ func checkSizes(c *jsoncheck.Checker) {
 	default:
 		c.WrongType("an object")
 	}
+}
+
+func decodeSizes(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkSizes(c)
+	c.End()
+	var in Sizes
+	if c.Fill() {
+		modkitFillSizes(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
+	if err := c.Decode(&in); err != nil {
+		return nil, err
+	}
+	return in, nil
 }
 
 // modkitCheckDefItem checks a value of $defs/Item.
@@ -1833,6 +1987,390 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillConstraints decodes validated input into v.
+func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "score":
+			v.Score = c.Num().Float(64)
+		case "step":
+			v.Step = int(c.Num().Int64())
+		case "half":
+			v.Half = c.Num().Float(64)
+		case "limit":
+			v.Limit = uint8(c.Num().Uint64())
+		case "name":
+			v.Name = string(c.Str())
+		case "code":
+			v.Code = string(c.Str())
+		case "email":
+			v.Email = string(c.Str())
+		case "site":
+			v.Site = string(c.Str())
+		case "uuid":
+			v.ID = string(c.Str())
+		case "day":
+			v.Day = string(c.Str())
+		case "at":
+			v.At = string(c.Str())
+		case "tags":
+			v.Tags = []string{}
+			c.Enter()
+			for c.Next() {
+				var zero string
+				v.Tags = append(v.Tags, zero)
+				v.Tags[len(v.Tags)-1] = string(c.Str())
+			}
+		case "mode":
+			v.Mode = string(c.Str())
+		case "percent":
+			v.Percent = int(c.Num().Int64())
+		case "note":
+			v.Note = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillEverything decodes validated input into v.
+func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "id":
+			v.Base.ID = string(c.Str())
+		case "nested":
+			modkitFillNested(c, &v.Nested)
+		case "shadowed":
+			v.Shadowed = string(c.Str())
+		case "Plain":
+			v.Plain = string(c.Str())
+		case "renamed":
+			v.Renamed = string(c.Str())
+		case "-":
+			v.Dash = string(c.Str())
+		case "optional":
+			v.Optional = string(c.Str())
+		case "zero":
+			v.Zero = int(c.Num().Int64())
+		case "ptr":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Ptr = nil
+			} else {
+				if v.Ptr == nil {
+					v.Ptr = new(int)
+				}
+				(*v.Ptr) = int(c.Num().Int64())
+			}
+		case "forced":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Forced = nil
+			} else {
+				if v.Forced == nil {
+					v.Forced = new(string)
+				}
+				(*v.Forced) = string(c.Str())
+			}
+		case "relaxed":
+			v.Relaxed = string(c.Str())
+		case "quoted":
+			x1, err := strconv.ParseInt(string(c.Str()), 10, 64)
+			if err != nil {
+				c.DecodeFailed(err)
+			}
+			v.Quoted = int64(x1)
+		case "when":
+			start2 := c.Offset()
+			c.Skip()
+			if err := (&v.When).UnmarshalJSON(c.Span(start2)); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "blob":
+			start3 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start3, &v.Blob)
+		case "raw":
+			start4 := c.Offset()
+			c.Skip()
+			if err := (&v.Raw).UnmarshalJSON(c.Span(start4)); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "anything":
+			start5 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start5, &v.Anything)
+		case "up":
+			if err := (&v.Up).UnmarshalText(c.StrCopy()); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "op":
+			start6 := c.Offset()
+			c.Skip()
+			if err := (&v.Op).UnmarshalJSON(c.Span(start6)); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "color":
+			v.Color = Color(c.Str())
+		case "maybeColor":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.MaybeCol = nil
+			} else {
+				if v.MaybeCol == nil {
+					v.MaybeCol = new(Color)
+				}
+				(*v.MaybeCol) = Color(c.Str())
+			}
+		case "level":
+			v.Level = Level(c.Num().Int64())
+		case "free":
+			v.Free = FreeText(c.Str())
+		case "counts":
+			v.Counts = make(map[string]uint16)
+			c.Enter()
+			for c.Next() {
+				k8 := string(c.Key())
+				var e7 uint16
+				e7 = uint16(c.Num().Uint64())
+				v.Counts[k8] = e7
+			}
+		case "byId":
+			start9 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start9, &v.ByID)
+		case "byUpper":
+			start10 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start10, &v.ByUpper)
+		case "pair":
+			start11 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start11, &v.Pair)
+		case "items":
+			v.Items = []Item{}
+			c.Enter()
+			for c.Next() {
+				var zero Item
+				v.Items = append(v.Items, zero)
+				modkitFillItem(c, &v.Items[len(v.Items)-1])
+			}
+		case "maybeItem":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.MaybeIt = nil
+			} else {
+				if v.MaybeIt == nil {
+					v.MaybeIt = new(Item)
+				}
+				modkitFillItem(c, &(*v.MaybeIt))
+			}
+		case "sizes":
+			modkitFillSizes(c, &v.Sizes)
+		case "page":
+			modkitFillPageItem(c, &v.Page)
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillPageItem decodes validated input into v.
+func modkitFillPageItem(c *jsoncheck.Checker, v *Page[Item]) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "items":
+			v.Items = []Item{}
+			c.Enter()
+			for c.Next() {
+				var zero Item
+				v.Items = append(v.Items, zero)
+				modkitFillItem(c, &v.Items[len(v.Items)-1])
+			}
+		case "next":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Next = nil
+			} else {
+				if v.Next == nil {
+					v.Next = new(string)
+				}
+				(*v.Next) = string(c.Str())
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillNode decodes validated input into v.
+func modkitFillNode(c *jsoncheck.Checker, v *Node) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "name":
+			v.Name = string(c.Str())
+		case "children":
+			v.Children = []Node{}
+			c.Enter()
+			for c.Next() {
+				var zero Node
+				v.Children = append(v.Children, zero)
+				modkitFillNode(c, &v.Children[len(v.Children)-1])
+			}
+		case "parent":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Parent = nil
+			} else {
+				if v.Parent == nil {
+					v.Parent = new(Node)
+				}
+				modkitFillNode(c, &(*v.Parent))
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillSearch decodes validated input into v.
+func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "query":
+			v.Query = string(c.Str())
+		case "paths":
+			v.Paths = []string{}
+			c.Enter()
+			for c.Next() {
+				var zero string
+				v.Paths = append(v.Paths, zero)
+				v.Paths[len(v.Paths)-1] = string(c.Str())
+			}
+		case "limit":
+			v.Limit = int(c.Num().Int64())
+		case "regex":
+			v.Regex = c.Bool()
+		case "since":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Since = nil
+			} else {
+				if v.Since == nil {
+					v.Since = new(time.Time)
+				}
+				start12 := c.Offset()
+				c.Skip()
+				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start12)); err != nil {
+					c.DecodeFailed(err)
+				}
+			}
+		case "kinds":
+			v.Kinds = []Kind{}
+			c.Enter()
+			for c.Next() {
+				var zero Kind
+				v.Kinds = append(v.Kinds, zero)
+				v.Kinds[len(v.Kinds)-1] = Kind(c.Str())
+			}
+		case "options":
+			modkitFillSearchOptions(c, &v.Options)
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillSizes decodes validated input into v.
+func modkitFillSizes(c *jsoncheck.Checker, v *Sizes) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "i8":
+			v.I8 = int8(c.Num().Int64())
+		case "i16":
+			v.I16 = int16(c.Num().Int64())
+		case "i32":
+			v.I32 = int32(c.Num().Int64())
+		case "i64":
+			v.I64 = c.Num().Int64()
+		case "u":
+			v.U = uint(c.Num().Uint64())
+		case "u8":
+			v.U8 = uint8(c.Num().Uint64())
+		case "u16":
+			v.U16 = uint16(c.Num().Uint64())
+		case "u32":
+			v.U32 = uint32(c.Num().Uint64())
+		case "u64":
+			v.U64 = c.Num().Uint64()
+		case "f32":
+			v.F32 = float32(c.Num().Float(32))
+		case "f64":
+			v.F64 = c.Num().Float(64)
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillNested decodes validated input into v.
+func modkitFillNested(c *jsoncheck.Checker, v *Nested) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "inner":
+			v.Inner = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillItem decodes validated input into v.
+func modkitFillItem(c *jsoncheck.Checker, v *Item) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "title":
+			v.Title = string(c.Str())
+		case "level":
+			v.Level = Level(c.Num().Int64())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillSearchOptions decodes validated input into v.
+func modkitFillSearchOptions(c *jsoncheck.Checker, v *SearchOptions) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "caseSensitive":
+			v.CaseSensitive = c.Bool()
+		case "context":
+			v.Context = int(c.Num().Int64())
+		case "exclude":
+			v.Exclude = []string{}
+			c.Enter()
+			for c.Next() {
+				var zero string
+				v.Exclude = append(v.Exclude, zero)
+				v.Exclude[len(v.Exclude)-1] = string(c.Str())
+			}
+		default:
+			c.Skip()
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ package kitchen
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"time"
 )
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
@@ -31,6 +32,13 @@ func modkitDecodeKitchenFind(data []byte) (any, error) {
 	modkitCheckKitchenFind(c)
 	c.End()
 	var in Query
+	if c.Fill() {
+		modkitFillQuery(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -118,6 +126,13 @@ func modkitDecodeKitchenFilter(data []byte) (any, error) {
 	modkitCheckKitchenFilter(c)
 	c.End()
 	var in Filter[Kind]
+	if c.Fill() {
+		modkitFillFilterKind(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -181,6 +196,13 @@ func modkitDecodeKitchenPlant(data []byte) (any, error) {
 	modkitCheckKitchenPlant(c)
 	c.End()
 	var in Branch
+	if c.Fill() {
+		modkitFillBranch(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -284,5 +306,74 @@ func modkitCheckDefBranch(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillQuery decodes validated input into v.
+func modkitFillQuery(c *jsoncheck.Checker, v *Query) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "text":
+			v.Text = string(c.Str())
+		case "max":
+			v.Max = uint8(c.Num().Uint64())
+		case "after":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.After = nil
+			} else {
+				if v.After == nil {
+					v.After = new(time.Time)
+				}
+				start1 := c.Offset()
+				c.Skip()
+				if err := (&(*v.After)).UnmarshalJSON(c.Span(start1)); err != nil {
+					c.DecodeFailed(err)
+				}
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillFilterKind decodes validated input into v.
+func modkitFillFilterKind(c *jsoncheck.Checker, v *Filter[Kind]) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "only":
+			v.Only = []Kind{}
+			c.Enter()
+			for c.Next() {
+				var zero Kind
+				v.Only = append(v.Only, zero)
+				v.Only[len(v.Only)-1] = Kind(c.Str())
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillBranch decodes validated input into v.
+func modkitFillBranch(c *jsoncheck.Checker, v *Branch) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "name":
+			v.Name = string(c.Str())
+		case "kids":
+			v.Kids = []Branch{}
+			c.Enter()
+			for c.Next() {
+				var zero Branch
+				v.Kids = append(v.Kids, zero)
+				modkitFillBranch(c, &v.Kids[len(v.Kids)-1])
+			}
+		default:
+			c.Skip()
+		}
 	}
 }
