@@ -189,7 +189,7 @@ func TestCallToolFailures(t *testing.T) {
 	c := start(t, testGenerated)
 	tests := []struct {
 		name, tool, input, wantErr string
-		wantProblems                []string
+		wantProblems               []string
 	}{
 		{"unknown tool", "t_nope", `{}`, "mod t has no tool t_nope", nil},
 		{"generated decoder", "t_count", `{"n":101}`, "invalid input: /n: must be at most 100, got 101", []string{"/n: must be at most 100, got 101"}},
