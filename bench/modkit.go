@@ -193,7 +193,7 @@ func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	return compare("", latencySide("Load + first call", a), latencySide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
+	return compare("", msSide("Load + first call", a), msSide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
 }
 
 // cancelOnce starts a wait_cancel call, cancels it once the handler runs,

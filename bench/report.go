@@ -49,6 +49,13 @@ func latencySide(label string, s *sample) side {
 	return side{label: label, unit: "µs", p50: percentile(xs, 50), p99: percentile(xs, 99)}
 }
 
+// msSide summarises latencies measured in microseconds, in milliseconds.
+func msSide(label string, s *sample) side {
+	sd := latencySide(label, s)
+	sd.unit, sd.p50, sd.p99 = "ms", sd.p50/1000, sd.p99/1000
+	return sd
+}
+
 // rateSide summarises one rate per round.
 func rateSide(label, unit string, s *sample) side {
 	xs := s.all()

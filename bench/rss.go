@@ -16,7 +16,7 @@ import (
 // idleFor is how long a process sits idle before its memory is read.
 const idleFor = time.Second
 
-// rssMB returns the resident set size of process pid in MiB, from
+// rssMB returns the resident set size of process pid in MiB (2^20 bytes), from
 // /proc/PID/status.
 func rssMB(pid int) (float64, error) {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
@@ -150,5 +150,5 @@ func idleRSS(ctx context.Context, e *env) (row, error) {
 
 func rssSide(label string, s *sample) side {
 	xs := s.all()
-	return side{label: label, unit: "MB", p50: median(xs), p99: percentile(xs, 99)}
+	return side{label: label, unit: "MiB", p50: median(xs), p99: percentile(xs, 99)}
 }

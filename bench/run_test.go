@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRun runs every measurement once, briefly, and checks the report's
+// shape: a table row and a parseable ratio line for each measurement.
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and starts every side")
+	}
+	cfg := config{rounds: 1, warmup: 1, calls: 5, workers: 2, concurrentFor: 50 * time.Millisecond,
+		coldStarts: 1, cancels: 2, decodes: 10, batches: 2, lists: 1}
+	var out bytes.Buffer
+	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	report := out.String()
+	for _, m := range measurements {
+		if !strings.Contains(report, "| `"+m.name+"` |") {
+			t.Errorf("report has no row for %s:\n%s", m.name, report)
+		}
+	}
+	var ratios int
+	for line := range strings.Lines(report) {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "ratio" {
+			continue
+		}
+		ratios++
+		if len(f) != 3 {
+			t.Errorf("ratio line %q: got %d fields, want 3", line, len(f))
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil || !(v > 0) {
+			t.Errorf("ratio line %q: got value %q, want a positive number", line, f[2])
+		}
+	}
+	if ratios != len(measurements) {
+		t.Errorf("got %d ratio lines, want %d", ratios, len(measurements))
+	}
+}
+
+func TestRunOnlySelected(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the baselines")
+	}
+	cfg := quickConfig()
+	cfg.rounds, cfg.batches, cfg.decodes = 1, 2, 10
+	cfg.only = regexpMust(t, "^validate_vs_json$")
+	var out bytes.Buffer
+	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if got := strings.Count(out.String(), "\nratio "); got != 1 {
+		t.Errorf("got %d ratio lines, want 1:\n%s", got, out.String())
+	}
+}
+
+func regexpMust(t *testing.T, expr string) *regexp.Regexp {
+	t.Helper()
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return re
+}
