@@ -1,10 +1,13 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -69,15 +72,15 @@ func Packages(dir string, patterns ...string) ([]*packages.Package, []Diag, erro
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
+	overlay, err := stubOverlay(dir, patterns)
+	if err != nil {
+		return nil, nil, err
+	}
 	cfg := &packages.Config{
-		Mode: Mode,
-		Dir:  dir,
+		Mode:    Mode,
+		Dir:     dir,
+		Overlay: overlay,
 		ParseFile: func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-			if filepath.Base(filename) == GeneratedFile {
-				// Only the package clause: the old output must not
-				// influence, or break, the new one.
-				return parser.ParseFile(fset, filename, src, parser.PackageClauseOnly)
-			}
 			return parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 		},
 	}
@@ -117,4 +120,130 @@ func errorDiag(e packages.Error) Diag {
 		}
 	}
 	return d
+}
+
+// stubOverlay finds the generated files of the packages patterns name
+// and replaces each, for the build system and the type checker, by a stub:
+// the old output must not influence, or break, the new one.
+func stubOverlay(dir string, patterns []string) (map[string][]byte, error) {
+	var files []string
+	var others []string
+	for _, p := range patterns {
+		if !strings.HasPrefix(p, ".") && !filepath.IsAbs(p) {
+			others = append(others, p)
+			continue
+		}
+		root := p
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(dir, root)
+		}
+		if base, ok := strings.CutSuffix(root, string(filepath.Separator)+"..."); ok || strings.HasSuffix(root, "/...") {
+			if !ok {
+				base = strings.TrimSuffix(root, "/...")
+			}
+			_ = filepath.WalkDir(base, func(path string, d os.DirEntry, err error) error {
+				if err != nil {
+					return nil
+				}
+				if d.IsDir() && path != base {
+					name := d.Name()
+					if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+						return filepath.SkipDir
+					}
+				}
+				if !d.IsDir() && d.Name() == GeneratedFile {
+					files = append(files, path)
+				}
+				return nil
+			})
+			continue
+		}
+		files = append(files, filepath.Join(root, GeneratedFile))
+	}
+	if len(others) > 0 {
+		// Import paths: ask the go command where the packages are.
+		pkgs, err := packages.Load(&packages.Config{Mode: packages.NeedFiles, Dir: dir}, others...)
+		if err != nil {
+			return nil, fmt.Errorf("load %s: %v", strings.Join(others, " "), err)
+		}
+		for _, pkg := range pkgs {
+			for _, f := range append(pkg.GoFiles, pkg.IgnoredFiles...) {
+				if filepath.Base(f) == GeneratedFile {
+					files = append(files, f)
+				}
+			}
+		}
+	}
+	overlay := map[string][]byte{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			continue // no generated file yet
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		overlay[abs] = stubGenerated(src)
+	}
+	return overlay, nil
+}
+
+// stubGenerated reduces a previously generated file to its package clause
+// and, if present, a Modkit function returning nil, so that code calling
+// Modkit still type-checks.
+func stubGenerated(src []byte) []byte {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, GeneratedFile, src, parser.SkipObjectResolution)
+	if err != nil {
+		f, err = parser.ParseFile(fset, GeneratedFile, src, parser.PackageClauseOnly)
+		if err != nil {
+			return src
+		}
+		return []byte("package " + f.Name.Name + "\n")
+	}
+	var decls []ast.Decl
+	var imports []*ast.ImportSpec
+	for _, d := range f.Decls {
+		switch d := d.(type) {
+		case *ast.GenDecl:
+			if d.Tok != token.IMPORT {
+				continue
+			}
+			var specs []ast.Spec
+			for _, spec := range d.Specs {
+				is := spec.(*ast.ImportSpec)
+				if is.Path.Value == `"`+SDKPath+`"` {
+					specs = append(specs, is)
+					imports = append(imports, is)
+				}
+			}
+			if len(specs) > 0 {
+				d.Specs = specs
+				decls = append(decls, d)
+			}
+		case *ast.FuncDecl:
+			if d.Name.Name == "Modkit" && d.Recv == nil && len(imports) > 0 {
+				d.Body.List = []ast.Stmt{&ast.ReturnStmt{Return: d.Body.Lbrace, Results: []ast.Expr{ast.NewIdent("nil")}}}
+				decls = append(decls, d)
+			}
+		}
+	}
+	hasModkit := false
+	for _, d := range decls {
+		if _, ok := d.(*ast.FuncDecl); ok {
+			hasModkit = true
+		}
+	}
+	if !hasModkit {
+		return []byte("package " + f.Name.Name + "\n")
+	}
+	f.Decls = decls
+	f.Imports = imports
+	f.Comments = nil
+	var buf bytes.Buffer
+	if err := format.Node(&buf, fset, f); err != nil {
+		return []byte("package " + f.Name.Name + "\n")
+	}
+	return buf.Bytes()
 }
