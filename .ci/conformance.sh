@@ -92,24 +92,26 @@ echo "modhost mcp serves $url"
 
 failed=()
 for s in "${SCENARIOS[@]}"; do
-	if (cd "$tools" && npx --no-install conformance server --url "$url" --scenario "$s") >"$work/$s.log" 2>&1; then
+	if conformance server --url "$url" --scenario "$s" >"$work/$s.log" 2>&1; then
 		echo "ok   $s"
 	else
 		echo "FAIL $s"; cat "$work/$s.log"; failed+=("$s")
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio"
-if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" \
-	go test -count=1 -run 'TestInspectorCLI' -v ./internal/mcpbridge >"$work/inspector.log" 2>&1 &&
-	grep -q -- '--- PASS: TestInspectorCLI' "$work/inspector.log"; then
-	echo "ok   inspector"
-else
-	echo "FAIL inspector"; cat "$work/inspector.log"; failed+=(inspector)
-fi
+echo "--- MCP Inspector CLI over stdio, MCP Apps page in Node"
+for test in TestInspectorCLI TestAppPage; do
+	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" \
+		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
+		grep -q -- "--- PASS: $test" "$work/$test.log"; then
+		echo "ok   $test"
+	else
+		echo "FAIL $test"; cat "$work/$test.log"; failed+=("$test")
+	fi
+done
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "MCP conformance failed: ${failed[*]}"
 	exit 1
 fi
-echo "MCP conformance: ${#SCENARIOS[@]} scenarios and the Inspector CLI pass"
+echo "MCP conformance: ${#SCENARIOS[@]} scenarios, the Inspector CLI and the Apps page pass"

@@ -147,3 +147,83 @@ func TestInspectorCLI(t *testing.T) {
 		}
 	})
 }
+
+// TestAppPage runs the view page's script against a scripted MCP Apps host
+// (testdata/apphost.mjs) and checks the handshake and one render request per
+// phase, with the call's input and result.
+func TestAppPage(t *testing.T) {
+	dir := nodeTools(t)
+	cs := connect(t, loadHost(t, crashyDir), nil, nil)
+	res, err := cs.ReadResource(callCtx(t), &mcp.ReadResourceParams{URI: mcpbridge.AppURI("crashy", "crashy_report")})
+	if err != nil {
+		t.Fatalf("ReadResource: %v", err)
+	}
+	page := filepath.Join(t.TempDir(), "page.html")
+	if err := os.WriteFile(page, []byte(res.Contents[0].Text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "apphost.mjs"), page)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("apphost: %v\n%s", err, stderr.Bytes())
+	}
+	var got struct {
+		Initialize struct {
+			ProtocolVersion string
+			AppInfo         struct{ Name string }
+		}
+		Sent []struct {
+			Method, Target string
+		}
+		Renders []struct {
+			Name      string
+			Arguments map[string]any
+		}
+		Srcdocs     []string
+		Sizes       int
+		FrameHeight string
+		Answered    struct {
+			ID    int
+			Error struct{ Code int }
+		}
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if got.Initialize.ProtocolVersion != "2026-01-26" {
+		t.Errorf("ui/initialize protocol: got %q, want 2026-01-26", got.Initialize.ProtocolVersion)
+	}
+	wantRenders := []string{
+		`{"input":{"title":"a"},"phase":"preparing","tool":"crashy_report"}`,
+		`{"input":{"title":"a b"},"phase":"running","tool":"crashy_report"}`,
+		`{"input":{"title":"a b"},"phase":"completed","result":{"title":"a b","words":2},"tool":"crashy_report"}`,
+		`{"error":"Tool failed: no luck","input":{"title":"a b"},"phase":"failed","tool":"crashy_report"}`,
+		`{"error":"cancelled: user action","input":{"title":"a b"},"phase":"failed","tool":"crashy_report"}`,
+	}
+	if len(got.Renders) != len(wantRenders) {
+		t.Fatalf("render requests: got %d, want %d: %s", len(got.Renders), len(wantRenders), out)
+	}
+	for i, r := range got.Renders {
+		if r.Name != mcpbridge.RenderViewTool {
+			t.Errorf("render %d calls %q, want %s", i, r.Name, mcpbridge.RenderViewTool)
+		}
+		if a := mustJSON(t, r.Arguments); a != wantRenders[i] {
+			t.Errorf("render %d arguments: got %s, want %s", i, a, wantRenders[i])
+		}
+	}
+	wantDocs := []string{"<p>preparing</p>", "<p>running</p>", "<p>completed</p>", "<p>failed</p>", "<p>failed</p>"}
+	if !slices.Equal(got.Srcdocs, wantDocs) {
+		t.Errorf("frame contents: got %q, want %q", got.Srcdocs, wantDocs)
+	}
+	if got.Sizes == 0 || got.FrameHeight != "40px" {
+		t.Errorf("sizing: got %d size-changed notifications and frame height %q, want some and 40px", got.Sizes, got.FrameHeight)
+	}
+	if got.Answered.ID != 99 || got.Answered.Error.Code != -32601 {
+		t.Errorf("unknown request: got answer %+v, want a -32601 error for id 99", got.Answered)
+	}
+	if got.Sent[0].Method != "ui/initialize" || got.Sent[1].Method != "ui/notifications/initialized" {
+		t.Errorf("first messages: got %+v, want ui/initialize then ui/notifications/initialized", got.Sent[:2])
+	}
+}
