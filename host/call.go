@@ -167,6 +167,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			continue
 		}
 		if o := ev.GetOutcome(); o != nil {
+			// The trailer follows at once; reading it ends the stream
+			// cleanly, so the deferred cancel resets nothing.
+			stream.Recv()
 			return res.outcome(t, o, h.opts.MaxResultBytes), nil
 		}
 	}

@@ -26,3 +26,33 @@ func BareUnary(h *Host, id string) (func(context.Context) error, error) {
 	}
 	return nil, ErrUnknownTool
 }
+
+// BareStream returns a function running one tool call straight over the
+// mod's gRPC stream, skipping everything the host adds: the cost of the
+// stream alone.
+func BareStream(h *Host, tool string, input []byte) (func(context.Context) error, error) {
+	t, ok := h.tools[tool]
+	if !ok {
+		return nil, ErrUnknownTool
+	}
+	p, err := t.mod.get()
+	if err != nil {
+		return nil, err
+	}
+	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
+	return func(ctx context.Context) error {
+		stream, err := p.rpc.CallTool(ctx, req)
+		if err != nil {
+			return err
+		}
+		for {
+			ev, err := stream.Recv()
+			if err != nil {
+				return err
+			}
+			if ev.GetOutcome() != nil {
+				return nil
+			}
+		}
+	}, nil
+}
