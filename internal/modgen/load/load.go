@@ -72,10 +72,34 @@ func Packages(dir string, patterns ...string) ([]*packages.Package, []Diag, erro
 	if len(patterns) == 0 {
 		patterns = []string{"."}
 	}
-	overlay, err := stubOverlay(dir, patterns)
+	pkgs, diags, err := loadWith(dir, patterns, nil)
 	if err != nil {
 		return nil, nil, err
 	}
+	if len(diags) == 0 {
+		if len(pkgs) == 0 {
+			return nil, nil, fmt.Errorf("load %s: no packages", strings.Join(patterns, " "))
+		}
+		return pkgs, nil, nil
+	}
+	// A stale generated file may be what breaks the build: load again with
+	// every generated file replaced by a stub. The first, plain load keeps
+	// the common case as fast as a bare packages.Load.
+	overlay, err := stubOverlay(dir, patterns)
+	if err != nil || len(overlay) == 0 {
+		return pkgs, diags, err
+	}
+	pkgs, diags, err = loadWith(dir, patterns, overlay)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(pkgs) == 0 {
+		return nil, nil, fmt.Errorf("load %s: no packages", strings.Join(patterns, " "))
+	}
+	return pkgs, diags, nil
+}
+
+func loadWith(dir string, patterns []string, overlay map[string][]byte) ([]*packages.Package, []Diag, error) {
 	cfg := &packages.Config{
 		Mode:    Mode,
 		Dir:     dir,
@@ -94,9 +118,6 @@ func Packages(dir string, patterns ...string) ([]*packages.Package, []Diag, erro
 			diags = append(diags, errorDiag(e))
 		}
 	})
-	if len(pkgs) == 0 {
-		return nil, nil, fmt.Errorf("load %s: no packages", strings.Join(patterns, " "))
-	}
 	return pkgs, diags, nil
 }
 
