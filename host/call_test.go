@@ -443,6 +443,19 @@ func TestConcurrentCalls(t *testing.T) {
 	}
 }
 
+func TestCloseStopsCallsInFlight(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	done := make(chan *host.CallResult)
+	go func() { done <- call(t, h, "crashy_wait", `{}`) }()
+	time.Sleep(300 * time.Millisecond)
+	h.Close()
+	res := <-done
+	wantStatus(t, res, host.StatusFailed)
+	if want := "mod crashy was stopped: the host closed"; res.Error != want {
+		t.Errorf("got error %q, want %q", res.Error, want)
+	}
+}
+
 func TestCallAfterClose(t *testing.T) {
 	h := load(t, nil, crashyDir)
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)

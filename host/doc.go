@@ -24,8 +24,9 @@
 // one outcome: completed, failed or cancelled. A mod that crashes fails the
 // calls in flight with a message naming it; the next call starts a fresh
 // process. Cancelling the call's context cancels the handler's context in
-// the mod; the call returns at once, and a handler that ignores cancellation
-// for longer than [Options.GracePeriod] takes its mod process down with it.
+// the mod; the call returns at once, and when the handler is still running
+// [Options.GracePeriod] later the host kills the mod process (the next call
+// starts a fresh one).
 //
 // # Closing
 //

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -42,6 +43,7 @@ type proc struct {
 	tail      *stderrTail
 	socketDir string
 	killOnce  sync.Once
+	stopped   atomic.Pointer[string] // why the host stopped it, if it did
 }
 
 // get returns the mod's running process, building and starting it when
@@ -88,9 +90,14 @@ func (m *mod) stop() {
 	m.proc = nil
 	m.mu.Unlock()
 	if p != nil {
+		p.stopBecause("the host closed")
 		p.kill()
 	}
 }
+
+// stopBecause records why the host is about to stop p, for the calls it
+// cuts short.
+func (p *proc) stopBecause(reason string) { p.stopped.CompareAndSwap(nil, &reason) }
 
 func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.ID) }
 
@@ -222,6 +229,7 @@ func (p *proc) reapAfterGrace(callID string) {
 			return
 		}
 		p.m.logger().Warn("handler ignored cancellation past the grace period; killing the mod", "call", callID, "grace", grace.String())
+		p.stopBecause("a cancelled handler ran past the " + grace.String() + " grace period")
 		p.m.drop(p)
 	}()
 }
@@ -243,6 +251,9 @@ func (p *proc) exited(wait time.Duration) bool {
 // transportError explains an RPC error that is not the caller's
 // cancellation: a crash names the mod and, when it panicked, the panic.
 func (p *proc) transportError(err error) string {
+	if reason := p.stopped.Load(); reason != nil {
+		return "mod " + p.m.man.ID + " was stopped: " + *reason
+	}
 	if p.exited(300 * time.Millisecond) {
 		p.m.drop(p)
 		return p.crashText()

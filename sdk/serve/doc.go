@@ -25,9 +25,9 @@
 //
 // # Cancellation
 //
-// When the host cancels a call, the handler's context is cancelled. A handler
-// that keeps running longer than the host's grace period after that takes the
-// process down, so the host can start a fresh one.
+// When the host cancels a call, the handler's context is cancelled. When the
+// handler keeps running past the host's grace period, the host stops the
+// process; should the host fail to, the mod exits on its own a little later.
 //
 // # Output and logs
 //
