@@ -1,0 +1,49 @@
+package jsoncheck
+
+import "testing"
+
+func TestFormats(t *testing.T) {
+	tests := []struct {
+		format, s string
+		want      bool
+	}{
+		{"date-time", "2026-01-02T15:04:05Z", true},
+		{"date-time", "2026-01-02t15:04:05.123+01:30", true},
+		{"date-time", "2026-12-31T23:59:60Z", true},
+		{"date-time", "2026-12-31T22:59:60-01:00", true},
+		{"date-time", "2026-12-31T12:59:60Z", false},
+		{"date-time", "2026-01-02T15:04:05", false},
+		{"date-time", "2026-01-02 15:04:05Z", false},
+		{"date-time", "2026-01-02T15:04:05.Z", false},
+		{"date", "2024-02-29", true},
+		{"date", "2023-02-29", false},
+		{"date", "2024-2-29", false},
+		{"email", "ada@example.com", true},
+		{"email", "ada@[127.0.0.1]", true},
+		{"email", "ada@[IPv6:::1]", true},
+		{"email", "ada", false},
+		{"email", "ada@-x.com", false},
+		{"uri", "https://example.com/a?b#c", true},
+		{"uri", "urn:isbn:0451450523", true},
+		{"uri", "/relative", false},
+		{"uri", "http://[::1]:80/", true},
+		{"uri", "http://::1/", false},
+		{"uuid", "123e4567-e89b-12d3-a456-426614174000", true},
+		{"uuid", "123e4567e89b12d3a456426614174000", false},
+		{"uuid", "123e4567-e89b-12d3-a456-42661417400g", false},
+		{"unknown", "anything", true},
+	}
+	for _, tt := range tests {
+		if got := Format(tt.format, []byte(tt.s)); got != tt.want {
+			t.Errorf("Format(%s, %q): got %v, want %v", tt.format, tt.s, got, tt.want)
+		}
+	}
+}
+
+func TestBase64(t *testing.T) {
+	for s, want := range map[string]bool{"aGk=": true, "aGk": false, "": true, "a\nGk=": true, "!!": false} {
+		if got := Base64([]byte(s)); got != want {
+			t.Errorf("Base64(%q): got %v, want %v", s, got, want)
+		}
+	}
+}
