@@ -179,14 +179,17 @@ func TestCrashFailsEveryCallInFlight(t *testing.T) {
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"warm up"}`), host.StatusCompleted)
 	var wg sync.WaitGroup
 	results := make([]*host.CallResult, 3)
+	dir := t.TempDir()
 	for i := range results {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			results[i] = call(t, h, "crashy_wait", `{}`)
+			results[i] = call(t, h, "crashy_wait", `{"started":`+strconv.Quote(filepath.Join(dir, strconv.Itoa(i)))+`}`)
 		}()
 	}
-	time.Sleep(200 * time.Millisecond)
+	for i := range results {
+		waitForFile(t, filepath.Join(dir, strconv.Itoa(i)))
+	}
 	wantStatus(t, call(t, h, "crashy_crash", `{"how":"exit"}`), host.StatusFailed)
 	wg.Wait()
 	for _, res := range results {
@@ -445,9 +448,10 @@ func TestConcurrentCalls(t *testing.T) {
 
 func TestCloseStopsCallsInFlight(t *testing.T) {
 	h := load(t, nil, crashyDir)
+	started := filepath.Join(t.TempDir(), "started")
 	done := make(chan *host.CallResult)
-	go func() { done <- call(t, h, "crashy_wait", `{}`) }()
-	time.Sleep(300 * time.Millisecond)
+	go func() { done <- call(t, h, "crashy_wait", `{"started":`+strconv.Quote(started)+`}`) }()
+	waitForFile(t, started)
 	h.Close()
 	res := <-done
 	wantStatus(t, res, host.StatusFailed)
