@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/tools/go/packages"
 
+	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/modgen/load"
 )
 
@@ -20,6 +21,17 @@ func BenchmarkModgen(b *testing.B) {
 			pkgs, err := packages.Load(&packages.Config{Mode: load.Mode, Dir: benchMod}, ".")
 			if err != nil || packages.PrintErrors(pkgs) > 0 {
 				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("passes_only", func(b *testing.B) {
+		pkgs, diags, err := load.Packages(benchMod, ".")
+		if err != nil || len(diags) > 0 {
+			b.Fatal(err, diags)
+		}
+		for b.Loop() {
+			if out, diags := build.Mod(pkgs[0]); out == nil {
+				b.Fatal(diags)
 			}
 		}
 	})

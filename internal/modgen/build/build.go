@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 
+	"github.com/santhosh-tekuri/jsonschema/v5"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/modkit/modkit/internal/modgen/codegen"
@@ -110,6 +112,19 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 	if b.failed() {
 		return nil, b.diags
 	}
+	for i, t := range mf.Tools {
+		for _, raw := range []json.RawMessage{t.InputSchema, t.ResultSchema} {
+			if len(raw) == 0 {
+				continue
+			}
+			if err := compiles(raw); err != nil {
+				b.errorf(m.Tools[i].Pos, "tool %s: modgen emitted a schema that does not compile (a modgen bug): %v", t.Name, err)
+			}
+		}
+	}
+	if b.failed() {
+		return nil, b.diags
+	}
 	mjson, err := manifest.Encode(mf)
 	if err != nil {
 		b.errorf(m.Pos, "%v", err)
@@ -127,6 +142,18 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		return nil, b.diags
 	}
 	return &Output{Dir: packageDir(pkg), Manifest: mjson, Go: goSrc}, b.diags
+}
+
+// compiles checks an emitted schema with the JSON Schema implementation
+// the host uses.
+func compiles(raw json.RawMessage) error {
+	c := jsonschema.NewCompiler()
+	c.Draft = jsonschema.Draft2020
+	if err := c.AddResource("mem://schema.json", bytes.NewReader(raw)); err != nil {
+		return err
+	}
+	_, err := c.Compile("mem://schema.json")
+	return err
 }
 
 func mustJSON(s *schema.Schema) json.RawMessage {
