@@ -296,7 +296,9 @@ func (g *gen) value(s *schema.Schema) []jen.Code {
 	genericEnum := len(s.Enum) > 0 && !(s.Type == "string" && allStrings(s.Enum))
 	if genericEnum {
 		out = append(out, jen.Id("start").Op(":=").Id("c").Dot("Offset").Call())
-		out = append(out, jen.Id("k").Op(":=").Id("c").Dot("Kind").Call())
+		if s.Type != "" || s.Nullable {
+			out = append(out, jen.Id("k").Op(":=").Id("c").Dot("Kind").Call())
+		}
 	}
 	var cases []jen.Code
 	if s.Nullable {
@@ -336,7 +338,7 @@ func (g *gen) value(s *schema.Schema) []jen.Code {
 		case s.Nullable:
 			cond = jen.Id("k").Op("!=").Add(kind("Null")).Op("&&")
 		default:
-			cond = jen.Null()
+			cond = jen.Empty()
 		}
 		out = append(out, jen.If(cond.Op("!").Qual(checkPath, "OneOf").Call(lits...)).Block(
 			c("Report", jen.Lit("must be one of "+esc(strings.Join(s.Enum, ", "))+", got %s"), c("Span", jen.Id("start"))),

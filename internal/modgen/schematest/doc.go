@@ -4,7 +4,9 @@
 // a differential fuzz target against santhosh-tekuri/jsonschema, and the
 // validator benchmarks.
 //
-// Regenerate the golden files with
+// Regenerate the golden files, and review their diff, with
 //
-//	go test ./internal/modgen/schematest -update
+//	go generate ./internal/modgen/schematest
 package schematest
+
+//go:generate go run ./gen

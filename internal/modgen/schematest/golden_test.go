@@ -3,49 +3,28 @@ package schematest
 import (
 	"bytes"
 	"flag"
-	"go/types"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/modkit/modkit/internal/modgen/codegen"
 	"github.com/modkit/modkit/internal/modgen/load"
 	"github.com/modkit/modkit/internal/modgen/schema"
+	"github.com/modkit/modkit/internal/modgen/schematest/schemagen"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files")
+var update = flag.Bool("update", false, "rewrite golden files (go generate works too, even when the generated file no longer compiles)")
 
-// roots are the types whose schemas and validators are pinned.
-var roots = []string{"Everything", "Constraints", "Node", "ItemPage", "Search", "Sizes", "Color", "Level"}
+var roots = schemagen.Roots
 
 // generate derives the schemas of roots and the validator file from this
 // package's source.
 func generate(t testing.TB) (map[string]*schema.Schema, []byte) {
 	t.Helper()
-	pkgs, diags, err := load.Packages("", ".")
+	schemas, src, err := schemagen.Generate(".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, d := range diags {
-		t.Fatal(d.Format(""))
-	}
-	pkg := pkgs[0]
-	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input}
-	out := map[string]*schema.Schema{}
-	gen := map[string]codegen.Root{}
-	for _, name := range roots {
-		tn := pkg.Types.Scope().Lookup(name).(*types.TypeName)
-		out[name] = g.Root(tn.Type(), tn.Pos())
-		gen[name] = codegen.Root{Type: tn.Type(), Schema: out[name]}
-	}
-	for _, e := range g.Errors() {
-		t.Errorf("%v", e)
-	}
-	src, err := codegen.Checkers(pkg.PkgPath, pkg.Name, gen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out, src
+	return schemas, src
 }
 
 func golden(t *testing.T, path string, got []byte) {
@@ -58,13 +37,15 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
+		t.Fatalf("%v (run go generate to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s: got a different result than the golden file; run with -update and review the diff\ngot:\n%s", path, got)
+		t.Errorf("%s: got a different result than the golden file; run go generate and review the diff\ngot:\n%s", path, got)
 	}
 }
 
+// TestGolden pins the schemas and the generated validators. Regenerate
+// them with go generate (go run ./gen) in this directory.
 func TestGolden(t *testing.T) {
 	schemas, src := generate(t)
 	for _, name := range roots {

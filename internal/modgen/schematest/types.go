@@ -154,6 +154,17 @@ type Constraints struct {
 	Mode    string   `json:"mode" jsonschema:"enum=fast,enum=slow,default=fast"`
 	Percent int      `json:"percent,omitempty" jsonschema:"enum=0,enum=50,enum=100"`
 	Note    string   `json:"note,omitempty" jsonschema:"A free text note, with a comma"`
+	Flag    any      `json:"flag,omitempty" jsonschema:"enum=1,enum=true,enum=null"`
+	On      bool     `json:"on,string,omitempty"`
+	Ratio   float64  `json:"ratio,string,omitempty"`
+	Count   *uint32  `json:"count,string,omitempty"`
+	*Extra
+}
+
+// Extra is embedded through a pointer: its fields are promoted.
+type Extra struct {
+	// Origin says where the request came from.
+	Origin string `json:"origin,omitempty" jsonschema:"maxLength=10"`
 }
 
 // Node is a tree: it refers to itself through $defs.

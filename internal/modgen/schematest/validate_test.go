@@ -290,6 +290,8 @@ var seeds = []string{
 	`{"query":"x","options":{"caseSensitive":true,"context":2}}`,
 	`{"query":"find me","paths":["a","b"],"limit":50,"regex":true,"since":"2026-01-02T03:04:05.5+01:00","kinds":["text","doc"],"options":{"caseSensitive":false,"context":10,"exclude":["vendor"]}}`,
 	`{"score":0.5,"step":10,"limit":3,"name":"ab","code":"AB","tags":["x"],"mode":"fast","email":"a@b.co","site":"https://x.y/z","uuid":"123e4567-e89b-12d3-a456-426614174000","day":"2024-02-29","at":"2026-12-31T23:59:60Z","percent":50,"half":1.5}`,
+	`{"score":0,"step":5,"limit":50,"name":"abcdefgh","code":"XYZ","tags":["x","y","z"],"mode":"slow","flag":null,"on":"true","ratio":"-1.5e3","count":"7","origin":"here"}`,
+	`{"score":0,"step":5,"limit":50,"name":"ab","code":"XY","tags":["x"],"mode":"slow","flag":2,"on":"yes","ratio":"1.","count":null,"origin":"far too long here"}`,
 	`{"name":"a","children":[{"name":"b","parent":{"name":"c"}}]}`,
 	`{"items":[{"title":"t","level":2}],"next":null}`,
 	`{"i8":-128,"i16":32767,"i32":0,"i64":-9223372036854775808,"u":0,"u8":255,"u16":0,"u32":4294967295,"u64":18446744073709551615,"f32":1.5,"f64":-2e-3}`,

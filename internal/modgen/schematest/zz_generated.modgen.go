@@ -45,7 +45,7 @@ func decodeColor(data []byte) (any, error) {
 func checkConstraints(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
-		var seen [15]bool
+		var seen [20]bool
 		c.Enter()
 		for c.Next() {
 			switch string(c.Key()) {
@@ -319,8 +319,87 @@ func checkConstraints(c *jsoncheck.Checker) {
 				default:
 					c.WrongType("a string")
 				}
+			case "flag":
+				if seen[15] {
+					c.Duplicate()
+					continue
+				}
+				seen[15] = true
+				start := c.Offset()
+				switch c.Kind() {
+				default:
+					c.Skip()
+				}
+				if !jsoncheck.OneOf(c.Span(start), "1", "true", "null") {
+					c.Report("must be one of 1, true, null, got %s", c.Span(start))
+				}
+			case "on":
+				if seen[16] {
+					c.Duplicate()
+					continue
+				}
+				seen[16] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					switch string(s) {
+					case "true", "false":
+					default:
+						c.Report("must be one of \"true\", \"false\", got %q", s)
+					}
+				default:
+					c.WrongType("a string")
+				}
+			case "ratio":
+				if seen[17] {
+					c.Duplicate()
+					continue
+				}
+				seen[17] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					if !modkitPattern1.Match(s) {
+						c.Report("must match the pattern \"^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][+-]?[0-9]+)?$\", got %q", s)
+					}
+				default:
+					c.WrongType("a string")
+				}
+			case "count":
+				if seen[18] {
+					c.Duplicate()
+					continue
+				}
+				seen[18] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.String:
+					s := c.Str()
+					if !modkitPattern2.Match(s) {
+						c.Report("must match the pattern \"^[0-9]+$\", got %q", s)
+					}
+				default:
+					c.WrongType("a string")
+				}
+			case "origin":
+				if seen[19] {
+					c.Duplicate()
+					continue
+				}
+				seen[19] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					n := jsoncheck.Len(s)
+					if n > 10 {
+						c.Report("must be at most 10 characters long, got %d", n)
+					}
+				default:
+					c.WrongType("a string")
+				}
 			default:
-				c.Unknown("\"score\", \"step\", \"half\", \"limit\", \"name\", \"code\", \"email\", \"site\", \"uuid\", \"day\", \"at\", \"tags\", \"mode\", \"percent\", \"note\"")
+				c.Unknown("\"score\", \"step\", \"half\", \"limit\", \"name\", \"code\", \"email\", \"site\", \"uuid\", \"day\", \"at\", \"tags\", \"mode\", \"percent\", \"note\", \"flag\", \"on\", \"ratio\", \"count\", \"origin\"")
 			}
 		}
 		if !seen[0] {
@@ -527,7 +606,7 @@ func checkEverything(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !modkitPattern1.Match(s) {
+					if !modkitPattern3.Match(s) {
 						c.Report("must match the pattern \"^-?[0-9]+$\", got %q", s)
 					}
 				default:
@@ -697,7 +776,7 @@ func checkEverything(c *jsoncheck.Checker) {
 				case jsoncheck.Object:
 					c.Enter()
 					for c.Next() {
-						if !modkitPattern1.Match(c.Key()) {
+						if !modkitPattern3.Match(c.Key()) {
 							c.Report("property name must match the pattern \"^-?[0-9]+$\"")
 						}
 						switch c.Kind() {
@@ -2031,6 +2110,37 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 			v.Percent = int(c.Num().Int64())
 		case "note":
 			v.Note = string(c.Str())
+		case "flag":
+			start1 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start1, &v.Flag)
+		case "on":
+			v.On = bool(string(c.Str()) == "true")
+		case "ratio":
+			x2, err := strconv.ParseFloat(string(c.Str()), 64)
+			if err != nil {
+				c.DecodeFailed(err)
+			}
+			v.Ratio = float64(x2)
+		case "count":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Count = nil
+			} else {
+				if v.Count == nil {
+					v.Count = new(uint32)
+				}
+				x3, err := strconv.ParseUint(string(c.Str()), 10, 32)
+				if err != nil {
+					c.DecodeFailed(err)
+				}
+				(*v.Count) = uint32(x3)
+			}
+		case "origin":
+			if v.Extra == nil {
+				v.Extra = new(Extra)
+			}
+			v.Extra.Origin = string(c.Str())
 		default:
 			c.Skip()
 		}
@@ -2081,39 +2191,39 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 		case "relaxed":
 			v.Relaxed = string(c.Str())
 		case "quoted":
-			x1, err := strconv.ParseInt(string(c.Str()), 10, 64)
+			x4, err := strconv.ParseInt(string(c.Str()), 10, 64)
 			if err != nil {
 				c.DecodeFailed(err)
 			}
-			v.Quoted = int64(x1)
+			v.Quoted = int64(x4)
 		case "when":
-			start2 := c.Offset()
+			start5 := c.Offset()
 			c.Skip()
-			if err := (&v.When).UnmarshalJSON(c.Span(start2)); err != nil {
+			if err := (&v.When).UnmarshalJSON(c.Span(start5)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "blob":
-			start3 := c.Offset()
+			start6 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start3, &v.Blob)
+			c.Unmarshal(start6, &v.Blob)
 		case "raw":
-			start4 := c.Offset()
+			start7 := c.Offset()
 			c.Skip()
-			if err := (&v.Raw).UnmarshalJSON(c.Span(start4)); err != nil {
+			if err := (&v.Raw).UnmarshalJSON(c.Span(start7)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "anything":
-			start5 := c.Offset()
+			start8 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start5, &v.Anything)
+			c.Unmarshal(start8, &v.Anything)
 		case "up":
 			if err := (&v.Up).UnmarshalText(c.StrCopy()); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "op":
-			start6 := c.Offset()
+			start9 := c.Offset()
 			c.Skip()
-			if err := (&v.Op).UnmarshalJSON(c.Span(start6)); err != nil {
+			if err := (&v.Op).UnmarshalJSON(c.Span(start9)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "color":
@@ -2136,23 +2246,23 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 			v.Counts = make(map[string]uint16)
 			c.Enter()
 			for c.Next() {
-				k8 := string(c.Key())
-				var e7 uint16
-				e7 = uint16(c.Num().Uint64())
-				v.Counts[k8] = e7
+				k11 := string(c.Key())
+				var e10 uint16
+				e10 = uint16(c.Num().Uint64())
+				v.Counts[k11] = e10
 			}
 		case "byId":
-			start9 := c.Offset()
+			start12 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start9, &v.ByID)
+			c.Unmarshal(start12, &v.ByID)
 		case "byUpper":
-			start10 := c.Offset()
+			start13 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start10, &v.ByUpper)
+			c.Unmarshal(start13, &v.ByUpper)
 		case "pair":
-			start11 := c.Offset()
+			start14 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start11, &v.Pair)
+			c.Unmarshal(start14, &v.Pair)
 		case "items":
 			v.Items = []Item{}
 			c.Enter()
@@ -2268,9 +2378,9 @@ func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
 				if v.Since == nil {
 					v.Since = new(time.Time)
 				}
-				start12 := c.Offset()
+				start15 := c.Offset()
 				c.Skip()
-				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start12)); err != nil {
+				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start15)); err != nil {
 					c.DecodeFailed(err)
 				}
 			}
@@ -2376,5 +2486,7 @@ func modkitFillSearchOptions(c *jsoncheck.Checker, v *SearchOptions) {
 
 var (
 	modkitPattern0 = regexp.MustCompile("^[A-Z]{2,3}$")
-	modkitPattern1 = regexp.MustCompile("^-?[0-9]+$")
+	modkitPattern1 = regexp.MustCompile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$")
+	modkitPattern2 = regexp.MustCompile("^[0-9]+$")
+	modkitPattern3 = regexp.MustCompile("^-?[0-9]+$")
 )
