@@ -115,13 +115,15 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
 	today := h.opts.Today()
-	if msg, err := h.runHooks(ctx, &pb.BeforeActionRequest{
-		Action: sdk.ActionToolCall, Tool: req.Tool, Input: input,
-		Session: protocol.SessionToProto(req.Session), Today: today,
-	}, nil); err != nil {
-		return res.end(ctx, err), nil
-	} else if msg != "" {
-		return res.fail(msg), nil
+	session := protocol.SessionToProto(req.Session)
+	if h.callHooks {
+		if msg, err := h.runHooks(ctx, &pb.BeforeActionRequest{
+			Action: sdk.ActionToolCall, Tool: req.Tool, Input: input, Session: session, Today: today,
+		}, nil); err != nil {
+			return res.end(ctx, err), nil
+		} else if msg != "" {
+			return res.fail(msg), nil
+		}
 	}
 	if ctx.Err() != nil {
 		return res.cancelled(), nil
@@ -138,7 +140,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	stream, err := p.rpc.CallTool(callCtx, &pb.CallToolRequest{
 		Tool:           req.Tool,
 		Input:          input,
-		Session:        protocol.SessionToProto(req.Session),
+		Session:        session,
 		CallId:         res.CallID,
 		Today:          today,
 		GraceMillis:    h.opts.GracePeriod.Milliseconds(),

@@ -105,6 +105,8 @@ type Host struct {
 	agents map[string]*agent
 	cmds   map[string]*mod // command id -> owner
 	slash  map[string]*mod // slash command id -> owner
+	// callHooks reports whether some mod hooks every tool call.
+	callHooks bool
 
 	mu     sync.Mutex
 	closed bool
@@ -187,6 +189,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 			h.slash[c.ID] = m
 		}
 		h.mods = append(h.mods, m)
+		h.callHooks = h.callHooks || m.hasHook(manifest.ActionToolCall)
 	}
 	for name, a := range h.agents {
 		for n := range a.allowed {
