@@ -23,6 +23,13 @@ type Query struct {
 	Max uint8 `json:"max,omitempty" jsonschema:"maximum=50"`
 	// After keeps results after this time.
 	After *time.Time `json:"after,omitempty"`
+	// Opts is an anonymous struct.
+	Opts struct {
+		Deep  bool                    `json:"deep"`
+		Pairs []struct{ K, V string } `json:"pairs,omitempty"`
+	} `json:"opts"`
+	// Weights maps names to weights.
+	Weights map[string]float32 `json:"weights,omitempty"`
 }
 
 // Page is one page of results.

@@ -9,7 +9,7 @@ import (
 )
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"kitchen\",\n  \"displayName\": \"Kitchen Sink\",\n  \"description\": \"Exercises modgen.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/modgen/build/testdata/kitchen\",\n  \"sourceHash\": \"sha256:3ea41da01ab2904b5527aa59d9ad56eeb926650851b4427171d88e3d91bccf37\",\n  \"tools\": [\n    {\n      \"name\": \"kitchen_find\",\n      \"description\": \"Finds hits for a query and returns a page of them. Use this when you need locations.\",\n      \"activity\": \"Finding hits…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Query asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is what to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"Max is the most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"After keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\"\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Page is one page of results.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"items\": {\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"total\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"items\",\n          \"total\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"Hit\": {\n            \"description\": \"Hit is one result.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"type\": \"integer\",\n                \"minimum\": -9223372036854775808,\n                \"maximum\": 9223372036854775807\n              },\n              \"tree\": {\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/Branch\"\n                  }\n                ]\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true\n    },\n    {\n      \"name\": \"kitchen_filter\",\n      \"description\": \"Filters kinds and returns the kept ones. Call this before kitchen_find.\",\n      \"activity\": \"Filtering…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Filter narrows a generic input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"only\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"description\": \"Kind is a kind of thing.\",\n              \"type\": \"string\",\n              \"enum\": [\n                \"a\",\n                \"b\"\n              ]\n            },\n            \"maxItems\": 3\n          }\n        },\n        \"required\": [\n          \"only\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": [\n          \"array\",\n          \"null\"\n        ],\n        \"items\": {\n          \"description\": \"Kind is a kind of thing.\",\n          \"type\": \"string\",\n          \"enum\": [\n            \"a\",\n            \"b\"\n          ]\n        }\n      }\n    },\n    {\n      \"name\": \"kitchen_plant\",\n      \"description\": \"Plants a tree and returns its size. Use this when asked to plant.\",\n      \"activity\": \"Planting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Branch is a recursive tree.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\"\n          },\n          \"kids\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"$ref\": \"#/$defs/Branch\"\n            }\n          }\n        },\n        \"required\": [\n          \"name\",\n          \"kids\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"kitchen.clean\",\n      \"title\": \"Clean the kitchen\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"cook\",\n      \"description\": \"Cooks what you name.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:kitchen.clean\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"chef\",\n      \"description\": \"Cooks.\",\n      \"tools\": [\n        \"kitchen_find\"\n      ]\n    },\n    {\n      \"name\": \"idle\",\n      \"tools\": []\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"kitchen\",\n  \"displayName\": \"Kitchen Sink\",\n  \"description\": \"Exercises modgen.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/modgen/build/testdata/kitchen\",\n  \"sourceHash\": \"sha256:e85a1a3bd01c0db85ffd97d790e1272c0181583dedad0db5ad2e12715ff90b50\",\n  \"tools\": [\n    {\n      \"name\": \"kitchen_find\",\n      \"description\": \"Finds hits for a query and returns a page of them. Use this when you need locations.\",\n      \"activity\": \"Finding hits…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Query asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is what to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"Max is the most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"After keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\"\n          },\n          \"opts\": {\n            \"description\": \"Opts is an anonymous struct.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"deep\": {\n                \"type\": \"boolean\"\n              },\n              \"pairs\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"type\": \"object\",\n                  \"properties\": {\n                    \"K\": {\n                      \"type\": \"string\"\n                    },\n                    \"V\": {\n                      \"type\": \"string\"\n                    }\n                  },\n                  \"required\": [\n                    \"K\",\n                    \"V\"\n                  ],\n                  \"additionalProperties\": false\n                }\n              }\n            },\n            \"required\": [\n              \"deep\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"weights\": {\n            \"description\": \"Weights maps names to weights.\",\n            \"type\": \"object\",\n            \"additionalProperties\": {\n              \"type\": \"number\"\n            }\n          }\n        },\n        \"required\": [\n          \"text\",\n          \"opts\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Page is one page of results.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"items\": {\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"total\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"items\",\n          \"total\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"Hit\": {\n            \"description\": \"Hit is one result.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"type\": \"integer\",\n                \"minimum\": -9223372036854775808,\n                \"maximum\": 9223372036854775807\n              },\n              \"tree\": {\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/Branch\"\n                  }\n                ]\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true\n    },\n    {\n      \"name\": \"kitchen_filter\",\n      \"description\": \"Filters kinds and returns the kept ones. Call this before kitchen_find.\",\n      \"activity\": \"Filtering…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Filter narrows a generic input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"only\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"description\": \"Kind is a kind of thing.\",\n              \"type\": \"string\",\n              \"enum\": [\n                \"a\",\n                \"b\"\n              ]\n            },\n            \"maxItems\": 3\n          }\n        },\n        \"required\": [\n          \"only\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": [\n          \"array\",\n          \"null\"\n        ],\n        \"items\": {\n          \"description\": \"Kind is a kind of thing.\",\n          \"type\": \"string\",\n          \"enum\": [\n            \"a\",\n            \"b\"\n          ]\n        }\n      }\n    },\n    {\n      \"name\": \"kitchen_plant\",\n      \"description\": \"Plants a tree and returns its size. Use this when asked to plant.\",\n      \"activity\": \"Planting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Branch is a recursive tree.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\"\n          },\n          \"kids\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"$ref\": \"#/$defs/Branch\"\n            }\n          }\n        },\n        \"required\": [\n          \"name\",\n          \"kids\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"kitchen.clean\",\n      \"title\": \"Clean the kitchen\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"cook\",\n      \"description\": \"Cooks what you name.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:kitchen.clean\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"chef\",\n      \"description\": \"Cooks.\",\n      \"tools\": [\n        \"kitchen_find\"\n      ]\n    },\n    {\n      \"name\": \"idle\",\n      \"tools\": []\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -49,7 +49,7 @@ func modkitDecodeKitchenFind(data []byte) (any, error) {
 func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
-		var seen [3]bool
+		var seen [5]bool
 		c.Enter()
 		for c.Next() {
 			switch string(c.Key()) {
@@ -107,12 +107,126 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 				default:
 					c.WrongType("a string")
 				}
+			case "opts":
+				if seen[3] {
+					c.Duplicate()
+					continue
+				}
+				seen[3] = true
+				switch c.Kind() {
+				case jsoncheck.Object:
+					var seen [2]bool
+					c.Enter()
+					for c.Next() {
+						switch string(c.Key()) {
+						case "deep":
+							if seen[0] {
+								c.Duplicate()
+								continue
+							}
+							seen[0] = true
+							switch c.Kind() {
+							case jsoncheck.Bool:
+								c.Bool()
+							default:
+								c.WrongType("a boolean")
+							}
+						case "pairs":
+							if seen[1] {
+								c.Duplicate()
+								continue
+							}
+							seen[1] = true
+							switch c.Kind() {
+							case jsoncheck.Array:
+								c.Enter()
+								for c.Next() {
+									switch c.Kind() {
+									case jsoncheck.Object:
+										var seen [2]bool
+										c.Enter()
+										for c.Next() {
+											switch string(c.Key()) {
+											case "K":
+												if seen[0] {
+													c.Duplicate()
+													continue
+												}
+												seen[0] = true
+												switch c.Kind() {
+												case jsoncheck.String:
+													c.Str()
+												default:
+													c.WrongType("a string")
+												}
+											case "V":
+												if seen[1] {
+													c.Duplicate()
+													continue
+												}
+												seen[1] = true
+												switch c.Kind() {
+												case jsoncheck.String:
+													c.Str()
+												default:
+													c.WrongType("a string")
+												}
+											default:
+												c.Unknown("\"K\", \"V\"")
+											}
+										}
+										if !seen[0] {
+											c.Missing("K")
+										}
+										if !seen[1] {
+											c.Missing("V")
+										}
+									default:
+										c.WrongType("an object")
+									}
+								}
+							default:
+								c.WrongType("an array")
+							}
+						default:
+							c.Unknown("\"deep\", \"pairs\"")
+						}
+					}
+					if !seen[0] {
+						c.Missing("deep")
+					}
+				default:
+					c.WrongType("an object")
+				}
+			case "weights":
+				if seen[4] {
+					c.Duplicate()
+					continue
+				}
+				seen[4] = true
+				switch c.Kind() {
+				case jsoncheck.Object:
+					c.Enter()
+					for c.Next() {
+						switch c.Kind() {
+						case jsoncheck.Number:
+							c.Num()
+						default:
+							c.WrongType("a number")
+						}
+					}
+				default:
+					c.WrongType("an object")
+				}
 			default:
-				c.Unknown("\"text\", \"max\", \"after\"")
+				c.Unknown("\"text\", \"max\", \"after\", \"opts\", \"weights\"")
 			}
 		}
 		if !seen[0] {
 			c.Missing("text")
+		}
+		if !seen[3] {
+			c.Missing("opts")
 		}
 	default:
 		c.WrongType("an object")
@@ -331,6 +445,49 @@ func modkitFillQuery(c *jsoncheck.Checker, v *Query) {
 				if err := (&(*v.After)).UnmarshalJSON(c.Span(start1)); err != nil {
 					c.DecodeFailed(err)
 				}
+			}
+		case "opts":
+			c.Enter()
+			for c.Next() {
+				switch string(c.Key()) {
+				case "deep":
+					v.Opts.Deep = c.Bool()
+				case "pairs":
+					v.Opts.Pairs = []struct {
+						K string
+						V string
+					}{}
+					c.Enter()
+					for c.Next() {
+						var zero struct {
+							K string
+							V string
+						}
+						v.Opts.Pairs = append(v.Opts.Pairs, zero)
+						c.Enter()
+						for c.Next() {
+							switch string(c.Key()) {
+							case "K":
+								v.Opts.Pairs[len(v.Opts.Pairs)-1].K = string(c.Str())
+							case "V":
+								v.Opts.Pairs[len(v.Opts.Pairs)-1].V = string(c.Str())
+							default:
+								c.Skip()
+							}
+						}
+					}
+				default:
+					c.Skip()
+				}
+			}
+		case "weights":
+			v.Weights = make(map[string]float32)
+			c.Enter()
+			for c.Next() {
+				k3 := string(c.Key())
+				var e2 float32
+				e2 = float32(c.Num().Float(32))
+				v.Weights[k3] = e2
 			}
 		default:
 			c.Skip()
