@@ -109,7 +109,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	log := m.logger()
 	cmd := exec.Command(bin)
-	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir}
+	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir, protocol.EnvLogLevel + "=" + levelName(log)}
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
@@ -190,6 +190,21 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
 	return p, nil
+}
+
+// levelName is the lowest level l keeps, for the mod's own filter.
+func levelName(l *slog.Logger) string {
+	ctx := context.Background()
+	switch {
+	case l.Enabled(ctx, slog.LevelDebug):
+		return "debug"
+	case l.Enabled(ctx, slog.LevelInfo):
+		return "info"
+	case l.Enabled(ctx, slog.LevelWarn):
+		return "warn"
+	default:
+		return "error"
+	}
 }
 
 func sameTools(a, b *manifest.Manifest) bool {

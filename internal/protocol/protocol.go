@@ -12,6 +12,10 @@ import (
 // Version is the newest protocol version this package speaks.
 const Version = 1
 
+// EnvLogLevel names the environment variable through which the host tells a
+// mod the lowest log level it keeps: "debug", "info", "warn" or "error".
+const EnvLogLevel = "MODKIT_LOG_LEVEL"
+
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 

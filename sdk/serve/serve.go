@@ -17,7 +17,7 @@ import (
 
 // EnvLogLevel names the environment variable through which the host tells a
 // mod the lowest log level it keeps: "debug", "info", "warn" or "error".
-const EnvLogLevel = "MODKIT_LOG_LEVEL"
+const EnvLogLevel = protocol.EnvLogLevel
 
 // Options configure Serve. A nil *Options means all defaults.
 type Options struct {
