@@ -284,26 +284,33 @@ func (p *proc) crashText() string {
 	return msg + ": process exited"
 }
 
-var starter struct {
-	once sync.Once
-	ch   chan func()
-}
+// idleStarters holds goroutines locked to their OS threads, waiting for a
+// start. Linux ties Pdeathsig to the thread that forked the child, not to
+// the process (golang/go#27505): a mod started from a thread that later
+// exits would be killed with it. So mods are started only from threads that
+// live as long as the host; one per concurrent start, reused.
+var idleStarters = make(chan chan func(), 64)
 
-// onStarterThread runs f on one goroutine locked to its OS thread for the
-// life of the process, so that Pdeathsig, which Linux ties to the thread
-// that forked, fires only when the host process dies (golang/go#27505).
+// onStarterThread runs f on a starter thread.
 func onStarterThread(f func()) {
-	starter.once.Do(func() {
-		starter.ch = make(chan func())
+	var ch chan func()
+	select {
+	case ch = <-idleStarters:
+	default:
+		ch = make(chan func())
 		go func() {
 			runtime.LockOSThread() // never unlocked: the thread must live on
-			for f := range starter.ch {
+			for f := range ch {
 				f()
+				select {
+				case idleStarters <- ch:
+				default: // enough idle starters: this one just waits
+				}
 			}
 		}()
-	})
+	}
 	done := make(chan struct{})
-	starter.ch <- func() {
+	ch <- func() {
 		defer close(done)
 		f()
 	}
