@@ -10,8 +10,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"golang.org/x/tools/go/packages"
-
 	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/modgen/load"
 	"github.com/modkit/modkit/internal/modgen/schema"
@@ -86,7 +84,7 @@ func generate(patterns []string, check bool, stdout, stderr io.Writer) error {
 	failed := false
 	var stale []string
 	for _, pkg := range pkgs {
-		if len(pkgs) > 1 && !importsSDK(pkg) {
+		if len(pkgs) > 1 && !load.HasDefineMod(pkg) {
 			continue // not a mod: patterns like ./... match helpers too
 		}
 		out, diags := build.Mod(pkg)
@@ -115,11 +113,6 @@ func generate(patterns []string, check bool, stdout, stderr io.Writer) error {
 		return errReported
 	}
 	return nil
-}
-
-func importsSDK(pkg *packages.Package) bool {
-	_, ok := pkg.Imports[load.SDKPath]
-	return ok
 }
 
 func rel(path string) string {

@@ -700,3 +700,21 @@ func (c *Checker) Unmarshal(start int, v any) {
 func (c *Checker) DecodeFailed(err error) {
 	c.problems = append(c.problems, c.pathString(len(c.path))+": "+err.Error())
 }
+
+// KeySet remembers the keys of one map object, to report keys given twice.
+// The zero value is ready to use.
+type KeySet struct {
+	m map[string]struct{}
+}
+
+// Seen reports whether key was added before, and adds it.
+func (s *KeySet) Seen(key []byte) bool {
+	if s.m == nil {
+		s.m = map[string]struct{}{}
+	}
+	if _, ok := s.m[string(key)]; ok {
+		return true
+	}
+	s.m[string(key)] = struct{}{}
+	return false
+}

@@ -475,7 +475,8 @@ func (g *gen) mapValue(s *schema.Schema) []jen.Code {
 	} else {
 		body = append(body, c("Skip"))
 	}
-	return []jen.Code{c("Enter"), jen.For(c("Next")).Block(body...)}
+	body = append([]jen.Code{jen.If(jen.Id("keys").Dot("Seen").Call(c("Key"))).Block(c("Duplicate"), jen.Continue())}, body...)
+	return []jen.Code{jen.Var().Id("keys").Qual(checkPath, "KeySet"), c("Enter"), jen.For(c("Next")).Block(body...)}
 }
 
 func (g *gen) object(s *schema.Schema) []jen.Code {

@@ -163,6 +163,22 @@ func FindMod(pkg *packages.Package) (*Mod, []Diag) {
 	return m, r.diags
 }
 
+// HasDefineMod reports whether pkg calls sdk.DefineMod anywhere: whether it
+// means to be a mod.
+func HasDefineMod(pkg *packages.Package) bool {
+	r := &reader{pkg: pkg}
+	found := false
+	for _, f := range pkg.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && r.isDefineMod(call) {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
 func (r *reader) isDefineMod(call *ast.CallExpr) bool {
 	var id *ast.Ident
 	switch fn := ast.Unparen(call.Fun).(type) {

@@ -748,8 +748,13 @@ func checkEverything(c *jsoncheck.Checker) {
 				seen[22] = true
 				switch c.Kind() {
 				case jsoncheck.Object:
+					var keys jsoncheck.KeySet
 					c.Enter()
 					for c.Next() {
+						if keys.Seen(c.Key()) {
+							c.Duplicate()
+							continue
+						}
 						switch c.Kind() {
 						case jsoncheck.Number:
 							n := c.Int()
@@ -774,8 +779,13 @@ func checkEverything(c *jsoncheck.Checker) {
 				seen[23] = true
 				switch c.Kind() {
 				case jsoncheck.Object:
+					var keys jsoncheck.KeySet
 					c.Enter()
 					for c.Next() {
+						if keys.Seen(c.Key()) {
+							c.Duplicate()
+							continue
+						}
 						if !modkitPattern3.Match(c.Key()) {
 							c.Report("property name must match the pattern \"^-?[0-9]+$\"")
 						}
@@ -797,8 +807,13 @@ func checkEverything(c *jsoncheck.Checker) {
 				seen[24] = true
 				switch c.Kind() {
 				case jsoncheck.Object:
+					var keys jsoncheck.KeySet
 					c.Enter()
 					for c.Next() {
+						if keys.Seen(c.Key()) {
+							c.Duplicate()
+							continue
+						}
 						switch c.Kind() {
 						case jsoncheck.Bool:
 							c.Bool()

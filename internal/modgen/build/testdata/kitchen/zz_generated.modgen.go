@@ -206,8 +206,13 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 				seen[4] = true
 				switch c.Kind() {
 				case jsoncheck.Object:
+					var keys jsoncheck.KeySet
 					c.Enter()
 					for c.Next() {
+						if keys.Seen(c.Key()) {
+							c.Duplicate()
+							continue
+						}
 						switch c.Kind() {
 						case jsoncheck.Number:
 							c.Num()
