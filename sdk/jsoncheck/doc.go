@@ -9,10 +9,16 @@
 //
 // Generated code takes a [Checker] with [New], walks the value with
 // [Checker.Kind], [Checker.Str], [Checker.Num], [Checker.Enter] and
-// [Checker.Next], reports violations with [Checker.Report], and finally
-// calls [Checker.Decode] to turn valid input into the Go value. A checker
+// [Checker.Next], and reports violations with [Checker.Report]. A checker
 // reports problems by JSON Pointer path, "/" for the root, and stops at the
 // first syntax error.
+//
+// Valid input is then decoded into the Go value: when [Checker.Fill]
+// reports true, generated fill code walks the bytes a second time and
+// assigns fields directly, handing only values it has no direct decoding for
+// to encoding/json ([Checker.Unmarshal]); otherwise [Checker.Decode]
+// returns the problems as an *sdk.InputError, or decodes the whole input
+// with encoding/json after writing integers such as 5.0 as 5.
 //
 // # Semantics
 //
