@@ -128,10 +128,13 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if ctx.Err() != nil {
 		return res.cancelled(), nil
 	}
-	p, err := t.mod.get()
+	p, err := t.mod.getCtx(ctx)
 	if err != nil {
-		if errors.Is(err, ErrClosed) {
+		switch {
+		case errors.Is(err, ErrClosed):
 			return nil, err
+		case ctx.Err() != nil:
+			return res.cancelled(), nil
 		}
 		return res.fail(err.Error()), nil
 	}

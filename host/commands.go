@@ -34,8 +34,11 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 		if strings.HasPrefix(req.Action, "command:") && m != owner {
 			continue
 		}
-		p, err := m.get()
+		p, err := m.getCtx(ctx)
 		if err != nil {
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
 			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
 		}
 		resp, err := p.rpc.BeforeAction(ctx, req)
@@ -67,7 +70,7 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	default:
 		return "", fmt.Errorf("render view of %s: unknown phase %q", toolName, state.Phase)
 	}
-	p, err := t.mod.get()
+	p, err := t.mod.getCtx(ctx)
 	if err != nil {
 		return "", err
 	}
@@ -130,7 +133,7 @@ func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest
 	if req.Slash {
 		what = "slash command /" + req.Id
 	}
-	p, err := m.get()
+	p, err := m.getCtx(ctx)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}

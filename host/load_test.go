@@ -227,3 +227,23 @@ func parent(pid int) int {
 	ppid, _ := strconv.Atoi(fields[1])
 	return ppid
 }
+
+func TestCancelWhileBuilding(t *testing.T) {
+	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`), Session: session(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCancelled)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("cancelled call returned after %s, want without waiting for the build", d)
+	}
+	// The build went on: the next call uses it.
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	if n := strings.Count(h.progress.String(), "building mod crashy…"); n != 1 {
+		t.Errorf("got %d builds, want 1", n)
+	}
+}

@@ -73,6 +73,33 @@ func (m *mod) get() (*proc, error) {
 	return p, nil
 }
 
+// getCtx is get for a caller that may give up: when the mod must first be
+// built or started, a cancelled ctx returns at once while the start goes on
+// for the next caller.
+func (m *mod) getCtx(ctx context.Context) (*proc, error) {
+	m.mu.Lock()
+	p := m.proc
+	m.mu.Unlock()
+	if p != nil && !p.client.Exited() {
+		return p, nil
+	}
+	type got struct {
+		p   *proc
+		err error
+	}
+	ch := make(chan got, 1)
+	go func() {
+		p, err := m.get()
+		ch <- got{p, err}
+	}()
+	select {
+	case g := <-ch:
+		return g.p, g.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
 // drop forgets p if it is the mod's current process, and kills it.
 func (m *mod) drop(p *proc) {
 	m.mu.Lock()
