@@ -507,7 +507,13 @@ func (c *Checker) Enter() {
 	c.skipSpace()
 	c.path = append(c.path, segment{array: c.data[c.pos] == '['})
 	c.pos++
+	if len(c.path) > MaxDepth {
+		c.syntax("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
+	}
 }
+
+// MaxDepth is how deeply arrays and objects may nest, as in encoding/json.
+const MaxDepth = 10000
 
 // Next advances to the next member of the array or object being iterated
 // and reports whether there is one. For objects it consumes the key, which

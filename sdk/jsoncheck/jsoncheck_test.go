@@ -3,6 +3,7 @@ package jsoncheck
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modkit/modkit/sdk"
@@ -216,5 +217,16 @@ func TestEqual(t *testing.T) {
 		if got := Equal([]byte(tt.a), []byte(tt.b)); got != tt.want {
 			t.Errorf("Equal(%s, %s): got %v, want %v", tt.a, tt.b, got, tt.want)
 		}
+	}
+}
+
+func TestMaxDepth(t *testing.T) {
+	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	c := New([]byte(deep))
+	defer c.Release()
+	c.Skip()
+	c.End()
+	if got, want := c.Problems(), []string{"/: invalid JSON at byte 10001: nested deeper than 10000 levels"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }
