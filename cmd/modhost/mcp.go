@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,7 +42,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if *addr == "" {
-		err = serveStdio(ctx, srv, e.stdin, e.stdout)
+		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr)
 	}
@@ -52,21 +51,6 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	return exitOK
 }
-
-// serveStdio serves one session on r and w until the client closes r or ctx
-// is done.
-func serveStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer) error {
-	t := &mcp.IOTransport{Reader: io.NopCloser(r), Writer: nopWriteCloser{w}}
-	err := srv.Run(ctx, t)
-	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
-		return nil
-	}
-	return err
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
 // endpoint's URL on stderr once it listens, so that ":0" can be used.
