@@ -192,11 +192,18 @@ func packageDir(pkg *packages.Package) string {
 }
 
 // SourceHash returns "sha256:<hex>" over the package's Go files other than
-// the generated one: for each file in name order, its base name, a NUL
-// byte, its content and a NUL byte.
+// the generated one; see SourceHashFiles.
 func SourceHash(pkg *packages.Package) string {
+	return SourceHashFiles(pkg.GoFiles)
+}
+
+// SourceHashFiles returns "sha256:<hex>" over the given Go files, leaving
+// out zz_generated.modgen.go: for each file in base-name order, its base
+// name, a NUL byte, its content and a NUL byte. Unreadable files are
+// skipped.
+func SourceHashFiles(paths []string) string {
 	var files []string
-	for _, f := range pkg.GoFiles {
+	for _, f := range paths {
 		if filepath.Base(f) != load.GeneratedFile {
 			files = append(files, f)
 		}

@@ -329,3 +329,32 @@ func FuzzDifferential(f *testing.F) {
 		}
 	})
 }
+
+func TestDecodeConcurrent(t *testing.T) {
+	done := make(chan error)
+	for range 8 {
+		go func() {
+			var err error
+			for range 200 {
+				var s Search
+				if s, err = decode[Search](decodeSearch, searchInput); err != nil {
+					break
+				}
+				if s.Query != "func (c *Checker) Report" || len(s.Paths) != 3 || s.Options.Context != 2 {
+					err = fmt.Errorf("got %+v", s)
+					break
+				}
+				if _, e := decode[Search](decodeSearch, []byte(`{"query":""}`)); e == nil {
+					err = errors.New("invalid input decoded without error")
+					break
+				}
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
