@@ -154,13 +154,13 @@ func stubOverlay(dir string, patterns []string) (map[string][]byte, error) {
 			others = append(others, p)
 			continue
 		}
-		root := p
-		if !filepath.IsAbs(root) {
-			root = filepath.Join(dir, root)
-		}
-		if base, ok := strings.CutSuffix(root, string(filepath.Separator)+"..."); ok || strings.HasSuffix(root, "/...") {
-			if !ok {
-				base = strings.TrimSuffix(root, "/...")
+		if rest, ok := strings.CutSuffix(p, "..."); ok {
+			base := rest
+			if !filepath.IsAbs(base) {
+				base = filepath.Join(dir, base)
+			}
+			if base == "" {
+				base = "."
 			}
 			_ = filepath.WalkDir(base, func(path string, d os.DirEntry, err error) error {
 				if err != nil {
@@ -178,6 +178,10 @@ func stubOverlay(dir string, patterns []string) (map[string][]byte, error) {
 				return nil
 			})
 			continue
+		}
+		root := p
+		if !filepath.IsAbs(root) {
+			root = filepath.Join(dir, root)
 		}
 		files = append(files, filepath.Join(root, GeneratedFile))
 	}
