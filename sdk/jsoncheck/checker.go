@@ -724,3 +724,15 @@ func (s *KeySet) Seen(key []byte) bool {
 	s.m[string(key)] = struct{}{}
 	return false
 }
+
+// Float consumes a number and returns it as a float of the given size, 32
+// or 64. A number out of that range is a decoding failure, as in
+// encoding/json.
+func (c *Checker) Float(bits int) float64 {
+	n := c.Num()
+	f, err := strconv.ParseFloat(string(n.raw), bits)
+	if err != nil {
+		c.DecodeFailed(fmt.Errorf("number %s does not fit in a %d-bit float", n.raw, bits))
+	}
+	return f
+}

@@ -2,7 +2,6 @@ package jsoncheck
 
 import (
 	"math/big"
-	"strconv"
 )
 
 // Num is a JSON number, kept as its text and compared exactly as a decimal.
@@ -259,11 +258,4 @@ func (n *Num) magnitude() uint64 {
 		}
 	}
 	return u
-}
-
-// Float returns the number as encoding/json decodes it into a float of the
-// given size, 32 or 64.
-func (n Num) Float(bits int) float64 {
-	f, _ := strconv.ParseFloat(string(n.raw), bits)
-	return f
 }

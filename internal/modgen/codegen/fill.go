@@ -180,9 +180,9 @@ func (g *gen) fillValue(target string, t types.Type, quoted bool) ([]jen.Code, e
 		case x.Info()&types.IsInteger != 0:
 			val = c("Num").Dot("Int64").Call()
 		case x.Kind() == types.Float32:
-			val = c("Num").Dot("Float").Call(jen.Lit(32))
+			val = c("Float", jen.Lit(32))
 		case x.Kind() == types.Float64:
-			val = c("Num").Dot("Float").Call(jen.Lit(64))
+			val = c("Float", jen.Lit(64))
 		default:
 			return g.fallback(target), nil
 		}

@@ -330,6 +330,16 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
+func TestDecodeFloatRange(t *testing.T) {
+	in := `{"i8":0,"i16":0,"i32":0,"i64":0,"u":0,"u8":0,"u16":0,"u32":0,"u64":0,"f32":1e39,"f64":1e400}`
+	_, err := decodeSizes([]byte(in))
+	var ie *sdk.InputError
+	want := []string{"/f32: number 1e39 does not fit in a 32-bit float", "/f64: number 1e400 does not fit in a 64-bit float"}
+	if !errors.As(err, &ie) || !slices.Equal(ie.Problems, want) {
+		t.Errorf("got %v, want problems %q", err, want)
+	}
+}
+
 func TestDecodeConcurrent(t *testing.T) {
 	done := make(chan error)
 	for range 8 {

@@ -2090,11 +2090,11 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 	for c.Next() {
 		switch string(c.Key()) {
 		case "score":
-			v.Score = c.Num().Float(64)
+			v.Score = c.Float(64)
 		case "step":
 			v.Step = int(c.Num().Int64())
 		case "half":
-			v.Half = c.Num().Float(64)
+			v.Half = c.Float(64)
 		case "limit":
 			v.Limit = uint8(c.Num().Uint64())
 		case "name":
@@ -2439,9 +2439,9 @@ func modkitFillSizes(c *jsoncheck.Checker, v *Sizes) {
 		case "u64":
 			v.U64 = c.Num().Uint64()
 		case "f32":
-			v.F32 = float32(c.Num().Float(32))
+			v.F32 = float32(c.Float(32))
 		case "f64":
-			v.F64 = c.Num().Float(64)
+			v.F64 = c.Float(64)
 		default:
 			c.Skip()
 		}

@@ -491,7 +491,7 @@ func modkitFillQuery(c *jsoncheck.Checker, v *Query) {
 			for c.Next() {
 				k3 := string(c.Key())
 				var e2 float32
-				e2 = float32(c.Num().Float(32))
+				e2 = float32(c.Float(32))
 				v.Weights[k3] = e2
 			}
 		default:
