@@ -4,9 +4,11 @@
 // # Loading
 //
 // [Packages] loads packages with golang.org/x/tools/go/packages using
-// [Mode], checks every package error, and hides the previous
-// zz_generated.modgen.go from the type checker, so a stale generated file
-// never stops regeneration.
+// [Mode] and checks every package error. When a package does not build, it
+// loads again with each previous zz_generated.modgen.go replaced, through an
+// overlay, by a stub holding only a Modkit function, so a stale generated
+// file never stops regeneration while the common case costs no more than a
+// bare packages.Load.
 //
 // # Reading a mod
 //
