@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -151,7 +152,7 @@ func TestStructuredContentMatchesWrappedSchema(t *testing.T) {
 	// structured content against the output schema.
 	b := &fakeBackend{
 		tools: []host.Tool{{Mod: "m", Tool: manifestTool("list_things", `{"type":"array","items":{"type":"integer"}}`)}},
-		call: func(req *host.CallRequest) *host.CallResult {
+		call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
 			return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "3 things", Result: json.RawMessage(`[1,2,3]`)}
 		},
 	}

@@ -15,13 +15,13 @@ import (
 // fakeBackend serves fixed tools and answers calls with call.
 type fakeBackend struct {
 	tools []host.Tool
-	call  func(req *host.CallRequest) *host.CallResult
+	call  func(ctx context.Context, req *host.CallRequest) *host.CallResult
 }
 
 func (f *fakeBackend) Tools(string) ([]host.Tool, error) { return f.tools, nil }
 
-func (f *fakeBackend) Call(_ context.Context, req *host.CallRequest) (*host.CallResult, error) {
-	return f.call(req), nil
+func (f *fakeBackend) Call(ctx context.Context, req *host.CallRequest) (*host.CallResult, error) {
+	return f.call(ctx, req), nil
 }
 
 func (f *fakeBackend) RenderView(context.Context, string, sdk.RawViewState) (string, error) {
