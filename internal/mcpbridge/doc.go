@@ -35,8 +35,10 @@
 // of the call, asks the app-only tool [RenderViewTool] for the mod's own
 // rendering, which it shows in a sandboxed frame.
 //
-// # HTTP
+// # Transports
 //
-// [NewHTTPHandler] serves a server over streamable HTTP with DNS-rebinding
-// and cross-origin protection.
+// [ServeStdio] serves one session on a reader and a writer: it answers every
+// request read before the input ended, and sends no response to a request
+// the client cancelled. [NewHTTPHandler] serves a server over streamable
+// HTTP with DNS-rebinding and cross-origin protection.
 package mcpbridge
