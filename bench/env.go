@@ -21,9 +21,10 @@ type env struct {
 	bins   *binaries
 	modDir string
 
-	bare *bare.Process
-	mcp  *mcpServer
-	host *host.Host
+	bare    *bare.Process
+	mcp     *mcpServer
+	host    *host.Host
+	hostPid int // the echo mod process of host
 }
 
 func newEnv(ctx context.Context, cfg config, log io.Writer) (*env, error) {
@@ -82,6 +83,10 @@ func (e *env) mcpProcess(ctx context.Context) (*mcpServer, error) {
 // (and built, when its binary is not cached) by a first checked call.
 func (e *env) modHost(ctx context.Context) (*host.Host, error) {
 	if e.host == nil {
+		before, err := children()
+		if err != nil {
+			return nil, err
+		}
 		h, err := host.Load([]string{e.modDir}, e.hostOptions())
 		if err != nil {
 			return nil, err
@@ -90,7 +95,12 @@ func (e *env) modHost(ctx context.Context) (*host.Host, error) {
 			h.Close()
 			return nil, err
 		}
-		e.host = h
+		pid, err := startedChild(before)
+		if err != nil {
+			h.Close()
+			return nil, err
+		}
+		e.host, e.hostPid = h, pid
 	}
 	return e.host, nil
 }

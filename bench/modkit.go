@@ -122,18 +122,39 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	rate := func(fn call) func(int) ([]float64, error) {
+	// CPU per call, this process and the other: host and mod, or client
+	// and plugin. Throughput on 2 shared cores is bounded by it.
+	var modSelf, modPeer, bareSelf, barePeer []float64
+	rate := func(fn call, pid int, self, peer *[]float64) func(int) ([]float64, error) {
 		return func(int) ([]float64, error) {
+			m, err := startCPU(pid)
+			if err != nil {
+				return nil, err
+			}
+			start := time.Now()
 			r, err := throughput(ctx, e.cfg.workers, e.cfg.concurrentFor, fn)
-			return []float64{r}, err
+			if err != nil {
+				return nil, err
+			}
+			s, q, err := m.perCall(r * time.Since(start).Seconds())
+			if err != nil {
+				return nil, err
+			}
+			*self, *peer = append(*self, s), append(*peer, q)
+			return []float64{r}, nil
 		}
 	}
-	a, b, err := pair(e.cfg.rounds, rate(hostCall(h, e.session(), "echo", nil)), rate(bareCall(p)))
+	a, b, err := pair(e.cfg.rounds,
+		rate(hostCall(h, e.session(), "echo", nil), e.hostPid, &modSelf, &modPeer),
+		rate(bareCall(p), p.Pid(), &bareSelf, &barePeer))
 	if err != nil {
 		return row{}, err
 	}
 	label := fmt.Sprintf(" ×%d", e.cfg.workers)
-	return compare("", rateSide("host.Call"+label, "calls/s", a), rateSide("go-plugin"+label, "calls/s", b), roundRatios(a, b), goal{}), nil
+	r := compare("", rateSide("host.Call"+label, "calls/s", a), rateSide("go-plugin"+label, "calls/s", b), roundRatios(a, b), goal{})
+	r.notes = []string{fmt.Sprintf("CPU per call (median of rounds): modkit %s µs host + %s µs mod; go-plugin %s µs host + %s µs plugin",
+		num(median(modSelf)), num(median(modPeer)), num(median(bareSelf)), num(median(barePeer)))}
+	return r, nil
 }
 
 // coldModkit loads the echo mod into a new host and makes the first call;

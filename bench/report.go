@@ -71,7 +71,8 @@ type row struct {
 	lo, hi   float64 // spread of the per-round ratios
 	goal     goal
 	err      error
-	baseline bool // b is set
+	baseline bool     // b is set
+	notes    []string // printed under the table
 }
 
 // compare builds a row whose ratio is the median of the per-round ratios.
@@ -116,6 +117,16 @@ func writeReport(w io.Writer, rows []row) error {
 			num(r.ratio), num(r.lo), num(r.hi), r.goal, met)
 	}
 	b.WriteString("\n")
+	var notes int
+	for _, r := range rows {
+		for _, n := range r.notes {
+			fmt.Fprintf(&b, "- `%s`: %s\n", r.name, n)
+			notes++
+		}
+	}
+	if notes > 0 {
+		b.WriteString("\n")
+	}
 	for _, r := range rows {
 		fmt.Fprintf(&b, "ratio %s %s\n", r.name, strconv.FormatFloat(round3(r.ratio), 'f', -1, 64))
 	}

@@ -68,6 +68,24 @@ func children() ([]int, error) {
 	return out, nil
 }
 
+// startedChild returns the one child process that is not among before.
+func startedChild(before []int) (int, error) {
+	after, err := children()
+	if err != nil {
+		return 0, err
+	}
+	var started []int
+	for _, pid := range after {
+		if !slices.Contains(before, pid) {
+			started = append(started, pid)
+		}
+	}
+	if len(started) != 1 {
+		return 0, fmt.Errorf("got %d new child processes, want 1 mod process", len(started))
+	}
+	return started[0], nil
+}
+
 // parseStat reads the pid and parent pid of a /proc/PID/stat line, whose
 // second field, the command name in parentheses, may hold spaces.
 func parseStat(data []byte) (pid, ppid int, ok bool) {
@@ -108,23 +126,13 @@ func idleRSS(ctx context.Context, e *env) (row, error) {
 		if err != nil {
 			return row{}, err
 		}
-		after, err := children()
+		pid, err := startedChild(before)
 		if err != nil {
 			h.Close()
 			return row{}, err
 		}
-		var started []int
-		for _, pid := range after {
-			if !slices.Contains(before, pid) {
-				started = append(started, pid)
-			}
-		}
-		if len(started) != 1 {
-			h.Close()
-			return row{}, fmt.Errorf("idle rss: the host started %d processes, want 1 mod process", len(started))
-		}
 		time.Sleep(idleFor)
-		mb, err := rssMB(started[0])
+		mb, err := rssMB(pid)
 		h.Close()
 		if err != nil {
 			return row{}, err
