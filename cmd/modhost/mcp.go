@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -35,7 +36,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace})
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion()})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -50,6 +51,15 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}
 	return exitOK
+}
+
+// buildVersion is modhost's module version, "devel" when built from a
+// checkout.
+func buildVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
 }
 
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
