@@ -1,6 +1,7 @@
 package mcpbridge_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -189,5 +191,64 @@ func TestCommandAgent(t *testing.T) {
 	call, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_fail"})
 	if err == nil || !strings.Contains(err.Error(), "crashy_fail") {
 		t.Errorf("calling a tool outside the allowlist: got %v %s, want an unknown-tool error", err, mustJSON(t, call))
+	}
+}
+
+// TestCommandHTTP starts modhost mcp --http on a free loopback port, calls a
+// tool over streamable HTTP, and stops the server with SIGTERM.
+func TestCommandHTTP(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modhost")
+	}
+	cmd := exec.Command(modhostBinary(t), "--mods", crashyDir, "mcp", "--http", ":0")
+	cmd.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	urls := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "modhost: serving MCP at "); ok {
+				urls <- u
+			}
+		}
+	}()
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(time.Minute):
+		t.Fatal("modhost mcp --http printed no URL within a minute")
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/mcp") {
+		t.Errorf("URL %s: want http://127.0.0.1:PORT/mcp (loopback when the host is omitted)", url)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(callCtx(t), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_echo", Arguments: map[string]any{"text": "over http"}})
+	if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "over http" {
+		t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
+	}
+	cs.Close()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	select {
+	case err := <-exited:
+		if err != nil {
+			t.Errorf("modhost mcp after SIGTERM: %v, want exit status 0", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("modhost mcp still runs 20s after SIGTERM")
 	}
 }
