@@ -3,7 +3,6 @@ package codegen
 import (
 	"fmt"
 	"go/types"
-	"strings"
 
 	"github.com/dave/jennifer/jen"
 
@@ -73,8 +72,6 @@ func (g *gen) tmp(prefix string) string {
 // fillStruct decodes an object into the struct that the expression v (a
 // pointer or addressable value) denotes.
 func (g *gen) fillStruct(v string, t types.Type) ([]jen.Code, error) {
-	st := types.Unalias(t).Underlying().(*types.Struct)
-	_ = st
 	var cases []jen.Code
 	for _, f := range schema.Fields(t) {
 		target, prelude, err := g.fieldPath(v, t, f.Index)
@@ -299,5 +296,3 @@ func isNamed(t types.Type) bool {
 	_, ok := types.Unalias(t).(*types.Named)
 	return ok
 }
-
-var _ = strings.TrimSpace

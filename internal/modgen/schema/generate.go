@@ -438,24 +438,22 @@ func shortName(t types.Type, qualified bool) string {
 
 // field is one JSON property of a struct, found as encoding/json finds it.
 type field struct {
-	name      string
-	tagged    bool
-	index     []int
-	v         *types.Var
-	tag       string
-	omit      bool // omitempty or omitzero
-	quoted    bool
-	typ       types.Type
-	viaPtrEmb bool
+	name   string
+	tagged bool
+	index  []int
+	v      *types.Var
+	tag    string
+	omit   bool // omitempty or omitzero
+	quoted bool
+	typ    types.Type
 }
 
 // fields lists the JSON properties of struct type t, promoting untagged
 // embedded structs' fields by encoding/json's rules.
 func fields(t types.Type) []field {
 	type queued struct {
-		typ       types.Type
-		index     []int
-		viaPtrEmb bool
+		typ   types.Type
+		index []int
 	}
 	current := []queued{}
 	next := []queued{{typ: t}}
@@ -502,7 +500,7 @@ func fields(t types.Type) []field {
 				}
 				if name != "" || !sf.Embedded() || !isStruct(target) {
 					f := field{name: name, tagged: name != "", index: index, v: sf, tag: string(tag),
-						typ: sf.Type(), viaPtrEmb: q.viaPtrEmb}
+						typ: sf.Type()}
 					if f.name == "" {
 						f.name = sf.Name()
 					}
@@ -523,8 +521,7 @@ func fields(t types.Type) []field {
 				tk := typeKey(target)
 				nextCount[tk]++
 				if nextCount[tk] == 1 {
-					_, isPtr := ft.(*types.Pointer)
-					next = append(next, queued{typ: target, index: index, viaPtrEmb: q.viaPtrEmb || isPtr})
+					next = append(next, queued{typ: target, index: index})
 				}
 			}
 		}
