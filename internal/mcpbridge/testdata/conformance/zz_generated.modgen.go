@@ -37,6 +37,13 @@ func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	modkitCheckTestSimpleText(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -63,6 +70,13 @@ func modkitDecodeTestImageContent(data []byte) (any, error) {
 	modkitCheckTestImageContent(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -89,6 +103,13 @@ func modkitDecodeTestAudioContent(data []byte) (any, error) {
 	modkitCheckTestAudioContent(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -115,6 +136,13 @@ func modkitDecodeTestEmbeddedResource(data []byte) (any, error) {
 	modkitCheckTestEmbeddedResource(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -141,6 +169,13 @@ func modkitDecodeTestMultipleContentTypes(data []byte) (any, error) {
 	modkitCheckTestMultipleContentTypes(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -167,6 +202,13 @@ func modkitDecodeTestToolWithLogging(data []byte) (any, error) {
 	modkitCheckTestToolWithLogging(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -193,6 +235,13 @@ func modkitDecodeTestToolWithProgress(data []byte) (any, error) {
 	modkitCheckTestToolWithProgress(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -219,6 +268,13 @@ func modkitDecodeTestErrorHandling(data []byte) (any, error) {
 	modkitCheckTestErrorHandling(c)
 	c.End()
 	var in None
+	if c.Fill() {
+		modkitFillNone(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -245,6 +301,13 @@ func modkitDecodeJsonSchema202012Tool(data []byte) (any, error) {
 	modkitCheckJsonSchema202012Tool(c)
 	c.End()
 	var in Contact
+	if c.Fill() {
+		modkitFillContact(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -384,5 +447,70 @@ func modkitCheckDefAddress(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillNone decodes validated input into v.
+func modkitFillNone(c *jsoncheck.Checker, v *None) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillContact decodes validated input into v.
+func modkitFillContact(c *jsoncheck.Checker, v *Contact) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "name":
+			v.Name = string(c.Str())
+		case "address":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Address = nil
+			} else {
+				if v.Address == nil {
+					v.Address = new(address)
+				}
+				modkitFillAddress(c, &(*v.Address))
+			}
+		case "contactMethod":
+			v.ContactMethod = ContactMethod(c.Str())
+		case "phone":
+			v.Phone = string(c.Str())
+		case "email":
+			v.Email = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillAddress decodes validated input into v.
+func modkitFillAddress(c *jsoncheck.Checker, v *address) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "street":
+			v.Street = string(c.Str())
+		case "city":
+			v.City = string(c.Str())
+		case "previous":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Previous = nil
+			} else {
+				if v.Previous == nil {
+					v.Previous = new(address)
+				}
+				modkitFillAddress(c, &(*v.Previous))
+			}
+		default:
+			c.Skip()
+		}
 	}
 }
