@@ -70,6 +70,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# The fixture mod's generated files must be current.
+go run ./cmd/modgen -check ./internal/mcpbridge/testdata/conformance
 go build -o "$work/modhost" ./cmd/modhost
 
 # Start the server on a free loopback port and wait for its URL.
