@@ -138,8 +138,13 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		}
 		return res.fail(err.Error()), nil
 	}
-	callCtx, cancel := context.WithTimeout(ctx, h.opts.CallTimeout)
-	defer cancel()
+	// The call timeout is the host's own: no deadline travels to the mod.
+	callCtx, cancel := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(h.opts.CallTimeout, func() { cancel(errCallTimeout) })
+	defer func() {
+		timer.Stop()
+		cancel(nil)
+	}()
 	stream, err := p.rpc.CallTool(callCtx, &pb.CallToolRequest{
 		Tool:           req.Tool,
 		Input:          input,
@@ -205,18 +210,13 @@ func (r *CallResult) end(ctx context.Context, err error) *CallResult {
 }
 
 func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err error, timeout time.Duration) *CallResult {
-	callerDeadline := false
-	if status.Code(err) == codes.DeadlineExceeded {
-		// The mod's timer may fire before ours: whose deadline was it?
-		d, ok := ctx.Deadline()
-		cd, _ := callCtx.Deadline()
-		callerDeadline = ok && !d.After(cd)
-	}
 	switch {
-	case ctx.Err() != nil || callerDeadline:
+	case ctx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:
+		// Only the caller's deadline travels to the mod, whose timer may
+		// fire before ours: either way the caller gave up.
 		p.reapAfterGrace(r.CallID)
 		return r.cancelled()
-	case callCtx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:
+	case context.Cause(callCtx) == errCallTimeout:
 		p.reapAfterGrace(r.CallID)
 		return r.fail(fmt.Sprintf("tool %s timed out after %s", r.Tool, timeout))
 	}
@@ -252,6 +252,8 @@ func (r *CallResult) outcome(t *tool, o *pb.Outcome, maxBytes int) *CallResult {
 	r.Outputs = protocol.OutputsFromProto(o.GetOutputs())
 	return r
 }
+
+var errCallTimeout = errors.New("call timed out")
 
 func newCallID() string {
 	var b [12]byte

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
@@ -71,8 +72,8 @@ func runCall(ctx context.Context, e *env, args []string) int {
 
 	// The first Ctrl-C cancels the call; the tool sees it. A second one
 	// kills modhost as usual.
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
@@ -80,14 +81,16 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		select {
 		case <-sigs:
 			signal.Stop(sigs)
-			cancel()
+			cancel(errInterrupted)
 		case <-ctx.Done():
 		}
 	}()
 	if *timeout > 0 {
-		var stop context.CancelFunc
-		ctx, stop = context.WithTimeoutCause(ctx, *timeout, errTimeout)
-		defer stop()
+		// A timer rather than a deadline: the cause is set before the
+		// cancellation reaches the call, so a timeout is never mistaken
+		// for a Ctrl-C.
+		timer := time.AfterFunc(*timeout, func() { cancel(errTimeout) })
+		defer timer.Stop()
 	}
 
 	view := newActivityView(e.stderr)
@@ -142,7 +145,10 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 }
 
-var errTimeout = errors.New("call timed out")
+var (
+	errTimeout     = errors.New("call timed out")
+	errInterrupted = errors.New("interrupted")
+)
 
 // activityView shows a call's activity on stderr: the title, the status
 // line (rewritten in place on a terminal) and the log lines.
