@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -88,21 +89,12 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		srv.AddTool(mt, br.callHandler(t, wrapped))
 	}
 	if len(br.views) > 0 {
-		if _, clash := br.views[RenderViewTool]; clash || hasTool(tools, RenderViewTool) {
-			return nil, fmt.Errorf("mcp: tool name %s is reserved for MCP Apps views", RenderViewTool)
+		if i := slices.IndexFunc(tools, func(t host.Tool) bool { return t.Name == RenderViewTool }); i >= 0 {
+			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)
 		}
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
 	}
 	return srv, nil
-}
-
-func hasTool(tools []host.Tool, name string) bool {
-	for _, t := range tools {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 type bridge struct {

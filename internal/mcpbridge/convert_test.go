@@ -190,3 +190,16 @@ func mustMarshal(t *testing.T, v any) string {
 	}
 	return strings.TrimSpace(string(data))
 }
+
+func TestRenderViewToolNameReserved(t *testing.T) {
+	viewed := manifestTool("shows", `{"type":"object"}`)
+	viewed.HasView = true
+	b := &fakeBackend{tools: []host.Tool{
+		{Mod: "a", Tool: viewed},
+		{Mod: "b", Tool: manifestTool(RenderViewTool, `{"type":"object"}`)},
+	}}
+	_, err := NewServer(b, nil)
+	if err == nil || !strings.Contains(err.Error(), "mod b") {
+		t.Errorf("NewServer: got %v, want an error naming mod b's tool %s", err, RenderViewTool)
+	}
+}
