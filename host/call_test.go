@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -152,7 +153,7 @@ func TestHandlerFailureAndPanic(t *testing.T) {
 
 func TestCrashFailsCallAndRestarts(t *testing.T) {
 	tests := []struct{ how, want string }{
-		{"exit", "mod crashy crashed: process exited"},
+		{"exit", "mod crashy crashed: exit status 3"},
 		{"goroutine", "mod crashy crashed: panic: crashy goroutine panic"},
 	}
 	for _, tt := range tests {
@@ -475,4 +476,23 @@ func TestCallAfterClose(t *testing.T) {
 	if !errors.Is(err, host.ErrClosed) {
 		t.Errorf("got %v, want ErrClosed", err)
 	}
+}
+
+func TestKilledModFailsCallNamingIt(t *testing.T) {
+	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir)
+	started := filepath.Join(t.TempDir(), "started")
+	done := make(chan *host.CallResult)
+	go func() { done <- call(t, h, "crashy_wait", `{"started":`+strconv.Quote(started)+`}`) }()
+	waitForFile(t, started)
+	pids := modPIDs(t, h.cacheDir)
+	if len(pids) != 1 {
+		t.Fatalf("got mod processes %v, want one", pids)
+	}
+	syscall.Kill(pids[0], syscall.SIGKILL)
+	res := <-done
+	wantStatus(t, res, host.StatusFailed)
+	if want := "mod crashy crashed: signal: killed"; res.Error != want {
+		t.Errorf("got error %q, want %q", res.Error, want)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"again"}`), host.StatusCompleted)
 }

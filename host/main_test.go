@@ -59,6 +59,7 @@ type testHost struct {
 	*host.Host
 	logs     *logBuffer
 	progress *logBuffer
+	cacheDir string
 }
 
 // load loads dirs with the shared cache and a pinned date, and closes the
@@ -86,6 +87,7 @@ func load(t testing.TB, opts *host.Options, dirs ...string) *testHost {
 		t.Fatalf("Load: %v", err)
 	}
 	th.Host = h
+	th.cacheDir = opts.CacheDir
 	t.Cleanup(func() { h.Close() })
 	return th
 }

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -41,6 +42,7 @@ type proc struct {
 	client    *plugin.Client
 	rpc       pb.ModClient
 	tail      *stderrTail
+	exit      *exitLogger
 	socketDir string
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
@@ -141,6 +143,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	tail := &stderrTail{}
+	exit := &exitLogger{Logger: protocol.HCLogger(log)}
 	var dialOpts []grpc.DialOption
 	if max := m.h.opts.MaxResultBytes + 64<<10; max > 4<<20 {
 		dialOpts = append(dialOpts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(max)))
@@ -152,14 +155,14 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
 		AutoMTLS:         true,
-		Logger:           protocol.HCLogger(log),
+		Logger:           exit,
 		Stderr:           tail,
 		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
 		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
 		StartTimeout:     30 * time.Second,
 		GRPCDialOptions:  dialOpts,
 	})
-	p := &proc{m: m, client: client, tail: tail, socketDir: socketDir}
+	p := &proc{m: m, client: client, tail: tail, exit: exit, socketDir: socketDir}
 	var startErr error
 	onStarterThread(func() { _, startErr = client.Start() })
 	if startErr != nil {
@@ -308,7 +311,42 @@ func (p *proc) crashText() string {
 	if line := p.tail.panicLine(); line != "" {
 		return msg + ": " + line
 	}
+	if status := p.exit.status(); status != "" {
+		return msg + ": " + status
+	}
 	return msg + ": process exited"
+}
+
+// exitLogger notes how the process exited, which go-plugin logs and does
+// not otherwise tell.
+type exitLogger struct {
+	hclog.Logger
+	mu  sync.Mutex
+	why string
+}
+
+func (l *exitLogger) note(msg string, args []any) {
+	if msg != "plugin process exited" {
+		return
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		if args[i] == "error" {
+			l.mu.Lock()
+			l.why = fmt.Sprint(args[i+1])
+			l.mu.Unlock()
+		}
+	}
+}
+
+func (l *exitLogger) Error(msg string, args ...any) {
+	l.note(msg, args)
+	l.Logger.Error(msg, args...)
+}
+
+func (l *exitLogger) status() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.why
 }
 
 // idleStarters holds goroutines locked to their OS threads, waiting for a
