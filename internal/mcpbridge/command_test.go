@@ -148,12 +148,24 @@ func TestCommandTransport(t *testing.T) {
 		marker := filepath.Join(t.TempDir(), "cancelled")
 		ctx, cancel := context.WithCancel(callCtx(t))
 		done := make(chan error, 1)
+		params := &mcp.CallToolParams{Name: "crashy_wait", Arguments: map[string]any{"marker": marker}}
+		params.SetProgressToken("wait-cmd")
 		go func() {
-			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "crashy_wait", Arguments: map[string]any{"marker": marker}})
+			_, err := cs.CallTool(ctx, params)
 			done <- err
 		}()
-		// Give the call time to reach the handler, then cancel it.
-		time.Sleep(300 * time.Millisecond)
+		// The "waiting" status says the handler runs: cancel it then.
+		for running := false; !running; {
+			select {
+			case <-n.changed:
+			case <-time.After(time.Minute):
+				t.Fatal("no progress from crashy_wait within a minute")
+			}
+			progress, _ := n.snapshot()
+			for _, p := range progress {
+				running = running || p.ProgressToken == "wait-cmd"
+			}
+		}
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Errorf("CallTool after cancel: got %v, want context.Canceled", err)
