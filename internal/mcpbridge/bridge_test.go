@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -371,4 +372,32 @@ func sameJSON(t testing.TB, a, b any) bool {
 		t.Fatal(err)
 	}
 	return bytes.Equal([]byte(mustJSON(t, x)), []byte(mustJSON(t, y)))
+}
+
+// TestListingStartsNoMod checks that listing tools and reading view pages
+// neither build nor start a mod: a fresh cache stays empty until a call.
+func TestListingStartsNoMod(t *testing.T) {
+	cache := t.TempDir()
+	h, err := host.Load([]string{crashyDir}, &host.Options{CacheDir: cache, Progress: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	cs := connect(t, h, nil, nil)
+	if _, err := cs.ListTools(callCtx(t), nil); err != nil {
+		t.Fatalf("ListTools: %v", err)
+	}
+	if _, err := cs.ReadResource(callCtx(t), &mcp.ReadResourceParams{URI: mcpbridge.AppURI("crashy", "crashy_report")}); err != nil {
+		t.Fatalf("ReadResource: %v", err)
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("after listing, the mod cache holds %d entries, want none", len(entries))
+	}
+	res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_echo", Arguments: map[string]any{"text": "now"}})
+	if err != nil || res.IsError {
+		t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) == 0 {
+		t.Error("after a call, the mod cache is empty: the test cannot tell a lazy start")
+	}
 }
