@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // modkitModule is the module path of this repository. Mods built inside it
@@ -91,7 +92,31 @@ func (m *mod) binary() (string, []byte, error) {
 	if err := os.WriteFile(bin+".sha256", []byte(hex.EncodeToString(sum)+"\n"), 0o644); err != nil {
 		return "", nil, fmt.Errorf("build mod %s: %w", m.man.ID, err)
 	}
+	pruneOld(dir, m.man.ID, key)
 	return bin, sum, nil
+}
+
+// staleAfter is how long a mod's binary for older sources stays in the
+// cache after a newer one was built: long enough for hosts still running it.
+const staleAfter = 24 * time.Hour
+
+// pruneOld removes the mod's binaries for other sources that have not been
+// touched for staleAfter.
+func pruneOld(dir, id, key string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		rest, ok := strings.CutPrefix(name, id+"-")
+		if !ok || strings.HasPrefix(rest, key) || strings.ContainsRune(rest, '-') {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
 }
 
 // forgetBinary removes the cached binary and its checksum, so the next start

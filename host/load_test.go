@@ -247,3 +247,33 @@ func TestCancelWhileBuilding(t *testing.T) {
 		t.Errorf("got %d builds, want 1", n)
 	}
 }
+
+func TestOldBinariesArePruned(t *testing.T) {
+	cache := t.TempDir()
+	bin := filepath.Join(cache, "bin")
+	os.MkdirAll(bin, 0o755)
+	old := time.Now().Add(-48 * time.Hour)
+	for _, name := range []string{"crashy-0123456789abcdef01234567", "crashy-0123456789abcdef01234567.sha256", "crashy-fedcba9876543210fedcba98"} {
+		path := filepath.Join(bin, name)
+		os.WriteFile(path, []byte("old"), 0o644)
+		if name != "crashy-fedcba9876543210fedcba98" {
+			os.Chtimes(path, old, old)
+		}
+	}
+	os.WriteFile(filepath.Join(bin, "quick-0123456789abcdef01234567"), []byte("other mod"), 0o644)
+	os.Chtimes(filepath.Join(bin, "quick-0123456789abcdef01234567"), old, old)
+
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	for name, want := range map[string]bool{
+		"crashy-0123456789abcdef01234567":        false, // stale
+		"crashy-0123456789abcdef01234567.sha256": false,
+		"crashy-fedcba9876543210fedcba98":        true, // recent: a host may still run it
+		"quick-0123456789abcdef01234567":         true, // another mod's
+	} {
+		_, err := os.Stat(filepath.Join(bin, name))
+		if got := err == nil; got != want {
+			t.Errorf("%s: got exists %v, want %v", name, got, want)
+		}
+	}
+}
