@@ -43,7 +43,10 @@ type CallRequest struct {
 	// CallID identifies the call; one is generated when empty.
 	CallID string
 	// OnActivity, when set, is called for each update the activity rules
-	// accept, in order, from one goroutine, before Call returns.
+	// accept, in order, from one goroutine, before Call returns: the mod
+	// streams updates as they happen. When nil, the updates travel with the
+	// outcome in one round trip and only CallResult.Activity has them (a
+	// crash mid-call then loses them).
 	OnActivity func(ActivityEvent)
 }
 
@@ -145,7 +148,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		timer.Stop()
 		cancel(nil)
 	}()
-	stream, err := p.rpc.CallTool(callCtx, &pb.CallToolRequest{
+	callReq := &pb.CallToolRequest{
 		Tool:           req.Tool,
 		Input:          input,
 		Session:        session,
@@ -153,7 +156,23 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		Today:          today,
 		GraceMillis:    h.opts.GracePeriod.Milliseconds(),
 		MaxResultBytes: int64(h.opts.MaxResultBytes),
-	})
+	}
+	if req.OnActivity == nil {
+		// Nobody watches the activity live: one round trip carries it
+		// with the outcome.
+		resp, err := p.rpc.CallToolOnce(callCtx, callReq)
+		if err != nil {
+			return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
+		}
+		for _, a := range resp.GetActivity() {
+			res.Activity.Apply(protocol.ActivityFromProto(a))
+		}
+		if resp.GetOutcome() == nil {
+			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
+		}
+		return res.outcome(t, resp.GetOutcome(), h.opts.MaxResultBytes), nil
+	}
+	stream, err := p.rpc.CallTool(callCtx, callReq)
 	if err != nil {
 		return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
 	}

@@ -159,7 +159,14 @@ func TestCrashFailsCallAndRestarts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.how, func(t *testing.T) {
 			h := load(t, nil, crashyDir)
-			res := call(t, h, "crashy_crash", `{"how":"`+tt.how+`"}`)
+			// Watching live, the activity sent before the crash is kept.
+			res, err := h.Call(context.Background(), &host.CallRequest{
+				Tool: "crashy_crash", Input: json.RawMessage(`{"how":"` + tt.how + `"}`), Session: session(t),
+				OnActivity: func(host.ActivityEvent) {},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			wantStatus(t, res, host.StatusFailed)
 			if res.Error != tt.want {
 				t.Errorf("got error %q, want %q", res.Error, tt.want)

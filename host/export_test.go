@@ -56,3 +56,21 @@ func BareStream(h *Host, tool string, input []byte) (func(context.Context) error
 		}
 	}, nil
 }
+
+// BareOnce returns a function running one tool call with a single unary
+// round trip straight to the mod, skipping everything the host adds.
+func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, error) {
+	t, ok := h.tools[tool]
+	if !ok {
+		return nil, ErrUnknownTool
+	}
+	p, err := t.mod.get()
+	if err != nil {
+		return nil, err
+	}
+	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
+	return func(ctx context.Context) error {
+		_, err := p.rpc.CallToolOnce(ctx, req)
+		return err
+	}, nil
+}

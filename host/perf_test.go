@@ -28,10 +28,10 @@ func BenchmarkBareUnary(b *testing.B) {
 	}
 }
 
-func benchCall(b *testing.B, tool, input string) {
+func benchCall(b *testing.B, tool, input string, onActivity func(host.ActivityEvent)) {
 	h := load(b, nil, quickDir)
 	req := &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: session(b), CallID: "bench",
-		OnActivity: func(host.ActivityEvent) {}}
+		OnActivity: onActivity}
 	call(b, h, tool, input) // start the mod
 	ctx := context.Background()
 	for b.Loop() {
@@ -42,14 +42,16 @@ func benchCall(b *testing.B, tool, input string) {
 	}
 }
 
-func BenchmarkCallTrivial(b *testing.B) { benchCall(b, "quick_echo", `{"text":"hi"}`) }
+func BenchmarkCallTrivial(b *testing.B) { benchCall(b, "quick_echo", `{"text":"hi"}`, nil) }
 
 // quickDir is a mod without hooks: its calls take the host's bare call path.
 const quickDir = "testdata/mods/quick"
 
 // BenchmarkCallActivity10 sends ten updates: a title, eight log entries and
 // a status.
-func BenchmarkCallActivity10(b *testing.B) { benchCall(b, "quick_activity", `{"logs":8}`) }
+func BenchmarkCallActivity10(b *testing.B) {
+	benchCall(b, "quick_activity", `{"logs":8}`, func(host.ActivityEvent) {})
+}
 
 func p50(samples []time.Duration) time.Duration {
 	slices.Sort(samples)
@@ -168,5 +170,19 @@ func TestLatencyGoals(t *testing.T) {
 	}
 	if cancelP50 > time.Millisecond {
 		t.Errorf("cancellation seen after %s p50, want at most 1ms", cancelP50)
+	}
+}
+
+func BenchmarkBareOnce(b *testing.B) {
+	h := load(b, nil, quickDir)
+	rt, err := host.BareOnce(h.Host, "quick_echo", []byte(`{"text":"hi"}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	for b.Loop() {
+		if err := rt(ctx); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

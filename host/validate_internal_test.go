@@ -9,7 +9,14 @@ import (
 )
 
 func BenchmarkCheckInput(b *testing.B) {
-	data, err := os.ReadFile("testdata/mods/quick/mod.manifest.json")
+	b.Run("quick", func(b *testing.B) { benchCheck(b, "testdata/mods/quick/mod.manifest.json", `{"text":"hi"}`) })
+	b.Run("echo", func(b *testing.B) {
+		benchCheck(b, "../bench/internal/echomod/mod.manifest.json", `{"message":"The quick brown fox jumps over the lazy dog, then naps in the sun.","tags":["alpha","beta","gamma","delta"],"count":42,"loud":false,"author":{"name":"Ada Lovelace","email":"ada@example.com"}}`)
+	})
+}
+
+func benchCheck(b *testing.B, path, in string) {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -21,7 +28,7 @@ func BenchmarkCheckInput(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	input := json.RawMessage(`{"text":"hi"}`)
+	input := json.RawMessage(in)
 	b.ReportAllocs()
 	for b.Loop() {
 		if p := checkInput(s, input); p != nil {

@@ -10,6 +10,14 @@
 // in modkit.proto. A new version adds a new plugin set; RPCs take one request
 // message and return one response, so fields are added compatibly.
 //
+// # Calls
+//
+// CallTool streams a call's activity updates as they happen and ends with
+// exactly one outcome. CallToolOnce runs the same call but returns the
+// updates with the outcome in one response; the host uses it when nobody
+// watches the activity live, which saves the stream's cost. CallRunning
+// tells the host whether a cancelled call's handler still runs.
+//
 // # Handshake
 //
 // [Handshake] is the one handshake configuration; the serving side

@@ -27,7 +27,7 @@
 //
 // When the host cancels a call, the handler's context is cancelled. When the
 // handler keeps running past the host's grace period, the host stops the
-// process; should the host fail to, the mod exits on its own a little later.
+// process.
 //
 // # Output and logs
 //

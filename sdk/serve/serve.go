@@ -26,8 +26,8 @@ type Options struct {
 	// asks for in MODKIT_LOG_LEVEL (info when unset).
 	Logger *slog.Logger
 	// Test, when set, serves in the current process for tests, as go-plugin's
-	// ServeTestConfig describes: no handshake on stdout, no parent watcher,
-	// and a handler that ignores cancellation is only logged.
+	// ServeTestConfig describes: no handshake on stdout and no parent
+	// watcher.
 	Test *plugin.ServeTestConfig
 	// ParentPoll is how often the mod checks that its host is alive; the
 	// process exits when the host has gone. Default 100ms.
@@ -66,7 +66,7 @@ func Serve(g *sdk.Generated, opts *Options) error {
 	if o.ParentPoll <= 0 {
 		o.ParentPoll = 100 * time.Millisecond
 	}
-	srv := newServer(g, o.Logger, o.Test == nil)
+	srv := newServer(g, o.Logger)
 	if o.Test == nil {
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
 	}

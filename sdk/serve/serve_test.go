@@ -88,7 +88,7 @@ var testGenerated = &sdk.Generated{
 }
 
 // start serves g in this process and returns a client for it.
-func start(t *testing.T, g *sdk.Generated) pb.ModClient {
+func start(t testing.TB, g *sdk.Generated) pb.ModClient {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	reattach := make(chan *plugin.ReattachConfig, 1)
@@ -182,6 +182,26 @@ func TestCallToolStreamsActivityThenOutcome(t *testing.T) {
 	}
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED || o.GetText() != "counted for s1 on 2026-01-02" {
 		t.Errorf("got outcome %v", o)
+	}
+}
+
+func TestCallToolOnceReturnsActivityWithOutcome(t *testing.T) {
+	c := start(t, testGenerated)
+	resp, err := c.CallToolOnce(context.Background(), &pb.CallToolRequest{Tool: "t_count", Input: []byte(`{"n":2}`),
+		Session: &pb.Session{Id: "s1"}, Today: "2026-01-02"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acts := resp.GetActivity()
+	if len(acts) != 3 || acts[0].GetText() != "Counting" || acts[2].GetText() != "xx" {
+		t.Errorf("got activity %v, want a title and two log entries", acts)
+	}
+	if o := resp.GetOutcome(); o.GetStatus() != pb.Status_STATUS_COMPLETED || o.GetText() != "counted for s1 on 2026-01-02" {
+		t.Errorf("got outcome %v", o)
+	}
+	resp, err = c.CallToolOnce(context.Background(), &pb.CallToolRequest{Tool: "t_panic", Input: []byte(`{}`)})
+	if err != nil || resp.GetOutcome().GetError() != "tool t_panic panicked: oh no" {
+		t.Errorf("panic: got %v, %v", resp, err)
 	}
 }
 

@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"runtime/debug"
 	"sync"
-	"time"
 
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
@@ -18,10 +16,9 @@ import (
 // server implements the Mod service for one generated mod.
 type server struct {
 	pb.UnimplementedModServer
-	g    *sdk.Generated
-	id   string
-	log  *slog.Logger
-	exit bool // exit the process when a cancelled handler outlives its grace
+	g   *sdk.Generated
+	id  string
+	log *slog.Logger
 
 	activateOnce sync.Once
 	activateErr  error
@@ -30,12 +27,12 @@ type server struct {
 	running map[string]int // call id -> handlers running
 }
 
-func newServer(g *sdk.Generated, log *slog.Logger, exit bool) *server {
+func newServer(g *sdk.Generated, log *slog.Logger) *server {
 	id := g.Mod.Metadata.ID
 	if id == "" {
 		id = "mod"
 	}
-	return &server{g: g, id: id, log: log, exit: exit, running: map[string]int{}}
+	return &server{g: g, id: id, log: log, running: map[string]int{}}
 }
 
 func (s *server) track(callID string, delta int) {
@@ -94,15 +91,48 @@ func (s streamSink) Activity(u sdk.ActivityUpdate) {
 	_ = s.stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Activity{Activity: protocol.ActivityToProto(u)}})
 }
 
-func failed(msg string) *pb.CallToolEvent {
-	return &pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: msg}}}
+func failedOutcome(msg string) *pb.Outcome {
+	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: msg}
+}
+
+func inputOutcome(ie *sdk.InputError) *pb.Outcome {
+	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: ie.Problems}
 }
 
 func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer) error {
+	out := s.call(stream.Context(), req, streamSink{stream})
+	if out == nil {
+		return stream.Context().Err() // the host has moved on
+	}
+	return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: out}})
+}
+
+// bufferSink keeps a call's activity for the one response of CallToolOnce.
+// ToolContext serializes calls to Activity.
+type bufferSink struct {
+	activity []*pb.Activity
+}
+
+func (b *bufferSink) Activity(u sdk.ActivityUpdate) {
+	b.activity = append(b.activity, protocol.ActivityToProto(u))
+}
+
+func (s *server) CallToolOnce(ctx context.Context, req *pb.CallToolRequest) (*pb.CallToolResponse, error) {
+	var sink bufferSink
+	out := s.call(ctx, req, &sink)
+	if out == nil {
+		return nil, ctx.Err()
+	}
+	return &pb.CallToolResponse{Activity: sink.activity, Outcome: out}, nil
+}
+
+// call runs one tool call, sending its activity to sink, and returns its
+// outcome, or nil when ctx ended first.
+func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.ActivitySink) *pb.Outcome {
 	name := req.GetTool()
 	t, ok := s.g.Tool(name)
 	if !ok {
-		return stream.Send(failed(fmt.Sprintf("mod %s has no tool %s", s.id, name)))
+		return failedOutcome(fmt.Sprintf("mod %s has no tool %s", s.id, name))
 	}
 	var input any
 	err := recovered("input decoder of "+name, func() error {
@@ -113,23 +143,18 @@ func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer)
 	if err != nil {
 		var ie *sdk.InputError
 		if errors.As(err, &ie) {
-			return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: &pb.Outcome{
-				Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: ie.Problems,
-			}}})
+			return inputOutcome(ie)
 		}
-		return stream.Send(failed(err.Error()))
+		return failedOutcome(err.Error())
 	}
-	ctx := stream.Context()
 	tc := sdk.NewToolContext(ctx, sdk.CallInfo{
 		Session: protocol.SessionFromProto(req.GetSession()),
 		CallID:  req.GetCallId(),
 		Today:   req.GetToday(),
 		Logger:  s.log.With("tool", name, "call", req.GetCallId()),
-	}, streamSink{stream})
+	}, sink)
 	// The host kills the mod when the handler outlives the grace period
-	// after cancellation; exiting on our own later is the fallback.
-	grace := time.Duration(req.GetGraceMillis()) * time.Millisecond
-	stopGrace := s.watchGrace(ctx, name, 2*grace+time.Second)
+	// after cancellation: it asks CallRunning.
 	s.track(req.GetCallId(), 1)
 	var res *sdk.Result
 	err = s.invoke(name, func() error {
@@ -139,21 +164,18 @@ func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer)
 	})
 	s.track(req.GetCallId(), -1)
 	tc.End()
-	stopGrace()
 	if ctx.Err() != nil {
-		return ctx.Err() // the host has moved on
+		return nil
 	}
 	if err != nil {
 		var ie *sdk.InputError
 		if errors.As(err, &ie) { // from the input type's Validate
-			return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: &pb.Outcome{
-				Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: ie.Problems,
-			}}})
+			return inputOutcome(ie)
 		}
-		return stream.Send(failed(err.Error()))
+		return failedOutcome(err.Error())
 	}
 	if res == nil {
-		return stream.Send(failed(fmt.Sprintf("tool %s returned no result", name)))
+		return failedOutcome(fmt.Sprintf("tool %s returned no result", name))
 	}
 	out := &pb.Outcome{
 		Status:  pb.Status_STATUS_COMPLETED,
@@ -167,10 +189,10 @@ func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer)
 			size += len(o.Content) + len(o.MimeType) + len(o.Uri)
 		}
 		if int64(size) > max {
-			return stream.Send(failed(fmt.Sprintf("tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", name, size, max)))
+			return failedOutcome(fmt.Sprintf("tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", name, size, max))
 		}
 	}
-	return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: out}})
+	return out
 }
 
 // invoke runs a handler, turning a panic into an error and logging its stack.
@@ -182,41 +204,6 @@ func (s *server) invoke(name string, f func() error) (err error) {
 		}
 	}()
 	return f()
-}
-
-// watchGrace arranges for the process to exit when ctx is cancelled and the
-// handler is still running grace later. The returned func disarms it.
-func (s *server) watchGrace(ctx context.Context, tool string, grace time.Duration) func() {
-	if grace <= time.Second {
-		return func() {}
-	}
-	var mu sync.Mutex
-	var timer *time.Timer
-	done := false
-	stop := context.AfterFunc(ctx, func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if done {
-			return
-		}
-		timer = time.AfterFunc(grace, func() {
-			s.log.Error("handler ignored cancellation past the grace period; exiting", "tool", tool, "grace", grace.String())
-			if s.exit {
-				os.Exit(3)
-			}
-		})
-	})
-	return func() {
-		if stop() {
-			return
-		}
-		mu.Lock()
-		done = true
-		if timer != nil {
-			timer.Stop()
-		}
-		mu.Unlock()
-	}
 }
 
 func (s *server) RenderView(_ context.Context, req *pb.RenderViewRequest) (*pb.RenderViewResponse, error) {

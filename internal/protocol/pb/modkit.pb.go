@@ -730,6 +730,59 @@ func (*CallToolEvent_Activity) isCallToolEvent_Event() {}
 
 func (*CallToolEvent_Outcome) isCallToolEvent_Event() {}
 
+type CallToolResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// activity is every update the handler sent, in order.
+	Activity      []*Activity `protobuf:"bytes,1,rep,name=activity,proto3" json:"activity,omitempty"`
+	Outcome       *Outcome    `protobuf:"bytes,2,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallToolResponse) Reset() {
+	*x = CallToolResponse{}
+	mi := &file_modkit_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallToolResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallToolResponse) ProtoMessage() {}
+
+func (x *CallToolResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallToolResponse.ProtoReflect.Descriptor instead.
+func (*CallToolResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *CallToolResponse) GetActivity() []*Activity {
+	if x != nil {
+		return x.Activity
+	}
+	return nil
+}
+
+func (x *CallToolResponse) GetOutcome() *Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
 type RenderViewRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tool          string                 `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
@@ -743,7 +796,7 @@ type RenderViewRequest struct {
 
 func (x *RenderViewRequest) Reset() {
 	*x = RenderViewRequest{}
-	mi := &file_modkit_proto_msgTypes[10]
+	mi := &file_modkit_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -755,7 +808,7 @@ func (x *RenderViewRequest) String() string {
 func (*RenderViewRequest) ProtoMessage() {}
 
 func (x *RenderViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[10]
+	mi := &file_modkit_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -768,7 +821,7 @@ func (x *RenderViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderViewRequest.ProtoReflect.Descriptor instead.
 func (*RenderViewRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{10}
+	return file_modkit_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *RenderViewRequest) GetTool() string {
@@ -818,7 +871,7 @@ type RenderViewResponse struct {
 
 func (x *RenderViewResponse) Reset() {
 	*x = RenderViewResponse{}
-	mi := &file_modkit_proto_msgTypes[11]
+	mi := &file_modkit_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +883,7 @@ func (x *RenderViewResponse) String() string {
 func (*RenderViewResponse) ProtoMessage() {}
 
 func (x *RenderViewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[11]
+	mi := &file_modkit_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +896,7 @@ func (x *RenderViewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderViewResponse.ProtoReflect.Descriptor instead.
 func (*RenderViewResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{11}
+	return file_modkit_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RenderViewResponse) GetHtml() string {
@@ -882,7 +935,7 @@ type RunCommandRequest struct {
 
 func (x *RunCommandRequest) Reset() {
 	*x = RunCommandRequest{}
-	mi := &file_modkit_proto_msgTypes[12]
+	mi := &file_modkit_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -894,7 +947,7 @@ func (x *RunCommandRequest) String() string {
 func (*RunCommandRequest) ProtoMessage() {}
 
 func (x *RunCommandRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[12]
+	mi := &file_modkit_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -907,7 +960,7 @@ func (x *RunCommandRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCommandRequest.ProtoReflect.Descriptor instead.
 func (*RunCommandRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{12}
+	return file_modkit_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RunCommandRequest) GetId() string {
@@ -962,7 +1015,7 @@ type RunCommandResponse struct {
 
 func (x *RunCommandResponse) Reset() {
 	*x = RunCommandResponse{}
-	mi := &file_modkit_proto_msgTypes[13]
+	mi := &file_modkit_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1027,7 @@ func (x *RunCommandResponse) String() string {
 func (*RunCommandResponse) ProtoMessage() {}
 
 func (x *RunCommandResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[13]
+	mi := &file_modkit_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1040,7 @@ func (x *RunCommandResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCommandResponse.ProtoReflect.Descriptor instead.
 func (*RunCommandResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{13}
+	return file_modkit_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RunCommandResponse) GetMessage() string {
@@ -1019,7 +1072,7 @@ type BeforeActionRequest struct {
 
 func (x *BeforeActionRequest) Reset() {
 	*x = BeforeActionRequest{}
-	mi := &file_modkit_proto_msgTypes[14]
+	mi := &file_modkit_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1031,7 +1084,7 @@ func (x *BeforeActionRequest) String() string {
 func (*BeforeActionRequest) ProtoMessage() {}
 
 func (x *BeforeActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[14]
+	mi := &file_modkit_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1044,7 +1097,7 @@ func (x *BeforeActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeActionRequest.ProtoReflect.Descriptor instead.
 func (*BeforeActionRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{14}
+	return file_modkit_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BeforeActionRequest) GetAction() string {
@@ -1099,7 +1152,7 @@ type BeforeActionResponse struct {
 
 func (x *BeforeActionResponse) Reset() {
 	*x = BeforeActionResponse{}
-	mi := &file_modkit_proto_msgTypes[15]
+	mi := &file_modkit_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1164,7 @@ func (x *BeforeActionResponse) String() string {
 func (*BeforeActionResponse) ProtoMessage() {}
 
 func (x *BeforeActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[15]
+	mi := &file_modkit_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1177,7 @@ func (x *BeforeActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeActionResponse.ProtoReflect.Descriptor instead.
 func (*BeforeActionResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{15}
+	return file_modkit_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BeforeActionResponse) GetRefusal() string {
@@ -1143,7 +1196,7 @@ type CallRunningRequest struct {
 
 func (x *CallRunningRequest) Reset() {
 	*x = CallRunningRequest{}
-	mi := &file_modkit_proto_msgTypes[16]
+	mi := &file_modkit_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1155,7 +1208,7 @@ func (x *CallRunningRequest) String() string {
 func (*CallRunningRequest) ProtoMessage() {}
 
 func (x *CallRunningRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[16]
+	mi := &file_modkit_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1168,7 +1221,7 @@ func (x *CallRunningRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRunningRequest.ProtoReflect.Descriptor instead.
 func (*CallRunningRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{16}
+	return file_modkit_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *CallRunningRequest) GetCallId() string {
@@ -1187,7 +1240,7 @@ type CallRunningResponse struct {
 
 func (x *CallRunningResponse) Reset() {
 	*x = CallRunningResponse{}
-	mi := &file_modkit_proto_msgTypes[17]
+	mi := &file_modkit_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1199,7 +1252,7 @@ func (x *CallRunningResponse) String() string {
 func (*CallRunningResponse) ProtoMessage() {}
 
 func (x *CallRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[17]
+	mi := &file_modkit_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1212,7 +1265,7 @@ func (x *CallRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRunningResponse.ProtoReflect.Descriptor instead.
 func (*CallRunningResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{17}
+	return file_modkit_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CallRunningResponse) GetRunning() bool {
@@ -1262,7 +1315,10 @@ const file_modkit_proto_rawDesc = "" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
 	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
-	"\x05event\"\x81\x01\n" +
+	"\x05event\"q\n" +
+	"\x10CallToolResponse\x12/\n" +
+	"\bactivity\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12,\n" +
+	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\"\x81\x01\n" +
 	"\x11RenderViewRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05phase\x18\x02 \x01(\tR\x05phase\x12\x14\n" +
@@ -1304,11 +1360,12 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x022\x88\x04\n" +
+	"\rSTATUS_FAILED\x10\x022\xd1\x04\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
-	"\bCallTool\x12\x1a.modkit.v1.CallToolRequest\x1a\x18.modkit.v1.CallToolEvent0\x01\x12I\n" +
+	"\bCallTool\x12\x1a.modkit.v1.CallToolRequest\x1a\x18.modkit.v1.CallToolEvent0\x01\x12G\n" +
+	"\fCallToolOnce\x12\x1a.modkit.v1.CallToolRequest\x1a\x1b.modkit.v1.CallToolResponse\x12I\n" +
 	"\n" +
 	"RenderView\x12\x1c.modkit.v1.RenderViewRequest\x1a\x1d.modkit.v1.RenderViewResponse\x12I\n" +
 	"\n" +
@@ -1329,7 +1386,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),            // 0: modkit.v1.ActivityKind
 	(Status)(0),                  // 1: modkit.v1.Status
@@ -1343,14 +1400,15 @@ var file_modkit_proto_goTypes = []any{
 	(*Output)(nil),               // 9: modkit.v1.Output
 	(*Outcome)(nil),              // 10: modkit.v1.Outcome
 	(*CallToolEvent)(nil),        // 11: modkit.v1.CallToolEvent
-	(*RenderViewRequest)(nil),    // 12: modkit.v1.RenderViewRequest
-	(*RenderViewResponse)(nil),   // 13: modkit.v1.RenderViewResponse
-	(*RunCommandRequest)(nil),    // 14: modkit.v1.RunCommandRequest
-	(*RunCommandResponse)(nil),   // 15: modkit.v1.RunCommandResponse
-	(*BeforeActionRequest)(nil),  // 16: modkit.v1.BeforeActionRequest
-	(*BeforeActionResponse)(nil), // 17: modkit.v1.BeforeActionResponse
-	(*CallRunningRequest)(nil),   // 18: modkit.v1.CallRunningRequest
-	(*CallRunningResponse)(nil),  // 19: modkit.v1.CallRunningResponse
+	(*CallToolResponse)(nil),     // 12: modkit.v1.CallToolResponse
+	(*RenderViewRequest)(nil),    // 13: modkit.v1.RenderViewRequest
+	(*RenderViewResponse)(nil),   // 14: modkit.v1.RenderViewResponse
+	(*RunCommandRequest)(nil),    // 15: modkit.v1.RunCommandRequest
+	(*RunCommandResponse)(nil),   // 16: modkit.v1.RunCommandResponse
+	(*BeforeActionRequest)(nil),  // 17: modkit.v1.BeforeActionRequest
+	(*BeforeActionResponse)(nil), // 18: modkit.v1.BeforeActionResponse
+	(*CallRunningRequest)(nil),   // 19: modkit.v1.CallRunningRequest
+	(*CallRunningResponse)(nil),  // 20: modkit.v1.CallRunningResponse
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -1359,27 +1417,31 @@ var file_modkit_proto_depIdxs = []int32{
 	9,  // 3: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
 	8,  // 4: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
 	10, // 5: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	2,  // 6: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	2,  // 7: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	3,  // 8: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 9: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 10: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	12, // 11: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	14, // 12: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	16, // 13: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	18, // 14: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	4,  // 15: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 16: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 17: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	13, // 18: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	15, // 19: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	17, // 20: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	19, // 21: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	15, // [15:22] is the sub-list for method output_type
-	8,  // [8:15] is the sub-list for method input_type
-	8,  // [8:8] is the sub-list for extension type_name
-	8,  // [8:8] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	8,  // 6: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	10, // 7: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	2,  // 8: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	2,  // 9: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	3,  // 10: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 11: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 12: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 13: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 14: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 15: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 16: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	19, // 17: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	4,  // 18: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 19: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 20: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 21: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 22: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 23: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 24: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	20, // 25: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	18, // [18:26] is the sub-list for method output_type
+	10, // [10:18] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -1397,7 +1459,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

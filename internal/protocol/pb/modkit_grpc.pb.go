@@ -27,6 +27,7 @@ const (
 	Mod_Describe_FullMethodName     = "/modkit.v1.Mod/Describe"
 	Mod_Activate_FullMethodName     = "/modkit.v1.Mod/Activate"
 	Mod_CallTool_FullMethodName     = "/modkit.v1.Mod/CallTool"
+	Mod_CallToolOnce_FullMethodName = "/modkit.v1.Mod/CallToolOnce"
 	Mod_RenderView_FullMethodName   = "/modkit.v1.Mod/RenderView"
 	Mod_RunCommand_FullMethodName   = "/modkit.v1.Mod/RunCommand"
 	Mod_BeforeAction_FullMethodName = "/modkit.v1.Mod/BeforeAction"
@@ -46,6 +47,9 @@ type ModClient interface {
 	// CallTool runs a tool: activity events as they happen, then exactly one
 	// outcome.
 	CallTool(ctx context.Context, in *CallToolRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[CallToolEvent], error)
+	// CallToolOnce runs a tool and returns its activity with its outcome, in
+	// one response: the host uses it when nobody watches the activity live.
+	CallToolOnce(ctx context.Context, in *CallToolRequest, opts ...grpc.CallOption) (*CallToolResponse, error)
 	// RenderView renders a tool's view for one phase.
 	RenderView(ctx context.Context, in *RenderViewRequest, opts ...grpc.CallOption) (*RenderViewResponse, error)
 	// RunCommand runs a command or a slash command.
@@ -105,6 +109,16 @@ func (c *modClient) CallTool(ctx context.Context, in *CallToolRequest, opts ...g
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Mod_CallToolClient = grpc.ServerStreamingClient[CallToolEvent]
 
+func (c *modClient) CallToolOnce(ctx context.Context, in *CallToolRequest, opts ...grpc.CallOption) (*CallToolResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CallToolResponse)
+	err := c.cc.Invoke(ctx, Mod_CallToolOnce_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *modClient) RenderView(ctx context.Context, in *RenderViewRequest, opts ...grpc.CallOption) (*RenderViewResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(RenderViewResponse)
@@ -158,6 +172,9 @@ type ModServer interface {
 	// CallTool runs a tool: activity events as they happen, then exactly one
 	// outcome.
 	CallTool(*CallToolRequest, grpc.ServerStreamingServer[CallToolEvent]) error
+	// CallToolOnce runs a tool and returns its activity with its outcome, in
+	// one response: the host uses it when nobody watches the activity live.
+	CallToolOnce(context.Context, *CallToolRequest) (*CallToolResponse, error)
 	// RenderView renders a tool's view for one phase.
 	RenderView(context.Context, *RenderViewRequest) (*RenderViewResponse, error)
 	// RunCommand runs a command or a slash command.
@@ -186,6 +203,9 @@ func (UnimplementedModServer) Activate(context.Context, *ActivateRequest) (*Acti
 }
 func (UnimplementedModServer) CallTool(*CallToolRequest, grpc.ServerStreamingServer[CallToolEvent]) error {
 	return status.Error(codes.Unimplemented, "method CallTool not implemented")
+}
+func (UnimplementedModServer) CallToolOnce(context.Context, *CallToolRequest) (*CallToolResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CallToolOnce not implemented")
 }
 func (UnimplementedModServer) RenderView(context.Context, *RenderViewRequest) (*RenderViewResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method RenderView not implemented")
@@ -266,6 +286,24 @@ func _Mod_CallTool_Handler(srv interface{}, stream grpc.ServerStream) error {
 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Mod_CallToolServer = grpc.ServerStreamingServer[CallToolEvent]
+
+func _Mod_CallToolOnce_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CallToolRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModServer).CallToolOnce(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Mod_CallToolOnce_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModServer).CallToolOnce(ctx, req.(*CallToolRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
 
 func _Mod_RenderView_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(RenderViewRequest)
@@ -353,6 +391,10 @@ var Mod_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Activate",
 			Handler:    _Mod_Activate_Handler,
+		},
+		{
+			MethodName: "CallToolOnce",
+			Handler:    _Mod_CallToolOnce_Handler,
 		},
 		{
 			MethodName: "RenderView",
