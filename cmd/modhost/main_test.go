@@ -140,7 +140,7 @@ func TestScripts(t *testing.T) {
 			for k, v := range goEnv {
 				e.Setenv(k, v)
 			}
-			e.Setenv("GOFLAGS", "-mod=mod")
+			e.Setenv("GOFLAGS", os.Getenv("GOFLAGS"))
 			e.Setenv("GOPROXY", "off")
 			e.Setenv("GOTOOLCHAIN", "local")
 			e.Setenv("MODKIT_CACHE", cacheDir)
