@@ -1,7 +1,6 @@
 package host
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -342,10 +341,4 @@ func (h *Host) Close() error {
 	}
 	wg.Wait()
 	return nil
-}
-
-// marshalCompact is json.Marshal for values that cannot fail.
-func marshalCompact(v any) json.RawMessage {
-	data, _ := json.Marshal(v)
-	return data
 }
