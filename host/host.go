@@ -226,38 +226,7 @@ func loadMod(h *Host, dir string) (*mod, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %s: %w", dir, manifest.FileName, err)
 	}
-	if err := checkManifest(man); err != nil {
-		return nil, fmt.Errorf("load %s: %s: %w", dir, manifest.FileName, err)
-	}
 	return &mod{h: h, dir: abs, man: man}, nil
-}
-
-// checkManifest checks what the host relies on, beyond what Decode checks.
-func checkManifest(m *manifest.Manifest) error {
-	var problems []string
-	if m.ID == "" {
-		problems = append(problems, "id is empty")
-	}
-	if m.GoPackage == "" {
-		problems = append(problems, "goPackage is empty")
-	}
-	major, _, _ := strings.Cut(m.FormatVersion, ".")
-	wantMajor, _, _ := strings.Cut(manifest.FormatVersion, ".")
-	if major != wantMajor {
-		problems = append(problems, fmt.Sprintf("formatVersion is %q, want %s.x", m.FormatVersion, wantMajor))
-	}
-	for i, t := range m.Tools {
-		if t.Name == "" {
-			problems = append(problems, fmt.Sprintf("tools[%d]: name is empty", i))
-		}
-		if len(t.InputSchema) == 0 {
-			problems = append(problems, fmt.Sprintf("tool %s: inputSchema is missing", t.Name))
-		}
-	}
-	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "; "))
-	}
-	return nil
 }
 
 // Mods returns the loaded mods' manifests, in load order. Do not modify
