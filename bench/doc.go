@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-run REGEXP] [-rounds N]
+//	go run ./bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR]
 //
 // Every comparison sends the same ~200-byte JSON payload to the same echo
 // tool (package bench/internal/echo). Absolute times drift on shared

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/modkit/modkit/bench/internal/bare"
 	"github.com/modkit/modkit/host"
@@ -50,9 +51,13 @@ func (e *env) session() sdk.Session {
 	return sdk.Session{ID: "bench", Workspace: e.tmp}
 }
 
+// callTimeout bounds every modkit call, so that a call that never ends fails
+// its row instead of stalling the run for the host's default 5 minutes.
+const callTimeout = 30 * time.Second
+
 // hostOptions are the options of every host the benchmark loads.
 func (e *env) hostOptions() *host.Options {
-	return &host.Options{CacheDir: e.cfg.cacheDir, Progress: e.log}
+	return &host.Options{CacheDir: e.cfg.cacheDir, Progress: e.log, CallTimeout: callTimeout}
 }
 
 // bareProcess returns the long-running bare plugin, starting it once.
