@@ -111,7 +111,11 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	if problems := checkInput(t.schema, input); len(problems) > 0 {
+	schema, err := t.schema()
+	if err != nil {
+		return res.fail(err.Error()), nil
+	}
+	if problems := checkInput(schema, input); len(problems) > 0 {
 		return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
 	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {

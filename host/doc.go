@@ -3,9 +3,9 @@
 //
 // # Loading
 //
-// [Load] reads mod.manifest.json in each mod directory, compiles every
-// tool's input schema once and checks that tool names are unique across
-// mods. Listing tools with [Host.Tools] reads manifests only.
+// [Load] reads mod.manifest.json in each mod directory and checks that tool
+// names are unique across mods. Listing tools with [Host.Tools] reads
+// manifests only. A tool's input schema is compiled once, on its first call.
 //
 // # Building and starting
 //

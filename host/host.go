@@ -112,9 +112,11 @@ type Host struct {
 }
 
 type tool struct {
-	mod    *mod
-	man    manifest.Tool
-	schema *jsonschema.Schema
+	mod *mod
+	man manifest.Tool
+	// schema compiles the input schema on the tool's first call, so that
+	// loading and listing stay cheap.
+	schema func() (*jsonschema.Schema, error)
 }
 
 type agent struct {
@@ -159,11 +161,9 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 			if prev, ok := h.tools[t.Name]; ok {
 				return nil, fmt.Errorf("load: tool %s is defined by both mod %s and mod %s", t.Name, prev.mod.man.ID, m.man.ID)
 			}
-			s, err := compileSchema(m.man.ID, t)
-			if err != nil {
-				return nil, err
-			}
-			h.tools[t.Name] = &tool{mod: m, man: t, schema: s}
+			h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+				return compileSchema(m.man.ID, t)
+			})}
 		}
 		for _, a := range m.man.Agents {
 			if prev, ok := h.agents[a.Name]; ok {

@@ -63,12 +63,6 @@ func TestLoadErrors(t *testing.T) {
 		}, []string{"mod.manifest.json:", "colour"}},
 		{"tool clash", func(t *testing.T) []string { return []string{crashyDir, other(t)} },
 			[]string{"tool crashy_echo is defined by both mod crashy and mod other"}},
-		{"bad input schema", func(t *testing.T) []string {
-			return []string{writeManifest(t, func(doc map[string]any) {
-				tool := doc["tools"].([]any)[0].(map[string]any)
-				tool["inputSchema"] = map[string]any{"type": "object", "minProperties": "two"}
-			})}
-		}, []string{"mod crashy: tool crashy_echo: input schema"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,6 +76,26 @@ func TestLoadErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestBadInputSchemaFailsItsCalls(t *testing.T) {
+	dir := writeManifest(t, func(doc map[string]any) {
+		tool := doc["tools"].([]any)[0].(map[string]any)
+		tool["inputSchema"] = map[string]any{"type": "object", "minProperties": "two"}
+	})
+	h, err := host.Load([]string{dir}, &host.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatalf("Load: %v (a tool's schema is compiled on its first call)", err)
+	}
+	defer h.Close()
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusFailed)
+	if want := "mod crashy: tool crashy_echo: input schema"; !strings.Contains(res.Error, want) {
+		t.Errorf("got error %q, want it to contain %q", res.Error, want)
 	}
 }
 

@@ -15,18 +15,19 @@ import (
 	"github.com/modkit/modkit/manifest"
 )
 
-// compileSchema compiles a tool's input schema once, at load.
+// compileSchema compiles a tool's input schema, once per tool.
 func compileSchema(modID string, t manifest.Tool) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
+	c.AssertContent = true
 	url := "modkit:///" + modID + "/" + t.Name + "/input.json"
 	if err := c.AddResource(url, bytes.NewReader(t.InputSchema)); err != nil {
-		return nil, fmt.Errorf("load: mod %s: tool %s: input schema: %v", modID, t.Name, err)
+		return nil, fmt.Errorf("mod %s: tool %s: input schema: %v", modID, t.Name, err)
 	}
 	s, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("load: mod %s: tool %s: input schema: %v", modID, t.Name, err)
+		return nil, fmt.Errorf("mod %s: tool %s: input schema: %v", modID, t.Name, err)
 	}
 	return s, nil
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-
-	"github.com/modkit/modkit/manifest"
 )
 
 // DefineMod returns the mod described by def. It is the one declaration modgen
@@ -86,12 +84,13 @@ type Hook struct {
 	Run func(ctx context.Context, env *Env, action Action) error
 }
 
-// Host actions a Hook may target.
+// Host actions a Hook may target. They equal manifest.HostActions; sdk does
+// not import manifest, so that mod binaries do not link its schema checker.
 const (
 	// ActionToolCall is any tool call, of any loaded mod.
-	ActionToolCall = manifest.ActionToolCall
+	ActionToolCall = "tool.call"
 	// ActionCommandRun is any command run, of any loaded mod.
-	ActionCommandRun = manifest.ActionCommandRun
+	ActionCommandRun = "command.run"
 )
 
 // Action is what a hook is shown before it happens.
