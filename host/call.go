@@ -111,15 +111,29 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
-	schema, err := t.schema()
-	if err != nil {
-		return res.fail(err.Error()), nil
-	}
-	if problems := checkInput(schema, input); len(problems) > 0 {
-		return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
-	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
+	}
+	// Hooks see only checked input, so with hooks the host checks first.
+	// Without them the mod starts first: when its generated validator
+	// enforces this very schema, that check is the host's check.
+	var (
+		p   *proc
+		err error
+	)
+	if !h.callHooks {
+		if p, res, err = h.start(ctx, t, res); p == nil {
+			return res, err
+		}
+	}
+	if p == nil || !p.validates[t.man.Name] {
+		schema, err := t.schema()
+		if err != nil {
+			return res.fail(err.Error()), nil
+		}
+		if problems := checkInput(schema, input); len(problems) > 0 {
+			return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
+		}
 	}
 	today := h.opts.Today()
 	session := protocol.SessionToProto(req.Session)
@@ -131,19 +145,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		} else if msg != "" {
 			return res.fail(msg), nil
 		}
-	}
-	if ctx.Err() != nil {
-		return res.cancelled(), nil
-	}
-	p, err := t.mod.getCtx(ctx)
-	if err != nil {
-		switch {
-		case errors.Is(err, ErrClosed):
-			return nil, err
-		case ctx.Err() != nil:
-			return res.cancelled(), nil
+		if p, res, err = h.start(ctx, t, res); p == nil {
+			return res, err
 		}
-		return res.fail(err.Error()), nil
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.
 	callCtx, cancel := context.WithCancelCause(ctx)
@@ -206,6 +210,24 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.outcome(t, o, h.opts.MaxResultBytes), nil
 		}
 	}
+}
+
+// start returns the tool's mod process, starting it when needed. When it
+// cannot, it returns the call's outcome, or ErrClosed.
+func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *CallResult, error) {
+	if ctx.Err() != nil {
+		return nil, res.cancelled(), nil
+	}
+	p, err := t.mod.getCtx(ctx)
+	switch {
+	case err == nil:
+		return p, res, nil
+	case errors.Is(err, ErrClosed):
+		return nil, nil, err
+	case ctx.Err() != nil:
+		return nil, res.cancelled(), nil
+	}
+	return nil, res.fail(err.Error()), nil
 }
 
 func (r *CallResult) fail(msg string) *CallResult {

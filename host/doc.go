@@ -28,6 +28,18 @@
 // [Options.GracePeriod] later the host kills the mod process (the next call
 // starts a fresh one).
 //
+// # Validation
+//
+// Every input is checked against the tool's manifest schema before its
+// handler runs. The host checks it with santhosh-tekuri/jsonschema, compiled
+// once per tool, unless the running mod reported at start that it checks the
+// tool's input with a modgen-generated validator and its embedded manifest
+// has exactly the loaded schemas: then the mod's check is the host's, and
+// the host does not pay for it twice (it halves the host's CPU per call).
+// When a mod hooks tool calls, the host always checks first, because hooks
+// see only valid input. Problems read the same either way:
+// "invalid input for tool T:" then one "/json/path: what is wrong" line each.
+//
 // # Closing
 //
 // [Host.Close] stops every mod process.

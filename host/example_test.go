@@ -61,5 +61,5 @@ func ExampleHost_Call() {
 	// status 0 done
 	// completed ok
 	// failed Tool failed: invalid input for tool quick_activity:
-	//   /logs: must be integer, got string
+	//   /logs: must be an integer, got a string
 }

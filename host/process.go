@@ -44,6 +44,9 @@ type proc struct {
 	tail      *stderrTail
 	exit      *exitLogger
 	socketDir string
+	// validates holds the tools whose input the mod checks with a
+	// generated validator for the same schema as the loaded manifest's.
+	validates map[string]bool
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
 }
@@ -208,6 +211,13 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		return nil, fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
+	} else {
+		// Same schemas: the generated validators enforce what the host
+		// would check.
+		p.validates = make(map[string]bool)
+		for _, name := range desc.GetValidatedTools() {
+			p.validates[name] = true
+		}
 	}
 	act, err := rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
 	if err != nil {

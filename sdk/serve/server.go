@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sync"
 
 	"github.com/modkit/modkit/internal/protocol"
@@ -52,7 +53,12 @@ func (s *server) CallRunning(_ context.Context, req *pb.CallRunningRequest) (*pb
 }
 
 func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.DescribeResponse, error) {
-	return &pb.DescribeResponse{Manifest: s.g.Manifest}, nil
+	validated := make([]string, 0, len(s.g.Inputs))
+	for name := range s.g.Inputs {
+		validated = append(validated, name)
+	}
+	slices.Sort(validated)
+	return &pb.DescribeResponse{Manifest: s.g.Manifest, ValidatedTools: validated}, nil
 }
 
 func (s *server) Activate(ctx context.Context, req *pb.ActivateRequest) (*pb.ActivateResponse, error) {

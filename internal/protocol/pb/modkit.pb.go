@@ -219,9 +219,12 @@ func (*DescribeRequest) Descriptor() ([]byte, []int) {
 type DescribeResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// manifest is mod.manifest.json as embedded in the binary.
-	Manifest      []byte `protobuf:"bytes,1,opt,name=manifest,proto3" json:"manifest,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Manifest []byte `protobuf:"bytes,1,opt,name=manifest,proto3" json:"manifest,omitempty"`
+	// validated_tools are the tools whose input the mod checks with a
+	// validator modgen generated from the embedded manifest's schemas.
+	ValidatedTools []string `protobuf:"bytes,2,rep,name=validated_tools,json=validatedTools,proto3" json:"validated_tools,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -257,6 +260,13 @@ func (*DescribeResponse) Descriptor() ([]byte, []int) {
 func (x *DescribeResponse) GetManifest() []byte {
 	if x != nil {
 		return x.Manifest
+	}
+	return nil
+}
+
+func (x *DescribeResponse) GetValidatedTools() []string {
+	if x != nil {
+		return x.ValidatedTools
 	}
 	return nil
 }
@@ -1283,9 +1293,10 @@ const file_modkit_proto_rawDesc = "" +
 	"\aSession\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\x11\n" +
-	"\x0fDescribeRequest\".\n" +
+	"\x0fDescribeRequest\"W\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
-	"\bmanifest\x18\x01 \x01(\fR\bmanifest\"'\n" +
+	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
+	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\"'\n" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
