@@ -99,18 +99,31 @@ func (d *Docs) index(fset *token.FileSet, f *ast.File) map[posKey]string {
 	return idx
 }
 
-// cleanDoc returns a comment's text as one paragraph-preserving string.
+// cleanDoc returns a comment's text for a description: the lines of a
+// paragraph joined by spaces, paragraphs apart by a blank line, directives
+// dropped.
 func cleanDoc(g *ast.CommentGroup) string {
 	if g == nil {
 		return ""
 	}
-	text := strings.TrimSpace(g.Text())
-	var lines []string
-	for _, l := range strings.Split(text, "\n") {
-		if strings.HasPrefix(l, "go:") || strings.HasPrefix(l, "+") {
-			continue
+	var paras []string
+	var para []string
+	flush := func() {
+		if len(para) > 0 {
+			paras = append(paras, strings.Join(para, " "))
+			para = nil
 		}
-		lines = append(lines, strings.TrimRight(l, " \t"))
 	}
-	return strings.TrimSpace(strings.Join(lines, "\n"))
+	for _, l := range strings.Split(g.Text(), "\n") {
+		l = strings.TrimSpace(l)
+		switch {
+		case strings.HasPrefix(l, "go:") || strings.HasPrefix(l, "+"):
+		case l == "":
+			flush()
+		default:
+			para = append(para, l)
+		}
+	}
+	flush()
+	return strings.Join(paras, "\n\n")
 }

@@ -27,6 +27,13 @@ func modkitDecodeBadstartPing(data []byte) (any, error) {
 	modkitCheckBadstartPing(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -43,5 +50,16 @@ func modkitCheckBadstartPing(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillEmpty decodes validated input into v.
+func modkitFillEmpty(c *jsoncheck.Checker, v *Empty) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		default:
+			c.Skip()
+		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:ce3a548b725705d13c86418447e233386910640d59c11611c1062e143a88d03a\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"EchoInput is what echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Times repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"CrashInput says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"How is \\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"WaitInput names a file in which the handler records when it saw\\ncancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Marker is written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Started is written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"FloodInput says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"N is the number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"BigInput says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"Bytes is the size of the text result.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"ReportInput is the rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Title names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Report is the rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:ce3a548b725705d13c86418447e233386910640d59c11611c1062e143a88d03a\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"EchoInput is what echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Times repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"CrashInput says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"How is \\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"WaitInput names a file in which the handler records when it saw cancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Marker is written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Started is written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"FloodInput says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"N is the number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"BigInput says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"Bytes is the size of the text result.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"ReportInput is the rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Title names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Report is the rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -39,6 +39,13 @@ func modkitDecodeCrashyEcho(data []byte) (any, error) {
 	modkitCheckCrashyEcho(c)
 	c.End()
 	var in EchoInput
+	if c.Fill() {
+		modkitFillEchoInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -102,6 +109,13 @@ func modkitDecodeCrashyCrash(data []byte) (any, error) {
 	modkitCheckCrashyCrash(c)
 	c.End()
 	var in CrashInput
+	if c.Fill() {
+		modkitFillCrashInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -152,6 +166,13 @@ func modkitDecodeCrashyPanic(data []byte) (any, error) {
 	modkitCheckCrashyPanic(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -178,6 +199,13 @@ func modkitDecodeCrashyFail(data []byte) (any, error) {
 	modkitCheckCrashyFail(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -204,6 +232,13 @@ func modkitDecodeCrashyWait(data []byte) (any, error) {
 	modkitCheckCrashyWait(c)
 	c.End()
 	var in WaitInput
+	if c.Fill() {
+		modkitFillWaitInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -258,6 +293,13 @@ func modkitDecodeCrashyHang(data []byte) (any, error) {
 	modkitCheckCrashyHang(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -284,6 +326,13 @@ func modkitDecodeCrashyFlood(data []byte) (any, error) {
 	modkitCheckCrashyFlood(c)
 	c.End()
 	var in FloodInput
+	if c.Fill() {
+		modkitFillFloodInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -335,6 +384,13 @@ func modkitDecodeCrashyNoisy(data []byte) (any, error) {
 	modkitCheckCrashyNoisy(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -361,6 +417,13 @@ func modkitDecodeCrashyBig(data []byte) (any, error) {
 	modkitCheckCrashyBig(c)
 	c.End()
 	var in BigInput
+	if c.Fill() {
+		modkitFillBigInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -412,6 +475,13 @@ func modkitDecodeCrashyBlocked(data []byte) (any, error) {
 	modkitCheckCrashyBlocked(c)
 	c.End()
 	var in Empty
+	if c.Fill() {
+		modkitFillEmpty(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -438,6 +508,13 @@ func modkitDecodeCrashyReport(data []byte) (any, error) {
 	modkitCheckCrashyReport(c)
 	c.End()
 	var in ReportInput
+	if c.Fill() {
+		modkitFillReportInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -473,5 +550,98 @@ func modkitCheckCrashyReport(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillEchoInput decodes validated input into v.
+func modkitFillEchoInput(c *jsoncheck.Checker, v *EchoInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "text":
+			v.Text = string(c.Str())
+		case "times":
+			v.Times = int(c.Num().Int64())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillCrashInput decodes validated input into v.
+func modkitFillCrashInput(c *jsoncheck.Checker, v *CrashInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "how":
+			v.How = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillEmpty decodes validated input into v.
+func modkitFillEmpty(c *jsoncheck.Checker, v *Empty) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillWaitInput decodes validated input into v.
+func modkitFillWaitInput(c *jsoncheck.Checker, v *WaitInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "marker":
+			v.Marker = string(c.Str())
+		case "started":
+			v.Started = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillFloodInput decodes validated input into v.
+func modkitFillFloodInput(c *jsoncheck.Checker, v *FloodInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "n":
+			v.N = int(c.Num().Int64())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillBigInput decodes validated input into v.
+func modkitFillBigInput(c *jsoncheck.Checker, v *BigInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "bytes":
+			v.Bytes = int(c.Num().Int64())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillReportInput decodes validated input into v.
+func modkitFillReportInput(c *jsoncheck.Checker, v *ReportInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "title":
+			v.Title = string(c.Str())
+		default:
+			c.Skip()
+		}
 	}
 }

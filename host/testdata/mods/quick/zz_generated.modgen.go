@@ -30,6 +30,13 @@ func modkitDecodeQuickEcho(data []byte) (any, error) {
 	modkitCheckQuickEcho(c)
 	c.End()
 	var in EchoInput
+	if c.Fill() {
+		modkitFillEchoInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -75,6 +82,13 @@ func modkitDecodeQuickActivity(data []byte) (any, error) {
 	modkitCheckQuickActivity(c)
 	c.End()
 	var in ActivityInput
+	if c.Fill() {
+		modkitFillActivityInput(c, &in)
+		if err := c.Err(); err != nil {
+			return nil, err
+		}
+		return in, nil
+	}
 	if err := c.Decode(&in); err != nil {
 		return nil, err
 	}
@@ -116,5 +130,31 @@ func modkitCheckQuickActivity(c *jsoncheck.Checker) {
 		}
 	default:
 		c.WrongType("an object")
+	}
+}
+
+// modkitFillEchoInput decodes validated input into v.
+func modkitFillEchoInput(c *jsoncheck.Checker, v *EchoInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "text":
+			v.Text = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillActivityInput decodes validated input into v.
+func modkitFillActivityInput(c *jsoncheck.Checker, v *ActivityInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "logs":
+			v.Logs = int(c.Num().Int64())
+		default:
+			c.Skip()
+		}
 	}
 }

@@ -1,0 +1,35 @@
+package schema
+
+import (
+	"go/ast"
+	"testing"
+)
+
+func TestCleanDoc(t *testing.T) {
+	tests := []struct {
+		name  string
+		lines []string
+		want  string
+	}{
+		{"one line", []string{"// Limit is the most hits."}, "Limit is the most hits."},
+		{"wrapped paragraph", []string{"// Limit is the most hits to return; later hits", "// are dropped."},
+			"Limit is the most hits to return; later hits are dropped."},
+		{"two paragraphs", []string{"// First part", "// goes on.", "//", "// Second part."},
+			"First part goes on.\n\nSecond part."},
+		{"directives dropped", []string{"// Input of a tool.", "//go:generate echo"}, "Input of a tool."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := &ast.CommentGroup{}
+			for _, l := range tt.lines {
+				g.List = append(g.List, &ast.Comment{Text: l})
+			}
+			if got := cleanDoc(g); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := cleanDoc(nil); got != "" {
+		t.Errorf("got %q for no comment, want empty", got)
+	}
+}
