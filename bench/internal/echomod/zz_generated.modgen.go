@@ -17,7 +17,7 @@ func Modkit() *sdk.Generated {
 	return &sdk.Generated{
 		Inputs: map[string]sdk.InputDecoder{
 			"echo":          modkitDecodeEcho,
-			"echo_activity": modkitDecodeEchoActivity,
+			"echo_activity": modkitDecodeEcho,
 			"wait_cancel":   modkitDecodeWaitCancel,
 		},
 		Manifest: []byte(modkitManifest),
@@ -25,7 +25,7 @@ func Modkit() *sdk.Generated {
 	}
 }
 
-// modkitDecodeEcho validates the input of tool "echo" and decodes it.
+// modkitDecodeEcho validates the input of tools "echo" and "echo_activity" and decodes it.
 func modkitDecodeEcho(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -45,139 +45,8 @@ func modkitDecodeEcho(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckEcho checks the input of tool "echo".
+// modkitCheckEcho checks the input of tools "echo" and "echo_activity".
 func modkitCheckEcho(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		var seen [5]bool
-		c.Enter()
-		for c.Next() {
-			switch string(c.Key()) {
-			case "message":
-				if seen[0] {
-					c.Duplicate()
-					continue
-				}
-				seen[0] = true
-				switch c.Kind() {
-				case jsoncheck.String:
-					s := c.Str()
-					n := jsoncheck.Len(s)
-					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
-					}
-					if n > 500 {
-						c.Report("must be at most 500 characters long, got %d", n)
-					}
-				default:
-					c.WrongType("a string")
-				}
-			case "tags":
-				if seen[1] {
-					c.Duplicate()
-					continue
-				}
-				seen[1] = true
-				switch c.Kind() {
-				case jsoncheck.Array:
-					count := 0
-					c.Enter()
-					for c.Next() {
-						count++
-						switch c.Kind() {
-						case jsoncheck.String:
-							c.Str()
-						default:
-							c.WrongType("a string")
-						}
-					}
-					if count > 16 {
-						c.Report("must have at most 16 items, got %d", count)
-					}
-				default:
-					c.WrongType("an array")
-				}
-			case "count":
-				if seen[2] {
-					c.Duplicate()
-					continue
-				}
-				seen[2] = true
-				switch c.Kind() {
-				case jsoncheck.Number:
-					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("1000") > 0 {
-						c.Report("must be at most 1000, got %s", n)
-					}
-				default:
-					c.WrongType("an integer")
-				}
-			case "loud":
-				if seen[3] {
-					c.Duplicate()
-					continue
-				}
-				seen[3] = true
-				switch c.Kind() {
-				case jsoncheck.Bool:
-					c.Bool()
-				default:
-					c.WrongType("a boolean")
-				}
-			case "author":
-				if seen[4] {
-					c.Duplicate()
-					continue
-				}
-				seen[4] = true
-				if c.Kind() == jsoncheck.Null {
-					c.Null()
-				} else {
-					modkitCheckDefAuthor(c)
-				}
-			default:
-				c.Unknown("\"message\", \"tags\", \"count\", \"loud\", \"author\"")
-			}
-		}
-		if !seen[0] {
-			c.Missing("message")
-		}
-		if !seen[1] {
-			c.Missing("tags")
-		}
-		if !seen[2] {
-			c.Missing("count")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeEchoActivity validates the input of tool "echo_activity" and decodes it.
-func modkitDecodeEchoActivity(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckEchoActivity(c)
-	c.End()
-	var in echo.Input
-	if c.Fill() {
-		modkitFillEchoInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckEchoActivity checks the input of tool "echo_activity".
-func modkitCheckEchoActivity(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
 		var seen [5]bool

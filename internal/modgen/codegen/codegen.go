@@ -71,9 +71,21 @@ func Generate(file *File) ([]byte, error) {
 	f.Const().Id("modkitManifest").Op("=").Lit(string(file.Manifest))
 	f.Line()
 
+	// Tools with the same input type share one validator, named after the
+	// first of them.
+	decoders := make([]string, len(file.Tools))
+	users := map[string][]string{} // decoder → its tools, quoted
 	inputs := jen.Dict{}
-	for _, t := range file.Tools {
-		inputs[jen.Lit(t.Name)] = jen.Id(decodeName(t.Name))
+	for i, t := range file.Tools {
+		decoders[i] = decodeName(t.Name)
+		for j := range i {
+			if types.Identical(file.Tools[j].Input, t.Input) {
+				decoders[i] = decoders[j]
+				break
+			}
+		}
+		users[decoders[i]] = append(users[decoders[i]], strconv.Quote(t.Name))
+		inputs[jen.Lit(t.Name)] = jen.Id(decoders[i])
 	}
 	f.Comment("Modkit returns the mod with what modgen derived from it: the manifest and")
 	f.Comment("the validate-and-decode function of each tool's input.")
@@ -85,7 +97,10 @@ func Generate(file *File) ([]byte, error) {
 		})),
 	)
 
-	for _, t := range file.Tools {
+	for i, t := range file.Tools {
+		if decoders[i] != decodeName(t.Name) {
+			continue
+		}
 		for name, d := range t.Schema.Defs {
 			g.defs[name] = d
 		}
@@ -93,11 +108,15 @@ func Generate(file *File) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %v", t.Name, err)
 		}
+		tools := "tool " + users[decoders[i]][0]
+		if n := len(users[decoders[i]]); n > 1 {
+			tools = "tools " + strings.Join(users[decoders[i]][:n-1], ", ") + " and " + users[decoders[i]][n-1]
+		}
 		f.Line()
-		f.Commentf("%s validates the input of tool %q and decodes it.", decodeName(t.Name), t.Name)
+		f.Commentf("%s validates the input of %s and decodes it.", decodeName(t.Name), tools)
 		f.Func().Id(decodeName(t.Name)).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(body...)
 		f.Line()
-		f.Commentf("%s checks the input of tool %q.", checkName(t.Name), t.Name)
+		f.Commentf("%s checks the input of %s.", checkName(t.Name), tools)
 		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(t.Schema)...)
 	}
 	g.flushDefs()

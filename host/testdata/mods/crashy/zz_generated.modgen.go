@@ -16,13 +16,13 @@ func Modkit() *sdk.Generated {
 	return &sdk.Generated{
 		Inputs: map[string]sdk.InputDecoder{
 			"crashy_big":     modkitDecodeCrashyBig,
-			"crashy_blocked": modkitDecodeCrashyBlocked,
+			"crashy_blocked": modkitDecodeCrashyPanic,
 			"crashy_crash":   modkitDecodeCrashyCrash,
 			"crashy_echo":    modkitDecodeCrashyEcho,
-			"crashy_fail":    modkitDecodeCrashyFail,
+			"crashy_fail":    modkitDecodeCrashyPanic,
 			"crashy_flood":   modkitDecodeCrashyFlood,
-			"crashy_hang":    modkitDecodeCrashyHang,
-			"crashy_noisy":   modkitDecodeCrashyNoisy,
+			"crashy_hang":    modkitDecodeCrashyPanic,
+			"crashy_noisy":   modkitDecodeCrashyPanic,
 			"crashy_panic":   modkitDecodeCrashyPanic,
 			"crashy_report":  modkitDecodeCrashyReport,
 			"crashy_wait":    modkitDecodeCrashyWait,
@@ -159,7 +159,7 @@ func modkitCheckCrashyCrash(c *jsoncheck.Checker) {
 	}
 }
 
-// modkitDecodeCrashyPanic validates the input of tool "crashy_panic" and decodes it.
+// modkitDecodeCrashyPanic validates the input of tools "crashy_panic", "crashy_fail", "crashy_hang", "crashy_noisy" and "crashy_blocked" and decodes it.
 func modkitDecodeCrashyPanic(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -179,41 +179,8 @@ func modkitDecodeCrashyPanic(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckCrashyPanic checks the input of tool "crashy_panic".
+// modkitCheckCrashyPanic checks the input of tools "crashy_panic", "crashy_fail", "crashy_hang", "crashy_noisy" and "crashy_blocked".
 func modkitCheckCrashyPanic(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeCrashyFail validates the input of tool "crashy_fail" and decodes it.
-func modkitDecodeCrashyFail(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckCrashyFail(c)
-	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckCrashyFail checks the input of tool "crashy_fail".
-func modkitCheckCrashyFail(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
 		c.Enter()
@@ -286,39 +253,6 @@ func modkitCheckCrashyWait(c *jsoncheck.Checker) {
 	}
 }
 
-// modkitDecodeCrashyHang validates the input of tool "crashy_hang" and decodes it.
-func modkitDecodeCrashyHang(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckCrashyHang(c)
-	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckCrashyHang checks the input of tool "crashy_hang".
-func modkitCheckCrashyHang(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
 // modkitDecodeCrashyFlood validates the input of tool "crashy_flood" and decodes it.
 func modkitDecodeCrashyFlood(data []byte) (any, error) {
 	c := jsoncheck.New(data)
@@ -377,39 +311,6 @@ func modkitCheckCrashyFlood(c *jsoncheck.Checker) {
 	}
 }
 
-// modkitDecodeCrashyNoisy validates the input of tool "crashy_noisy" and decodes it.
-func modkitDecodeCrashyNoisy(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckCrashyNoisy(c)
-	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckCrashyNoisy checks the input of tool "crashy_noisy".
-func modkitCheckCrashyNoisy(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
 // modkitDecodeCrashyBig validates the input of tool "crashy_big" and decodes it.
 func modkitDecodeCrashyBig(data []byte) (any, error) {
 	c := jsoncheck.New(data)
@@ -462,39 +363,6 @@ func modkitCheckCrashyBig(c *jsoncheck.Checker) {
 		}
 		if !seen[0] {
 			c.Missing("bytes")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeCrashyBlocked validates the input of tool "crashy_blocked" and decodes it.
-func modkitDecodeCrashyBlocked(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckCrashyBlocked(c)
-	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckCrashyBlocked checks the input of tool "crashy_blocked".
-func modkitCheckCrashyBlocked(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
 		}
 	default:
 		c.WrongType("an object")

@@ -16,21 +16,21 @@ func Modkit() *sdk.Generated {
 	return &sdk.Generated{
 		Inputs: map[string]sdk.InputDecoder{
 			"json_schema_2020_12_tool":    modkitDecodeJsonSchema202012Tool,
-			"test_audio_content":          modkitDecodeTestAudioContent,
-			"test_embedded_resource":      modkitDecodeTestEmbeddedResource,
-			"test_error_handling":         modkitDecodeTestErrorHandling,
-			"test_image_content":          modkitDecodeTestImageContent,
-			"test_multiple_content_types": modkitDecodeTestMultipleContentTypes,
+			"test_audio_content":          modkitDecodeTestSimpleText,
+			"test_embedded_resource":      modkitDecodeTestSimpleText,
+			"test_error_handling":         modkitDecodeTestSimpleText,
+			"test_image_content":          modkitDecodeTestSimpleText,
+			"test_multiple_content_types": modkitDecodeTestSimpleText,
 			"test_simple_text":            modkitDecodeTestSimpleText,
-			"test_tool_with_logging":      modkitDecodeTestToolWithLogging,
-			"test_tool_with_progress":     modkitDecodeTestToolWithProgress,
+			"test_tool_with_logging":      modkitDecodeTestSimpleText,
+			"test_tool_with_progress":     modkitDecodeTestSimpleText,
 		},
 		Manifest: []byte(modkitManifest),
 		Mod:      Mod,
 	}
 }
 
-// modkitDecodeTestSimpleText validates the input of tool "test_simple_text" and decodes it.
+// modkitDecodeTestSimpleText validates the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress" and "test_error_handling" and decodes it.
 func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -50,239 +50,8 @@ func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckTestSimpleText checks the input of tool "test_simple_text".
+// modkitCheckTestSimpleText checks the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress" and "test_error_handling".
 func modkitCheckTestSimpleText(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestImageContent validates the input of tool "test_image_content" and decodes it.
-func modkitDecodeTestImageContent(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestImageContent(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestImageContent checks the input of tool "test_image_content".
-func modkitCheckTestImageContent(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestAudioContent validates the input of tool "test_audio_content" and decodes it.
-func modkitDecodeTestAudioContent(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestAudioContent(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestAudioContent checks the input of tool "test_audio_content".
-func modkitCheckTestAudioContent(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestEmbeddedResource validates the input of tool "test_embedded_resource" and decodes it.
-func modkitDecodeTestEmbeddedResource(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestEmbeddedResource(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestEmbeddedResource checks the input of tool "test_embedded_resource".
-func modkitCheckTestEmbeddedResource(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestMultipleContentTypes validates the input of tool "test_multiple_content_types" and decodes it.
-func modkitDecodeTestMultipleContentTypes(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestMultipleContentTypes(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestMultipleContentTypes checks the input of tool "test_multiple_content_types".
-func modkitCheckTestMultipleContentTypes(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestToolWithLogging validates the input of tool "test_tool_with_logging" and decodes it.
-func modkitDecodeTestToolWithLogging(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestToolWithLogging(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestToolWithLogging checks the input of tool "test_tool_with_logging".
-func modkitCheckTestToolWithLogging(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestToolWithProgress validates the input of tool "test_tool_with_progress" and decodes it.
-func modkitDecodeTestToolWithProgress(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestToolWithProgress(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestToolWithProgress checks the input of tool "test_tool_with_progress".
-func modkitCheckTestToolWithProgress(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		c.Enter()
-		for c.Next() {
-			c.Unknown("")
-		}
-	default:
-		c.WrongType("an object")
-	}
-}
-
-// modkitDecodeTestErrorHandling validates the input of tool "test_error_handling" and decodes it.
-func modkitDecodeTestErrorHandling(data []byte) (any, error) {
-	c := jsoncheck.New(data)
-	defer c.Release()
-	modkitCheckTestErrorHandling(c)
-	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
-	}
-	if err := c.Decode(&in); err != nil {
-		return nil, err
-	}
-	return in, nil
-}
-
-// modkitCheckTestErrorHandling checks the input of tool "test_error_handling".
-func modkitCheckTestErrorHandling(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
 		c.Enter()

@@ -88,6 +88,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Activity:    "Filtering…",
 			View:        sdk.View[Filter[Kind], []Kind]{Text: func(k []Kind) string { return fmt.Sprint(k) }, Render: nil},
 		},
+		// Same input type as kitchen_find: the two share one validator.
+		sdk.PlainTool[Query]{
+			Name:        "kitchen_count",
+			Description: "Counts the hits for a query. Use this when only the number matters.",
+			Activity:    "Counting hits…",
+		},
 		&sdk.PlainTool[Branch]{
 			Name:        "kitchen_plant",
 			Description: "Plants a tree and returns its size. Use this when asked to plant.",
