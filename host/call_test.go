@@ -244,7 +244,7 @@ func TestCancel(t *testing.T) {
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"after"}`), host.StatusCompleted)
 }
 
-func waitForFile(t *testing.T, path string) string {
+func waitForFile(t testing.TB, path string) string {
 	t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {

@@ -66,15 +66,18 @@ func sample(n int, f func() time.Duration) time.Duration {
 	return p50(s)
 }
 
-// TestLatencyGoals measures the p50 latencies of the performance goals and
-// logs them; with MODKIT_PERF=1 (and without -race) it fails when a goal is
-// missed: a trivial call at most 1.2x a bare gRPC round trip, ten activity
-// updates at most 1.3x a trivial call, cancellation seen by the handler
-// within 1ms.
-func TestLatencyGoals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
+// BenchmarkLatencyGoals measures the p50 latencies behind the performance
+// goals, interleaved so that machine noise hits all alike, and reports them
+// as metrics: call/unary (goal at most 1.2), activity10/call (at most 1.3)
+// and cancel-p50-ms (at most 1). Run it with -benchtime 1x: each iteration
+// is a whole measurement.
+func BenchmarkLatencyGoals(b *testing.B) {
+	for range b.N {
+		latencyGoals(b)
 	}
+}
+
+func latencyGoals(t *testing.B) {
 	h := load(t, nil, quickDir)
 	rt, err := host.BareUnary(h.Host, "quick")
 	if err != nil {
@@ -156,21 +159,10 @@ func TestLatencyGoals(t *testing.T) {
 	}
 	cancelP50 := p50(lags)
 
-	t.Logf("p50: bare unary %s, bare stream %s (%.2fx), trivial call %s (%.2fx), 10 activity updates %s (%.2fx trivial), cancel seen by handler %s",
-		bareP50, streamP50, float64(streamP50)/float64(bareP50), trivP50, float64(trivP50)/float64(bareP50),
-		actP50, float64(actP50)/float64(trivP50), cancelP50)
-	if os.Getenv("MODKIT_PERF") != "1" || raceEnabled {
-		return
-	}
-	if r := float64(trivP50) / float64(bareP50); r > 1.2 {
-		t.Errorf("trivial call p50 is %.2fx a bare round trip, want at most 1.2x", r)
-	}
-	if r := float64(actP50) / float64(trivP50); r > 1.3 {
-		t.Errorf("10-update call p50 is %.2fx a trivial call, want at most 1.3x", r)
-	}
-	if cancelP50 > time.Millisecond {
-		t.Errorf("cancellation seen after %s p50, want at most 1ms", cancelP50)
-	}
+	t.ReportMetric(float64(trivP50)/float64(bareP50), "call/unary")
+	t.ReportMetric(float64(streamP50)/float64(bareP50), "stream/unary")
+	t.ReportMetric(float64(actP50)/float64(trivP50), "activity10/call")
+	t.ReportMetric(float64(cancelP50)/float64(time.Millisecond), "cancel-p50-ms")
 }
 
 func BenchmarkBareOnce(b *testing.B) {
