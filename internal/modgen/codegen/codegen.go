@@ -2,6 +2,7 @@ package codegen
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"go/types"
 	"sort"
@@ -97,12 +98,14 @@ func Generate(file *File) ([]byte, error) {
 		})),
 	)
 
+	for _, t := range file.Tools {
+		for name, d := range t.Schema.Defs {
+			g.defs[name] = d
+		}
+	}
 	for i, t := range file.Tools {
 		if decoders[i] != decodeName(t.Name) {
 			continue
-		}
-		for name, d := range t.Schema.Defs {
-			g.defs[name] = d
 		}
 		body, err := g.decodeBody(checkName(t.Name), t.Input)
 		if err != nil {
@@ -117,7 +120,7 @@ func Generate(file *File) ([]byte, error) {
 		f.Func().Id(decodeName(t.Name)).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(body...)
 		f.Line()
 		f.Commentf("%s checks the input of %s.", checkName(t.Name), tools)
-		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(t.Schema)...)
+		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.root(t.Schema)...)
 	}
 	g.flushDefs()
 	if err := g.flushFills(); err != nil {
@@ -153,12 +156,14 @@ func Checkers(pkgPath, pkgName string, roots map[string]Root) ([]byte, error) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		s := roots[n].Schema
-		for name, d := range s.Defs {
+		for name, d := range roots[n].Schema.Defs {
 			g.defs[name] = d
 		}
+	}
+	for _, n := range names {
+		s := roots[n].Schema
 		f.Line()
-		f.Func().Id("check" + n).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.value(s)...)
+		f.Func().Id("check" + n).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.root(s)...)
 		body, err := g.decodeBody("check"+n, roots[n].Type)
 		if err != nil {
 			return nil, err
@@ -210,6 +215,37 @@ func (g *gen) decodeBody(check string, t types.Type) ([]jen.Code, error) {
 		),
 		jen.Return(jen.Id("in"), jen.Nil()),
 	}, nil
+}
+
+// root returns the body of a root schema's checker. A root that is also a
+// definition (a type that refers to itself, or one another input uses)
+// calls that definition's checker rather than repeating it.
+func (g *gen) root(s *schema.Schema) []jen.Code {
+	if name := g.sameDef(s); name != "" {
+		return []jen.Code{jen.Id(g.useDef(name)).Call(jen.Id("c"))}
+	}
+	return g.value(s)
+}
+
+// sameDef returns the name of the definition whose schema is the root s.
+func (g *gen) sameDef(s *schema.Schema) string {
+	bare := *s
+	bare.Root, bare.Defs = false, nil
+	want, err := json.Marshal(&bare)
+	if err != nil {
+		return ""
+	}
+	names := make([]string, 0, len(g.defs))
+	for name := range g.defs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if got, err := json.Marshal(g.defs[name]); err == nil && bytes.Equal(got, want) {
+			return name
+		}
+	}
+	return ""
 }
 
 func (g *gen) flushDefs() {

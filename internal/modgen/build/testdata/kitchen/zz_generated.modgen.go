@@ -331,52 +331,7 @@ func modkitDecodeKitchenPlant(data []byte) (any, error) {
 
 // modkitCheckKitchenPlant checks the input of tool "kitchen_plant".
 func modkitCheckKitchenPlant(c *jsoncheck.Checker) {
-	switch c.Kind() {
-	case jsoncheck.Object:
-		var seen [2]bool
-		c.Enter()
-		for c.Next() {
-			switch string(c.Key()) {
-			case "name":
-				if seen[0] {
-					c.Duplicate()
-					continue
-				}
-				seen[0] = true
-				switch c.Kind() {
-				case jsoncheck.String:
-					c.Str()
-				default:
-					c.WrongType("a string")
-				}
-			case "kids":
-				if seen[1] {
-					c.Duplicate()
-					continue
-				}
-				seen[1] = true
-				switch c.Kind() {
-				case jsoncheck.Array:
-					c.Enter()
-					for c.Next() {
-						modkitCheckDefBranch(c)
-					}
-				default:
-					c.WrongType("an array")
-				}
-			default:
-				c.Unknown("\"name\", \"kids\"")
-			}
-		}
-		if !seen[0] {
-			c.Missing("name")
-		}
-		if !seen[1] {
-			c.Missing("kids")
-		}
-	default:
-		c.WrongType("an object")
-	}
+	modkitCheckDefBranch(c)
 }
 
 // modkitCheckDefBranch checks a value of $defs/Branch.
