@@ -122,17 +122,7 @@ func Generate(file *File) ([]byte, error) {
 		f.Commentf("%s checks the input of %s.", checkName(t.Name), tools)
 		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.root(t.Schema)...)
 	}
-	g.flushDefs()
-	if err := g.flushFills(); err != nil {
-		return nil, err
-	}
-	g.flushPatterns()
-
-	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
-		return nil, fmt.Errorf("render generated code: %v", err)
-	}
-	return buf.Bytes(), nil
+	return g.finish()
 }
 
 // Root is a Go type with its schema.
@@ -171,13 +161,19 @@ func Checkers(pkgPath, pkgName string, roots map[string]Root) ([]byte, error) {
 		f.Line()
 		f.Func().Id("decode"+n).Params(jen.Id("data").Index().Byte()).Params(jen.Any(), jen.Error()).Block(body...)
 	}
+	return g.finish()
+}
+
+// finish emits the definitions, fill functions and patterns the roots used,
+// and renders the file.
+func (g *gen) finish() ([]byte, error) {
 	g.flushDefs()
 	if err := g.flushFills(); err != nil {
 		return nil, err
 	}
 	g.flushPatterns()
 	var buf bytes.Buffer
-	if err := f.Render(&buf); err != nil {
+	if err := g.f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render generated code: %v", err)
 	}
 	return buf.Bytes(), nil
