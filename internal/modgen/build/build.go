@@ -2,18 +2,15 @@ package build
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"go/token"
 	"go/types"
-	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modgen/codegen"
 	"github.com/modkit/modkit/internal/modgen/load"
 	"github.com/modkit/modkit/internal/modgen/schema"
@@ -192,33 +189,7 @@ func packageDir(pkg *packages.Package) string {
 }
 
 // SourceHash returns "sha256:<hex>" over the package's Go files other than
-// the generated one; see SourceHashFiles.
+// the generated one; see freshness.Files, which the host checks it with.
 func SourceHash(pkg *packages.Package) string {
-	return SourceHashFiles(pkg.GoFiles)
-}
-
-// SourceHashFiles returns "sha256:<hex>" over the given Go files, leaving
-// out zz_generated.modgen.go: for each file in base-name order, its base
-// name, a NUL byte, its content and a NUL byte. Unreadable files are
-// skipped.
-func SourceHashFiles(paths []string) string {
-	var files []string
-	for _, f := range paths {
-		if filepath.Base(f) != load.GeneratedFile {
-			files = append(files, f)
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
-	h := sha256.New()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			continue
-		}
-		h.Write([]byte(filepath.Base(f)))
-		h.Write([]byte{0})
-		h.Write(data)
-		h.Write([]byte{0})
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+	return freshness.Files(pkg.GoFiles)
 }

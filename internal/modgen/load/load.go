@@ -13,10 +13,12 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/modkit/modkit/internal/freshness"
 )
 
 // GeneratedFile is the name of the Go file modgen writes.
-const GeneratedFile = "zz_generated.modgen.go"
+const GeneratedFile = freshness.GeneratedFile
 
 // Mode is what modgen needs from go/packages: syntax and types of the named
 // packages, dependencies from export data.

@@ -1,0 +1,91 @@
+package freshness
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"go/build"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// GeneratedFile is the name of the Go file modgen writes.
+const GeneratedFile = "zz_generated.modgen.go"
+
+// ErrStale is the condition of a mod whose generated files do not match its
+// sources; errors from [Check] wrap it.
+var ErrStale = errors.New("generated files are out of date")
+
+// ErrNoGoFiles: the directory holds no Go files to build, so it is not a mod
+// package.
+var ErrNoGoFiles = errors.New("no Go files")
+
+// Files returns "sha256:<hex>" over the given Go files, leaving out
+// GeneratedFile: for each file in base-name order, its base name, a NUL
+// byte, its content and a NUL byte. Unreadable files are skipped.
+func Files(paths []string) string {
+	var files []string
+	for _, f := range paths {
+		if filepath.Base(f) != GeneratedFile {
+			files = append(files, f)
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
+	h := sha256.New()
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		h.Write([]byte(filepath.Base(f)))
+		h.Write([]byte{0})
+		h.Write(data)
+		h.Write([]byte{0})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// Dir returns the [Files] hash of the package in dir: its Go files that
+// match the default build context, without tests. It returns ErrNoGoFiles
+// when there are none besides GeneratedFile.
+func Dir(dir string) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return "", err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		files = append(files, filepath.Join(dir, name))
+	}
+	if len(files) == 0 || len(files) == 1 && filepath.Base(files[0]) == GeneratedFile {
+		return "", ErrNoGoFiles
+	}
+	return Files(files), nil
+}
+
+// Check compares the sources in dir with recorded, the sourceHash of the
+// mod's manifest. A mismatch is an error wrapping ErrStale that reads
+// "mod ID (DIR): generated files are out of date; run go generate in DIR".
+func Check(dir, id, recorded string) error {
+	got, err := Dir(dir)
+	if errors.Is(err, ErrNoGoFiles) {
+		return fmt.Errorf("mod %s (%s): not a Go package (%w); a mod directory holds the mod's package", id, dir, err)
+	}
+	if err != nil {
+		return fmt.Errorf("mod %s (%s): %w", id, dir, err)
+	}
+	if got != recorded {
+		return fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, dir, ErrStale, dir)
+	}
+	return nil
+}

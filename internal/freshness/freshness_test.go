@@ -1,0 +1,63 @@
+package freshness_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/manifest"
+)
+
+// The hash from a directory is the one modgen recorded for it.
+func TestDirMatchesGenerated(t *testing.T) {
+	for _, dir := range []string{"../../examples/research", "../../examples/dependencies"} {
+		data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := manifest.Decode(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := freshness.Check(dir, m.ID, m.SourceHash); err != nil {
+			t.Errorf("%s: %v", dir, err)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := freshness.Check(dir, "tasks", "sha256:00")
+	if !errors.Is(err, freshness.ErrNoGoFiles) || !strings.Contains(err.Error(), "not a Go package") {
+		t.Errorf("empty dir: got %v, want a no-Go-files error", err)
+	}
+	write("tasks.go", "package tasks\n")
+	write(freshness.GeneratedFile, "package tasks\n// generated\n")
+	write("tasks_test.go", "package tasks\n")
+	write("ignored.go", "//go:build ignore\n\npackage tasks\n")
+	h, err := freshness.Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := freshness.Files([]string{filepath.Join(dir, "tasks.go")}); h != want {
+		t.Errorf("got %s, want %s (the hash of tasks.go alone)", h, want)
+	}
+	if err := freshness.Check(dir, "tasks", h); err != nil {
+		t.Errorf("fresh: got %v", err)
+	}
+	write("tasks.go", "package tasks\n\nconst X = 1\n")
+	err = freshness.Check(dir, "tasks", h)
+	want := "mod tasks (" + dir + "): generated files are out of date; run go generate in " + dir
+	if !errors.Is(err, freshness.ErrStale) || err.Error() != want {
+		t.Errorf("stale: got %v, want %q", err, want)
+	}
+}
