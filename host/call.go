@@ -227,7 +227,7 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 	case ctx.Err() != nil:
 		return nil, res.cancelled(), nil
 	}
-	return nil, res.fail(err.Error()), nil
+	return nil, res.failWith(err), nil
 }
 
 func (r *CallResult) fail(msg string) *CallResult {
@@ -251,7 +251,7 @@ func (r *CallResult) end(ctx context.Context, err error) *CallResult {
 	if ctx.Err() != nil {
 		return r.cancelled()
 	}
-	return r.fail(err.Error())
+	return r.failWith(err)
 }
 
 func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err error, timeout time.Duration) *CallResult {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -38,6 +39,9 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", ctx.Err()
+			}
+			if errors.Is(err, ErrUnavailable) {
+				return "", err // says which mod, and why
 			}
 			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -106,6 +107,8 @@ type Host struct {
 	slash  map[string]*mod // slash command id -> owner
 	// callHooks reports whether some mod hooks every tool call.
 	callHooks bool
+	// loadErrs are the directories that did not load.
+	loadErrs []*ModError
 
 	mu     sync.Mutex
 	closed bool
@@ -132,9 +135,18 @@ type Tool struct {
 	manifest.Tool
 }
 
-// Load reads the manifest in each directory and checks that tool names are
-// unique. It starts no process: a mod starts, and is built when needed, on
-// first use.
+// Load reads the manifest in each directory, checks that the mod's
+// generated files match its sources, and that tool, agent and command
+// names are unique. It starts no process: a mod starts, and is built when
+// needed, on first use.
+//
+// A bad mod directory does not fail Load: it is reported by
+// [Host.Unavailable], logged, and written once to [Options.Progress], and
+// the other mods load. A directory that does not load (no such directory,
+// no manifest, a manifest that does not decode, not a Go package, a name
+// another mod has) adds no tools; a mod whose generated files are stale
+// keeps its tools listed, and their calls fail saying it is unavailable.
+// Load returns an error only for bad options.
 func Load(dirs []string, opts *Options) (*Host, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -150,45 +162,13 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 	ids := map[string]*mod{}
 	for _, dir := range dirs {
 		m, err := loadMod(h, dir)
+		if err == nil {
+			err = h.add(m, ids)
+		}
 		if err != nil {
-			return nil, err
+			h.loadErrs = append(h.loadErrs, err)
+			h.report(err)
 		}
-		if prev, ok := ids[m.man.ID]; ok {
-			return nil, fmt.Errorf("load %s: mod id %q is also the id of the mod in %s", m.dir, m.man.ID, prev.dir)
-		}
-		ids[m.man.ID] = m
-		for _, t := range m.man.Tools {
-			if prev, ok := h.tools[t.Name]; ok {
-				return nil, fmt.Errorf("load: tool %s is defined by both mod %s and mod %s", t.Name, prev.mod.man.ID, m.man.ID)
-			}
-			h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
-				return compileSchema(m.man.ID, t)
-			})}
-		}
-		for _, a := range m.man.Agents {
-			if prev, ok := h.agents[a.Name]; ok {
-				return nil, fmt.Errorf("load: agent %s is defined by both mod %s and mod %s", a.Name, prev.mod.man.ID, m.man.ID)
-			}
-			allowed := make(map[string]bool, len(a.Tools))
-			for _, n := range a.Tools {
-				allowed[n] = true
-			}
-			h.agents[a.Name] = &agent{mod: m, man: a, allowed: allowed}
-		}
-		for _, c := range m.man.Commands {
-			if prev, ok := h.cmds[c.ID]; ok {
-				return nil, fmt.Errorf("load: command %s is defined by both mod %s and mod %s", c.ID, prev.man.ID, m.man.ID)
-			}
-			h.cmds[c.ID] = m
-		}
-		for _, c := range m.man.SlashCommands {
-			if prev, ok := h.slash[c.ID]; ok {
-				return nil, fmt.Errorf("load: slash command %s is defined by both mod %s and mod %s", c.ID, prev.man.ID, m.man.ID)
-			}
-			h.slash[c.ID] = m
-		}
-		h.mods = append(h.mods, m)
-		h.callHooks = h.callHooks || m.hasHook(manifest.ActionToolCall)
 	}
 	for name, a := range h.agents {
 		for n := range a.allowed {
@@ -200,33 +180,112 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 	return h, nil
 }
 
-func loadMod(h *Host, dir string) (*mod, error) {
+// report tells the person running the host why a mod cannot run.
+func (h *Host) report(e *ModError) {
+	h.opts.Logger.Warn("mod unavailable", "dir", e.Dir, "mod", e.Mod, "error", e.Err)
+	fmt.Fprintf(h.opts.Progress, "%v\n", e.Err)
+}
+
+// add adds a loaded mod's names, or none of them when one clashes with
+// another mod's.
+func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
+	clash := func(kind, name string, prev *mod) *ModError {
+		return &ModError{Dir: m.given, Mod: m.man.ID, Reason: "its " + kind + " names clash with another mod's",
+			Err: fmt.Errorf("load %s: %s %s is defined by both mod %s (%s) and mod %s; rename one of them",
+				m.given, kind, name, prev.man.ID, prev.given, m.man.ID)}
+	}
+	if prev, ok := ids[m.man.ID]; ok {
+		return &ModError{Dir: m.given, Mod: m.man.ID, Reason: "another mod has its id",
+			Err: fmt.Errorf("load %s: mod id %q is also the id of the mod in %s; rename one of them", m.given, m.man.ID, prev.given)}
+	}
+	for _, t := range m.man.Tools {
+		if prev, ok := h.tools[t.Name]; ok {
+			return clash("tool", t.Name, prev.mod)
+		}
+	}
+	for _, a := range m.man.Agents {
+		if prev, ok := h.agents[a.Name]; ok {
+			return clash("agent", a.Name, prev.mod)
+		}
+	}
+	for _, c := range m.man.Commands {
+		if prev, ok := h.cmds[c.ID]; ok {
+			return clash("command", c.ID, prev)
+		}
+	}
+	for _, c := range m.man.SlashCommands {
+		if prev, ok := h.slash[c.ID]; ok {
+			return clash("slash command", c.ID, prev)
+		}
+	}
+	ids[m.man.ID] = m
+	for _, t := range m.man.Tools {
+		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+			return compileSchema(m.man.ID, t)
+		})}
+	}
+	for _, a := range m.man.Agents {
+		allowed := make(map[string]bool, len(a.Tools))
+		for _, n := range a.Tools {
+			allowed[n] = true
+		}
+		h.agents[a.Name] = &agent{mod: m, man: a, allowed: allowed}
+	}
+	for _, c := range m.man.Commands {
+		h.cmds[c.ID] = m
+	}
+	for _, c := range m.man.SlashCommands {
+		h.slash[c.ID] = m
+	}
+	h.mods = append(h.mods, m)
+	h.callHooks = h.callHooks || m.hasHook(manifest.ActionToolCall)
+	if m.stale != nil {
+		h.report(m.stale)
+	}
+	return nil
+}
+
+// loadMod reads the mod in dir and checks its generated files against its
+// sources.
+func loadMod(h *Host, dir string) (*mod, *ModError) {
+	fail := func(format string, args ...any) (*mod, *ModError) {
+		return nil, &ModError{Dir: dir, Reason: "it does not load", Err: fmt.Errorf("load "+dir+": "+format, args...)}
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %w", dir, err)
+		return fail("%w", err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("load %s: no such mod directory", dir)
+			return fail("no such mod directory")
 		}
-		return nil, fmt.Errorf("load %s: %w", dir, err)
+		return fail("%w", err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("load %s: not a directory", dir)
+		return fail("not a directory")
 	}
 	data, err := os.ReadFile(filepath.Join(abs, manifest.FileName))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("load %s: no %s (run go generate in the mod package)", dir, manifest.FileName)
+			return fail("no %s; run go generate in %s", manifest.FileName, dir)
 		}
-		return nil, fmt.Errorf("load %s: %w", dir, err)
+		return fail("%w", err)
 	}
 	man, err := manifest.Decode(data)
 	if err != nil {
-		return nil, fmt.Errorf("load %s: %s: %w", dir, manifest.FileName, err)
+		return fail("%s: %w; run go generate in %s to write it again", manifest.FileName, err, dir)
 	}
-	return &mod{h: h, dir: abs, man: man}, nil
+	m := &mod{h: h, dir: abs, man: man, availability: availability{given: dir}}
+	if err := freshness.Check(dir, man.ID, man.SourceHash); err != nil {
+		e := &ModError{Dir: dir, Mod: man.ID, Err: err, Reason: "its generated files are out of date"}
+		if errors.Is(err, freshness.ErrNoGoFiles) {
+			e.Reason = "it does not load"
+			return nil, e
+		}
+		m.stale = e
+	}
+	return m, nil
 }
 
 // Mods returns the loaded mods' manifests, in load order. Do not modify

@@ -16,10 +16,18 @@ import (
 	"github.com/modkit/modkit/host"
 )
 
-// writeManifest writes the crashy manifest, changed by edit, into a new
-// directory and returns it.
+// writeManifest writes the crashy mod's source and its manifest, changed
+// by edit, into a new directory and returns it.
 func writeManifest(t *testing.T, edit func(doc map[string]any)) string {
 	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(crashyDir, "crashy.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "crashy.go"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	data, err := os.ReadFile(filepath.Join(crashyDir, "mod.manifest.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -33,49 +41,100 @@ func writeManifest(t *testing.T, edit func(doc map[string]any)) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "mod.manifest.json"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
+// A bad mod directory is reported with the fix, and the other mods load.
 func TestLoadErrors(t *testing.T) {
 	other := func(t *testing.T) string {
 		return writeManifest(t, func(doc map[string]any) { doc["id"] = "other" })
 	}
 	tests := []struct {
 		name string
-		dirs func(t *testing.T) []string
+		dir  func(t *testing.T) string
 		want []string
 	}{
-		{"missing dir", func(t *testing.T) []string { return []string{"testdata/mods/nowhere"} },
+		{"missing dir", func(t *testing.T) string { return "testdata/mods/nowhere" },
 			[]string{"load testdata/mods/nowhere: no such mod directory"}},
-		{"no manifest", func(t *testing.T) []string { return []string{t.TempDir()} },
-			[]string{"no mod.manifest.json (run go generate in the mod package)"}},
-		{"malformed manifest", func(t *testing.T) []string {
+		{"no manifest", func(t *testing.T) string { return t.TempDir() },
+			[]string{"no mod.manifest.json; run go generate in "}},
+		{"malformed manifest", func(t *testing.T) string {
 			dir := t.TempDir()
 			os.WriteFile(filepath.Join(dir, "mod.manifest.json"), []byte(`{"id":`), 0o644)
-			return []string{dir}
-		}, []string{"mod.manifest.json: decode manifest"}},
-		{"manifest fails its schema", func(t *testing.T) []string {
-			return []string{writeManifest(t, func(doc map[string]any) { doc["colour"] = "red"; doc["id"] = "Bad Id" })}
+			return dir
+		}, []string{"mod.manifest.json: decode manifest", "run go generate in "}},
+		{"manifest fails its schema", func(t *testing.T) string {
+			return writeManifest(t, func(doc map[string]any) { doc["colour"] = "red"; doc["id"] = "Bad Id" })
 		}, []string{"mod.manifest.json:", "colour"}},
-		{"tool clash", func(t *testing.T) []string { return []string{crashyDir, other(t)} },
-			[]string{"tool crashy_echo is defined by both mod crashy and mod other"}},
+		{"not a Go package", func(t *testing.T) string {
+			dir := writeManifest(t, func(doc map[string]any) { doc["id"] = "other" })
+			os.Remove(filepath.Join(dir, "crashy.go"))
+			return dir
+		}, []string{"mod other (", "): not a Go package (no Go files)"}},
+		{"tool clash", other,
+			[]string{"tool crashy_echo is defined by both mod crashy (" + crashyDir + ") and mod other; rename one of them"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := host.Load(tt.dirs(t), &host.Options{CacheDir: cacheDir})
-			if err == nil {
-				t.Fatal("Load succeeded, want an error")
+			dir := tt.dir(t)
+			h := load(t, nil, crashyDir, dir)
+			bad := h.Unavailable()
+			if len(bad) != 1 {
+				t.Fatalf("got unavailable %v, want one", bad)
+			}
+			if bad[0].Dir != dir {
+				t.Errorf("got dir %q, want %q", bad[0].Dir, dir)
 			}
 			for _, w := range tt.want {
-				if !strings.Contains(err.Error(), w) {
-					t.Errorf("got error %q, want it to contain %q", err, w)
+				if !strings.Contains(bad[0].Error(), w) {
+					t.Errorf("got error %q, want it to contain %q", bad[0], w)
 				}
 			}
+			if !strings.Contains(h.progress.String(), bad[0].Error()) {
+				t.Errorf("progress %q does not report %q", h.progress, bad[0])
+			}
+			tools, _ := h.Tools("")
+			for _, tool := range tools {
+				if tool.Mod != "crashy" {
+					t.Errorf("got tool %s of mod %s, want only crashy's", tool.Name, tool.Mod)
+				}
+			}
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
 		})
+	}
+}
+
+// A mod whose sources changed since go generate is refused, in full for
+// the operator and in one line for the model.
+func TestStaleModIsRefused(t *testing.T) {
+	dir := writeManifest(t, func(map[string]any) {})
+	f, err := os.OpenFile(filepath.Join(dir, "crashy.go"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\n// An edit after go generate.\n")
+	f.Close()
+	h := load(t, nil, dir)
+	want := "mod crashy (" + dir + "): generated files are out of date; run go generate in " + dir
+	if bad := h.Unavailable(); len(bad) != 1 || bad[0].Error() != want {
+		t.Fatalf("got unavailable %v, want %q", bad, want)
+	}
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusFailed)
+	if res.Error != want {
+		t.Errorf("got error %q, want %q", res.Error, want)
+	}
+	if wantText := "Tool failed: mod crashy is unavailable: its generated files are out of date"; res.Text != wantText {
+		t.Errorf("got text %q, want %q", res.Text, wantText)
+	}
+	if strings.Contains(h.progress.String(), "building") {
+		t.Errorf("a stale mod was built: %q", h.progress)
 	}
 }
 
@@ -100,18 +159,27 @@ func TestBadInputSchemaFailsItsCalls(t *testing.T) {
 }
 
 func TestBuildFailureShowsCompilerErrors(t *testing.T) {
-	h := load(t, nil, crashyDir, "testdata/mods/broken")
-	res := call(t, h, "broken_ping", `{}`)
-	wantStatus(t, res, host.StatusFailed)
-	for _, want := range []string{"build mod broken failed:", "broken.go:9:17", "cannot use \"not a number\""} {
-		if !strings.Contains(res.Error, want) {
-			t.Errorf("got error %q, want it to contain %q", res.Error, want)
+	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir, "testdata/mods/broken")
+	for range 2 {
+		res := call(t, h, "broken_ping", `{}`)
+		wantStatus(t, res, host.StatusFailed)
+		for _, want := range []string{"mod broken (testdata/mods/broken) does not build; fix the errors", "broken.go:9:17", "cannot use \"not a number\""} {
+			if !strings.Contains(res.Error, want) {
+				t.Errorf("got error %q, want it to contain %q", res.Error, want)
+			}
+		}
+		if want := "Tool failed: mod broken is unavailable: it does not build"; res.Text != want {
+			t.Errorf("got text %q, want %q", res.Text, want)
 		}
 	}
-	for _, want := range []string{"building mod broken…", "broken.go:9:17"} {
-		if !strings.Contains(h.progress.String(), want) {
-			t.Errorf("progress %q does not contain %q", h.progress, want)
+	// Built once, reported once, in full, to the operator.
+	for want, n := range map[string]int{"building mod broken…": 1, "broken.go:9:17": 1} {
+		if got := strings.Count(h.progress.String(), want); got != n {
+			t.Errorf("progress %q has %q %d times, want %d", h.progress, want, got, n)
 		}
+	}
+	if bad := h.Unavailable(); len(bad) != 1 || bad[0].Mod != "broken" || bad[0].Reason != "it does not build" {
+		t.Errorf("got unavailable %v, want mod broken", bad)
 	}
 	// The other mod is not affected.
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
@@ -126,41 +194,6 @@ func TestHandshakeFailure(t *testing.T) {
 		t.Errorf("got error %q, want %q", res.Error, want)
 	}
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
-}
-
-func TestChecksumMismatch(t *testing.T) {
-	cache := t.TempDir()
-	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
-	h.Close()
-	var bins []string
-	all, _ := filepath.Glob(filepath.Join(cache, "bin", "crashy-*"))
-	for _, b := range all {
-		if filepath.Ext(b) == "" {
-			bins = append(bins, b)
-		}
-	}
-	if len(bins) != 1 {
-		t.Fatalf("got binaries %v, want one", bins)
-	}
-	f, err := os.OpenFile(bins[0], os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.Write([]byte("tampered"))
-	f.Close()
-
-	h = load(t, &host.Options{CacheDir: cache}, crashyDir)
-	res := call(t, h, "crashy_echo", `{"text":"x"}`)
-	wantStatus(t, res, host.StatusFailed)
-	if !strings.Contains(res.Error, "start mod crashy: binary checksum does not match") {
-		t.Errorf("got error %q, want a checksum mismatch naming the mod", res.Error)
-	}
-	// The tampered binary was dropped: the next call rebuilds it.
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
-	if n := strings.Count(h.progress.String(), "building mod crashy…"); n != 1 {
-		t.Errorf("got %d builds after the mismatch, want 1", n)
-	}
 }
 
 func TestBinaryIsReused(t *testing.T) {
@@ -265,25 +298,24 @@ func TestCancelWhileBuilding(t *testing.T) {
 func TestOldBinariesArePruned(t *testing.T) {
 	cache := t.TempDir()
 	bin := filepath.Join(cache, "bin")
-	os.MkdirAll(bin, 0o755)
+	os.MkdirAll(bin, 0o700)
 	old := time.Now().Add(-48 * time.Hour)
-	for _, name := range []string{"crashy-0123456789abcdef01234567", "crashy-0123456789abcdef01234567.sha256", "crashy-fedcba9876543210fedcba98"} {
+	for _, name := range []string{"crashy-0123456789abcdef01234567", "crashy-fedcba9876543210fedcba98"} {
 		path := filepath.Join(bin, name)
-		os.WriteFile(path, []byte("old"), 0o644)
+		os.WriteFile(path, []byte("old"), 0o500)
 		if name != "crashy-fedcba9876543210fedcba98" {
 			os.Chtimes(path, old, old)
 		}
 	}
-	os.WriteFile(filepath.Join(bin, "quick-0123456789abcdef01234567"), []byte("other mod"), 0o644)
+	os.WriteFile(filepath.Join(bin, "quick-0123456789abcdef01234567"), []byte("other mod"), 0o500)
 	os.Chtimes(filepath.Join(bin, "quick-0123456789abcdef01234567"), old, old)
 
 	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 	for name, want := range map[string]bool{
-		"crashy-0123456789abcdef01234567":        false, // stale
-		"crashy-0123456789abcdef01234567.sha256": false,
-		"crashy-fedcba9876543210fedcba98":        true, // recent: a host may still run it
-		"quick-0123456789abcdef01234567":         true, // another mod's
+		"crashy-0123456789abcdef01234567": false, // stale
+		"crashy-fedcba9876543210fedcba98": true,  // recent: a host may still run it
+		"quick-0123456789abcdef01234567":  true,  // another mod's
 	} {
 		_, err := os.Stat(filepath.Join(bin, name))
 		if got := err == nil; got != want {

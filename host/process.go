@@ -13,13 +13,13 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/manifest"
@@ -30,6 +30,7 @@ type mod struct {
 	h   *Host
 	dir string
 	man *manifest.Manifest
+	availability
 
 	mu   sync.Mutex // guards proc; held while building and starting
 	proc *proc
@@ -66,11 +67,7 @@ func (m *mod) get() (*proc, error) {
 		p.kill()
 		m.proc = nil
 	}
-	bin, sum, err := m.binary()
-	if err != nil {
-		return nil, err
-	}
-	p, err := m.start(bin, sum)
+	p, err := m.startFresh()
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +141,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir, protocol.EnvLogLevel + "=" + levelName(log)}
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = modSysProcAttr()
 	tail := &stderrTail{}
 	exit := &exitLogger{Logger: protocol.HCLogger(log)}
 	var dialOpts []grpc.DialOption
@@ -171,8 +168,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	if startErr != nil {
 		p.kill()
 		if errors.Is(startErr, plugin.ErrChecksumsDoNotMatch) {
-			forgetBinary(bin)
-			return nil, fmt.Errorf("start mod %s: binary checksum does not match the one recorded when it was built (%s); it was removed and will be rebuilt on the next call", id, bin)
+			return nil, fmt.Errorf("start mod %s: %w: its checksum does not match the one recorded when it was built (%s)", id, errBadBinary, bin)
 		}
 		msg := firstLine(startErr.Error())
 		if panicLine := tail.panicLine(); panicLine != "" {
@@ -208,7 +204,10 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		return nil, fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
+		return nil, fmt.Errorf("start mod %s: %w: it serves mod %s (%s)", id, errBadBinary, got.ID, bin)
+	} else if got.SourceHash != m.man.SourceHash {
+		p.kill()
+		return nil, m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {

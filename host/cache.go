@@ -1,0 +1,182 @@
+package host
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// The build cache holds what the host runs, so writing to it is running
+// code, as with Go's own build cache: its permissions are the guard. The
+// host creates its directories 0700 and refuses a directory, binary or
+// record that anyone but the user can write, saying how to fix it.
+//
+// Each build leaves a record, rec/<mod>-<config>.json, naming the inputs it
+// read and the binary's SHA-256. go-plugin hashes the binary before every
+// start and refuses it when the hash differs from the record's: that
+// catches a binary corrupted, truncated or replaced without its record. It
+// cannot stop someone who can write the cache from replacing both, which is
+// why the permissions are checked. Binaries are written 0500 and records
+// 0400, under a name no other file shares, so no tool overwrites one in
+// place by accident. A binary that fails an identity check at start (its
+// checksum, or serving another mod than the one asked for) is evicted, with
+// its record, and rebuilt.
+type cache struct {
+	root, bin, rec, src string
+}
+
+// openCache creates the cache's directories when needed and checks that
+// only the user can write them.
+func openCache(root string) (*cache, error) {
+	c := &cache{root: root, bin: filepath.Join(root, "bin"), rec: filepath.Join(root, "rec"), src: filepath.Join(root, "src")}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return nil, fmt.Errorf("build cache: %w", err)
+	}
+	for _, d := range []string{c.root, c.bin, c.rec, c.src} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("build cache: %w", err)
+		}
+		if err := checkPrivate(d, true); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+func (c *cache) record(id, key string) string { return filepath.Join(c.rec, id+"-"+key+".json") }
+
+// overlay writes the serving main package for one mod and configuration
+// and the go build -overlay file placing it in dir/zz_modmain, and returns
+// the overlay file's path.
+func (c *cache) overlay(id, key, dir string, main []byte) (string, error) {
+	src := filepath.Join(c.src, id+"-"+key)
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		return "", err
+	}
+	mainFile := filepath.Join(src, "main.go")
+	if err := os.WriteFile(mainFile, main, 0o600); err != nil {
+		return "", err
+	}
+	overlay, _ := json.Marshal(map[string]map[string]string{
+		"Replace": {filepath.Join(dir, "zz_modmain", "main.go"): mainFile},
+	})
+	overlayFile := filepath.Join(src, "overlay.json")
+	if err := os.WriteFile(overlayFile, overlay, 0o600); err != nil {
+		return "", err
+	}
+	return overlayFile, nil
+}
+
+// checkPrivate refuses a cache file or directory that anyone but the user
+// can write, with the command that fixes it.
+func checkPrivate(path string, dir bool) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() != dir || fi.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("build cache: %s is not a plain %s; remove it and the host rebuilds what it needs", path, map[bool]string{true: "directory", false: "file"}[dir])
+	}
+	if why := writableByOthers(fi); why != "" {
+		fix := "chmod go-w " + path
+		if !dir {
+			fix = "remove it (the host rebuilds it)"
+		}
+		return fmt.Errorf("build cache: %s is %s, so anyone who can write it can run code as you; %s, or set another cache directory", path, why, fix)
+	}
+	return nil
+}
+
+func readRecord(path string) (*record, error) {
+	if err := checkPrivate(path, false); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r record
+	if err := json.Unmarshal(data, &r); err != nil {
+		return nil, nil // torn or foreign: build again
+	}
+	return &r, nil
+}
+
+// writeRecord replaces the record at path atomically.
+func writeRecord(path string, r *record) error {
+	data, err := json.MarshalIndent(r, "", "\t")
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".rec-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(f.Name(), 0o400); err != nil {
+		return err
+	}
+	os.Remove(path) // Windows renames onto no existing file
+	return os.Rename(f.Name(), path)
+}
+
+// Lock files: held while building, so hosts sharing a cache build each mod
+// once. The lock is a file created exclusively, which every OS offers; its
+// holder touches it every lockBeat, and a waiter breaks a lock untouched
+// for lockStale, left by a host that died.
+const (
+	lockBeat  = time.Second
+	lockStale = 10 * time.Second
+	lockPoll  = 25 * time.Millisecond
+)
+
+func lockFile(path string) (unlock func(), err error) {
+	for {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			f.Close()
+			done := make(chan struct{})
+			stopped := make(chan struct{})
+			go func() {
+				defer close(stopped)
+				t := time.NewTicker(lockBeat)
+				defer t.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case now := <-t.C:
+						os.Chtimes(path, now, now)
+					}
+				}
+			}()
+			return func() {
+				close(done)
+				<-stopped
+				os.Remove(path)
+			}, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return nil, err
+		}
+		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > lockStale {
+			// Rename first: of several waiters, one breaks the lock.
+			if os.Rename(path, path+".broken") == nil {
+				os.Remove(path + ".broken")
+			}
+			continue
+		}
+		time.Sleep(lockPoll)
+	}
+}

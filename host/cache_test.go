@@ -1,0 +1,209 @@
+package host_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modkit/modkit/host"
+)
+
+// cachedRecord returns the path of mod id's one build record in cache, and
+// the record as JSON fields.
+func cachedRecord(t *testing.T, cache, id string) (string, map[string]any) {
+	t.Helper()
+	recs, _ := filepath.Glob(filepath.Join(cache, "rec", id+"-*.json"))
+	if len(recs) != 1 {
+		t.Fatalf("got records %v, want one", recs)
+	}
+	data, err := os.ReadFile(recs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return recs[0], r
+}
+
+// rewrite replaces a read-only cache file's content.
+func rewrite(t *testing.T, path string, data []byte) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, 0o600)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(path, fi.Mode().Perm())
+}
+
+func builds(h *testHost, id string) int {
+	return strings.Count(h.progress.String(), "building mod "+id+"…")
+}
+
+func TestCacheIsPrivate(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows guards files with ACLs, not mode bits")
+	}
+	cache := filepath.Join(t.TempDir(), "cache")
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	rec, r := cachedRecord(t, cache, "crashy")
+	for path, want := range map[string]os.FileMode{
+		cache:                       0o700,
+		filepath.Join(cache, "bin"): 0o700,
+		filepath.Join(cache, "rec"): 0o700,
+		rec:                         0o400,
+		filepath.Join(cache, "bin", r["binary"].(string)): 0o500,
+	} {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode().Perm(); got != want {
+			t.Errorf("%s: got mode %04o, want %04o", path, got, want)
+		}
+	}
+}
+
+func TestWritableCacheIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows guards files with ACLs, not mode bits")
+	}
+	for _, target := range []string{"bin", "record", "binary"} {
+		t.Run(target, func(t *testing.T) {
+			cache := t.TempDir()
+			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+			h.Close()
+			rec, r := cachedRecord(t, cache, "crashy")
+			path := map[string]string{
+				"bin":    filepath.Join(cache, "bin"),
+				"record": rec,
+				"binary": filepath.Join(cache, "bin", r["binary"].(string)),
+			}[target]
+			if err := os.Chmod(path, 0o777); err != nil {
+				t.Fatal(err)
+			}
+			h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+			res := call(t, h, "crashy_echo", `{"text":"x"}`)
+			wantStatus(t, res, host.StatusFailed)
+			for _, want := range []string{path + " is writable by others (mode 0777)", "anyone who can write it can run code as you"} {
+				if !strings.Contains(res.Error, want) {
+					t.Errorf("got error %q, want it to contain %q", res.Error, want)
+				}
+			}
+			if want := "Tool failed: mod crashy is unavailable: the host's build cache is unusable"; res.Text != want {
+				t.Errorf("got text %q, want %q", res.Text, want)
+			}
+			if builds(h, "crashy") != 0 {
+				t.Errorf("built in a cache others can write")
+			}
+		})
+	}
+}
+
+// A binary whose checksum does not match its record is evicted and
+// rebuilt, not served and not left to fail every call.
+func TestForgedChecksum(t *testing.T) {
+	for _, forge := range []string{"record", "binary"} {
+		t.Run(forge, func(t *testing.T) {
+			cache := t.TempDir()
+			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+			h.Close()
+			rec, r := cachedRecord(t, cache, "crashy")
+			bin := filepath.Join(cache, "bin", r["binary"].(string))
+			if forge == "record" {
+				r["sum"] = strings.Repeat("ab", 32)
+				data, _ := json.Marshal(r)
+				rewrite(t, rec, data)
+			} else {
+				rewrite(t, bin, []byte("#!/bin/sh\necho PWNED\n"))
+			}
+			h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+			if !strings.Contains(h.progress.String(), "its checksum does not match the one recorded") ||
+				!strings.Contains(h.progress.String(), "evicted it, rebuilding") {
+				t.Errorf("progress %q does not report the eviction", h.progress)
+			}
+			if n := builds(h, "crashy"); n != 1 {
+				t.Errorf("got %d builds, want 1", n)
+			}
+			// The rebuilt binary serves the next host without a build.
+			h.Close()
+			h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+			if n := builds(h, "crashy"); n != 0 {
+				t.Errorf("got %d builds after the rebuild, want 0", n)
+			}
+		})
+	}
+}
+
+// A binary with a valid checksum that serves another mod is evicted and
+// rebuilt.
+func TestForeignBinary(t *testing.T) {
+	cache := t.TempDir()
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir, "testdata/mods/quick")
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	wantStatus(t, call(t, h, "quick_echo", `{"text":"x"}`), host.StatusCompleted)
+	h.Close()
+	rec, r := cachedRecord(t, cache, "crashy")
+	_, q := cachedRecord(t, cache, "quick")
+	quick, err := os.ReadFile(filepath.Join(cache, "bin", q["binary"].(string)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewrite(t, filepath.Join(cache, "bin", r["binary"].(string)), quick)
+	r["sum"] = q["sum"]
+	data, _ := json.Marshal(r)
+	rewrite(t, rec, data)
+
+	h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+	res := call(t, h, "crashy_echo", `{"text":"x"}`)
+	wantStatus(t, res, host.StatusCompleted)
+	if !strings.Contains(h.progress.String(), "it serves mod quick") {
+		t.Errorf("progress %q does not report the foreign binary", h.progress)
+	}
+	if n := builds(h, "crashy"); n != 1 {
+		t.Errorf("got %d builds, want 1", n)
+	}
+}
+
+// Hosts sharing a cold cache build a mod once.
+func TestConcurrentHostsBuildOnce(t *testing.T) {
+	cache := t.TempDir()
+	hosts := make([]*testHost, 3)
+	for i := range hosts {
+		hosts[i] = load(t, &host.Options{CacheDir: cache}, crashyDir)
+	}
+	var wg sync.WaitGroup
+	results := make([]*host.CallResult, len(hosts))
+	for i, h := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], _ = h.Call(t.Context(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`)})
+		}()
+	}
+	wg.Wait()
+	total := 0
+	for i, h := range hosts {
+		if results[i] == nil || results[i].Status != host.StatusCompleted {
+			t.Errorf("host %d: got %+v, want completed", i, results[i])
+		}
+		total += builds(h, "crashy")
+	}
+	if total != 1 {
+		t.Errorf("got %d builds, want 1", total)
+	}
+}

@@ -1,0 +1,10 @@
+package host
+
+import "syscall"
+
+// modSysProcAttr makes the kernel kill a mod when the host dies, even by
+// SIGKILL. The signal follows the thread that forked, so mods are started
+// from threads that live as long as the host (see onStarterThread).
+func modSysProcAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

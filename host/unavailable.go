@@ -1,0 +1,142 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/modkit/modkit/internal/freshness"
+)
+
+// ErrUnavailable: the mod cannot run (it does not load, its generated
+// files are stale, it does not build, or the build cache is unusable).
+// Errors of type *ModError match it with errors.Is.
+var ErrUnavailable = errors.New("mod unavailable")
+
+// ModError says why a mod cannot run, in two voices: Err, in full, for the
+// person running the host (directories, compiler output, the fix), and
+// Reason, one short phrase a model may read.
+type ModError struct {
+	// Dir is the mod directory as given to Load.
+	Dir string
+	// Mod is the mod's id; empty when its manifest could not be read.
+	Mod string
+	// Reason is the short reason: "it does not build".
+	Reason string
+	// Err is the full explanation, naming the directory and the fix.
+	Err error
+}
+
+func (e *ModError) Error() string { return e.Err.Error() }
+
+func (e *ModError) Unwrap() error { return e.Err }
+
+// Is makes a *ModError match ErrUnavailable.
+func (e *ModError) Is(target error) bool { return target == ErrUnavailable }
+
+// ModelText is what a model reads about the mod:
+// "mod tasks is unavailable: it does not build".
+func (e *ModError) ModelText() string {
+	if e.Mod == "" {
+		return "a mod is unavailable: " + e.Reason
+	}
+	return "mod " + e.Mod + " is unavailable: " + e.Reason
+}
+
+// availability is what the host knows about whether a loaded mod can run.
+type availability struct {
+	// given is the mod directory as given to Load.
+	given string
+	// stale is set at load when the generated files are out of date.
+	stale *ModError
+
+	errMu sync.Mutex
+	// last is why the mod last failed to start, until it starts.
+	last *ModError
+	// reported is the digest of the last build failure written to
+	// Options.Progress, so each is shown once.
+	reported string
+}
+
+// unavailable records and returns a ModError for the mod.
+func (m *mod) unavailable(reason string, err error) *ModError {
+	e := &ModError{Dir: m.given, Mod: m.man.ID, Reason: reason, Err: err}
+	m.errMu.Lock()
+	m.last = e
+	m.errMu.Unlock()
+	return e
+}
+
+// started clears the mod's last start failure.
+func (m *mod) started() {
+	m.errMu.Lock()
+	m.last = nil
+	m.errMu.Unlock()
+}
+
+// Unavailable returns why mods cannot run: first the directories that did
+// not load, then, in load order, the mods whose generated files are stale
+// and the mods whose last start failed for a reason that lasts (a build
+// failure, an unusable cache). A mod that starts later leaves the list.
+func (h *Host) Unavailable() []*ModError {
+	out := append([]*ModError(nil), h.loadErrs...)
+	for _, m := range h.mods {
+		if m.stale != nil {
+			out = append(out, m.stale)
+			continue
+		}
+		m.errMu.Lock()
+		if m.last != nil {
+			out = append(out, m.last)
+		}
+		m.errMu.Unlock()
+	}
+	return out
+}
+
+// errBadBinary: a cached binary failed an identity check at start.
+var errBadBinary = errors.New("the cached binary failed an identity check")
+
+// startFresh checks the mod's generated files against its sources, gets
+// its binary and starts it. A binary that fails an identity check (its
+// checksum, or the mod it serves) is evicted and rebuilt, once.
+func (m *mod) startFresh() (*proc, error) {
+	if m.stale != nil {
+		return nil, m.stale
+	}
+	if err := freshness.Check(m.given, m.man.ID, m.man.SourceHash); err != nil {
+		return nil, m.unavailable("its generated files are out of date", err)
+	}
+	for attempt := 0; ; attempt++ {
+		b, err := m.binary()
+		if err != nil {
+			return nil, err
+		}
+		p, err := m.start(b.path, b.sum)
+		if errors.Is(err, errBadBinary) {
+			b.evict()
+			m.logger().Warn("evicted a cached binary that failed an identity check", "error", err)
+			if attempt == 0 {
+				fmt.Fprintf(m.h.opts.Progress, "%v; evicted it, rebuilding\n", err)
+				continue
+			}
+			return nil, m.unavailable("it does not start", err)
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.started()
+		return p, nil
+	}
+}
+
+// failWith fails the call with err. When a mod is unavailable, the model
+// reads only that, while Error keeps the full explanation.
+func (r *CallResult) failWith(err error) *CallResult {
+	r.fail(err.Error())
+	var me *ModError
+	if errors.As(err, &me) {
+		r.Text = "Tool failed: " + me.ModelText()
+	}
+	return r
+}
