@@ -379,10 +379,10 @@ func listInputs(dir, overlay, modCache string, out io.Writer) ([]input, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	for {
 		var p struct {
-			Dir                                                    string
-			Standard                                               bool
-			GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles    []string
-			SysoFiles, MFiles, FFiles, SwigFiles, SwigCXXFiles     []string
+			Dir                                                          string
+			Standard                                                     bool
+			GoFiles, CgoFiles, CFiles, CXXFiles, HFiles, SFiles          []string
+			SysoFiles, MFiles, FFiles, SwigFiles, SwigCXXFiles           []string
 			EmbedFiles, EmbedPatterns, IgnoredGoFiles, IgnoredOtherFiles []string
 		}
 		if err := dec.Decode(&p); err == io.EOF {
