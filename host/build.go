@@ -50,11 +50,12 @@ type buildConfig struct {
 	modCache string
 }
 
-// goEnvs caches `go env` per mod directory for the life of the process.
-var goEnvs sync.Map // dir -> func() (map[string]string, error)
+// goEnvs caches `go env` per mod directory and environment.
+var goEnvs sync.Map // dir and environment -> func() (map[string]string, error)
 
 func goEnv(dir string) (map[string]string, error) {
-	f, _ := goEnvs.LoadOrStore(dir, sync.OnceValues(func() (map[string]string, error) {
+	key := dir + "\x00" + strings.Join(os.Environ(), "\x00")
+	f, _ := goEnvs.LoadOrStore(key, sync.OnceValues(func() (map[string]string, error) {
 		cmd := exec.Command("go", append([]string{"env", "-json"}, buildVars...)...)
 		cmd.Dir = dir
 		var stderr bytes.Buffer
