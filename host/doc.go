@@ -3,18 +3,44 @@
 //
 // # Loading
 //
-// [Load] reads mod.manifest.json in each mod directory and checks that tool
-// names are unique across mods. Listing tools with [Host.Tools] reads
-// manifests only. A tool's input schema is compiled once, on its first call.
+// [Load] reads mod.manifest.json in each mod directory, checks that the
+// mod's generated files match its sources (the manifest's sourceHash, see
+// internal/freshness) and that tool names are unique across mods. Listing
+// tools with [Host.Tools] reads manifests and the mods' Go files only. A
+// tool's input schema is compiled once, on its first call.
+//
+// A bad mod directory never fails Load. [Host.Unavailable] says, for each
+// mod that cannot run, why and how to fix it ([ModError]); the reason is
+// written once to [Options.Progress] and logged. A model calling a tool of
+// such a mod reads one line ("mod tasks is unavailable: it does not
+// build"), never compiler output; the other mods keep working.
 //
 // # Building and starting
 //
 // On a mod's first use the host builds its binary with go build (adding the
-// serving main package through -overlay) into [Options.CacheDir], keyed by a
-// hash of the mod's sources, the module's go.mod and go.sum and the Go
-// version, and records the binary's SHA-256. go-plugin verifies the checksum
-// before every start, and host and mod talk over mutual TLS. The mod process
-// dies with the host, even when the host is killed.
+// serving main package through -overlay) into [Options.CacheDir]. A build
+// is reused while all its inputs are unchanged: the go command's settings
+// (Go version, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT, GOFLAGS with its
+// build tags, …), the main module's go.mod and go.sum and the workspace's
+// go.work, and the files of every package of the build outside the
+// standard library and the module cache (the mod, its sibling packages,
+// replace targets, workspace modules), embedded files included. Packages in
+// the module cache are named by version in go.mod and checked by go.sum.
+// Hosts sharing a cache build each mod once. A failed build is reported
+// once, in full, on [Options.Progress], and not tried again until an input
+// changes.
+//
+// The cache is private: its directories are created 0700, and a directory,
+// binary or record that anyone but the user can write is refused, since
+// writing the cache is running code. Each build records the binary's
+// SHA-256, which go-plugin verifies before every start: it catches a binary
+// corrupted or replaced without its record, not someone able to write the
+// cache. A binary that fails an identity check (its checksum, or serving
+// another mod) is evicted and rebuilt. Host and mod talk over mutual TLS.
+//
+// The mod process dies with the host, even when the host is killed: on
+// Linux by a parent-death signal, elsewhere because the mod watches its
+// parent and exits when it is gone.
 //
 // # Calls
 //
