@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/coalesce"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -132,8 +134,9 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		token := req.Params.GetProgressToken()
-		updates := 0
+		ctx, cancel := callContext(ctx)
+		defer cancel()
+		progress := br.progress(ctx, req, t)
 		call := &host.CallRequest{
 			Tool:    t.Name,
 			Input:   input,
@@ -142,17 +145,8 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			OnActivity: func(ev host.ActivityEvent) {
 				switch ev.Update.Kind {
 				case sdk.ActivityTitle, sdk.ActivityStatus:
-					if token == nil {
-						return
-					}
-					updates++
-					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-						ProgressToken: token,
-						Progress:      float64(updates),
-						Message:       ev.Update.Text,
-					})
-					if err != nil {
-						br.opts.Logger.Debug("mcp: progress notification", "tool", t.Name, "err", err)
+					if progress != nil {
+						progress.Push(ev.Update.Text)
 					}
 				case sdk.ActivityLog:
 					err := req.Session.Log(ctx, &mcp.LoggingMessageParams{
@@ -167,6 +161,10 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			},
 		}
 		res, err := br.backend.Call(ctx, call)
+		if progress != nil {
+			// The latest update precedes the result.
+			progress.Flush()
+		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {
 				return nil, err
@@ -177,6 +175,32 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		}
 		return callResult(res, wrapped), nil
 	}
+}
+
+// ProgressInterval is the least time between two progress notifications of
+// one call: title and status updates that come faster are coalesced, the
+// latest always sent.
+const ProgressInterval = 100 * time.Millisecond
+
+// progress returns what sends a call's title and status updates as progress
+// notifications, or nil when the client sent no progress token.
+func (br *bridge) progress(ctx context.Context, req *mcp.CallToolRequest, t host.Tool) *coalesce.Coalescer[string] {
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	sent := 0
+	return coalesce.New(ProgressInterval, func(text string) {
+		sent++
+		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      float64(sent),
+			Message:       text,
+		})
+		if err != nil {
+			br.opts.Logger.Debug("mcp: progress notification", "tool", t.Name, "err", err)
+		}
+	})
 }
 
 // errorResult is an isError result carrying msg.
