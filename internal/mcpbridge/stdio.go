@@ -128,7 +128,7 @@ func callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // pending tracks the requests read and not yet answered, by id.
 type pending struct {
 	mu      sync.Mutex
-	changed chan struct{} // closed and replaced when open empties or on abort
+	changed chan struct{}   // closed and replaced when open empties or on abort
 	open    map[string]bool // id -> cancelled by the client
 	aborted bool
 }
