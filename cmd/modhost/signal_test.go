@@ -116,7 +116,9 @@ func TestMCPStdioEnds(t *testing.T) {
 		want int
 	}{
 		{"stdin closed", func(t *testing.T, _ *exec.Cmd, stdin io.WriteCloser, _ io.ReadCloser) { stdin.Close() }, exitOK},
-		{"SIGTERM", func(t *testing.T, cmd *exec.Cmd, _ io.WriteCloser, _ io.ReadCloser) { cmd.Process.Signal(syscall.SIGTERM) }, exitOK},
+		{"SIGTERM", func(t *testing.T, cmd *exec.Cmd, _ io.WriteCloser, _ io.ReadCloser) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}, exitOK},
 		{"SIGINT", func(t *testing.T, cmd *exec.Cmd, _ io.WriteCloser, _ io.ReadCloser) { cmd.Process.Signal(os.Interrupt) }, exitOK},
 		{"stdout broken", func(t *testing.T, _ *exec.Cmd, stdin io.WriteCloser, stdout io.ReadCloser) {
 			stdout.Close()
