@@ -74,13 +74,34 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// buildVersion is modhost's module version, "devel" when built from a
-// checkout.
+// buildVersion is modhost's version from its build info: the module
+// version (a release, or the pseudo-version Go stamps from the checkout's
+// commit), else "devel" with the commit when the build recorded one.
 func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	v := "devel+" + rev[:min(len(rev), 12)]
+	if dirty {
+		v += ".dirty"
+	}
+	return v
 }
 
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the

@@ -7,16 +7,20 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
 // Backend is what the bridge needs from a host. *host.Host implements it.
+// A Backend that also has a Mods method, as *host.Host does, gives the
+// server its instructions: what each mod serving a tool is for.
 type Backend interface {
 	// Tools returns the tools the agent may call; "" means every tool.
 	Tools(agent string) ([]host.Tool, error)
@@ -72,7 +76,8 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: list tools: %w", err)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
-		Logger: o.Logger,
+		Logger:       o.Logger,
+		Instructions: instructions(b, tools),
 		// Tools are advertised even when the agent may call none.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging: &mcp.LoggingCapabilities{},
@@ -95,8 +100,38 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)
 		}
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
+		srv.AddReceivingMiddleware(hideRenderTool)
 	}
 	return srv, nil
+}
+
+// instructions tells a client what the mods serving tools are for: each
+// one's display name and description, in the order loaded.
+func instructions(b Backend, tools []host.Tool) string {
+	mb, ok := b.(interface{ Mods() []*manifest.Manifest })
+	if !ok {
+		return ""
+	}
+	serving := map[string][]string{}
+	for _, t := range tools {
+		serving[t.Mod] = append(serving[t.Mod], t.Name)
+	}
+	var sb strings.Builder
+	for _, m := range mb.Mods() {
+		names := serving[m.ID]
+		if len(names) == 0 || m.Description == "" {
+			continue
+		}
+		if sb.Len() == 0 {
+			sb.WriteString("The tools come from these mods:\n")
+		}
+		name := m.DisplayName
+		if name == "" {
+			name = m.ID
+		}
+		fmt.Fprintf(&sb, "- %s: %s Tools: %s.\n", name, strings.TrimSpace(m.Description), strings.Join(names, ", "))
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
 }
 
 type bridge struct {
