@@ -152,6 +152,9 @@ func TestDecodeRejects(t *testing.T) {
 			[]string{`manifest research: tools[1] "research_search_workspace": additionalProperties 'icon' not allowed`}},
 		{"wrong type", mod(func(d map[string]any) { item(d, "tools", 0)["hasView"] = "yes" }),
 			[]string{`tools[0] "research_word_count": hasView: expected boolean, but got string`}},
+		{"partial annotations", mod(func(d map[string]any) {
+			item(d, "tools", 0)["annotations"] = map[string]any{"readOnly": true}
+		}), []string{`tools[0] "research_word_count": annotations: missing properties: 'destructive', 'idempotent', 'openWorld'`}},
 		{"wrong type of list", mod(func(d map[string]any) { d["commands"] = "research.stats" }),
 			[]string{`commands: expected array, but got string`}},
 		{"newer major version", mod(func(d map[string]any) { d["formatVersion"] = "2.0"; d["newField"] = 1 }),
@@ -244,6 +247,14 @@ func TestDecodeAccepts(t *testing.T) {
 			delete(d, "agents")
 		}},
 		{"hook on command run", func(d map[string]any) { item(d, "hooks", 0)["beforeAction"] = ActionCommandRun }},
+		{"title and annotations", func(d map[string]any) {
+			item(d, "tools", 0)["title"] = "Count words"
+			item(d, "tools", 0)["annotations"] = map[string]any{"readOnly": false, "destructive": true, "idempotent": false, "openWorld": true}
+		}},
+		{"no title or annotations", func(d map[string]any) {
+			delete(item(d, "tools", 0), "title")
+			delete(item(d, "tools", 0), "annotations")
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

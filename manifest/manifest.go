@@ -62,6 +62,8 @@ const (
 type Tool struct {
 	// Name is the snake_case name the model calls.
 	Name string `json:"name"`
+	// Title is the tool's name for people.
+	Title string `json:"title,omitempty"`
 	// Description tells the model what the tool does and when to call it.
 	Description string `json:"description"`
 	// Activity is the present-tense label shown while the tool runs.
@@ -74,6 +76,22 @@ type Tool struct {
 	ResultSchema json.RawMessage `json:"resultSchema,omitempty"`
 	// HasView reports whether the tool renders a custom HTML view.
 	HasView bool `json:"hasView,omitempty"`
+	// Annotations say what the tool does to the world; nil when the tool
+	// declares none.
+	Annotations *Annotations `json:"annotations,omitempty"`
+}
+
+// Annotations are a tool's declared behaviour, hints for clients that decide
+// whether to ask a person before a call (MCP's tool annotations).
+type Annotations struct {
+	// ReadOnly: the tool changes nothing outside the call.
+	ReadOnly bool `json:"readOnly"`
+	// Destructive: the tool may delete or overwrite what exists.
+	Destructive bool `json:"destructive"`
+	// Idempotent: a second call with the same input changes nothing more.
+	Idempotent bool `json:"idempotent"`
+	// OpenWorld: the tool reaches beyond the session's workspace.
+	OpenWorld bool `json:"openWorld"`
 }
 
 // Command is run by a person.

@@ -26,10 +26,31 @@ type Tool interface {
 // ToolInfo is what a runtime reads from a tool without running it.
 type ToolInfo struct {
 	Name        string
+	Title       string
 	Description string
 	Activity    string
+	Annotations *Annotations
 	Rendered    bool
 	HasView     bool
+}
+
+// Annotations describe what a tool does to the world, for clients that
+// decide whether to ask a person before a call (MCP's tool annotations).
+// They are hints a client may trust only as far as it trusts the mod. A
+// tool that declares them declares all four; modgen warns when a tool
+// whose name sounds like it writes declares none.
+type Annotations struct {
+	// ReadOnly: the tool changes nothing outside the call.
+	ReadOnly bool
+	// Destructive: the tool may delete or overwrite what exists, rather
+	// than only add. Meaningless when ReadOnly.
+	Destructive bool
+	// Idempotent: a second call with the same input changes nothing more.
+	// Meaningless when ReadOnly.
+	Idempotent bool
+	// OpenWorld: the tool reaches beyond the session's workspace, for
+	// example the network.
+	OpenWorld bool
 }
 
 // Result is what a tool call gives the model: text, and for plain tools an
@@ -64,12 +85,16 @@ func Text(text string) Result { return Result{Text: text} }
 type PlainTool[In any] struct {
 	// Name is the snake_case name the model calls, unique across mods.
 	Name string
+	// Title is the tool's name for people, like "Search the workspace".
+	Title string
 	// Description says what the tool returns and when to call it; the model
 	// picks tools by it.
 	Description string
 	// Activity is a present-tense label ending in an ellipsis, shown while the
 	// tool runs: "Counting words…".
 	Activity string
+	// Annotations, when set, say what the tool does to the world.
+	Annotations *Annotations
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
 	// a result that explains the problem is better.
 	Run func(tc *ToolContext, in In) (Result, error)
@@ -77,7 +102,8 @@ type PlainTool[In any] struct {
 
 // Info implements Tool.
 func (t PlainTool[In]) Info() ToolInfo {
-	return ToolInfo{Name: t.Name, Description: t.Description, Activity: t.Activity}
+	return ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Activity: t.Activity,
+		Annotations: t.Annotations}
 }
 
 // Invoke implements Tool.
@@ -108,10 +134,14 @@ func (t PlainTool[In]) DecodeInput(data []byte) (any, error) { return decodeJSON
 type RenderedTool[In, Out any] struct {
 	// Name is the snake_case name the model calls, unique across mods.
 	Name string
+	// Title is the tool's name for people, like "Search the workspace".
+	Title string
 	// Description says what the tool returns and when to call it.
 	Description string
 	// Activity is a present-tense label ending in an ellipsis.
 	Activity string
+	// Annotations, when set, say what the tool does to the world.
+	Annotations *Annotations
 	// Run does the work and returns the typed result.
 	Run func(tc *ToolContext, in In) (Out, error)
 	// View turns the result into what the model reads and a person sees.
@@ -130,8 +160,8 @@ type View[In, Out any] struct {
 
 // Info implements Tool.
 func (t RenderedTool[In, Out]) Info() ToolInfo {
-	return ToolInfo{Name: t.Name, Description: t.Description, Activity: t.Activity,
-		Rendered: true, HasView: t.View.Render != nil}
+	return ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Activity: t.Activity,
+		Annotations: t.Annotations, Rendered: true, HasView: t.View.Render != nil}
 }
 
 // Invoke implements Tool.

@@ -10,9 +10,12 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/coalesce"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -70,12 +73,13 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 
-	// The first Ctrl-C cancels the call; the tool sees it. A second one
-	// kills modhost as usual.
+	// The first Ctrl-C or SIGTERM cancels the call; the tool sees it, and
+	// the deferred Close stops the mods. A second one kills modhost as
+	// usual.
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go func() {
 		select {
@@ -150,26 +154,47 @@ var (
 	errInterrupted = errors.New("interrupted")
 )
 
-// activityView shows a call's activity on stderr: the title, the status
-// line (rewritten in place on a terminal) and the log lines.
+// activityView shows a call's activity on stderr. On a terminal it draws
+// the title, the log lines and a live status line, redrawn at most ten times
+// a second; otherwise it prints the title and the log lines only, one line
+// each, so that a log file gets no flood of status updates.
 type activityView struct {
-	w           io.Writer
-	tty         bool
+	w   io.Writer
+	tty bool
+
+	status *coalesce.Coalescer[string] // on a terminal
+
+	mu          sync.Mutex
+	statusText  string
 	statusShown bool
 }
+
+// statusInterval is the least time between two redraws of the status line.
+const statusInterval = 100 * time.Millisecond
 
 func newActivityView(w io.Writer) *activityView {
 	v := &activityView{w: w}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 && os.Getenv("TERM") != "dumb" {
 			v.tty = true
+			v.status = coalesce.New(statusInterval, v.drawStatus)
 		}
 	}
 	return v
 }
 
+// drawStatus redraws the status line.
+func (v *activityView) drawStatus(text string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.statusText = text
+	fmt.Fprintf(v.w, "\r\x1b[K… %s", text)
+	v.statusShown = true
+}
+
+// clearStatus erases the status line; v.mu is held.
 func (v *activityView) clearStatus() {
-	if v.tty && v.statusShown {
+	if v.statusShown {
 		fmt.Fprint(v.w, "\r\x1b[K")
 		v.statusShown = false
 	}
@@ -177,29 +202,38 @@ func (v *activityView) clearStatus() {
 
 func (v *activityView) show(e host.ActivityEvent) {
 	text := strings.ReplaceAll(e.Update.Text, "\n", " ")
+	if e.Update.Kind == sdk.ActivityStatus {
+		if v.tty {
+			v.status.Push(text)
+		}
+		return
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
 	switch e.Update.Kind {
 	case sdk.ActivityTitle:
 		v.clearStatus()
 		fmt.Fprintf(v.w, "== %s\n", text)
-	case sdk.ActivityStatus:
-		if v.tty {
-			fmt.Fprintf(v.w, "\r\x1b[K… %s", text)
-			v.statusShown = true
-		} else {
-			fmt.Fprintf(v.w, "… %s\n", text)
-		}
 	case sdk.ActivityLog:
 		v.clearStatus()
 		fmt.Fprintf(v.w, "%4d  %s\n", e.Seq, text)
-		if v.tty && e.State.Status != "" {
-			fmt.Fprintf(v.w, "… %s", e.State.Status)
-			v.statusShown = true
-		}
+	default:
+		return
+	}
+	if v.tty && v.statusText != "" {
+		fmt.Fprintf(v.w, "… %s", v.statusText)
+		v.statusShown = true
 	}
 }
 
+// finish draws the latest status and ends the status line.
 func (v *activityView) finish() {
-	if v.tty && v.statusShown {
+	if v.status != nil {
+		v.status.Flush()
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.statusShown {
 		fmt.Fprintln(v.w)
 		v.statusShown = false
 	}

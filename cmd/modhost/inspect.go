@@ -85,9 +85,15 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 	}
 	for _, t := range m.Tools {
 		fmt.Fprintf(out, "  %s (%s)\n", t.Name, t.Kind)
+		if t.Title != "" {
+			fmt.Fprintf(out, "    title: %s\n", t.Title)
+		}
 		fmt.Fprintf(out, "    %s\n", t.Description)
 		if t.Activity != "" {
 			fmt.Fprintf(out, "    activity: %s\n", t.Activity)
+		}
+		if t.Annotations != nil {
+			fmt.Fprintf(out, "    annotations: %s\n", annotationWords(t.Annotations))
 		}
 		if t.HasView {
 			fmt.Fprintf(out, "    has a view\n")
@@ -170,8 +176,14 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 				kind += ", with a view"
 			}
 			fmt.Fprintf(out, "\nKind: %s.", kind)
+			if t.Title != "" {
+				fmt.Fprintf(out, " Title: %s.", t.Title)
+			}
 			if t.Activity != "" {
 				fmt.Fprintf(out, " Activity: %s", t.Activity)
+			}
+			if t.Annotations != nil {
+				fmt.Fprintf(out, " Annotations: %s.", annotationWords(t.Annotations))
 			}
 			fmt.Fprintln(out)
 			markdownTable(out, "Input", t.InputSchema)
@@ -180,6 +192,28 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			}
 		}
 	}
+}
+
+// annotationWords says a tool's annotations in words: "read-only,
+// idempotent, closed-world".
+func annotationWords(a *manifest.Annotations) string {
+	var words []string
+	if a.ReadOnly {
+		words = append(words, "read-only")
+	} else if a.Destructive {
+		words = append(words, "destructive")
+	} else {
+		words = append(words, "additive")
+	}
+	if a.Idempotent {
+		words = append(words, "idempotent")
+	}
+	if a.OpenWorld {
+		words = append(words, "open-world")
+	} else {
+		words = append(words, "closed-world")
+	}
+	return strings.Join(words, ", ")
 }
 
 func markdownTable(out io.Writer, label string, schema json.RawMessage) {

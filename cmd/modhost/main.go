@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,7 +125,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 }
 
 // modDirs resolves --mods: the flag, else $MODHOST_MODS, else the examples
-// of the modkit repository around the current directory.
+// of the modkit repository around the current directory or around the
+// modhost executable.
 func modDirs(flagValue string) ([]string, error) {
 	v := flagValue
 	if v == "" {
@@ -139,29 +141,47 @@ func modDirs(flagValue string) ([]string, error) {
 		}
 		return dirs, nil
 	}
-	root := repoRoot()
-	if root == "" {
-		return nil, errors.New("no mods: pass --mods DIR[,DIR...] or set MODHOST_MODS")
+	var looked []string
+	for _, start := range searchStarts() {
+		looked = append(looked, start)
+		root := repoRoot(start)
+		if root == "" {
+			continue
+		}
+		matches, _ := filepath.Glob(filepath.Join(root, "examples", "*", "mod.manifest.json"))
+		sort.Strings(matches)
+		var dirs []string
+		for _, m := range matches {
+			dirs = append(dirs, filepath.Dir(m))
+		}
+		if len(dirs) > 0 {
+			return dirs, nil
+		}
 	}
-	matches, _ := filepath.Glob(filepath.Join(root, "examples", "*", "mod.manifest.json"))
-	sort.Strings(matches)
-	var dirs []string
-	for _, m := range matches {
-		dirs = append(dirs, filepath.Dir(m))
-	}
-	if len(dirs) == 0 {
-		return nil, errors.New("no mods: the repository has no examples with a mod.manifest.json; pass --mods")
-	}
-	return dirs, nil
+	return nil, fmt.Errorf("no mods: without --mods, modhost serves the examples of the modkit repository "+
+		"that holds the current directory or the modhost executable, and found none in %s or their parents; "+
+		"pass --mods DIR[,DIR...] with absolute paths (MCP clients start modhost in a directory of their own), "+
+		"or set MODHOST_MODS", strings.Join(looked, " or "))
 }
 
-// repoRoot walks up from the current directory to the go.mod of the modkit
-// module, or returns "".
-func repoRoot() string {
-	d, err := os.Getwd()
-	if err != nil {
-		return ""
+// searchStarts returns where to look for the modkit repository: the
+// current directory and the directory of the modhost executable.
+func searchStarts() []string {
+	var starts []string
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
 	}
+	if exe, err := os.Executable(); err == nil {
+		if exe, err := filepath.EvalSymlinks(exe); err == nil && !slices.Contains(starts, filepath.Dir(exe)) {
+			starts = append(starts, filepath.Dir(exe))
+		}
+	}
+	return starts
+}
+
+// repoRoot walks up from dir to the go.mod of the modkit module, or
+// returns "".
+func repoRoot(d string) string {
 	for {
 		if data, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil {
 			for _, line := range strings.Split(string(data), "\n") {

@@ -25,11 +25,16 @@ import (
 func runMCP(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	addr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio; the host defaults to 127.0.0.1")
+	sessionTimeout := fs.Duration("session-timeout", mcpbridge.DefaultSessionTimeout, "with --http, close a session idle this long")
+	maxSessions := fs.Int("max-sessions", mcpbridge.DefaultMaxSessions, "with --http, refuse new sessions past this many live ones")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() > 0 {
 		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
+	}
+	if *sessionTimeout <= 0 || *maxSessions <= 0 {
+		return e.fail(usagef("mcp: --session-timeout and --max-sessions must be positive"))
 	}
 	h, err := e.load()
 	if err != nil {
@@ -47,12 +52,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		// it for fewer collections takes about 7% off a trivial call.
 		debug.SetGCPercent(400)
 	}
+	// An interrupt or SIGTERM cancels the calls in flight and ends the
+	// server; the deferred Close then stops the mods.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A client that went away breaks stdout: the write fails with EPIPE
+	// rather than killing modhost before it stops the mods.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	if *addr == "" {
-		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout)
+		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout, nil)
 	} else {
-		err = serveHTTP(ctx, srv, *addr, e.stderr)
+		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
+			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
+		})
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -60,24 +74,46 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-// buildVersion is modhost's module version, "devel" when built from a
-// checkout.
+// buildVersion is modhost's version from its build info: the module
+// version (a release, or the pseudo-version Go stamps from the checkout's
+// commit), else "devel" with the commit when the build recorded one.
 func buildVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
 	}
-	return "devel"
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "devel"
+	}
+	v := "devel+" + rev[:min(len(rev), 12)]
+	if dirty {
+		v += ".dirty"
+	}
+	return v
 }
 
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
 // endpoint's URL on stderr once it listens, so that ":0" can be used.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer) error {
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions) error {
 	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpbridge.HTTPPath, mcpbridge.NewHTTPHandler(srv, nil))
+	handler := mcpbridge.NewHTTPHandler(srv, opts)
+	mux.Handle(mcpbridge.HTTPPath, handler)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "modhost: serving MCP at http://%s%s\n", ln.Addr(), mcpbridge.HTTPPath)
 	errc := make(chan error, 1)
@@ -87,9 +123,11 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 		return err
 	case <-ctx.Done():
 	}
-	// Open event streams never end by themselves: give requests a moment,
-	// then close what is left.
-	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// Cancel the calls and close the sessions, which ends their event
+	// streams; give the requests a moment to finish, then close what is
+	// left.
+	handler.Close()
+	sctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	if err := hs.Shutdown(sctx); err != nil {
 		hs.Close()

@@ -15,13 +15,16 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.RenderedTool[InspectInput, InspectResult]{
-			Name: "dependencies_inspect",
+			Name:  "dependencies_inspect",
+			Title: "Find a package's dependents",
 			Description: "Lists the packages of the workspace's Go module (or go.work) that import the given package, " +
 				"directly, and with transitive true also indirectly with the chain of imports. " +
 				"Unknown import paths get a list of close matches. " +
 				"Call this before changing or removing a package's API, to see what would be affected.",
 			Activity: "Reading the import graph…",
-			Run:      inspectTool,
+			// It reads the workspace's Go files and nothing else.
+			Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true},
+			Run:         inspectTool,
 			View: sdk.View[InspectInput, InspectResult]{
 				Text:   inspectText,
 				Render: renderInspect,

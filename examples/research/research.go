@@ -7,6 +7,10 @@ import (
 )
 
 // Mod is the research mod.
+// readOnly is what both tools declare: they only read the workspace, and
+// reach nothing beyond it.
+var readOnly = &sdk.Annotations{ReadOnly: true, Idempotent: true}
+
 var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{
 		ID:          "research",
@@ -15,19 +19,23 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[WordCountInput]{
-			Name: "research_word_count",
+			Name:  "research_word_count",
+			Title: "Count words",
 			Description: "Counts the words, lines and characters of a passage of text and returns the counts as one sentence. " +
 				"Call this when you need the exact length of a passage, for example to check a word limit.",
-			Activity: "Counting words…",
-			Run:      countWords,
+			Activity:    "Counting words…",
+			Annotations: readOnly,
+			Run:         countWords,
 		},
 		sdk.RenderedTool[SearchInput, SearchResult]{
-			Name: "research_search_workspace",
+			Name:  "research_search_workspace",
+			Title: "Search the workspace",
 			Description: "Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, " +
 				"and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. " +
 				"Call this when you need to find where something is mentioned or defined in the workspace.",
-			Activity: "Searching the workspace…",
-			Run:      searchWorkspace,
+			Activity:    "Searching the workspace…",
+			Annotations: readOnly,
+			Run:         searchWorkspace,
 			View: sdk.View[SearchInput, SearchResult]{
 				Text:   searchText,
 				Render: renderSearch,

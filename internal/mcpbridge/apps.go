@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -21,6 +22,10 @@ const AppMIMEType = "text/html;profile=mcp-app"
 // rendering of one phase. Its _meta.ui.visibility is ["app"], so hosts that
 // implement MCP Apps do not offer it to the model.
 const RenderViewTool = "modkit_render_view"
+
+// UIExtension is the MCP Apps extension a client declares in its
+// capabilities' extensions when it can show view pages.
+const UIExtension = "io.modelcontextprotocol/ui"
 
 // AppURI returns the ui:// resource of a tool's view page.
 func AppURI(mod, tool string) string { return "ui://" + mod + "/" + tool }
@@ -56,6 +61,36 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped boo
 			Text:     page,
 		}}}, nil
 	})
+}
+
+// hideRenderTool is middleware that lists RenderViewTool only to clients
+// that declare UIExtension: to any other, an app-only tool is one more tool
+// a model could be offered.
+func hideRenderTool(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok || declaresUI(req.GetSession()) {
+			return res, err
+		}
+		filtered := *lr
+		filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return t.Name == RenderViewTool })
+		return &filtered, nil
+	}
+}
+
+// declaresUI reports whether the client of a session declared UIExtension.
+func declaresUI(s mcp.Session) bool {
+	ss, ok := s.(*mcp.ServerSession)
+	if !ok {
+		return false
+	}
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil {
+		return false
+	}
+	_, ok = p.Capabilities.Extensions[UIExtension]
+	return ok
 }
 
 // renderAppPage returns the view page of a tool.

@@ -12,7 +12,7 @@ import (
 )
 
 func TestAppsToolMeta(t *testing.T) {
-	cs := connect(t, loadHost(t, crashyDir), nil, nil)
+	cs := connectClient(t, loadHost(t, crashyDir), nil, uiClient())
 	res, err := cs.ListTools(callCtx(t), nil)
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)
@@ -39,8 +39,33 @@ func TestAppsToolMeta(t *testing.T) {
 	}
 }
 
+// TestAppsRenderToolForUIClients checks that the app-only render tool is
+// listed only to clients that declare the MCP Apps extension.
+func TestAppsRenderToolForUIClients(t *testing.T) {
+	h := loadHost(t, crashyDir)
+	for _, tt := range []struct {
+		name  string
+		copts *mcp.ClientOptions
+		want  bool
+	}{
+		{"plain client", nil, false},
+		{"MCP Apps host", uiClient(), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := connectClient(t, h, nil, tt.copts).ListTools(callCtx(t), nil)
+			if err != nil {
+				t.Fatalf("ListTools: %v", err)
+			}
+			got := slices.ContainsFunc(res.Tools, func(tool *mcp.Tool) bool { return tool.Name == mcpbridge.RenderViewTool })
+			if got != tt.want {
+				t.Errorf("%s listed: got %v, want %v", mcpbridge.RenderViewTool, got, tt.want)
+			}
+		})
+	}
+}
+
 func TestAppsNoViewsNoRenderTool(t *testing.T) {
-	cs := connect(t, loadHost(t, conformanceDir), nil, nil)
+	cs := connectClient(t, loadHost(t, conformanceDir), nil, uiClient())
 	res, err := cs.ListTools(callCtx(t), nil)
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)

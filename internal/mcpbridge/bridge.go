@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
 // Backend is what the bridge needs from a host. *host.Host implements it.
+// A Backend that also has a Mods method, as *host.Host does, gives the
+// server its instructions: what each mod serving a tool is for.
 type Backend interface {
 	// Tools returns the tools the agent may call; "" means every tool.
 	Tools(agent string) ([]host.Tool, error)
@@ -70,7 +76,8 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: list tools: %w", err)
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
-		Logger: o.Logger,
+		Logger:       o.Logger,
+		Instructions: instructions(b, tools),
 		// Tools are advertised even when the agent may call none.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging: &mcp.LoggingCapabilities{},
@@ -93,8 +100,38 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)
 		}
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
+		srv.AddReceivingMiddleware(hideRenderTool)
 	}
 	return srv, nil
+}
+
+// instructions tells a client what the mods serving tools are for: each
+// one's display name and description, in the order loaded.
+func instructions(b Backend, tools []host.Tool) string {
+	mb, ok := b.(interface{ Mods() []*manifest.Manifest })
+	if !ok {
+		return ""
+	}
+	serving := map[string][]string{}
+	for _, t := range tools {
+		serving[t.Mod] = append(serving[t.Mod], t.Name)
+	}
+	var sb strings.Builder
+	for _, m := range mb.Mods() {
+		names := serving[m.ID]
+		if len(names) == 0 || m.Description == "" {
+			continue
+		}
+		if sb.Len() == 0 {
+			sb.WriteString("The tools come from these mods:\n")
+		}
+		name := m.DisplayName
+		if name == "" {
+			name = m.ID
+		}
+		fmt.Fprintf(&sb, "- %s: %s Tools: %s.\n", name, strings.TrimSpace(m.Description), strings.Join(names, ", "))
+	}
+	return strings.TrimSuffix(sb.String(), "\n")
 }
 
 type bridge struct {
@@ -132,8 +169,9 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		token := req.Params.GetProgressToken()
-		updates := 0
+		ctx, cancel := callContext(ctx)
+		defer cancel()
+		progress := br.progress(ctx, req, t)
 		call := &host.CallRequest{
 			Tool:    t.Name,
 			Input:   input,
@@ -142,17 +180,8 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			OnActivity: func(ev host.ActivityEvent) {
 				switch ev.Update.Kind {
 				case sdk.ActivityTitle, sdk.ActivityStatus:
-					if token == nil {
-						return
-					}
-					updates++
-					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
-						ProgressToken: token,
-						Progress:      float64(updates),
-						Message:       ev.Update.Text,
-					})
-					if err != nil {
-						br.opts.Logger.Debug("mcp: progress notification", "tool", t.Name, "err", err)
+					if progress != nil {
+						progress.Push(ev.Update.Text)
 					}
 				case sdk.ActivityLog:
 					err := req.Session.Log(ctx, &mcp.LoggingMessageParams{
@@ -167,6 +196,10 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			},
 		}
 		res, err := br.backend.Call(ctx, call)
+		if progress != nil {
+			// The latest update precedes the result.
+			progress.Flush()
+		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {
 				return nil, err
@@ -177,6 +210,32 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		}
 		return callResult(res, wrapped), nil
 	}
+}
+
+// ProgressInterval is the least time between two progress notifications of
+// one call: title and status updates that come faster are coalesced, the
+// latest always sent.
+const ProgressInterval = 100 * time.Millisecond
+
+// progress returns what sends a call's title and status updates as progress
+// notifications, or nil when the client sent no progress token.
+func (br *bridge) progress(ctx context.Context, req *mcp.CallToolRequest, t host.Tool) *coalesce.Coalescer[string] {
+	token := req.Params.GetProgressToken()
+	if token == nil {
+		return nil
+	}
+	sent := 0
+	return coalesce.New(ProgressInterval, func(text string) {
+		sent++
+		err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+			ProgressToken: token,
+			Progress:      float64(sent),
+			Message:       text,
+		})
+		if err != nil {
+			br.opts.Logger.Debug("mcp: progress notification", "tool", t.Name, "err", err)
+		}
+	})
 }
 
 // errorResult is an isError result carrying msg.

@@ -28,7 +28,7 @@ func TestListTools(t *testing.T) {
 	}{
 		{"all", "", []string{
 			"crashy_big", "crashy_blocked", "crashy_crash", "crashy_echo", "crashy_fail", "crashy_flood",
-			"crashy_hang", "crashy_noisy", "crashy_panic", "crashy_report", "crashy_wait", mcpbridge.RenderViewTool,
+			"crashy_hang", "crashy_noisy", "crashy_panic", "crashy_report", "crashy_wait",
 		}},
 		{"agent", "echoer", []string{"crashy_echo"}},
 	}
@@ -48,6 +48,37 @@ func TestListTools(t *testing.T) {
 				t.Errorf("tools: got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMetadata checks the tools' titles and annotations and the server's
+// instructions and version, from the research example's manifest.
+func TestMetadata(t *testing.T) {
+	h := loadHost(t, filepath.Join("..", "..", "examples", "research"))
+	cs := connect(t, h, &mcpbridge.Options{Version: "v1.2.3"}, nil)
+	init := cs.InitializeResult()
+	if got := init.ServerInfo.Version; got != "v1.2.3" {
+		t.Errorf("server version: got %q, want v1.2.3", got)
+	}
+	want := "The tools come from these mods:\n- Research: Counts words and searches the text files of the workspace. " +
+		"Tools: research_search_workspace, research_word_count."
+	if init.Instructions != want {
+		t.Errorf("instructions: got %q, want %q", init.Instructions, want)
+	}
+	res, err := cs.ListTools(callCtx(t), nil)
+	if err != nil {
+		t.Fatalf("ListTools: %v", err)
+	}
+	titles := map[string]string{"research_word_count": "Count words", "research_search_workspace": "Search the workspace"}
+	for _, tool := range res.Tools {
+		if tool.Title != titles[tool.Name] {
+			t.Errorf("%s title: got %q, want %q", tool.Name, tool.Title, titles[tool.Name])
+		}
+		got := mustJSON(t, tool.Annotations)
+		want := `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`
+		if !sameJSON(t, json.RawMessage(got), json.RawMessage(want)) {
+			t.Errorf("%s annotations: got %s, want %s", tool.Name, got, want)
+		}
 	}
 }
 

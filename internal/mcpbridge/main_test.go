@@ -91,6 +91,23 @@ func (n *notes) snapshot() ([]*mcp.ProgressNotificationParams, []*mcp.LoggingMes
 // a connected client session.
 func connect(t testing.TB, b mcpbridge.Backend, opts *mcpbridge.Options, n *notes) *mcp.ClientSession {
 	t.Helper()
+	var copts *mcp.ClientOptions
+	if n != nil {
+		copts = n.clientOptions()
+	}
+	return connectClient(t, b, opts, copts)
+}
+
+// uiClient declares the MCP Apps extension, as MCP Apps hosts do.
+func uiClient() *mcp.ClientOptions {
+	caps := &mcp.ClientCapabilities{}
+	caps.AddExtension(mcpbridge.UIExtension, map[string]any{"mimeTypes": []string{mcpbridge.AppMIMEType}})
+	return &mcp.ClientOptions{Capabilities: caps}
+}
+
+// connectClient is connect with the client's options.
+func connectClient(t testing.TB, b mcpbridge.Backend, opts *mcpbridge.Options, copts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
 	srv, err := mcpbridge.NewServer(b, opts)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
@@ -100,10 +117,6 @@ func connect(t testing.TB, b mcpbridge.Backend, opts *mcpbridge.Options, n *note
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatalf("server connect: %v", err)
-	}
-	var copts *mcp.ClientOptions
-	if n != nil {
-		copts = n.clientOptions()
 	}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(ctx, ct, nil)
 	if err != nil {

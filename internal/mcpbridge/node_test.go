@@ -85,7 +85,9 @@ func TestInspectorCLI(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		want := []string{"dependencies_inspect", mcpbridge.RenderViewTool, "research_search_workspace", "research_word_count"}
+		// The Inspector declares no MCP Apps extension: the app-only tool is
+		// not listed.
+		want := []string{"dependencies_inspect", "research_search_workspace", "research_word_count"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools: got %v, want %v", names, want)
 		}

@@ -19,7 +19,15 @@ func mcpTool(t host.Tool) (mt *mcp.Tool, wrapped bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("mcp: tool %s of mod %s: input schema: %w", t.Name, t.Mod, err)
 	}
-	mt = &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: in}
+	mt = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in}
+	if a := t.Annotations; a != nil {
+		mt.Annotations = &mcp.ToolAnnotations{
+			ReadOnlyHint:    a.ReadOnly,
+			DestructiveHint: &a.Destructive,
+			IdempotentHint:  a.Idempotent,
+			OpenWorldHint:   &a.OpenWorld,
+		}
+	}
 	if t.Kind == manifest.KindRendered && len(t.ResultSchema) > 0 {
 		out, w, err := outputSchema(t.ResultSchema)
 		if err != nil {

@@ -1,51 +1,140 @@
 package mcpbridge
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// StdioOptions configure [ServeStdio]. A nil *StdioOptions means defaults.
+type StdioOptions struct {
+	// MaxLineBytes bounds one input line, that is one message. A longer line
+	// is answered with a parse error and skipped. Default: 16 MiB.
+	MaxLineBytes int
+	// Drain is how long requests already read may still run after the
+	// input ended, before they are cancelled. Default: 500ms.
+	Drain time.Duration
+}
+
+// Defaults of [StdioOptions].
+const (
+	DefaultMaxLineBytes = 16 << 20
+	DefaultDrain        = 500 * time.Millisecond
+)
+
+// abortWait bounds how long, once the calls of a session are cancelled, its
+// end waits for their answers.
+const abortWait = 500 * time.Millisecond
+
+// JSON-RPC 2.0 error codes the stdio wrapper answers with itself.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
 // ServeStdio serves one MCP session on r and w, newline-delimited JSON-RPC,
-// until the client closes r or ctx is done. It does two things the SDK's
-// stdio transport does not:
+// until the client closes r, w breaks or ctx is done. It adds to the SDK's
+// stdio transport:
 //
-//   - when r ends, every request already read is answered before the session
-//     closes, so that a client may write its requests and close its end at
-//     once (modhost mcp < requests.jsonl);
+//   - a line that is not JSON gets a -32700 parse error, and one that is not
+//     a JSON-RPC 2.0 message (a batch, a wrong "jsonrpc", a bad id) a -32600
+//     invalid request, both with id null, and the session goes on; so does
+//     a line over MaxLineBytes, which is skipped;
+//   - when r ends, requests already read may finish for up to Drain, then
+//     the calls still running are cancelled, so a client may write its
+//     requests and close its end at once (modhost mcp < requests.jsonl),
+//     yet a client that goes away ends the session promptly;
+//   - when w breaks or ctx is done, every call in flight is cancelled at
+//     once;
 //   - a request the client cancelled with notifications/cancelled gets no
 //     response, as the MCP cancellation utility asks; the handler's context
 //     is cancelled as usual.
-func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer) error {
+//
+// Calls are cancelled through the handler's context: servers built with
+// [NewServer] see it; other handlers run to their end.
+func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, opts *StdioOptions) error {
+	var o StdioOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxLineBytes <= 0 {
+		o.MaxLineBytes = DefaultMaxLineBytes
+	}
+	if o.Drain <= 0 {
+		o.Drain = DefaultDrain
+	}
+	calls, abortCalls := context.WithCancel(context.Background())
+	defer abortCalls()
+	runCtx, stopRun := context.WithCancel(withCallsContext(ctx, calls))
+	defer stopRun()
+
 	p := newPending()
-	t := &mcp.IOTransport{Reader: &inputWatcher{r: r, p: p}, Writer: &outputFilter{w: w, p: p}}
-	stop := context.AfterFunc(ctx, p.abort)
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }}
+	in := &inputFilter{
+		br:    bufio.NewReaderSize(r, 64<<10),
+		r:     r,
+		p:     p,
+		out:   out,
+		max:   o.MaxLineBytes,
+		drain: o.Drain,
+		abort: abortCalls,
+	}
+	stop := context.AfterFunc(ctx, func() { abortCalls(); p.abort() })
 	defer stop()
-	err := srv.Run(ctx, t)
-	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+
+	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
+	err := srv.Run(runCtx, t)
+	if out.err() != nil {
+		return fmt.Errorf("write: %w", out.err())
+	}
+	if err == nil || errors.Is(err, io.EOF) || runCtx.Err() != nil {
 		return nil
 	}
 	return err
 }
 
+// callsKey is the context key of a session's calls context.
+type callsKey struct{}
+
+// withCallsContext returns ctx carrying calls: when calls is done, the
+// tools/call handlers of the session are cancelled. The SDK hands handlers
+// a context that keeps the values of the session's context but not its
+// cancellation.
+func withCallsContext(ctx, calls context.Context) context.Context {
+	return context.WithValue(ctx, callsKey{}, calls)
+}
+
+// callContext returns the context a tools/call handler runs its call with:
+// ctx, also cancelled when the session's calls are.
+func callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	calls, ok := ctx.Value(callsKey{}).(context.Context)
+	if !ok {
+		return ctx, func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(calls, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
 // pending tracks the requests read and not yet answered, by id.
 type pending struct {
-	mu        sync.Mutex
-	cond      *sync.Cond
-	open      map[string]bool // id -> cancelled by the client
-	abortedAt bool
+	mu      sync.Mutex
+	changed chan struct{}   // closed and replaced when open empties or on abort
+	open    map[string]bool // id -> cancelled by the client
+	aborted bool
 }
 
 func newPending() *pending {
-	p := &pending{open: map[string]bool{}}
-	p.cond = sync.NewCond(&p.mu)
-	return p
+	return &pending{open: map[string]bool{}, changed: make(chan struct{})}
 }
 
 // request records a request read.
@@ -68,57 +157,143 @@ func (p *pending) cancel(id string) {
 // because the client cancelled the request.
 func (p *pending) answered(id string) (drop bool) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	cancelled, ok := p.open[id]
 	delete(p.open, id)
-	empty := len(p.open) == 0
-	p.mu.Unlock()
-	if empty {
-		p.cond.Broadcast()
+	if ok && len(p.open) == 0 {
+		p.signal()
 	}
 	return ok && cancelled
 }
 
-// wait blocks until every open request is answered, or abort.
-func (p *pending) wait() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for len(p.open) > 0 && !p.abortedAt {
-		p.cond.Wait()
+// signal wakes the waiters; p.mu is held.
+func (p *pending) signal() {
+	close(p.changed)
+	p.changed = make(chan struct{})
+}
+
+// wait blocks until every open request is answered, abort, or timeout, and
+// reports whether every request was answered.
+func (p *pending) wait(timeout time.Duration) bool {
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	for {
+		p.mu.Lock()
+		done, aborted, changed := len(p.open) == 0, p.aborted, p.changed
+		p.mu.Unlock()
+		if done || aborted {
+			return done
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return false
+		}
 	}
 }
 
+// abort ends every wait.
 func (p *pending) abort() {
 	p.mu.Lock()
-	p.abortedAt = true
+	if !p.aborted {
+		p.aborted = true
+		p.signal()
+	}
 	p.mu.Unlock()
-	p.cond.Broadcast()
 }
 
-// inputWatcher passes r through, noting the requests and cancellations in
-// it, and holds back its end until the requests are answered.
-type inputWatcher struct {
-	r       io.Reader
-	p       *pending
-	partial []byte // the unterminated last line read so far
+// inputFilter hands the SDK the input's valid messages, one per line,
+// answers the others itself, notes the requests and cancellations, and
+// holds back the end of the input until the requests are answered.
+type inputFilter struct {
+	br    *bufio.Reader
+	r     io.Reader // closed by Close
+	p     *pending
+	out   *outputFilter
+	max   int
+	drain time.Duration
+	abort func() // cancels the session's calls
+
+	line []byte // the rest of the current message for the SDK
+	eof  bool
 }
 
-func (in *inputWatcher) Read(b []byte) (int, error) {
-	n, err := in.r.Read(b)
-	if n > 0 {
-		in.scan(b[:n])
-	}
-	if errors.Is(err, io.EOF) {
-		if len(in.partial) > 0 {
-			in.note(in.partial)
-			in.partial = nil
+func (in *inputFilter) Read(b []byte) (int, error) {
+	for len(in.line) == 0 {
+		if in.eof {
+			return 0, io.EOF
 		}
-		in.p.wait()
+		if err := in.next(); err != nil {
+			if !errors.Is(err, io.EOF) {
+				return 0, err
+			}
+			in.eof = true
+			in.end()
+		}
 	}
-	return n, err
+	n := copy(b, in.line)
+	in.line = in.line[n:]
+	return n, nil
+}
+
+// end waits, at the end of the input, for the requests read to be
+// answered: for the drain time, then for their answers once cancelled.
+func (in *inputFilter) end() {
+	if in.p.wait(in.drain) {
+		return
+	}
+	in.abort()
+	in.p.wait(abortWait)
+}
+
+// next reads lines until one holds a message for the SDK, and sets
+// in.line to it.
+func (in *inputFilter) next() error {
+	for {
+		line, tooLong, err := in.readLine()
+		if tooLong {
+			in.out.writeError(codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
+		} else if line = bytes.TrimSpace(line); len(line) > 0 {
+			if code, msg := in.check(line); code != 0 {
+				in.out.writeError(code, msg)
+			} else {
+				in.line = append(line, '\n')
+				return nil
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// readLine returns the next line without its newline, or reports that it
+// is longer than in.max and was skipped. At the end of the input it returns
+// the unterminated last line, if any, with io.EOF.
+func (in *inputFilter) readLine() (line []byte, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := in.br.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > in.max+1 { // +1: the newline
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil:
+			return buf, tooLong, err
+		default:
+			return buf[:max(len(buf)-1, 0)], tooLong, nil
+		}
+	}
 }
 
 // Close ends the session: a Read waiting for answers returns.
-func (in *inputWatcher) Close() error {
+func (in *inputFilter) Close() error {
 	in.p.abort()
 	if c, ok := in.r.(io.Closer); ok {
 		return c.Close()
@@ -126,67 +301,106 @@ func (in *inputWatcher) Close() error {
 	return nil
 }
 
-// scan notes the complete lines of data, keeping an unterminated last line
-// for the next call.
-func (in *inputWatcher) scan(data []byte) {
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			in.partial = append(in.partial, data...)
-			return
-		}
-		line := data[:i]
-		if len(in.partial) > 0 {
-			line = append(in.partial, line...)
-			in.partial = in.partial[:0]
-		}
-		in.note(line)
-		data = data[i+1:]
-	}
-}
+// maxDepth is the deepest nesting the SDK decodes.
+const maxDepth = 1000
 
-// inMessage is what the watcher reads of a client's message.
-type inMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
-		RequestID json.RawMessage `json:"requestId"`
-	} `json:"params"`
-}
-
-// note records the requests and cancellations in one line: a message or a
-// batch of them. Lines that are not JSON-RPC are the SDK's to reject.
-func (in *inputWatcher) note(line []byte) {
-	line = bytes.TrimSpace(line)
-	if len(line) == 0 {
-		return
+// check reads one message as the SDK will, notes its request or
+// cancellation, and returns the JSON-RPC error code and message that
+// answers it when the SDK would not accept it, or 0.
+func (in *inputFilter) check(line []byte) (code int, msg string) {
+	if !json.Valid(line) {
+		return codeParseError, "parse error: not a JSON value"
 	}
-	var msgs []inMessage
 	if line[0] == '[' {
-		if json.Unmarshal(line, &msgs) != nil {
-			return
-		}
-	} else {
-		var m inMessage
-		if json.Unmarshal(line, &m) != nil {
-			return
-		}
-		msgs = []inMessage{m}
+		return codeInvalidRequest, "invalid request: batches are not supported"
 	}
-	for _, m := range msgs {
-		switch id := idKey(m.ID); {
-		case m.Method == "notifications/cancelled":
-			if rid := idKey(m.Params.RequestID); rid != "" {
+	if line[0] != '{' {
+		return codeInvalidRequest, "invalid request: a message is a JSON object"
+	}
+	if depth(line) > maxDepth {
+		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth)
+	}
+	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
+	if err := json.Unmarshal(line, &m); err != nil {
+		return codeParseError, "parse error: " + err.Error()
+	}
+	if string(m["jsonrpc"]) != `"2.0"` {
+		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
+	}
+	rawID, hasID := m["id"]
+	id := ""
+	if hasID && string(rawID) != "null" {
+		if id = idKey(rawID); id == "" {
+			return codeInvalidRequest, `invalid request: "id" must be a string or a number`
+		}
+	}
+	method, isRequest := m["method"]
+	if !isRequest {
+		// A response to a request of the server's.
+		if id == "" {
+			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`
+		}
+		if e, ok := m["error"]; ok && string(e) != "null" {
+			var we struct {
+				Code    int64           `json:"code"`
+				Message string          `json:"message"`
+				Data    json.RawMessage `json:"data"`
+			}
+			if json.Unmarshal(e, &we) != nil {
+				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`
+			}
+		}
+		return 0, ""
+	}
+	var name string
+	if json.Unmarshal(method, &name) != nil {
+		return codeInvalidRequest, `invalid request: "method" must be a string`
+	}
+	switch {
+	case name == "notifications/cancelled":
+		var params struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m["params"], &params) == nil {
+			if rid := idKey(params.RequestID); rid != "" {
 				in.p.cancel(rid)
 			}
-		case m.Method != "" && id != "":
-			in.p.request(id)
 		}
+	case id != "":
+		in.p.request(id)
 	}
+	return 0, ""
 }
 
-// idKey returns a JSON-RPC id in a canonical form, or "" for none: numbers
-// as integers where they are integral, as the SDK writes them back.
+// depth returns how deeply data, valid JSON, nests objects and arrays.
+func depth(data []byte) int {
+	d, deepest := 0, 0
+	inString, escaped := false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
+}
+
+// idKey returns a JSON-RPC id in a canonical form, or "" for none or an
+// invalid one: numbers as integers, truncated as the SDK reads them.
 func idKey(raw json.RawMessage) string {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
@@ -203,35 +417,53 @@ func idKey(raw json.RawMessage) string {
 	if err != nil {
 		return ""
 	}
-	if f == float64(int64(f)) {
-		return strconv.FormatInt(int64(f), 10)
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
+	return strconv.FormatInt(int64(f), 10)
 }
 
 // outputFilter passes the SDK's writes to w, noting the responses, and
 // drops the responses to requests the client cancelled. The SDK writes one
-// message, or one batch, per Write.
+// message per Write, so each notification reaches w in a write of its own.
+// When w fails, broken is called once and every later write fails.
 type outputFilter struct {
-	w io.Writer
-	p *pending
+	w      io.Writer
+	p      *pending
+	broken func()
+
+	mu       sync.Mutex
+	writeErr error
 }
 
 func (out *outputFilter) Write(b []byte) (int, error) {
 	if id, ok := responseID(b); ok && out.p.answered(id) {
 		return len(b), nil
 	}
-	if bytes.HasPrefix(bytes.TrimSpace(b), []byte("[")) {
-		var batch []json.RawMessage
-		if json.Unmarshal(b, &batch) == nil {
-			for _, m := range batch {
-				if id, ok := responseID(m); ok {
-					out.p.answered(id)
-				}
-			}
-		}
+	return out.write(b)
+}
+
+func (out *outputFilter) write(b []byte) (int, error) {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	if out.writeErr != nil {
+		return 0, out.writeErr
 	}
-	return out.w.Write(b)
+	n, err := out.w.Write(b)
+	if err != nil {
+		out.writeErr = err
+		go out.broken()
+	}
+	return n, err
+}
+
+// writeError writes a JSON-RPC error response with id null.
+func (out *outputFilter) writeError(code int, msg string) {
+	text, _ := json.Marshal(msg)
+	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`+"\n", code, text))
+}
+
+func (out *outputFilter) err() error {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	return out.writeErr
 }
 
 func (out *outputFilter) Close() error { return nil }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -20,7 +21,8 @@ func TestIDKey(t *testing.T) {
 		{`1`, "1"},
 		{`1.0`, "1"},
 		{` -7 `, "-7"},
-		{`2.5`, "2.5"},
+		{`2.5`, "2"},
+		{`true`, ""},
 		{`"a"`, `"a"`},
 		{`"1"`, `"1"`},
 		{`null`, ""},
@@ -84,7 +86,7 @@ func TestServeStdioCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, r, &out) }()
+	go func() { done <- ServeStdio(ctx, srv, r, &out, nil) }()
 	send := func(lines ...string) {
 		for _, l := range lines {
 			if _, err := io.WriteString(w, l+"\n"); err != nil {
@@ -147,7 +149,7 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := ServeStdio(ctx, srv, strings.NewReader(in), &out); err != nil {
+	if err := ServeStdio(ctx, srv, strings.NewReader(in), &out, nil); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	ids := map[string]bool{}
@@ -179,7 +181,7 @@ func TestServeStdioStopsOnCancel(t *testing.T) {
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, r, io.Discard) }()
+	go func() { done <- ServeStdio(ctx, srv, r, io.Discard, nil) }()
 	cancel()
 	select {
 	case err := <-done:
@@ -188,5 +190,194 @@ func TestServeStdioStopsOnCancel(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("ServeStdio still runs 10s after its context was cancelled")
+	}
+}
+
+// stdioSession runs ServeStdio on pipes and returns a function that sends
+// lines and a reader of the output's messages.
+type stdioSession struct {
+	t    *testing.T
+	in   *io.PipeWriter
+	out  *bufio.Scanner
+	done chan error
+}
+
+func startStdio(t *testing.T, srv *mcp.Server, w io.Writer, opts *StdioOptions) *stdioSession {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	if w == nil {
+		w = outW
+	}
+	s := &stdioSession{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
+	s.out.Buffer(nil, 1<<20)
+	go func() {
+		err := ServeStdio(t.Context(), srv, inR, w, opts)
+		outW.Close()
+		s.done <- err
+	}()
+	t.Cleanup(func() { inW.Close(); outR.Close() })
+	return s
+}
+
+func (s *stdioSession) send(lines ...string) {
+	s.t.Helper()
+	for _, l := range lines {
+		if _, err := io.WriteString(s.in, l+"\n"); err != nil {
+			s.t.Fatalf("send: %v", err)
+		}
+	}
+}
+
+// next returns the next message written.
+func (s *stdioSession) next() map[string]any {
+	s.t.Helper()
+	if !s.out.Scan() {
+		s.t.Fatalf("no more output: %v", s.out.Err())
+	}
+	var m map[string]any
+	if err := json.Unmarshal(s.out.Bytes(), &m); err != nil {
+		s.t.Fatalf("output %s: %v", s.out.Bytes(), err)
+	}
+	return m
+}
+
+const (
+	initializeLine  = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	initializedLine = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+)
+
+// waitBackend serves one tool, "wait", that runs until cancelled, closing
+// started when it starts and cancelled when it sees the cancellation.
+func waitBackend(started, cancelled chan struct{}) *fakeBackend {
+	return &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("wait", `{"type":"object"}`)}},
+		call: func(ctx context.Context, req *host.CallRequest) *host.CallResult {
+			close(started)
+			<-ctx.Done()
+			close(cancelled)
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusCancelled, Error: "call cancelled"}
+		},
+	}
+}
+
+// TestServeStdioBadInput sends lines the SDK's transport dies of while a
+// call runs: each gets its JSON-RPC error with id null, and the session
+// serves on.
+func TestServeStdioBadInput(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	srv, err := NewServer(waitBackend(started, cancelled), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startStdio(t, srv, nil, &StdioOptions{MaxLineBytes: 4096})
+	s.send(initializeLine)
+	if m := s.next(); m["id"] != 1.0 || m["result"] == nil {
+		t.Fatalf("initialize: got %v", m)
+	}
+	s.send(initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	<-started
+	bad := []struct {
+		line string
+		code float64
+	}{
+		{`hello`, -32700},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping"`, -32700},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping"} {}`, -32700},
+		{`{"a":1}` + strings.Repeat(" ", 5000), -32700}, // over the line limit
+		{`{"foo":1}`, -32600},
+		{`{"jsonrpc":"1.0","id":3,"method":"ping"}`, -32600},
+		{`{"JSONRPC":"2.0","id":3,"method":"ping"}`, -32600},
+		{`[{"jsonrpc":"2.0","id":3,"method":"ping"}]`, -32600},
+		{`"ping"`, -32600},
+		{`{"jsonrpc":"2.0","id":{},"method":"ping"}`, -32600},
+		{`{"jsonrpc":"2.0","id":true,"method":"ping"}`, -32600},
+		{`{"jsonrpc":"2.0","id":3,"method":7}`, -32600},
+		{`{"jsonrpc":"2.0","id":3,"error":"no"}`, -32600},
+		{`{"jsonrpc":"2.0","result":{}}`, -32600},
+		{`{"jsonrpc":"2.0","id":3,"method":"ping","params":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`, -32600},
+	}
+	for _, b := range bad {
+		s.send(b.line)
+		m := s.next()
+		e, _ := m["error"].(map[string]any)
+		if e == nil || e["code"] != b.code || m["id"] != nil || m["jsonrpc"] != "2.0" {
+			t.Errorf("%.60s: got %v, want error %v with id null", b.line, m, b.code)
+		}
+	}
+	// Still serving: a ping is answered, and the call in flight finishes
+	// when the client cancels it.
+	s.send(`{"jsonrpc":"2.0","id":4,"method":"ping"}`)
+	if m := s.next(); m["id"] != 4.0 || m["result"] == nil {
+		t.Errorf("ping after bad input: got %v", m)
+	}
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	<-cancelled
+	s.in.Close()
+	if err := <-s.done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+}
+
+// TestServeStdioEOFCancels closes the input while a call runs that would
+// run for ever: the call is cancelled, answered, and the session ends.
+func TestServeStdioEOFCancels(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	srv, err := NewServer(waitBackend(started, cancelled), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startStdio(t, srv, nil, &StdioOptions{Drain: time.Millisecond})
+	s.send(initializeLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	s.next()
+	<-started
+	s.in.Close()
+	<-cancelled
+	m := s.next()
+	if res, _ := m["result"].(map[string]any); m["id"] != 2.0 || res["isError"] != true {
+		t.Errorf("answer to the call: got %v, want a cancelled result", m)
+	}
+	if err := <-s.done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+}
+
+// brokenWriter fails every write once broken is closed.
+type brokenWriter struct {
+	w      io.Writer
+	broken chan struct{}
+}
+
+func (b *brokenWriter) Write(p []byte) (int, error) {
+	select {
+	case <-b.broken:
+		return 0, io.ErrClosedPipe
+	default:
+		return b.w.Write(p)
+	}
+}
+
+// TestServeStdioBrokenOutput breaks the output while a call runs that would
+// run for ever: the call is cancelled and the session ends with the write
+// error, although the input stays open.
+func TestServeStdioBrokenOutput(t *testing.T) {
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	srv, err := NewServer(waitBackend(started, cancelled), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW := io.Pipe()
+	bw := &brokenWriter{w: outW, broken: make(chan struct{})}
+	s := startStdio(t, srv, bw, nil)
+	s.out = bufio.NewScanner(outR)
+	s.send(initializeLine)
+	s.next()
+	s.send(initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	<-started
+	close(bw.broken)
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`) // its answer fails
+	<-cancelled
+	if err := <-s.done; !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("ServeStdio: got %v, want the write error", err)
 	}
 }

@@ -73,11 +73,15 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		ins := in.Root(t.In, t.Pos)
 		mt := manifest.Tool{
 			Name:        t.Name.Value,
+			Title:       t.Title.Value,
 			Description: t.Description.Value,
 			Activity:    t.Activity.Value,
 			Kind:        manifest.KindPlain,
 			InputSchema: mustJSON(ins),
 			HasView:     t.HasView,
+		}
+		if a := t.Annotations; a != nil {
+			mt.Annotations = &manifest.Annotations{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld}
 		}
 		if t.Rendered {
 			mt.Kind = manifest.KindRendered

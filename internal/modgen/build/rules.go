@@ -19,6 +19,22 @@ var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 // whenWords are phrases that tell a model when to call a tool.
 var whenWords = []string{"when", "use this", "use it", "call this", "call it", "use to", "use for", "if ", "before", "after", "in order to"}
 
+// writerWords are name parts that suggest a tool changes something.
+var writerWords = []string{"add", "apply", "create", "delete", "drop", "edit", "erase", "insert", "kill",
+	"move", "patch", "post", "purge", "put", "remove", "rename", "replace", "reset", "rm", "run", "save",
+	"send", "set", "update", "upload", "write"}
+
+// writerWord returns the part of a snake_case tool name that suggests the
+// tool writes, or "".
+func writerWord(name string) string {
+	for _, part := range strings.Split(name, "_") {
+		if slices.Contains(writerWords, part) {
+			return "_" + part
+		}
+	}
+	return ""
+}
+
 // rules checks the mod's names, descriptions, hooks and agents.
 func (b *builder) rules(m *load.Mod) {
 	toolAt := map[string]token.Pos{}
@@ -43,6 +59,11 @@ func (b *builder) rules(m *load.Mod) {
 			b.errorf(t.Description.Pos, "tool %s has an empty description: say what it returns and when to call it", name.Value)
 		} else if !saysWhen(desc) {
 			b.warnf(t.Description.Pos, "tool %s: the description does not say when to call the tool (\"Use this when …\")", name.Value)
+		}
+		if t.Annotations == nil && !name.Bad {
+			if w := writerWord(name.Value); w != "" {
+				b.warnf(name.Pos, "tool %s: the name says it may write (%q) but the tool declares no Annotations: say whether it is read-only, destructive, idempotent and open-world", name.Value, w)
+			}
 		}
 		switch act := t.Activity.Value; {
 		case t.Activity.Bad:

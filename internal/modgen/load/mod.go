@@ -35,11 +35,19 @@ type Mod struct {
 type Tool struct {
 	Pos         token.Pos // the tool's literal
 	Name        Str
+	Title       Str
 	Description Str
 	Activity    Str
+	// Annotations are the declared ones, nil when none are.
+	Annotations *Annotations
 	Rendered    bool
 	HasView     bool
 	In, Out     types.Type
+}
+
+// Annotations are a tool's declared sdk.Annotations.
+type Annotations struct {
+	ReadOnly, Destructive, Idempotent, OpenWorld bool
 }
 
 // Str is a constant string read from the source, with its position.
@@ -405,8 +413,14 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 			t.Name = r.str(v, "tool Name")
 		case "Description":
 			t.Description = r.str(v, "tool Description")
+		case "Title":
+			t.Title = r.str(v, "tool Title")
 		case "Activity":
 			t.Activity = r.str(v, "tool Activity")
+		case "Annotations":
+			if !isNil(r.pkg.TypesInfo, v) {
+				t.Annotations = r.annotations(v)
+			}
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {
@@ -427,6 +441,34 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		t.Description.Pos = cl.Pos()
 	}
 	return t, true
+}
+
+// annotations reads an sdk.Annotations literal.
+func (r *reader) annotations(e ast.Expr) *Annotations {
+	a := &Annotations{}
+	cl, ok := r.lit(e, "tool Annotations")
+	if !ok {
+		return a
+	}
+	r.keyed(cl, func(key string, v ast.Expr) {
+		tv, ok := r.pkg.TypesInfo.Types[v]
+		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+			r.errorf(v.Pos(), "tool Annotations %s must be a compile-time constant bool", key)
+			return
+		}
+		b := constant.BoolVal(tv.Value)
+		switch key {
+		case "ReadOnly":
+			a.ReadOnly = b
+		case "Destructive":
+			a.Destructive = b
+		case "Idempotent":
+			a.Idempotent = b
+		case "OpenWorld":
+			a.OpenWorld = b
+		}
+	})
+	return a
 }
 
 func isNil(info *types.Info, e ast.Expr) bool {

@@ -1,0 +1,245 @@
+//go:build linux
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The tests here end modhost in each way a client or an operator does
+// while a call runs that would run for ever (crashy_wait), and check that
+// the tool saw the cancellation, modhost exited, and no mod process is left.
+
+// modhostCommand returns modhost as a process, run from this test binary.
+func modhostCommand(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "modhost")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "MODHOST_MODS="+crashyDir(t), "MODKIT_CACHE="+cacheDir)
+	return cmd
+}
+
+// waitInput is crashy_wait's input: files it writes when it starts and
+// when it sees the cancellation.
+func waitInput(t *testing.T) (input map[string]any, started, seen string) {
+	dir := t.TempDir()
+	started, seen = filepath.Join(dir, "started"), filepath.Join(dir, "seen")
+	return map[string]any{"started": started, "marker": seen}, started, seen
+}
+
+// children returns the processes whose parent is pid.
+func children(t *testing.T, pid int) []int {
+	t.Helper()
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var pids []int
+	for _, s := range stats {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			continue
+		}
+		i := strings.LastIndexByte(string(data), ')')
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			child, _ := strconv.Atoi(filepath.Base(filepath.Dir(s)))
+			pids = append(pids, child)
+		}
+	}
+	return pids
+}
+
+// waitGone waits for the processes to end.
+func waitGone(t *testing.T, pids []int) {
+	t.Helper()
+	for _, pid := range pids {
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			if syscall.Kill(pid, 0) != nil {
+				break
+			}
+			if data, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); strings.Contains(string(data), ") Z ") {
+				break // exited, not yet reaped by its new parent
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("mod process %d still runs 30s after modhost exited", pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+		}
+	}
+}
+
+// waitExit waits for cmd to exit and returns its exit code and how long it
+// took from since.
+func waitExit(t *testing.T, cmd *exec.Cmd, since time.Time) (int, time.Duration) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		took := time.Since(since)
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode(), took
+		}
+		if err != nil {
+			t.Fatalf("wait: %v", err)
+		}
+		return 0, took
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("modhost still runs a minute later")
+		return 0, 0
+	}
+}
+
+func TestMCPStdioEnds(t *testing.T) {
+	tests := []struct {
+		name string
+		end  func(t *testing.T, cmd *exec.Cmd, stdin io.WriteCloser, stdout io.ReadCloser)
+		want int
+	}{
+		{"stdin closed", func(t *testing.T, _ *exec.Cmd, stdin io.WriteCloser, _ io.ReadCloser) { stdin.Close() }, exitOK},
+		{"SIGTERM", func(t *testing.T, cmd *exec.Cmd, _ io.WriteCloser, _ io.ReadCloser) {
+			cmd.Process.Signal(syscall.SIGTERM)
+		}, exitOK},
+		{"SIGINT", func(t *testing.T, cmd *exec.Cmd, _ io.WriteCloser, _ io.ReadCloser) { cmd.Process.Signal(os.Interrupt) }, exitOK},
+		{"stdout broken", func(t *testing.T, _ *exec.Cmd, stdin io.WriteCloser, stdout io.ReadCloser) {
+			stdout.Close()
+			io.WriteString(stdin, `{"jsonrpc":"2.0","id":3,"method":"ping"}`+"\n")
+		}, exitFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := modhostCommand(t, "mcp")
+			stdin, err := cmd.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			stdout, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			input, started, seen := waitInput(t)
+			args, _ := json.Marshal(input)
+			io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+			out := bufio.NewReader(stdout)
+			if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"id":1,"result"`) {
+				t.Fatalf("initialize: got %q, %v; stderr:\n%s", line, err, stderr.String())
+			}
+			io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+			io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crashy_wait","arguments":`+string(args)+`}}`+"\n")
+			waitFor(t, started)
+			mods := children(t, cmd.Process.Pid)
+			if len(mods) == 0 {
+				t.Fatal("no mod process runs the call")
+			}
+			since := time.Now()
+			tt.end(t, cmd, stdin, stdout)
+			code, took := waitExit(t, cmd, since)
+			t.Logf("modhost exited %s after the end", took)
+			if code != tt.want {
+				t.Errorf("exit code: got %d, want %d; stderr:\n%s", code, tt.want, stderr.String())
+			}
+			waitFor(t, seen)
+			waitGone(t, mods)
+		})
+	}
+}
+
+func TestMCPHTTPSignal(t *testing.T) {
+	cmd := modhostCommand(t, "mcp", "--http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		url = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text())
+	}
+	if url == "" {
+		t.Fatal("modhost printed no URL")
+	}
+	go io.Copy(io.Discard, stderr)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	input, started, seen := waitInput(t)
+	go cs.CallTool(ctx, &mcp.CallToolParams{Name: "crashy_wait", Arguments: input})
+	waitFor(t, started)
+	mods := children(t, cmd.Process.Pid)
+	if len(mods) == 0 {
+		t.Fatal("no mod process runs the call")
+	}
+	since := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	code, took := waitExit(t, cmd, since)
+	t.Logf("modhost exited %s after SIGTERM", took)
+	if code != exitOK {
+		t.Errorf("exit code: got %d, want %d", code, exitOK)
+	}
+	waitFor(t, seen)
+	waitGone(t, mods)
+}
+
+func TestCallSignal(t *testing.T) {
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+		t.Run(sig.String(), func(t *testing.T) {
+			input, started, seen := waitInput(t)
+			args, _ := json.Marshal(input)
+			cmd := modhostCommand(t, "call", "crashy_wait", string(args))
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Process.Kill()
+			waitFor(t, started)
+			mods := children(t, cmd.Process.Pid)
+			if len(mods) == 0 {
+				t.Fatal("no mod process runs the call")
+			}
+			since := time.Now()
+			cmd.Process.Signal(sig)
+			code, took := waitExit(t, cmd, since)
+			t.Logf("modhost exited %s after %v", took, sig)
+			if code != exitCancelled {
+				t.Errorf("exit code: got %d, want %d; stderr:\n%s", code, exitCancelled, stderr.String())
+			}
+			waitFor(t, seen)
+			waitGone(t, mods)
+		})
+	}
+}
