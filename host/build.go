@@ -190,14 +190,16 @@ func (m *mod) build(bin, key string) error {
 		return fmt.Errorf("build mod %s: %w", id, err)
 	}
 	tmp := bin + ".tmp"
-	cmd := exec.Command("go", "build", "-overlay", overlayFile, "-o", tmp, "./zz_modmain")
+	// Close stops the build; the compiler's children get a moment to let go
+	// of the output pipe.
+	cmd := exec.CommandContext(m.ctx, "go", "build", "-overlay", overlayFile, "-o", tmp, "./zz_modmain")
+	cmd.WaitDelay = time.Second
 	cmd.Dir = m.dir
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
 	if err := cmd.Run(); err != nil {
 		os.Remove(tmp)
-		m.h.opts.Progress.Write(out.Bytes())
 		msg := strings.TrimSpace(out.String())
 		if msg == "" {
 			msg = err.Error()
