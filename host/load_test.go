@@ -334,9 +334,9 @@ func TestSocketDirs(t *testing.T) {
 	}
 	left := map[string]bool{
 		fmt.Sprintf("modkit-crashy-%d-123", dead.Process.Pid): false, // its host is gone
-		"modkit-crashy-1-456":           true,                         // its host runs
-		"modkit-my-mod-123":             true,                         // says no host
-		"other-1-2":                     true,
+		"modkit-crashy-1-456": true, // its host runs
+		"modkit-my-mod-123":   true, // says no host
+		"other-1-2":           true,
 	}
 	for name := range left {
 		if err := os.Mkdir(filepath.Join(tmp, name), 0o700); err != nil {
