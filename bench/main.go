@@ -93,7 +93,7 @@ var measurements = []measurement{
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
 	{"cancel_p50_ms", atMost(1), cancelP50},
 	{"list100_ms", atMost(50), list100},
-	{"idle_rss_mb", atMost(16), idleRSS},
+	{"idle_rss_vs_goplugin", atMost(1.05), idleRSS},
 }
 
 // errMeasurement marks a run in which some row could not be measured.

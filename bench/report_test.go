@@ -47,14 +47,15 @@ func TestWriteReport(t *testing.T) {
 	rate1.add([]float64{4200})
 	rate2.add([]float64{5000})
 	rate2.add([]float64{5000})
-	var rss sample
-	rss.add([]float64{12.5})
+	var rss, bareRSS sample
+	rss.add([]float64{16.1})
+	bareRSS.add([]float64{15.4})
 	concurrent := compare("concurrent_vs_goplugin", rateSide("host.Call ×8", "calls/s", &rate1), rateSide("go-plugin ×8", "calls/s", &rate2), roundRatios(&rate1, &rate2), atLeast(0.8))
 	concurrent.notes = []string{"CPU per call: 50 µs host + 60 µs mod"}
 	rows := []row{
 		compare("call_vs_goplugin", latencySide("host.Call", &host), latencySide("go-plugin unary", &bare), roundRatios(&host, &bare), atMost(1.2)),
 		concurrent,
-		single("idle_rss_mb", side{label: "mod VmRSS", unit: "MB", p50: 12.5, p99: 12.5}, rss.roundMedians(), atMost(16)),
+		compare("idle_rss_vs_goplugin", rssSide("mod VmRSS", &rss), rssSide("go-plugin VmRSS", &bareRSS), roundRatios(&rss, &bareRSS), atMost(1.05)),
 		failed("list100_ms", atMost(50), errors.New("load: no | such\nmod")),
 	}
 	var buf bytes.Buffer

@@ -110,7 +110,9 @@ func parseStat(data []byte) (pid, ppid int, ok bool) {
 }
 
 // idleRSS starts a new host, makes one call, lets the mod sit idle and reads
-// its memory; the bare plugin, treated alike, is the baseline.
+// its memory; the bare plugin, with the same security and treated alike, is
+// the baseline. The row is the ratio of the two, round by round, so that it
+// holds on any machine; both sides keep their MiB figures.
 func idleRSS(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
 		return row{}, err
@@ -151,9 +153,7 @@ func idleRSS(ctx context.Context, e *env) (row, error) {
 		}
 		plugin.add([]float64{mb})
 	}
-	r := single("", rssSide("mod process VmRSS", &mod), mod.roundMedians(), goal{})
-	r.b, r.baseline = rssSide("go-plugin process VmRSS", &plugin), true
-	return r, nil
+	return compare("", rssSide("mod process VmRSS", &mod), rssSide("go-plugin process VmRSS", &plugin), roundRatios(&mod, &plugin), goal{}), nil
 }
 
 func rssSide(label string, s *sample) side {

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -296,7 +297,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
 	}
 	out := &buildOutput{progress: m.h.opts.Progress}
-	inputs, err := listInputs(m.dir, overlay, cfg.modCache, out)
+	inputs, err := listInputs(m.ctx, m.dir, overlay, cfg.modCache, out)
 	if err != nil {
 		return nil, m.unavailable("it does not build", fmt.Errorf("mod %s (%s): %w", id, m.given, err))
 	}
@@ -307,7 +308,10 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	cmd := exec.Command("go", "build", "-overlay", overlay, "-o", tmp.Name(), "./zz_modmain")
+	// Close stops the build; the compiler's children get a moment to let go
+	// of the output pipe.
+	cmd := exec.CommandContext(m.ctx, "go", "build", "-overlay", overlay, "-o", tmp.Name(), "./zz_modmain")
+	cmd.WaitDelay = time.Second
 	cmd.Dir = m.dir
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -365,8 +369,8 @@ func (o *buildOutput) Write(p []byte) (int, error) {
 
 // listInputs asks go list for every package of the build and returns the
 // ones outside the standard library and the module cache.
-func listInputs(dir, overlay, modCache string, out io.Writer) ([]input, error) {
-	cmd := exec.Command("go", "list", "-e", "-deps", "-overlay", overlay,
+func listInputs(ctx context.Context, dir, overlay, modCache string, out io.Writer) ([]input, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-overlay", overlay,
 		"-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,MFiles,FFiles,SwigFiles,SwigCXXFiles,EmbedFiles,EmbedPatterns,IgnoredGoFiles,IgnoredOtherFiles",
 		"./zz_modmain")
 	cmd.Dir = dir

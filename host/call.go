@@ -40,8 +40,10 @@ type CallRequest struct {
 	Session sdk.Session
 	// Agent, when set, must be allowed to call Tool.
 	Agent string
-	// CallID identifies the call; one is generated when empty.
-	CallID string
+	// Label is the caller's name for the call (an MCP request id, say). It
+	// is logged and returned, and identifies nothing: the host gives every
+	// call an id of its own.
+	Label string
 	// OnActivity, when set, is called for each update the activity rules
 	// accept, in order, from one goroutine, before Call returns: the mod
 	// streams updates as they happen. When nil, the updates travel with the
@@ -64,8 +66,13 @@ type ActivityEvent struct {
 
 // CallResult is the one outcome of a call.
 type CallResult struct {
-	// Tool and CallID identify the call.
-	Tool, CallID string
+	// Tool is the tool called.
+	Tool string
+	// CallID is the host's id for the call, unique among its calls; the
+	// handler sees it as sdk.ToolContext.CallID.
+	CallID string
+	// Label is CallRequest.Label.
+	Label string
 	// Status is completed, failed or cancelled.
 	Status Status
 	// Text is what the model reads: the tool's text when completed,
@@ -103,10 +110,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
-	res := &CallResult{Tool: req.Tool, CallID: req.CallID}
-	if res.CallID == "" {
-		res.CallID = newCallID()
-	}
+	res := &CallResult{Tool: req.Tool, CallID: newCallID(), Label: req.Label}
 	input := req.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -140,7 +144,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.callHooks {
 		if msg, err := h.runHooks(ctx, &pb.BeforeActionRequest{
 			Action: sdk.ActionToolCall, Tool: req.Tool, Input: input, Session: session, Today: today,
-		}, nil); err != nil {
+		}, nil); errors.Is(err, ErrClosed) {
+			return nil, err
+		} else if err != nil {
 			return res.end(ctx, err), nil
 		} else if msg != "" {
 			return res.fail(msg), nil
@@ -150,6 +156,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		}
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.
+	// Hooks, before it, had their own.
 	callCtx, cancel := context.WithCancelCause(ctx)
 	timer := time.AfterFunc(h.opts.CallTimeout, func() { cancel(errCallTimeout) })
 	defer func() {
@@ -161,8 +168,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		Input:          input,
 		Session:        session,
 		CallId:         res.CallID,
+		Label:          req.Label,
 		Today:          today,
-		GraceMillis:    h.opts.GracePeriod.Milliseconds(),
+		GraceMillis:    h.graceMillis(),
 		MaxResultBytes: int64(h.opts.MaxResultBytes),
 	}
 	if req.OnActivity == nil {
@@ -299,6 +307,14 @@ func (r *CallResult) outcome(t *tool, o *pb.Outcome, maxBytes int) *CallResult {
 }
 
 var errCallTimeout = errors.New("call timed out")
+
+// graceMillis is the grace period the host sends with each request.
+func (h *Host) graceMillis() int64 {
+	if !h.sendGrace {
+		return 0
+	}
+	return h.opts.GracePeriod.Milliseconds()
+}
 
 func newCallID() string {
 	var b [12]byte

@@ -26,8 +26,10 @@ func (m *mod) hasHook(action string) bool {
 
 // runHooks runs the BeforeAction hooks for req.Action: host actions go to
 // every mod with such a hook, "command:<id>" only to owner. It returns the
-// first refusal. A hook that cannot run blocks the action.
+// first refusal. A hook that cannot run, or runs past HookTimeout, blocks
+// the action.
 func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner *mod) (string, error) {
+	req.GraceMillis = h.graceMillis()
 	for _, m := range h.mods {
 		if !m.hasHook(req.Action) {
 			continue
@@ -40,17 +42,19 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			if errors.Is(err, ErrUnavailable) {
+			if errors.Is(err, ErrUnavailable) || errors.Is(err, ErrClosed) {
 				return "", err // says which mod, and why
 			}
 			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
 		}
-		resp, err := p.rpc.BeforeAction(ctx, req)
+		req.CallId = newCallID()
+		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action, req.CallId, h.opts.HookTimeout,
+			func(ctx context.Context) (*pb.BeforeActionResponse, error) { return p.rpc.BeforeAction(ctx, req) })
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
-			return "", fmt.Errorf("hook of mod %s could not run: %s", m.man.ID, p.transportError(err))
+			return "", err
 		}
 		if r := resp.GetRefusal(); r != "" {
 			return fmt.Sprintf("blocked by a hook of mod %s: %s", m.man.ID, r), nil
@@ -78,14 +82,14 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	if err != nil {
 		return "", err
 	}
-	resp, err := p.rpc.RenderView(ctx, &pb.RenderViewRequest{
+	req := &pb.RenderViewRequest{
 		Tool: toolName, Phase: string(state.Phase), Input: state.Input, Result: state.Result, Error: state.Error,
-	})
+		CallId: newCallID(), GraceMillis: h.graceMillis(),
+	}
+	resp, err := bounded(ctx, p, "render view of "+toolName, req.CallId, h.opts.ViewTimeout,
+		func(ctx context.Context) (*pb.RenderViewResponse, error) { return p.rpc.RenderView(ctx, req) })
 	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", fmt.Errorf("render view of %s: %s", toolName, p.transportError(err))
+		return "", err
 	}
 	if !resp.GetHasView() {
 		return "", fmt.Errorf("%w: %s", ErrNoView, toolName)
@@ -141,12 +145,14 @@ func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
-	resp, err := p.rpc.RunCommand(ctx, req)
+	req.CallId, req.GraceMillis = newCallID(), h.graceMillis()
+	resp, err := bounded(ctx, p, what, req.CallId, h.opts.CommandTimeout,
+		func(ctx context.Context) (*pb.RunCommandResponse, error) { return p.rpc.RunCommand(ctx, req) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("%s: %w", what, ctx.Err())
 		}
-		return "", fmt.Errorf("%s: %s", what, p.transportError(err))
+		return "", err
 	}
 	if e := resp.GetError(); e != "" {
 		return "", fmt.Errorf("%s of mod %s failed: %s", what, m.man.ID, e)

@@ -74,3 +74,31 @@ func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, 
 		return err
 	}, nil
 }
+
+// Build builds the binary of every mod of h that has none in the cache,
+// starting nothing, and returns the first failure.
+func Build(h *Host) error {
+	var first error
+	for _, m := range h.mods {
+		if _, err := m.binary(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// PID returns the process id of the running process of mod id, or 0.
+func PID(h *Host, id string) int {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(); p != nil {
+				return p.run.cmd.Process.Pid
+			}
+		}
+	}
+	return 0
+}
+
+// KeepGraceFromMods stops h from sending the grace period to mods, so that
+// only the host's backstop enforces it.
+func KeepGraceFromMods(h *Host) { h.sendGrace = false }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -42,16 +43,33 @@ type Options struct {
 	// CacheDir holds built mod binaries, keyed by a hash of their sources.
 	// Default: <os.UserCacheDir>/modkit.
 	CacheDir string
-	// CallTimeout bounds one tool call; a call over it fails. Default 5m.
+	// CallTimeout bounds a tool's handler; a call over it fails. Default 5m.
 	CallTimeout time.Duration
-	// GracePeriod is how long a handler may keep running after its call was
-	// cancelled before the mod process is killed. Default 2s.
+	// HookTimeout bounds each BeforeAction hook; a hook over it blocks the
+	// action. Default 30s.
+	HookTimeout time.Duration
+	// CommandTimeout bounds a command or slash command. Default 5m.
+	CommandTimeout time.Duration
+	// ViewTimeout bounds the rendering of a view. Default 30s.
+	ViewTimeout time.Duration
+	// HandshakeTimeout bounds a mod process's start, from its launch to its
+	// go-plugin handshake, and then the host's first request to it, which
+	// reads the mod's manifest. Default 10s.
+	HandshakeTimeout time.Duration
+	// ActivateTimeout bounds the mod's Activate function, run once per
+	// process; a mod over it does not start. Default 1m.
+	ActivateTimeout time.Duration
+	// GracePeriod is how long a handler of a tool, hook, command or view may
+	// keep running after it was cancelled or timed out before its mod
+	// process ends: the mod ends itself, and the host kills it when it has
+	// not shortly after. Default 2s.
 	GracePeriod time.Duration
 	// Logger receives the host's logs and the mods' logs at their level.
 	// Default: discard.
 	Logger *slog.Logger
-	// Progress receives build messages ("building mod research…") and
-	// compiler errors. Default: os.Stderr.
+	// Progress receives build messages ("building mod research…"); a failed
+	// build's compiler errors are in the failure's message. Default:
+	// discard.
 	Progress io.Writer
 	// MaxResultBytes caps a call's result (text, typed result and outputs
 	// together); a larger result fails with a message saying so. Default
@@ -77,14 +95,26 @@ func (o *Options) withDefaults() (Options, error) {
 	if r.CallTimeout <= 0 {
 		r.CallTimeout = 5 * time.Minute
 	}
-	if r.GracePeriod <= 0 {
-		r.GracePeriod = 2 * time.Second
+	for _, d := range []struct {
+		field *time.Duration
+		def   time.Duration
+	}{
+		{&r.HookTimeout, 30 * time.Second},
+		{&r.CommandTimeout, 5 * time.Minute},
+		{&r.ViewTimeout, 30 * time.Second},
+		{&r.HandshakeTimeout, 10 * time.Second},
+		{&r.ActivateTimeout, time.Minute},
+		{&r.GracePeriod, 2 * time.Second},
+	} {
+		if *d.field <= 0 {
+			*d.field = d.def
+		}
 	}
 	if r.Logger == nil {
 		r.Logger = slog.New(slog.DiscardHandler)
 	}
 	if r.Progress == nil {
-		r.Progress = os.Stderr
+		r.Progress = io.Discard
 	}
 	if r.MaxResultBytes <= 0 {
 		r.MaxResultBytes = 1 << 20
@@ -109,7 +139,15 @@ type Host struct {
 	callHooks bool
 	// loadErrs are the directories that did not load.
 	loadErrs []*ModError
+	// sendGrace sends the grace period to mods, which then end themselves;
+	// tests turn it off to exercise the host's backstop.
+	sendGrace bool
+	// sweepOnce sweeps socket directories left by dead hosts, once, before
+	// the first mod starts.
+	sweepOnce sync.Once
 
+	ctx    context.Context // the host's lifetime; Close cancels it
+	cancel context.CancelFunc
 	mu     sync.Mutex
 	closed bool
 }
@@ -153,12 +191,14 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		return nil, err
 	}
 	h := &Host{
-		opts:   o,
-		tools:  map[string]*tool{},
-		agents: map[string]*agent{},
-		cmds:   map[string]*mod{},
-		slash:  map[string]*mod{},
+		opts:      o,
+		tools:     map[string]*tool{},
+		agents:    map[string]*agent{},
+		cmds:      map[string]*mod{},
+		slash:     map[string]*mod{},
+		sendGrace: true,
 	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
 	ids := map[string]*mod{}
 	for _, dir := range dirs {
 		m, err := loadMod(h, dir)
@@ -277,6 +317,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 		return fail("%s: %w; run go generate in %s to write it again", manifest.FileName, err, dir)
 	}
 	m := &mod{h: h, dir: abs, man: man, availability: availability{given: dir}}
+	m.ctx, m.cancel = context.WithCancel(h.ctx)
 	if err := freshness.Check(dir, man.ID, man.SourceHash); err != nil {
 		e := &ModError{Dir: dir, Mod: man.ID, Err: err, Reason: "its generated files are out of date"}
 		if errors.Is(err, freshness.ErrNoGoFiles) {
@@ -288,12 +329,11 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	return m, nil
 }
 
-// Mods returns the loaded mods' manifests, in load order. Do not modify
-// them.
+// Mods returns copies of the loaded mods' manifests, in load order.
 func (h *Host) Mods() []*manifest.Manifest {
 	out := make([]*manifest.Manifest, len(h.mods))
 	for i, m := range h.mods {
-		out[i] = m.man
+		out[i] = m.man.Clone()
 	}
 	return out
 }
@@ -313,7 +353,7 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man})
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -349,8 +389,10 @@ func (h *Host) isClosed() bool {
 	return h.closed
 }
 
-// Close stops every mod process and waits for them to exit. Calls after
-// Close return ErrClosed.
+// Close stops every mod process, and any build or start under way, and
+// waits for the processes to exit: it returns within a few seconds
+// whatever the mods do. Calls in flight fail, saying the host closed; calls
+// after Close return ErrClosed.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	if h.closed {
@@ -359,12 +401,20 @@ func (h *Host) Close() error {
 	}
 	h.closed = true
 	h.mu.Unlock()
-	var wg sync.WaitGroup
+	var procs []*proc
 	for _, m := range h.mods {
+		if p := m.take(); p != nil {
+			p.stopBecause("the host closed")
+			procs = append(procs, p)
+		}
+	}
+	h.cancel() // kills every process, and stops builds and starts
+	var wg sync.WaitGroup
+	for _, p := range procs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.stop()
+			p.kill()
 		}()
 	}
 	wg.Wait()

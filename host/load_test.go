@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -197,8 +199,8 @@ func TestHandshakeFailure(t *testing.T) {
 }
 
 func TestBinaryIsReused(t *testing.T) {
-	cache := t.TempDir()
-	for i, want := range []int{1, 0} {
+	cache := copyCache(t, "crashy")
+	for i, want := range []int{0, 0} {
 		h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 		wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 		h.Close()
@@ -257,7 +259,7 @@ func TestModDiesWithHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
-	waitGone(t, mods, 2*time.Second)
+	waitGone(t, mods)
 }
 
 func parent(pid int) int {
@@ -275,27 +277,10 @@ func parent(pid int) int {
 	return ppid
 }
 
-func TestCancelWhileBuilding(t *testing.T) {
-	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`), Session: session(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wantStatus(t, res, host.StatusCancelled)
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("cancelled call returned after %s, want without waiting for the build", d)
-	}
-	// The build went on: the next call uses it.
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
-	if n := strings.Count(h.progress.String(), "building mod crashy…"); n != 1 {
-		t.Errorf("got %d builds, want 1", n)
-	}
-}
-
-func TestOldBinariesArePruned(t *testing.T) {
+// TestBuild builds crashy into a new cache, the one test that waits for a
+// build: a call cancelled meanwhile returns without waiting for it, the build
+// goes on for the next call, and then prunes the mod's stale binaries.
+func TestBuild(t *testing.T) {
 	cache := t.TempDir()
 	bin := filepath.Join(cache, "bin")
 	os.MkdirAll(bin, 0o700)
@@ -310,7 +295,24 @@ func TestOldBinariesArePruned(t *testing.T) {
 	os.WriteFile(filepath.Join(bin, "quick-0123456789abcdef01234567"), []byte("other mod"), 0o500)
 	os.Chtimes(filepath.Join(bin, "quick-0123456789abcdef01234567"), old, old)
 
-	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	building := make(chan struct{})
+	var once sync.Once
+	h := load(t, &host.Options{CacheDir: cache, Progress: writerFunc(func(p []byte) {
+		if strings.Contains(string(p), "building mod crashy…") {
+			once.Do(func() { close(building) })
+		}
+	})}, crashyDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-building
+		cancel()
+	}()
+	res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`), Session: session(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCancelled)
+	// The build went on: the next call uses it.
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 	for name, want := range map[string]bool{
 		"crashy-0123456789abcdef01234567": false, // stale
@@ -321,5 +323,75 @@ func TestOldBinariesArePruned(t *testing.T) {
 		if got := err == nil; got != want {
 			t.Errorf("%s: got exists %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestStartFailures(t *testing.T) {
+	tests := []struct {
+		start string // crashy.StartEnv
+		want  string // crashy hooks every call: its hook starts it
+	}{
+		{"exit", "hook of mod crashy could not run: start mod crashy: exited before the handshake (exit status 4); its stderr ends:\n  crashy refuses to start"},
+		{"hang", "hook of mod crashy could not run: start mod crashy: no handshake within 300ms (Options.HandshakeTimeout)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.start, func(t *testing.T) {
+			t.Setenv("MODKIT_TEST_CRASHY_START", tt.start)
+			h := load(t, &host.Options{HandshakeTimeout: 300 * time.Millisecond}, crashyDir)
+			res := call(t, h, "crashy_echo", `{"text":"x"}`)
+			wantStatus(t, res, host.StatusFailed)
+			if res.Error != tt.want {
+				t.Errorf("got error %q, want %q", res.Error, tt.want)
+			}
+		})
+	}
+}
+
+// socketDirs returns the socket directories in dir of processes of mod id
+// started by this process.
+func socketDirs(t *testing.T, dir, id string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(dir, "modkit-"+id+"-"+strconv.Itoa(os.Getpid())+"-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
+}
+
+func TestSocketDirs(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true command:", err)
+	}
+	left := map[string]bool{
+		fmt.Sprintf("modkit-crashy-%d-123", dead.Process.Pid): false, // its host is gone
+		"modkit-crashy-1-456": true, // its host runs
+		"modkit-my-mod-123":   true, // says no host
+		"other-1-2":           true,
+	}
+	for name := range left {
+		if err := os.Mkdir(filepath.Join(tmp, name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := load(t, nil, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	for name, want := range left {
+		if _, err := os.Stat(filepath.Join(tmp, name)); (err == nil) != want {
+			t.Errorf("%s: got exists %v, want %v", name, err == nil, want)
+		}
+	}
+	if got := socketDirs(t, tmp, "crashy"); len(got) != 1 {
+		t.Errorf("got socket dirs %q for one running process, want one", got)
+	}
+	// A crash removes the crashed process's directory.
+	wantStatus(t, call(t, h, "crashy_crash", `{"how":"exit"}`), host.StatusFailed)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	waitFor(t, "the crashed process's socket dir to go", func() bool { return len(socketDirs(t, tmp, "crashy")) == 1 })
+	h.Close()
+	if got := socketDirs(t, tmp, "crashy"); len(got) != 0 {
+		t.Errorf("got socket dirs %q after Close, want none", got)
 	}
 }

@@ -11,31 +11,129 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
 )
 
-// cacheDir is shared by every test in the package, so each mod is built once
-// per test run.
+// cacheDir holds the test mods' binaries for every test in the package and
+// across runs, like Go's own build cache: its keys hash the mods' sources,
+// so a mod is built when it changed and otherwise never. Tests that need a
+// cache of their own copy binaries from it.
 var cacheDir string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
-	dir, err := os.MkdirTemp("", "modkit-host-test-")
+	dir, err := os.UserCacheDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	cacheDir = filepath.Join(dir, "modkit-test")
+	if err := prebuild(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
 }
 
 const crashyDir = "testdata/mods/crashy"
+
+// prebuild builds every test mod that builds, once per test binary, so that
+// no test waits for a build it is not about.
+func prebuild() error {
+	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart"}, exampleDirs...), &host.Options{CacheDir: cacheDir})
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	return host.Build(h)
+}
+
+// deadline is when a test stops waiting for an event and fails: shortly
+// before the test binary's -timeout, so that a busy machine makes tests
+// slower, never failed.
+func deadline(t testing.TB) time.Time {
+	if tt, ok := t.(interface{ Deadline() (time.Time, bool) }); ok {
+		if d, ok := tt.Deadline(); ok {
+			return d.Add(-time.Until(d) / 10)
+		}
+	}
+	return time.Now().Add(5 * time.Minute)
+}
+
+// waitFor polls cond until it holds, and fails the test at its deadline.
+func waitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for end := deadline(t); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("gave up waiting: %s", what)
+		}
+	}
+}
+
+// callDone is the outcome of a call made on another goroutine.
+type callDone struct {
+	res *host.CallResult
+	err error
+}
+
+// startCall runs a call on its own goroutine. started is closed at the
+// handler's first status update; done receives the outcome.
+func startCall(h *testHost, req *host.CallRequest) (started <-chan struct{}, done <-chan callDone) {
+	st, dn := make(chan struct{}), make(chan callDone, 1)
+	var once sync.Once
+	req.OnActivity = func(e host.ActivityEvent) {
+		if e.Update.Kind == sdk.ActivityStatus {
+			once.Do(func() { close(st) })
+		}
+	}
+	go func() {
+		res, err := h.Call(context.Background(), req)
+		dn <- callDone{res, err}
+	}()
+	return st, dn
+}
+
+// await waits for a call started with startCall to end and fails the test
+// when no call happened.
+func await(t testing.TB, done <-chan callDone) *host.CallResult {
+	t.Helper()
+	d := <-done
+	if d.err != nil {
+		t.Fatalf("Call: %v", d.err)
+	}
+	return d.res
+}
+
+// copyCache returns a new cache directory holding copies of the shared
+// cache's binaries and build records of mod id.
+func copyCache(t testing.TB, id string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for sub, perm := range map[string]os.FileMode{"bin": 0o500, "rec": 0o400} {
+		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join(cacheDir, sub, id+"-*"))
+		for _, f := range files {
+			if strings.HasSuffix(f, ".lock") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, sub, filepath.Base(f)), data, perm); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return dir
+}
 
 // logBuffer collects log records as text, safely for concurrent use.
 type logBuffer struct {

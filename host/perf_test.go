@@ -30,7 +30,7 @@ func BenchmarkBareUnary(b *testing.B) {
 
 func benchCall(b *testing.B, tool, input string, onActivity func(host.ActivityEvent)) {
 	h := load(b, nil, quickDir)
-	req := &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: session(b), CallID: "bench",
+	req := &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: session(b), Label: "bench",
 		OnActivity: onActivity}
 	call(b, h, tool, input) // start the mod
 	ctx := context.Background()
@@ -88,8 +88,8 @@ func latencyGoals(t *testing.B) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	trivial := &host.CallRequest{Tool: "quick_echo", Input: json.RawMessage(`{"text":"hi"}`), Session: session(t), CallID: "perf"}
-	activity := &host.CallRequest{Tool: "quick_activity", Input: json.RawMessage(`{"logs":8}`), Session: session(t), CallID: "perf",
+	trivial := &host.CallRequest{Tool: "quick_echo", Input: json.RawMessage(`{"text":"hi"}`), Session: session(t), Label: "perf"}
+	activity := &host.CallRequest{Tool: "quick_activity", Input: json.RawMessage(`{"logs":8}`), Session: session(t), Label: "perf",
 		OnActivity: func(host.ActivityEvent) {}}
 	timeCall := func(req *host.CallRequest) func() time.Duration {
 		return func() time.Duration {

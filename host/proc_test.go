@@ -7,7 +7,6 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // modPIDs returns the processes running a binary from dir.
@@ -47,16 +46,10 @@ func alive(pid int) bool {
 	return len(fields) < 3 || fields[2] != "Z"
 }
 
-// waitGone fails the test when a process in pids is still alive after d.
-func waitGone(t testing.TB, pids []int, d time.Duration) {
+// waitGone waits for the processes in pids to exit.
+func waitGone(t testing.TB, pids []int) {
 	t.Helper()
-	deadline := time.Now().Add(d)
 	for _, pid := range pids {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Fatalf("process %d still running after %s", pid, d)
-			}
-			time.Sleep(10 * time.Millisecond)
-		}
+		waitFor(t, "process "+strconv.Itoa(pid)+" to exit", func() bool { return !alive(pid) })
 	}
 }

@@ -3,7 +3,6 @@ package host
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -17,7 +16,10 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/protocol"
@@ -31,9 +33,14 @@ type mod struct {
 	dir string
 	man *manifest.Manifest
 	availability
+	// ctx is the mod's lifetime: Close cancels it, which stops a build or
+	// start under way, kills the process and ends the host's watchers.
+	ctx    context.Context
+	cancel context.CancelFunc
 
-	mu   sync.Mutex // guards proc; held while building and starting
-	proc *proc
+	starting sync.Mutex // held while building and starting
+	mu       sync.Mutex // guards proc
+	proc     *proc
 }
 
 // proc is one running mod process. A crashed proc is replaced, never
@@ -41,48 +48,62 @@ type mod struct {
 type proc struct {
 	m         *mod
 	client    *plugin.Client
+	run       *modRunner
 	rpc       pb.ModClient
 	tail      *stderrTail
-	exit      *exitLogger
 	socketDir string
 	// validates holds the tools whose input the mod checks with a
 	// generated validator for the same schema as the loaded manifest's.
 	validates map[string]bool
+	unwatch   func() bool // stops the kill at Close
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
+}
+
+// current returns the mod's running process, or nil.
+func (m *mod) current() *proc {
+	m.mu.Lock()
+	p := m.proc
+	m.mu.Unlock()
+	if p != nil && !p.hasExited() {
+		return p
+	}
+	return nil
 }
 
 // get returns the mod's running process, building and starting it when
 // there is none or the last one exited.
 func (m *mod) get() (*proc, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if m.h.isClosed() {
+	m.starting.Lock()
+	defer m.starting.Unlock()
+	if p := m.current(); p != nil {
+		return p, nil
+	}
+	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}
-	if p := m.proc; p != nil {
-		if !p.client.Exited() {
+	p, err := m.startFresh()
+	if err == nil {
+		m.mu.Lock()
+		if m.ctx.Err() == nil { // else Close has taken the process already
+			m.proc = p
+			m.mu.Unlock()
 			return p, nil
 		}
+		m.mu.Unlock()
 		p.kill()
-		m.proc = nil
 	}
-	p, err := m.startFresh()
-	if err != nil {
-		return nil, err
+	if m.ctx.Err() != nil {
+		return nil, ErrClosed
 	}
-	m.proc = p
-	return p, nil
+	return nil, err
 }
 
 // getCtx is get for a caller that may give up: when the mod must first be
 // built or started, a cancelled ctx returns at once while the start goes on
 // for the next caller.
 func (m *mod) getCtx(ctx context.Context) (*proc, error) {
-	m.mu.Lock()
-	p := m.proc
-	m.mu.Unlock()
-	if p != nil && !p.client.Exited() {
+	if p := m.current(); p != nil {
 		return p, nil
 	}
 	type got struct {
@@ -112,16 +133,13 @@ func (m *mod) drop(p *proc) {
 	p.kill()
 }
 
-// stop kills the current process and waits for it to exit.
-func (m *mod) stop() {
+// take forgets the current process and returns it, for Close.
+func (m *mod) take() *proc {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	p := m.proc
 	m.proc = nil
-	m.mu.Unlock()
-	if p != nil {
-		p.stopBecause("the host closed")
-		p.kill()
-	}
+	return p
 }
 
 // stopBecause records why the host is about to stop p, for the calls it
@@ -132,18 +150,18 @@ func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.I
 
 func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	id := m.man.ID
-	socketDir, err := os.MkdirTemp("", "modkit-"+id+"-")
+	m.h.sweepOnce.Do(sweepSocketDirs)
+	socketDir, err := newSocketDir(id)
 	if err != nil {
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
 	}
 	log := m.logger()
 	cmd := exec.Command(bin)
-	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir, protocol.EnvLogLevel + "=" + levelName(log)}
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = modSysProcAttr()
+	run := &modRunner{cmd: cmd, sum: sum}
 	tail := &stderrTail{}
-	exit := &exitLogger{Logger: protocol.HCLogger(log)}
 	var dialOpts []grpc.DialOption
 	if max := m.h.opts.MaxResultBytes + 64<<10; max > 4<<20 {
 		dialOpts = append(dialOpts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(max)))
@@ -151,31 +169,35 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(nil),
-		Cmd:              cmd,
+		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
+			// The socket goes in the host's own directory, which the host
+			// removes when the process ends and sweeps when a host died.
+			cmd.Env = append(spec.Env, plugin.EnvUnixSocketDir+"="+socketDir, protocol.EnvLogLevel+"="+levelName(log))
+			return run, nil
+		},
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		SecureConfig:     &plugin.SecureConfig{Checksum: sum, Hash: sha256.New()},
 		AutoMTLS:         true,
-		Logger:           exit,
+		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
 		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
 		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
-		StartTimeout:     30 * time.Second,
+		StartTimeout:     m.h.opts.HandshakeTimeout,
 		GRPCDialOptions:  dialOpts,
 	})
-	p := &proc{m: m, client: client, tail: tail, exit: exit, socketDir: socketDir}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir}
+	// Close kills the process, from its start on.
+	p.unwatch = context.AfterFunc(m.ctx, func() {
+		p.stopBecause("the host closed")
+		run.kill()
+	})
 	var startErr error
 	onStarterThread(func() { _, startErr = client.Start() })
 	if startErr != nil {
 		p.kill()
-		if errors.Is(startErr, plugin.ErrChecksumsDoNotMatch) {
-			return nil, fmt.Errorf("start mod %s: %w: its checksum does not match the one recorded when it was built (%s)", id, errBadBinary, bin)
-		}
-		msg := firstLine(startErr.Error())
-		if panicLine := tail.panicLine(); panicLine != "" {
-			msg += ": " + panicLine
-		}
-		return nil, fmt.Errorf("start mod %s: handshake failed: %s", id, msg)
+		return nil, p.startError(bin, startErr)
 	}
+	go p.watch()
 	rpcClient, err := client.Client()
 	if err != nil {
 		p.kill()
@@ -192,12 +214,12 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		return nil, fmt.Errorf("start mod %s: plugin is %T, want a mod client", id, raw)
 	}
 	p.rpc = rpc
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	desc, err := rpc.Describe(ctx, &pb.DescribeRequest{})
+	desc, err := bounded(m.ctx, p, "start mod "+id+": describe", "", m.h.opts.HandshakeTimeout, func(ctx context.Context) (*pb.DescribeResponse, error) {
+		return rpc.Describe(ctx, &pb.DescribeRequest{})
+	})
 	if err != nil {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
+		return nil, err
 	}
 	if got, err := manifest.Decode(desc.GetManifest()); err != nil {
 		p.kill()
@@ -218,10 +240,12 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 			p.validates[name] = true
 		}
 	}
-	act, err := rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
+	act, err := bounded(m.ctx, p, "start mod "+id+": activate", "", m.h.opts.ActivateTimeout, func(ctx context.Context) (*pb.ActivateResponse, error) {
+		return rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
+	})
 	if err != nil {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
+		return nil, err
 	}
 	if act.GetError() != "" {
 		p.kill()
@@ -229,6 +253,38 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
 	return p, nil
+}
+
+// startError explains why go-plugin could not start the process: a
+// checksum mismatch, an exit before the handshake with the process's exit
+// status and last stderr lines, or a handshake that failed or never came.
+func (p *proc) startError(bin string, err error) error {
+	id := p.m.man.ID
+	if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
+		return fmt.Errorf("start mod %s: %w: its checksum does not match the one recorded when it was built (%s)", id, errBadBinary, bin)
+	}
+	if p.run.exited == nil { // the process never started
+		return fmt.Errorf("start mod %s: %w", id, err)
+	}
+	// go-plugin has killed the process, if it was still running.
+	<-p.run.exited
+	p.run.waitDrained()
+	if p.m.ctx.Err() != nil {
+		return ErrClosed
+	}
+	var msg string
+	switch ownExit := p.run.exitCode() >= 0 || !p.run.killedByHost(); {
+	case ownExit:
+		msg = "exited before the handshake (" + p.run.exitStatus() + ")"
+	case strings.Contains(err.Error(), "timeout while waiting"):
+		msg = "no handshake within " + p.m.h.opts.HandshakeTimeout.String() + " (Options.HandshakeTimeout)"
+	default:
+		msg = "handshake failed: " + firstLine(err.Error())
+	}
+	if lines := p.tail.last(); len(lines) > 0 {
+		msg += "; its stderr ends:\n  " + strings.Join(lines, "\n  ")
+	}
+	return fmt.Errorf("start mod %s: %s", id, msg)
 }
 
 // levelName is the lowest level l keeps, for the mod's own filter.
@@ -258,104 +314,181 @@ func sameTools(a, b *manifest.Manifest) bool {
 	return true
 }
 
-// kill stops the process (gracefully, then by force after two seconds) and
-// removes its socket directory.
+// hasExited reports whether the process has exited.
+func (p *proc) hasExited() bool {
+	select {
+	case <-p.run.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// watch waits for the process to exit, logs how, and cleans up after it.
+func (p *proc) watch() {
+	<-p.run.exited
+	log := p.m.logger()
+	switch {
+	case p.stopped.Load() != nil:
+		log.Debug("mod process exited", "status", p.run.exitStatus(), "why", *p.stopped.Load())
+	case p.run.exitCode() == protocol.ExitGraceExpired:
+		log.Warn("a cancelled handler ignored cancellation past the grace period; the mod exited", "grace", p.m.h.opts.GracePeriod.String())
+	default:
+		log.Error("mod process exited", "status", p.run.exitStatus())
+	}
+	p.m.drop(p)
+}
+
+// killWait bounds go-plugin's shutdown of a process that does not answer
+// it; then the host kills the process.
+const killWait = 3 * time.Second
+
+// kill stops the process, gracefully when it answers, and removes its
+// socket directory. It returns within a bounded time whatever the mod does.
 func (p *proc) kill() {
 	p.killOnce.Do(func() {
-		p.client.Kill()
+		done := make(chan struct{})
+		go func() {
+			p.client.Kill()
+			close(done)
+		}()
+		t := time.NewTimer(killWait)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+			p.run.kill()
+			<-done // the process is gone and its pipes close within drainWait
+		}
 		os.RemoveAll(p.socketDir)
+		p.unwatch()
 	})
 }
 
-// reapAfterGrace kills the process when the cancelled call's handler is
-// still running after the grace period. The call has already returned.
-func (p *proc) reapAfterGrace(callID string) {
+// errTimedOut is the cause of an operation's context when its timeout
+// fired.
+var errTimedOut = errors.New("timed out")
+
+// bounded runs one request of p, named by what, bounded by the caller's ctx
+// and by timeout. The timeout is the host's own: no deadline travels to the
+// mod, whose handler sees its context cancelled. When the request is cut
+// short, the handler of the call id (if any) is reaped after the grace
+// period. Errors: the caller's ctx.Err() when it gave up, else one naming
+// what and saying why (a timeout, a crash).
+func bounded[R any](ctx context.Context, p *proc, what, id string, timeout time.Duration, rpc func(context.Context) (R, error)) (R, error) {
+	opCtx, cancel := context.WithCancelCause(ctx)
+	timer := time.AfterFunc(timeout, func() { cancel(errTimedOut) })
+	defer func() {
+		timer.Stop()
+		cancel(nil)
+	}()
+	resp, err := rpc(opCtx)
+	if err == nil {
+		return resp, nil
+	}
+	var zero R
+	switch {
+	case ctx.Err() != nil:
+		if id != "" {
+			p.reapAfterGrace(id)
+		}
+		return zero, ctx.Err()
+	case context.Cause(opCtx) == errTimedOut:
+		if id != "" {
+			p.reapAfterGrace(id)
+		}
+		return zero, fmt.Errorf("%s: timed out after %s", what, timeout)
+	}
+	return zero, fmt.Errorf("%s: %s", what, p.transportError(err))
+}
+
+// reapMargin is how much longer than the grace period the host waits
+// before it checks that a cancelled handler has ended: the mod ends itself
+// at the grace period, and the host's check is a backstop.
+const reapMargin = time.Second
+
+// reapAfterGrace kills the process when the handler of the cancelled call
+// id is still running past the grace period. The call has already returned.
+// Close ends the wait.
+func (p *proc) reapAfterGrace(id string) {
 	grace := p.m.h.opts.GracePeriod
 	go func() {
-		time.Sleep(grace)
-		if p.client.Exited() {
+		t := time.NewTimer(grace + reapMargin)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-p.run.exited:
+			return
+		case <-p.m.ctx.Done():
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		resp, err := p.rpc.CallRunning(ctx, &pb.CallRunningRequest{CallId: callID})
-		if err != nil || !resp.GetRunning() {
+		ctx, cancel := context.WithTimeout(p.m.ctx, p.m.h.opts.HandshakeTimeout)
+		resp, err := p.rpc.CallRunning(ctx, &pb.CallRunningRequest{CallId: id})
+		cancel()
+		if p.hasExited() || p.m.ctx.Err() != nil {
 			return
 		}
-		p.m.logger().Warn("handler ignored cancellation past the grace period; killing the mod", "call", callID, "grace", grace.String())
-		p.stopBecause("a cancelled handler ran past the " + grace.String() + " grace period")
+		log := p.m.logger()
+		switch {
+		case err == nil && !resp.GetRunning():
+			log.Debug("cancelled handler ended within the grace period", "call", id)
+			return
+		case err != nil:
+			log.Warn("mod does not say whether a cancelled handler still runs; killing the mod", "call", id, "error", err.Error())
+			p.stopBecause("it did not answer after a call was cancelled")
+		default:
+			log.Warn("handler ignored cancellation past the grace period; killing the mod", "call", id, "grace", grace.String())
+			p.stopBecause("a cancelled handler ran past the " + grace.String() + " grace period")
+		}
+		p.run.kill()
 		p.m.drop(p)
 	}()
 }
 
-// exited waits up to wait for the process to be seen as exited.
-func (p *proc) exited(wait time.Duration) bool {
-	deadline := time.Now().Add(wait)
-	for {
-		if p.client.Exited() {
-			return true
-		}
-		if time.Now().After(deadline) {
-			return false
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
+// crashWait bounds how long the host waits for a process whose connection
+// broke to exit, before it gives up on it.
+const crashWait = 5 * time.Second
 
 // transportError explains an RPC error that is not the caller's
-// cancellation: a crash names the mod and, when it panicked, the panic.
+// cancellation. A broken connection means the process exited or is about
+// to: the process's exit says how, so a crash names the mod and its exit
+// status, signal or panic.
 func (p *proc) transportError(err error) string {
 	if reason := p.stopped.Load(); reason != nil {
 		return "mod " + p.m.man.ID + " was stopped: " + *reason
 	}
-	if p.exited(300 * time.Millisecond) {
-		p.m.drop(p)
-		return p.crashText()
+	switch status.Code(err) {
+	case codes.Unavailable, codes.Canceled, codes.Internal, codes.Unknown:
+	default:
+		return "mod " + p.m.man.ID + ": " + status.Convert(err).Message()
 	}
-	return err.Error()
+	t := time.NewTimer(crashWait)
+	defer t.Stop()
+	select {
+	case <-p.run.exited:
+		return p.exitText()
+	case <-t.C:
+	}
+	p.stopBecause("its connection broke: " + status.Convert(err).Message())
+	p.run.kill()
+	p.m.drop(p)
+	return "mod " + p.m.man.ID + " stopped answering: " + status.Convert(err).Message()
 }
 
-func (p *proc) crashText() string {
-	msg := "mod " + p.m.man.ID + " crashed"
+// exitText says why the exited process ended.
+func (p *proc) exitText() string {
+	id := p.m.man.ID
+	if reason := p.stopped.Load(); reason != nil {
+		return "mod " + id + " was stopped: " + *reason
+	}
+	if p.run.exitCode() == protocol.ExitGraceExpired {
+		return "mod " + id + " was stopped: a cancelled handler ran past the " + p.m.h.opts.GracePeriod.String() + " grace period"
+	}
+	p.run.waitDrained()
 	if line := p.tail.panicLine(); line != "" {
-		return msg + ": " + line
+		return "mod " + id + " crashed: " + line
 	}
-	if status := p.exit.status(); status != "" {
-		return msg + ": " + status
-	}
-	return msg + ": process exited"
-}
-
-// exitLogger notes how the process exited, which go-plugin logs and does
-// not otherwise tell.
-type exitLogger struct {
-	hclog.Logger
-	mu  sync.Mutex
-	why string
-}
-
-func (l *exitLogger) note(msg string, args []any) {
-	if msg != "plugin process exited" {
-		return
-	}
-	for i := 0; i+1 < len(args); i += 2 {
-		if args[i] == "error" {
-			l.mu.Lock()
-			l.why = fmt.Sprint(args[i+1])
-			l.mu.Unlock()
-		}
-	}
-}
-
-func (l *exitLogger) Error(msg string, args ...any) {
-	l.note(msg, args)
-	l.Logger.Error(msg, args...)
-}
-
-func (l *exitLogger) status() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.why
+	return "mod " + id + " crashed: " + p.run.exitStatus()
 }
 
 // idleStarters holds goroutines locked to their OS threads, waiting for a
@@ -392,12 +525,18 @@ func onStarterThread(f func()) {
 }
 
 // stderrTail receives the mod's raw stderr lines and keeps the panic line,
-// if any, for crash messages.
+// if any, and the last lines, for crash and start failure messages.
 type stderrTail struct {
 	mu    sync.Mutex
 	panic string
+	lines []string // the last tailLines lines, oldest first
 	buf   []byte
 }
+
+const (
+	tailLines   = 8
+	tailLineMax = 300
+)
 
 func (t *stderrTail) Write(p []byte) (int, error) {
 	t.mu.Lock()
@@ -408,11 +547,8 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		line := string(t.buf[:i])
+		t.add(string(t.buf[:i]))
 		t.buf = t.buf[i+1:]
-		if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
-			t.panic = line
-		}
 	}
 	if len(t.buf) > 64<<10 {
 		t.buf = t.buf[:0]
@@ -420,10 +556,42 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+func (t *stderrTail) add(line string) {
+	line = strings.TrimRight(line, "\r")
+	if strings.TrimSpace(line) == "" {
+		return
+	}
+	if len(line) > tailLineMax {
+		line = line[:tailLineMax] + "…"
+	}
+	if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
+		t.panic = line
+		t.lines = t.lines[:0] // what follows a panic matters most
+	}
+	if len(t.lines) == tailLines {
+		if t.panic != "" && t.lines[0] == t.panic {
+			return // keep the panic and the lines right after it
+		}
+		t.lines = append(t.lines[:0], t.lines[1:]...)
+	}
+	t.lines = append(t.lines, line)
+}
+
 func (t *stderrTail) panicLine() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.panic
+}
+
+// last returns the last lines kept, with a partial last line.
+func (t *stderrTail) last() []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	lines := append([]string(nil), t.lines...)
+	if rest := strings.TrimSpace(string(t.buf)); rest != "" && len(lines) < tailLines {
+		lines = append(lines, rest)
+	}
+	return lines
 }
 
 // lineLogger logs what a mod writes to its os.Stdout or os.Stderr after

@@ -112,6 +112,9 @@ func (m *mod) startFresh() (*proc, error) {
 		if err != nil {
 			return nil, err
 		}
+		if m.ctx.Err() != nil {
+			return nil, ErrClosed
+		}
 		p, err := m.start(b.path, b.sum)
 		if errors.Is(err, errBadBinary) {
 			b.evict()

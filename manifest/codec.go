@@ -50,7 +50,8 @@ func Decode(data []byte) (*Manifest, error) {
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("decode manifest: %w", err)
 	}
-	if dec.More() {
+	// More is false before a stray "}" or "]": look at what is left.
+	if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) > 0 {
 		return nil, errors.New("decode manifest: data after the manifest object")
 	}
 	obj, ok := doc.(map[string]any)

@@ -146,6 +146,10 @@ func TestDecodeRejects(t *testing.T) {
 		{"not json", raw(`{"id":`), []string{"decode manifest:"}},
 		{"not an object", raw(`[1,2]`), []string{"got an array, want an object"}},
 		{"trailing data", raw(`{} {}`), []string{"data after the manifest"}},
+		{"trailing brace", func(t *testing.T) []byte { return append(mod(func(map[string]any) {})(t), '}') },
+			[]string{"data after the manifest"}},
+		{"trailing bracket", func(t *testing.T) []byte { return append(mod(func(map[string]any) {})(t), "\n]\n"...) },
+			[]string{"data after the manifest"}},
 		{"unknown top-level field", mod(func(d map[string]any) { d["colour"] = "blue" }),
 			[]string{`manifest research: additionalProperties 'colour' not allowed`}},
 		{"unknown tool field", mod(func(d map[string]any) { item(d, "tools", 1)["icon"] = "x" }),
@@ -356,7 +360,7 @@ func TestSchemaIsValidJSONSchema(t *testing.T) {
 		t.Fatalf("embedded schema does not compile: %v", err)
 	}
 	var doc map[string]any
-	if err := json.Unmarshal(Schema, &doc); err != nil {
+	if err := json.Unmarshal(Schema(), &doc); err != nil {
 		t.Fatal(err)
 	}
 	if got, want := doc["$schema"], "https://json-schema.org/draft/2020-12/schema"; got != want {
@@ -395,4 +399,29 @@ func FuzzDecode(f *testing.F) {
 			t.Errorf("round trip changed the manifest:\ngot:\n%s\nwant:\n%s", out2, out)
 		}
 	})
+}
+
+func TestExportedValuesAreCopies(t *testing.T) {
+	Schema()[0] = 'x'
+	if Schema()[0] != '{' {
+		t.Error("changing what Schema returned changed the schema")
+	}
+	HostActions()[0] = "x"
+	if got := HostActions(); got[0] != ActionToolCall {
+		t.Errorf("changing what HostActions returned changed it: got %q", got)
+	}
+}
+
+func TestClone(t *testing.T) {
+	m := sample()
+	want, _ := Encode(m)
+	c := m.Clone()
+	c.ID = "changed"
+	c.Tools[0].Name = "changed"
+	c.Tools[0].InputSchema[0] = ' '
+	c.Agents[0].Tools[0] = "changed"
+	c.Commands[0].ID = "changed"
+	if got, _ := Encode(m); string(got) != string(want) {
+		t.Errorf("changing a clone changed the original:\ngot  %s\nwant %s", got, want)
+	}
 }

@@ -1,6 +1,10 @@
 package manifest
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
 
 // FormatVersion is the manifest format this package writes. A manifest whose
 // major version is newer is refused when decoding.
@@ -18,8 +22,9 @@ const (
 	ActionCommandRun = "command.run"
 )
 
-// HostActions lists the host actions a hook may target, in a stable order.
-var HostActions = []string{ActionToolCall, ActionCommandRun}
+// HostActions returns the host actions a hook may target, in a stable
+// order, in a new slice.
+func HostActions() []string { return []string{ActionToolCall, ActionCommandRun} }
 
 // Manifest describes one mod: everything a host needs to list, validate and
 // route its tools and commands without starting the mod.
@@ -117,4 +122,36 @@ type Agent struct {
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
 	Tools       []string `json:"tools"`
+}
+
+// Clone returns a deep copy of m: changing one never changes the other.
+func (m *Manifest) Clone() *Manifest {
+	c := *m
+	c.Tools = cloneEach(m.Tools, Tool.Clone)
+	c.Commands = slices.Clone(m.Commands)
+	c.SlashCommands = slices.Clone(m.SlashCommands)
+	c.Hooks = slices.Clone(m.Hooks)
+	c.Agents = cloneEach(m.Agents, func(a Agent) Agent {
+		a.Tools = slices.Clone(a.Tools)
+		return a
+	})
+	return &c
+}
+
+// Clone returns a deep copy of t.
+func (t Tool) Clone() Tool {
+	t.InputSchema = bytes.Clone(t.InputSchema)
+	t.ResultSchema = bytes.Clone(t.ResultSchema)
+	return t
+}
+
+func cloneEach[T any](xs []T, clone func(T) T) []T {
+	if xs == nil {
+		return nil
+	}
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = clone(x)
+	}
+	return out
 }

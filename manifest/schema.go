@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -12,11 +13,12 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Schema is the JSON Schema (draft 2020-12) of the manifest format, the
-// schema.json embedded in this package.
-//
 //go:embed schema.json
-var Schema []byte
+var schemaJSON []byte
+
+// Schema returns the JSON Schema (draft 2020-12) of the manifest format,
+// the schema.json embedded in this package, in a new slice.
+func Schema() []byte { return bytes.Clone(schemaJSON) }
 
 // schemaURL is the $id of the embedded schema.
 const schemaURL = "https://modkit.dev/schemas/mod.manifest.json"
@@ -25,7 +27,7 @@ const schemaURL = "https://modkit.dev/schemas/mod.manifest.json"
 var compiledSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.Draft = jsonschema.Draft2020
-	if err := c.AddResource(schemaURL, strings.NewReader(string(Schema))); err != nil {
+	if err := c.AddResource(schemaURL, bytes.NewReader(schemaJSON)); err != nil {
 		return nil, fmt.Errorf("manifest schema: %w", err)
 	}
 	s, err := c.Compile(schemaURL)

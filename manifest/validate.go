@@ -207,7 +207,7 @@ func checkHookTarget(target string, commands map[string]int) string {
 	if target == "" {
 		return "beforeAction is empty"
 	}
-	for _, a := range HostActions {
+	for _, a := range HostActions() {
 		if target == a {
 			return ""
 		}
@@ -218,7 +218,7 @@ func checkHookTarget(target string, commands map[string]int) string {
 		}
 		return fmt.Sprintf("beforeAction names command %q, which this mod does not declare", id)
 	}
-	return fmt.Sprintf("beforeAction must be one of %s or \"command:<id>\" of this mod", strings.Join(quoteAll(HostActions), ", "))
+	return fmt.Sprintf("beforeAction must be one of %s or \"command:<id>\" of this mod", strings.Join(quoteAll(HostActions()), ", "))
 }
 
 func quoteAll(ss []string) []string {

@@ -10,7 +10,7 @@ import (
 
 func TestHostActionsMatchManifest(t *testing.T) {
 	got := []string{sdk.ActionToolCall, sdk.ActionCommandRun}
-	if !slices.Equal(got, manifest.HostActions) {
-		t.Errorf("got sdk host actions %q, want manifest.HostActions %q", got, manifest.HostActions)
+	if !slices.Equal(got, manifest.HostActions()) {
+		t.Errorf("got sdk host actions %q, want manifest.HostActions %q", got, manifest.HostActions())
 	}
 }

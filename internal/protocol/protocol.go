@@ -16,6 +16,11 @@ const Version = 1
 // mod the lowest log level it keeps: "debug", "info", "warn" or "error".
 const EnvLogLevel = "MODKIT_LOG_LEVEL"
 
+// ExitGraceExpired is the exit status of a mod process that ended itself
+// because a cancelled handler ran past its grace period, so the host can say
+// so instead of reporting a crash.
+const ExitGraceExpired = 86
+
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 

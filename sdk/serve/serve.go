@@ -66,7 +66,14 @@ func Serve(g *sdk.Generated, opts *Options) error {
 	if o.ParentPoll <= 0 {
 		o.ParentPoll = 100 * time.Millisecond
 	}
-	srv := newServer(g, o.Logger)
+	// A handler past its grace period ends the process; serving in a
+	// test's process, it is only logged.
+	exit := os.Exit
+	if o.Test != nil {
+		exit = func(int) {}
+	}
+	hs := newHandlers(o.Logger, exit)
+	srv := newServer(g, o.Logger, hs)
 	if o.Test == nil {
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
 	}
@@ -74,6 +81,7 @@ func Serve(g *sdk.Generated, opts *Options) error {
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			opts = append(opts, grpc.ChainUnaryInterceptor(hs.unary), grpc.ChainStreamInterceptor(hs.stream))
 			return plugin.DefaultGRPCServer(opts)
 		},
 		Logger: protocol.HCLogger(o.Logger),

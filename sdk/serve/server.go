@@ -24,32 +24,19 @@ type server struct {
 	activateOnce sync.Once
 	activateErr  error
 
-	mu      sync.Mutex
-	running map[string]int // call id -> handlers running
+	handlers *handlers // the running handlers, by call id
 }
 
-func newServer(g *sdk.Generated, log *slog.Logger) *server {
+func newServer(g *sdk.Generated, log *slog.Logger, hs *handlers) *server {
 	id := g.Mod.Metadata.ID
 	if id == "" {
 		id = "mod"
 	}
-	return &server{g: g, id: id, log: log, running: map[string]int{}}
-}
-
-func (s *server) track(callID string, delta int) {
-	s.mu.Lock()
-	if n := s.running[callID] + delta; n > 0 {
-		s.running[callID] = n
-	} else {
-		delete(s.running, callID)
-	}
-	s.mu.Unlock()
+	return &server{g: g, id: id, log: log, handlers: hs}
 }
 
 func (s *server) CallRunning(_ context.Context, req *pb.CallRunningRequest) (*pb.CallRunningResponse, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return &pb.CallRunningResponse{Running: s.running[req.GetCallId()] > 0}, nil
+	return &pb.CallRunningResponse{Running: s.handlers.isRunning(req.GetCallId())}, nil
 }
 
 func (s *server) Describe(context.Context, *pb.DescribeRequest) (*pb.DescribeResponse, error) {
@@ -157,18 +144,14 @@ func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.Act
 		Session: protocol.SessionFromProto(req.GetSession()),
 		CallID:  req.GetCallId(),
 		Today:   req.GetToday(),
-		Logger:  s.log.With("tool", name, "call", req.GetCallId()),
+		Logger:  s.log.With("tool", name, "call", req.GetCallId(), "label", req.GetLabel()),
 	}, sink)
-	// The host kills the mod when the handler outlives the grace period
-	// after cancellation: it asks CallRunning.
-	s.track(req.GetCallId(), 1)
 	var res *sdk.Result
 	err = s.invoke(name, func() error {
 		var err error
 		res, err = t.Invoke(tc, input)
 		return err
 	})
-	s.track(req.GetCallId(), -1)
 	tc.End()
 	if ctx.Err() != nil {
 		return nil

@@ -112,7 +112,7 @@ func (b *builder) rules(m *load.Mod) {
 
 	for _, h := range m.Hooks {
 		target := h.BeforeAction.Value
-		if slices.Contains(manifest.HostActions, target) {
+		if slices.Contains(manifest.HostActions(), target) {
 			continue
 		}
 		if id, ok := strings.CutPrefix(target, "command:"); ok {
@@ -127,7 +127,7 @@ func (b *builder) rules(m *load.Mod) {
 			pos = h.Pos
 		}
 		b.errorf(pos, "hook target %q is neither a host action (%s) nor \"command:<id>\" of this mod",
-			target, strings.Join(manifest.HostActions, ", "))
+			target, strings.Join(manifest.HostActions(), ", "))
 	}
 
 	for _, a := range m.Agents {

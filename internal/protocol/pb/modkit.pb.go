@@ -366,15 +366,19 @@ type CallToolRequest struct {
 	// input is the tool input as JSON, already checked by the host.
 	Input   []byte   `protobuf:"bytes,2,opt,name=input,proto3" json:"input,omitempty"`
 	Session *Session `protobuf:"bytes,3,opt,name=session,proto3" json:"session,omitempty"`
-	CallId  string   `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	Today   string   `protobuf:"bytes,5,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id is the host's id for this call, unique among the host's calls:
+	// it keys CallRunning.
+	CallId string `protobuf:"bytes,4,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	Today  string `protobuf:"bytes,5,opt,name=today,proto3" json:"today,omitempty"`
 	// grace_millis is how long the handler may run after cancellation before
 	// the mod process exits; 0 means forever.
 	GraceMillis int64 `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
 	// max_result_bytes caps the outcome's size; 0 means no cap.
 	MaxResultBytes int64 `protobuf:"varint,7,opt,name=max_result_bytes,json=maxResultBytes,proto3" json:"max_result_bytes,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// label is the caller's name for the call, if any: for logs only.
+	Label         string `protobuf:"bytes,8,opt,name=label,proto3" json:"label,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CallToolRequest) Reset() {
@@ -454,6 +458,13 @@ func (x *CallToolRequest) GetMaxResultBytes() int64 {
 		return x.MaxResultBytes
 	}
 	return 0
+}
+
+func (x *CallToolRequest) GetLabel() string {
+	if x != nil {
+		return x.Label
+	}
+	return ""
 }
 
 type Activity struct {
@@ -794,12 +805,15 @@ func (x *CallToolResponse) GetOutcome() *Outcome {
 }
 
 type RenderViewRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Tool          string                 `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
-	Phase         string                 `protobuf:"bytes,2,opt,name=phase,proto3" json:"phase,omitempty"`
-	Input         []byte                 `protobuf:"bytes,3,opt,name=input,proto3" json:"input,omitempty"`
-	Result        []byte                 `protobuf:"bytes,4,opt,name=result,proto3" json:"result,omitempty"`
-	Error         string                 `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Tool   string                 `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
+	Phase  string                 `protobuf:"bytes,2,opt,name=phase,proto3" json:"phase,omitempty"`
+	Input  []byte                 `protobuf:"bytes,3,opt,name=input,proto3" json:"input,omitempty"`
+	Result []byte                 `protobuf:"bytes,4,opt,name=result,proto3" json:"result,omitempty"`
+	Error  string                 `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId        string `protobuf:"bytes,6,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis   int64  `protobuf:"varint,7,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -869,6 +883,20 @@ func (x *RenderViewRequest) GetError() string {
 	return ""
 }
 
+func (x *RenderViewRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *RenderViewRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
 type RenderViewResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Html  string                 `protobuf:"bytes,1,opt,name=html,proto3" json:"html,omitempty"`
@@ -934,11 +962,14 @@ type RunCommandRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// slash selects a slash command; text is then its argument text.
-	Slash         bool     `protobuf:"varint,2,opt,name=slash,proto3" json:"slash,omitempty"`
-	Args          []byte   `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
-	Text          string   `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
-	Session       *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
-	Today         string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
+	Slash   bool     `protobuf:"varint,2,opt,name=slash,proto3" json:"slash,omitempty"`
+	Args    []byte   `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	Text    string   `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
+	Session *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
+	Today   string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId        string `protobuf:"bytes,7,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis   int64  `protobuf:"varint,8,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1015,6 +1046,20 @@ func (x *RunCommandRequest) GetToday() string {
 	return ""
 }
 
+func (x *RunCommandRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *RunCommandRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
 type RunCommandResponse struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Message       string                 `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
@@ -1070,12 +1115,15 @@ func (x *RunCommandResponse) GetError() string {
 type BeforeActionRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// action is the host action, or "command:<id>".
-	Action        string   `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
-	Tool          string   `protobuf:"bytes,2,opt,name=tool,proto3" json:"tool,omitempty"`
-	Command       string   `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
-	Input         []byte   `protobuf:"bytes,4,opt,name=input,proto3" json:"input,omitempty"`
-	Session       *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
-	Today         string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
+	Action  string   `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
+	Tool    string   `protobuf:"bytes,2,opt,name=tool,proto3" json:"tool,omitempty"`
+	Command string   `protobuf:"bytes,3,opt,name=command,proto3" json:"command,omitempty"`
+	Input   []byte   `protobuf:"bytes,4,opt,name=input,proto3" json:"input,omitempty"`
+	Session *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
+	Today   string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId        string `protobuf:"bytes,7,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis   int64  `protobuf:"varint,8,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1150,6 +1198,20 @@ func (x *BeforeActionRequest) GetToday() string {
 		return x.Today
 	}
 	return ""
+}
+
+func (x *BeforeActionRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *BeforeActionRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
 }
 
 type BeforeActionResponse struct {
@@ -1300,7 +1362,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
-	"\x05error\x18\x01 \x01(\tR\x05error\"\xe5\x01\n" +
+	"\x05error\x18\x01 \x01(\tR\x05error\"\xfb\x01\n" +
 	"\x0fCallToolRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\fR\x05input\x12,\n" +
@@ -1308,7 +1370,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\acall_id\x18\x04 \x01(\tR\x06callId\x12\x14\n" +
 	"\x05today\x18\x05 \x01(\tR\x05today\x12!\n" +
 	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12(\n" +
-	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\"K\n" +
+	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x12\x14\n" +
+	"\x05label\x18\b \x01(\tR\x05label\"K\n" +
 	"\bActivity\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modkit.v1.ActivityKindR\x04kind\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"Q\n" +
@@ -1329,34 +1392,40 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05event\"q\n" +
 	"\x10CallToolResponse\x12/\n" +
 	"\bactivity\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12,\n" +
-	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\"\x81\x01\n" +
+	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\"\xbd\x01\n" +
 	"\x11RenderViewRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05phase\x18\x02 \x01(\tR\x05phase\x12\x14\n" +
 	"\x05input\x18\x03 \x01(\fR\x05input\x12\x16\n" +
 	"\x06result\x18\x04 \x01(\fR\x06result\x12\x14\n" +
-	"\x05error\x18\x05 \x01(\tR\x05error\"Y\n" +
+	"\x05error\x18\x05 \x01(\tR\x05error\x12\x17\n" +
+	"\acall_id\x18\x06 \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\a \x01(\x03R\vgraceMillis\"Y\n" +
 	"\x12RenderViewResponse\x12\x12\n" +
 	"\x04html\x18\x01 \x01(\tR\x04html\x12\x19\n" +
 	"\bhas_view\x18\x02 \x01(\bR\ahasView\x12\x14\n" +
-	"\x05error\x18\x03 \x01(\tR\x05error\"\xa5\x01\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\xe1\x01\n" +
 	"\x11RunCommandRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05slash\x18\x02 \x01(\bR\x05slash\x12\x12\n" +
 	"\x04args\x18\x03 \x01(\fR\x04args\x12\x12\n" +
 	"\x04text\x18\x04 \x01(\tR\x04text\x12,\n" +
 	"\asession\x18\x05 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
-	"\x05today\x18\x06 \x01(\tR\x05today\"D\n" +
+	"\x05today\x18\x06 \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\a \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\b \x01(\x03R\vgraceMillis\"D\n" +
 	"\x12RunCommandResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"\xb5\x01\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\xf1\x01\n" +
 	"\x13BeforeActionRequest\x12\x16\n" +
 	"\x06action\x18\x01 \x01(\tR\x06action\x12\x12\n" +
 	"\x04tool\x18\x02 \x01(\tR\x04tool\x12\x18\n" +
 	"\acommand\x18\x03 \x01(\tR\acommand\x12\x14\n" +
 	"\x05input\x18\x04 \x01(\fR\x05input\x12,\n" +
 	"\asession\x18\x05 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
-	"\x05today\x18\x06 \x01(\tR\x05today\"0\n" +
+	"\x05today\x18\x06 \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\a \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\b \x01(\x03R\vgraceMillis\"0\n" +
 	"\x14BeforeActionResponse\x12\x18\n" +
 	"\arefusal\x18\x01 \x01(\tR\arefusal\"-\n" +
 	"\x12CallRunningRequest\x12\x17\n" +

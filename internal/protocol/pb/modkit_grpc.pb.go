@@ -56,9 +56,11 @@ type ModClient interface {
 	RunCommand(ctx context.Context, in *RunCommandRequest, opts ...grpc.CallOption) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(ctx context.Context, in *BeforeActionRequest, opts ...grpc.CallOption) (*BeforeActionResponse, error)
-	// CallRunning reports whether a call's handler is still running; the host
-	// asks after cancelling a call and kills the mod when it is, after the
-	// grace period.
+	// CallRunning reports whether the handler of a call, view, command or hook
+	// is still running, by the call id the host gave it. The mod exits by
+	// itself when a handler outlives its grace period after cancellation; the
+	// host asks, some time later, as a backstop and kills the mod when it
+	// is.
 	CallRunning(ctx context.Context, in *CallRunningRequest, opts ...grpc.CallOption) (*CallRunningResponse, error)
 }
 
@@ -181,9 +183,11 @@ type ModServer interface {
 	RunCommand(context.Context, *RunCommandRequest) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(context.Context, *BeforeActionRequest) (*BeforeActionResponse, error)
-	// CallRunning reports whether a call's handler is still running; the host
-	// asks after cancelling a call and kills the mod when it is, after the
-	// grace period.
+	// CallRunning reports whether the handler of a call, view, command or hook
+	// is still running, by the call id the host gave it. The mod exits by
+	// itself when a handler outlives its grace period after cancellation; the
+	// host asks, some time later, as a backstop and kills the mod when it
+	// is.
 	CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error)
 	mustEmbedUnimplementedModServer()
 }

@@ -19,6 +19,21 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
+// StartEnv, when set in the host's environment, makes the mod fail to
+// start: "exit" writes to stderr and exits with status 4 before the
+// handshake, "hang" never handshakes.
+const StartEnv = "MODKIT_TEST_CRASHY_START"
+
+func init() {
+	switch os.Getenv(StartEnv) {
+	case "exit":
+		fmt.Fprintln(os.Stderr, "crashy refuses to start")
+		os.Exit(4)
+	case "hang":
+		time.Sleep(time.Hour)
+	}
+}
+
 // EchoInput is what echo repeats.
 type EchoInput struct {
 	// Text is repeated back.
@@ -207,6 +222,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 					case sdk.PhaseFailed:
 						return "<p class=error>" + html.EscapeString(s.Error) + "</p>"
 					default:
+						if s.Input.Title == "hang" {
+							time.Sleep(time.Hour) // a view cannot be cancelled
+						}
 						return "<p>" + string(s.Phase) + " " + html.EscapeString(s.Input.Title) + "</p>"
 					}
 				},
@@ -221,6 +239,26 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				return "hello on " + env.Today, nil
 			}
 			return "hello " + string(args), nil
+		},
+	}, {
+		ID:    "crashy.wait",
+		Title: "Wait until cancelled",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			<-ctx.Done()
+			return "", ctx.Err()
+		},
+	}, {
+		ID:    "crashy.hang",
+		Title: "Hang, ignoring cancellation",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			time.Sleep(time.Hour)
+			return "woke up", nil
+		},
+	}, {
+		ID:    "crashy.guarded",
+		Title: "Guarded by a hook that waits until cancelled",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			return "passed the guard", nil
 		},
 	}, {
 		ID:    "crashy.refused",
@@ -248,6 +286,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		BeforeAction: "command:crashy.refused",
 		Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
 			return errors.New("not today")
+		},
+	}, {
+		BeforeAction: "command:crashy.guarded",
+		Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
+			<-ctx.Done()
+			return ctx.Err()
 		},
 	}},
 	Agents: []sdk.Agent{{
