@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
@@ -132,7 +132,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.fail(err.Error()), nil
 		}
 		if problems := checkInput(schema, input); len(problems) > 0 {
-			return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
+			return res.fail(limits.Message("invalid input for tool "+t.man.Name+":", problems)), nil
 		}
 	}
 	today := h.opts.Today()
@@ -275,7 +275,7 @@ func (r *CallResult) outcome(t *tool, o *pb.Outcome, maxBytes int) *CallResult {
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
 		msg := o.GetError()
 		if len(o.GetProblems()) > 0 {
-			msg = fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(o.GetProblems(), "\n  "))
+			msg = limits.Message("invalid input for tool "+t.man.Name+":", o.GetProblems())
 		} else if msg == "" {
 			msg = "tool " + t.man.Name + " failed without a message"
 		}

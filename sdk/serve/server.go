@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
@@ -102,7 +103,7 @@ func failedOutcome(msg string) *pb.Outcome {
 }
 
 func inputOutcome(ie *sdk.InputError) *pb.Outcome {
-	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: ie.Problems}
+	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: limits.Problems(ie.Problems, ie.More)}
 }
 
 func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer) error {
