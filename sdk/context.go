@@ -3,6 +3,7 @@ package sdk
 import (
 	"context"
 	"log/slog"
+	"os"
 	"sync"
 )
 
@@ -17,6 +18,9 @@ type ToolContext struct {
 	sink   ActivitySink
 	mu     sync.Mutex
 	ended  bool
+	// root is the workspace, once Workspace opened it.
+	root    *os.Root
+	rootErr error
 }
 
 // CallInfo is what the host tells a handler about its call.
@@ -51,6 +55,9 @@ func NewToolContext(ctx context.Context, call CallInfo, sink ActivitySink) *Tool
 func (c *ToolContext) End() {
 	c.mu.Lock()
 	c.ended = true
+	if c.root != nil {
+		c.root.Close()
+	}
 	c.mu.Unlock()
 	c.cancel()
 }
