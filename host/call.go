@@ -193,8 +193,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
 		}
 		if a := ev.GetActivity(); a != nil {
-			u := protocol.ActivityFromProto(a)
-			if res.Activity.Apply(u) && req.OnActivity != nil {
+			if u, ok := res.Activity.Accept(protocol.ActivityFromProto(a)); ok && req.OnActivity != nil {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
 					e.Seq = len(res.Activity.Log)
