@@ -111,6 +111,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
+	if err := h.requestTooLarge("the input", len(input)); err != nil {
+		return res.fail(err.Error()), nil
+	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
@@ -263,9 +266,6 @@ func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err erro
 	case context.Cause(callCtx) == errCallTimeout:
 		p.reapAfterGrace(r.CallID)
 		return r.fail(fmt.Sprintf("tool %s timed out after %s", r.Tool, timeout))
-	}
-	if s, ok := status.FromError(err); ok && s.Code() == codes.ResourceExhausted {
-		return r.fail(fmt.Sprintf("tool %s returned a result over the host's size limit: %s", r.Tool, s.Message()))
 	}
 	return r.fail(p.transportError(err))
 }

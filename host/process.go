@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,6 +21,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/manifest"
@@ -141,16 +143,15 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	log := m.logger()
 	cmd := exec.Command(bin)
-	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir, protocol.EnvLogLevel + "=" + levelName(log)}
+	maxMsg := limits.MessageBytes(m.h.opts.MaxRequestBytes, m.h.opts.MaxResultBytes)
+	cmd.Env = []string{plugin.EnvUnixSocketDir + "=" + socketDir, protocol.EnvLogLevel + "=" + levelName(log),
+		protocol.EnvMaxMessageBytes + "=" + strconv.Itoa(maxMsg)}
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	tail := &stderrTail{}
 	exit := &exitLogger{Logger: protocol.HCLogger(log)}
-	var dialOpts []grpc.DialOption
-	if max := m.h.opts.MaxResultBytes + 64<<10; max > 4<<20 {
-		dialOpts = append(dialOpts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(max)))
-	}
+	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(nil),
@@ -306,6 +307,9 @@ func (p *proc) exited(wait time.Duration) bool {
 // transportError explains an RPC error that is not the caller's
 // cancellation: a crash names the mod and, when it panicked, the panic.
 func (p *proc) transportError(err error) string {
+	if msg, ok := overLimit(err, p.m.man.ID); ok {
+		return msg
+	}
 	if reason := p.stopped.Load(); reason != nil {
 		return "mod " + p.m.man.ID + " was stopped: " + *reason
 	}

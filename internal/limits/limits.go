@@ -15,6 +15,14 @@
 // A call's log keeps at most [MaxLogEntries] entries and [MaxLogBytes]
 // bytes; then one last entry, [LogTruncated], says that later entries were
 // dropped. A title, status or log text is cut to [MaxActivityText] bytes.
+//
+// # Messages
+//
+// The host takes a call's input up to a size (its Options.MaxRequestBytes,
+// [DefaultRequestBytes] by default) and a result up to another
+// ([DefaultResultBytes]). [MessageBytes] derives from the two the gRPC
+// message limit both sides set, in both directions, so that a request the
+// host accepts always reaches the mod.
 package limits
 
 import (
@@ -40,6 +48,24 @@ const (
 	// LogTruncated is the last log entry of a call whose log was cut.
 	LogTruncated = "log truncated: a call keeps at most 1000 entries and 1 MiB of log; later entries were dropped"
 )
+
+const (
+	// DefaultRequestBytes is the default size limit of a call's input.
+	DefaultRequestBytes = 4 << 20
+	// DefaultResultBytes is the default size limit of a call's result.
+	DefaultResultBytes = 1 << 20
+	// envelope is room for everything in a message besides input, result
+	// and log: names, ids, the session, title and status.
+	envelope = 256 << 10
+)
+
+// MessageBytes returns the gRPC message limit for a host taking requests
+// of up to request bytes and results of up to result bytes: a view's
+// request carries both, a call's one response carries the result with the
+// whole activity.
+func MessageBytes(request, result int) int {
+	return request + result + MaxLogBytes + MaxLogEntries*16 + envelope
+}
 
 // Echo returns s cut to at most MaxEcho bytes at a character boundary,
 // with "…" appended when it was cut.

@@ -16,6 +16,10 @@ const Version = 1
 // mod the lowest log level it keeps: "debug", "info", "warn" or "error".
 const EnvLogLevel = "MODKIT_LOG_LEVEL"
 
+// EnvMaxMessageBytes names the environment variable through which the host
+// tells a mod the gRPC message limit it sets, for the mod to set the same.
+const EnvMaxMessageBytes = "MODKIT_MAX_MESSAGE_BYTES"
+
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 
