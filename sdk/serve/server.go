@@ -141,12 +141,20 @@ func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.Act
 	if !ok {
 		return failedOutcome(fmt.Sprintf("mod %s has no tool %s", s.id, name))
 	}
+	// The call runs from here, decoding included: the host kills the mod
+	// when it still runs the grace period after cancellation (it asks
+	// CallRunning).
+	s.track(req.GetCallId(), 1)
+	defer s.track(req.GetCallId(), -1)
 	var input any
 	err := recovered("input decoder of "+name, func() error {
 		var err error
 		input, err = s.g.Decode(t, req.GetInput())
 		return err
 	})
+	if ctx.Err() != nil {
+		return nil
+	}
 	if err != nil {
 		var ie *sdk.InputError
 		if errors.As(err, &ie) {
@@ -160,16 +168,12 @@ func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.Act
 		Today:   req.GetToday(),
 		Logger:  s.log.With("tool", name, "call", req.GetCallId()),
 	}, sink)
-	// The host kills the mod when the handler outlives the grace period
-	// after cancellation: it asks CallRunning.
-	s.track(req.GetCallId(), 1)
 	var res *sdk.Result
 	err = s.invoke(name, func() error {
 		var err error
 		res, err = t.Invoke(tc, input)
 		return err
 	})
-	s.track(req.GetCallId(), -1)
 	tc.End()
 	if ctx.Err() != nil {
 		return nil
