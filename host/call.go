@@ -9,12 +9,12 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
@@ -115,6 +115,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
 	}
+	if err := h.requestTooLarge("the input", len(input)); err != nil {
+		return res.fail(err.Error()), nil
+	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
@@ -136,7 +139,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.fail(err.Error()), nil
 		}
 		if problems := checkInput(schema, input); len(problems) > 0 {
-			return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
+			return res.fail(limits.Message("invalid input for tool "+t.man.Name+":", problems)), nil
 		}
 	}
 	today := h.opts.Today()
@@ -201,8 +204,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
 		}
 		if a := ev.GetActivity(); a != nil {
-			u := protocol.ActivityFromProto(a)
-			if res.Activity.Apply(u) && req.OnActivity != nil {
+			if u, ok := res.Activity.Accept(protocol.ActivityFromProto(a)); ok && req.OnActivity != nil {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
 					e.Seq = len(res.Activity.Log)
@@ -273,9 +275,6 @@ func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err erro
 		p.reapAfterGrace(r.CallID)
 		return r.fail(fmt.Sprintf("tool %s timed out after %s", r.Tool, timeout))
 	}
-	if s, ok := status.FromError(err); ok && s.Code() == codes.ResourceExhausted {
-		return r.fail(fmt.Sprintf("tool %s returned a result over the host's size limit: %s", r.Tool, s.Message()))
-	}
 	return r.fail(p.transportError(err))
 }
 
@@ -283,7 +282,7 @@ func (r *CallResult) outcome(t *tool, o *pb.Outcome, maxBytes int) *CallResult {
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
 		msg := o.GetError()
 		if len(o.GetProblems()) > 0 {
-			msg = fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(o.GetProblems(), "\n  "))
+			msg = limits.Message("invalid input for tool "+t.man.Name+":", o.GetProblems())
 		} else if msg == "" {
 			msg = "tool " + t.man.Name + " failed without a message"
 		}

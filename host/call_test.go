@@ -355,9 +355,11 @@ func TestCallTimeout(t *testing.T) {
 	}
 }
 
+// TestActivityFlood sends more log entries than a call keeps: the first
+// 1000 arrive in order, then one entry saying the log was truncated.
 func TestActivityFlood(t *testing.T) {
 	h := load(t, nil, crashyDir)
-	const n = 3000
+	const n, kept = 3000, 1000
 	var events []host.ActivityEvent
 	res, err := h.Call(context.Background(), &host.CallRequest{
 		Tool: "crashy_flood", Input: json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`), Session: session(t),
@@ -367,22 +369,34 @@ func TestActivityFlood(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantStatus(t, res, host.StatusCompleted)
-	if len(events) != n+2 {
-		t.Fatalf("got %d events, want %d", len(events), n+2)
+	if len(events) != kept+3 {
+		t.Fatalf("got %d events, want %d", len(events), kept+3)
 	}
 	if e := events[0]; e.Update.Kind != sdk.ActivityTitle || e.State.Title != "Flood" || e.Seq != 0 {
 		t.Errorf("got first event %+v, want the title", e.Update)
 	}
-	for i, e := range events[1 : n+1] {
+	for i, e := range events[1 : kept+1] {
 		if e.Seq != i+1 || e.Update.Text != "entry "+strconv.Itoa(i+1) || len(e.State.Log) != i+1 {
 			t.Fatalf("event %d: got seq %d text %q log length %d, want seq %d", i+1, e.Seq, e.Update.Text, len(e.State.Log), i+1)
 		}
 	}
-	if last := events[n+1]; last.State.Status != "done" {
+	if e := events[kept+1]; e.Seq != kept+1 || !strings.HasPrefix(e.Update.Text, "log truncated: ") {
+		t.Errorf("got event %d %q, want the truncation entry", e.Seq, e.Update.Text)
+	}
+	if last := events[kept+2]; last.State.Status != "done" {
 		t.Errorf("got last status %q, want done", last.State.Status)
 	}
-	if len(res.Activity.Log) != n || res.Activity.Log[n-1].Seq != n || !res.Activity.Ended() {
-		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended(), n)
+	if len(res.Activity.Log) != kept+1 || !res.Activity.Ended() {
+		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended(), kept+1)
+	}
+	// Without a watcher the activity travels with the outcome, capped alike.
+	res, err = h.Call(context.Background(), &host.CallRequest{
+		Tool: "crashy_flood", Input: json.RawMessage(`{"n":` + strconv.Itoa(n) + `}`), Session: session(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if wantStatus(t, res, host.StatusCompleted); len(res.Activity.Log) != kept+1 {
+		t.Errorf("one round trip: got %d entries, want %d", len(res.Activity.Log), kept+1)
 	}
 }
 

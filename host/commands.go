@@ -78,6 +78,12 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	default:
 		return "", fmt.Errorf("render view of %s: unknown phase %q", toolName, state.Phase)
 	}
+	if err := h.requestTooLarge("the view's input and error", len(state.Input)+len(state.Error)); err != nil {
+		return "", fmt.Errorf("render view of %s: %w", toolName, err)
+	}
+	if len(state.Result) > h.opts.MaxResultBytes {
+		return "", fmt.Errorf("render view of %s: the result is %d bytes, over the host's limit of %d bytes", toolName, len(state.Result), h.opts.MaxResultBytes)
+	}
 	p, err := t.mod.getCtx(ctx)
 	if err != nil {
 		return "", err
@@ -107,6 +113,9 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 	m, ok := h.cmds[id]
 	if !ok {
 		return "", h.unknownCommand(id, false)
+	}
+	if err := h.requestTooLarge("the arguments", len(args)); err != nil {
+		return "", fmt.Errorf("command %s: %w", id, err)
 	}
 	if len(args) > 0 && !json.Valid(args) {
 		return "", fmt.Errorf("command %s: arguments are not valid JSON", id)
@@ -140,6 +149,9 @@ func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest
 	what := "command " + req.Id
 	if req.Slash {
 		what = "slash command /" + req.Id
+	}
+	if err := h.requestTooLarge("the text", len(req.Text)); err != nil {
+		return "", fmt.Errorf("%s: %w", what, err)
 	}
 	p, err := m.getCtx(ctx)
 	if err != nil {

@@ -66,6 +66,20 @@
 // see only valid input. Problems read the same either way:
 // "invalid input for tool T:" then one "/json/path: what is wrong" line each.
 //
+// # Limits
+//
+// Work a caller or a mod can cause is bounded. An input, a command's
+// arguments or a view's state over [Options.MaxRequestBytes] (4 MiB by
+// default) is refused before any hook or mod sees it, with a message naming
+// the limit; a result over [Options.MaxResultBytes] fails the call. The gRPC
+// message limits between host and mod, both ways and on both sides, follow
+// from the two, so a request the host accepts always arrives. An invalid
+// input lists its first 50 problems and counts the rest, and quotes
+// offending values in part; the host's own check refuses a number written
+// with over 1000 characters before its schema library does arithmetic on
+// it. A call keeps 1000 log entries and 1 MiB of log, then one
+// "log truncated" entry.
+//
 // # Closing
 //
 // [Host.Close] stops every mod process.

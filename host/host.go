@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -75,6 +76,11 @@ type Options struct {
 	// together); a larger result fails with a message saying so. Default
 	// 1 MiB.
 	MaxResultBytes int
+	// MaxRequestBytes caps a call's input, a command's arguments and a
+	// view's state; a larger one is refused before any mod sees it, with a
+	// message naming the limit. The gRPC message limits between host and
+	// mods, both ways, follow from it and MaxResultBytes. Default 4 MiB.
+	MaxRequestBytes int
 	// Today returns the date given to tools and commands, "YYYY-MM-DD".
 	// Default: the local wall-clock date.
 	Today func() string
@@ -117,7 +123,10 @@ func (o *Options) withDefaults() (Options, error) {
 		r.Progress = io.Discard
 	}
 	if r.MaxResultBytes <= 0 {
-		r.MaxResultBytes = 1 << 20
+		r.MaxResultBytes = limits.DefaultResultBytes
+	}
+	if r.MaxRequestBytes <= 0 {
+		r.MaxRequestBytes = limits.DefaultRequestBytes
 	}
 	if r.Today == nil {
 		r.Today = func() string { return time.Now().Format(time.DateOnly) }

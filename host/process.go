@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/manifest"
@@ -157,22 +159,21 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	log := m.logger()
 	cmd := exec.Command(bin)
+	maxMsg := limits.MessageBytes(m.h.opts.MaxRequestBytes, m.h.opts.MaxResultBytes)
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = modSysProcAttr()
 	run := &modRunner{cmd: cmd, sum: sum}
 	tail := &stderrTail{}
-	var dialOpts []grpc.DialOption
-	if max := m.h.opts.MaxResultBytes + 64<<10; max > 4<<20 {
-		dialOpts = append(dialOpts, grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(max)))
-	}
+	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(nil),
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			// The socket goes in the host's own directory, which the host
 			// removes when the process ends and sweeps when a host died.
-			cmd.Env = append(spec.Env, plugin.EnvUnixSocketDir+"="+socketDir, protocol.EnvLogLevel+"="+levelName(log))
+			cmd.Env = append(spec.Env, plugin.EnvUnixSocketDir+"="+socketDir, protocol.EnvLogLevel+"="+levelName(log),
+				protocol.EnvMaxMessageBytes+"="+strconv.Itoa(maxMsg))
 			return run, nil
 		},
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
@@ -454,6 +455,9 @@ const crashWait = 5 * time.Second
 // to: the process's exit says how, so a crash names the mod and its exit
 // status, signal or panic.
 func (p *proc) transportError(err error) string {
+	if msg, ok := overLimit(err, p.m.man.ID); ok {
+		return msg
+	}
 	if reason := p.stopped.Load(); reason != nil {
 		return "mod " + p.m.man.ID + " was stopped: " + *reason
 	}

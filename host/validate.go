@@ -12,6 +12,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -47,6 +48,9 @@ func checkInput(s *jsonschema.Schema, input []byte) []string {
 	if _, err := dec.Token(); err != io.EOF {
 		return []string{"/: malformed JSON: more than one value"}
 	}
+	if problems := longNumbers(v); len(problems) > 0 {
+		return problems
+	}
 	err := s.Validate(v)
 	if err == nil {
 		return nil
@@ -61,7 +65,7 @@ func checkInput(s *jsonschema.Schema, input []byte) []string {
 		problems = []string{"/: " + ve.Message}
 	}
 	sort.SliceStable(problems, func(i, j int) bool { return pathOf(problems[i]) < pathOf(problems[j]) })
-	return dedupe(problems)
+	return limits.Problems(dedupe(problems), 0)
 }
 
 func jsonErrorText(err error) string {

@@ -1,5 +1,7 @@
 package sdk
 
+import "github.com/modkit/modkit/internal/limits"
+
 // ActivityKind is the kind of an activity update.
 type ActivityKind string
 
@@ -27,35 +29,74 @@ type LogEntry struct {
 
 // ActivityState is a call's activity with the rules applied: the first title
 // wins, a status replaces the one before, log entries are numbered in order,
-// and nothing changes once the call has ended. The zero value is ready to use;
-// it is not safe for concurrent use.
+// and nothing changes once the call has ended.
+//
+// Activity is bounded: a title, status or log text keeps its first 4 KiB,
+// and the log its first 1000 entries and 1 MiB, then one last entry says
+// "log truncated: …" and later entries are dropped. The zero value is ready
+// to use; it is not safe for concurrent use.
 type ActivityState struct {
 	Title  string     `json:"title"`
 	Status string     `json:"status"`
 	Log    []LogEntry `json:"log"`
 	ended  bool
+	budget logBudget
 }
 
 // Apply applies one update and reports whether it changed the state. For a
 // log update the new entry is the last of Log.
 func (s *ActivityState) Apply(u ActivityUpdate) bool {
+	_, ok := s.Accept(u)
+	return ok
+}
+
+// Accept is Apply returning the update as applied: its text cut to the
+// limit, or for the first log entry past the log's limits, the entry saying
+// the log was truncated.
+func (s *ActivityState) Accept(u ActivityUpdate) (ActivityUpdate, bool) {
 	if s.ended {
-		return false
+		return u, false
 	}
+	u.Text = limits.Cut(u.Text, limits.MaxActivityText)
 	switch u.Kind {
 	case ActivityTitle:
 		if s.Title != "" || u.Text == "" {
-			return false
+			return u, false
 		}
 		s.Title = u.Text
 	case ActivityStatus:
 		s.Status = u.Text
 	case ActivityLog:
+		var ok bool
+		if u, ok = s.budget.admit(u); !ok {
+			return u, false
+		}
 		s.Log = append(s.Log, LogEntry{Seq: len(s.Log) + 1, Message: u.Text})
 	default:
-		return false
+		return u, false
 	}
-	return true
+	return u, true
+}
+
+// logBudget counts a call's log entries and bytes against the limits.
+type logBudget struct {
+	entries, bytes int
+	full           bool
+}
+
+// admit returns the log update u to keep, or limits.LogTruncated for the
+// first one past the limits, and reports false for the ones after that.
+func (b *logBudget) admit(u ActivityUpdate) (ActivityUpdate, bool) {
+	if b.full {
+		return u, false
+	}
+	if b.entries >= limits.MaxLogEntries || b.bytes+len(u.Text) > limits.MaxLogBytes {
+		b.full = true
+		return ActivityUpdate{Kind: ActivityLog, Text: limits.LogTruncated}, true
+	}
+	b.entries++
+	b.bytes += len(u.Text)
+	return u, true
 }
 
 // End marks the call completed, failed or cancelled: later updates are ignored.

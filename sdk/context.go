@@ -3,7 +3,10 @@ package sdk
 import (
 	"context"
 	"log/slog"
+	"os"
 	"sync"
+
+	"github.com/modkit/modkit/internal/limits"
 )
 
 // ToolContext is what a tool handler receives besides its input: cancellation,
@@ -17,6 +20,10 @@ type ToolContext struct {
 	sink   ActivitySink
 	mu     sync.Mutex
 	ended  bool
+	budget logBudget
+	// root is the workspace, once Workspace opened it.
+	root    *os.Root
+	rootErr error
 }
 
 // CallInfo is what the host tells a handler about its call.
@@ -51,6 +58,9 @@ func NewToolContext(ctx context.Context, call CallInfo, sink ActivitySink) *Tool
 func (c *ToolContext) End() {
 	c.mu.Lock()
 	c.ended = true
+	if c.root != nil {
+		c.root.Close()
+	}
 	c.mu.Unlock()
 	c.cancel()
 }
@@ -87,11 +97,20 @@ func (c *ToolContext) Status(text string) { c.send(ActivityUpdate{Kind: Activity
 // Log appends an entry to the call's log; the host numbers entries in order.
 func (c *ToolContext) Log(message string) { c.send(ActivityUpdate{Kind: ActivityLog, Text: message}) }
 
+// send passes u to the sink, within the activity limits ActivityState
+// describes, so that a flood never leaves the mod.
 func (c *ToolContext) send(u ActivityUpdate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ended || c.sink == nil {
 		return
+	}
+	u.Text = limits.Cut(u.Text, limits.MaxActivityText)
+	if u.Kind == ActivityLog {
+		var ok bool
+		if u, ok = c.budget.admit(u); !ok {
+			return
+		}
 	}
 	c.sink.Activity(u)
 }

@@ -56,7 +56,11 @@
 //		Description: "Counts the notes in a folder and names the newest. Call this when asked how many notes there are.",
 //		Activity:    "Counting notes…",
 //		Run: func(tc *sdk.ToolContext, in CountInput) (sdk.Result, error) {
-//			n, err := countNotes(tc.Context(), tc.Session().Workspace, in.Folder)
+//			ws, err := tc.Workspace() // an *os.Root: nothing outside it opens
+//			if err != nil {
+//				return sdk.Result{}, err
+//			}
+//			n, err := countNotes(tc.Context(), ws, in.Folder)
 //			if err != nil {
 //				return sdk.Result{}, err // the model reads "Tool failed: <message>"
 //			}
@@ -143,7 +147,13 @@
 //   - Context, Done and Err: cancellation. Check them between steps of long
 //     work and return promptly once the call is cancelled.
 //   - Session: the session id and the workspace root the host hands over.
-//     Tools that read files stay below Session().Workspace.
+//   - Workspace: that root as an *os.Root, opened once per call and closed
+//     when it ends. Read files through it, never by path: it refuses, when
+//     a file is opened, a name leading outside the root through ".." or a
+//     symbolic link, even one swapped in after a listing. Decide what a file
+//     is from the opened handle (Stat on the *os.File), and open without
+//     blocking where a FIFO may appear; examples/research shows the pattern.
+//     Commands and hooks use Session.OpenWorkspace.
 //   - CallID: the host's id for this call.
 //   - Today: the host's date, "YYYY-MM-DD". Never read the wall clock for
 //     "today": tests pin the date.

@@ -121,7 +121,8 @@ type Session struct {
 	// ID identifies the session.
 	ID string
 	// Workspace is the absolute root directory the host hands over; tools that
-	// read files stay below it.
+	// read files stay below it: open it with ToolContext.Workspace or
+	// OpenWorkspace.
 	Workspace string
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/modkit/modkit/internal/limits"
 )
 
 // Tool is a capability a model may call. Build one with PlainTool or
@@ -215,20 +217,23 @@ type Validator interface {
 
 // InputError reports input that breaks the tool's contract. The runtime tells
 // it apart from a handler's failure.
+//
+// Its message lists at most the first 50 problems, each cut to 1 KiB, then
+// counts the rest: "and 19950 more problems". Quote at most a short part of
+// an offending value in a problem.
 type InputError struct {
-	// Problems are "/json/path: what is wrong" lines, all of them.
+	// Problems are "/json/path: what is wrong" lines.
 	Problems []string
+	// More counts problems found but left out of Problems: a validator
+	// stops listing after the first 50.
+	More int
 }
 
 func (e *InputError) Error() string {
-	if len(e.Problems) == 1 {
-		return "invalid input: " + e.Problems[0]
+	if len(e.Problems) == 1 && e.More <= 0 {
+		return "invalid input: " + limits.Cut(e.Problems[0], limits.MaxProblemBytes)
 	}
-	msg := "invalid input:"
-	for _, p := range e.Problems {
-		msg += "\n  " + p
-	}
-	return msg
+	return limits.Message("invalid input:", limits.Problems(e.Problems, e.More))
 }
 
 func checkInput[In any](input any) (In, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 
@@ -75,7 +76,11 @@ type Dependent struct {
 // inspectTool runs the analysis for the model.
 func inspectTool(tc *sdk.ToolContext, in InspectInput) (InspectResult, error) {
 	tc.Title("Dependents of " + in.Package)
-	return inspect(tc.Context(), tc.Session().Workspace, in, tc)
+	root, err := tc.Workspace()
+	if err != nil {
+		return InspectResult{Package: in.Package, Direct: []Dependent{}, Modules: []string{}}, err
+	}
+	return inspect(tc.Context(), root, in, tc)
 }
 
 // depsSlash runs the analysis for a person typing "/deps <import path>".
@@ -87,7 +92,12 @@ func depsSlash(ctx context.Context, env *sdk.Env, text string) (string, error) {
 	if err := in.Validate(); err != nil {
 		return "", errors.New(strings.TrimPrefix(err.Error(), "/package: "))
 	}
-	res, err := inspect(ctx, env.Session.Workspace, in, discard{})
+	root, err := env.Session.OpenWorkspace()
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	res, err := inspect(ctx, root, in, discard{})
 	if err != nil {
 		return "", err
 	}
@@ -101,13 +111,10 @@ func (discard) Log(string)    {}
 
 // inspect loads the workspace's import graph and walks it backwards from
 // in.Package.
-func inspect(ctx context.Context, workspace string, in InspectInput, p progress) (InspectResult, error) {
+func inspect(ctx context.Context, root *os.Root, in InspectInput, p progress) (InspectResult, error) {
 	res := InspectResult{Package: in.Package, Direct: []Dependent{}, Modules: []string{}}
-	if workspace == "" {
-		return res, errors.New("the session has no workspace root")
-	}
 	p.Status("Finding the workspace's modules…")
-	g, err := loadGraph(ctx, workspace, in.Tests, p)
+	g, err := loadGraph(ctx, root, in.Tests, p)
 	if err != nil {
 		return res, err
 	}

@@ -10,16 +10,19 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 )
 
+// The workspace is read through an *os.Root, by slash paths relative to it
+// ("." is the root): nothing outside it is listed or opened, even when a
+// file or directory is swapped for a symbolic link while the scan runs.
+
 // module is one Go module of the workspace.
 type module struct {
 	path string // module path from go.mod
-	dir  string // absolute directory
+	dir  string // slash path in the workspace
 }
 
 // pkg is one package found in the workspace.
@@ -50,11 +53,7 @@ type progress interface {
 }
 
 // loadGraph reads the modules under root and the imports of their packages.
-func loadGraph(ctx context.Context, root string, tests bool, p progress) (*graph, error) {
-	root, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil, fmt.Errorf("workspace root: %s", pathErr(err))
-	}
+func loadGraph(ctx context.Context, root *os.Root, tests bool, p progress) (*graph, error) {
 	mods, err := findModules(root)
 	if err != nil {
 		return nil, err
@@ -62,7 +61,7 @@ func loadGraph(ctx context.Context, root string, tests bool, p progress) (*graph
 	g := &graph{modules: mods, pkgs: map[string]*pkg{}, importer: map[string][]string{}}
 	var dirs []moduleDir
 	for _, m := range mods {
-		ds, err := packageDirs(ctx, m.dir)
+		ds, err := packageDirs(ctx, root, m.dir)
 		if err != nil {
 			return nil, err
 		}
@@ -78,18 +77,12 @@ func loadGraph(ctx context.Context, root string, tests bool, p progress) (*graph
 		if i%25 == 0 {
 			p.Status(fmt.Sprintf("Reading %d of %d directories…", i+1, len(dirs)))
 		}
-		rel, _ := filepath.Rel(d.mod.dir, d.dir)
 		importPath := d.mod.path
-		if rel != "." {
-			importPath = path.Join(d.mod.path, filepath.ToSlash(rel))
+		if rel := relSlash(d.mod.dir, d.dir); rel != "." {
+			importPath = path.Join(d.mod.path, rel)
 		}
-		wsRel, _ := filepath.Rel(root, d.dir)
-		pk, err := readPackage(fset, d.dir, importPath, tests, g, root)
-		if err != nil {
-			return nil, err
-		}
-		if pk != nil {
-			pk.dir = filepath.ToSlash(wsRel)
+		if pk := readPackage(fset, root, d.dir, importPath, tests, g); pk != nil {
+			pk.dir = d.dir
 			g.pkgs[importPath] = pk
 		}
 	}
@@ -109,11 +102,11 @@ func loadGraph(ctx context.Context, root string, tests bool, p progress) (*graph
 
 // readPackage parses the import blocks of the .go files in dir. It returns
 // nil when dir holds no Go package.
-func readPackage(fset *token.FileSet, dir, importPath string, tests bool, g *graph, root string) (*pkg, error) {
-	entries, err := os.ReadDir(dir)
+func readPackage(fset *token.FileSet, root *os.Root, dir, importPath string, tests bool, g *graph) *pkg {
+	entries, err := fs.ReadDir(root.FS(), dir)
 	if err != nil {
-		g.problems = append(g.problems, fmt.Sprintf("Skipped %s: %s.", relTo(root, dir), pathErr(err)))
-		return nil, nil
+		g.problems = append(g.problems, fmt.Sprintf("Skipped %s: %s.", dir, pathErr(err)))
+		return nil
 	}
 	seen := map[string]bool{}
 	files := 0
@@ -125,9 +118,15 @@ func readPackage(fset *token.FileSet, dir, importPath string, tests bool, g *gra
 		if strings.HasSuffix(name, "_test.go") && !tests {
 			continue
 		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ImportsOnly)
+		file := path.Join(dir, name)
+		src, why := readRegular(root, file)
+		if why != "" {
+			g.problems = append(g.problems, fmt.Sprintf("Skipped %s: it %s.", file, why))
+			continue
+		}
+		f, err := parser.ParseFile(fset, file, src, parser.ImportsOnly)
 		if err != nil {
-			g.problems = append(g.problems, fmt.Sprintf("Skipped %s: it does not parse.", relTo(root, filepath.Join(dir, name))))
+			g.problems = append(g.problems, fmt.Sprintf("Skipped %s: it does not parse.", file))
 			continue
 		}
 		files++
@@ -140,31 +139,31 @@ func readPackage(fset *token.FileSet, dir, importPath string, tests bool, g *gra
 		}
 	}
 	if files == 0 {
-		return nil, nil
+		return nil
 	}
 	pk := &pkg{path: importPath}
 	for p := range seen {
 		pk.imports = append(pk.imports, p)
 	}
 	sort.Strings(pk.imports)
-	return pk, nil
+	return pk
 }
 
 // findModules returns the modules of the workspace: those go.work uses, or
 // the one module whose go.mod is at root.
-func findModules(root string) ([]module, error) {
-	if data, err := os.ReadFile(filepath.Join(root, "go.work")); err == nil {
+func findModules(root *os.Root) ([]module, error) {
+	if data, why := readRegular(root, "go.work"); why == "" {
 		uses, err := parseWorkUses(string(data))
 		if err != nil {
 			return nil, fmt.Errorf("go.work: %w", err)
 		}
 		var mods []module
 		for _, u := range uses {
-			dir := filepath.Join(root, filepath.FromSlash(u))
-			if !within(root, dir) {
+			dir := path.Clean(strings.ReplaceAll(u, `\`, "/"))
+			if !fs.ValidPath(dir) {
 				return nil, fmt.Errorf("go.work: use %s leaves the workspace root", u)
 			}
-			m, err := readModule(dir, path.Join(u, "go.mod"))
+			m, err := readModule(root, dir, path.Join(dir, "go.mod"))
 			if err != nil {
 				return nil, err
 			}
@@ -175,7 +174,7 @@ func findModules(root string) ([]module, error) {
 		}
 		return mods, nil
 	}
-	m, err := readModule(root, "go.mod")
+	m, err := readModule(root, ".", "go.mod")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, errors.New("the workspace root has neither go.work nor go.mod: open a Go module as the workspace")
 	}
@@ -187,16 +186,16 @@ func findModules(root string) ([]module, error) {
 
 // readModule reads the module path from dir/go.mod; name is how messages
 // call that file.
-func readModule(dir, name string) (module, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-	if errors.Is(err, fs.ErrNotExist) && name != "go.mod" {
+func readModule(root *os.Root, dir, name string) (module, error) {
+	data, why := readRegular(root, path.Join(dir, "go.mod"))
+	if why == whyMissing && name != "go.mod" {
 		return module{}, fmt.Errorf("go.work: %s does not exist", name)
 	}
-	if errors.Is(err, fs.ErrNotExist) {
-		return module{}, err
+	if why == whyMissing {
+		return module{}, fs.ErrNotExist
 	}
-	if err != nil {
-		return module{}, fmt.Errorf("%s: %s", name, pathErr(err))
+	if why != "" {
+		return module{}, fmt.Errorf("%s: it %s", name, why)
 	}
 	p, err := parseModulePath(string(data))
 	if err != nil {
@@ -268,9 +267,9 @@ func unquote(s string) string {
 // packageDirs returns the directories under modDir that may hold packages of
 // the module: not testdata, vendor, hidden or "_" directories, and not
 // nested modules.
-func packageDirs(ctx context.Context, modDir string) ([]string, error) {
+func packageDirs(ctx context.Context, root *os.Root, modDir string) ([]string, error) {
 	var dirs []string
-	err := filepath.WalkDir(modDir, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(root.FS(), modDir, func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
@@ -286,10 +285,10 @@ func packageDirs(ctx context.Context, modDir string) ([]string, error) {
 		if p != modDir {
 			name := d.Name()
 			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
-			if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
-				return filepath.SkipDir
+			if _, err := root.Lstat(path.Join(p, "go.mod")); err == nil {
+				return fs.SkipDir
 			}
 		}
 		dirs = append(dirs, p)
@@ -304,18 +303,15 @@ func packageDirs(ctx context.Context, modDir string) ([]string, error) {
 	return dirs, nil
 }
 
-// within reports whether p is root or below it.
-func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator))
-}
-
-func relTo(root, p string) string {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
-		return filepath.Base(p)
+// relSlash returns the slash path p relative to its ancestor dir.
+func relSlash(dir, p string) string {
+	switch {
+	case dir == ".":
+		return p
+	case p == dir:
+		return "."
 	}
-	return filepath.ToSlash(r)
+	return strings.TrimPrefix(p, dir+"/")
 }
 
 // pathErr drops the absolute path from a *fs.PathError.

@@ -12,6 +12,27 @@
 //     files and files over 1 MB, reports its progress and stops when the call
 //     is cancelled.
 //
+// # Reading a workspace safely
+//
+// The search is the pattern to copy for a tool that reads the workspace
+// while people, or other programs, may change it. A check on a path ("is it
+// inside the root? is it a regular file?") followed by an open of that path
+// can be raced: between the two, a file can become a symbolic link to
+// outside the workspace, or a FIFO that blocks the open forever. So:
+//
+//   - Take the workspace as an *os.Root from [sdk.ToolContext.Workspace]
+//     (commands: [sdk.Session.OpenWorkspace]) and list and open everything
+//     through it: it refuses a name leading outside the root at the moment
+//     of opening. Walk with fs.WalkDir(root.FS(), ".").
+//   - Open files for reading with O_NONBLOCK (and O_NOCTTY), so that opening
+//     a FIFO returns at once, then Stat the opened *os.File and read only a
+//     regular file; never decide from the path.
+//   - Read at most the size limit, even if the file grows meanwhile.
+//
+// readRegular in read.go does the three. A root never follows a link with
+// an absolute target; the search maps such a link to its target inside the
+// workspace by name, and still opens that name through the root.
+//
 // # For people
 //
 // The command research.stats counts the files and bytes in the workspace. A

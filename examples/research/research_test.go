@@ -129,7 +129,7 @@ func TestSearchEmpty(t *testing.T) {
 	}
 
 	noWS := search(t, "", `{"query":"x"}`)
-	if want := "Tool failed: the session has no workspace root to search"; noWS.Status != modtest.Failed || noWS.Text != want {
+	if want := "Tool failed: the session has no workspace root"; noWS.Status != modtest.Failed || noWS.Text != want {
 		t.Errorf("no workspace: got %s %q, want failed %q", noWS.Status, noWS.Text, want)
 	}
 }

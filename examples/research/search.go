@@ -146,11 +146,6 @@ type Hit struct {
 	Excerpt string `json:"excerpt"`
 }
 
-// candidate is a file the search will read.
-type candidate struct {
-	abs, rel string
-}
-
 // searchWorkspace walks the workspace, then reads each candidate file.
 func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) {
 	res := SearchResult{Query: in.Query, Hits: []Hit{}}
@@ -162,7 +157,11 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 	if err != nil {
 		return res, err
 	}
-	root, start, err := resolveStart(tc.Session().Workspace, in.Path)
+	root, err := tc.Workspace()
+	if err != nil {
+		return res, err
+	}
+	start, err := resolveStart(root, in.Path)
 	if err != nil {
 		return res, err
 	}
@@ -170,7 +169,7 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 	tc.Status("Listing files…")
 
 	skips := &skipLog{tc: tc}
-	files, err := listFiles(tc, root, start, skips)
+	files, err := listFiles(tc, root, workspacePaths(tc.Session().Workspace), start, skips)
 	if err != nil {
 		return res, err
 	}
@@ -185,7 +184,7 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 			tc.Status(fmt.Sprintf("Searching %s of %s files…", thousands(i+1), total))
 			lastStatus = time.Now()
 		}
-		searched, err := searchFile(tc, f, m, &res, limit, skips)
+		searched, err := searchFile(tc, root, f, m, &res, limit, skips)
 		if err != nil {
 			return res, err
 		}
@@ -249,100 +248,126 @@ func matcher(in SearchInput) (match, error) {
 	}, nil
 }
 
-// resolveStart returns the workspace root and the directory or file to
-// search, both with symlinks resolved, refusing anything outside the root.
-func resolveStart(workspace, rel string) (root, start string, err error) {
-	if workspace == "" {
-		return "", "", errors.New("the session has no workspace root to search")
-	}
-	root, err = filepath.EvalSymlinks(workspace)
-	if err != nil {
-		return "", "", fmt.Errorf("workspace root: %s", unwrapPathError(err))
-	}
-	root, err = filepath.Abs(root)
-	if err != nil {
-		return "", "", fmt.Errorf("workspace root: %s", unwrapPathError(err))
-	}
+// resolveStart returns the directory or file to search as a slash path
+// in the workspace, "." for all of it.
+func resolveStart(root *os.Root, rel string) (string, error) {
 	if msg := checkRelative(rel); msg != "" {
-		return "", "", fmt.Errorf("path %s", msg)
+		return "", fmt.Errorf("path %s", msg)
 	}
 	if rel == "" {
-		return root, root, nil
+		return ".", nil
 	}
-	start, err = filepath.EvalSymlinks(filepath.Join(root, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", "", fmt.Errorf("path %q does not exist in the workspace", rel)
+	start := path.Clean(filepath.ToSlash(rel))
+	if _, err := root.Stat(start); err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", fmt.Errorf("path %q does not exist in the workspace", rel)
+		case escapes(err):
+			return "", fmt.Errorf("path %q leads outside the workspace root through a symbolic link; search inside the workspace instead", rel)
+		}
+		return "", fmt.Errorf("path %q: %s", rel, unwrapPathError(err))
 	}
-	if err != nil {
-		return "", "", fmt.Errorf("path %q: %w", rel, err)
-	}
-	if !within(root, start) {
-		return "", "", fmt.Errorf("path %q leads outside the workspace root through a symbolic link; search inside the workspace instead", rel)
-	}
-	return root, start, nil
+	return start, nil
 }
 
-// within reports whether p is root or below it; both are clean and absolute.
-func within(root, p string) bool {
-	r, err := filepath.Rel(root, p)
-	return err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) && !filepath.IsAbs(r)
+// workspacePaths returns the absolute paths of the workspace root, as
+// given and with symbolic links resolved, for linkTarget.
+func workspacePaths(ws string) []string {
+	paths := []string{filepath.Clean(ws)}
+	if real, err := filepath.EvalSymlinks(ws); err == nil && real != paths[0] {
+		paths = append(paths, real)
+	}
+	return paths
+}
+
+// linkTarget returns the name through root under which to read the
+// symbolic link p, or why it is skipped. That is p itself, which the root
+// follows while it stays inside; but an *os.Root never follows a link with
+// an absolute target, so for one whose target lies under one of rootPaths
+// it is that target relative to the root. Either way the root does the
+// opening, so a link swapped in later still cannot lead outside.
+func linkTarget(root *os.Root, rootPaths []string, p string) (open, why string) {
+	open = p
+	if target, err := root.Readlink(p); err == nil && filepath.IsAbs(target) {
+		open = ""
+		for _, rp := range rootPaths {
+			if rel, err := filepath.Rel(rp, target); err == nil && filepath.IsLocal(rel) {
+				open = filepath.ToSlash(rel)
+				break
+			}
+		}
+		if open == "" {
+			return "", "is a symbolic link leading outside the workspace"
+		}
+	}
+	if _, err := root.Stat(open); err != nil {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", "is a broken symbolic link"
+		case escapes(err):
+			return "", "is a symbolic link leading outside the workspace"
+		}
+		return "", "cannot be read: " + unwrapPathError(err)
+	}
+	return open, ""
+}
+
+// escapes reports whether err is an *os.Root refusing a name that leads
+// outside it, rather than a missing or unreadable file.
+func escapes(err error) bool {
+	return !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) &&
+		strings.Contains(unwrapPathError(err), "escapes")
 }
 
 // skipDirs are directories never searched.
 var skipDirs = map[string]bool{".git": true, ".hg": true, ".svn": true}
 
-// listFiles returns the regular files under start, in lexical order, that
-// are not under a skipped directory and not over MaxFileSize. Symbolic links
-// to files inside the root are followed; links leading outside are skipped.
-func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candidate, error) {
+// candidate is a file the search will read: name is where the hit is
+// reported, open the name through the root it is read by (the target of a
+// link with an absolute target).
+type candidate struct {
+	name, open string
+}
+
+// listFiles returns the files under start, in lexical order, that are not
+// under a skipped directory. Directories are read through root, so none
+// outside it is listed, even one swapped in for a listed directory;
+// symbolic links to files inside the root are kept and those leading
+// outside are skipped. What each file is, is decided when it is opened
+// (readRegular), not here.
+func listFiles(tc *sdk.ToolContext, root *os.Root, rootPaths []string, start string, skips *skipLog) ([]candidate, error) {
 	var files []candidate
-	err := filepath.WalkDir(start, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(root.FS(), start, func(p string, d fs.DirEntry, err error) error {
 		if cerr := tc.Err(); cerr != nil {
 			return cerr
 		}
-		rel := relSlash(root, p)
 		if err != nil {
 			if p == start {
 				return err
 			}
-			skips.add(rel, "cannot be read: "+unwrapPathError(err))
+			skips.add(p, "cannot be read: "+unwrapPathError(err))
 			if d != nil && d.IsDir() {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
 		if d.IsDir() {
 			if skipDirs[d.Name()] {
-				return filepath.SkipDir
+				return fs.SkipDir
 			}
 			return nil
 		}
-		abs := p
+		open := p
 		if d.Type()&fs.ModeSymlink != 0 {
-			target, err := filepath.EvalSymlinks(p)
-			if err != nil {
-				skips.add(rel, "is a broken symbolic link")
+			var why string
+			if open, why = linkTarget(root, rootPaths, p); why != "" {
+				skips.add(p, why)
 				return nil
 			}
-			if !within(root, target) {
-				skips.add(rel, "is a symbolic link leading outside the workspace")
-				return nil
-			}
-			abs = target
+		} else if !d.Type().IsRegular() {
+			return nil // devices, pipes, sockets
 		}
-		info, err := statEntry(d, abs)
-		if err != nil {
-			skips.add(rel, "cannot be read: "+unwrapPathError(err))
-			return nil
-		}
-		if !info.Mode().IsRegular() {
-			return nil // directories reached through links, devices, sockets
-		}
-		if info.Size() > MaxFileSize {
-			skips.add(rel, fmt.Sprintf("is %s, over the %s limit", size(info.Size()), size(MaxFileSize)))
-			return nil
-		}
-		files = append(files, candidate{abs: abs, rel: rel})
+		files = append(files, candidate{name: p, open: open})
 		return nil
 	})
 	if err != nil {
@@ -354,25 +379,16 @@ func listFiles(tc *sdk.ToolContext, root, start string, skips *skipLog) ([]candi
 	return files, nil
 }
 
-// statEntry returns the file information of a walked entry, following a
-// symbolic link to its target abs.
-func statEntry(d fs.DirEntry, abs string) (fs.FileInfo, error) {
-	if d.Type()&fs.ModeSymlink != 0 {
-		return os.Stat(abs)
-	}
-	return d.Info()
-}
-
-// searchFile adds f's matching lines to res and reports whether f was read
-// as text.
-func searchFile(tc *sdk.ToolContext, f candidate, m match, res *SearchResult, limit int, skips *skipLog) (bool, error) {
-	data, err := os.ReadFile(f.abs)
-	if err != nil {
-		skips.add(f.rel, "cannot be read: "+unwrapPathError(err))
+// searchFile adds the matching lines of f to res and reports whether it was
+// read as text.
+func searchFile(tc *sdk.ToolContext, root *os.Root, f candidate, m match, res *SearchResult, limit int, skips *skipLog) (bool, error) {
+	data, why := readRegular(root, f.open)
+	if why != "" {
+		skips.add(f.name, why)
 		return false, nil
 	}
 	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
-		skips.add(f.rel, "is binary")
+		skips.add(f.name, "is binary")
 		return false, nil
 	}
 	if !m.file(data) {
@@ -397,7 +413,7 @@ func searchFile(tc *sdk.ToolContext, f candidate, m match, res *SearchResult, li
 			res.Truncated = true
 			return true, nil
 		}
-		res.Hits = append(res.Hits, Hit{Path: f.rel, Line: n, Excerpt: excerpt(text, at)})
+		res.Hits = append(res.Hits, Hit{Path: f.name, Line: n, Excerpt: excerpt(text, at)})
 	}
 	return true, nil
 }
@@ -431,15 +447,6 @@ func excerpt(line string, at int) string {
 		out += "…"
 	}
 	return out
-}
-
-// relSlash returns p relative to root with forward slashes.
-func relSlash(root, p string) string {
-	r, err := filepath.Rel(root, p)
-	if err != nil {
-		return filepath.ToSlash(p)
-	}
-	return path.Clean(filepath.ToSlash(r))
 }
 
 // unwrapPathError drops the absolute path from a *fs.PathError, so messages

@@ -19,21 +19,19 @@ func workspaceStats(ctx context.Context, env *sdk.Env, args json.RawMessage) (st
 	if len(args) > 0 && strings.TrimSpace(string(args)) != "null" && strings.TrimSpace(string(args)) != "{}" {
 		return "", errors.New("research.stats takes no arguments")
 	}
-	if env.Session.Workspace == "" {
-		return "", errors.New("the session has no workspace root")
-	}
-	root, err := filepath.EvalSymlinks(env.Session.Workspace)
+	root, err := env.Session.OpenWorkspace()
 	if err != nil {
-		return "", fmt.Errorf("workspace root: %s", unwrapPathError(err))
+		return "", err
 	}
+	defer root.Close()
 	var files, dirs, links, unreadable int
 	var bytes int64
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
 		if cerr := ctx.Err(); cerr != nil {
 			return cerr
 		}
 		if err != nil {
-			if p == root {
+			if p == "." {
 				return err
 			}
 			unreadable++
@@ -41,10 +39,10 @@ func workspaceStats(ctx context.Context, env *sdk.Env, args json.RawMessage) (st
 		}
 		switch {
 		case d.IsDir():
-			if skipDirs[d.Name()] && p != root {
-				return filepath.SkipDir
+			if skipDirs[d.Name()] && p != "." {
+				return fs.SkipDir
 			}
-			if p != root {
+			if p != "." {
 				dirs++
 			}
 		case d.Type()&fs.ModeSymlink != 0:

@@ -21,6 +21,10 @@ const EnvLogLevel = "MODKIT_LOG_LEVEL"
 // so instead of reporting a crash.
 const ExitGraceExpired = 86
 
+// EnvMaxMessageBytes names the environment variable through which the host
+// tells a mod the gRPC message limit it sets, for the mod to set the same.
+const EnvMaxMessageBytes = "MODKIT_MAX_MESSAGE_BYTES"
+
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 

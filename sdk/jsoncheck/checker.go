@@ -9,6 +9,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -67,7 +68,8 @@ type Checker struct {
 	pos      int
 	failed   bool
 	path     []segment
-	problems []string
+	problems []string // the first limits.MaxProblems problems
+	more     int      // problems found after those
 	rewrites []rewrite
 	sbuf     []byte // unescaped string value
 	kbuf     []byte // unescaped key
@@ -92,6 +94,7 @@ func New(data []byte) *Checker {
 	c.failed = false
 	c.path = c.path[:0]
 	c.problems = nil
+	c.more = 0
 	c.rewrites = c.rewrites[:0]
 	return c
 }
@@ -165,29 +168,63 @@ func (c *Checker) syntax(msg string) {
 		return
 	}
 	c.failed = true
-	c.problems = append(c.problems, fmt.Sprintf("/: invalid JSON at byte %d: %s", c.pos, msg))
+	if c.counted() {
+		c.problems = append(c.problems, fmt.Sprintf("/: invalid JSON at byte %d: %s", c.pos, msg))
+	}
 	c.pos = len(c.data)
 }
 
-// Report records a problem at the current path. Arguments are formatted as
-// by fmt.Sprintf.
-func (c *Checker) Report(format string, args ...any) {
-	if c.failed {
-		return
+// counted reports whether the next problem is listed; past
+// limits.MaxProblems it is only counted, so that a hostile input costs no
+// more than a scan.
+func (c *Checker) counted() bool {
+	if len(c.problems) < limits.MaxProblems {
+		return true
 	}
-	c.problems = append(c.problems, c.pathString(len(c.path))+": "+fmt.Sprintf(format, args...))
+	c.more++
+	return false
 }
 
-// reportAt records a problem at the path of the enclosing container.
-func (c *Checker) reportParent(msg string) {
-	if c.failed {
+// Report records a problem at the current path. Arguments are formatted as
+// by fmt.Sprintf, with strings, byte slices and numbers longer than a short
+// quote cut.
+func (c *Checker) Report(format string, args ...any) {
+	if c.failed || !c.counted() {
+		return
+	}
+	c.problems = append(c.problems, c.pathString(len(c.path))+": "+fmt.Sprintf(format, echo(args)...))
+}
+
+// reportParent records a problem at the path of the enclosing container.
+func (c *Checker) reportParent(format string, args ...any) {
+	if c.failed || !c.counted() {
 		return
 	}
 	n := len(c.path) - 1
 	if n < 0 {
 		n = 0
 	}
-	c.problems = append(c.problems, c.pathString(n)+": "+msg)
+	c.problems = append(c.problems, c.pathString(n)+": "+fmt.Sprintf(format, echo(args)...))
+}
+
+// echo cuts the values a problem quotes to limits.MaxEcho bytes.
+func echo(args []any) []any {
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			args[i] = limits.Echo(v)
+		case []byte:
+			args[i] = echoBytes(v)
+		case Num:
+			args[i] = echoBytes(v.raw)
+		}
+	}
+	return args
+}
+
+// echoBytes is limits.Echo for bytes, copying no more than it keeps.
+func echoBytes(b []byte) string {
+	return limits.Echo(string(b[:min(len(b), limits.MaxEcho+1)]))
 }
 
 func (c *Checker) pathString(n int) string {
@@ -205,7 +242,7 @@ func (c *Checker) pathString(n int) string {
 		if s.keyEsc {
 			key = unescape(nil, key)
 		}
-		for _, r := range string(key) {
+		for _, r := range echoBytes(key) {
 			switch r {
 			case '~':
 				b.WriteString("~0")
@@ -604,16 +641,16 @@ func (c *Checker) Index() int { return c.path[len(c.path)-1].count - 1 }
 // object, naming the allowed ones, and skips its value.
 func (c *Checker) Unknown(allowed string) {
 	if allowed == "" {
-		c.reportParent(fmt.Sprintf("unknown property %q: the object takes no properties", c.Key()))
+		c.reportParent("unknown property %q: the object takes no properties", c.Key())
 	} else {
-		c.reportParent(fmt.Sprintf("unknown property %q (allowed: %s)", c.Key(), allowed))
+		c.reportParent("unknown property %q (allowed: %s)", c.Key(), allowed)
 	}
 	c.Skip()
 }
 
 // Duplicate reports the current key as given twice and skips its value.
 func (c *Checker) Duplicate() {
-	c.reportParent(fmt.Sprintf("duplicate property %q", c.Key()))
+	c.reportParent("duplicate property %q", c.Key())
 	c.Skip()
 }
 
@@ -639,9 +676,9 @@ func (c *Checker) Err() error {
 	if len(c.problems) == 0 {
 		return nil
 	}
-	p := c.problems
-	c.problems = nil
-	return &sdk.InputError{Problems: p}
+	p, more := c.problems, c.more
+	c.problems, c.more = nil, 0
+	return &sdk.InputError{Problems: p, More: more}
 }
 
 // Decode returns the problems as an *sdk.InputError if there are any, and
@@ -704,7 +741,9 @@ func (c *Checker) Unmarshal(start int, v any) {
 
 // DecodeFailed records a decoding failure at the current path.
 func (c *Checker) DecodeFailed(err error) {
-	c.problems = append(c.problems, c.pathString(len(c.path))+": "+err.Error())
+	if c.counted() {
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(err.Error(), limits.MaxProblemBytes))
+	}
 }
 
 // KeySet remembers the keys of one map object, to report keys given twice.

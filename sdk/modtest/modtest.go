@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -224,7 +225,7 @@ func (o *Outcome) message() string {
 	var ie *sdk.InputError
 	switch {
 	case errors.As(o.Err, &ie):
-		return fmt.Sprintf("invalid input for tool %s:\n  %s", o.tool, strings.Join(ie.Problems, "\n  "))
+		return limits.Message("invalid input for tool "+o.tool+":", limits.Problems(ie.Problems, ie.More))
 	case o.Err == nil:
 		return "tool " + o.tool + " failed without a message"
 	default:

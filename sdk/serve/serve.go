@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -81,13 +83,24 @@ func Serve(g *sdk.Generated, opts *Options) error {
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			opts = append(opts, grpc.ChainUnaryInterceptor(hs.unary), grpc.ChainStreamInterceptor(hs.stream))
+			max := maxMessageBytes()
+			opts = append(opts, grpc.ChainUnaryInterceptor(hs.unary), grpc.ChainStreamInterceptor(hs.stream),
+				grpc.MaxRecvMsgSize(max), grpc.MaxSendMsgSize(max))
 			return plugin.DefaultGRPCServer(opts)
 		},
 		Logger: protocol.HCLogger(o.Logger),
 		Test:   o.Test,
 	})
 	return nil
+}
+
+// maxMessageBytes is the gRPC message limit the host asks for, or the one a
+// host with default options sets.
+func maxMessageBytes() int {
+	if n, err := strconv.Atoi(os.Getenv(protocol.EnvMaxMessageBytes)); err == nil && n > 0 {
+		return n
+	}
+	return limits.MessageBytes(limits.DefaultRequestBytes, limits.DefaultResultBytes)
 }
 
 func levelFromEnv() slog.Level {

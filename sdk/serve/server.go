@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
@@ -89,7 +90,7 @@ func failedOutcome(msg string) *pb.Outcome {
 }
 
 func inputOutcome(ie *sdk.InputError) *pb.Outcome {
-	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: ie.Problems}
+	return &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: ie.Error(), Problems: limits.Problems(ie.Problems, ie.More)}
 }
 
 func (s *server) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer) error {
@@ -133,6 +134,9 @@ func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.Act
 		input, err = s.g.Decode(t, req.GetInput())
 		return err
 	})
+	if ctx.Err() != nil {
+		return nil
+	}
 	if err != nil {
 		var ie *sdk.InputError
 		if errors.As(err, &ie) {

@@ -1,0 +1,73 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/host"
+)
+
+// echoInput returns a quick_echo input of exactly n bytes.
+func echoInput(n int) json.RawMessage {
+	return json.RawMessage(`{"text":"` + strings.Repeat("x", n-len(`{"text":""}`)) + `"}`)
+}
+
+// TestRequestSizeLimit checks that an input over the host's request limit
+// is refused before any mod sees it, with a message naming the limit and
+// blaming no mod, even with another mod's hook on every call.
+func TestRequestSizeLimit(t *testing.T) {
+	tests := []struct {
+		name  string
+		opts  *host.Options
+		size  int
+		limit int
+	}{
+		{"option", &host.Options{MaxRequestBytes: 1000}, 1001, 1000},
+		{"default", nil, 4<<20 + 1, 4 << 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := load(t, tt.opts, quickDir, crashyDir) // crashy hooks every call
+			res, err := h.Call(context.Background(), &host.CallRequest{Tool: "quick_echo", Input: echoInput(tt.size), Session: session(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "the input is " + strconv.Itoa(tt.size) + " bytes, over the host's limit of " + strconv.Itoa(tt.limit) + " bytes per request"
+			if res.Status != host.StatusFailed || res.Error != want {
+				t.Errorf("got %s %q, want failed %q", res.Status, res.Error, want)
+			}
+			// At the limit the call goes ahead (its echo may then be over
+			// the result limit).
+			res = call(t, h, "quick_echo", string(echoInput(tt.limit)))
+			if strings.Contains(res.Error, "per request") {
+				t.Errorf("at the limit: got %q, want the input accepted", res.Error)
+			}
+		})
+	}
+}
+
+// TestLargeInputCrossesTransport checks that the gRPC limits between host
+// and mod follow the options: an input larger than gRPC's default 4 MiB
+// reaches another mod's hook and the tool, and its echo comes back, over
+// both call paths.
+func TestLargeInputCrossesTransport(t *testing.T) {
+	h := load(t, &host.Options{MaxRequestBytes: 6 << 20, MaxResultBytes: 8 << 20}, quickDir, crashyDir)
+	input := echoInput(5 << 20)
+	for _, watch := range []bool{false, true} {
+		req := &host.CallRequest{Tool: "quick_echo", Input: input, Session: session(t)}
+		if watch {
+			req.OnActivity = func(host.ActivityEvent) {}
+		}
+		res, err := h.Call(context.Background(), req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, res, host.StatusCompleted)
+		if len(res.Text) != len(input)-len(`{"text":""}`) {
+			t.Errorf("streamed %v: got a %d-byte echo, want %d", watch, len(res.Text), len(input)-len(`{"text":""}`))
+		}
+	}
+}

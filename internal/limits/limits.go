@@ -1,0 +1,121 @@
+// Package limits holds the bounds modkit puts on the work one input or one
+// call can cause, so that the sdk, generated validators, the mod's server
+// and the host all apply the same numbers and the same wording.
+//
+// # Problems
+//
+// An invalid input reports at most [MaxProblems] problems; the rest are
+// counted in a last line, "and 19950 more problems". A problem quotes at
+// most [MaxEcho] bytes of an offending value ([Echo]) and is at most
+// [MaxProblemBytes] long. [Problems] caps a list, [Message] joins one, in
+// time linear in the list.
+//
+// # Activity
+//
+// A call's log keeps at most [MaxLogEntries] entries and [MaxLogBytes]
+// bytes; then one last entry, [LogTruncated], says that later entries were
+// dropped. A title, status or log text is cut to [MaxActivityText] bytes.
+//
+// # Messages
+//
+// The host takes a call's input up to a size (its Options.MaxRequestBytes,
+// [DefaultRequestBytes] by default) and a result up to another
+// ([DefaultResultBytes]). [MessageBytes] derives from the two the gRPC
+// message limit both sides set, in both directions, so that a request the
+// host accepts always reaches the mod.
+package limits
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+const (
+	// MaxProblems is how many problems an invalid-input message lists.
+	MaxProblems = 50
+	// MaxProblemBytes is the most bytes of one problem line.
+	MaxProblemBytes = 1024
+	// MaxEcho is the most bytes of an offending value a problem quotes.
+	MaxEcho = 100
+
+	// MaxLogEntries is how many log entries one call keeps.
+	MaxLogEntries = 1000
+	// MaxLogBytes is how many bytes of log text one call keeps.
+	MaxLogBytes = 1 << 20
+	// MaxActivityText is the most bytes of one title, status or log text.
+	MaxActivityText = 4096
+	// LogTruncated is the last log entry of a call whose log was cut.
+	LogTruncated = "log truncated: a call keeps at most 1000 entries and 1 MiB of log; later entries were dropped"
+)
+
+const (
+	// DefaultRequestBytes is the default size limit of a call's input.
+	DefaultRequestBytes = 4 << 20
+	// DefaultResultBytes is the default size limit of a call's result.
+	DefaultResultBytes = 1 << 20
+	// envelope is room for everything in a message besides input, result
+	// and log: names, ids, the session, title and status.
+	envelope = 256 << 10
+)
+
+// MessageBytes returns the gRPC message limit for a host taking requests
+// of up to request bytes and results of up to result bytes: a view's
+// request carries both, a call's one response carries the result with the
+// whole activity.
+func MessageBytes(request, result int) int {
+	return request + result + MaxLogBytes + MaxLogEntries*16 + envelope
+}
+
+// Echo returns s cut to at most MaxEcho bytes at a character boundary,
+// with "…" appended when it was cut.
+func Echo(s string) string { return Cut(s, MaxEcho) }
+
+// Cut returns s cut to at most n bytes at a character boundary, with "…"
+// appended when it was cut.
+func Cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
+
+// Problems returns list as a message shows it: the first MaxProblems
+// entries, then, when list is longer or more is positive, a line counting
+// the rest. more counts problems found but never put in list.
+func Problems(list []string, more int) []string {
+	if len(list) > MaxProblems {
+		more += len(list) - MaxProblems
+		list = list[:MaxProblems]
+	}
+	if more <= 0 {
+		return list
+	}
+	out := make([]string, len(list), len(list)+1)
+	copy(out, list)
+	noun := " more problems"
+	if more == 1 {
+		noun = " more problem"
+	}
+	return append(out, "and "+strconv.Itoa(more)+noun)
+}
+
+// Message returns head followed by lines, each on its own line indented by
+// two spaces. It keeps at most MaxProblems+1 lines (a list from Problems),
+// each cut to MaxProblemBytes, so a message is bounded whatever it is given.
+func Message(head string, lines []string) string {
+	if len(lines) > MaxProblems+1 {
+		lines = lines[:MaxProblems+1]
+	}
+	var b strings.Builder
+	b.WriteString(head)
+	for _, l := range lines {
+		b.WriteString("\n  ")
+		b.WriteString(Cut(l, MaxProblemBytes))
+	}
+	return b.String()
+}
