@@ -414,10 +414,11 @@ func (h *Host) Close() error {
 	for _, m := range h.mods {
 		if p := m.take(); p != nil {
 			p.stopBecause("the host closed")
+			p.unwatch() // stopped gracefully below, so its handlers see their calls end
 			procs = append(procs, p)
 		}
 	}
-	h.cancel() // kills every process, and stops builds and starts
+	h.cancel() // kills the processes still starting, and stops builds
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)
