@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -495,7 +494,9 @@ func TestKilledModFailsCallNamingIt(t *testing.T) {
 	if len(pids) != 1 {
 		t.Fatalf("got mod processes %v, want one", pids)
 	}
-	syscall.Kill(pids[0], syscall.SIGKILL)
+	if p, err := os.FindProcess(pids[0]); err == nil {
+		p.Kill()
+	}
 	res := <-done
 	wantStatus(t, res, host.StatusFailed)
 	if want := "mod crashy crashed: signal: killed"; res.Error != want {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -253,7 +252,7 @@ func TestModDiesWithHost(t *testing.T) {
 	if len(mods) != 1 {
 		t.Fatalf("got %d mod processes of the helper, want 1", len(mods))
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()
