@@ -86,3 +86,12 @@ func TestCheckWorkingDir(t *testing.T) {
 		t.Errorf("stale: got %v, want %q", err, want)
 	}
 }
+
+// BenchmarkDir measures the check a host makes per mod at load.
+func BenchmarkDir(b *testing.B) {
+	for b.Loop() {
+		if _, err := freshness.Dir("../../examples/research"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
