@@ -5,7 +5,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -44,15 +43,6 @@ func parseStatCPU(data []byte) (time.Duration, error) {
 		return 0, fmt.Errorf("stat: stime: %w", err)
 	}
 	return time.Duration(utime+stime) * clockTick, nil
-}
-
-// selfCPU returns the CPU time this process has used.
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // cpuMeter measures the CPU time the caller's process and one child spend.

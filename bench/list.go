@@ -9,6 +9,7 @@ import (
 
 	"github.com/modkit/modkit/bench/internal/echomod"
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -18,9 +19,9 @@ const (
 	listTools = 5
 )
 
-// writeFleet writes n mod directories under dir, each holding only a
-// manifest with listTools tools shaped like the echo mod's echo tool, and
-// returns their paths.
+// writeFleet writes n mod directories under dir, each holding a one-line
+// Go package and a manifest generated from it, with listTools tools shaped
+// like the echo mod's echo tool, and returns their paths.
 func writeFleet(dir string, n int) ([]string, error) {
 	base, err := manifest.Decode(echomod.Modkit().Manifest)
 	if err != nil {
@@ -38,13 +39,21 @@ func writeFleet(dir string, n int) ([]string, error) {
 	dirs := make([]string, n)
 	for i := range dirs {
 		id := fmt.Sprintf("fleet%03d", i)
+		dirs[i] = filepath.Join(dir, id)
+		if err := os.MkdirAll(dirs[i], 0o755); err != nil {
+			return nil, err
+		}
+		src := filepath.Join(dirs[i], id+".go")
+		if err := os.WriteFile(src, []byte("package "+id+"\n"), 0o644); err != nil {
+			return nil, err
+		}
 		m := &manifest.Manifest{
 			FormatVersion: manifest.FormatVersion,
 			ID:            id,
 			DisplayName:   "Fleet mod " + id,
 			Description:   "One of the mods list100 loads.",
 			GoPackage:     "example.com/fleet/" + id,
-			SourceHash:    base.SourceHash,
+			SourceHash:    freshness.Files([]string{src}),
 		}
 		for j := range listTools {
 			t := *echoTool
@@ -53,10 +62,6 @@ func writeFleet(dir string, n int) ([]string, error) {
 		}
 		data, err := manifest.Encode(m)
 		if err != nil {
-			return nil, err
-		}
-		dirs[i] = filepath.Join(dir, id)
-		if err := os.MkdirAll(dirs[i], 0o755); err != nil {
 			return nil, err
 		}
 		if err := os.WriteFile(filepath.Join(dirs[i], manifest.FileName), data, 0o644); err != nil {
@@ -73,6 +78,9 @@ func listFleet(dirs []string, opts *host.Options) error {
 		return err
 	}
 	defer h.Close()
+	if bad := h.Unavailable(); len(bad) > 0 {
+		return fmt.Errorf("list100: %v", bad[0])
+	}
 	tools, err := h.Tools("")
 	if err != nil {
 		return err

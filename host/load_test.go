@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -255,7 +254,7 @@ func TestModDiesWithHost(t *testing.T) {
 	if len(mods) != 1 {
 		t.Fatalf("got %d mod processes of the helper, want 1", len(mods))
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	cmd.Wait()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/modkit/modkit/host"
 )
 
 type listedTool struct {
@@ -14,6 +16,8 @@ type listedTool struct {
 	Mod         string `json:"mod"`
 	Kind        string `json:"kind"`
 	Description string `json:"description"`
+	// Unavailable says why the tool's mod cannot run, when it cannot.
+	Unavailable string `json:"unavailable,omitempty"`
 }
 
 func runList(_ context.Context, e *env, args []string) int {
@@ -34,20 +38,40 @@ func runList(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	// Load wrote why each unavailable mod cannot run on stderr; the list
+	// marks their tools.
+	unavailable := map[string]string{}
+	for _, u := range h.Unavailable() {
+		if u.Mod != "" {
+			unavailable[u.Mod] = "unavailable: " + u.Reason
+		}
+	}
 	if *asJSON {
 		out := make([]listedTool, 0, len(tools))
 		for _, t := range tools {
-			out = append(out, listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description})
+			out = append(out, listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod]})
 		}
 		data, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", data)
-		return exitOK
+		return listStatus(h)
 	}
 	w := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.DiscardEmptyColumns)
 	for _, t := range tools {
-		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, firstLine(t.Description))
+		desc := firstLine(t.Description)
+		if u := unavailable[t.Mod]; u != "" {
+			desc = u
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}
 	w.Flush()
+	return listStatus(h)
+}
+
+// listStatus fails a list when a mod cannot run, so scripts notice.
+func listStatus(h *host.Host) int {
+	if len(h.Unavailable()) > 0 {
+		return exitFailed
+	}
 	return exitOK
 }
 

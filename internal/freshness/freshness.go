@@ -3,6 +3,7 @@ package freshness
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/build"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // GeneratedFile is the name of the Go file modgen writes.
@@ -88,4 +90,45 @@ func Check(dir, id, recorded string) error {
 		return fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, dir, ErrStale, dir)
 	}
 	return nil
+}
+
+// checked caches CheckWorkingDir's answers by manifest.
+var checked sync.Map // manifest JSON -> error
+
+// CheckWorkingDir checks the mod whose manifest is embedded in its
+// generated code (manifestJSON) against the sources in the current
+// directory, when that directory holds the same mod: go test runs a
+// package's tests there. It checks nothing elsewhere, and each manifest
+// once per process.
+func CheckWorkingDir(manifestJSON []byte) error {
+	if err, ok := checked.Load(string(manifestJSON)); ok {
+		err, _ := err.(error)
+		return err
+	}
+	err := checkWorkingDir(manifestJSON)
+	checked.Store(string(manifestJSON), err)
+	return err
+}
+
+// identity is the part of a manifest that names a mod and its sources.
+type identity struct {
+	ID         string `json:"id"`
+	GoPackage  string `json:"goPackage"`
+	SourceHash string `json:"sourceHash"`
+}
+
+func checkWorkingDir(manifestJSON []byte) error {
+	var embedded, here identity
+	if json.Unmarshal(manifestJSON, &embedded) != nil {
+		return nil
+	}
+	data, err := os.ReadFile("mod.manifest.json")
+	if err != nil || json.Unmarshal(data, &here) != nil || here.ID != embedded.ID || here.GoPackage != embedded.GoPackage {
+		return nil // not the mod's own package
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	return Check(dir, embedded.ID, embedded.SourceHash)
 }

@@ -61,3 +61,37 @@ func TestCheck(t *testing.T) {
 		t.Errorf("stale: got %v, want %q", err, want)
 	}
 }
+
+// The check of a test's working directory speaks only for the mod there.
+func TestCheckWorkingDir(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	os.WriteFile("tasks.go", []byte("package tasks\n"), 0o644)
+	fresh, err := freshness.Dir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded := func(id, hash string) []byte {
+		return []byte(`{"id":"` + id + `","goPackage":"example.com/tasks","sourceHash":"` + hash + `"}`)
+	}
+	os.WriteFile(manifest.FileName, embedded("tasks", fresh), 0o644)
+	if err := freshness.CheckWorkingDir(embedded("tasks", fresh)); err != nil {
+		t.Errorf("fresh: got %v", err)
+	}
+	if err := freshness.CheckWorkingDir(embedded("other", "sha256:00")); err != nil {
+		t.Errorf("another mod's test: got %v, want no check", err)
+	}
+	err = freshness.CheckWorkingDir(embedded("tasks", "sha256:00"))
+	if want := "mod tasks (" + dir + "): generated files are out of date; run go generate in " + dir; err == nil || err.Error() != want {
+		t.Errorf("stale: got %v, want %q", err, want)
+	}
+}
+
+// BenchmarkDir measures the check a host makes per mod at load.
+func BenchmarkDir(b *testing.B) {
+	for b.Loop() {
+		if _, err := freshness.Dir("../../examples/research"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

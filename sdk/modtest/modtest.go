@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
@@ -105,9 +106,15 @@ type Outcome struct {
 
 // Run runs the named tool of g with input, as a host would, and returns its
 // outcome. It fails t at once when the tool does not exist or input cannot
-// be encoded; a tool that fails is an Outcome, not a test failure.
+// be encoded; a tool that fails is an Outcome, not a test failure. In the
+// mod's own package, Run first fails t when the generated files are out of
+// date: "mod ID (DIR): generated files are out of date; run go generate in
+// DIR".
 func Run(t testing.TB, g *sdk.Generated, tool string, input any, opts *Options) *Outcome {
 	t.Helper()
+	if err := freshness.CheckWorkingDir(g.Manifest); err != nil {
+		t.Fatalf("modtest: %v", err)
+	}
 	opts = withTestLogger(t, opts)
 	out, err := Call(g, tool, input, opts)
 	if err != nil {

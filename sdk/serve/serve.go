@@ -117,17 +117,3 @@ func levelFromEnv() slog.Level {
 		return slog.LevelInfo
 	}
 }
-
-// watchParent exits the process when its parent changes: the host died and
-// the mod was reparented. The host also asks the kernel to kill the mod when
-// it dies; this covers hosts that cannot.
-func watchParent(ppid int, every time.Duration, log *slog.Logger) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for range t.C {
-		if os.Getppid() != ppid {
-			log.Warn("host process gone; exiting")
-			os.Exit(1)
-		}
-	}
-}
