@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -78,7 +79,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	defer stopRun()
 
 	p := newPending()
-	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }}
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }, drain: drainer(w)}
 	in := &inputFilter{
 		br:    bufio.NewReaderSize(r, 64<<10),
 		r:     r,
@@ -424,20 +425,65 @@ func idKey(raw json.RawMessage) string {
 // drops the responses to requests the client cancelled. The SDK writes one
 // message per Write, so each notification reaches w in a write of its own.
 // When w fails, broken is called once and every later write fails.
+//
+// A response that follows a notification waits, when w is a pipe or a
+// socket, until the client has read the notification: the official TypeScript client
+// handles notifications a tick after the messages read with them, so a
+// progress notification read together with its call's response comes after
+// the response and is dropped.
 type outputFilter struct {
 	w      io.Writer
 	p      *pending
 	broken func()
+	drain  func() // waits until the client read what was written; nil: no wait
 
 	mu       sync.Mutex
 	writeErr error
+	noteAt   time.Time // when the last notification was written
 }
 
+// maxDrainWait bounds how long a response waits for the client to read the
+// notifications before it, and drainSettle is how long it then gives the
+// client to handle what it read.
+const (
+	maxDrainWait = 10 * time.Millisecond
+	drainSettle  = 500 * time.Microsecond
+)
+
+// notificationPrefix starts every notification the SDK writes.
+var notificationPrefix = []byte(`{"jsonrpc":"2.0","method":"notifications/`)
+
 func (out *outputFilter) Write(b []byte) (int, error) {
-	if id, ok := responseID(b); ok && out.p.answered(id) {
+	id, isResponse := responseID(b)
+	if isResponse && out.p.answered(id) {
 		return len(b), nil
 	}
+	if out.drain != nil {
+		out.mu.Lock()
+		noteAt := out.noteAt
+		if bytes.HasPrefix(b, notificationPrefix) {
+			out.noteAt = time.Now()
+		}
+		out.mu.Unlock()
+		if isResponse && !noteAt.IsZero() && time.Since(noteAt) < maxDrainWait {
+			out.drain()
+		}
+	}
 	return out.write(b)
+}
+
+// drainer returns what waits for the client to read w, when w is a pipe or
+// a socket; nil otherwise.
+func drainer(w io.Writer) func() {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil
+	}
+	return outputDrainer(f, fi.Mode()&os.ModeSocket != 0)
 }
 
 func (out *outputFilter) write(b []byte) (int, error) {
