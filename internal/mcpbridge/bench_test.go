@@ -18,17 +18,25 @@ import (
 )
 
 // BenchmarkStdioCall measures tools/call of a trivial tool (the fixture's
-// test_simple_text) with the Go SDK's client through modhost mcp over stdio
-// against a minimal Go SDK server over stdio (testdata/sdkserver) with the
-// same tool. Each iteration calls both, and host.Call in process for the same
-// tool, so that all three see the same machine load. It reports their
-// medians, the ratio of modhost to the SDK server, the floor of that ratio
-// set by the host's round trip to the mod process, (SDK + host.Call) / SDK,
-// and modhost's ratio to that floor.
+// test_simple_text) over stdio with the Go SDK's client, through three
+// servers called in turn so that all see the same machine load: a minimal Go
+// SDK server with the same tool (testdata/sdkserver), the floor, which is
+// that server running the mod's tool through host.Call (sdkserver -mods),
+// and modhost mcp. It reports their medians, modhost's ratio to the bare SDK
+// server and to the floor, and host.Call alone, in process.
 func BenchmarkStdioCall(b *testing.B) {
 	baseline := sdkServer(b)
-	sdkSession := connectCommandPath(b, baseline)
-	modSession := connectCommand(b, nil, "--mods", conformanceDir, "mcp")
+	mods, err := filepath.Abs(conformanceDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	floor := exec.Command(baseline, "-mods", mods)
+	floor.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	sessions := []*mcp.ClientSession{
+		connectCommandPath(b, exec.Command(baseline)),
+		connectCommandPath(b, floor),
+		connectCommand(b, nil, "--mods", conformanceDir, "mcp"),
+	}
 	h := loadHost(b, conformanceDir)
 	params := &mcp.CallToolParams{Name: "test_simple_text", Arguments: map[string]any{}}
 	ctx := context.Background()
@@ -55,22 +63,31 @@ func BenchmarkStdioCall(b *testing.B) {
 		return d
 	}
 	// The first calls start the mods.
-	call(sdkSession)
-	call(modSession)
-	hostCall()
-	var sdkTimes, modTimes, hostTimes []time.Duration
+	for range 10 {
+		for _, cs := range sessions {
+			call(cs)
+		}
+		hostCall()
+	}
+	times := make([][]time.Duration, len(sessions))
+	var hostTimes []time.Duration
 	for b.Loop() {
-		sdkTimes = append(sdkTimes, call(sdkSession))
-		modTimes = append(modTimes, call(modSession))
+		for i, cs := range sessions {
+			times[i] = append(times[i], call(cs))
+		}
 		hostTimes = append(hostTimes, hostCall())
 	}
-	sdkP50, modP50, hostP50 := median(sdkTimes), median(modTimes), median(hostTimes)
-	b.ReportMetric(float64(modP50.Microseconds()), "modhost-p50-µs")
+	report(b, median(times[0]), median(times[1]), median(times[2]))
+	b.ReportMetric(float64(median(hostTimes).Microseconds()), "host.Call-p50-µs")
+}
+
+// report reports the medians of the three servers and modhost's ratios.
+func report(b *testing.B, sdkP50, floorP50, modP50 time.Duration) {
 	b.ReportMetric(float64(sdkP50.Microseconds()), "go-sdk-p50-µs")
-	b.ReportMetric(float64(hostP50.Microseconds()), "host.Call-p50-µs")
+	b.ReportMetric(float64(floorP50.Microseconds()), "floor-p50-µs")
+	b.ReportMetric(float64(modP50.Microseconds()), "modhost-p50-µs")
 	b.ReportMetric(float64(modP50)/float64(sdkP50), "ratio")
-	b.ReportMetric(float64(sdkP50+hostP50)/float64(sdkP50), "floor-ratio")
-	b.ReportMetric(float64(modP50)/float64(sdkP50+hostP50), "to-floor")
+	b.ReportMetric(float64(modP50)/float64(floorP50), "to-floor")
 }
 
 // sdkServer builds the baseline server.
@@ -111,7 +128,9 @@ func tsClient(b *testing.B) (node, dir string) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			b.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"modkit-ts-sdk","private":true}`), 0o644)
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"modkit-ts-sdk","private":true}`), 0o644); err != nil {
+			b.Fatal(err)
+		}
 		cmd := exec.Command(npm, "install", "--no-audit", "--no-fund", "--loglevel=error", "--save-exact", "@modelcontextprotocol/sdk@"+tsSDKVersion)
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -122,67 +141,41 @@ func tsClient(b *testing.B) (node, dir string) {
 }
 
 // BenchmarkStdioCallTS is BenchmarkStdioCall with the official MCP
-// TypeScript client (testdata/tsbench.mjs), which calls modhost mcp and the
-// minimal Go SDK server alternately, b.N times each; host.Call is measured in
-// process before and after. It is skipped when Node.js is missing.
+// TypeScript client (testdata/tsbench.mjs), which calls the three servers in
+// turn, b.N times each (at least 100). It is skipped when Node.js is
+// missing.
 func BenchmarkStdioCallTS(b *testing.B) {
 	node, dir := tsClient(b)
 	baseline := sdkServer(b)
-	modhost := modhostBinary(b)
 	mods, err := filepath.Abs(conformanceDir)
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := loadHost(b, conformanceDir)
-	hostCalls := func(n int) []time.Duration {
-		var ds []time.Duration
-		for range n {
-			start := time.Now()
-			res, err := h.Call(context.Background(), &host.CallRequest{
-				Tool: "test_simple_text", Input: json.RawMessage(`{}`),
-				Session: sdk.Session{ID: "bench"}, OnActivity: func(host.ActivityEvent) {},
-			})
-			if err != nil || res.Status != host.StatusCompleted {
-				b.Fatalf("host.Call: %v %v", err, res)
-			}
-			ds = append(ds, time.Since(start))
-		}
-		return ds
-	}
-	hostCalls(10)
-	n := max(b.N, 100)
-	hostTimes := hostCalls(n / 2)
+	env := map[string]string{"MODKIT_CACHE": cacheDir}
 	servers := []string{
 		mustJSON(b, map[string]any{"command": baseline, "args": []string{}}),
-		mustJSON(b, map[string]any{"command": modhost, "args": []string{"--mods", mods, "mcp"}, "env": map[string]string{"MODKIT_CACHE": cacheDir}}),
+		mustJSON(b, map[string]any{"command": baseline, "args": []string{"-mods", mods}, "env": env}),
+		mustJSON(b, map[string]any{"command": modhostBinary(b), "args": []string{"--mods", mods, "mcp"}, "env": env}),
 	}
-	b.ResetTimer()
+	n := max(b.N, 100)
 	cmd := exec.Command(node, append([]string{filepath.Join("testdata", "tsbench.mjs"), dir, strconv.Itoa(n), "test_simple_text", "{}"}, servers...)...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
 		b.Fatalf("tsbench: %v\n%s", err, out)
 	}
-	b.StopTimer()
-	hostTimes = append(hostTimes, hostCalls(n/2)...)
-	var res struct{ Durations [2][]int64 }
+	var res struct{ Durations [3][]int64 }
 	if err := json.Unmarshal(out, &res); err != nil {
 		b.Fatalf("tsbench output %s: %v", out, err)
 	}
-	us := func(ds []int64) time.Duration {
-		s := make([]time.Duration, len(ds))
-		for i, d := range ds {
-			s[i] = time.Duration(d) * time.Microsecond
+	p50 := func(us []int64) time.Duration {
+		ds := make([]time.Duration, len(us))
+		for i, u := range us {
+			ds[i] = time.Duration(u) * time.Microsecond
 		}
-		return median(s)
+		return median(ds)
 	}
-	sdkP50, modP50, hostP50 := us(res.Durations[0]), us(res.Durations[1]), median(hostTimes)
-	b.ReportMetric(float64(modP50.Microseconds()), "modhost-p50-µs")
-	b.ReportMetric(float64(sdkP50.Microseconds()), "go-sdk-p50-µs")
-	b.ReportMetric(float64(hostP50.Microseconds()), "host.Call-p50-µs")
-	b.ReportMetric(float64(modP50)/float64(sdkP50), "ratio")
-	b.ReportMetric(float64(sdkP50+hostP50)/float64(sdkP50), "floor-ratio")
-	b.ReportMetric(float64(modP50)/float64(sdkP50+hostP50), "to-floor")
+	report(b, p50(res.Durations[0]), p50(res.Durations[1]), p50(res.Durations[2]))
 }
 
 func median(ds []time.Duration) time.Duration {
@@ -191,14 +184,14 @@ func median(ds []time.Duration) time.Duration {
 	return s[len(s)/2]
 }
 
-// connectCommandPath starts a server binary and connects a client to it
-// over stdio.
-func connectCommandPath(t testing.TB, path string, args ...string) *mcp.ClientSession {
+// connectCommandPath starts a server and connects a client to it over
+// stdio.
+func connectCommandPath(t testing.TB, cmd *exec.Cmd) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: exec.Command(path, args...)}, nil)
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
-		t.Fatalf("connect to %s: %v", path, err)
+		t.Fatalf("connect to %s: %v", cmd.Path, err)
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
