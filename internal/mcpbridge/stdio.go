@@ -215,8 +215,9 @@ type inputFilter struct {
 	drain time.Duration
 	abort func() // cancels the session's calls
 
-	line []byte // the rest of the current message for the SDK
-	eof  bool
+	line        []byte // the rest of the current message for the SDK
+	eof         bool
+	initialized bool // an initialize request was read
 }
 
 func (in *inputFilter) Read(b []byte) (int, error) {
@@ -253,10 +254,10 @@ func (in *inputFilter) next() error {
 	for {
 		line, tooLong, err := in.readLine()
 		if tooLong {
-			in.out.writeError(codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
+			in.out.writeError(nil, codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
-			if code, msg := in.check(line); code != 0 {
-				in.out.writeError(code, msg)
+			if code, msg, id := in.check(line); code != 0 {
+				in.out.writeError(id, code, msg)
 			} else {
 				in.line = append(line, '\n')
 				return nil
@@ -307,39 +308,40 @@ const maxDepth = 1000
 
 // check reads one message as the SDK will, notes its request or
 // cancellation, and returns the JSON-RPC error code and message that
-// answers it when the SDK would not accept it, or 0.
-func (in *inputFilter) check(line []byte) (code int, msg string) {
+// answers it, with the id to answer (nil for null), when the SDK would not
+// accept it, or 0.
+func (in *inputFilter) check(line []byte) (code int, msg string, answer json.RawMessage) {
 	if !json.Valid(line) {
-		return codeParseError, "parse error: not a JSON value"
+		return codeParseError, "parse error: not a JSON value", nil
 	}
 	if line[0] == '[' {
-		return codeInvalidRequest, "invalid request: batches are not supported"
+		return codeInvalidRequest, "invalid request: batches are not supported", nil
 	}
 	if line[0] != '{' {
-		return codeInvalidRequest, "invalid request: a message is a JSON object"
+		return codeInvalidRequest, "invalid request: a message is a JSON object", nil
 	}
 	if depth(line) > maxDepth {
-		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth)
+		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
 	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
 	if err := json.Unmarshal(line, &m); err != nil {
-		return codeParseError, "parse error: " + err.Error()
+		return codeParseError, "parse error: " + err.Error(), nil
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
-		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
+		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
 	}
 	rawID, hasID := m["id"]
 	id := ""
 	if hasID && string(rawID) != "null" {
 		if id = idKey(rawID); id == "" {
-			return codeInvalidRequest, `invalid request: "id" must be a string or a number`
+			return codeInvalidRequest, `invalid request: "id" must be a string or a number`, nil
 		}
 	}
 	method, isRequest := m["method"]
 	if !isRequest {
 		// A response to a request of the server's.
 		if id == "" {
-			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`
+			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
 		}
 		if e, ok := m["error"]; ok && string(e) != "null" {
 			var we struct {
@@ -348,14 +350,20 @@ func (in *inputFilter) check(line []byte) (code int, msg string) {
 				Data    json.RawMessage `json:"data"`
 			}
 			if json.Unmarshal(e, &we) != nil {
-				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`
+				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`, nil
 			}
 		}
-		return 0, ""
+		return 0, "", nil
 	}
 	var name string
 	if json.Unmarshal(method, &name) != nil {
-		return codeInvalidRequest, `invalid request: "method" must be a string`
+		return codeInvalidRequest, `invalid request: "method" must be a string`, nil
+	}
+	if name == "initialize" {
+		in.initialized = true
+	} else if id != "" && !in.initialized && !preInitialize[name] && !sessionlessRequest(m["params"]) {
+		// The SDK answers with code 0.
+		return codeInvalidRequest, fmt.Sprintf("invalid request: %s before initialize", name), rawID
 	}
 	switch {
 	case name == "notifications/cancelled":
@@ -370,7 +378,19 @@ func (in *inputFilter) check(line []byte) (code int, msg string) {
 	case id != "":
 		in.p.request(id)
 	}
-	return 0, ""
+	return 0, "", nil
+}
+
+// preInitialize are the requests a client may send before initialize.
+var preInitialize = map[string]bool{"ping": true, "server/discover": true}
+
+// sessionlessRequest reports whether a request's params carry the protocol version
+// of a sessionless protocol (2026-07-28), which needs no initialize.
+func sessionlessRequest(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta["io.modelcontextprotocol/protocolVersion"] != nil
 }
 
 // depth returns how deeply data, valid JSON, nests objects and arrays.
@@ -500,10 +520,13 @@ func (out *outputFilter) write(b []byte) (int, error) {
 	return n, err
 }
 
-// writeError writes a JSON-RPC error response with id null.
-func (out *outputFilter) writeError(code int, msg string) {
+// writeError writes a JSON-RPC error response to id, or with id null.
+func (out *outputFilter) writeError(id json.RawMessage, code int, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
 	text, _ := json.Marshal(msg)
-	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`+"\n", code, text))
+	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, text))
 }
 
 func (out *outputFilter) err() error {
