@@ -311,21 +311,21 @@ const maxDepth = 1000
 // answers it, with the id to answer (nil for null), when the SDK would not
 // accept it, or 0.
 func (in *inputFilter) check(line []byte) (code int, msg string, answer json.RawMessage) {
-	if !json.Valid(line) {
+	switch {
+	case line[0] == '{':
+	case !json.Valid(line):
 		return codeParseError, "parse error: not a JSON value", nil
-	}
-	if line[0] == '[' {
+	case line[0] == '[':
 		return codeInvalidRequest, "invalid request: batches are not supported", nil
-	}
-	if line[0] != '{' {
+	default:
 		return codeInvalidRequest, "invalid request: a message is a JSON object", nil
+	}
+	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
+	if json.Unmarshal(line, &m) != nil {
+		return codeParseError, "parse error: not a JSON value", nil
 	}
 	if depth(line) > maxDepth {
 		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
-	}
-	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
-	if err := json.Unmarshal(line, &m); err != nil {
-		return codeParseError, "parse error: " + err.Error(), nil
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
 		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
