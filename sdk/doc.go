@@ -87,6 +87,14 @@
 // is nothing ("No notes in 214 files." beats an empty list); a result that
 // explains a problem is better than an error.
 //
+// A Title names the tool for people ("Count notes"), and [Annotations] say
+// what it does to the world, for clients that decide whether to ask before a
+// call; declare them truthfully (modgen warns when a tool whose name sounds
+// like it writes declares none):
+//
+//	Title:       "Count notes",
+//	Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true},
+//
 // Fields are required unless they have omitempty or are pointers.
 // Constraints use JSON Schema keyword names in the jsonschema tag (minimum,
 // maximum, minLength, maxLength, pattern, enum, default, format, minItems,

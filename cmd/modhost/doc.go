@@ -8,7 +8,9 @@
 // Global flags, before the command:
 //
 //	--mods       mod directories, comma-separated; default $MODHOST_MODS, else
-//	             the bundled examples when run inside the modkit repository
+//	             the bundled examples when run inside the modkit repository (or
+//	             when the modhost executable is); MCP clients start modhost
+//	             elsewhere, so give them absolute paths
 //	--workspace  the session's workspace; default the current directory
 //	--agent      call tools as this agent: its allowlist applies
 //
@@ -20,12 +22,19 @@
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
 //	slash ID [TEXT...]                        run a slash command
-//	mcp                                       serve the tools over MCP
+//	mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
+//	                                          serve the tools over MCP: stdio, or
+//	                                          streamable HTTP at http://ADDR/mcp
 //
 // call prints the model-facing text on stdout and exits 0 when the call
 // completed, 1 when it failed (invalid input included), 2 for a usage error or
-// an unknown tool, and 130 when cancelled: the first Ctrl-C cancels the call,
-// and the tool sees it.
+// an unknown tool, and 130 when cancelled: the first Ctrl-C or SIGTERM cancels
+// the call, and the tool sees it. Its activity goes to stderr: on a terminal
+// a live status line, redrawn at most ten times a second, between the title
+// and the log lines; otherwise the title and the log lines only.
+//
+// mcp serves until stdin ends (stdio) or until SIGINT or SIGTERM; then it
+// cancels the calls in flight and stops the mods within a second.
 //
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends

@@ -65,7 +65,8 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
-  mcp                                   serve tools over the Model Context Protocol
+  mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
+                                        serve tools over the Model Context Protocol
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -2,6 +2,7 @@ package coalesce_test
 
 import (
 	"slices"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -9,21 +10,39 @@ import (
 	"github.com/modkit/modkit/internal/coalesce"
 )
 
+// recorder records what a Coalescer delivers, from any goroutine.
+type recorder[T any] struct {
+	mu  sync.Mutex
+	got []T
+}
+
+func (r *recorder[T]) deliver(v T) {
+	r.mu.Lock()
+	r.got = append(r.got, v)
+	r.mu.Unlock()
+}
+
+func (r *recorder[T]) values() []T {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.got)
+}
+
 func TestCoalescer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var got []int
-		c := coalesce.New(100*time.Millisecond, func(v int) { got = append(got, v) })
+		r := &recorder[int]{}
+		c := coalesce.New(100*time.Millisecond, r.deliver)
 		// A burst: the first passes, the latest of the rest arrives when the
 		// interval ends.
 		for i := 1; i <= 50; i++ {
 			c.Push(i)
 		}
-		if want := []int{1}; !slices.Equal(got, want) {
+		if got, want := r.values(), []int{1}; !slices.Equal(got, want) {
 			t.Fatalf("after a burst: got %v, want %v", got, want)
 		}
 		time.Sleep(100 * time.Millisecond)
 		synctest.Wait()
-		if want := []int{1, 50}; !slices.Equal(got, want) {
+		if got, want := r.values(), []int{1, 50}; !slices.Equal(got, want) {
 			t.Fatalf("after the interval: got %v, want %v", got, want)
 		}
 		// 1000 updates over 2 s, one every 2 ms: at most one per 100 ms.
@@ -32,6 +51,7 @@ func TestCoalescer(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		c.Flush()
+		got := r.values()
 		if n := len(got) - 2; n > 21 {
 			t.Errorf("1000 updates over 2s: %d delivered, want at most 21", n)
 		}
@@ -45,19 +65,18 @@ func TestCoalescer(t *testing.T) {
 			}
 		}
 		// After Flush, nothing more.
-		n := len(got)
 		c.Push(5000)
 		time.Sleep(time.Second)
-		if len(got) != n {
-			t.Errorf("a value pushed after Flush was delivered: %v", got[n:])
+		if after := r.values(); len(after) != len(got) {
+			t.Errorf("a value pushed after Flush was delivered: %v", after[len(got):])
 		}
 	})
 }
 
 func TestCoalescerQuiet(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		var got []string
-		c := coalesce.New(100*time.Millisecond, func(v string) { got = append(got, v) })
+		r := &recorder[string]{}
+		c := coalesce.New(100*time.Millisecond, r.deliver)
 		// Updates further apart than the interval pass at once.
 		for _, v := range []string{"a", "b", "c"} {
 			c.Push(v)
@@ -66,7 +85,7 @@ func TestCoalescerQuiet(t *testing.T) {
 		c.Push("d")
 		c.Push("e") // held
 		c.Flush()
-		if want := []string{"a", "b", "c", "d", "e"}; !slices.Equal(got, want) {
+		if got, want := r.values(), []string{"a", "b", "c", "d", "e"}; !slices.Equal(got, want) {
 			t.Errorf("got %v, want %v", got, want)
 		}
 	})

@@ -103,11 +103,16 @@ func TestAppsResource(t *testing.T) {
 		`const RENDER_TOOL = "` + mcpbridge.RenderViewTool + `";`,
 		`"ui/initialize"`,
 		`"ui/notifications/tool-result"`,
-		`sandbox="allow-same-origin"`,
+		`"ui/notifications/host-context-changed"`,
 	} {
 		if !strings.Contains(c.Text, want) {
 			t.Errorf("page lacks %s", want)
 		}
+	}
+	// The page renders into itself: no frame of its own, which a host's
+	// allow-scripts-only sandbox would make unreadable.
+	if strings.Contains(c.Text, "<iframe") {
+		t.Errorf("page has a frame of its own")
 	}
 }
 

@@ -13,8 +13,9 @@
 // do for any host caller. Activity maps to MCP as follows:
 //
 //   - title and status updates become progress notifications when the client
-//     sent a progress token; the message is the update's text and progress
-//     counts the updates so far;
+//     sent a progress token, at most ten a second per call, the latest
+//     always sent ([ProgressInterval]); the message is the update's text and
+//     progress counts the notifications so far;
 //   - log entries become logging notifications at level info, sent only when
 //     the client asked for that level or a lower one.
 //
@@ -33,12 +34,23 @@
 // ui://<mod>/<tool> resource of type text/html;profile=mcp-app. The page
 // speaks the MCP Apps postMessage protocol with its host and, for every phase
 // of the call, asks the app-only tool [RenderViewTool] for the mod's own
-// rendering, which it shows in a sandboxed frame.
+// rendering, which it shows in itself, made inert; it follows the host's
+// theme, sizes its frame to its content, and shows the tool's text when the
+// host cannot call tools. [RenderViewTool] is listed only to clients that
+// declare [UIExtension].
+//
+// # Metadata
+//
+// Tools carry the manifest's title and annotations; the server's
+// instructions name each mod serving tools with its description.
 //
 // # Transports
 //
-// [ServeStdio] serves one session on a reader and a writer: it answers every
-// request read before the input ended, and sends no response to a request
-// the client cancelled. [NewHTTPHandler] serves a server over streamable
-// HTTP with DNS-rebinding and cross-origin protection.
+// [ServeStdio] serves one session on a reader and a writer: it answers bad
+// input with JSON-RPC errors and serves on, cancels the calls in flight when
+// the input ends (after a short drain) or the output breaks, and sends no
+// response to a request the client cancelled. [NewHTTPHandler] serves a
+// server over streamable HTTP with DNS-rebinding and cross-origin
+// protection, expiring and capped sessions, JSON-RPC error bodies, and no
+// response to a cancelled call.
 package mcpbridge

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -46,14 +47,14 @@ type HTTPOptions struct {
 // HTTPHandler serves an MCP server over streamable HTTP, one session per
 // client. Create it with [NewHTTPHandler].
 type HTTPHandler struct {
-	srv     *mcp.Server
-	handler http.Handler // serve behind cross-origin protection
-	sdk     http.Handler
-	opts    HTTPOptions
-	calls   context.Context
-	abort   context.CancelFunc
-	newMu   sync.Mutex // serializes session creation, for the cap
-	cancels sync.Map   // cancelKey -> struct{}: calls the client cancelled
+	srv      *mcp.Server
+	handler  http.Handler // serve behind cross-origin protection
+	sdk      http.Handler
+	opts     HTTPOptions
+	calls    context.Context
+	abort    context.CancelFunc
+	newMu    sync.Mutex // serializes session creation, for the cap
+	inflight sync.Map   // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
 }
 
 // NewHTTPHandler serves srv over streamable HTTP, with one MCP session per
@@ -181,13 +182,15 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	case m.Method == "notifications/cancelled":
-		if rid := idKey(m.Params.RequestID); rid != "" {
-			h.cancels.Store(cancelKey{session, rid}, struct{}{})
+		if c, ok := h.inflight.Load(cancelKey{session, idKey(m.Params.RequestID)}); ok {
+			c.(*atomic.Bool).Store(true)
 		}
 	case m.Method == "tools/call" && id != "":
 		key := cancelKey{session, id}
-		defer h.cancels.Delete(key)
-		w = &cancelFilter{ResponseWriter: w, h: h, key: key}
+		cancelled := new(atomic.Bool)
+		h.inflight.Store(key, cancelled)
+		defer h.inflight.Delete(key)
+		w = &cancelFilter{ResponseWriter: w, id: id, cancelled: cancelled}
 	}
 	h.sdk.ServeHTTP(w, req)
 }
@@ -246,14 +249,14 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e json
 // cancelled it. The SDK writes one server-sent event per Write.
 type cancelFilter struct {
 	http.ResponseWriter
-	h   *HTTPHandler
-	key cancelKey
+	id        string
+	cancelled *atomic.Bool
 }
 
 func (f *cancelFilter) Write(b []byte) (int, error) {
-	if _, cancelled := f.h.cancels.Load(f.key); cancelled {
+	if f.cancelled.Load() {
 		if i := bytes.Index(b, []byte("data: ")); i >= 0 {
-			if id, ok := responseID(b[i+len("data: "):]); ok && id == f.key.id {
+			if id, ok := responseID(b[i+len("data: "):]); ok && id == f.id {
 				return len(b), nil
 			}
 		}

@@ -1,13 +1,17 @@
 package mcpbridge_test
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -150,82 +154,86 @@ func TestInspectorCLI(t *testing.T) {
 	})
 }
 
-// TestAppPage runs the view page's script against a scripted MCP Apps host
-// (testdata/apphost.mjs) and checks the handshake and one render request per
-// phase, with the call's input and result.
-func TestAppPage(t *testing.T) {
+// TestAppView shows research_search_workspace's view page in headless
+// Chromium, with the official MCP Apps AppBridge in the host page and a
+// sandbox proxy on a second origin, against modhost mcp --http
+// (testdata/appview.mjs): every phase shows the call's real data under the
+// default sandbox and under sandbox="allow-scripts" alone, the frame follows
+// the content's height both ways, the host's dark theme applies, and a host
+// that does not proxy tools/call gets the tool's text. $MODKIT_CHROMIUM names
+// the browser (.ci/conformance.sh installs Debian's chromium).
+func TestAppView(t *testing.T) {
 	dir := nodeTools(t)
-	cs := connect(t, loadHost(t, crashyDir), nil, nil)
-	res, err := cs.ReadResource(callCtx(t), &mcp.ReadResourceParams{URI: mcpbridge.AppURI("crashy", "crashy_report")})
-	if err != nil {
-		t.Fatalf("ReadResource: %v", err)
+	browser := os.Getenv("MODKIT_CHROMIUM")
+	if browser == "" {
+		t.Skip("$MODKIT_CHROMIUM is not set (.ci/conformance.sh sets it)")
 	}
-	page := filepath.Join(t.TempDir(), "page.html")
-	if err := os.WriteFile(page, []byte(res.Contents[0].Text), 0o644); err != nil {
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := nodeCommand(t, dir, filepath.Join("testdata", "apphost.mjs"), page)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	ws := t.TempDir()
+	var notes strings.Builder
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&notes, "line %d has a needle in it\n", i)
+	}
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte(notes.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	server := exec.Command(modhostBinary(t), "--mods", research, "--workspace", ws, "mcp", "--http", "127.0.0.1:0")
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	stderr, err := server.StderrPipe()
 	if err != nil {
-		t.Fatalf("apphost: %v\n%s", err, stderr.Bytes())
+		t.Fatal(err)
 	}
-	var got struct {
-		Initialize struct {
-			ProtocolVersion string
-			AppInfo         struct{ Name string }
-		}
-		Sent []struct {
-			Method, Target string
-		}
-		Renders []struct {
-			Name      string
-			Arguments map[string]any
-		}
-		Srcdocs     []string
-		Sizes       int
-		FrameHeight string
-		Answered    struct {
-			ID    int
-			Error struct{ Code int }
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		server.Process.Signal(syscall.SIGTERM)
+		server.Wait()
+	}()
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		if _, u, ok := strings.Cut(sc.Text(), "serving MCP at "); ok {
+			url = u
 		}
 	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%s: %v", out, err)
+	if url == "" {
+		t.Fatal("modhost mcp --http printed no URL")
 	}
-	if got.Initialize.ProtocolVersion != "2026-01-26" {
-		t.Errorf("ui/initialize protocol: got %q, want 2026-01-26", got.Initialize.ProtocolVersion)
-	}
-	wantRenders := []string{
-		`{"input":{"title":"a"},"phase":"preparing","tool":"crashy_report"}`,
-		`{"input":{"title":"a b"},"phase":"running","tool":"crashy_report"}`,
-		`{"input":{"title":"a b"},"phase":"completed","result":{"title":"a b","words":2},"tool":"crashy_report"}`,
-		`{"error":"Tool failed: no luck","input":{"title":"a b"},"phase":"failed","tool":"crashy_report"}`,
-		`{"error":"cancelled: user action","input":{"title":"a b"},"phase":"failed","tool":"crashy_report"}`,
-	}
-	if len(got.Renders) != len(wantRenders) {
-		t.Fatalf("render requests: got %d, want %d: %s", len(got.Renders), len(wantRenders), out)
-	}
-	for i, r := range got.Renders {
-		if r.Name != mcpbridge.RenderViewTool {
-			t.Errorf("render %d calls %q, want %s", i, r.Name, mcpbridge.RenderViewTool)
+	go io.Copy(io.Discard, stderr)
+
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "appview.mjs"), dir, url, browser)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	var report struct {
+		Scenarios []struct {
+			Name   string
+			Phases map[string]struct{ Height float64 }
+			Theme  struct{ Theme string }
 		}
-		if a := mustJSON(t, r.Arguments); a != wantRenders[i] {
-			t.Errorf("render %d arguments: got %s, want %s", i, a, wantRenders[i])
+		Failures []string
+	}
+	if jerr := json.Unmarshal(out, &report); jerr != nil {
+		t.Fatalf("appview: %v, %v\nstdout: %s\nstderr: %s", err, jerr, out, errOut.Bytes())
+	}
+	for _, f := range report.Failures {
+		t.Error(f)
+	}
+	if err != nil && len(report.Failures) == 0 {
+		t.Errorf("appview: %v\nstderr: %s", err, errOut.Bytes())
+	}
+	if len(report.Scenarios) != 3 {
+		t.Errorf("scenarios: got %d, want 3", len(report.Scenarios))
+	}
+	for _, s := range report.Scenarios {
+		heights := map[string]float64{}
+		for k, p := range s.Phases {
+			heights[k] = p.Height
 		}
-	}
-	wantDocs := []string{"<p>preparing</p>", "<p>running</p>", "<p>completed</p>", "<p>failed</p>", "<p>failed</p>"}
-	if !slices.Equal(got.Srcdocs, wantDocs) {
-		t.Errorf("frame contents: got %q, want %q", got.Srcdocs, wantDocs)
-	}
-	if got.Sizes == 0 || got.FrameHeight != "40px" {
-		t.Errorf("sizing: got %d size-changed notifications and frame height %q, want some and 40px", got.Sizes, got.FrameHeight)
-	}
-	if got.Answered.ID != 99 || got.Answered.Error.Code != -32601 {
-		t.Errorf("unknown request: got answer %+v, want a -32601 error for id 99", got.Answered)
-	}
-	if got.Sent[0].Method != "ui/initialize" || got.Sent[1].Method != "ui/notifications/initialized" {
-		t.Errorf("first messages: got %+v, want ui/initialize then ui/notifications/initialized", got.Sent[:2])
+		t.Logf("%s: frame heights %v, theme %s", s.Name, heights, s.Theme.Theme)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -78,7 +79,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	defer stopRun()
 
 	p := newPending()
-	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }}
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }, drain: drainer(w)}
 	in := &inputFilter{
 		br:    bufio.NewReaderSize(r, 64<<10),
 		r:     r,
@@ -214,8 +215,9 @@ type inputFilter struct {
 	drain time.Duration
 	abort func() // cancels the session's calls
 
-	line []byte // the rest of the current message for the SDK
-	eof  bool
+	line        []byte // the rest of the current message for the SDK
+	eof         bool
+	initialized bool // an initialize request was read
 }
 
 func (in *inputFilter) Read(b []byte) (int, error) {
@@ -252,10 +254,10 @@ func (in *inputFilter) next() error {
 	for {
 		line, tooLong, err := in.readLine()
 		if tooLong {
-			in.out.writeError(codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
+			in.out.writeError(nil, codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
-			if code, msg := in.check(line); code != 0 {
-				in.out.writeError(code, msg)
+			if code, msg, id := in.check(line); code != 0 {
+				in.out.writeError(id, code, msg)
 			} else {
 				in.line = append(line, '\n')
 				return nil
@@ -306,39 +308,40 @@ const maxDepth = 1000
 
 // check reads one message as the SDK will, notes its request or
 // cancellation, and returns the JSON-RPC error code and message that
-// answers it when the SDK would not accept it, or 0.
-func (in *inputFilter) check(line []byte) (code int, msg string) {
-	if !json.Valid(line) {
-		return codeParseError, "parse error: not a JSON value"
-	}
-	if line[0] == '[' {
-		return codeInvalidRequest, "invalid request: batches are not supported"
-	}
-	if line[0] != '{' {
-		return codeInvalidRequest, "invalid request: a message is a JSON object"
-	}
-	if depth(line) > maxDepth {
-		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth)
+// answers it, with the id to answer (nil for null), when the SDK would not
+// accept it, or 0.
+func (in *inputFilter) check(line []byte) (code int, msg string, answer json.RawMessage) {
+	switch {
+	case line[0] == '{':
+	case !json.Valid(line):
+		return codeParseError, "parse error: not a JSON value", nil
+	case line[0] == '[':
+		return codeInvalidRequest, "invalid request: batches are not supported", nil
+	default:
+		return codeInvalidRequest, "invalid request: a message is a JSON object", nil
 	}
 	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
-	if err := json.Unmarshal(line, &m); err != nil {
-		return codeParseError, "parse error: " + err.Error()
+	if json.Unmarshal(line, &m) != nil {
+		return codeParseError, "parse error: not a JSON value", nil
+	}
+	if depth(line) > maxDepth {
+		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
 	if string(m["jsonrpc"]) != `"2.0"` {
-		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`
+		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
 	}
 	rawID, hasID := m["id"]
 	id := ""
 	if hasID && string(rawID) != "null" {
 		if id = idKey(rawID); id == "" {
-			return codeInvalidRequest, `invalid request: "id" must be a string or a number`
+			return codeInvalidRequest, `invalid request: "id" must be a string or a number`, nil
 		}
 	}
 	method, isRequest := m["method"]
 	if !isRequest {
 		// A response to a request of the server's.
 		if id == "" {
-			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`
+			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
 		}
 		if e, ok := m["error"]; ok && string(e) != "null" {
 			var we struct {
@@ -347,14 +350,20 @@ func (in *inputFilter) check(line []byte) (code int, msg string) {
 				Data    json.RawMessage `json:"data"`
 			}
 			if json.Unmarshal(e, &we) != nil {
-				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`
+				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`, nil
 			}
 		}
-		return 0, ""
+		return 0, "", nil
 	}
 	var name string
 	if json.Unmarshal(method, &name) != nil {
-		return codeInvalidRequest, `invalid request: "method" must be a string`
+		return codeInvalidRequest, `invalid request: "method" must be a string`, nil
+	}
+	if name == "initialize" {
+		in.initialized = true
+	} else if id != "" && !in.initialized && !preInitialize[name] && !sessionlessRequest(m["params"]) {
+		// The SDK answers with code 0.
+		return codeInvalidRequest, fmt.Sprintf("invalid request: %s before initialize", name), rawID
 	}
 	switch {
 	case name == "notifications/cancelled":
@@ -369,7 +378,19 @@ func (in *inputFilter) check(line []byte) (code int, msg string) {
 	case id != "":
 		in.p.request(id)
 	}
-	return 0, ""
+	return 0, "", nil
+}
+
+// preInitialize are the requests a client may send before initialize.
+var preInitialize = map[string]bool{"ping": true, "server/discover": true}
+
+// sessionlessRequest reports whether a request's params carry the protocol version
+// of a sessionless protocol (2026-07-28), which needs no initialize.
+func sessionlessRequest(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta["io.modelcontextprotocol/protocolVersion"] != nil
 }
 
 // depth returns how deeply data, valid JSON, nests objects and arrays.
@@ -424,20 +445,65 @@ func idKey(raw json.RawMessage) string {
 // drops the responses to requests the client cancelled. The SDK writes one
 // message per Write, so each notification reaches w in a write of its own.
 // When w fails, broken is called once and every later write fails.
+//
+// A response that follows a notification waits, when w is a pipe or a
+// socket, until the client has read the notification: the official TypeScript client
+// handles notifications a tick after the messages read with them, so a
+// progress notification read together with its call's response comes after
+// the response and is dropped.
 type outputFilter struct {
 	w      io.Writer
 	p      *pending
 	broken func()
+	drain  func() // waits until the client read what was written; nil: no wait
 
 	mu       sync.Mutex
 	writeErr error
+	noteAt   time.Time // when the last notification was written
 }
 
+// maxDrainWait bounds how long a response waits for the client to read the
+// notifications before it, and drainSettle is how long it then gives the
+// client to handle what it read.
+const (
+	maxDrainWait = 10 * time.Millisecond
+	drainSettle  = 500 * time.Microsecond
+)
+
+// notificationPrefix starts every notification the SDK writes.
+var notificationPrefix = []byte(`{"jsonrpc":"2.0","method":"notifications/`)
+
 func (out *outputFilter) Write(b []byte) (int, error) {
-	if id, ok := responseID(b); ok && out.p.answered(id) {
+	id, isResponse := responseID(b)
+	if isResponse && out.p.answered(id) {
 		return len(b), nil
 	}
+	if out.drain != nil {
+		out.mu.Lock()
+		noteAt := out.noteAt
+		if bytes.HasPrefix(b, notificationPrefix) {
+			out.noteAt = time.Now()
+		}
+		out.mu.Unlock()
+		if isResponse && !noteAt.IsZero() && time.Since(noteAt) < maxDrainWait {
+			out.drain()
+		}
+	}
 	return out.write(b)
+}
+
+// drainer returns what waits for the client to read w, when w is a pipe or
+// a socket; nil otherwise.
+func drainer(w io.Writer) func() {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil
+	}
+	return outputDrainer(f, fi.Mode()&os.ModeSocket != 0)
 }
 
 func (out *outputFilter) write(b []byte) (int, error) {
@@ -454,10 +520,13 @@ func (out *outputFilter) write(b []byte) (int, error) {
 	return n, err
 }
 
-// writeError writes a JSON-RPC error response with id null.
-func (out *outputFilter) writeError(code int, msg string) {
+// writeError writes a JSON-RPC error response to id, or with id null.
+func (out *outputFilter) writeError(id json.RawMessage, code int, msg string) {
+	if id == nil {
+		id = json.RawMessage("null")
+	}
 	text, _ := json.Marshal(msg)
-	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":null,"error":{"code":%d,"message":%s}}`+"\n", code, text))
+	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, text))
 }
 
 func (out *outputFilter) err() error {

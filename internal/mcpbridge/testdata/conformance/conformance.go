@@ -19,8 +19,10 @@ const (
 )
 
 // step is how long the logging and progress tools wait between updates, so
-// that a client sees the notifications arrive during the call.
-const step = 50 * time.Millisecond
+// that a client sees the notifications arrive during the call. It is longer
+// than the 100 ms by which the bridge coalesces progress updates, so that
+// each update reaches the client as a notification of its own.
+const step = 120 * time.Millisecond
 
 // None takes no input.
 type None struct{}
