@@ -332,9 +332,11 @@ func (h *Host) isClosed() bool {
 }
 
 // Close stops every mod process, and any build or start under way, and
-// waits for the processes to exit: it returns within a few seconds
-// whatever the mods do. Calls in flight fail, saying the host closed; calls
-// after Close return ErrClosed.
+// waits for the processes to exit. Each process is asked to shut down,
+// which cancels its handlers, and is killed when it has not exited a few
+// seconds later: Close returns within that time whatever the mods do.
+// Calls in flight fail, saying the host closed; calls after Close return
+// ErrClosed.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	if h.closed {
@@ -350,7 +352,7 @@ func (h *Host) Close() error {
 			procs = append(procs, p)
 		}
 	}
-	h.cancel() // kills every process, and stops builds and starts
+	h.cancel() // stops builds, starts and the host's watchers
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)
