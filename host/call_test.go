@@ -339,11 +339,14 @@ func TestOperationTimeouts(t *testing.T) {
 		t.Errorf("view: got %v, want %q", err, want)
 	}
 	waitGone(t, []int{pid})
+	waitForLog(t, h, "the mod exited") // the host has seen it exit
 	_, err = h.RunCommand(ctx, "crashy.hang", nil, session(t))
 	if want := "command crashy.hang: timed out after 150ms"; err == nil || err.Error() != want {
 		t.Errorf("hanging command: got %v, want %q", err, want)
 	}
-	waitForLog(t, h, "the mod exited")
+	waitFor(t, "the mod to exit again", func() bool {
+		return strings.Count(h.logs.String(), "the mod exited") == 2
+	})
 }
 
 func TestCallTimeout(t *testing.T) {

@@ -87,6 +87,18 @@ func Build(h *Host) error {
 	return first
 }
 
+// Binary returns the path of the binary of mod id, building it when the
+// cache has none.
+func Binary(h *Host, id string) (string, error) {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			bin, _, err := m.binary()
+			return bin, err
+		}
+	}
+	return "", ErrUnknownTool
+}
+
 // PID returns the process id of the running process of mod id, or 0.
 func PID(h *Host, id string) int {
 	for _, m := range h.mods {

@@ -109,28 +109,33 @@ func await(t testing.TB, done <-chan callDone) *host.CallResult {
 	return d.res
 }
 
-// copyCache returns a new cache directory holding copies of the shared
-// cache's binaries of mod id.
-func copyCache(t testing.TB, id string) string {
+// copyCache returns a new cache directory holding a copy of the shared
+// cache's binary of the mod in dir.
+func copyCache(t testing.TB, dir string) string {
 	t.Helper()
-	dir := t.TempDir()
-	bins, _ := filepath.Glob(filepath.Join(cacheDir, "bin", id+"-*"))
-	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+	h, err := host.Load([]string{dir}, &host.Options{CacheDir: cacheDir})
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, b := range bins {
-		if strings.HasSuffix(b, ".lock") {
-			continue
-		}
-		data, err := os.ReadFile(b)
+	defer h.Close()
+	bin, err := host.Binary(h, h.Mods()[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cache, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{bin, bin + ".sha256"} {
+		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "bin", filepath.Base(b)), data, 0o755); err != nil {
+		if err := os.WriteFile(filepath.Join(cache, "bin", filepath.Base(path)), data, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
+	return cache
 }
 
 // logBuffer collects log records as text, safely for concurrent use.
