@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,7 +111,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
-	res := &CallResult{Tool: req.Tool, CallID: newCallID(), Label: req.Label}
+	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
 	input := req.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -316,10 +317,17 @@ func (h *Host) graceMillis() int64 {
 	return h.opts.GracePeriod.Milliseconds()
 }
 
-func newCallID() string {
-	var b [12]byte
+// newCallID returns an id unique among the host's calls, and unlikely
+// to be any other host's.
+func (h *Host) newCallID() string {
+	return h.idPrefix + strconv.FormatUint(h.calls.Add(1), 10)
+}
+
+// newIDPrefix returns the random start of a host's call ids.
+func newIDPrefix() string {
+	var b [6]byte
 	rand.Read(b[:])
-	return "call_" + hex.EncodeToString(b[:])
+	return "call_" + hex.EncodeToString(b[:]) + "_"
 }
 
 func isAbs(path string) bool { return filepath.IsAbs(path) }

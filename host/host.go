@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -139,6 +140,9 @@ type Host struct {
 	// sendGrace sends the grace period to mods, which then end themselves;
 	// tests turn it off to exercise the host's backstop.
 	sendGrace bool
+	// idPrefix and calls make call ids.
+	idPrefix string
+	calls    atomic.Uint64
 	// sweepOnce sweeps socket directories left by dead hosts, once, before
 	// the first mod starts.
 	sweepOnce sync.Once
@@ -185,6 +189,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		cmds:      map[string]*mod{},
 		slash:     map[string]*mod{},
 		sendGrace: true,
+		idPrefix:  newIDPrefix(),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	ids := map[string]*mod{}
