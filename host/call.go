@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -318,16 +317,22 @@ func (h *Host) graceMillis() int64 {
 }
 
 // newCallID returns an id unique among the host's calls, and unlikely
-// to be any other host's.
+// to be any other host's: "call_" and 24 hex digits.
 func (h *Host) newCallID() string {
-	return h.idPrefix + strconv.FormatUint(h.calls.Add(1), 10)
+	n := h.calls.Add(1)
+	b := make([]byte, len(h.idPrefix), len(h.idPrefix)+12)
+	copy(b, h.idPrefix)
+	for i := 44; i >= 0; i -= 4 {
+		b = append(b, "0123456789abcdef"[n>>i&0xf])
+	}
+	return string(b)
 }
 
 // newIDPrefix returns the random start of a host's call ids.
 func newIDPrefix() string {
 	var b [6]byte
 	rand.Read(b[:])
-	return "call_" + hex.EncodeToString(b[:]) + "_"
+	return "call_" + hex.EncodeToString(b[:])
 }
 
 func isAbs(path string) bool { return filepath.IsAbs(path) }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,8 +53,9 @@ func TestCallGeneratesCallID(t *testing.T) {
 	h := load(t, nil, crashyDir)
 	a := call(t, h, "crashy_echo", `{"text":"a"}`)
 	b := call(t, h, "crashy_echo", `{"text":"b"}`)
-	if a.CallID == "" || a.CallID == b.CallID {
-		t.Errorf("got call ids %q and %q, want two different ids", a.CallID, b.CallID)
+	id := regexp.MustCompile(`^call_[0-9a-f]{24}$`)
+	if !id.MatchString(a.CallID) || !id.MatchString(b.CallID) || a.CallID == b.CallID {
+		t.Errorf("got call ids %q and %q, want two different ids matching %s", a.CallID, b.CallID, id)
 	}
 }
 
