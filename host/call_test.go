@@ -519,7 +519,8 @@ func TestConcurrentCalls(t *testing.T) {
 func TestCloseStopsCallsInFlight(t *testing.T) {
 	for _, tool := range []string{"crashy_wait", "crashy_hang"} {
 		t.Run(tool, func(t *testing.T) {
-			h := load(t, nil, crashyDir)
+			// crashy_hang ignores cancellation: it ends at the grace period.
+			h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond}, crashyDir)
 			started, done := startCall(h, &host.CallRequest{Tool: tool, Session: session(t)})
 			<-started
 			pid := host.PID(h.Host, "crashy")
@@ -594,4 +595,24 @@ func TestKilledModFailsCallNamingIt(t *testing.T) {
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"again"}`), host.StatusCompleted)
 		})
 	}
+}
+
+func TestModsAndToolsAreCopies(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	m := h.Mods()[0]
+	m.ID = "changed"
+	m.Tools[0].Name = "changed"
+	m.Tools[0].InputSchema[0] = ' '
+	tools, err := h.Tools("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools[0].InputSchema[0] = ' '
+	if got := h.Mods()[0]; got.ID != "crashy" || got.Tools[0].Name == "changed" || got.Tools[0].InputSchema[0] != '{' {
+		t.Errorf("changing what Mods returned changed the host's manifest: id %q, tool %q", got.ID, got.Tools[0].Name)
+	}
+	if again, _ := h.Tools(""); again[0].InputSchema[0] != '{' {
+		t.Errorf("changing what Tools returned changed the host's schema: %s", again[0].InputSchema)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 }
