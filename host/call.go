@@ -110,7 +110,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
-	res := &CallResult{Tool: req.Tool, CallID: newCallID(), Label: req.Label}
+	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
 	input := req.Input
 	if len(input) == 0 {
 		input = json.RawMessage("{}")
@@ -315,8 +315,21 @@ func (h *Host) graceMillis() int64 {
 	return h.opts.GracePeriod.Milliseconds()
 }
 
-func newCallID() string {
-	var b [12]byte
+// newCallID returns an id unique among the host's calls, and unlikely
+// to be any other host's: "call_" and 24 hex digits.
+func (h *Host) newCallID() string {
+	n := h.calls.Add(1)
+	b := make([]byte, len(h.idPrefix), len(h.idPrefix)+12)
+	copy(b, h.idPrefix)
+	for i := 44; i >= 0; i -= 4 {
+		b = append(b, "0123456789abcdef"[n>>i&0xf])
+	}
+	return string(b)
+}
+
+// newIDPrefix returns the random start of a host's call ids.
+func newIDPrefix() string {
+	var b [6]byte
 	rand.Read(b[:])
 	return "call_" + hex.EncodeToString(b[:])
 }

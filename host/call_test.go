@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -51,8 +52,9 @@ func TestCallGeneratesCallID(t *testing.T) {
 	h := load(t, nil, crashyDir)
 	a := call(t, h, "crashy_echo", `{"text":"a"}`)
 	b := call(t, h, "crashy_echo", `{"text":"b"}`)
-	if a.CallID == "" || a.CallID == b.CallID {
-		t.Errorf("got call ids %q and %q, want two different ids", a.CallID, b.CallID)
+	id := regexp.MustCompile(`^call_[0-9a-f]{24}$`)
+	if !id.MatchString(a.CallID) || !id.MatchString(b.CallID) || a.CallID == b.CallID {
+		t.Errorf("got call ids %q and %q, want two different ids matching %s", a.CallID, b.CallID, id)
 	}
 }
 
@@ -338,11 +340,14 @@ func TestOperationTimeouts(t *testing.T) {
 		t.Errorf("view: got %v, want %q", err, want)
 	}
 	waitGone(t, []int{pid})
+	waitForLog(t, h, "the mod exited") // the host has seen it exit
 	_, err = h.RunCommand(ctx, "crashy.hang", nil, session(t))
 	if want := "command crashy.hang: timed out after 150ms"; err == nil || err.Error() != want {
 		t.Errorf("hanging command: got %v, want %q", err, want)
 	}
-	waitForLog(t, h, "the mod exited")
+	waitFor(t, "the mod to exit again", func() bool {
+		return strings.Count(h.logs.String(), "the mod exited") == 2
+	})
 }
 
 func TestCallTimeout(t *testing.T) {
@@ -527,7 +532,8 @@ func TestConcurrentCalls(t *testing.T) {
 func TestCloseStopsCallsInFlight(t *testing.T) {
 	for _, tool := range []string{"crashy_wait", "crashy_hang"} {
 		t.Run(tool, func(t *testing.T) {
-			h := load(t, nil, crashyDir)
+			// crashy_hang ignores cancellation: it ends at the grace period.
+			h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond}, crashyDir)
 			started, done := startCall(h, &host.CallRequest{Tool: tool, Session: session(t)})
 			<-started
 			pid := host.PID(h.Host, "crashy")
@@ -585,4 +591,24 @@ func TestCallAfterClose(t *testing.T) {
 	if !errors.Is(err, host.ErrClosed) {
 		t.Errorf("got %v, want ErrClosed", err)
 	}
+}
+
+func TestModsAndToolsAreCopies(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	m := h.Mods()[0]
+	m.ID = "changed"
+	m.Tools[0].Name = "changed"
+	m.Tools[0].InputSchema[0] = ' '
+	tools, err := h.Tools("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools[0].InputSchema[0] = ' '
+	if got := h.Mods()[0]; got.ID != "crashy" || got.Tools[0].Name == "changed" || got.Tools[0].InputSchema[0] != '{' {
+		t.Errorf("changing what Mods returned changed the host's manifest: id %q, tool %q", got.ID, got.Tools[0].Name)
+	}
+	if again, _ := h.Tools(""); again[0].InputSchema[0] != '{' {
+		t.Errorf("changing what Tools returned changed the host's schema: %s", again[0].InputSchema)
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 }

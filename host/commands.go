@@ -47,7 +47,7 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 			}
 			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
 		}
-		req.CallId = newCallID()
+		req.CallId = h.newCallID()
 		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action, req.CallId, h.opts.HookTimeout,
 			func(ctx context.Context) (*pb.BeforeActionResponse, error) { return p.rpc.BeforeAction(ctx, req) })
 		if err != nil {
@@ -90,7 +90,7 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	}
 	req := &pb.RenderViewRequest{
 		Tool: toolName, Phase: string(state.Phase), Input: state.Input, Result: state.Result, Error: state.Error,
-		CallId: newCallID(), GraceMillis: h.graceMillis(),
+		CallId: h.newCallID(), GraceMillis: h.graceMillis(),
 	}
 	resp, err := bounded(ctx, p, "render view of "+toolName, req.CallId, h.opts.ViewTimeout,
 		func(ctx context.Context) (*pb.RenderViewResponse, error) { return p.rpc.RenderView(ctx, req) })
@@ -157,7 +157,7 @@ func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
-	req.CallId, req.GraceMillis = newCallID(), h.graceMillis()
+	req.CallId, req.GraceMillis = h.newCallID(), h.graceMillis()
 	resp, err := bounded(ctx, p, what, req.CallId, h.opts.CommandTimeout,
 		func(ctx context.Context) (*pb.RunCommandResponse, error) { return p.rpc.RunCommand(ctx, req) })
 	if err != nil {

@@ -47,12 +47,32 @@
 // [Host.Call] looks the tool up, applies the agent's allowlist, validates the
 // input against the manifest schema, runs BeforeAction hooks, streams
 // activity with the rules of [sdk.ActivityState] applied, and returns exactly
-// one outcome: completed, failed or cancelled. A mod that crashes fails the
-// calls in flight with a message naming it; the next call starts a fresh
-// process. Cancelling the call's context cancels the handler's context in
-// the mod; the call returns at once, and when the handler is still running
-// [Options.GracePeriod] later the host kills the mod process (the next call
-// starts a fresh one).
+// one outcome: completed, failed or cancelled. Every call gets an id from the
+// host ([CallResult.CallID]), which keys it in the mod; the caller's
+// [CallRequest.Label] only names it in logs.
+//
+// # Crashes
+//
+// The host learns that a mod process exited from the process itself (its
+// own wait on it, through go-plugin's RunnerFunc), not from logs or polling.
+// Each call in flight then fails once, with "mod X crashed: " and the panic
+// line the process printed, or else its exit status or signal ("exit status
+// 3", "signal: killed"); the next call starts a fresh process. A process
+// that exits before the go-plugin handshake is reported with its exit status
+// and the last lines of its stderr; one that does not handshake within
+// [Options.HandshakeTimeout] is killed.
+//
+// # Timeouts and cancellation
+//
+// Every operation is bounded: tool handlers by [Options.CallTimeout], hooks
+// by [Options.HookTimeout], commands by [Options.CommandTimeout], views by
+// [Options.ViewTimeout], a process's start and its manifest by
+// [Options.HandshakeTimeout], the mod's Activate by [Options.ActivateTimeout].
+// Cancelling the caller's context, or a timeout, cancels the handler's
+// context in the mod and returns at once. A handler that still runs
+// [Options.GracePeriod] later ends its mod process: the mod exits by itself,
+// and the host, as a backstop for mods that do not, asks shortly after and
+// kills the process. The next call starts a fresh one.
 //
 // # Validation
 //
@@ -82,5 +102,9 @@
 //
 // # Closing
 //
-// [Host.Close] stops every mod process.
+// [Host.Close] stops builds and starts under way and every mod process,
+// gracefully, then by force: it returns within a few seconds whatever the
+// mods do. Each process's socket directory ("modkit-<mod>-<host pid>-*" in
+// the temporary directory) is removed when the process ends; directories
+// left by a host that died are removed by the next host to start a mod.
 package host

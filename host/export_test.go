@@ -87,6 +87,21 @@ func Build(h *Host) error {
 	return first
 }
 
+// Binary returns the paths of the binary of mod id and of its build
+// record, building it when the cache has none.
+func Binary(h *Host, id string) (bin, record string, err error) {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			b, err := m.binary()
+			if err != nil {
+				return "", "", err
+			}
+			return b.path, b.record, nil
+		}
+	}
+	return "", "", ErrUnknownTool
+}
+
 // PID returns the process id of the running process of mod id, or 0.
 func PID(h *Host, id string) int {
 	for _, m := range h.mods {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
@@ -151,6 +152,9 @@ type Host struct {
 	// sendGrace sends the grace period to mods, which then end themselves;
 	// tests turn it off to exercise the host's backstop.
 	sendGrace bool
+	// idPrefix and calls make call ids.
+	idPrefix string
+	calls    atomic.Uint64
 	// sweepOnce sweeps socket directories left by dead hosts, once, before
 	// the first mod starts.
 	sweepOnce sync.Once
@@ -206,6 +210,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		cmds:      map[string]*mod{},
 		slash:     map[string]*mod{},
 		sendGrace: true,
+		idPrefix:  newIDPrefix(),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	ids := map[string]*mod{}
@@ -399,9 +404,11 @@ func (h *Host) isClosed() bool {
 }
 
 // Close stops every mod process, and any build or start under way, and
-// waits for the processes to exit: it returns within a few seconds
-// whatever the mods do. Calls in flight fail, saying the host closed; calls
-// after Close return ErrClosed.
+// waits for the processes to exit. Each process is asked to shut down,
+// which cancels its handlers, and is killed when it has not exited a few
+// seconds later: Close returns within that time whatever the mods do.
+// Calls in flight fail, saying the host closed; calls after Close return
+// ErrClosed.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	if h.closed {
@@ -414,11 +421,10 @@ func (h *Host) Close() error {
 	for _, m := range h.mods {
 		if p := m.take(); p != nil {
 			p.stopBecause("the host closed")
-			p.unwatch() // stopped gracefully below, so its handlers see their calls end
 			procs = append(procs, p)
 		}
 	}
-	h.cancel() // kills the processes still starting, and stops builds
+	h.cancel() // stops builds, starts and the host's watchers
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)

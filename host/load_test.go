@@ -198,7 +198,7 @@ func TestHandshakeFailure(t *testing.T) {
 }
 
 func TestBinaryIsReused(t *testing.T) {
-	cache := copyCache(t, "crashy")
+	cache := copyCache(t, crashyDir)
 	for i, want := range []int{0, 0} {
 		h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 		wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)

@@ -109,30 +109,36 @@ func await(t testing.TB, done <-chan callDone) *host.CallResult {
 	return d.res
 }
 
-// copyCache returns a new cache directory holding copies of the shared
-// cache's binaries and build records of mod id.
-func copyCache(t testing.TB, id string) string {
+// copyCache returns a new cache directory holding a copy of the shared
+// cache's binary of the mod in dir, with its build record.
+func copyCache(t testing.TB, dir string) string {
 	t.Helper()
-	dir := t.TempDir()
-	for sub, perm := range map[string]os.FileMode{"bin": 0o500, "rec": 0o400} {
-		if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+	h, err := host.Load([]string{dir}, &host.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	bin, rec, err := host.Binary(h, h.Mods()[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	for _, f := range []struct {
+		path, sub string
+		perm      os.FileMode
+	}{{bin, "bin", 0o500}, {rec, "rec", 0o400}} {
+		if err := os.MkdirAll(filepath.Join(cache, f.sub), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		files, _ := filepath.Glob(filepath.Join(cacheDir, sub, id+"-*"))
-		for _, f := range files {
-			if strings.HasSuffix(f, ".lock") {
-				continue
-			}
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, sub, filepath.Base(f)), data, perm); err != nil {
-				t.Fatal(err)
-			}
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(cache, f.sub, filepath.Base(f.path)), data, f.perm); err != nil {
+			t.Fatal(err)
 		}
 	}
-	return dir
+	return cache
 }
 
 // logBuffer collects log records as text, safely for concurrent use.

@@ -187,7 +187,8 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		GRPCDialOptions:  dialOpts,
 	})
 	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir}
-	// Close kills the process, from its start on.
+	// Close kills a process that is still starting; a started one it stops
+	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
 		p.stopBecause("the host closed")
 		run.kill()
@@ -252,6 +253,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.GetError())
 	}
+	p.unwatch()
 	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
 	return p, nil
 }

@@ -17,25 +17,23 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the scripts' golden files")
 
-// cacheDir is shared by every script, so each mod is built once per run.
+// cacheDir is shared by every script, with the other packages' tests and
+// across runs: its keys hash the mods' sources, so a mod is built when it
+// changed and otherwise never.
 var cacheDir string
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "modhost" {
-		dir, err := os.MkdirTemp("", "modhost-test-")
+		dir, err := os.UserCacheDir()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		cacheDir = dir
+		cacheDir = filepath.Join(dir, "modkit-test")
 	}
-	code := testscript.RunMain(m, map[string]func() int{
+	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"modhost": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
-	})
-	if cacheDir != "" {
-		os.RemoveAll(cacheDir)
-	}
-	os.Exit(code)
+	}))
 }
 
 func crashyDir(t *testing.T) string {

@@ -16,20 +16,19 @@ import (
 	"github.com/modkit/modkit/internal/mcpbridge"
 )
 
-// cacheDir holds mod binaries for every test in the package, so each mod is
-// built once per run.
+// cacheDir holds mod binaries for every test, shared with the other
+// packages' tests and across runs: its keys hash the mods' sources, so a
+// mod is built when it changed and otherwise never.
 var cacheDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "modkit-mcpbridge-test-")
+	dir, err := os.UserCacheDir()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	cacheDir = filepath.Join(dir, "modkit-test")
+	os.Exit(m.Run())
 }
 
 // Mods the tests serve.

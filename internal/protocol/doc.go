@@ -15,8 +15,13 @@
 // CallTool streams a call's activity updates as they happen and ends with
 // exactly one outcome. CallToolOnce runs the same call but returns the
 // updates with the outcome in one response; the host uses it when nobody
-// watches the activity live, which saves the stream's cost. CallRunning
-// tells the host whether a cancelled call's handler still runs.
+// watches the activity live, which saves the stream's cost.
+//
+// Every request that runs a handler (a tool, view, command or hook) carries
+// a call id the host made up and the host's grace period. A mod ends its
+// process, with status [ExitGraceExpired], when a handler still runs a grace
+// period after its request was cancelled; CallRunning lets the host check,
+// as a backstop, by call id.
 //
 // # Handshake
 //

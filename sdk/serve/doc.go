@@ -25,9 +25,12 @@
 //
 // # Cancellation
 //
-// When the host cancels a call, the handler's context is cancelled. When the
-// handler keeps running past the host's grace period, the host stops the
-// process.
+// When the host cancels a call, a view, a command or a hook, or it times
+// out, the handler's context is cancelled. When the handler keeps running
+// past the grace period the host sent with the request, the process exits
+// (the host kills it too, as a backstop). When the host stops the mod,
+// cancelled handlers may finish within their grace periods before the
+// process exits.
 //
 // # Output and logs
 //

@@ -23,10 +23,25 @@ type handlers struct {
 
 	mu      sync.Mutex
 	running map[string]int // call id -> handlers running
+	n       int            // handlers running
+	idle    *sync.Cond     // signalled when n drops to 0
 }
 
 func newHandlers(log *slog.Logger, exit func(int)) *handlers {
-	return &handlers{log: log, exit: exit, running: map[string]int{}}
+	h := &handlers{log: log, exit: exit, running: map[string]int{}}
+	h.idle = sync.NewCond(&h.mu)
+	return h
+}
+
+// wait returns when no tracked handler runs. Serving has stopped, so their
+// contexts are cancelled: each ends, or ends the process at its grace
+// period.
+func (h *handlers) wait() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.n > 0 {
+		h.idle.Wait()
+	}
 }
 
 // isRunning reports whether a handler for the call id is running.
@@ -45,6 +60,9 @@ func (h *handlers) track(id string, delta int) {
 		h.running[id] = n
 	} else {
 		delete(h.running, id)
+	}
+	if h.n += delta; h.n == 0 {
+		h.idle.Broadcast()
 	}
 	h.mu.Unlock()
 }

@@ -107,3 +107,31 @@ func TestRequestsWithoutCallIDAreNotTracked(t *testing.T) {
 		t.Error("got a request without a call id tracked, want untracked")
 	}
 }
+
+func TestWaitForHandlers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		hs := newHandlers(slog.New(slog.DiscardHandler), func(int) {})
+		endA := hs.begin(t.Context(), "/m", &pb.CallToolRequest{CallId: "a"})
+		endB := hs.begin(t.Context(), "/m", &pb.CallToolRequest{CallId: "b", GraceMillis: 10})
+		waited := make(chan struct{})
+		go func() {
+			hs.wait()
+			close(waited)
+		}()
+		for _, end := range []func(){endA, endB} {
+			synctest.Wait()
+			select {
+			case <-waited:
+				t.Fatal("wait returned while a handler ran")
+			default:
+			}
+			end()
+		}
+		synctest.Wait()
+		select {
+		case <-waited:
+		default:
+			t.Fatal("wait did not return when the handlers ended")
+		}
+	})
+}

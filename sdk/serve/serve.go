@@ -91,6 +91,11 @@ func Serve(g *sdk.Generated, opts *Options) error {
 		Logger: protocol.HCLogger(o.Logger),
 		Test:   o.Test,
 	})
+	if o.Test == nil {
+		// The host stopped the mod: cancelled handlers may finish, within
+		// their grace periods, before the process exits.
+		hs.wait()
+	}
 	return nil
 }
 

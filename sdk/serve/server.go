@@ -144,11 +144,15 @@ func (s *server) call(ctx context.Context, req *pb.CallToolRequest, sink sdk.Act
 		}
 		return failedOutcome(err.Error())
 	}
+	log := s.log.With("tool", name, "call", req.GetCallId())
+	if label := req.GetLabel(); label != "" {
+		log = log.With("label", label)
+	}
 	tc := sdk.NewToolContext(ctx, sdk.CallInfo{
 		Session: protocol.SessionFromProto(req.GetSession()),
 		CallID:  req.GetCallId(),
 		Today:   req.GetToday(),
-		Logger:  s.log.With("tool", name, "call", req.GetCallId(), "label", req.GetLabel()),
+		Logger:  log,
 	}, sink)
 	var res *sdk.Result
 	err = s.invoke(name, func() error {
