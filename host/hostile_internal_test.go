@@ -55,6 +55,7 @@ func hostileInputs() []struct {
 		{"20000_unknown_fields", 0, b.String(), "and 19950 more problems"},
 		{"1MB-digit_number_for_a_string", 0, `{"text":` + strings.Repeat("7", 1<<20) + `}`, "/text: number written with 1048576 characters"},
 		{"1MB-digit_integer", 1, `{"logs":` + strings.Repeat("7", 1<<20) + `}`, "/logs: number written with 1048576 characters, more than the 1000 accepted"},
+		{"long_number_at_the_root", 1, strings.Repeat("5", 1001), "/: number written with 1001 characters"},
 		{"long_numbers_deep", 1, `{"logs":1,"x":[` + strings.Repeat("8", 2000) + `,{"y":` + strings.Repeat("9", 1001) + `}]}`,
 			"/x/0: number written with 2000 characters, more than the 1000 accepted\n  /x/1/y: number written with 1001 characters"},
 	}

@@ -24,7 +24,7 @@ func longNumbers(v any) []string {
 		switch v := v.(type) {
 		case json.Number:
 			if len(v) > maxNumberText {
-				problems = append(problems, fmt.Sprintf("%s: number written with %d characters, more than the %d accepted", path(), len(v), maxNumberText))
+				problems = append(problems, fmt.Sprintf("%s: number written with %d characters, more than the %d accepted", pointer(path()), len(v), maxNumberText))
 			}
 		case []any:
 			for i, item := range v {
@@ -37,11 +37,6 @@ func longNumbers(v any) []string {
 		}
 	}
 	walk(v, func() string { return "" })
-	for i, p := range problems {
-		if p[0] == ':' {
-			problems[i] = "/" + p
-		}
-	}
 	sort.Strings(problems)
 	return limits.Problems(problems, 0)
 }

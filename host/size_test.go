@@ -71,3 +71,33 @@ func TestLargeInputCrossesTransport(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRejectHostileCall measures refusing hostile input end to end:
+// the mod's generated validator, the trip back and the host's message.
+// Goals: 20,000 unknown fields in under 1 s with a message under 64 KiB,
+// a 1 MB-digit number in under 100 ms.
+func BenchmarkRejectHostileCall(b *testing.B) {
+	var fields strings.Builder
+	fields.WriteString(`{"text":"x"`)
+	for i := range 20000 {
+		fields.WriteString(`,"f` + strconv.Itoa(i) + `":1`)
+	}
+	fields.WriteString("}")
+	tests := []struct{ name, tool, input string }{
+		{"20000_unknown_fields", "quick_echo", fields.String()},
+		{"1MB-digit_number", "quick_activity", `{"logs":` + strings.Repeat("7", 1<<20) + `}`},
+	}
+	h := load(b, nil, quickDir)
+	call(b, h, "quick_echo", `{"text":"start"}`)
+	for _, tt := range tests {
+		b.Run(tt.name, func(b *testing.B) {
+			req := &host.CallRequest{Tool: tt.tool, Input: json.RawMessage(tt.input), Session: session(b)}
+			for b.Loop() {
+				res, err := h.Call(context.Background(), req)
+				if err != nil || res.Status != host.StatusFailed || len(res.Text) > 64<<10 {
+					b.Fatalf("got %v, %s with a %d-byte text", err, res.Status, len(res.Text))
+				}
+			}
+		})
+	}
+}

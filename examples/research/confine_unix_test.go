@@ -121,20 +121,22 @@ func swapper(ctx context.Context, ws, outside string) error {
 }
 
 // TestSearchSkipsSpecialFiles checks that a FIFO in the workspace, listed
-// or named as the path, is skipped without being read.
+// or named as the path, is skipped without being read, and that a link to
+// a directory is skipped silently.
 func TestSearchSkipsSpecialFiles(t *testing.T) {
-	ws := workspace(t, map[string]string{"a.txt": "needle\n"})
+	ws := workspace(t, map[string]string{"a.txt": "needle\n", "sub/b.txt": "needle\n"})
 	if err := syscall.Mkfifo(filepath.Join(ws, "pipe"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	mustLink(t, "pipe", filepath.Join(ws, "pipe-link"))
+	mustLink(t, "sub", filepath.Join(ws, "sub-link"))
 	out := search(t, ws, `{"query":"needle"}`)
 	mustComplete(t, out)
-	if want := "1 match for \"needle\" in 1 file:\na.txt:1 needle"; out.Text != want {
+	if want := "2 matches for \"needle\" in 2 files:\na.txt:1 needle\nsub/b.txt:1 needle"; out.Text != want {
 		t.Errorf("got %q, want %q", out.Text, want)
 	}
-	if logs := logText(out); !strings.Contains(logs, "Skipped pipe-link: it is not a regular file.") {
-		t.Errorf("got log:\n%s\nwant the link to a FIFO skipped", logs)
+	if logs := strings.TrimSpace(logText(out)); logs != "Skipped pipe-link: it is not a regular file." {
+		t.Errorf("got log:\n%s\nwant only the link to a FIFO skipped", logs)
 	}
 	out = search(t, ws, `{"query":"needle","path":"pipe"}`)
 	mustComplete(t, out)

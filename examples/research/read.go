@@ -23,10 +23,7 @@ import (
 func readRegular(root *os.Root, name string) (data []byte, why string) {
 	f, err := root.OpenFile(name, openFlags, 0)
 	if err != nil {
-		if escapes(err) {
-			return nil, "is a symbolic link leading outside the workspace"
-		}
-		return nil, "cannot be read: " + unwrapPathError(err)
+		return nil, unreadable(err)
 	}
 	defer f.Close()
 	info, err := f.Stat()

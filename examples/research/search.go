@@ -281,11 +281,12 @@ func workspacePaths(ws string) []string {
 }
 
 // linkTarget returns the name through root under which to read the
-// symbolic link p, or why it is skipped. That is p itself, which the root
-// follows while it stays inside; but an *os.Root never follows a link with
-// an absolute target, so for one whose target lies under one of rootPaths
-// it is that target relative to the root. Either way the root does the
-// opening, so a link swapped in later still cannot lead outside.
+// symbolic link p, or why it is skipped, or neither for a link to a
+// directory, which is skipped silently. The name is p itself, which the
+// root follows while it stays inside; but an *os.Root never follows a link
+// with an absolute target, so for one whose target lies under one of
+// rootPaths it is that target relative to the root. Either way the root
+// does the opening, so a link swapped in later still cannot lead outside.
 func linkTarget(root *os.Root, rootPaths []string, p string) (open, why string) {
 	open = p
 	if target, err := root.Readlink(p); err == nil && filepath.IsAbs(target) {
@@ -300,16 +301,27 @@ func linkTarget(root *os.Root, rootPaths []string, p string) (open, why string) 
 			return "", "is a symbolic link leading outside the workspace"
 		}
 	}
-	if _, err := root.Stat(open); err != nil {
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return "", "is a broken symbolic link"
-		case escapes(err):
-			return "", "is a symbolic link leading outside the workspace"
-		}
-		return "", "cannot be read: " + unwrapPathError(err)
+	info, err := root.Stat(open)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", "is a broken symbolic link"
+	case err != nil && escapes(err):
+		return "", "is a symbolic link leading outside the workspace"
+	case err != nil:
+		return "", unreadable(err)
+	case info.IsDir():
+		return "", ""
 	}
 	return open, ""
+}
+
+// unreadable says why a file or directory that could not be opened is
+// skipped.
+func unreadable(err error) string {
+	if escapes(err) {
+		return "leads outside the workspace through a symbolic link"
+	}
+	return "cannot be read: " + unwrapPathError(err)
 }
 
 // escapes reports whether err is an *os.Root refusing a name that leads
@@ -345,7 +357,7 @@ func listFiles(tc *sdk.ToolContext, root *os.Root, rootPaths []string, start str
 			if p == start {
 				return err
 			}
-			skips.add(p, "cannot be read: "+unwrapPathError(err))
+			skips.add(p, unreadable(err))
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -360,8 +372,10 @@ func listFiles(tc *sdk.ToolContext, root *os.Root, rootPaths []string, start str
 		open := p
 		if d.Type()&fs.ModeSymlink != 0 {
 			var why string
-			if open, why = linkTarget(root, rootPaths, p); why != "" {
-				skips.add(p, why)
+			if open, why = linkTarget(root, rootPaths, p); open == "" {
+				if why != "" {
+					skips.add(p, why)
+				}
 				return nil
 			}
 		} else if !d.Type().IsRegular() {

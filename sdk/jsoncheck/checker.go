@@ -106,7 +106,8 @@ func (c *Checker) Release() {
 	pool.Put(c)
 }
 
-// Problems returns the problems reported so far.
+// Problems returns the problems reported so far, the first 50 of them;
+// Err counts the rest.
 func (c *Checker) Problems() []string { return c.problems }
 
 // Failed reports whether the input stopped being JSON.
@@ -186,8 +187,8 @@ func (c *Checker) counted() bool {
 }
 
 // Report records a problem at the current path. Arguments are formatted as
-// by fmt.Sprintf, with strings, byte slices and numbers longer than a short
-// quote cut.
+// by fmt.Sprintf, with byte slices and numbers, which come from the input,
+// cut to a short quote.
 func (c *Checker) Report(format string, args ...any) {
 	if c.failed || !c.counted() {
 		return
@@ -207,12 +208,11 @@ func (c *Checker) reportParent(format string, args ...any) {
 	c.problems = append(c.problems, c.pathString(n)+": "+fmt.Sprintf(format, echo(args)...))
 }
 
-// echo cuts the values a problem quotes to limits.MaxEcho bytes.
+// echo cuts the input a problem quotes, byte slices and numbers, to
+// limits.MaxEcho bytes.
 func echo(args []any) []any {
 	for i, a := range args {
 		switch v := a.(type) {
-		case string:
-			args[i] = limits.Echo(v)
 		case []byte:
 			args[i] = echoBytes(v)
 		case Num:

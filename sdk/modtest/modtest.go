@@ -34,7 +34,8 @@ type Options struct {
 	// SessionID identifies the session; DefaultSessionID when empty.
 	SessionID string
 	// Workspace is the session's workspace root, usually t.TempDir(). Empty
-	// means the session has no workspace.
+	// means the session has no workspace. Handlers open it as an *os.Root
+	// with ToolContext.Workspace, as under a host.
 	Workspace string
 	// CallID is the tool call's id; DefaultCallID when empty.
 	CallID string

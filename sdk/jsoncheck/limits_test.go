@@ -1,0 +1,38 @@
+package jsoncheck
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// TestProblemsAreCapped checks that past 50 problems a checker only
+// counts, and that quoted input is cut while the schema's words are not.
+func TestProblemsAreCapped(t *testing.T) {
+	c := New([]byte(`{}`))
+	defer c.Release()
+	for range 120 {
+		c.Report("wrong, got %q", []byte(strings.Repeat("v", 1<<20)))
+	}
+	var ie *sdk.InputError
+	if err := c.Err(); !errors.As(err, &ie) || len(ie.Problems) != 50 || ie.More != 70 {
+		t.Fatalf("got %v, want 50 problems and 70 more", err)
+	}
+	if got, want := ie.Problems[0], `/: wrong, got "`+strings.Repeat("v", 100)+`…"`; got != want {
+		t.Errorf("got %.200q, want %.200q", got, want)
+	}
+
+	allowed := strings.Repeat(`"a_long_property_name", `, 20) + `"last"`
+	c2 := New([]byte(`{"` + strings.Repeat("k", 1000) + `":1}`))
+	defer c2.Release()
+	c2.Enter()
+	for c2.Next() {
+		c2.Unknown(allowed)
+	}
+	want := `/: unknown property "` + strings.Repeat("k", 100) + `…" (allowed: ` + allowed + ")"
+	if p := c2.Problems(); len(p) != 1 || p[0] != want {
+		t.Errorf("got %q, want %q", p, want)
+	}
+}
