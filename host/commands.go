@@ -1,14 +1,14 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/modkit/modkit/internal/protocol"
-	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -26,12 +26,12 @@ func (m *mod) hasHook(action string) bool {
 // runHooks runs the BeforeAction hooks for req.Action: host actions go to
 // every mod with such a hook, "command:<id>" only to owner. It returns the
 // first refusal. A hook that cannot run blocks the action.
-func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner *mod) (string, error) {
+func (h *Host) runHooks(ctx context.Context, req *modapi.ActionRequest, owner *mod) (string, error) {
 	for _, m := range h.mods {
-		if !m.hasHook(req.Action) {
+		if !m.hasHook(req.Action.Name) {
 			continue
 		}
-		if strings.HasPrefix(req.Action, "command:") && m != owner {
+		if strings.HasPrefix(req.Action.Name, "command:") && m != owner {
 			continue
 		}
 		p, err := m.getCtx(ctx)
@@ -48,8 +48,8 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 			}
 			return "", fmt.Errorf("hook of mod %s could not run: %s", m.man.ID, p.transportError(err))
 		}
-		if r := resp.GetRefusal(); r != "" {
-			return fmt.Sprintf("blocked by a hook of mod %s: %s", m.man.ID, r), nil
+		if resp.Refusal != "" {
+			return modapi.Blocked(m.man.ID, resp.Refusal), nil
 		}
 	}
 	return "", nil
@@ -74,22 +74,20 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	if err != nil {
 		return "", err
 	}
-	resp, err := p.rpc.RenderView(ctx, &pb.RenderViewRequest{
-		Tool: toolName, Phase: string(state.Phase), Input: state.Input, Result: state.Result, Error: state.Error,
-	})
+	resp, err := p.rpc.RenderView(ctx, &modapi.ViewRequest{Tool: toolName, State: state})
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
 		return "", fmt.Errorf("render view of %s: %s", toolName, p.transportError(err))
 	}
-	if !resp.GetHasView() {
+	if !resp.HasView {
 		return "", fmt.Errorf("%w: %s", ErrNoView, toolName)
 	}
-	if e := resp.GetError(); e != "" {
-		return "", fmt.Errorf("render view of %s: %s", toolName, e)
+	if resp.Error != "" {
+		return "", fmt.Errorf("render view of %s: %s", toolName, resp.Error)
 	}
-	return resp.GetHtml(), nil
+	return resp.HTML, nil
 }
 
 // RunCommand runs a command by id with JSON arguments (empty means none),
@@ -105,9 +103,9 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 	}
 	today := h.opts.Today()
 	for _, action := range []string{manifest.ActionCommandRun, "command:" + id} {
-		refusal, err := h.runHooks(ctx, &pb.BeforeActionRequest{
-			Action: action, Command: id, Input: args,
-			Session: protocol.SessionToProto(session), Today: today,
+		refusal, err := h.runHooks(ctx, &modapi.ActionRequest{
+			Action:  sdk.Action{Name: action, Command: id, Input: args},
+			Session: session, Today: today,
 		}, m)
 		if err != nil {
 			return "", fmt.Errorf("command %s: %w", id, err)
@@ -116,7 +114,7 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 			return "", fmt.Errorf("command %s: %s", id, refusal)
 		}
 	}
-	return h.runCommand(ctx, m, &pb.RunCommandRequest{Id: id, Args: args, Session: protocol.SessionToProto(session), Today: today})
+	return h.runCommand(ctx, m, &modapi.CommandRequest{ID: id, Args: args, Session: session, Today: today})
 }
 
 // RunSlashCommand runs a slash command with the text typed after "/id ".
@@ -125,14 +123,15 @@ func (h *Host) RunSlashCommand(ctx context.Context, id, text string, session sdk
 	if !ok {
 		return "", h.unknownCommand(id, true)
 	}
-	return h.runCommand(ctx, m, &pb.RunCommandRequest{Id: id, Slash: true, Text: text, Session: protocol.SessionToProto(session), Today: h.opts.Today()})
+	return h.runCommand(ctx, m, &modapi.CommandRequest{ID: id, Slash: true, Text: text, Session: session, Today: h.opts.Today()})
 }
 
-func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest) (string, error) {
-	what := "command " + req.Id
+func (h *Host) runCommand(ctx context.Context, m *mod, req *modapi.CommandRequest) (string, error) {
+	what := "command " + req.ID
 	if req.Slash {
-		what = "slash command /" + req.Id
+		what = "slash command /" + req.ID
 	}
+	req.MaxMessageBytes = h.opts.MaxResultBytes
 	p, err := m.getCtx(ctx)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
@@ -144,10 +143,11 @@ func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest
 		}
 		return "", fmt.Errorf("%s: %s", what, p.transportError(err))
 	}
-	if e := resp.GetError(); e != "" {
+	// The mod caps the message too; a mod built against another sdk may not.
+	if e := cmp.Or(resp.Error, modapi.CapMessage(what, resp.Message, req.MaxMessageBytes)); e != "" {
 		return "", fmt.Errorf("%s of mod %s failed: %s", what, m.man.ID, e)
 	}
-	return resp.GetMessage(), nil
+	return resp.Message, nil
 }
 
 func (h *Host) unknownCommand(id string, slash bool) error {

@@ -3,8 +3,12 @@ package host
 import (
 	"context"
 
+	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
+
+// raw is the generated client under p's gRPC client.
+func raw(p *proc) pb.ModClient { return p.rpc.(*protocol.GRPCClient).PB }
 
 // BareUnary returns a function making one bare unary gRPC round trip to the
 // running process of mod id, starting it first: the baseline a host call is
@@ -20,7 +24,7 @@ func BareUnary(h *Host, id string) (func(context.Context) error, error) {
 		}
 		req := &pb.ActivateRequest{}
 		return func(ctx context.Context) error {
-			_, err := p.rpc.Activate(ctx, req)
+			_, err := raw(p).Activate(ctx, req)
 			return err
 		}, nil
 	}
@@ -41,7 +45,7 @@ func BareStream(h *Host, tool string, input []byte) (func(context.Context) error
 	}
 	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
 	return func(ctx context.Context) error {
-		stream, err := p.rpc.CallTool(ctx, req)
+		stream, err := raw(p).CallTool(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -70,7 +74,7 @@ func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, 
 	}
 	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
 	return func(ctx context.Context) error {
-		_, err := p.rpc.CallToolOnce(ctx, req)
+		_, err := raw(p).CallToolOnce(ctx, req)
 		return err
 	}, nil
 }

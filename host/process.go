@@ -20,8 +20,8 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol"
-	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -40,7 +40,7 @@ type mod struct {
 type proc struct {
 	m         *mod
 	client    *plugin.Client
-	rpc       pb.ModClient
+	rpc       modapi.Mod
 	tail      *stderrTail
 	exit      *exitLogger
 	socketDir string
@@ -190,7 +190,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
 	}
-	rpc, ok := raw.(pb.ModClient)
+	rpc, ok := raw.(modapi.Mod)
 	if !ok {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: plugin is %T, want a mod client", id, raw)
@@ -198,12 +198,12 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	p.rpc = rpc
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	desc, err := rpc.Describe(ctx, &pb.DescribeRequest{})
+	desc, err := rpc.Describe(ctx, &modapi.DescribeRequest{})
 	if err != nil {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
 	}
-	if got, err := manifest.Decode(desc.GetManifest()); err != nil {
+	if got, err := manifest.Decode(desc.Manifest); err != nil {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
@@ -215,18 +215,18 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		// Same schemas: the generated validators enforce what the host
 		// would check.
 		p.validates = make(map[string]bool)
-		for _, name := range desc.GetValidatedTools() {
+		for _, name := range desc.ValidatedTools {
 			p.validates[name] = true
 		}
 	}
-	act, err := rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
+	act, err := rpc.Activate(ctx, &modapi.ActivateRequest{Today: m.h.opts.Today()})
 	if err != nil {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
 	}
-	if act.GetError() != "" {
+	if act.Error != "" {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.GetError())
+		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.Error)
 	}
 	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
 	return p, nil
@@ -279,8 +279,8 @@ func (p *proc) reapAfterGrace(callID string) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		resp, err := p.rpc.CallRunning(ctx, &pb.CallRunningRequest{CallId: callID})
-		if err != nil || !resp.GetRunning() {
+		resp, err := p.rpc.CallRunning(ctx, &modapi.CallRunningRequest{CallID: callID})
+		if err != nil || !resp.Running {
 			return
 		}
 		p.m.logger().Warn("handler ignored cancellation past the grace period; killing the mod", "call", callID, "grace", grace.String())

@@ -4,7 +4,19 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+
+	"github.com/modkit/modkit/internal/sdkrt"
 )
+
+func init() {
+	sdkrt.ToolOf = func(t any) (sdkrt.Tool, bool) {
+		tool, ok := t.(Tool)
+		if !ok {
+			return nil, false
+		}
+		return tool.runtime(), true
+	}
+}
 
 // ToolContext is what a tool handler receives besides its input: cancellation,
 // the session, the call id, today's date, the activity channel and a logger.
@@ -13,42 +25,25 @@ import (
 type ToolContext struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	call   CallInfo
-	sink   ActivitySink
+	call   *sdkrt.Call
 	mu     sync.Mutex
 	ended  bool
 }
 
-// CallInfo is what the host tells a handler about its call.
-type CallInfo struct {
-	// Session is the calling session.
-	Session Session
-	// CallID is the host-owned identity of this call.
-	CallID string
-	// Today is the host's date, "YYYY-MM-DD".
-	Today string
-	// Logger writes to the host's log; nil discards.
-	Logger *slog.Logger
-}
-
-// ActivitySink receives a call's activity updates in order. Runtimes
-// implement it; the host applies the rules of ActivityState.
-type ActivitySink interface {
-	Activity(u ActivityUpdate)
-}
-
-// NewToolContext returns the context for one call. Runtimes call it, then End
+// newToolContext returns the context for one call; the runtime ends it
 // when the handler returns.
-func NewToolContext(ctx context.Context, call CallInfo, sink ActivitySink) *ToolContext {
+func newToolContext(ctx context.Context, call *sdkrt.Call) *ToolContext {
 	ctx, cancel := context.WithCancel(ctx)
 	if call.Logger == nil {
-		call.Logger = slog.New(slog.DiscardHandler)
+		c := *call
+		c.Logger = slog.New(slog.DiscardHandler)
+		call = &c
 	}
-	return &ToolContext{ctx: ctx, cancel: cancel, call: call, sink: sink}
+	return &ToolContext{ctx: ctx, cancel: cancel, call: call}
 }
 
-// End closes the context: later activity is dropped and Context is cancelled.
-func (c *ToolContext) End() {
+// end closes the context: later activity is dropped and Context is cancelled.
+func (c *ToolContext) end() {
 	c.mu.Lock()
 	c.ended = true
 	c.mu.Unlock()
@@ -66,7 +61,9 @@ func (c *ToolContext) Done() <-chan struct{} { return c.ctx.Done() }
 func (c *ToolContext) Err() error { return c.ctx.Err() }
 
 // Session returns the calling session.
-func (c *ToolContext) Session() Session { return c.call.Session }
+func (c *ToolContext) Session() Session {
+	return Session{ID: c.call.SessionID, Workspace: c.call.Workspace}
+}
 
 // CallID returns the host-owned identity of this call.
 func (c *ToolContext) CallID() string { return c.call.CallID }
@@ -90,8 +87,8 @@ func (c *ToolContext) Log(message string) { c.send(ActivityUpdate{Kind: Activity
 func (c *ToolContext) send(u ActivityUpdate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ended || c.sink == nil {
+	if c.ended || c.call.Activity == nil {
 		return
 	}
-	c.sink.Activity(u)
+	c.call.Activity(string(u.Kind), u.Text)
 }

@@ -136,8 +136,8 @@ func TestRunCompleted(t *testing.T) {
 	if want := "hi|2026-01-02|modtest-session|/ws|modtest-call-1"; out.Text != want {
 		t.Errorf("got text %q, want %q", out.Text, want)
 	}
-	if out.Output == nil || out.Output.Content != "hi" {
-		t.Errorf("got output %+v, want text/plain hi", out.Output)
+	if len(out.Outputs) != 1 || out.Outputs[0] != (sdk.Output{MimeType: "text/plain", Content: "hi"}) {
+		t.Errorf("got outputs %+v, want text/plain hi", out.Outputs)
 	}
 	wantState := sdk.ActivityState{Title: "first", Status: "two", Log: []sdk.LogEntry{{Seq: 1, Message: "a"}, {Seq: 2, Message: "b"}}}
 	if out.Activity.Title != wantState.Title || out.Activity.Status != wantState.Status || !reflect.DeepEqual(out.Activity.Log, wantState.Log) {
@@ -315,8 +315,8 @@ func TestActivate(t *testing.T) {
 		return errors.New("no config")
 	}}}
 	err := Activate(t, g, &Options{Workspace: "/ws"})
-	if err == nil || err.Error() != "no config" || got != "2026-01-02 /ws" {
-		t.Errorf("got %v and env %q, want the activation error and the pinned env", err, got)
+	if err == nil || err.Error() != "no config" || got != "2026-01-02 " {
+		t.Errorf("got %v and env %q, want the activation error and the pinned date with no session", err, got)
 	}
 }
 

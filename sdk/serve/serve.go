@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -25,10 +26,6 @@ type Options struct {
 	// stderr, which the host re-logs at their level, at the level the host
 	// asks for in MODKIT_LOG_LEVEL (info when unset).
 	Logger *slog.Logger
-	// Test, when set, serves in the current process for tests, as go-plugin's
-	// ServeTestConfig describes: no handshake on stdout and no parent
-	// watcher.
-	Test *plugin.ServeTestConfig
 	// ParentPoll is how often the mod checks that its host is alive; the
 	// process exits when the host has gone. Default 100ms.
 	ParentPoll time.Duration
@@ -44,10 +41,14 @@ func Main(g *sdk.Generated) {
 	os.Exit(0)
 }
 
-// Serve serves g until the host stops the mod (or, with Options.Test, until
-// the test's context ends). Outside tests, a binary started by hand rather
-// than by a host prints a message and exits.
-func Serve(g *sdk.Generated, opts *Options) error {
+// Serve serves g until the host stops the mod. A binary started by hand
+// rather than by a host prints a message and exits.
+func Serve(g *sdk.Generated, opts *Options) error { return serve(g, opts, nil) }
+
+// serve is Serve, or with test set, serving in the current process as
+// go-plugin's ServeTestConfig describes: no handshake on stdout and no
+// parent watcher.
+func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error {
 	if g == nil {
 		return errors.New("serve: no mod (nil *sdk.Generated)")
 	}
@@ -66,8 +67,8 @@ func Serve(g *sdk.Generated, opts *Options) error {
 	if o.ParentPoll <= 0 {
 		o.ParentPoll = 100 * time.Millisecond
 	}
-	srv := newServer(g, o.Logger)
-	if o.Test == nil {
+	srv := modserver.New(g, o.Logger)
+	if test == nil {
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
 	}
 	plugin.Serve(&plugin.ServeConfig{
@@ -77,7 +78,7 @@ func Serve(g *sdk.Generated, opts *Options) error {
 			return plugin.DefaultGRPCServer(opts)
 		},
 		Logger: protocol.HCLogger(o.Logger),
-		Test:   o.Test,
+		Test:   test,
 	})
 	return nil
 }

@@ -934,13 +934,15 @@ type RunCommandRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// slash selects a slash command; text is then its argument text.
-	Slash         bool     `protobuf:"varint,2,opt,name=slash,proto3" json:"slash,omitempty"`
-	Args          []byte   `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
-	Text          string   `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
-	Session       *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
-	Today         string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Slash   bool     `protobuf:"varint,2,opt,name=slash,proto3" json:"slash,omitempty"`
+	Args    []byte   `protobuf:"bytes,3,opt,name=args,proto3" json:"args,omitempty"`
+	Text    string   `protobuf:"bytes,4,opt,name=text,proto3" json:"text,omitempty"`
+	Session *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
+	Today   string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
+	// max_message_bytes caps the message's size; 0 means no cap.
+	MaxMessageBytes int64 `protobuf:"varint,7,opt,name=max_message_bytes,json=maxMessageBytes,proto3" json:"max_message_bytes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *RunCommandRequest) Reset() {
@@ -1013,6 +1015,13 @@ func (x *RunCommandRequest) GetToday() string {
 		return x.Today
 	}
 	return ""
+}
+
+func (x *RunCommandRequest) GetMaxMessageBytes() int64 {
+	if x != nil {
+		return x.MaxMessageBytes
+	}
+	return 0
 }
 
 type RunCommandResponse struct {
@@ -1339,14 +1348,15 @@ const file_modkit_proto_rawDesc = "" +
 	"\x12RenderViewResponse\x12\x12\n" +
 	"\x04html\x18\x01 \x01(\tR\x04html\x12\x19\n" +
 	"\bhas_view\x18\x02 \x01(\bR\ahasView\x12\x14\n" +
-	"\x05error\x18\x03 \x01(\tR\x05error\"\xa5\x01\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\xd1\x01\n" +
 	"\x11RunCommandRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05slash\x18\x02 \x01(\bR\x05slash\x12\x12\n" +
 	"\x04args\x18\x03 \x01(\fR\x04args\x12\x12\n" +
 	"\x04text\x18\x04 \x01(\tR\x04text\x12,\n" +
 	"\asession\x18\x05 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
-	"\x05today\x18\x06 \x01(\tR\x05today\"D\n" +
+	"\x05today\x18\x06 \x01(\tR\x05today\x12*\n" +
+	"\x11max_message_bytes\x18\a \x01(\x03R\x0fmaxMessageBytes\"D\n" +
 	"\x12RunCommandResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\"\xb5\x01\n" +

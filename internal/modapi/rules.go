@@ -1,0 +1,69 @@
+package modapi
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultMaxResultBytes is the result and message cap a host applies unless
+// told otherwise, and the one sdk/modtest applies.
+const DefaultMaxResultBytes = 1 << 20
+
+// ResultSize is the size CapResult measures: the text, the typed result, and
+// each output's content, MIME type and URI.
+func ResultSize(o *Outcome) int {
+	size := len(o.Text) + len(o.Result)
+	for _, out := range o.Outputs {
+		size += len(out.Content) + len(out.MimeType) + len(out.URI)
+	}
+	return size
+}
+
+// CapResult fails a completed outcome of tool whose result is over max
+// bytes. A max of 0 or less means no cap.
+func CapResult(tool string, o *Outcome, max int) {
+	if max <= 0 || o.Status != Completed {
+		return
+	}
+	if size := ResultSize(o); size > max {
+		*o = Outcome{Status: Failed, Error: fmt.Sprintf(
+			"tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", tool, size, max)}
+	}
+}
+
+// CapMessage returns the failure of a command (what names it: "command x",
+// "slash command /x") whose message is over max bytes, or "" when it fits.
+// A max of 0 or less means no cap.
+func CapMessage(what, msg string, max int) string {
+	if max <= 0 || len(msg) <= max {
+		return ""
+	}
+	return fmt.Sprintf("%s returned %d bytes, over the %d-byte message limit; it should return a short message", what, len(msg), max)
+}
+
+// InvalidInput is the failure of a call to tool whose input has problems.
+func InvalidInput(tool string, problems []string) string {
+	return fmt.Sprintf("invalid input for tool %s:\n  %s", tool, strings.Join(problems, "\n  "))
+}
+
+// Blocked is the failure of an action a hook of mod refused, for reason.
+func Blocked(mod, reason string) string {
+	return fmt.Sprintf("blocked by a hook of mod %s: %s", mod, reason)
+}
+
+// Message is why a failed call of tool failed, as the model reads it after
+// "Tool failed: ".
+func (o *Outcome) Message(tool string) string {
+	switch {
+	case len(o.Problems) > 0:
+		return InvalidInput(tool, o.Problems)
+	case o.Error != "":
+		return o.Error
+	default:
+		return "tool " + tool + " failed without a message"
+	}
+}
+
+// SlashText is the text a slash command's handler receives from the text
+// typed after "/id": without surrounding space.
+func SlashText(typed string) string { return strings.TrimSpace(typed) }

@@ -1,0 +1,74 @@
+// Package sdkrt is how runtimes run what package sdk keeps from mod
+// authors' view: a tool's input decoding, its handler with a fresh
+// ToolContext, and its custom view.
+//
+// Package sdk fills [ToolOf] when it initializes; a mod author never sees
+// any of this. The one runtime that calls it is internal/modserver, which
+// sdk/serve serves over gRPC and sdk/modtest and the host's tests call in
+// process, so a tool runs the same way everywhere.
+//
+// sdkrt imports nothing of sdk (sdk imports it), so the values crossing it
+// are its own small types.
+package sdkrt
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Tool is a tool as a runtime runs it.
+type Tool interface {
+	// Name is the tool's name.
+	Name() string
+	// Decode decodes input with encoding/json, for tools with no generated
+	// decoder; problems are reported as *sdk.InputError.
+	Decode(data []byte) (any, error)
+	// Run runs the handler with input, a value Decode or the generated
+	// decoder returned, and ends the handler's ToolContext when it returns.
+	// An input type's Validate error is an *sdk.InputError.
+	Run(ctx context.Context, call *Call, input any) (*Result, error)
+	// RenderView renders the tool's custom view for one phase; ok is false
+	// when the tool has none.
+	RenderView(state *ViewState) (html string, ok bool, err error)
+}
+
+// Call is what a handler's ToolContext is made of.
+type Call struct {
+	SessionID, Workspace string
+	// CallID is the host-owned identity of the call.
+	CallID string
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+	// Logger is the handler's logger; nil discards.
+	Logger *slog.Logger
+	// Activity receives the handler's activity updates in order, one at a
+	// time, until the handler returns. Kind is "title", "status" or "log".
+	Activity func(kind, text string)
+}
+
+// Result is a handler's result as the wire carries it.
+type Result struct {
+	Text string
+	// Data is a rendered tool's typed result as JSON.
+	Data []byte
+	// Outputs are a plain tool's Output followed by its Extra.
+	Outputs []Output
+}
+
+// Output is a payload with a MIME type.
+type Output struct {
+	MimeType, Content, URI string
+}
+
+// ViewState is the state a view renders, with input and result still JSON.
+type ViewState struct {
+	// Phase is "preparing", "running", "completed" or "failed".
+	Phase  string
+	Input  []byte
+	Result []byte
+	Error  string
+}
+
+// ToolOf returns the runtime view of tool, an sdk.Tool, and false for
+// anything else. Package sdk sets it when it initializes.
+var ToolOf func(tool any) (Tool, bool)
