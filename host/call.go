@@ -164,7 +164,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	if req.OnActivity != nil {
 		callReq.OnActivity = func(u sdk.ActivityUpdate) {
-			if res.Activity.Apply(u) {
+			if modapi.Apply(&res.Activity, u) {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
 					e.Seq = len(res.Activity.Log)
@@ -185,7 +185,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return res.streamError(ctx, callCtx, p, callCtx.Err(), h.opts.CallTimeout), nil
 	}
 	for _, u := range resp.Activity {
-		res.Activity.Apply(u)
+		modapi.Apply(&res.Activity, u)
 	}
 	return res.outcome(t, &resp.Outcome, h.opts.MaxResultBytes), nil
 }
@@ -209,7 +209,7 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 }
 
 func (r *CallResult) fail(msg string) *CallResult {
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusFailed
 	r.Error = msg
 	r.Text = "Tool failed: " + msg
@@ -217,7 +217,7 @@ func (r *CallResult) fail(msg string) *CallResult {
 }
 
 func (r *CallResult) cancelled() *CallResult {
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusCancelled
 	r.Error = "call cancelled"
 	r.Text = ""
@@ -255,7 +255,7 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	if o.Status != modapi.Completed {
 		return r.fail(o.Message(t.man.Name))
 	}
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusCompleted
 	r.Text = o.Text
 	r.Result = o.Result

@@ -58,7 +58,7 @@ func TestCallGeneratesCallID(t *testing.T) {
 }
 
 func TestCallInvalidInput(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	tests := []struct {
 		name, tool, input string
 		want              []string
@@ -319,8 +319,8 @@ func TestActivityFlood(t *testing.T) {
 	if last := events[n+1]; last.State.Status != "done" {
 		t.Errorf("got last status %q, want done", last.State.Status)
 	}
-	if len(res.Activity.Log) != n || res.Activity.Log[n-1].Seq != n || !res.Activity.Ended() {
-		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended(), n)
+	if len(res.Activity.Log) != n || res.Activity.Log[n-1].Seq != n || !res.Activity.Ended {
+		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended, n)
 	}
 }
 
@@ -360,7 +360,7 @@ func TestResultCap(t *testing.T) {
 }
 
 func TestHookBlocksCall(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_blocked", `{}`)
 	wantStatus(t, res, host.StatusFailed)
 	want := "Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"
@@ -370,7 +370,7 @@ func TestHookBlocksCall(t *testing.T) {
 }
 
 func TestRenderedToolAndView(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_report", `{"title":"three small words"}`)
 	wantStatus(t, res, host.StatusCompleted)
 	if want := `{"words":3,"title":"three small words"}`; string(res.Result) != want {
@@ -405,7 +405,7 @@ func TestRenderedToolAndView(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	ctx := context.Background()
 	tests := []struct {
 		id, args, want, wantErr string

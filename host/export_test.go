@@ -2,9 +2,11 @@ package host
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
 )
 
 // raw is the generated client under p's gRPC client.
@@ -77,4 +79,20 @@ func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, 
 		_, err := raw(p).CallToolOnce(ctx, req)
 		return err
 	}, nil
+}
+
+// RunInProcess makes the loaded mod that g is run in the host's own
+// process from its next start: the same server code a mod process runs,
+// without the process.
+func RunInProcess(h *Host, g *sdk.Generated) error {
+	id := g.Mod.Metadata.ID
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.inProcess = g
+			return nil
+		}
+	}
+	return fmt.Errorf("no loaded mod %s", id)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
 )
 
 // mod is one loaded mod and its current process, if any.
@@ -33,6 +34,9 @@ type mod struct {
 
 	mu   sync.Mutex // guards proc; held while building and starting
 	proc *proc
+	// inProcess, when set, runs the mod in the host's process (see
+	// startInProcess).
+	inProcess *sdk.Generated
 }
 
 // proc is one running mod process. A crashed proc is replaced, never
@@ -60,11 +64,16 @@ func (m *mod) get() (*proc, error) {
 		return nil, ErrClosed
 	}
 	if p := m.proc; p != nil {
-		if !p.client.Exited() {
+		if !p.gone() {
 			return p, nil
 		}
 		p.kill()
 		m.proc = nil
+	}
+	if m.inProcess != nil {
+		p, err := m.startInProcess()
+		m.proc = p
+		return p, err
 	}
 	bin, sum, err := m.binary()
 	if err != nil {
@@ -85,7 +94,7 @@ func (m *mod) getCtx(ctx context.Context) (*proc, error) {
 	m.mu.Lock()
 	p := m.proc
 	m.mu.Unlock()
-	if p != nil && !p.client.Exited() {
+	if p != nil && !p.gone() {
 		return p, nil
 	}
 	type got struct {
@@ -196,19 +205,29 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		return nil, fmt.Errorf("start mod %s: plugin is %T, want a mod client", id, raw)
 	}
 	p.rpc = rpc
+	if err := p.describeAndActivate(); err != nil {
+		p.kill()
+		return nil, err
+	}
+	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
+	return p, nil
+}
+
+// describeAndActivate checks the manifest p's mod serves against the loaded
+// one and activates the mod. On failure the caller kills p.
+func (p *proc) describeAndActivate() error {
+	m, id, log, rpc := p.m, p.m.man.ID, p.m.logger(), p.rpc
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	desc, err := rpc.Describe(ctx, &modapi.DescribeRequest{})
 	if err != nil {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
+		return fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
 	}
 	if got, err := manifest.Decode(desc.Manifest); err != nil {
-		p.kill()
-		return nil, fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
+		return fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
-		p.kill()
-		return nil, fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
+		return fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {
@@ -222,14 +241,12 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	act, err := rpc.Activate(ctx, &modapi.ActivateRequest{Today: m.h.opts.Today()})
 	if err != nil {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
+		return fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
 	}
 	if act.Error != "" {
-		p.kill()
-		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.Error)
+		return fmt.Errorf("start mod %s: activate: %s", id, act.Error)
 	}
-	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
-	return p, nil
+	return nil
 }
 
 // levelName is the lowest level l keeps, for the mod's own filter.
@@ -263,7 +280,9 @@ func sameTools(a, b *manifest.Manifest) bool {
 // removes its socket directory.
 func (p *proc) kill() {
 	p.killOnce.Do(func() {
-		p.client.Kill()
+		if p.client != nil {
+			p.client.Kill()
+		}
 		os.RemoveAll(p.socketDir)
 	})
 }
@@ -274,7 +293,7 @@ func (p *proc) reapAfterGrace(callID string) {
 	grace := p.m.h.opts.GracePeriod
 	go func() {
 		time.Sleep(grace)
-		if p.client.Exited() {
+		if p.gone() {
 			return
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -293,7 +312,7 @@ func (p *proc) reapAfterGrace(callID string) {
 func (p *proc) exited(wait time.Duration) bool {
 	deadline := time.Now().Add(wait)
 	for {
-		if p.client.Exited() {
+		if p.gone() {
 			return true
 		}
 		if time.Now().After(deadline) {

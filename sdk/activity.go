@@ -25,41 +25,13 @@ type LogEntry struct {
 	Message string `json:"message"`
 }
 
-// ActivityState is a call's activity with the rules applied: the first title
+// ActivityState is a call's activity as a host shows it: the first title
 // wins, a status replaces the one before, log entries are numbered in order,
-// and nothing changes once the call has ended. The zero value is ready to use;
-// it is not safe for concurrent use.
+// and nothing changes once the call has ended.
 type ActivityState struct {
 	Title  string     `json:"title"`
 	Status string     `json:"status"`
 	Log    []LogEntry `json:"log"`
-	ended  bool
+	// Ended is set once the call has completed, failed or been cancelled.
+	Ended bool `json:"-"`
 }
-
-// Apply applies one update and reports whether it changed the state. For a
-// log update the new entry is the last of Log.
-func (s *ActivityState) Apply(u ActivityUpdate) bool {
-	if s.ended {
-		return false
-	}
-	switch u.Kind {
-	case ActivityTitle:
-		if s.Title != "" || u.Text == "" {
-			return false
-		}
-		s.Title = u.Text
-	case ActivityStatus:
-		s.Status = u.Text
-	case ActivityLog:
-		s.Log = append(s.Log, LogEntry{Seq: len(s.Log) + 1, Message: u.Text})
-	default:
-		return false
-	}
-	return true
-}
-
-// End marks the call completed, failed or cancelled: later updates are ignored.
-func (s *ActivityState) End() { s.ended = true }
-
-// Ended reports whether End was called.
-func (s *ActivityState) Ended() bool { return s.ended }

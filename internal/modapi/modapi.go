@@ -14,7 +14,7 @@
 //
 // # Rules
 //
-// The rules live here once: how big a tool's result or a command's message
+// The rules live here once: how activity accumulates ([Apply]), how big a tool's result or a command's message
 // may be ([CapResult], [CapMessage]), how a failed call reads
 // ([Outcome.Message], [InvalidInput], [Blocked]) and what text a slash
 // command receives ([SlashText]).

@@ -3,6 +3,8 @@ package modapi
 import (
 	"fmt"
 	"strings"
+
+	"github.com/modkit/modkit/sdk"
 )
 
 // DefaultMaxResultBytes is the result and message cap a host applies unless
@@ -67,3 +69,27 @@ func (o *Outcome) Message(tool string) string {
 // SlashText is the text a slash command's handler receives from the text
 // typed after "/id": without surrounding space.
 func SlashText(typed string) string { return strings.TrimSpace(typed) }
+
+// Apply applies one activity update to s by the activity rules and reports
+// whether it changed s: the first non-empty title wins, a status replaces
+// the one before, a log entry is numbered from 1 and is then the last of
+// s.Log, and nothing changes once s has ended.
+func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) bool {
+	if s.Ended {
+		return false
+	}
+	switch u.Kind {
+	case sdk.ActivityTitle:
+		if s.Title != "" || u.Text == "" {
+			return false
+		}
+		s.Title = u.Text
+	case sdk.ActivityStatus:
+		s.Status = u.Text
+	case sdk.ActivityLog:
+		s.Log = append(s.Log, sdk.LogEntry{Seq: len(s.Log) + 1, Message: u.Text})
+	default:
+		return false
+	}
+	return true
+}

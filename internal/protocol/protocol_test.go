@@ -25,7 +25,7 @@ func TestActivityRoundTrip(t *testing.T) {
 	// An unknown kind becomes an update the activity rules ignore.
 	got := protocol.ActivityFromProto(protocol.ActivityToProto(sdk.ActivityUpdate{Kind: "sparkle", Text: "x"}))
 	var s sdk.ActivityState
-	if s.Apply(got) {
+	if modapi.Apply(&s, got) {
 		t.Errorf("got an accepted update %+v from an unknown kind, want it ignored", got)
 	}
 }

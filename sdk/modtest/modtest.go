@@ -197,7 +197,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		rec.cancelledAt = end
 	}
 	out.Elapsed = end.Sub(start)
-	out.Activity.End()
+	out.Activity.Ended = true
 	switch o.Status {
 	case modapi.Cancelled:
 		out.Status = Cancelled
@@ -243,7 +243,7 @@ func (o *Outcome) fail(msg string, err error) {
 	o.Err = err
 	o.msg = msg
 	o.Text = "Tool failed: " + msg
-	o.Activity.End()
+	o.Activity.Ended = true
 }
 
 func maxBytes(opts *Options) int {
@@ -278,7 +278,7 @@ func (r *recorder) watch(ctx context.Context) {
 func (r *recorder) markCancelled() {
 	if r.cancelledAt.IsZero() {
 		r.cancelledAt = time.Now()
-		r.out.Activity.End()
+		r.out.Activity.Ended = true
 	}
 }
 
@@ -290,7 +290,7 @@ func (r *recorder) Activity(u sdk.ActivityUpdate) {
 		return
 	}
 	r.out.Updates = append(r.out.Updates, u)
-	r.out.Activity.Apply(u)
+	modapi.Apply(&r.out.Activity, u)
 	cancel := r.cancelledAt.IsZero() && r.when != nil && r.when(u)
 	if cancel {
 		r.markCancelled()

@@ -143,7 +143,7 @@ func TestRunCompleted(t *testing.T) {
 	if out.Activity.Title != wantState.Title || out.Activity.Status != wantState.Status || !reflect.DeepEqual(out.Activity.Log, wantState.Log) {
 		t.Errorf("got activity %+v, want %+v", out.Activity, wantState)
 	}
-	if !out.Activity.Ended() {
+	if !out.Activity.Ended {
 		t.Error("got activity not ended, want ended")
 	}
 	if len(out.Updates) != 6 || out.Updates[1] != (sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: "second"}) {

@@ -1,0 +1,21 @@
+package host
+
+import (
+	"github.com/modkit/modkit/internal/modserver"
+)
+
+// startInProcess starts m in the host's own process: calls go straight to
+// the server code a mod process runs (internal/modserver), with no build,
+// no process and no gRPC, so every rule of a call is the same. The host's
+// tests use it; such a mod cannot crash or be killed apart from the host.
+func (m *mod) startInProcess() (*proc, error) {
+	p := &proc{m: m, rpc: modserver.New(m.inProcess, m.logger())}
+	if err := p.describeAndActivate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// gone reports whether p's process has exited; a mod in the host's process
+// never has.
+func (p *proc) gone() bool { return p.client != nil && p.client.Exited() }
