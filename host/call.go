@@ -176,6 +176,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	// Without OnActivity, one round trip carries the activity with the
 	// outcome.
 	resp, err := p.rpc.CallTool(callCtx, callReq)
+	if errors.Is(err, modapi.ErrNoOutcome) {
+		return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
+	}
 	if err != nil {
 		return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
 	}

@@ -23,6 +23,7 @@ package modapi
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/modkit/modkit/sdk"
@@ -93,6 +94,10 @@ type CallRequest struct {
 	// nil, the updates come back in CallResponse.Activity.
 	OnActivity func(sdk.ActivityUpdate)
 }
+
+// ErrNoOutcome is CallTool's error when the mod ended a call without its
+// outcome.
+var ErrNoOutcome = errors.New("the mod ended the call without an outcome")
 
 // CallResponse is a call's outcome.
 type CallResponse struct {

@@ -3,7 +3,6 @@ package protocol
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"io"
 	"time"
 
@@ -57,7 +56,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 			return nil, err
 		}
 		if resp.GetOutcome() == nil {
-			return nil, errNoOutcome
+			return nil, modapi.ErrNoOutcome
 		}
 		out := &modapi.CallResponse{Outcome: OutcomeFromProto(resp.GetOutcome())}
 		if acts := resp.GetActivity(); len(acts) > 0 {
@@ -75,7 +74,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	for {
 		ev, err := stream.Recv()
 		if err == io.EOF {
-			return nil, errNoOutcome
+			return nil, modapi.ErrNoOutcome
 		}
 		if err != nil {
 			return nil, err
@@ -93,8 +92,6 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	}
 }
 
-// errNoOutcome is a call the mod ended without an outcome.
-var errNoOutcome = errors.New("the mod ended the call without an outcome")
 
 // RenderView implements modapi.Mod.
 func (c *GRPCClient) RenderView(ctx context.Context, req *modapi.ViewRequest) (*modapi.ViewResponse, error) {
