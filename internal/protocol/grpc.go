@@ -92,7 +92,6 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	}
 }
 
-
 // RenderView implements modapi.Mod.
 func (c *GRPCClient) RenderView(ctx context.Context, req *modapi.ViewRequest) (*modapi.ViewResponse, error) {
 	s := req.State
