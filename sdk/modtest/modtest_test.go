@@ -106,6 +106,11 @@ var testMod = sdk.DefineMod(sdk.Mod{
 		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
 			return fmt.Sprintf("hello %s on %s (%s)", env.Session.Workspace, env.Today, args), nil
 		},
+	}, {
+		ID: "testmod.panic", Title: "Panics",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			panic("command boom")
+		},
 	}},
 	SlashCommands: []sdk.SlashCommand{{
 		ID: "say", Description: "Says.",
@@ -342,4 +347,26 @@ func TestEnvDefaults(t *testing.T) {
 		t.Fatalf("got %+v, want a logger, DefaultToday and DefaultSessionID", env)
 	}
 	env.Logger.Info("discarded") // must not panic
+}
+
+// The rules a mod process applies hold under modtest too.
+func TestHostRules(t *testing.T) {
+	if _, err := RunCommand(t, gen, "testmod.panic", "", nil); err == nil || err.Error() != "command testmod.panic panicked: command boom" {
+		t.Errorf("panicking command: got %v, want the recovered panic naming the command", err)
+	}
+	_, err := RunCommand(t, gen, "testmod.hello", "", &Options{MaxResultBytes: 10})
+	if want := "command testmod.hello returned 23 bytes, over the 10-byte message limit; it should return a short message"; err == nil || err.Error() != want {
+		t.Errorf("oversized message: got %v, want %q", err, want)
+	}
+	msg, err := RunSlashCommand(t, gen, "say \t spaced out \n", nil)
+	if err != nil || msg != "said spaced out" {
+		t.Errorf("slash text: got %q, %v; want it trimmed", msg, err)
+	}
+	out := Run(t, gen, "echo", `{"text":"hi"}`, &Options{MaxResultBytes: 20})
+	if want := "Tool failed: tool echo returned 57 bytes, over the 20-byte result limit; it should return a compact result"; out.Status != Failed || out.Text != want {
+		t.Errorf("oversized result: got %s %q, want failed %q", out.Status, out.Text, want)
+	}
+	if out := Run(t, gen, "echo", `{"text":"hi"}`, nil); out.Status != Completed {
+		t.Errorf("default cap: got %s %q, want completed", out.Status, out.Text)
+	}
 }
