@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -53,8 +54,8 @@ type Options struct {
 	// compiler errors. Default: os.Stderr.
 	Progress io.Writer
 	// MaxResultBytes caps a call's result (text, typed result and outputs
-	// together); a larger result fails with a message saying so. Default
-	// 1 MiB.
+	// together) and a command's message; a larger one fails with a message
+	// saying so. Default 1 MiB.
 	MaxResultBytes int
 	// Today returns the date given to tools and commands, "YYYY-MM-DD".
 	// Default: the local wall-clock date.
@@ -86,7 +87,7 @@ func (o *Options) withDefaults() (Options, error) {
 		r.Progress = os.Stderr
 	}
 	if r.MaxResultBytes <= 0 {
-		r.MaxResultBytes = 1 << 20
+		r.MaxResultBytes = modapi.DefaultMaxResultBytes
 	}
 	if r.Today == nil {
 		r.Today = func() string { return time.Now().Format(time.DateOnly) }
