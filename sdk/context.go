@@ -25,19 +25,17 @@ func init() {
 type ToolContext struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	call   *sdkrt.Call
+	call   sdkrt.Call
 	mu     sync.Mutex
 	ended  bool
 }
 
 // newToolContext returns the context for one call; the runtime ends it
 // when the handler returns.
-func newToolContext(ctx context.Context, call *sdkrt.Call) *ToolContext {
+func newToolContext(ctx context.Context, call sdkrt.Call) *ToolContext {
 	ctx, cancel := context.WithCancel(ctx)
 	if call.Logger == nil {
-		c := *call
-		c.Logger = slog.New(slog.DiscardHandler)
-		call = &c
+		call.Logger = slog.New(slog.DiscardHandler)
 	}
 	return &ToolContext{ctx: ctx, cancel: cancel, call: call}
 }

@@ -68,7 +68,7 @@ func (r plainRuntime[In]) RenderView(*sdkrt.ViewState) (string, bool, error) {
 	return "", false, nil
 }
 
-func (r plainRuntime[In]) Run(ctx context.Context, call *sdkrt.Call, input any) (*sdkrt.Result, error) {
+func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
 	in, err := checkInput[In](input)
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ type renderedRuntime[In, Out any] struct{ t RenderedTool[In, Out] }
 func (r renderedRuntime[In, Out]) Name() string                    { return r.t.Name }
 func (r renderedRuntime[In, Out]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
-func (r renderedRuntime[In, Out]) Run(ctx context.Context, call *sdkrt.Call, input any) (*sdkrt.Result, error) {
+func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
 	in, err := checkInput[In](input)
 	if err != nil {
 		return nil, err

@@ -175,17 +175,21 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = failed(err)
 		return resp, nil
 	}
-	activity := req.OnActivity
-	if activity == nil {
-		activity = func(u sdk.ActivityUpdate) { resp.Activity = append(resp.Activity, u) }
+	var activity func(kind, text string)
+	if on := req.OnActivity; on != nil {
+		activity = func(kind, text string) { on(sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text}) }
+	} else {
+		activity = func(kind, text string) {
+			resp.Activity = append(resp.Activity, sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text})
+		}
 	}
-	call := &sdkrt.Call{
+	call := sdkrt.Call{
 		SessionID: req.Session.ID,
 		Workspace: req.Session.Workspace,
 		CallID:    req.CallID,
 		Today:     req.Today,
 		Logger:    s.log.With("tool", req.Tool, "call", req.CallID),
-		Activity:  func(kind, text string) { activity(sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text}) },
+		Activity:  activity,
 	}
 	// The host kills the mod when the handler outlives the grace period
 	// after cancellation: it asks CallRunning.

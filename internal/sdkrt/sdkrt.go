@@ -26,7 +26,7 @@ type Tool interface {
 	// Run runs the handler with input, a value Decode or the generated
 	// decoder returned, and ends the handler's ToolContext when it returns.
 	// An input type's Validate error is an *sdk.InputError.
-	Run(ctx context.Context, call *Call, input any) (*Result, error)
+	Run(ctx context.Context, call Call, input any) (*Result, error)
 	// RenderView renders the tool's custom view for one phase; ok is false
 	// when the tool has none.
 	RenderView(state *ViewState) (html string, ok bool, err error)
