@@ -216,10 +216,10 @@
 //	func Modkit() *sdk.Generated
 //
 // binding the mod to its manifest and to a generated, reflection-free
-// validator for each tool's input. [Generated] and [InputDecoder] are for
-// that file; how a runtime runs a tool is not part of this package. Problems are reported by JSON path, in
-// words a model can act on ("/limit: must be at most 50, got 80"). Commit
-// both files and rerun go generate after changing the mod.
+// validator for each tool's input ([Generated] and [InputDecoder] exist for
+// that file). Problems are reported by JSON path, in words a model can act
+// on ("/limit: must be at most 50, got 80"). Commit both files and rerun go
+// generate after changing the mod.
 //
 // # Serving
 //
