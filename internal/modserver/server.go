@@ -99,7 +99,7 @@ func (s *Server) Activate(ctx context.Context, req *modapi.ActivateRequest) (*mo
 			return
 		}
 		env := &sdk.Env{Today: req.Today, Logger: s.log}
-		s.activateErr = s.recovered("activate", func() error { return s.g.Mod.Activate(ctx, env) })
+		s.activateErr = s.recovered("activate", "", func() error { return s.g.Mod.Activate(ctx, env) })
 	})
 	if s.activateErr != nil {
 		return &modapi.ActivateResponse{Error: s.activateErr.Error()}, nil
@@ -107,11 +107,12 @@ func (s *Server) Activate(ctx context.Context, req *modapi.ActivateRequest) (*mo
 	return &modapi.ActivateResponse{}, nil
 }
 
-// recovered runs f, turning a panic into an error that names what panicked
-// and logging the panic's stack.
-func (s *Server) recovered(what string, f func() error) (err error) {
+// recovered runs f, turning a panic into an error that names what panicked,
+// what+name, and logging the panic's stack.
+func (s *Server) recovered(what, name string, f func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			what += name
 			s.log.Error(what+" panicked", "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			err = fmt.Errorf("%s panicked: %v", what, r)
 		}
@@ -140,7 +141,7 @@ func (s *Server) Decode(tool string, input []byte) (any, error) {
 
 func (s *Server) decode(t sdkrt.Tool, input []byte) (decoded any, err error) {
 	name := t.Name()
-	err = s.recovered("input decoder of "+name, func() error {
+	err = s.recovered("input decoder of ", name, func() error {
 		var err error
 		if dec, ok := s.g.Inputs[name]; ok {
 			decoded, err = dec(input)
@@ -186,7 +187,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	// after cancellation: it asks CallRunning.
 	s.track(req.CallID, 1)
 	var res *sdkrt.Result
-	err = s.recovered("tool "+req.Tool, func() error {
+	err = s.recovered("tool ", req.Tool, func() error {
 		var err error
 		res, err = t.Run(ctx, call, input)
 		return err
@@ -225,7 +226,7 @@ func (s *Server) RenderView(_ context.Context, req *modapi.ViewRequest) (*modapi
 	}
 	var html string
 	var has bool
-	err := s.recovered("view of "+req.Tool, func() error {
+	err := s.recovered("view of ", req.Tool, func() error {
 		var err error
 		html, has, err = t.RenderView(&sdkrt.ViewState{
 			Phase: string(req.State.Phase), Input: req.State.Input, Result: req.State.Result, Error: req.State.Error,
@@ -266,7 +267,7 @@ func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*m
 		return &modapi.CommandResponse{Error: what + " has no Run function"}, nil
 	}
 	var msg string
-	err := s.recovered(what, func() error {
+	err := s.recovered(what, "", func() error {
 		var err error
 		msg, err = run()
 		return err
@@ -306,7 +307,7 @@ func (s *Server) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*
 		if hk.BeforeAction != req.Action.Name || hk.Run == nil {
 			continue
 		}
-		if err := s.recovered("hook before "+hk.BeforeAction, func() error { return hk.Run(ctx, env, req.Action) }); err != nil {
+		if err := s.recovered("hook before ", hk.BeforeAction, func() error { return hk.Run(ctx, env, req.Action) }); err != nil {
 			return &modapi.ActionResponse{Refusal: err.Error()}, nil
 		}
 	}
