@@ -206,7 +206,6 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	}
 	p.rpc = rpc
 	if err := p.describeAndActivate(); err != nil {
-		p.kill()
 		return nil, err
 	}
 	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
@@ -214,7 +213,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 }
 
 // describeAndActivate checks the manifest p's mod serves against the loaded
-// one and activates the mod. On failure the caller kills p.
+// one and activates the mod. On failure it kills p.
 func (p *proc) describeAndActivate() error {
 	m, id, log, rpc := p.m, p.m.man.ID, p.m.logger(), p.rpc
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -225,8 +224,10 @@ func (p *proc) describeAndActivate() error {
 		return fmt.Errorf("start mod %s: describe: %s", id, p.transportError(err))
 	}
 	if got, err := manifest.Decode(desc.Manifest); err != nil {
+		p.kill()
 		return fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
+		p.kill()
 		return fmt.Errorf("start mod %s: the binary serves mod %s", id, got.ID)
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
@@ -244,6 +245,7 @@ func (p *proc) describeAndActivate() error {
 		return fmt.Errorf("start mod %s: activate: %s", id, p.transportError(err))
 	}
 	if act.Error != "" {
+		p.kill()
 		return fmt.Errorf("start mod %s: activate: %s", id, act.Error)
 	}
 	return nil
