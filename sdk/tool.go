@@ -77,7 +77,7 @@ func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (
 		return nil, fmt.Errorf("tool %s has no Run function", r.t.Name)
 	}
 	tc := newToolContext(ctx, call)
-	defer tc.end()
+	defer tc.end() // even when Run panics
 	res, err := r.t.Run(tc, in)
 	if err != nil {
 		return nil, err
@@ -147,8 +147,8 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 		return nil, fmt.Errorf("tool %s needs Run and View.Text", t.Name)
 	}
 	tc := newToolContext(ctx, call)
+	defer tc.end() // even when Run panics
 	out, err := t.Run(tc, in)
-	tc.end()
 	if err != nil {
 		return nil, err
 	}

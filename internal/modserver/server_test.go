@@ -27,6 +27,9 @@ func (i in) Validate() error {
 
 var activations atomic.Int32
 
+// kept receives the ToolContext of m_rendered_panics.
+var kept = make(chan *sdk.ToolContext, 1)
+
 var gen = &sdk.Generated{
 	Manifest: []byte(`{"id":"m"}`),
 	Inputs: map[string]sdk.InputDecoder{
@@ -55,6 +58,13 @@ var gen = &sdk.Generated{
 				<-tc.Done()
 				return sdk.Result{}, tc.Err()
 			}},
+			sdk.RenderedTool[in, in]{Name: "m_rendered_panics",
+				Run: func(tc *sdk.ToolContext, i in) (in, error) {
+					kept <- tc
+					panic("rendered bug")
+				},
+				View: sdk.View[in, in]{Text: func(o in) string { return "" }},
+			},
 			sdk.RenderedTool[in, in]{Name: "m_rendered",
 				Run: func(tc *sdk.ToolContext, i in) (in, error) { return in{N: 2 * i.N}, nil },
 				View: sdk.View[in, in]{
@@ -220,5 +230,25 @@ func TestDescribe(t *testing.T) {
 	want := []string{"m_decoder_panics", "m_outputs"}
 	if err != nil || string(resp.Manifest) != `{"id":"m"}` || !reflect.DeepEqual(resp.ValidatedTools, want) {
 		t.Errorf("got %+v, %v; want the manifest and %v", resp, err, want)
+	}
+}
+
+// A handler that panics still has its ToolContext ended: its context is
+// cancelled and later activity goes nowhere.
+func TestPanicEndsToolContext(t *testing.T) {
+	s := modserver.New(gen, nil)
+	var late atomic.Bool
+	resp := call(t, s, &modapi.CallRequest{Tool: "m_rendered_panics", Input: json.RawMessage(`{}`),
+		OnActivity: func(sdk.ActivityUpdate) { late.Store(true) }})
+	if want := "tool m_rendered_panics panicked: rendered bug"; resp.Outcome.Error != want {
+		t.Errorf("got %+v, want %q", resp.Outcome, want)
+	}
+	tc := <-kept
+	if tc.Err() == nil {
+		t.Error("got the handler's context live after the call, want it cancelled")
+	}
+	tc.Log("late")
+	if late.Load() {
+		t.Error("got activity after the call ended, want it dropped")
 	}
 }
