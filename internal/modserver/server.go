@@ -35,7 +35,7 @@ func New(g *sdk.Generated, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{g: g, id: ModID(g), log: log, tools: map[string]sdkrt.Tool{}, running: map[string]int{}}
+	s := &Server{g: g, id: modID(g), log: log, tools: map[string]sdkrt.Tool{}, running: map[string]int{}}
 	for _, t := range g.Mod.AI.Tools {
 		if rt, ok := sdkrt.ToolOf(t); ok {
 			if _, dup := s.tools[rt.Name()]; !dup {
@@ -46,8 +46,8 @@ func New(g *sdk.Generated, log *slog.Logger) *Server {
 	return s
 }
 
-// ModID is g's mod id, "mod" when it has none.
-func ModID(g *sdk.Generated) string {
+// modID is g's mod id, "mod" when it has none.
+func modID(g *sdk.Generated) string {
 	if id := g.Mod.Metadata.ID; id != "" {
 		return id
 	}
