@@ -28,15 +28,13 @@ type ToolContext struct {
 	call   sdkrt.Call
 	mu     sync.Mutex
 	ended  bool
+	logger *slog.Logger // made on first use
 }
 
 // newToolContext returns the context for one call; the runtime ends it
 // when the handler returns.
 func newToolContext(ctx context.Context, call sdkrt.Call) *ToolContext {
 	ctx, cancel := context.WithCancel(ctx)
-	if call.Logger == nil {
-		call.Logger = slog.New(slog.DiscardHandler)
-	}
 	return &ToolContext{ctx: ctx, cancel: cancel, call: call}
 }
 
@@ -71,7 +69,19 @@ func (c *ToolContext) CallID() string { return c.call.CallID }
 func (c *ToolContext) Today() string { return c.call.Today }
 
 // Logger returns a logger that writes to the host's log, never to stdout.
-func (c *ToolContext) Logger() *slog.Logger { return c.call.Logger }
+func (c *ToolContext) Logger() *slog.Logger {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.logger == nil {
+		if c.call.Logger != nil {
+			c.logger = c.call.Logger()
+		}
+		if c.logger == nil {
+			c.logger = slog.New(slog.DiscardHandler)
+		}
+	}
+	return c.logger
+}
 
 // Title sets the call's title; the first title wins.
 func (c *ToolContext) Title(text string) { c.send(ActivityUpdate{Kind: ActivityTitle, Text: text}) }

@@ -180,7 +180,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		Workspace: req.Session.Workspace,
 		CallID:    req.CallID,
 		Today:     req.Today,
-		Logger:    s.log.With("tool", req.Tool, "call", req.CallID),
+		Logger:    func() *slog.Logger { return s.log.With("tool", req.Tool, "call", req.CallID) },
 		Activity:  activity,
 	}
 	// The host kills the mod when the handler outlives the grace period

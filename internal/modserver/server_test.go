@@ -1,9 +1,11 @@
 package modserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -49,6 +51,10 @@ var gen = &sdk.Generated{
 			}},
 			sdk.PlainTool[in]{Name: "m_decoder_panics", Run: func(tc *sdk.ToolContext, i in) (sdk.Result, error) {
 				return sdk.Text("unreachable"), nil
+			}},
+			sdk.PlainTool[in]{Name: "m_logs", Run: func(tc *sdk.ToolContext, i in) (sdk.Result, error) {
+				tc.Logger().Info("hello")
+				return sdk.Text("logged"), nil
 			}},
 			sdk.PlainTool[in]{Name: "m_panics", Run: func(tc *sdk.ToolContext, i in) (sdk.Result, error) {
 				panic("oh no")
@@ -251,4 +257,20 @@ func TestPanicEndsToolContext(t *testing.T) {
 	if late.Load() {
 		t.Error("got activity after the call ended, want it dropped")
 	}
+}
+
+func TestHandlerLoggerNamesToolAndCall(t *testing.T) {
+	var buf bytes.Buffer
+	s := modserver.New(gen, slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: dropTime})))
+	call(t, s, &modapi.CallRequest{Tool: "m_logs", Input: json.RawMessage(`{}`), CallID: "c7"})
+	if got, want := buf.String(), "level=INFO msg=hello tool=m_logs call=c7\n"; got != want {
+		t.Errorf("got log %q, want %q", got, want)
+	}
+}
+
+func dropTime(_ []string, a slog.Attr) slog.Attr {
+	if a.Key == slog.TimeKey {
+		return slog.Attr{}
+	}
+	return a
 }

@@ -28,8 +28,11 @@ type Call struct {
 	CallID string
 	// Today is the host's date, "YYYY-MM-DD".
 	Today string
-	// Logger is the handler's logger; nil discards.
-	Logger *slog.Logger
+	// Logger returns the handler's logger, on the handler's first call to
+	// ToolContext.Logger only: most handlers never log, and a logger with
+	// the call's attributes costs more to make than the rest of a call.
+	// Nil, or a nil result, discards.
+	Logger func() *slog.Logger
 	// Activity receives the handler's activity updates in order, one at a
 	// time, until the handler returns. Kind is "title", "status" or "log".
 	Activity func(kind, text string)
