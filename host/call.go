@@ -7,16 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/modkit/modkit/internal/limits"
-	"github.com/modkit/modkit/internal/protocol"
-	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -139,14 +136,14 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.fail(err.Error()), nil
 		}
 		if problems := checkInput(schema, input); len(problems) > 0 {
-			return res.fail(limits.Message("invalid input for tool "+t.man.Name+":", problems)), nil
+			return res.fail(modapi.InvalidInput(t.man.Name, problems)), nil
 		}
 	}
 	today := h.opts.Today()
-	session := protocol.SessionToProto(req.Session)
 	if h.callHooks {
-		if msg, err := h.runHooks(ctx, &pb.BeforeActionRequest{
-			Action: sdk.ActionToolCall, Tool: req.Tool, Input: input, Session: session, Today: today,
+		if msg, err := h.runHooks(ctx, &modapi.ActionRequest{
+			Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: input},
+			Session: req.Session, Today: today,
 		}, nil); errors.Is(err, ErrClosed) {
 			return nil, err
 		} else if err != nil {
@@ -166,60 +163,45 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		timer.Stop()
 		cancel(nil)
 	}()
-	callReq := &pb.CallToolRequest{
+	callReq := &modapi.CallRequest{
 		Tool:           req.Tool,
 		Input:          input,
-		Session:        session,
-		CallId:         res.CallID,
+		Session:        req.Session,
+		CallID:         res.CallID,
 		Label:          req.Label,
 		Today:          today,
-		GraceMillis:    h.graceMillis(),
-		MaxResultBytes: int64(h.opts.MaxResultBytes),
+		Grace:          h.grace(),
+		MaxResultBytes: h.opts.MaxResultBytes,
 	}
-	if req.OnActivity == nil {
-		// Nobody watches the activity live: one round trip carries it
-		// with the outcome.
-		resp, err := p.rpc.CallToolOnce(callCtx, callReq)
-		if err != nil {
-			return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
-		}
-		for _, a := range resp.GetActivity() {
-			res.Activity.Apply(protocol.ActivityFromProto(a))
-		}
-		if resp.GetOutcome() == nil {
-			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
-		}
-		return res.outcome(t, resp.GetOutcome(), h.opts.MaxResultBytes), nil
-	}
-	stream, err := p.rpc.CallTool(callCtx, callReq)
-	if err != nil {
-		return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
-	}
-	for {
-		ev, err := stream.Recv()
-		if err != nil {
-			if err == io.EOF {
-				return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
-			}
-			return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
-		}
-		if a := ev.GetActivity(); a != nil {
-			if u, ok := res.Activity.Accept(protocol.ActivityFromProto(a)); ok && req.OnActivity != nil {
+	if req.OnActivity != nil {
+		callReq.OnActivity = func(u sdk.ActivityUpdate) {
+			if u, ok := modapi.Apply(&res.Activity, u); ok {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
 					e.Seq = len(res.Activity.Log)
 				}
 				req.OnActivity(e)
 			}
-			continue
-		}
-		if o := ev.GetOutcome(); o != nil {
-			// The trailer follows at once; reading it ends the stream
-			// cleanly, so the deferred cancel resets nothing.
-			stream.Recv()
-			return res.outcome(t, o, h.opts.MaxResultBytes), nil
 		}
 	}
+	// Without OnActivity, one round trip carries the activity with the
+	// outcome.
+	resp, err := p.rpc.CallTool(callCtx, callReq)
+	if errors.Is(err, modapi.ErrNoOutcome) {
+		return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
+	}
+	if err != nil {
+		return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
+	}
+	if resp.Outcome.Status == modapi.Cancelled {
+		// Only a mod in this process answers so; over the wire the call
+		// ends with the context's error.
+		return res.streamError(ctx, callCtx, p, callCtx.Err(), h.opts.CallTimeout), nil
+	}
+	for _, u := range resp.Activity {
+		modapi.Apply(&res.Activity, u)
+	}
+	return res.outcome(t, &resp.Outcome, h.opts.MaxResultBytes), nil
 }
 
 // start returns the tool's mod process, starting it when needed. When it
@@ -241,7 +223,7 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 }
 
 func (r *CallResult) fail(msg string) *CallResult {
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusFailed
 	r.Error = msg
 	r.Text = "Tool failed: " + msg
@@ -249,7 +231,7 @@ func (r *CallResult) fail(msg string) *CallResult {
 }
 
 func (r *CallResult) cancelled() *CallResult {
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusCancelled
 	r.Error = "call cancelled"
 	r.Text = ""
@@ -278,42 +260,32 @@ func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err erro
 	return r.fail(p.transportError(err))
 }
 
-func (r *CallResult) outcome(t *tool, o *pb.Outcome, maxBytes int) *CallResult {
-	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
-		msg := o.GetError()
-		if len(o.GetProblems()) > 0 {
-			msg = limits.Message("invalid input for tool "+t.man.Name+":", o.GetProblems())
-		} else if msg == "" {
-			msg = "tool " + t.man.Name + " failed without a message"
-		}
-		return r.fail(msg)
+func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResult {
+	// The mod caps the result too; a mod built against another sdk may not.
+	modapi.CapResult(t.man.Name, o, maxBytes)
+	if o.Status != modapi.Completed {
+		return r.fail(o.Message(t.man.Name))
 	}
-	size := len(o.GetText()) + len(o.GetResult())
-	for _, out := range o.GetOutputs() {
-		size += len(out.GetContent()) + len(out.GetMimeType()) + len(out.GetUri())
-	}
-	if size > maxBytes {
-		return r.fail(fmt.Sprintf("tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", t.man.Name, size, maxBytes))
-	}
-	r.Activity.End()
+	r.Activity.Ended = true
 	r.Status = StatusCompleted
-	r.Text = o.GetText()
-	if len(o.GetResult()) > 0 {
-		r.Result = json.RawMessage(o.GetResult())
-	}
-	r.Outputs = protocol.OutputsFromProto(o.GetOutputs())
+	r.Text = o.Text
+	r.Result = o.Result
+	r.Outputs = o.Outputs
 	return r
 }
 
 var errCallTimeout = errors.New("call timed out")
 
-// graceMillis is the grace period the host sends with each request.
-func (h *Host) graceMillis() int64 {
+// grace is the grace period the host sends with each request.
+func (h *Host) grace() time.Duration {
 	if !h.sendGrace {
 		return 0
 	}
-	return h.opts.GracePeriod.Milliseconds()
+	return h.opts.GracePeriod
 }
+
+// newRun identifies one request's handler in the mod.
+func (h *Host) newRun() modapi.Run { return modapi.Run{CallID: h.newCallID(), Grace: h.grace()} }
 
 // newCallID returns an id unique among the host's calls, and unlikely
 // to be any other host's: "call_" and 24 hex digits.

@@ -86,7 +86,7 @@ func TestLabelIsNotIdentity(t *testing.T) {
 }
 
 func TestCallInvalidInput(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	tests := []struct {
 		name, tool, input string
 		want              []string
@@ -390,8 +390,8 @@ func TestActivityFlood(t *testing.T) {
 	if last := events[kept+2]; last.State.Status != "done" {
 		t.Errorf("got last status %q, want done", last.State.Status)
 	}
-	if len(res.Activity.Log) != kept+1 || !res.Activity.Ended() {
-		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended(), kept+1)
+	if len(res.Activity.Log) != kept+1 || !res.Activity.Ended {
+		t.Errorf("got final activity with %d entries, ended %v; want %d entries, ended", len(res.Activity.Log), res.Activity.Ended, kept+1)
 	}
 	// Without a watcher the activity travels with the outcome, capped alike.
 	res, err = h.Call(context.Background(), &host.CallRequest{
@@ -435,7 +435,7 @@ func TestResultCap(t *testing.T) {
 }
 
 func TestHookBlocksCall(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_blocked", `{}`)
 	wantStatus(t, res, host.StatusFailed)
 	want := "Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"
@@ -445,7 +445,7 @@ func TestHookBlocksCall(t *testing.T) {
 }
 
 func TestRenderedToolAndView(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_report", `{"title":"three small words"}`)
 	wantStatus(t, res, host.StatusCompleted)
 	if want := `{"words":3,"title":"three small words"}`; string(res.Result) != want {
@@ -480,7 +480,7 @@ func TestRenderedToolAndView(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
-	h := load(t, nil, crashyDir)
+	h := loadInProcess(t, nil)
 	ctx := context.Background()
 	tests := []struct {
 		id, args, want, wantErr string

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,8 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/modkit/modkit/internal/protocol"
-	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -28,13 +28,12 @@ func (m *mod) hasHook(action string) bool {
 // every mod with such a hook, "command:<id>" only to owner. It returns the
 // first refusal. A hook that cannot run, or runs past HookTimeout, blocks
 // the action.
-func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner *mod) (string, error) {
-	req.GraceMillis = h.graceMillis()
+func (h *Host) runHooks(ctx context.Context, req *modapi.ActionRequest, owner *mod) (string, error) {
 	for _, m := range h.mods {
-		if !m.hasHook(req.Action) {
+		if !m.hasHook(req.Action.Name) {
 			continue
 		}
-		if strings.HasPrefix(req.Action, "command:") && m != owner {
+		if strings.HasPrefix(req.Action.Name, "command:") && m != owner {
 			continue
 		}
 		p, err := m.getCtx(ctx)
@@ -47,17 +46,17 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 			}
 			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
 		}
-		req.CallId = h.newCallID()
-		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action, req.CallId, h.opts.HookTimeout,
-			func(ctx context.Context) (*pb.BeforeActionResponse, error) { return p.rpc.BeforeAction(ctx, req) })
+		req.Run = h.newRun()
+		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action.Name, req.CallID, h.opts.HookTimeout,
+			func(ctx context.Context) (*modapi.ActionResponse, error) { return p.rpc.BeforeAction(ctx, req) })
 		if err != nil {
 			if ctx.Err() != nil {
 				return "", ctx.Err()
 			}
 			return "", err
 		}
-		if r := resp.GetRefusal(); r != "" {
-			return fmt.Sprintf("blocked by a hook of mod %s: %s", m.man.ID, r), nil
+		if resp.Refusal != "" {
+			return modapi.Blocked(m.man.ID, resp.Refusal), nil
 		}
 	}
 	return "", nil
@@ -88,22 +87,19 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 	if err != nil {
 		return "", err
 	}
-	req := &pb.RenderViewRequest{
-		Tool: toolName, Phase: string(state.Phase), Input: state.Input, Result: state.Result, Error: state.Error,
-		CallId: h.newCallID(), GraceMillis: h.graceMillis(),
-	}
-	resp, err := bounded(ctx, p, "render view of "+toolName, req.CallId, h.opts.ViewTimeout,
-		func(ctx context.Context) (*pb.RenderViewResponse, error) { return p.rpc.RenderView(ctx, req) })
+	req := &modapi.ViewRequest{Tool: toolName, State: state, Run: h.newRun()}
+	resp, err := bounded(ctx, p, "render view of "+toolName, req.CallID, h.opts.ViewTimeout,
+		func(ctx context.Context) (*modapi.ViewResponse, error) { return p.rpc.RenderView(ctx, req) })
 	if err != nil {
 		return "", err
 	}
-	if !resp.GetHasView() {
+	if !resp.HasView {
 		return "", fmt.Errorf("%w: %s", ErrNoView, toolName)
 	}
-	if e := resp.GetError(); e != "" {
-		return "", fmt.Errorf("render view of %s: %s", toolName, e)
+	if resp.Error != "" {
+		return "", fmt.Errorf("render view of %s: %s", toolName, resp.Error)
 	}
-	return resp.GetHtml(), nil
+	return resp.HTML, nil
 }
 
 // RunCommand runs a command by id with JSON arguments (empty means none),
@@ -122,9 +118,9 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 	}
 	today := h.opts.Today()
 	for _, action := range []string{manifest.ActionCommandRun, "command:" + id} {
-		refusal, err := h.runHooks(ctx, &pb.BeforeActionRequest{
-			Action: action, Command: id, Input: args,
-			Session: protocol.SessionToProto(session), Today: today,
+		refusal, err := h.runHooks(ctx, &modapi.ActionRequest{
+			Action:  sdk.Action{Name: action, Command: id, Input: args},
+			Session: session, Today: today,
 		}, m)
 		if err != nil {
 			return "", fmt.Errorf("command %s: %w", id, err)
@@ -133,7 +129,7 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 			return "", fmt.Errorf("command %s: %s", id, refusal)
 		}
 	}
-	return h.runCommand(ctx, m, &pb.RunCommandRequest{Id: id, Args: args, Session: protocol.SessionToProto(session), Today: today})
+	return h.runCommand(ctx, m, &modapi.CommandRequest{ID: id, Args: args, Session: session, Today: today})
 }
 
 // RunSlashCommand runs a slash command with the text typed after "/id ".
@@ -142,34 +138,36 @@ func (h *Host) RunSlashCommand(ctx context.Context, id, text string, session sdk
 	if !ok {
 		return "", h.unknownCommand(id, true)
 	}
-	return h.runCommand(ctx, m, &pb.RunCommandRequest{Id: id, Slash: true, Text: text, Session: protocol.SessionToProto(session), Today: h.opts.Today()})
+	return h.runCommand(ctx, m, &modapi.CommandRequest{ID: id, Slash: true, Text: text, Session: session, Today: h.opts.Today()})
 }
 
-func (h *Host) runCommand(ctx context.Context, m *mod, req *pb.RunCommandRequest) (string, error) {
-	what := "command " + req.Id
+func (h *Host) runCommand(ctx context.Context, m *mod, req *modapi.CommandRequest) (string, error) {
+	what := "command " + req.ID
 	if req.Slash {
-		what = "slash command /" + req.Id
+		what = "slash command /" + req.ID
 	}
 	if err := h.requestTooLarge("the text", len(req.Text)); err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
+	req.MaxMessageBytes = h.opts.MaxResultBytes
 	p, err := m.getCtx(ctx)
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", what, err)
 	}
-	req.CallId, req.GraceMillis = h.newCallID(), h.graceMillis()
-	resp, err := bounded(ctx, p, what, req.CallId, h.opts.CommandTimeout,
-		func(ctx context.Context) (*pb.RunCommandResponse, error) { return p.rpc.RunCommand(ctx, req) })
+	req.Run = h.newRun()
+	resp, err := bounded(ctx, p, what, req.CallID, h.opts.CommandTimeout,
+		func(ctx context.Context) (*modapi.CommandResponse, error) { return p.rpc.RunCommand(ctx, req) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("%s: %w", what, ctx.Err())
 		}
 		return "", err
 	}
-	if e := resp.GetError(); e != "" {
+	// The mod caps the message too; a mod built against another sdk may not.
+	if e := cmp.Or(resp.Error, modapi.CapMessage(what, resp.Message, req.MaxMessageBytes)); e != "" {
 		return "", fmt.Errorf("%s of mod %s failed: %s", what, m.man.ID, e)
 	}
-	return resp.GetMessage(), nil
+	return resp.Message, nil
 }
 
 func (h *Host) unknownCommand(id string, slash bool) error {

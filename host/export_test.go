@@ -2,9 +2,15 @@ package host
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
 )
+
+// raw is the generated client under p's gRPC client.
+func raw(p *proc) pb.ModClient { return p.rpc.(*protocol.GRPCClient).PB }
 
 // BareUnary returns a function making one bare unary gRPC round trip to the
 // running process of mod id, starting it first: the baseline a host call is
@@ -20,7 +26,7 @@ func BareUnary(h *Host, id string) (func(context.Context) error, error) {
 		}
 		req := &pb.ActivateRequest{}
 		return func(ctx context.Context) error {
-			_, err := p.rpc.Activate(ctx, req)
+			_, err := raw(p).Activate(ctx, req)
 			return err
 		}, nil
 	}
@@ -41,7 +47,7 @@ func BareStream(h *Host, tool string, input []byte) (func(context.Context) error
 	}
 	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
 	return func(ctx context.Context) error {
-		stream, err := p.rpc.CallTool(ctx, req)
+		stream, err := raw(p).CallTool(ctx, req)
 		if err != nil {
 			return err
 		}
@@ -70,7 +76,7 @@ func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, 
 	}
 	req := &pb.CallToolRequest{Tool: tool, Input: input, CallId: "bare"}
 	return func(ctx context.Context) error {
-		_, err := p.rpc.CallToolOnce(ctx, req)
+		_, err := raw(p).CallToolOnce(ctx, req)
 		return err
 	}, nil
 }
@@ -117,3 +123,19 @@ func PID(h *Host, id string) int {
 // KeepGraceFromMods stops h from sending the grace period to mods, so that
 // only the host's backstop enforces it.
 func KeepGraceFromMods(h *Host) { h.sendGrace = false }
+
+// RunInProcess makes the loaded mod that g is run in the host's own
+// process from its next start: the same server code a mod process runs,
+// without the process.
+func RunInProcess(h *Host, g *sdk.Generated) error {
+	id := g.Mod.Metadata.ID
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			m.mu.Lock()
+			defer m.mu.Unlock()
+			m.inProcess = g
+			return nil
+		}
+	}
+	return fmt.Errorf("no loaded mod %s", id)
+}

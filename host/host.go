@@ -74,8 +74,8 @@ type Options struct {
 	// discard.
 	Progress io.Writer
 	// MaxResultBytes caps a call's result (text, typed result and outputs
-	// together); a larger result fails with a message saying so. Default
-	// 1 MiB.
+	// together) and a command's message; a larger one fails with a message
+	// saying so. Default 1 MiB.
 	MaxResultBytes int
 	// MaxRequestBytes caps a call's input, a command's arguments and a
 	// view's state; a larger one is refused before any mod sees it, with a

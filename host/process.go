@@ -24,9 +24,10 @@ import (
 
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol"
-	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
 )
 
 // mod is one loaded mod and its current process, if any.
@@ -43,6 +44,9 @@ type mod struct {
 	starting sync.Mutex // held while building and starting
 	mu       sync.Mutex // guards proc
 	proc     *proc
+	// inProcess, when set, runs the mod in the host's process (see
+	// startInProcess).
+	inProcess *sdk.Generated
 }
 
 // proc is one running mod process. A crashed proc is replaced, never
@@ -51,7 +55,7 @@ type proc struct {
 	m         *mod
 	client    *plugin.Client
 	run       *modRunner
-	rpc       pb.ModClient
+	rpc       modapi.Mod
 	tail      *stderrTail
 	socketDir string
 	// validates holds the tools whose input the mod checks with a
@@ -84,7 +88,11 @@ func (m *mod) get() (*proc, error) {
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}
-	p, err := m.startFresh()
+	start := m.startFresh
+	if m.inProcess != nil {
+		start = m.startInProcess
+	}
+	p, err := start()
 	if err == nil {
 		m.mu.Lock()
 		if m.ctx.Err() == nil { // else Close has taken the process already
@@ -210,52 +218,63 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
 	}
-	rpc, ok := raw.(pb.ModClient)
+	rpc, ok := raw.(modapi.Mod)
 	if !ok {
 		p.kill()
 		return nil, fmt.Errorf("start mod %s: plugin is %T, want a mod client", id, raw)
 	}
 	p.rpc = rpc
-	desc, err := bounded(m.ctx, p, "start mod "+id+": describe", "", m.h.opts.HandshakeTimeout, func(ctx context.Context) (*pb.DescribeResponse, error) {
-		return rpc.Describe(ctx, &pb.DescribeRequest{})
+	if err := p.describeAndActivate(bin); err != nil {
+		return nil, err
+	}
+	p.unwatch()
+	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
+	return p, nil
+}
+
+// describeAndActivate checks the manifest p's mod serves against the loaded
+// one and activates the mod, each within its timeout. On failure it kills
+// p. bin is the binary p runs, "" for a mod in the host's process.
+func (p *proc) describeAndActivate(bin string) error {
+	m, id, log := p.m, p.m.man.ID, p.m.logger()
+	desc, err := bounded(m.ctx, p, "start mod "+id+": describe", "", m.h.opts.HandshakeTimeout, func(ctx context.Context) (*modapi.DescribeResponse, error) {
+		return p.rpc.Describe(ctx, &modapi.DescribeRequest{})
 	})
 	if err != nil {
 		p.kill()
-		return nil, err
+		return err
 	}
-	if got, err := manifest.Decode(desc.GetManifest()); err != nil {
+	if got, err := manifest.Decode(desc.Manifest); err != nil {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
+		return fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: %w: it serves mod %s (%s)", id, errBadBinary, got.ID, bin)
+		return fmt.Errorf("start mod %s: %w: it serves mod %s (%s)", id, errBadBinary, got.ID, bin)
 	} else if got.SourceHash != m.man.SourceHash {
 		p.kill()
-		return nil, m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
+		return m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {
 		// Same schemas: the generated validators enforce what the host
 		// would check.
 		p.validates = make(map[string]bool)
-		for _, name := range desc.GetValidatedTools() {
+		for _, name := range desc.ValidatedTools {
 			p.validates[name] = true
 		}
 	}
-	act, err := bounded(m.ctx, p, "start mod "+id+": activate", "", m.h.opts.ActivateTimeout, func(ctx context.Context) (*pb.ActivateResponse, error) {
-		return rpc.Activate(ctx, &pb.ActivateRequest{Today: m.h.opts.Today()})
+	act, err := bounded(m.ctx, p, "start mod "+id+": activate", "", m.h.opts.ActivateTimeout, func(ctx context.Context) (*modapi.ActivateResponse, error) {
+		return p.rpc.Activate(ctx, &modapi.ActivateRequest{Today: m.h.opts.Today()})
 	})
 	if err != nil {
 		p.kill()
-		return nil, err
+		return err
 	}
-	if act.GetError() != "" {
+	if act.Error != "" {
 		p.kill()
-		return nil, fmt.Errorf("start mod %s: activate: %s", id, act.GetError())
+		return fmt.Errorf("start mod %s: activate: %s", id, act.Error)
 	}
-	p.unwatch()
-	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
-	return p, nil
+	return nil
 }
 
 // startError explains why go-plugin could not start the process: a
@@ -319,6 +338,9 @@ func sameTools(a, b *manifest.Manifest) bool {
 
 // hasExited reports whether the process has exited.
 func (p *proc) hasExited() bool {
+	if p.run == nil { // in the host's process
+		return false
+	}
 	select {
 	case <-p.run.exited:
 		return true
@@ -349,6 +371,9 @@ const killWait = 3 * time.Second
 // kill stops the process, gracefully when it answers, and removes its
 // socket directory. It returns within a bounded time whatever the mod does.
 func (p *proc) kill() {
+	if p.run == nil { // in the host's process: nothing to stop
+		return
+	}
 	p.killOnce.Do(func() {
 		done := make(chan struct{})
 		go func() {
@@ -414,6 +439,9 @@ const reapMargin = time.Second
 // id is still running past the grace period. The call has already returned.
 // Close ends the wait.
 func (p *proc) reapAfterGrace(id string) {
+	if p.run == nil { // in the host's process: nothing to reap
+		return
+	}
 	grace := p.m.h.opts.GracePeriod
 	go func() {
 		t := time.NewTimer(grace + reapMargin)
@@ -426,14 +454,14 @@ func (p *proc) reapAfterGrace(id string) {
 			return
 		}
 		ctx, cancel := context.WithTimeout(p.m.ctx, p.m.h.opts.HandshakeTimeout)
-		resp, err := p.rpc.CallRunning(ctx, &pb.CallRunningRequest{CallId: id})
+		resp, err := p.rpc.CallRunning(ctx, &modapi.CallRunningRequest{CallID: id})
 		cancel()
 		if p.hasExited() || p.m.ctx.Err() != nil {
 			return
 		}
 		log := p.m.logger()
 		switch {
-		case err == nil && !resp.GetRunning():
+		case err == nil && !resp.Running:
 			log.Debug("cancelled handler ended within the grace period", "call", id)
 			return
 		case err != nil:
@@ -465,6 +493,9 @@ func (p *proc) transportError(err error) string {
 	}
 	switch status.Code(err) {
 	case codes.Unavailable, codes.Canceled, codes.Internal, codes.Unknown:
+		if p.run == nil { // in the host's process: no exit to wait for
+			return "mod " + p.m.man.ID + ": " + status.Convert(err).Message()
+		}
 	default:
 		return "mod " + p.m.man.ID + ": " + status.Convert(err).Message()
 	}

@@ -7,7 +7,18 @@ import (
 	"sync"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/sdkrt"
 )
+
+func init() {
+	sdkrt.ToolOf = func(t any) (sdkrt.Tool, bool) {
+		tool, ok := t.(Tool)
+		if !ok {
+			return nil, false
+		}
+		return tool.runtime(), true
+	}
+}
 
 // ToolContext is what a tool handler receives besides its input: cancellation,
 // the session, the call id, today's date, the activity channel and a logger.
@@ -16,46 +27,25 @@ import (
 type ToolContext struct {
 	ctx    context.Context
 	cancel context.CancelFunc
-	call   CallInfo
-	sink   ActivitySink
+	call   sdkrt.Call
 	mu     sync.Mutex
 	ended  bool
-	budget logBudget
+	logger *slog.Logger // made on first use
+	budget limits.LogBudget
 	// root is the workspace, once Workspace opened it.
 	root    *os.Root
 	rootErr error
 }
 
-// CallInfo is what the host tells a handler about its call.
-type CallInfo struct {
-	// Session is the calling session.
-	Session Session
-	// CallID is the host-owned identity of this call.
-	CallID string
-	// Today is the host's date, "YYYY-MM-DD".
-	Today string
-	// Logger writes to the host's log; nil discards.
-	Logger *slog.Logger
-}
-
-// ActivitySink receives a call's activity updates in order. Runtimes
-// implement it; the host applies the rules of ActivityState.
-type ActivitySink interface {
-	Activity(u ActivityUpdate)
-}
-
-// NewToolContext returns the context for one call. Runtimes call it, then End
+// newToolContext returns the context for one call; the runtime ends it
 // when the handler returns.
-func NewToolContext(ctx context.Context, call CallInfo, sink ActivitySink) *ToolContext {
+func newToolContext(ctx context.Context, call sdkrt.Call) *ToolContext {
 	ctx, cancel := context.WithCancel(ctx)
-	if call.Logger == nil {
-		call.Logger = slog.New(slog.DiscardHandler)
-	}
-	return &ToolContext{ctx: ctx, cancel: cancel, call: call, sink: sink}
+	return &ToolContext{ctx: ctx, cancel: cancel, call: call}
 }
 
-// End closes the context: later activity is dropped and Context is cancelled.
-func (c *ToolContext) End() {
+// end closes the context: later activity is dropped and Context is cancelled.
+func (c *ToolContext) end() {
 	c.mu.Lock()
 	c.ended = true
 	if c.root != nil {
@@ -76,7 +66,9 @@ func (c *ToolContext) Done() <-chan struct{} { return c.ctx.Done() }
 func (c *ToolContext) Err() error { return c.ctx.Err() }
 
 // Session returns the calling session.
-func (c *ToolContext) Session() Session { return c.call.Session }
+func (c *ToolContext) Session() Session {
+	return Session{ID: c.call.SessionID, Workspace: c.call.Workspace}
+}
 
 // CallID returns the host-owned identity of this call.
 func (c *ToolContext) CallID() string { return c.call.CallID }
@@ -86,7 +78,19 @@ func (c *ToolContext) CallID() string { return c.call.CallID }
 func (c *ToolContext) Today() string { return c.call.Today }
 
 // Logger returns a logger that writes to the host's log, never to stdout.
-func (c *ToolContext) Logger() *slog.Logger { return c.call.Logger }
+func (c *ToolContext) Logger() *slog.Logger {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.logger == nil {
+		if c.call.Logger != nil {
+			c.logger = c.call.Logger()
+		}
+		if c.logger == nil {
+			c.logger = slog.New(slog.DiscardHandler)
+		}
+	}
+	return c.logger
+}
 
 // Title sets the call's title; the first title wins.
 func (c *ToolContext) Title(text string) { c.send(ActivityUpdate{Kind: ActivityTitle, Text: text}) }
@@ -97,20 +101,20 @@ func (c *ToolContext) Status(text string) { c.send(ActivityUpdate{Kind: Activity
 // Log appends an entry to the call's log; the host numbers entries in order.
 func (c *ToolContext) Log(message string) { c.send(ActivityUpdate{Kind: ActivityLog, Text: message}) }
 
-// send passes u to the sink, within the activity limits ActivityState
+// send passes u to the runtime, within the activity limits ActivityState
 // describes, so that a flood never leaves the mod.
 func (c *ToolContext) send(u ActivityUpdate) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.ended || c.sink == nil {
+	if c.ended || c.call.Activity == nil {
 		return
 	}
-	u.Text = limits.Cut(u.Text, limits.MaxActivityText)
+	text := limits.Cut(u.Text, limits.MaxActivityText)
 	if u.Kind == ActivityLog {
 		var ok bool
-		if u, ok = c.budget.admit(u); !ok {
+		if text, ok = c.budget.Admit(text); !ok {
 			return
 		}
 	}
-	c.sink.Activity(u)
+	c.call.Activity(string(u.Kind), text)
 }

@@ -234,9 +234,10 @@
 //	func Modkit() *sdk.Generated
 //
 // binding the mod to its manifest and to a generated, reflection-free
-// validator for each tool's input. Problems are reported by JSON path, in
-// words a model can act on ("/limit: must be at most 50, got 80"). Commit
-// both files and rerun go generate after changing the mod.
+// validator for each tool's input ([Generated] and [InputDecoder] exist for
+// that file). Problems are reported by JSON path, in words a model can act
+// on ("/limit: must be at most 50, got 80"). Commit both files and rerun go
+// generate after changing the mod.
 //
 // # Serving
 //
@@ -254,10 +255,11 @@
 //
 // # Testing
 //
-// Package sdk/modtest runs a tool in-process as a host would: it validates
-// the input with the generated decoder, pins the date, session and
-// workspace, records the activity, can cancel mid-run, and returns the
-// outcome (completed, failed or cancelled) with the text the model reads:
+// Package sdk/modtest runs a tool in-process through the same code a mod
+// process runs: it validates the input with the generated decoder, pins the
+// date, session and workspace, records the activity, can cancel mid-run,
+// and returns the outcome (completed, failed or cancelled) with the text the
+// model reads:
 //
 //	func TestCount(t *testing.T) {
 //		dir := t.TempDir()

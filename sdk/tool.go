@@ -1,39 +1,19 @@
 package sdk
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/sdkrt"
 )
 
 // Tool is a capability a model may call. Build one with PlainTool or
-// RenderedTool; the interface is implemented only by those.
+// RenderedTool; no other type implements it.
 type Tool interface {
-	// Info returns the tool's name, description and activity label.
-	Info() ToolInfo
-	// Invoke validates input, which the host decoded with the generated
-	// validator, runs the handler and returns its outcome. Runtimes call it;
-	// mod authors do not.
-	Invoke(tc *ToolContext, input any) (*Result, error)
-	// RenderView renders the tool's custom view for one phase. It reports
-	// false when the tool has no custom view.
-	RenderView(state RawViewState) (html string, ok bool, err error)
-	// DecodeInput decodes input with encoding/json, for runtimes that have no
-	// generated decoder for the tool.
-	DecodeInput(data []byte) (any, error)
-}
-
-// ToolInfo is what a runtime reads from a tool without running it.
-type ToolInfo struct {
-	Name        string
-	Title       string
-	Description string
-	Activity    string
-	Annotations *Annotations
-	Rendered    bool
-	HasView     bool
+	runtime() sdkrt.Tool
 }
 
 // Annotations describe what a tool does to the world, for clients that
@@ -64,8 +44,6 @@ type Result struct {
 	Output *Output
 	// Extra holds further outputs, for results that carry several.
 	Extra []Output
-	// Data is a rendered tool's typed result, encoded as JSON by Invoke.
-	Data json.RawMessage
 }
 
 // Output is a payload with a MIME type: an image, audio, or a document.
@@ -102,34 +80,53 @@ type PlainTool[In any] struct {
 	Run func(tc *ToolContext, in In) (Result, error)
 }
 
-// Info implements Tool.
-func (t PlainTool[In]) Info() ToolInfo {
-	return ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Activity: t.Activity,
-		Annotations: t.Annotations}
+func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
+
+// plainRuntime is a PlainTool as runtimes run it.
+type plainRuntime[In any] struct{ t PlainTool[In] }
+
+func (r plainRuntime[In]) Name() string                    { return r.t.Name }
+func (r plainRuntime[In]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
+
+func (r plainRuntime[In]) RenderView(*sdkrt.ViewState) (string, bool, error) {
+	return "", false, nil
 }
 
-// Invoke implements Tool.
-func (t PlainTool[In]) Invoke(tc *ToolContext, input any) (*Result, error) {
+func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
 	in, err := checkInput[In](input)
 	if err != nil {
 		return nil, err
 	}
-	if t.Run == nil {
-		return nil, fmt.Errorf("tool %s has no Run function", t.Name)
+	if r.t.Run == nil {
+		return nil, fmt.Errorf("tool %s has no Run function", r.t.Name)
 	}
-	res, err := t.Run(tc, in)
+	tc := newToolContext(ctx, call)
+	defer tc.end() // even when Run panics
+	res, err := r.t.Run(tc, in)
 	if err != nil {
 		return nil, err
 	}
-	res.Data = nil
-	return &res, nil
+	return &sdkrt.Result{Text: res.Text, Outputs: res.outputs()}, nil
 }
 
-// RenderView implements Tool: plain tools have no custom view.
-func (t PlainTool[In]) RenderView(RawViewState) (string, bool, error) { return "", false, nil }
-
-// DecodeInput implements Tool.
-func (t PlainTool[In]) DecodeInput(data []byte) (any, error) { return decodeJSON[In](data) }
+// outputs returns Output followed by Extra, as the wire carries them.
+func (r Result) outputs() []sdkrt.Output {
+	n := len(r.Extra)
+	if r.Output != nil {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]sdkrt.Output, 0, n)
+	if r.Output != nil {
+		out = append(out, sdkrt.Output(*r.Output))
+	}
+	for _, o := range r.Extra {
+		out = append(out, sdkrt.Output(o))
+	}
+	return out
+}
 
 // RenderedTool is a tool whose handler returns a typed result, with a view
 // that turns it into text for the model and, optionally, HTML for a person.
@@ -160,21 +157,25 @@ type View[In, Out any] struct {
 	Render func(state ViewState[In, Out]) string
 }
 
-// Info implements Tool.
-func (t RenderedTool[In, Out]) Info() ToolInfo {
-	return ToolInfo{Name: t.Name, Title: t.Title, Description: t.Description, Activity: t.Activity,
-		Annotations: t.Annotations, Rendered: true, HasView: t.View.Render != nil}
-}
+func (t RenderedTool[In, Out]) runtime() sdkrt.Tool { return renderedRuntime[In, Out]{t} }
 
-// Invoke implements Tool.
-func (t RenderedTool[In, Out]) Invoke(tc *ToolContext, input any) (*Result, error) {
+// renderedRuntime is a RenderedTool as runtimes run it.
+type renderedRuntime[In, Out any] struct{ t RenderedTool[In, Out] }
+
+func (r renderedRuntime[In, Out]) Name() string                    { return r.t.Name }
+func (r renderedRuntime[In, Out]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
+
+func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
 	in, err := checkInput[In](input)
 	if err != nil {
 		return nil, err
 	}
+	t := r.t
 	if t.Run == nil || t.View.Text == nil {
 		return nil, fmt.Errorf("tool %s needs Run and View.Text", t.Name)
 	}
+	tc := newToolContext(ctx, call)
+	defer tc.end() // even when Run panics
 	out, err := t.Run(tc, in)
 	if err != nil {
 		return nil, err
@@ -183,29 +184,26 @@ func (t RenderedTool[In, Out]) Invoke(tc *ToolContext, input any) (*Result, erro
 	if err != nil {
 		return nil, fmt.Errorf("encode result of %s: %w", t.Name, err)
 	}
-	return &Result{Text: t.View.Text(out), Data: data}, nil
+	return &sdkrt.Result{Text: t.View.Text(out), Data: data}, nil
 }
 
-// RenderView implements Tool.
-func (t RenderedTool[In, Out]) RenderView(raw RawViewState) (string, bool, error) {
+func (r renderedRuntime[In, Out]) RenderView(raw *sdkrt.ViewState) (string, bool, error) {
+	t := r.t
 	if t.View.Render == nil {
 		return "", false, nil
 	}
-	state := ViewState[In, Out]{Phase: raw.Phase, Error: raw.Error}
+	state := ViewState[In, Out]{Phase: Phase(raw.Phase), Error: raw.Error}
 	if len(raw.Input) > 0 {
 		// Input may be partial while preparing: take what decodes.
 		_ = json.Unmarshal(raw.Input, &state.Input)
 	}
-	if raw.Phase == PhaseCompleted {
+	if state.Phase == PhaseCompleted {
 		if err := json.Unmarshal(raw.Result, &state.Result); err != nil {
 			return "", true, fmt.Errorf("decode result of %s: %w", t.Name, err)
 		}
 	}
 	return t.View.Render(state), true, nil
 }
-
-// DecodeInput implements Tool.
-func (t RenderedTool[In, Out]) DecodeInput(data []byte) (any, error) { return decodeJSON[In](data) }
 
 // Validator is implemented by input types with cross-field rules. Validate
 // runs after the structural checks and before the handler. Its error reaches
@@ -302,8 +300,8 @@ type ViewState[In, Out any] struct {
 	Error string
 }
 
-// RawViewState is a ViewState with input and result still JSON, as a runtime
-// receives it.
+// RawViewState is a ViewState with input and result still JSON, as a host
+// passes it to a view.
 type RawViewState struct {
 	Phase  Phase
 	Input  json.RawMessage
@@ -329,22 +327,3 @@ type Generated struct {
 // InputDecoder checks raw JSON against a tool's input contract and decodes
 // it into the tool's input type. Problems are reported as *InputError.
 type InputDecoder func(data []byte) (any, error)
-
-// Tool returns the mod's tool with the given name.
-func (g *Generated) Tool(name string) (Tool, bool) {
-	for _, t := range g.Mod.AI.Tools {
-		if t.Info().Name == name {
-			return t, true
-		}
-	}
-	return nil, false
-}
-
-// Decode validates and decodes input for the named tool with its generated
-// decoder, or with encoding/json when there is none.
-func (g *Generated) Decode(t Tool, data []byte) (any, error) {
-	if dec, ok := g.Inputs[t.Info().Name]; ok {
-		return dec(data)
-	}
-	return t.DecodeInput(data)
-}

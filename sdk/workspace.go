@@ -23,7 +23,7 @@ func (c *ToolContext) Workspace() (*os.Root, error) {
 		return nil, errors.New("the call has ended")
 	}
 	if c.root == nil && c.rootErr == nil {
-		c.root, c.rootErr = c.call.Session.OpenWorkspace()
+		c.root, c.rootErr = c.Session().OpenWorkspace()
 	}
 	return c.root, c.rootErr
 }

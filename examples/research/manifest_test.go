@@ -26,9 +26,6 @@ func TestManifest(t *testing.T) {
 		t.Errorf("the manifest compiled into the mod differs from %s: run go generate", manifest.FileName)
 	}
 	for _, tool := range m.Tools {
-		if _, ok := g.Tool(tool.Name); !ok {
-			t.Errorf("manifest tool %s is not in the mod", tool.Name)
-		}
 		if _, ok := g.Inputs[tool.Name]; !ok {
 			t.Errorf("tool %s has no generated input decoder", tool.Name)
 		}

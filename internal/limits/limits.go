@@ -119,3 +119,27 @@ func Message(head string, lines []string) string {
 	}
 	return b.String()
 }
+
+// LogBudget counts one call's log entries and bytes against MaxLogEntries
+// and MaxLogBytes. The zero value is an empty log.
+type LogBudget struct {
+	// Entries and Bytes are what the log holds; Full, that it was cut.
+	Entries, Bytes int
+	Full           bool
+}
+
+// Admit returns the text to log for an entry of text: text itself while
+// the log is within its limits, LogTruncated for the first entry past
+// them, and false for every entry after that.
+func (b *LogBudget) Admit(text string) (string, bool) {
+	if b.Full {
+		return "", false
+	}
+	if b.Entries >= MaxLogEntries || b.Bytes+len(text) > MaxLogBytes {
+		b.Full = true
+		return LogTruncated, true
+	}
+	b.Entries++
+	b.Bytes += len(text)
+	return text, true
+}

@@ -44,27 +44,16 @@ func SessionFromProto(s *pb.Session) sdk.Session {
 	return sdk.Session{ID: s.GetId(), Workspace: s.GetWorkspace()}
 }
 
-// OutputsToProto converts a plain result's Output followed by its Extra.
-func OutputsToProto(r *sdk.Result) []*pb.Output {
-	n := len(r.Extra)
-	if r.Output != nil {
-		n++
-	}
-	if n == 0 {
+// outputsToProto converts outputs for the wire, in order.
+func outputsToProto(os []sdk.Output) []*pb.Output {
+	if len(os) == 0 {
 		return nil
 	}
-	out := make([]*pb.Output, 0, n)
-	if r.Output != nil {
-		out = append(out, outputToProto(*r.Output))
-	}
-	for _, o := range r.Extra {
-		out = append(out, outputToProto(o))
+	out := make([]*pb.Output, len(os))
+	for i, o := range os {
+		out[i] = &pb.Output{MimeType: o.MimeType, Content: o.Content, Uri: o.URI}
 	}
 	return out
-}
-
-func outputToProto(o sdk.Output) *pb.Output {
-	return &pb.Output{MimeType: o.MimeType, Content: o.Content, Uri: o.URI}
 }
 
 // OutputsFromProto converts wire outputs, in order.

@@ -1,7 +1,11 @@
 // Package protocol is the wire contract between a modkit host and a mod
-// process: the go-plugin handshake, the versioned plugin sets, and
-// conversions between the sdk types and the generated gRPC types in
-// package [github.com/modkit/modkit/internal/protocol/pb].
+// process: the go-plugin handshake, the versioned plugin sets, and the two
+// ends of a [github.com/modkit/modkit/internal/modapi.Mod] over gRPC,
+// [GRPCClient] in the host and [GRPCServer] in the mod, which convert
+// between Go types and the generated gRPC types in package
+// [github.com/modkit/modkit/internal/protocol/pb]. The host and sdk/serve
+// use Go types only; pb types appear outside this package only in tests of
+// the wire itself.
 //
 // # Versions
 //

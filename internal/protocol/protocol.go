@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
@@ -36,28 +37,29 @@ var Handshake = plugin.HandshakeConfig{
 	MagicCookieValue: "6a1f0c5e-modkit-mod",
 }
 
-// GRPCPlugin adapts the Mod service to go-plugin. The serving side sets
-// Impl; the host leaves it nil and gets a [pb.ModClient] from Dispense.
+// GRPCPlugin adapts a mod to go-plugin. The serving side sets Impl; the
+// host leaves it nil and gets a [*GRPCClient], a [modapi.Mod], from
+// Dispense.
 type GRPCPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
-	// Impl implements the service in the mod process.
-	Impl pb.ModServer
+	// Impl is the mod in the mod process.
+	Impl modapi.Mod
 }
 
 // GRPCServer implements plugin.GRPCPlugin.
 func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterModServer(s, p.Impl)
+	pb.RegisterModServer(s, &GRPCServer{Impl: p.Impl})
 	return nil
 }
 
 // GRPCClient implements plugin.GRPCPlugin.
 func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return pb.NewModClient(c), nil
+	return &GRPCClient{PB: pb.NewModClient(c)}, nil
 }
 
 // PluginSets returns the versioned plugin sets: server is nil on the host
 // side.
-func PluginSets(server pb.ModServer) map[int]plugin.PluginSet {
+func PluginSets(server modapi.Mod) map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{
 		1: {PluginName: &GRPCPlugin{Impl: server}},
 	}

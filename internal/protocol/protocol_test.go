@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -23,37 +25,32 @@ func TestActivityRoundTrip(t *testing.T) {
 	// An unknown kind becomes an update the activity rules ignore.
 	got := protocol.ActivityFromProto(protocol.ActivityToProto(sdk.ActivityUpdate{Kind: "sparkle", Text: "x"}))
 	var s sdk.ActivityState
-	if s.Apply(got) {
+	if _, ok := modapi.Apply(&s, got); ok {
 		t.Errorf("got an accepted update %+v from an unknown kind, want it ignored", got)
 	}
 }
 
-func TestOutputsKeepOrder(t *testing.T) {
+func TestOutcomeRoundTrip(t *testing.T) {
 	tests := []struct {
 		name string
-		res  sdk.Result
-		want []sdk.Output
+		in   modapi.Outcome
+		want modapi.Outcome
 	}{
-		{"none", sdk.Result{Text: "t"}, nil},
-		{"output only", sdk.Result{Output: &sdk.Output{MimeType: "image/png", Content: "AA=="}},
-			[]sdk.Output{{MimeType: "image/png", Content: "AA=="}}},
-		{"output then extra", sdk.Result{
-			Output: &sdk.Output{MimeType: "text/plain", Content: "a"},
-			Extra:  []sdk.Output{{MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}, {MimeType: "text/plain", Content: "c"}},
-		}, []sdk.Output{{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}, {MimeType: "text/plain", Content: "c"}}},
-		{"extra only", sdk.Result{Extra: []sdk.Output{{MimeType: "text/plain", Content: "c"}}},
-			[]sdk.Output{{MimeType: "text/plain", Content: "c"}}},
+		{"completed with outputs in order",
+			modapi.Outcome{Status: modapi.Completed, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
+				{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}}},
+			modapi.Outcome{Status: modapi.Completed, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
+				{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}}}},
+		{"completed, nothing else", modapi.Outcome{Status: modapi.Completed}, modapi.Outcome{Status: modapi.Completed}},
+		{"invalid input", modapi.Outcome{Status: modapi.Failed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}, Cause: errTest{}},
+			modapi.Outcome{Status: modapi.Failed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}}},
+		{"failed drops the result", modapi.Outcome{Status: modapi.Failed, Error: "e", Text: "t"},
+			modapi.Outcome{Status: modapi.Failed, Error: "e"}},
 	}
 	for _, tt := range tests {
-		got := protocol.OutputsFromProto(protocol.OutputsToProto(&tt.res))
-		if len(got) != len(tt.want) {
+		got := protocol.OutcomeFromProto(protocol.OutcomeToProto(&tt.in))
+		if !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: got %+v, want %+v", tt.name, got, tt.want)
-			continue
-		}
-		for i := range got {
-			if got[i] != tt.want[i] {
-				t.Errorf("%s: output %d: got %+v, want %+v", tt.name, i, got[i], tt.want[i])
-			}
 		}
 	}
 }

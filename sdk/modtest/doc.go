@@ -2,6 +2,12 @@
 // views in-process, the way a host would, so that mod authors can test them
 // with go test and no host.
 //
+// Every function here calls the same server code a mod process runs, so a
+// rule of a call holds in a test exactly as under a host: input decoding
+// and the "invalid input" wording, panic recovery (a panic is a failure
+// naming what panicked), the cap on a result or a command's message
+// ([Options.MaxResultBytes]) and the trimming of a slash command's text.
+//
 // # Running a tool
 //
 // [Run] validates the input with the mod's generated decoder (or with
@@ -41,6 +47,7 @@
 // # Commands, hooks and views
 //
 // [RunCommand], [RunSlashCommand], [RunHooks] and [Activate] run a mod's
-// commands, hooks and activation with the same pinned environment. [Render] renders a rendered tool's
-// view for one phase; [Outcome.ViewState] gives the state of a finished call.
+// commands, hooks and activation with the same pinned environment (as in a
+// host, activation sees no session). [Render] renders a rendered tool's view
+// for one phase; [Outcome.ViewState] gives the state of a finished call.
 package modtest

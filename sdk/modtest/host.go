@@ -3,11 +3,15 @@ package modtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -26,89 +30,97 @@ func Env(opts *Options) *sdk.Env {
 }
 
 // RunCommand runs the command with the given id, with args as its JSON
-// arguments ("" means none), and returns its message and error. It fails t
-// when the mod has no such command.
+// arguments ("" means none), and returns its message and error, as a mod
+// process runs it: a panic is an error naming the command, and a message
+// over Options.MaxResultBytes is an error. It fails t when the mod has no
+// such command.
 func RunCommand(t testing.TB, g *sdk.Generated, id string, args string, opts *Options) (string, error) {
 	t.Helper()
 	opts = withTestLogger(t, opts)
-	for _, c := range g.Mod.Commands {
-		if c.ID != id {
-			continue
-		}
-		if c.Run == nil {
-			t.Fatalf("modtest: command %s has no Run function", id)
-		}
-		var raw json.RawMessage
-		if args != "" {
-			raw = json.RawMessage(args)
-		}
-		return c.Run(callContext(opts), Env(opts), raw)
+	if !slices.ContainsFunc(g.Mod.Commands, func(c sdk.Command) bool { return c.ID == id }) {
+		t.Fatalf("modtest: mod %s has no command %q", modID(g), id)
 	}
-	t.Fatalf("modtest: mod %s has no command %q", modID(g), id)
-	return "", nil
+	var raw json.RawMessage
+	if args != "" {
+		raw = json.RawMessage(args)
+	}
+	return runCommand(g, opts, &modapi.CommandRequest{ID: id, Args: raw})
 }
 
 // RunSlashCommand runs the slash command typed as line, "/id text" (the
-// leading slash is optional), and returns its message and error. It fails t
-// when the mod has no such slash command.
+// leading slash is optional), and returns its message and error, as a mod
+// process runs it: the handler receives the text without surrounding
+// space. It fails t when the mod has no such slash command.
 func RunSlashCommand(t testing.TB, g *sdk.Generated, line string, opts *Options) (string, error) {
 	t.Helper()
 	opts = withTestLogger(t, opts)
 	id, text, _ := strings.Cut(strings.TrimPrefix(line, "/"), " ")
-	for _, s := range g.Mod.SlashCommands {
-		if s.ID != id {
-			continue
-		}
-		if s.Run == nil {
-			t.Fatalf("modtest: slash command %s has no Run function", id)
-		}
-		return s.Run(callContext(opts), Env(opts), strings.TrimSpace(text))
+	if !slices.ContainsFunc(g.Mod.SlashCommands, func(c sdk.SlashCommand) bool { return c.ID == id }) {
+		t.Fatalf("modtest: mod %s has no slash command %q", modID(g), id)
 	}
-	t.Fatalf("modtest: mod %s has no slash command %q", modID(g), id)
-	return "", nil
+	return runCommand(g, opts, &modapi.CommandRequest{ID: id, Slash: true, Text: text})
 }
 
-// RunHooks runs, in order, every hook of g that targets action.Name, as the
-// host does before the action, and returns the first error: the reason the
-// action is blocked. A command action also matches hooks on
-// sdk.ActionCommandRun, and an action on "command:<id>" is named by
-// action.Command. Nil means the action may go ahead.
+func runCommand(g *sdk.Generated, opts *Options, req *modapi.CommandRequest) (string, error) {
+	req.Session = session(opts)
+	req.Today = orDefault(opts.Today, DefaultToday)
+	req.MaxMessageBytes = maxBytes(opts)
+	resp, err := modserver.New(g, opts.Logger).RunCommand(callContext(opts), req)
+	if err != nil {
+		return "", err
+	}
+	if resp.Error != "" {
+		return "", errors.New(resp.Error)
+	}
+	return resp.Message, nil
+}
+
+// RunHooks runs every hook of g that targets the action, as a host does
+// before it, and returns the first refusal as an error: the reason the
+// action is blocked. An action naming a command (action.Command) also runs
+// the hooks on sdk.ActionCommandRun and then those on "command:<id>", as a
+// host does before a command. Nil means the action may go ahead.
 func RunHooks(t testing.TB, g *sdk.Generated, action sdk.Action, opts *Options) error {
 	t.Helper()
 	opts = withTestLogger(t, opts)
-	for _, h := range g.Mod.Hooks {
-		if !hookMatches(h.BeforeAction, action) {
-			continue
-		}
-		if h.Run == nil {
-			t.Fatalf("modtest: hook on %s has no Run function", h.BeforeAction)
-		}
-		if err := h.Run(callContext(opts), Env(opts), action); err != nil {
-			return err
-		}
+	if refusal := hooks(callContext(opts), modserver.New(g, opts.Logger), action, opts); refusal != "" {
+		return errors.New(refusal)
 	}
 	return nil
 }
 
-func hookMatches(target string, a sdk.Action) bool {
-	if target == a.Name {
-		return true
+// hooks runs the hooks on action through srv and returns the first refusal.
+func hooks(ctx context.Context, srv *modserver.Server, action sdk.Action, opts *Options) string {
+	names := []string{action.Name}
+	if action.Command != "" {
+		for _, n := range []string{sdk.ActionCommandRun, "command:" + action.Command} {
+			if n != action.Name {
+				names = append(names, n)
+			}
+		}
 	}
-	if a.Command == "" {
-		return false
+	for _, name := range names {
+		a := action
+		a.Name = name
+		resp, _ := srv.BeforeAction(ctx, &modapi.ActionRequest{Action: a, Session: session(opts), Today: orDefault(opts.Today, DefaultToday)})
+		if resp.Refusal != "" {
+			return resp.Refusal
+		}
 	}
-	return target == sdk.ActionCommandRun || target == "command:"+a.Command
+	return ""
 }
 
 // Activate runs the mod's Activate function, if it has one, as the mod
-// process does when it starts, and returns its error.
+// process does when it starts, and returns its error. As in a host, the
+// environment has a date and a logger but no session.
 func Activate(t testing.TB, g *sdk.Generated, opts *Options) error {
 	t.Helper()
-	if g.Mod.Activate == nil {
-		return nil
-	}
 	opts = withTestLogger(t, opts)
-	return g.Mod.Activate(callContext(opts), Env(opts))
+	resp, _ := modserver.New(g, opts.Logger).Activate(callContext(opts), &modapi.ActivateRequest{Today: orDefault(opts.Today, DefaultToday)})
+	if resp.Error != "" {
+		return errors.New(resp.Error)
+	}
+	return nil
 }
 
 // Render renders the named tool's custom view for state and returns the
@@ -124,24 +136,18 @@ func Render(t testing.TB, g *sdk.Generated, tool string, state sdk.RawViewState)
 }
 
 // RenderView is Render without a testing.TB.
-func RenderView(g *sdk.Generated, tool string, state sdk.RawViewState) (html string, err error) {
-	tl, ok := g.Tool(tool)
-	if !ok {
+func RenderView(g *sdk.Generated, tool string, state sdk.RawViewState) (string, error) {
+	if !slices.Contains(modserver.ToolNames(g), tool) {
 		return "", fmt.Errorf("mod %s has no tool %q", modID(g), tool)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("view of %s panicked in phase %s: %v", tool, state.Phase, r)
-		}
-	}()
-	html, has, err := tl.RenderView(state)
-	if !has {
+	resp, _ := modserver.New(g, nil).RenderView(context.Background(), &modapi.ViewRequest{Tool: tool, State: state})
+	switch {
+	case !resp.HasView:
 		return "", fmt.Errorf("tool %s has no custom view", tool)
+	case resp.Error != "":
+		return "", fmt.Errorf("render view of %s in phase %s: %s", tool, state.Phase, resp.Error)
 	}
-	if err != nil {
-		return "", fmt.Errorf("view of %s in phase %s: %w", tool, state.Phase, err)
-	}
-	return html, nil
+	return resp.HTML, nil
 }
 
 func callContext(opts *Options) context.Context {

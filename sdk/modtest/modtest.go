@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/modkit/modkit/internal/freshness"
-	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -52,7 +54,14 @@ type Options struct {
 	// after the input is validated, as a host does. A refusal fails the
 	// call with "blocked by a hook of mod <id>: <reason>".
 	Hooks bool
+	// MaxResultBytes caps a tool's result and a command's message, as a
+	// host's option of the same name does; DefaultMaxResultBytes when 0.
+	MaxResultBytes int
 }
+
+// DefaultMaxResultBytes is a host's default cap on a tool's result and a
+// command's message.
+const DefaultMaxResultBytes = modapi.DefaultMaxResultBytes
 
 // Status is how a call ended.
 type Status string
@@ -80,10 +89,9 @@ type Outcome struct {
 	// Result is a rendered tool's typed result as JSON; nil otherwise or
 	// when the call did not complete.
 	Result json.RawMessage
-	// Output is a plain tool's optional output.
-	Output *sdk.Output
-	// Extra are further outputs of a plain tool.
-	Extra []sdk.Output
+	// Outputs are a plain tool's Output followed by its Extra, as a host
+	// returns them.
+	Outputs []sdk.Output
 	// Err is why the call failed: an *sdk.InputError for invalid input, the
 	// handler's error, or the recovered panic. For a cancelled call it is
 	// whatever the handler returned, often nil or context.Canceled.
@@ -103,6 +111,7 @@ type Outcome struct {
 
 	tool  string
 	input json.RawMessage
+	msg   string // why the call failed, as a host words it
 }
 
 // Run runs the named tool of g with input, as a host would, and returns its
@@ -126,19 +135,27 @@ func Run(t testing.TB, g *sdk.Generated, tool string, input any, opts *Options) 
 
 // Call is Run without a testing.TB: it returns an error for a tool that does
 // not exist or input that cannot be encoded.
+//
+// The call runs through the same server code a mod process runs, so input
+// decoding, panic recovery, the result cap and the failure wording are a
+// host's.
 func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	t, ok := g.Tool(tool)
-	if !ok {
-		return nil, fmt.Errorf("mod %s has no tool %q (it has %s)", modID(g), tool, strings.Join(toolNames(g), ", "))
+	names := modserver.ToolNames(g)
+	if !slices.Contains(names, tool) {
+		if len(names) == 0 {
+			names = []string{"no tools"}
+		}
+		return nil, fmt.Errorf("mod %s has no tool %q (it has %s)", modID(g), tool, strings.Join(names, ", "))
 	}
 	data, err := encodeInput(input)
 	if err != nil {
 		return nil, fmt.Errorf("input for %s: %w", tool, err)
 	}
 	out := &Outcome{tool: tool, input: data}
+	srv := modserver.New(g, opts.Logger)
 
 	parent := opts.Context
 	if parent == nil {
@@ -147,58 +164,64 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	decoded, err := g.Decode(t, data)
-	if err != nil {
-		out.fail(err)
-		out.Activity.End()
-		return out, nil
-	}
-
 	if opts.Hooks {
-		if err := toolHooks(ctx, g, tool, data, opts); err != nil {
-			out.fail(err)
-			out.Activity.End()
+		// Hooks see only checked input, as in a host.
+		if _, err := srv.Decode(tool, data); err != nil {
+			var ie *sdk.InputError
+			if errors.As(err, &ie) {
+				out.fail(modapi.InvalidInput(tool, ie.Problems), err)
+			} else {
+				out.fail(err.Error(), err)
+			}
+			return out, nil
+		}
+		if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
+			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
 			return out, nil
 		}
 	}
 
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
 	rec.watch(ctx)
-	tc := sdk.NewToolContext(ctx, sdk.CallInfo{
-		Session: session(opts),
-		CallID:  orDefault(opts.CallID, DefaultCallID),
-		Today:   orDefault(opts.Today, DefaultToday),
-		Logger:  opts.Logger,
-	}, rec)
-
 	start := time.Now()
-	res, err := invoke(tool, t, tc, decoded)
+	resp, _ := srv.CallTool(ctx, &modapi.CallRequest{
+		Tool:           tool,
+		Input:          data,
+		Session:        session(opts),
+		CallID:         orDefault(opts.CallID, DefaultCallID),
+		Today:          orDefault(opts.Today, DefaultToday),
+		MaxResultBytes: maxBytes(opts),
+		OnActivity:     rec.Activity,
+	})
 	end := time.Now()
-	tc.End()
 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
 	rec.done = true
-	if rec.cancelledAt.IsZero() && ctx.Err() != nil {
+	o := &resp.Outcome
+	if o.Status == modapi.Cancelled && rec.cancelledAt.IsZero() {
 		// Cancelled from outside, and the handler noticed before the
 		// watcher ran.
 		rec.cancelledAt = end
 	}
 	out.Elapsed = end.Sub(start)
-	out.Activity.End()
-	switch {
-	case !rec.cancelledAt.IsZero():
+	out.Activity.Ended = true
+	switch o.Status {
+	case modapi.Cancelled:
 		out.Status = Cancelled
-		out.Err = err
+		out.Err = o.Cause
 		out.SinceCancel = end.Sub(rec.cancelledAt)
-	case err != nil:
-		out.fail(err)
-	default:
+	case modapi.Completed:
 		out.Status = Completed
-		out.Text = res.Text
-		out.Result = res.Data
-		out.Output = res.Output
-		out.Extra = res.Extra
+		out.Text = o.Text
+		out.Result = o.Result
+		out.Outputs = o.Outputs
+	default:
+		err := o.Cause
+		if err == nil {
+			err = errors.New(o.Error)
+		}
+		out.fail(o.Message(tool), err)
 	}
 	return out, nil
 }
@@ -217,62 +240,25 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 		s.Error = "call cancelled"
 	default:
 		s.Phase = sdk.PhaseFailed
-		s.Error = o.message()
+		s.Error = o.msg
 	}
 	return s
 }
 
-func (o *Outcome) fail(err error) {
+// fail ends the call as failed: msg is why, as a host words it.
+func (o *Outcome) fail(msg string, err error) {
 	o.Status = Failed
 	o.Err = err
-	o.Text = "Tool failed: " + o.message()
+	o.msg = msg
+	o.Text = "Tool failed: " + msg
+	o.Activity.Ended = true
 }
 
-// message is why the call failed, worded as a host words it.
-func (o *Outcome) message() string {
-	var ie *sdk.InputError
-	switch {
-	case errors.As(o.Err, &ie):
-		return limits.Message("invalid input for tool "+o.tool+":", limits.Problems(ie.Problems, ie.More))
-	case o.Err == nil:
-		return "tool " + o.tool + " failed without a message"
-	default:
-		return o.Err.Error()
+func maxBytes(opts *Options) int {
+	if opts.MaxResultBytes > 0 {
+		return opts.MaxResultBytes
 	}
-}
-
-// toolHooks runs g's hooks on sdk.ActionToolCall and returns the first
-// refusal.
-func toolHooks(ctx context.Context, g *sdk.Generated, tool string, input json.RawMessage, opts *Options) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("hook of mod %s panicked: %v", modID(g), r)
-		}
-	}()
-	action := sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: input}
-	for _, h := range g.Mod.Hooks {
-		if h.BeforeAction != sdk.ActionToolCall || h.Run == nil {
-			continue
-		}
-		if err := h.Run(ctx, Env(opts), action); err != nil {
-			return fmt.Errorf("blocked by a hook of mod %s: %w", modID(g), err)
-		}
-	}
-	return nil
-}
-
-// invoke runs the handler, turning a panic into an error.
-func invoke(name string, t sdk.Tool, tc *sdk.ToolContext, input any) (res *sdk.Result, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("tool %s panicked: %v", name, r)
-		}
-	}()
-	res, err = t.Invoke(tc, input)
-	if err == nil && res == nil {
-		err = fmt.Errorf("tool %s returned no result", name)
-	}
-	return res, err
+	return DefaultMaxResultBytes
 }
 
 // recorder is the call's activity sink.
@@ -300,11 +286,11 @@ func (r *recorder) watch(ctx context.Context) {
 func (r *recorder) markCancelled() {
 	if r.cancelledAt.IsZero() {
 		r.cancelledAt = time.Now()
-		r.out.Activity.End()
+		r.out.Activity.Ended = true
 	}
 }
 
-// Activity implements sdk.ActivitySink.
+// Activity records one update the handler sent.
 func (r *recorder) Activity(u sdk.ActivityUpdate) {
 	r.mu.Lock()
 	if r.done {
@@ -312,7 +298,7 @@ func (r *recorder) Activity(u sdk.ActivityUpdate) {
 		return
 	}
 	r.out.Updates = append(r.out.Updates, u)
-	r.out.Activity.Apply(u)
+	modapi.Apply(&r.out.Activity, u)
 	cancel := r.cancelledAt.IsZero() && r.when != nil && r.when(u)
 	if cancel {
 		r.markCancelled()
@@ -357,17 +343,6 @@ func modID(g *sdk.Generated) string {
 		return g.Mod.Metadata.ID
 	}
 	return "(unnamed)"
-}
-
-func toolNames(g *sdk.Generated) []string {
-	var names []string
-	for _, t := range g.Mod.AI.Tools {
-		names = append(names, t.Info().Name)
-	}
-	if len(names) == 0 {
-		return []string{"no tools"}
-	}
-	return names
 }
 
 // withTestLogger returns opts with a logger that writes through t.Log when

@@ -106,6 +106,11 @@ var testMod = sdk.DefineMod(sdk.Mod{
 		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
 			return fmt.Sprintf("hello %s on %s (%s)", env.Session.Workspace, env.Today, args), nil
 		},
+	}, {
+		ID: "testmod.panic", Title: "Panics",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			panic("command boom")
+		},
 	}},
 	SlashCommands: []sdk.SlashCommand{{
 		ID: "say", Description: "Says.",
@@ -136,14 +141,14 @@ func TestRunCompleted(t *testing.T) {
 	if want := "hi|2026-01-02|modtest-session|/ws|modtest-call-1"; out.Text != want {
 		t.Errorf("got text %q, want %q", out.Text, want)
 	}
-	if out.Output == nil || out.Output.Content != "hi" {
-		t.Errorf("got output %+v, want text/plain hi", out.Output)
+	if len(out.Outputs) != 1 || out.Outputs[0] != (sdk.Output{MimeType: "text/plain", Content: "hi"}) {
+		t.Errorf("got outputs %+v, want text/plain hi", out.Outputs)
 	}
 	wantState := sdk.ActivityState{Title: "first", Status: "two", Log: []sdk.LogEntry{{Seq: 1, Message: "a"}, {Seq: 2, Message: "b"}}}
 	if out.Activity.Title != wantState.Title || out.Activity.Status != wantState.Status || !reflect.DeepEqual(out.Activity.Log, wantState.Log) {
 		t.Errorf("got activity %+v, want %+v", out.Activity, wantState)
 	}
-	if !out.Activity.Ended() {
+	if !out.Activity.Ended {
 		t.Error("got activity not ended, want ended")
 	}
 	if len(out.Updates) != 6 || out.Updates[1] != (sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: "second"}) {
@@ -315,8 +320,8 @@ func TestActivate(t *testing.T) {
 		return errors.New("no config")
 	}}}
 	err := Activate(t, g, &Options{Workspace: "/ws"})
-	if err == nil || err.Error() != "no config" || got != "2026-01-02 /ws" {
-		t.Errorf("got %v and env %q, want the activation error and the pinned env", err, got)
+	if err == nil || err.Error() != "no config" || got != "2026-01-02 " {
+		t.Errorf("got %v and env %q, want the activation error and the pinned date with no session", err, got)
 	}
 }
 
@@ -342,4 +347,26 @@ func TestEnvDefaults(t *testing.T) {
 		t.Fatalf("got %+v, want a logger, DefaultToday and DefaultSessionID", env)
 	}
 	env.Logger.Info("discarded") // must not panic
+}
+
+// The rules a mod process applies hold under modtest too.
+func TestHostRules(t *testing.T) {
+	if _, err := RunCommand(t, gen, "testmod.panic", "", nil); err == nil || err.Error() != "command testmod.panic panicked: command boom" {
+		t.Errorf("panicking command: got %v, want the recovered panic naming the command", err)
+	}
+	_, err := RunCommand(t, gen, "testmod.hello", "", &Options{MaxResultBytes: 10})
+	if want := "command testmod.hello returned 23 bytes, over the 10-byte message limit; it should return a short message"; err == nil || err.Error() != want {
+		t.Errorf("oversized message: got %v, want %q", err, want)
+	}
+	msg, err := RunSlashCommand(t, gen, "say \t spaced out \n", nil)
+	if err != nil || msg != "said spaced out" {
+		t.Errorf("slash text: got %q, %v; want it trimmed", msg, err)
+	}
+	out := Run(t, gen, "echo", `{"text":"hi"}`, &Options{MaxResultBytes: 20})
+	if want := "Tool failed: tool echo returned 57 bytes, over the 20-byte result limit; it should return a compact result"; out.Status != Failed || out.Text != want {
+		t.Errorf("oversized result: got %s %q, want failed %q", out.Status, out.Text, want)
+	}
+	if out := Run(t, gen, "echo", `{"text":"hi"}`, nil); out.Status != Completed {
+		t.Errorf("default cap: got %s %q, want completed", out.Status, out.Text)
+	}
 }

@@ -23,6 +23,9 @@
 // Input is checked and decoded by the generated validator. A handler's panic
 // is recovered and becomes a failed outcome; it does not stop the mod.
 //
+// The code that does this is the same code sdk/modtest runs in a test's
+// process; Serve puts it behind go-plugin's gRPC server.
+//
 // # Cancellation
 //
 // When the host cancels a call, a view, a command or a hook, or it times

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +14,8 @@ import (
 	"google.golang.org/grpc"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -27,10 +30,6 @@ type Options struct {
 	// stderr, which the host re-logs at their level, at the level the host
 	// asks for in MODKIT_LOG_LEVEL (info when unset).
 	Logger *slog.Logger
-	// Test, when set, serves in the current process for tests, as go-plugin's
-	// ServeTestConfig describes: no handshake on stdout and no parent
-	// watcher.
-	Test *plugin.ServeTestConfig
 	// ParentPoll is how often the mod checks that its host is alive; the
 	// process exits when the host has gone. Default 100ms.
 	ParentPoll time.Duration
@@ -46,10 +45,14 @@ func Main(g *sdk.Generated) {
 	os.Exit(0)
 }
 
-// Serve serves g until the host stops the mod (or, with Options.Test, until
-// the test's context ends). Outside tests, a binary started by hand rather
-// than by a host prints a message and exits.
-func Serve(g *sdk.Generated, opts *Options) error {
+// Serve serves g until the host stops the mod. A binary started by hand
+// rather than by a host prints a message and exits.
+func Serve(g *sdk.Generated, opts *Options) error { return serve(g, opts, nil) }
+
+// serve is Serve, or with test set, serving in the current process as
+// go-plugin's ServeTestConfig describes: no handshake on stdout and no
+// parent watcher.
+func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error {
 	if g == nil {
 		return errors.New("serve: no mod (nil *sdk.Generated)")
 	}
@@ -71,12 +74,12 @@ func Serve(g *sdk.Generated, opts *Options) error {
 	// A handler past its grace period ends the process; serving in a
 	// test's process, it is only logged.
 	exit := os.Exit
-	if o.Test != nil {
+	if test != nil {
 		exit = func(int) {}
 	}
 	hs := newHandlers(o.Logger, exit)
-	srv := newServer(g, o.Logger, hs)
-	if o.Test == nil {
+	srv := tracked{modserver.New(g, o.Logger), hs}
+	if test == nil {
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
 	}
 	plugin.Serve(&plugin.ServeConfig{
@@ -89,9 +92,9 @@ func Serve(g *sdk.Generated, opts *Options) error {
 			return plugin.DefaultGRPCServer(opts)
 		},
 		Logger: protocol.HCLogger(o.Logger),
-		Test:   o.Test,
+		Test:   test,
 	})
-	if o.Test == nil {
+	if test == nil {
 		// The host stopped the mod: cancelled handlers may finish, within
 		// their grace periods, before the process exits.
 		hs.wait()
@@ -121,4 +124,15 @@ func levelFromEnv() slog.Level {
 	default:
 		return slog.LevelInfo
 	}
+}
+
+// tracked is the mod's server answering CallRunning from the handlers the
+// gRPC interceptors track: tools, hooks, commands and views alike.
+type tracked struct {
+	*modserver.Server
+	hs *handlers
+}
+
+func (t tracked) CallRunning(_ context.Context, req *modapi.CallRunningRequest) (*modapi.CallRunningResponse, error) {
+	return &modapi.CallRunningResponse{Running: t.hs.isRunning(req.CallID)}, nil
 }

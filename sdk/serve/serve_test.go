@@ -94,9 +94,9 @@ func start(t testing.TB, g *sdk.Generated) pb.ModClient {
 	reattach := make(chan *plugin.ReattachConfig, 1)
 	closed := make(chan struct{})
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go serve.Serve(g, &serve.Options{Logger: logger, Test: &plugin.ServeTestConfig{
+	go serve.ServeTest(g, &serve.Options{Logger: logger}, &plugin.ServeTestConfig{
 		Context: ctx, ReattachConfigCh: reattach, CloseCh: closed,
-	}})
+	})
 	var rc *plugin.ReattachConfig
 	select {
 	case rc = <-reattach:
@@ -123,7 +123,7 @@ func start(t testing.TB, g *sdk.Generated) pb.ModClient {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return raw.(pb.ModClient)
+	return raw.(*protocol.GRPCClient).PB
 }
 
 // collect runs a call and returns its activity and outcome.

@@ -968,10 +968,12 @@ type RunCommandRequest struct {
 	Session *Session `protobuf:"bytes,5,opt,name=session,proto3" json:"session,omitempty"`
 	Today   string   `protobuf:"bytes,6,opt,name=today,proto3" json:"today,omitempty"`
 	// call_id and grace_millis are as in CallToolRequest.
-	CallId        string `protobuf:"bytes,7,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	GraceMillis   int64  `protobuf:"varint,8,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	CallId      string `protobuf:"bytes,7,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis int64  `protobuf:"varint,8,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	// max_message_bytes caps the message's size; 0 means no cap.
+	MaxMessageBytes int64 `protobuf:"varint,9,opt,name=max_message_bytes,json=maxMessageBytes,proto3" json:"max_message_bytes,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *RunCommandRequest) Reset() {
@@ -1056,6 +1058,13 @@ func (x *RunCommandRequest) GetCallId() string {
 func (x *RunCommandRequest) GetGraceMillis() int64 {
 	if x != nil {
 		return x.GraceMillis
+	}
+	return 0
+}
+
+func (x *RunCommandRequest) GetMaxMessageBytes() int64 {
+	if x != nil {
+		return x.MaxMessageBytes
 	}
 	return 0
 }
@@ -1404,7 +1413,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x12RenderViewResponse\x12\x12\n" +
 	"\x04html\x18\x01 \x01(\tR\x04html\x12\x19\n" +
 	"\bhas_view\x18\x02 \x01(\bR\ahasView\x12\x14\n" +
-	"\x05error\x18\x03 \x01(\tR\x05error\"\xe1\x01\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\x8d\x02\n" +
 	"\x11RunCommandRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x14\n" +
 	"\x05slash\x18\x02 \x01(\bR\x05slash\x12\x12\n" +
@@ -1413,7 +1422,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\asession\x18\x05 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
 	"\x05today\x18\x06 \x01(\tR\x05today\x12\x17\n" +
 	"\acall_id\x18\a \x01(\tR\x06callId\x12!\n" +
-	"\fgrace_millis\x18\b \x01(\x03R\vgraceMillis\"D\n" +
+	"\fgrace_millis\x18\b \x01(\x03R\vgraceMillis\x12*\n" +
+	"\x11max_message_bytes\x18\t \x01(\x03R\x0fmaxMessageBytes\"D\n" +
 	"\x12RunCommandResponse\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\tR\amessage\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\"\xf1\x01\n" +

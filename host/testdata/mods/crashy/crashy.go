@@ -261,6 +261,22 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			return "passed the guard", nil
 		},
 	}, {
+		ID:    "crashy.panicking_command",
+		Title: "Panics",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			panic("command kaboom")
+		},
+	}, {
+		ID:    "crashy.oversized",
+		Title: "Returns as many bytes as its argument says",
+		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
+			var n int
+			if err := json.Unmarshal(args, &n); err != nil {
+				return "", fmt.Errorf("want a number of bytes: %w", err)
+			}
+			return strings.Repeat("x", n), nil
+		},
+	}, {
 		ID:    "crashy.refused",
 		Title: "Always refused by a hook",
 		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {

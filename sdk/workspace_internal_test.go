@@ -1,4 +1,4 @@
-package sdk_test
+package sdk
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/modkit/modkit/sdk"
+	"github.com/modkit/modkit/internal/sdkrt"
 )
 
 func TestToolContextWorkspace(t *testing.T) {
@@ -21,7 +21,7 @@ func TestToolContextWorkspace(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(dir, "leak")); err != nil {
 		t.Skip("no symbolic links:", err)
 	}
-	tc := sdk.NewToolContext(context.Background(), sdk.CallInfo{Session: sdk.Session{Workspace: dir}}, nil)
+	tc := newToolContext(context.Background(), sdkrt.Call{Workspace: dir})
 	root, err := tc.Workspace()
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestToolContextWorkspace(t *testing.T) {
 			t.Errorf("reading %s: got %q, want it refused", name, data)
 		}
 	}
-	tc.End()
+	tc.end()
 	if _, err := root.ReadFile("in.txt"); err == nil {
 		t.Error("root still open after the call ended")
 	}
@@ -49,10 +49,10 @@ func TestToolContextWorkspace(t *testing.T) {
 		{"", "the session has no workspace root"},
 		{filepath.Join(dir, "gone"), "workspace root: no such file or directory"},
 	} {
-		tc := sdk.NewToolContext(context.Background(), sdk.CallInfo{Session: sdk.Session{Workspace: tt.ws}}, nil)
+		tc := newToolContext(context.Background(), sdkrt.Call{Workspace: tt.ws})
 		if _, err := tc.Workspace(); err == nil || err.Error() != tt.want {
 			t.Errorf("workspace %q: got %v, want %q", tt.ws, err, tt.want)
 		}
-		tc.End()
+		tc.end()
 	}
 }

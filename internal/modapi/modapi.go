@@ -1,0 +1,191 @@
+package modapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// Mod is one mod as the host calls it. Every method takes a request and
+// returns a response, so fields can be added compatibly. An error means the
+// mod could not answer (a transport failure, or ctx ended); what the mod
+// answered, a failure included, is in the response.
+type Mod interface {
+	// Describe returns the mod's manifest and which tools it validates.
+	Describe(ctx context.Context, req *DescribeRequest) (*DescribeResponse, error)
+	// Activate runs the mod's Activate function, once per mod instance.
+	Activate(ctx context.Context, req *ActivateRequest) (*ActivateResponse, error)
+	// CallTool runs one tool call and returns its one outcome.
+	CallTool(ctx context.Context, req *CallRequest) (*CallResponse, error)
+	// RenderView renders a tool's custom view for one phase.
+	RenderView(ctx context.Context, req *ViewRequest) (*ViewResponse, error)
+	// RunCommand runs a command or a slash command.
+	RunCommand(ctx context.Context, req *CommandRequest) (*CommandResponse, error)
+	// BeforeAction runs the mod's hooks on an action about to happen.
+	BeforeAction(ctx context.Context, req *ActionRequest) (*ActionResponse, error)
+	// CallRunning reports whether a call's handler still runs.
+	CallRunning(ctx context.Context, req *CallRunningRequest) (*CallRunningResponse, error)
+}
+
+// DescribeRequest asks for the mod's description.
+type DescribeRequest struct{}
+
+// DescribeResponse describes a mod.
+type DescribeResponse struct {
+	// Manifest is mod.manifest.json as the mod embeds it.
+	Manifest []byte
+	// ValidatedTools are the tools whose input the mod checks with a
+	// generated validator, sorted.
+	ValidatedTools []string
+}
+
+// ActivateRequest asks the mod to activate.
+type ActivateRequest struct {
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+}
+
+// ActivateResponse says how activation went.
+type ActivateResponse struct {
+	// Error is set when the mod's Activate function failed.
+	Error string
+}
+
+// CallRequest asks the mod to run one tool.
+type CallRequest struct {
+	Tool string
+	// Input is the tool input, a JSON object.
+	Input   json.RawMessage
+	Session sdk.Session
+	// CallID is the host-owned identity of the call.
+	CallID string
+	// Label is the caller's own name for the call, for logs only.
+	Label string
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+	// Grace is how long a handler may run after cancellation; 0 means
+	// forever.
+	Grace time.Duration
+	// MaxResultBytes caps the result's size (see CapResult); 0 means no cap.
+	MaxResultBytes int
+	// OnActivity, when set, receives each activity update as the handler
+	// sends it, in order, from one goroutine, before CallTool returns. When
+	// nil, the updates come back in CallResponse.Activity.
+	OnActivity func(sdk.ActivityUpdate)
+}
+
+// ErrNoOutcome is CallTool's error when the mod ended a call without its
+// outcome.
+var ErrNoOutcome = errors.New("the mod ended the call without an outcome")
+
+// CallResponse is a call's outcome.
+type CallResponse struct {
+	// Activity is every update the handler sent, in order, when the request
+	// had no OnActivity.
+	Activity []sdk.ActivityUpdate
+	Outcome  Outcome
+}
+
+// Status is how a call ended.
+type Status int
+
+// How a call ends. Over the wire a cancelled call has no outcome:
+// CallTool returns the context's error instead.
+const (
+	Completed Status = iota + 1
+	Failed
+	Cancelled
+)
+
+// Outcome is how a tool call ended.
+type Outcome struct {
+	Status Status
+	// Text is what the model reads, when completed.
+	Text string
+	// Result is a rendered tool's typed result, as JSON.
+	Result json.RawMessage
+	// Outputs are a plain tool's Output followed by its Extra.
+	Outputs []sdk.Output
+	// Error says why the call failed.
+	Error string
+	// Problems are set when the input broke the tool's contract.
+	Problems []string
+	// Cause is the Go error that ended the call (an *sdk.InputError, the
+	// handler's error, or the recovered panic). Only a mod in the caller's
+	// process sets it; over the wire Error and Problems carry its text.
+	Cause error
+}
+
+// ViewRequest asks for a tool's view in one phase.
+type ViewRequest struct {
+	Tool  string
+	State sdk.RawViewState
+	Run
+}
+
+// Run is how the host tracks one request's handler in the mod: by the
+// host's id for it, and the grace period the handler has after
+// cancellation (0 means forever).
+type Run struct {
+	CallID string
+	Grace  time.Duration
+}
+
+// ViewResponse is a rendered view.
+type ViewResponse struct {
+	HTML string
+	// HasView is false when the tool renders no custom view.
+	HasView bool
+	// Error says why the view failed.
+	Error string
+}
+
+// CommandRequest asks the mod to run a command or a slash command.
+type CommandRequest struct {
+	ID string
+	// Slash selects a slash command; Text is then its text as typed after
+	// "/ID", which the mod trims (SlashText).
+	Slash bool
+	// Args are a command's JSON arguments; nil means none.
+	Args    json.RawMessage
+	Text    string
+	Session sdk.Session
+	Today   string
+	// MaxMessageBytes caps the message's size (see CapMessage); 0 means no
+	// cap.
+	MaxMessageBytes int
+	Run
+}
+
+// CommandResponse is a command's message for the person, or why it failed.
+type CommandResponse struct {
+	Message string
+	Error   string
+}
+
+// ActionRequest shows the mod's hooks an action about to happen.
+type ActionRequest struct {
+	Action  sdk.Action
+	Session sdk.Session
+	Today   string
+	Run
+}
+
+// ActionResponse is the hooks' verdict.
+type ActionResponse struct {
+	// Refusal is set when a hook blocked the action: it says why.
+	Refusal string
+}
+
+// CallRunningRequest asks whether a call's handler still runs.
+type CallRunningRequest struct {
+	CallID string
+}
+
+// CallRunningResponse says whether it does.
+type CallRunningResponse struct {
+	Running bool
+}

@@ -1,0 +1,113 @@
+package modapi
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/sdk"
+)
+
+// DefaultMaxResultBytes is the result and message cap a host applies unless
+// told otherwise, and the one sdk/modtest applies.
+const DefaultMaxResultBytes = limits.DefaultResultBytes
+
+// ResultSize is the size CapResult measures: the text, the typed result, and
+// each output's content, MIME type and URI.
+func ResultSize(o *Outcome) int {
+	size := len(o.Text) + len(o.Result)
+	for _, out := range o.Outputs {
+		size += len(out.Content) + len(out.MimeType) + len(out.URI)
+	}
+	return size
+}
+
+// CapResult fails a completed outcome of tool whose result is over max
+// bytes. A max of 0 or less means no cap.
+func CapResult(tool string, o *Outcome, max int) {
+	if max <= 0 || o.Status != Completed {
+		return
+	}
+	if size := ResultSize(o); size > max {
+		*o = Outcome{Status: Failed, Error: fmt.Sprintf(
+			"tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", tool, size, max)}
+	}
+}
+
+// CapMessage returns the failure of a command (what names it: "command x",
+// "slash command /x") whose message is over max bytes, or "" when it fits.
+// A max of 0 or less means no cap.
+func CapMessage(what, msg string, max int) string {
+	if max <= 0 || len(msg) <= max {
+		return ""
+	}
+	return fmt.Sprintf("%s returned %d bytes, over the %d-byte message limit; it should return a short message", what, len(msg), max)
+}
+
+// InvalidInput is the failure of a call to tool whose input has problems.
+func InvalidInput(tool string, problems []string) string {
+	return limits.Message("invalid input for tool "+tool+":", problems)
+}
+
+// Blocked is the failure of an action a hook of mod refused, for reason.
+func Blocked(mod, reason string) string {
+	return fmt.Sprintf("blocked by a hook of mod %s: %s", mod, reason)
+}
+
+// Message is why a failed call of tool failed, as the model reads it after
+// "Tool failed: ".
+func (o *Outcome) Message(tool string) string {
+	switch {
+	case len(o.Problems) > 0:
+		return InvalidInput(tool, o.Problems)
+	case o.Error != "":
+		return o.Error
+	default:
+		return "tool " + tool + " failed without a message"
+	}
+}
+
+// SlashText is the text a slash command's handler receives from the text
+// typed after "/id": without surrounding space.
+func SlashText(typed string) string { return strings.TrimSpace(typed) }
+
+// Apply applies one activity update to s by the activity rules and returns
+// it as applied, reporting whether it changed s: the first non-empty title
+// wins, a status replaces the one before, a log entry is numbered from 1
+// and is then the last of s.Log, and nothing changes once s has ended.
+// Texts are cut to limits.MaxActivityText; past the log's limits the entry
+// applied is limits.LogTruncated, once, and later ones are dropped.
+func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool) {
+	if s.Ended {
+		return u, false
+	}
+	u.Text = limits.Cut(u.Text, limits.MaxActivityText)
+	switch u.Kind {
+	case sdk.ActivityTitle:
+		if s.Title != "" || u.Text == "" {
+			return u, false
+		}
+		s.Title = u.Text
+	case sdk.ActivityStatus:
+		s.Status = u.Text
+	case sdk.ActivityLog:
+		var ok bool
+		if u.Text, ok = logBudget(s).Admit(u.Text); !ok {
+			return u, false
+		}
+		s.Log = append(s.Log, sdk.LogEntry{Seq: len(s.Log) + 1, Message: u.Text})
+	default:
+		return u, false
+	}
+	return u, true
+}
+
+// logBudget is what s's log has used of its limits.
+func logBudget(s *sdk.ActivityState) *limits.LogBudget {
+	b := &limits.LogBudget{Entries: len(s.Log)}
+	for _, e := range s.Log {
+		b.Bytes += len(e.Message)
+	}
+	b.Full = b.Entries > 0 && s.Log[b.Entries-1].Message == limits.LogTruncated
+	return b
+}

@@ -1,0 +1,103 @@
+package modapi_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/sdk"
+)
+
+func TestCapResult(t *testing.T) {
+	outputs := []sdk.Output{{MimeType: "text/plain", Content: "abc", URI: "file:///x"}} // 10 + 3 + 9 bytes
+	tests := []struct {
+		name     string
+		o        modapi.Outcome
+		max      int
+		wantFail string
+	}{
+		{"at the cap", modapi.Outcome{Status: modapi.Completed, Text: "12345", Result: []byte(`[1]`), Outputs: outputs}, 30, ""},
+		{"over the cap", modapi.Outcome{Status: modapi.Completed, Text: "123456", Result: []byte(`[1]`), Outputs: outputs}, 30,
+			"tool t returned 31 bytes, over the 30-byte result limit; it should return a compact result"},
+		{"no cap", modapi.Outcome{Status: modapi.Completed, Text: strings.Repeat("x", 100)}, 0, ""},
+		{"failed outcomes are not measured", modapi.Outcome{Status: modapi.Failed, Error: strings.Repeat("x", 100)}, 10, ""},
+	}
+	for _, tt := range tests {
+		o := tt.o
+		modapi.CapResult("t", &o, tt.max)
+		if tt.wantFail == "" {
+			if o.Status != tt.o.Status || o.Text != tt.o.Text {
+				t.Errorf("%s: got %+v, want it unchanged", tt.name, o)
+			}
+			continue
+		}
+		if o.Status != modapi.Failed || o.Error != tt.wantFail || o.Text != "" || o.Outputs != nil {
+			t.Errorf("%s: got %+v, want failed with %q and nothing else", tt.name, o, tt.wantFail)
+		}
+	}
+}
+
+func TestCapMessage(t *testing.T) {
+	if got := modapi.CapMessage("command c", "12345", 5); got != "" {
+		t.Errorf("at the cap: got %q, want none", got)
+	}
+	want := "slash command /s returned 6 bytes, over the 5-byte message limit; it should return a short message"
+	if got := modapi.CapMessage("slash command /s", "123456", 5); got != want {
+		t.Errorf("over the cap: got %q, want %q", got, want)
+	}
+	if got := modapi.CapMessage("command c", "123456", 0); got != "" {
+		t.Errorf("no cap: got %q, want none", got)
+	}
+}
+
+func TestOutcomeMessage(t *testing.T) {
+	tests := []struct {
+		o    modapi.Outcome
+		want string
+	}{
+		{modapi.Outcome{Status: modapi.Failed, Error: "invalid input:\n  /a: x\n  /b: y", Problems: []string{"/a: x", "/b: y"}},
+			"invalid input for tool t:\n  /a: x\n  /b: y"},
+		{modapi.Outcome{Status: modapi.Failed, Error: "disk on fire"}, "disk on fire"},
+		{modapi.Outcome{Status: modapi.Failed}, "tool t failed without a message"},
+	}
+	for _, tt := range tests {
+		if got := tt.o.Message("t"); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+}
+
+func TestSlashText(t *testing.T) {
+	if got := modapi.SlashText(" \t many  words \n"); got != "many  words" {
+		t.Errorf("got %q, want %q", got, "many  words")
+	}
+}
+
+func TestApply(t *testing.T) {
+	var s sdk.ActivityState
+	steps := []struct {
+		u    sdk.ActivityUpdate
+		want bool
+	}{
+		{sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: ""}, false},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: "first"}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: "second"}, false},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "one"}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "two"}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "a"}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "b"}, true},
+		{sdk.ActivityUpdate{Kind: "sparkle", Text: "x"}, false},
+	}
+	for i, st := range steps {
+		if _, got := modapi.Apply(&s, st.u); got != st.want {
+			t.Errorf("step %d (%+v): got %v, want %v", i, st.u, got, st.want)
+		}
+	}
+	if s.Title != "first" || s.Status != "two" || len(s.Log) != 2 || s.Log[1] != (sdk.LogEntry{Seq: 2, Message: "b"}) {
+		t.Errorf("got %+v, want title first, status two, two numbered entries", s)
+	}
+	s.Ended = true
+	if _, ok := modapi.Apply(&s, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "late"}); ok || len(s.Log) != 2 {
+		t.Errorf("after the end: got %+v, want nothing changed", s)
+	}
+}

@@ -1,0 +1,292 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"time"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
+)
+
+// GRPCClient is a mod in another process, as the host calls it: it
+// implements [modapi.Mod] over the Mod service.
+type GRPCClient struct {
+	// PB is the generated client underneath.
+	PB pb.ModClient
+}
+
+var _ modapi.Mod = (*GRPCClient)(nil)
+
+// Describe implements modapi.Mod.
+func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*modapi.DescribeResponse, error) {
+	resp, err := c.PB.Describe(ctx, &pb.DescribeRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools()}, nil
+}
+
+// Activate implements modapi.Mod.
+func (c *GRPCClient) Activate(ctx context.Context, req *modapi.ActivateRequest) (*modapi.ActivateResponse, error) {
+	resp, err := c.PB.Activate(ctx, &pb.ActivateRequest{Today: req.Today})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.ActivateResponse{Error: resp.GetError()}, nil
+}
+
+// CallTool implements modapi.Mod: a stream of activity events when the
+// request watches activity live, one round trip otherwise.
+func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	preq := &pb.CallToolRequest{
+		Tool:           req.Tool,
+		Input:          req.Input,
+		Session:        SessionToProto(req.Session),
+		CallId:         req.CallID,
+		Label:          req.Label,
+		Today:          req.Today,
+		GraceMillis:    req.Grace.Milliseconds(),
+		MaxResultBytes: int64(req.MaxResultBytes),
+	}
+	if req.OnActivity == nil {
+		resp, err := c.PB.CallToolOnce(ctx, preq)
+		if err != nil {
+			return nil, err
+		}
+		if resp.GetOutcome() == nil {
+			return nil, modapi.ErrNoOutcome
+		}
+		out := &modapi.CallResponse{Outcome: OutcomeFromProto(resp.GetOutcome())}
+		if acts := resp.GetActivity(); len(acts) > 0 {
+			out.Activity = make([]sdk.ActivityUpdate, len(acts))
+			for i, a := range acts {
+				out.Activity[i] = ActivityFromProto(a)
+			}
+		}
+		return out, nil
+	}
+	stream, err := c.PB.CallTool(ctx, preq)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		ev, err := stream.Recv()
+		if err == io.EOF {
+			return nil, modapi.ErrNoOutcome
+		}
+		if err != nil {
+			return nil, err
+		}
+		if a := ev.GetActivity(); a != nil {
+			req.OnActivity(ActivityFromProto(a))
+			continue
+		}
+		if o := ev.GetOutcome(); o != nil {
+			// The trailer follows at once; reading it ends the stream
+			// cleanly, so cancelling ctx afterwards resets nothing.
+			stream.Recv()
+			return &modapi.CallResponse{Outcome: OutcomeFromProto(o)}, nil
+		}
+	}
+}
+
+// RenderView implements modapi.Mod.
+func (c *GRPCClient) RenderView(ctx context.Context, req *modapi.ViewRequest) (*modapi.ViewResponse, error) {
+	s := req.State
+	resp, err := c.PB.RenderView(ctx, &pb.RenderViewRequest{
+		Tool: req.Tool, Phase: string(s.Phase), Input: s.Input, Result: s.Result, Error: s.Error,
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.ViewResponse{HTML: resp.GetHtml(), HasView: resp.GetHasView(), Error: resp.GetError()}, nil
+}
+
+// RunCommand implements modapi.Mod.
+func (c *GRPCClient) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*modapi.CommandResponse, error) {
+	resp, err := c.PB.RunCommand(ctx, &pb.RunCommandRequest{
+		Id: req.ID, Slash: req.Slash, Args: req.Args, Text: req.Text,
+		Session: SessionToProto(req.Session), Today: req.Today, MaxMessageBytes: int64(req.MaxMessageBytes),
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.CommandResponse{Message: resp.GetMessage(), Error: resp.GetError()}, nil
+}
+
+// BeforeAction implements modapi.Mod.
+func (c *GRPCClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
+	a := req.Action
+	resp, err := c.PB.BeforeAction(ctx, &pb.BeforeActionRequest{
+		Action: a.Name, Tool: a.Tool, Command: a.Command, Input: a.Input,
+		Session: SessionToProto(req.Session), Today: req.Today,
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.ActionResponse{Refusal: resp.GetRefusal()}, nil
+}
+
+// CallRunning implements modapi.Mod.
+func (c *GRPCClient) CallRunning(ctx context.Context, req *modapi.CallRunningRequest) (*modapi.CallRunningResponse, error) {
+	resp, err := c.PB.CallRunning(ctx, &pb.CallRunningRequest{CallId: req.CallID})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.CallRunningResponse{Running: resp.GetRunning()}, nil
+}
+
+// GRPCServer serves a [modapi.Mod], in a mod process, as the Mod service.
+type GRPCServer struct {
+	pb.UnimplementedModServer
+	Impl modapi.Mod
+}
+
+// Describe implements pb.ModServer.
+func (s *GRPCServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (*pb.DescribeResponse, error) {
+	resp, err := s.Impl.Describe(ctx, &modapi.DescribeRequest{})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools}, nil
+}
+
+// Activate implements pb.ModServer.
+func (s *GRPCServer) Activate(ctx context.Context, req *pb.ActivateRequest) (*pb.ActivateResponse, error) {
+	resp, err := s.Impl.Activate(ctx, &modapi.ActivateRequest{Today: req.GetToday()})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.ActivateResponse{Error: resp.Error}, nil
+}
+
+func callFromProto(req *pb.CallToolRequest) *modapi.CallRequest {
+	return &modapi.CallRequest{
+		Tool:           req.GetTool(),
+		Input:          json.RawMessage(req.GetInput()),
+		Session:        SessionFromProto(req.GetSession()),
+		CallID:         req.GetCallId(),
+		Label:          req.GetLabel(),
+		Today:          req.GetToday(),
+		Grace:          millis(req.GetGraceMillis()),
+		MaxResultBytes: int(req.GetMaxResultBytes()),
+	}
+}
+
+// CallTool implements pb.ModServer: each activity update is sent as it
+// happens, then the outcome. A cancelled call sends nothing more: the host
+// has moved on.
+func (s *GRPCServer) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer) error {
+	ctx := stream.Context()
+	r := callFromProto(req)
+	r.OnActivity = func(u sdk.ActivityUpdate) {
+		// A failed send means the call is gone; the handler sees its
+		// context cancelled.
+		_ = stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Activity{Activity: ActivityToProto(u)}})
+	}
+	resp, err := s.Impl.CallTool(ctx, r)
+	if err != nil {
+		return err
+	}
+	if resp.Outcome.Status == modapi.Cancelled {
+		return ctx.Err()
+	}
+	return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: OutcomeToProto(&resp.Outcome)}})
+}
+
+// CallToolOnce implements pb.ModServer.
+func (s *GRPCServer) CallToolOnce(ctx context.Context, req *pb.CallToolRequest) (*pb.CallToolResponse, error) {
+	resp, err := s.Impl.CallTool(ctx, callFromProto(req))
+	if err != nil {
+		return nil, err
+	}
+	if resp.Outcome.Status == modapi.Cancelled {
+		return nil, ctx.Err()
+	}
+	out := &pb.CallToolResponse{Outcome: OutcomeToProto(&resp.Outcome)}
+	if len(resp.Activity) > 0 {
+		out.Activity = make([]*pb.Activity, len(resp.Activity))
+		for i, u := range resp.Activity {
+			out.Activity[i] = ActivityToProto(u)
+		}
+	}
+	return out, nil
+}
+
+// RenderView implements pb.ModServer.
+func (s *GRPCServer) RenderView(ctx context.Context, req *pb.RenderViewRequest) (*pb.RenderViewResponse, error) {
+	resp, err := s.Impl.RenderView(ctx, &modapi.ViewRequest{Tool: req.GetTool(), State: sdk.RawViewState{
+		Phase: sdk.Phase(req.GetPhase()), Input: req.GetInput(), Result: req.GetResult(), Error: req.GetError(),
+	}})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.RenderViewResponse{Html: resp.HTML, HasView: resp.HasView, Error: resp.Error}, nil
+}
+
+// RunCommand implements pb.ModServer.
+func (s *GRPCServer) RunCommand(ctx context.Context, req *pb.RunCommandRequest) (*pb.RunCommandResponse, error) {
+	resp, err := s.Impl.RunCommand(ctx, &modapi.CommandRequest{
+		ID: req.GetId(), Slash: req.GetSlash(), Args: req.GetArgs(), Text: req.GetText(),
+		Session: SessionFromProto(req.GetSession()), Today: req.GetToday(), MaxMessageBytes: int(req.GetMaxMessageBytes()),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.RunCommandResponse{Message: resp.Message, Error: resp.Error}, nil
+}
+
+// BeforeAction implements pb.ModServer.
+func (s *GRPCServer) BeforeAction(ctx context.Context, req *pb.BeforeActionRequest) (*pb.BeforeActionResponse, error) {
+	resp, err := s.Impl.BeforeAction(ctx, &modapi.ActionRequest{
+		Action:  sdk.Action{Name: req.GetAction(), Tool: req.GetTool(), Command: req.GetCommand(), Input: req.GetInput()},
+		Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.BeforeActionResponse{Refusal: resp.Refusal}, nil
+}
+
+// CallRunning implements pb.ModServer.
+func (s *GRPCServer) CallRunning(ctx context.Context, req *pb.CallRunningRequest) (*pb.CallRunningResponse, error) {
+	resp, err := s.Impl.CallRunning(ctx, &modapi.CallRunningRequest{CallID: req.GetCallId()})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.CallRunningResponse{Running: resp.Running}, nil
+}
+
+// OutcomeToProto converts an outcome for the wire. A cancelled outcome has
+// no wire form; it converts as failed.
+func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
+	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems}
+	if o.Status == modapi.Completed {
+		out.Status = pb.Status_STATUS_COMPLETED
+		out.Text = o.Text
+		out.Result = o.Result
+		out.Outputs = outputsToProto(o.Outputs)
+	}
+	return out
+}
+
+// OutcomeFromProto converts a wire outcome; any status but completed is
+// failed.
+func OutcomeFromProto(o *pb.Outcome) modapi.Outcome {
+	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
+		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems()}
+	}
+	out := modapi.Outcome{Status: modapi.Completed, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs())}
+	if len(o.GetResult()) > 0 {
+		out.Result = json.RawMessage(o.GetResult())
+	}
+	return out
+}
+
+func millis(ms int64) time.Duration { return time.Duration(ms) * time.Millisecond }

@@ -1,0 +1,66 @@
+package sdkrt
+
+import (
+	"context"
+	"log/slog"
+)
+
+// Tool is a tool as a runtime runs it.
+type Tool interface {
+	// Name is the tool's name.
+	Name() string
+	// Decode decodes input with encoding/json, for tools with no generated
+	// decoder; problems are reported as *sdk.InputError.
+	Decode(data []byte) (any, error)
+	// Run runs the handler with input, a value Decode or the generated
+	// decoder returned, and ends the handler's ToolContext when it returns.
+	// An input type's Validate error is an *sdk.InputError.
+	Run(ctx context.Context, call Call, input any) (*Result, error)
+	// RenderView renders the tool's custom view for one phase; ok is false
+	// when the tool has none.
+	RenderView(state *ViewState) (html string, ok bool, err error)
+}
+
+// Call is what a handler's ToolContext is made of.
+type Call struct {
+	SessionID, Workspace string
+	// CallID is the host-owned identity of the call.
+	CallID string
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+	// Logger returns the handler's logger, on the handler's first call to
+	// ToolContext.Logger only: most handlers never log, and a logger with
+	// the call's attributes costs more to make than the rest of a call.
+	// Nil, or a nil result, discards.
+	Logger func() *slog.Logger
+	// Activity receives the handler's activity updates in order, one at a
+	// time, until the handler returns. Kind is "title", "status" or "log".
+	Activity func(kind, text string)
+}
+
+// Result is a handler's result as the wire carries it.
+type Result struct {
+	Text string
+	// Data is a rendered tool's typed result as JSON.
+	Data []byte
+	// Outputs are a plain tool's Output followed by its Extra.
+	Outputs []Output
+}
+
+// Output is a payload with a MIME type.
+type Output struct {
+	MimeType, Content, URI string
+}
+
+// ViewState is the state a view renders, with input and result still JSON.
+type ViewState struct {
+	// Phase is "preparing", "running", "completed" or "failed".
+	Phase  string
+	Input  []byte
+	Result []byte
+	Error  string
+}
+
+// ToolOf returns the runtime view of tool, an sdk.Tool, and false for
+// anything else. Package sdk sets it when it initializes.
+var ToolOf func(tool any) (Tool, bool)
