@@ -102,14 +102,16 @@ func TestInterruptExits130(t *testing.T) {
 	waitFor(t, seen)
 }
 
+// waitFor waits for a file to exist: generously, as the first call may
+// build its mod.
 func waitFor(t *testing.T, path string) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if _, err := os.Stat(path); err == nil {
 			return
 		}
 	}
-	t.Fatalf("%s does not exist after 10s", filepath.Base(path))
+	t.Fatalf("%s does not exist after 3 minutes", filepath.Base(path))
 }
 
 func TestScripts(t *testing.T) {

@@ -243,3 +243,49 @@ func TestCallSignal(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPStdioEndsHungTool closes stdin while a tool runs that ignores
+// cancellation (crashy_hang): modhost still exits, answers the call as
+// cancelled, and leaves no mod process.
+func TestMCPStdioEndsHungTool(t *testing.T) {
+	cmd := modhostCommand(t, "mcp")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	out := bufio.NewReader(stdout)
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`+"\n")
+	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"id":1,"result"`) {
+		t.Fatalf("initialize: got %q, %v", line, err)
+	}
+	io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"crashy_hang","arguments":{},"_meta":{"progressToken":"p"}}}`+"\n")
+	// The tool's status update says it hangs.
+	if line, err := out.ReadString('\n'); err != nil || !strings.Contains(line, `"message":"hanging"`) {
+		t.Fatalf("progress: got %q, %v", line, err)
+	}
+	mods := children(t, cmd.Process.Pid)
+	if len(mods) == 0 {
+		t.Fatal("no mod process runs the call")
+	}
+	since := time.Now()
+	stdin.Close()
+	rest, _ := io.ReadAll(out)
+	code, took := waitExit(t, cmd, since)
+	t.Logf("modhost exited %s after stdin closed", took)
+	if code != exitOK {
+		t.Errorf("exit code: got %d, want %d", code, exitOK)
+	}
+	if !strings.Contains(string(rest), `"id":2,"result":{"content":[{"type":"text","text":"Tool call cancelled`) {
+		t.Errorf("answer to the call: got %s, want a cancelled result", rest)
+	}
+	waitGone(t, mods)
+}

@@ -62,9 +62,9 @@ type HTTPHandler struct {
 //
 //   - two protections of a server on a loopback address against web pages:
 //     a request that reached a loopback address with a Host header naming
-//     another host is refused with 403 (DNS rebinding protection, from the
-//     SDK), and so is a browser's cross-origin request (net/http's
-//     CrossOriginProtection);
+//     another host is refused with 403 (DNS rebinding protection, as the SDK
+//     does, but before anything else is read), and so is a browser's
+//     cross-origin request (net/http's CrossOriginProtection);
 //   - idle sessions expire and live sessions are capped ([HTTPOptions]);
 //   - a request for a method the server does not have gets a JSON-RPC
 //     -32601 error, and a message other than initialize without an
