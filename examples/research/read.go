@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 )
 
 // readRegular reads the file name (a slash path) of the workspace root, or
@@ -44,4 +45,39 @@ func readRegular(root *os.Root, name string) (data []byte, why string) {
 		return nil, fmt.Sprintf("grew over the %s limit while it was read", size(MaxFileSize))
 	}
 	return buf.Bytes(), ""
+}
+
+// dirRoots opens the directories of a listing as roots of their own, each
+// through the workspace root and once while its files are read, so that
+// opening a file takes one step, not one per directory of its path. The
+// listing is in lexical order, so a directory's files come together.
+type dirRoots struct {
+	root *os.Root
+	name string   // the directory open, "" for none
+	dir  *os.Root // it, opened through root
+}
+
+// open returns the root of the directory of the slash path name, and the
+// name's last element.
+func (d *dirRoots) open(name string) (*os.Root, string, error) {
+	dir, base := path.Split(name)
+	if dir == "" {
+		return d.root, base, nil
+	}
+	if dir != d.name {
+		d.close()
+		sub, err := d.root.OpenRoot(dir)
+		if err != nil {
+			return nil, "", err
+		}
+		d.name, d.dir = dir, sub
+	}
+	return d.dir, base, nil
+}
+
+func (d *dirRoots) close() {
+	if d.dir != nil {
+		d.dir.Close()
+		d.name, d.dir = "", nil
+	}
 }

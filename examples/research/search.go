@@ -176,6 +176,8 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 
 	total := thousands(len(files))
 	lastStatus := time.Time{}
+	dirs := &dirRoots{root: root}
+	defer dirs.close()
 	for i, f := range files {
 		if err := tc.Err(); err != nil {
 			return res, err
@@ -184,7 +186,7 @@ func searchWorkspace(tc *sdk.ToolContext, in SearchInput) (SearchResult, error) 
 			tc.Status(fmt.Sprintf("Searching %s of %s files…", thousands(i+1), total))
 			lastStatus = time.Now()
 		}
-		searched, err := searchFile(tc, root, f, m, &res, limit, skips)
+		searched, err := searchFile(tc, dirs, f, m, &res, limit, skips)
 		if err != nil {
 			return res, err
 		}
@@ -395,8 +397,13 @@ func listFiles(tc *sdk.ToolContext, root *os.Root, rootPaths []string, start str
 
 // searchFile adds the matching lines of f to res and reports whether it was
 // read as text.
-func searchFile(tc *sdk.ToolContext, root *os.Root, f candidate, m match, res *SearchResult, limit int, skips *skipLog) (bool, error) {
-	data, why := readRegular(root, f.open)
+func searchFile(tc *sdk.ToolContext, dirs *dirRoots, f candidate, m match, res *SearchResult, limit int, skips *skipLog) (bool, error) {
+	dir, base, err := dirs.open(f.open)
+	if err != nil {
+		skips.add(f.name, unreadable(err))
+		return false, nil
+	}
+	data, why := readRegular(dir, base)
 	if why != "" {
 		skips.add(f.name, why)
 		return false, nil
