@@ -71,6 +71,7 @@ type Checker struct {
 	rewrites []rewrite
 	sbuf     []byte // unescaped string value
 	kbuf     []byte // unescaped key
+	escaped  bool   // whether the last Str had escapes
 }
 
 // plain marks the string bytes the scanner can pass over: printable ASCII
@@ -159,26 +160,40 @@ func (c *Checker) Kind() Kind {
 	return Invalid
 }
 
-// syntax records a syntax error and stops the scan.
+// syntax records a syntax error and stops the scan. Problems found before
+// it are dropped: input that is not JSON gets that one problem, whatever
+// judges it.
 func (c *Checker) syntax(msg string) {
 	if c.failed {
 		return
 	}
 	c.failed = true
-	c.problems = append(c.problems, fmt.Sprintf("/: invalid JSON at byte %d: %s", c.pos, msg))
+	c.problems = append(c.problems[:0], "/: "+MsgSyntax(c.pos, msg))
 	c.pos = len(c.data)
 }
 
 // Report records a problem at the current path. Arguments are formatted as
 // by fmt.Sprintf.
 func (c *Checker) Report(format string, args ...any) {
+	c.Problem(fmt.Sprintf(format, args...))
+}
+
+// Problem records a problem, worded by one of the Msg functions, at the
+// current path.
+// A problem the same as the one before it is dropped: a value can break
+// two rules that say the same thing (minimum 0 and the range of uint64).
+func (c *Checker) Problem(msg string) {
 	if c.failed {
 		return
 	}
-	c.problems = append(c.problems, c.pathString(len(c.path))+": "+fmt.Sprintf(format, args...))
+	p := c.pathString(len(c.path)) + ": " + msg
+	if n := len(c.problems); n > 0 && c.problems[n-1] == p {
+		return
+	}
+	c.problems = append(c.problems, p)
 }
 
-// reportAt records a problem at the path of the enclosing container.
+// reportParent records a problem at the path of the enclosing container.
 func (c *Checker) reportParent(msg string) {
 	if c.failed {
 		return
@@ -226,7 +241,7 @@ func (c *Checker) WrongType(want string) {
 	if k == Invalid {
 		return
 	}
-	c.Report("must be %s, got %s", want, k)
+	c.Problem(MsgType(want, k.String()))
 	c.Skip()
 }
 
@@ -284,11 +299,69 @@ func (c *Checker) Str() []byte {
 		return nil
 	}
 	raw := c.data[start:end]
+	c.escaped = esc
 	if !esc {
 		return raw
 	}
 	c.sbuf = unescape(c.sbuf[:0], raw)
 	return c.sbuf
+}
+
+// CheckFormat reports the string s, just read with Str, when it is not in
+// the format: date-time, date, email, uri, uuid, or the range of a number
+// written as a string.
+func (c *Checker) CheckFormat(format string, s []byte) {
+	if !Format(format, s) {
+		c.Problem(MsgFormat(format, string(s)))
+	}
+}
+
+// CheckGoTime reports the string s, just read with Str and found an RFC
+// 3339 date-time, when Go's time.Time would not decode it: a lower-case t
+// or z, a leap second, or escapes. A time.Time field accepts exactly what
+// decodes.
+func (c *Checker) CheckGoTime(s []byte) {
+	if !IsDateTime(string(s)) {
+		return // CheckFormat said so
+	}
+	raw := s
+	if c.escaped {
+		raw = c.lastRaw(s)
+	}
+	if !IsGoTime(raw) {
+		c.Problem(MsgGoTime(string(raw)))
+	}
+}
+
+// lastRaw returns the raw contents of the string just read, whose
+// unescaped value is s.
+func (c *Checker) lastRaw(s []byte) []byte {
+	end := c.pos - 1
+	start := end
+	for start > 0 {
+		start--
+		if c.data[start] == '"' && !escapedAt(c.data, start) {
+			return c.data[start+1 : end]
+		}
+	}
+	return s
+}
+
+// escapedAt reports whether the byte at i is escaped by backslashes.
+func escapedAt(data []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// Range reports the number n when the Go type behind format (int64,
+// uint64, float) cannot hold it.
+func (c *Checker) Range(format string, n Num) {
+	if !InRange(format, n) {
+		c.Problem(MsgRange(format, n.String(), n.neg))
+	}
 }
 
 // scanString consumes a string and returns the offsets of its contents and
@@ -478,7 +551,13 @@ func (c *Checker) Num() Num {
 		}
 	}
 	c.pos = i
-	return parseNum(d[start:i])
+	n := parseNum(d[start:i])
+	if n.point > 308 && !InRange("double", n) {
+		// No JSON number beyond a 64-bit float is accepted anywhere:
+		// nothing decodes it, and judging it costs without bound.
+		c.Problem(MsgRange("double", n.String(), n.neg))
+	}
+	return n
 }
 
 // Int consumes a number that must be an integer. A non-integer is
@@ -492,7 +571,7 @@ func (c *Checker) Int() Num {
 		return n
 	}
 	if !n.IsInt() {
-		c.Report("must be an integer, got %s", n)
+		c.Problem(MsgNotInteger(n.String()))
 		return n
 	}
 	if !n.plainInt() {
@@ -603,23 +682,19 @@ func (c *Checker) Index() int { return c.path[len(c.path)-1].count - 1 }
 // Unknown reports the current key as an unknown property of a closed
 // object, naming the allowed ones, and skips its value.
 func (c *Checker) Unknown(allowed string) {
-	if allowed == "" {
-		c.reportParent(fmt.Sprintf("unknown property %q: the object takes no properties", c.Key()))
-	} else {
-		c.reportParent(fmt.Sprintf("unknown property %q (allowed: %s)", c.Key(), allowed))
-	}
+	c.reportParent(MsgUnknown(string(c.Key()), allowed))
 	c.Skip()
 }
 
 // Duplicate reports the current key as given twice and skips its value.
 func (c *Checker) Duplicate() {
-	c.reportParent(fmt.Sprintf("duplicate property %q", c.Key()))
+	c.reportParent(MsgDuplicate(string(c.Key())))
 	c.Skip()
 }
 
 // Missing reports a required property that the current object lacks.
 func (c *Checker) Missing(name string) {
-	c.Report("missing required property %q", name)
+	c.Problem(MsgMissing(name))
 }
 
 // End checks that nothing but white space follows the top-level value.
@@ -663,16 +738,15 @@ func (c *Checker) Decode(v any) error {
 		data = append(out, data[last:]...)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		return &sdk.InputError{Problems: []string{"/: " + err.Error()}}
+		return &sdk.InputError{Problems: []string{"/: " + decodeProblem(err)}}
 	}
 	return nil
 }
 
 // Fill reports whether the input is valid and may be decoded by generated
-// code, and if so rewinds to the start for it. Inputs with integers written
-// as 5.0 or 1e2 are left to Decode.
+// code, and if so rewinds to the start for it.
 func (c *Checker) Fill() bool {
-	if len(c.problems) > 0 || len(c.rewrites) > 0 || c.failed {
+	if len(c.problems) > 0 || c.failed {
 		return false
 	}
 	c.pos = 0
@@ -696,13 +770,38 @@ func (c *Checker) StrCopy() []byte {
 
 // Unmarshal decodes the value that starts at start and ends at the current
 // position into v with encoding/json, recording a failure as a problem.
+// Integers the check pass saw written as 5.0 or 1e2 are written plainly
+// first.
 func (c *Checker) Unmarshal(start int, v any) {
-	if err := json.Unmarshal(c.data[start:c.pos], v); err != nil {
-		c.DecodeFailed(err)
+	data := c.data[start:c.pos]
+	var out []byte
+	last := start
+	for _, r := range c.rewrites {
+		if r.start < start || r.end > c.pos {
+			continue
+		}
+		out = append(out, c.data[last:r.start]...)
+		out = r.num.appendInt(out)
+		last = r.end
+	}
+	if out != nil {
+		data = append(out, c.data[last:c.pos]...)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+decodeProblem(err))
 	}
 }
 
-// DecodeFailed records a decoding failure at the current path.
+// Default decodes a field's default, the JSON text lit, into v: generated
+// decoders call it for a property the input leaves out.
+func (c *Checker) Default(v any, lit string) {
+	if err := json.Unmarshal([]byte(lit), v); err != nil {
+		c.problems = append(c.problems, c.pathString(len(c.path))+": default "+lit+" "+decodeProblem(err))
+	}
+}
+
+// DecodeFailed records a decoding failure at the current path: the error
+// of a type's own UnmarshalJSON or UnmarshalText.
 func (c *Checker) DecodeFailed(err error) {
 	c.problems = append(c.problems, c.pathString(len(c.path))+": "+err.Error())
 }
@@ -725,14 +824,10 @@ func (s *KeySet) Seen(key []byte) bool {
 	return false
 }
 
-// Float consumes a number and returns it as a float of the given size, 32
-// or 64. A number out of that range is a decoding failure, as in
-// encoding/json.
+// Float consumes a number the check pass accepted and returns it as a
+// float of the given size, 32 or 64.
 func (c *Checker) Float(bits int) float64 {
 	n := c.Num()
-	f, err := strconv.ParseFloat(string(n.raw), bits)
-	if err != nil {
-		c.DecodeFailed(fmt.Errorf("number %s does not fit in a %d-bit float", n.raw, bits))
-	}
+	f, _ := strconv.ParseFloat(string(n.raw), bits)
 	return f
 }

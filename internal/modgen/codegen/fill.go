@@ -71,8 +71,9 @@ func (g *gen) tmp(prefix string) string {
 
 // fillStruct decodes an object into the struct that the expression v (a
 // pointer or addressable value) denotes.
+// Fields with a default get it when their key is absent.
 func (g *gen) fillStruct(v string, t types.Type) ([]jen.Code, error) {
-	var cases []jen.Code
+	var cases, vars, defaults []jen.Code
 	for _, f := range schema.Fields(t) {
 		target, prelude, err := g.fieldPath(v, t, f.Index)
 		if err != nil {
@@ -82,13 +83,21 @@ func (g *gen) fillStruct(v string, t types.Type) ([]jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.Default != "" {
+			seen := g.tmp("has")
+			vars = append(vars, jen.Var().Id(seen).Bool())
+			body = append([]jen.Code{jen.Id(seen).Op("=").True()}, body...)
+			defaults = append(defaults, jen.If(jen.Op("!").Id(seen)).Block(append(prelude,
+				c("Default", jen.Op("&").Id(target), jen.Lit(f.Default)))...))
+		}
 		cases = append(cases, jen.Case(jen.Lit(f.Name)).Block(append(prelude, body...)...))
 	}
 	cases = append(cases, jen.Default().Block(c("Skip")))
-	return []jen.Code{
+	out := append(vars,
 		c("Enter"),
 		jen.For(c("Next")).Block(jen.Switch(jen.String().Parens(c("Key"))).Block(cases...)),
-	}, nil
+	)
+	return append(out, defaults...), nil
 }
 
 // fieldPath returns the expression of the field at index below v,

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -21,6 +22,8 @@ var constraintKeys = map[string]string{
 	"minItems":         "array",
 	"maxItems":         "array",
 	"uniqueItems":      "array",
+	"minProperties":    "object",
+	"maxProperties":    "object",
 	"enum":             "",
 	"default":          "",
 }
@@ -66,7 +69,7 @@ func parseTag(tag string) (parsedTag, error) {
 		}
 		key := strings.TrimSpace(item[:eq])
 		if _, ok := constraintKeys[key]; !ok {
-			return p, fmt.Errorf("unknown jsonschema tag key %q", key)
+			return p, fmt.Errorf("unknown jsonschema tag key %q: want one of %s, or the bare keywords required and optional", key, knownKeys())
 		}
 		value := strings.TrimLeft(rest[eq+1:], " ")
 		if value != "" && (value[0] == '"' || value[0] == '`') {
@@ -92,6 +95,16 @@ func parseTag(tag string) (parsedTag, error) {
 		return p, fmt.Errorf("jsonschema tag says both required and optional")
 	}
 	return p, nil
+}
+
+// knownKeys lists the tag keys, sorted.
+func knownKeys() string {
+	keys := make([]string, 0, len(constraintKeys))
+	for k := range constraintKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
 }
 
 func isIdent(s string) bool {

@@ -17,7 +17,8 @@ func TestParseTag(t *testing.T) {
 		{tag: `pattern="^[a-z]{1,3}$",format=email`, want: parsedTag{items: []tagItem{{"pattern", "^[a-z]{1,3}$"}, {"format", "email"}}}},
 		{tag: "enum=a,enum=b,Pick one", want: parsedTag{items: []tagItem{{"enum", "a"}, {"enum", "b"}}, description: "Pick one"}},
 		{tag: "Just words = fine", want: parsedTag{description: "Just words = fine"}},
-		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun"`},
+		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun": want one of default, enum, exclusiveMaximum, exclusiveMinimum, format, maxItems, maxLength, maxProperties, maximum, minItems, minLength, minProperties, minimum, multipleOf, pattern, uniqueItems, or the bare keywords required and optional`},
+		{tag: "maxProperties=10", want: parsedTag{items: []tagItem{{"maxProperties", "10"}}}},
 		{tag: "required,optional", wantErr: "jsonschema tag says both required and optional"},
 		{tag: `pattern="abc`, wantErr: `jsonschema tag key pattern: bad quoted value: invalid syntax`},
 	}
