@@ -12,8 +12,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
+	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -116,7 +115,7 @@ type tool struct {
 	man manifest.Tool
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
-	schema func() (*jsonschema.Schema, error)
+	schema func() (*schemacheck.Schema, error)
 }
 
 type agent struct {
@@ -161,7 +160,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 			if prev, ok := h.tools[t.Name]; ok {
 				return nil, fmt.Errorf("load: tool %s is defined by both mod %s and mod %s", t.Name, prev.mod.man.ID, m.man.ID)
 			}
-			h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+			h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 				return compileSchema(m.man.ID, t)
 			})}
 		}

@@ -163,11 +163,13 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
-					}
-					if n.Cmp("200") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "200", n.String()))
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("200") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "200", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")

@@ -202,7 +202,11 @@ func (c *Checker) reportParent(msg string) {
 	if n < 0 {
 		n = 0
 	}
-	c.problems = append(c.problems, c.pathString(n)+": "+msg)
+	p := c.pathString(n) + ": " + msg
+	if k := len(c.problems); k > 0 && c.problems[k-1] == p {
+		return
+	}
+	c.problems = append(c.problems, p)
 }
 
 func (c *Checker) pathString(n int) string {
@@ -316,19 +320,14 @@ func (c *Checker) CheckFormat(format string, s []byte) {
 	}
 }
 
-// CheckGoTime reports the string s, just read with Str and found an RFC
-// 3339 date-time, when Go's time.Time would not decode it: a lower-case t
-// or z, a leap second, or escapes. A time.Time field accepts exactly what
-// decodes.
+// CheckGoTime reports the string s, just read with Str, when it was
+// written with escapes that Go's time.Time decoding refuses; TimePattern
+// and the format date-time say the rest of what it takes.
 func (c *Checker) CheckGoTime(s []byte) {
-	if !IsDateTime(string(s)) {
-		return // CheckFormat said so
+	if !c.escaped {
+		return
 	}
-	raw := s
-	if c.escaped {
-		raw = c.lastRaw(s)
-	}
-	if !IsGoTime(raw) {
+	if raw := c.lastRaw(s); !IsGoTime(raw) && IsGoTime(s) {
 		c.Problem(MsgGoTime(string(raw)))
 	}
 }

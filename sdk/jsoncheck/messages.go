@@ -46,10 +46,18 @@ func MsgMaxLength(max uint64, n int) string {
 	return fmt.Sprintf("must be at most %s long, got %d", plural(max, "character", "characters"), n)
 }
 
-// MsgPattern says a string does not match a regular expression.
+// MsgPattern says a string does not match a regular expression; a
+// date-time that does not match TimePattern is told what a date-time is.
 func MsgPattern(pattern, s string) string {
+	if pattern == TimePattern {
+		return "must be " + formatWords("date-time") + ", got " + strconv.Quote(s)
+	}
 	return "must match the pattern " + strconv.Quote(pattern) + ", got " + strconv.Quote(s)
 }
+
+// TimePattern is the pattern of a time.Time beyond its format date-time:
+// Go's time decoding wants upper-case T and Z and no leap second.
+const TimePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$`
 
 // MsgFormat says a string is not in a format: date-time, date, email,
 // uri, uuid, or the range of a number written as a string (int8 … uint64,
@@ -61,10 +69,10 @@ func MsgFormat(format, s string) string {
 	return "must be " + formatWords(format) + ", got " + strconv.Quote(s)
 }
 
-// MsgGoTime says an RFC 3339 date-time is not one Go's time.Time decodes
-// (lower-case t or z, a leap second, escapes); raw is the string as sent.
+// MsgGoTime says a date-time was written with escapes, which Go's time
+// decoding refuses; raw is the string as sent.
 func MsgGoTime(raw string) string {
-	return "must be " + formatWords("date-time") + ", with upper-case T and Z, no leap second and no escapes, got \"" + raw + "\""
+	return "must be " + formatWords("date-time") + " written without escapes, got \"" + raw + "\""
 }
 
 // MsgRange says a number is beyond what its format holds (int64, uint64,

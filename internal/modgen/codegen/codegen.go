@@ -495,6 +495,11 @@ func (g *gen) num(s *schema.Schema) []jen.Code {
 	if len(checks) == 0 {
 		return []jen.Code{c(read)}
 	}
+	if read == "Int" {
+		// A number with a fraction breaks the type: the rest does not
+		// apply, as in JSON Schema.
+		checks = []jen.Code{jen.If(jen.Id("n").Dot("IsInt").Call()).Block(checks...)}
+	}
 	return append([]jen.Code{jen.Id("n").Op(":=").Id("c").Dot(read).Call()}, checks...)
 }
 

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
 // Mode selects which side of the wire a schema describes.
@@ -184,7 +186,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	t = types.Unalias(t)
 	switch {
 	case isNamed(t, "time", "Time"):
-		return &Schema{Type: "string", Format: "date-time", GoTime: true}
+		return &Schema{Type: "string", Format: "date-time", Pattern: jsoncheck.TimePattern, GoTime: true}
 	case isNamed(t, "encoding/json", "RawMessage"):
 		return &Schema{}
 	case isNamed(t, "encoding/json", "Number"):

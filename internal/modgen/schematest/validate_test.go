@@ -96,100 +96,103 @@ func TestSchemasCompile(t *testing.T) {
 	}
 }
 
+// problemCases are inputs with the problems the generated validators
+// report.
+var problemCases = []struct {
+	root  string
+	input string
+	want  []string
+}{
+	{"Search", `{"query":"x","options":{"caseSensitive":true,"context":2}}`, nil},
+	{"Search", `{"query":"","limit":800,"options":{"caseSensitive":true,"context":2}}`, []string{
+		"/query: must be at least 1 character long, got 0",
+		"/limit: must be at most 500, got 800",
+	}},
+	{"Search", `{"Query":"x","options":{}}`, []string{
+		`/: unknown property "Query" (allowed: "query", "paths", "limit", "regex", "since", "kinds", "options")`,
+		`/options: missing required property "caseSensitive"`,
+		`/options: missing required property "context"`,
+		`/: missing required property "query"`,
+	}},
+	{"Search", `[]`, []string{"/: must be an object, got an array"}},
+	{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
+		`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
+		`/since: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "yesterday"`,
+		"/options/context: must be an integer, got 1.5",
+	}},
+	{"Search", `{"query":"a","query":"b","options":{"caseSensitive":false,"context":1}}`, []string{`/: duplicate property "query"`}},
+	{"Search", `{"query":"a",`, []string{"/: invalid JSON at byte 13: unexpected end of input"}},
+	{"Search", `{"query":"a","options":{"caseSensitive":false,"context":1}} x`, []string{"/: invalid JSON at byte 60: unexpected data after the top-level value"}},
+	{"Constraints", `{"score":1,"step":7,"limit":0,"name":"ééééééééé","code":"abc","tags":["a","a"],"mode":"medium","half":0.7,"percent":5,"email":"x","site":"/rel","uuid":"1234","day":"2026-02-30","at":"2026-01-01T10:00:00"}`, []string{
+		"/score: must be less than 1, got 1",
+		"/step: must be a multiple of 5, got 7",
+		"/limit: must be at least 1, got 0",
+		"/name: must be at most 8 characters long, got 9",
+		`/code: must match the pattern "^[A-Z]{2,3}$", got "abc"`,
+		"/tags: items must be unique, but items 0 and 1 are equal",
+		`/mode: must be one of "fast", "slow", got "medium"`,
+		"/half: must be a multiple of 0.5, got 0.7",
+		"/percent: must be one of 0, 50, 100, got 5",
+		"/email: must be an email address, got \"x\"",
+		"/site: must be an absolute URI such as https://example.com/x, got \"/rel\"",
+		"/uuid: must be a UUID such as 123e4567-e89b-12d3-a456-426614174000, got \"1234\"",
+		"/day: must be a date such as 2026-05-01, got \"2026-02-30\"",
+		"/at: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got \"2026-01-01T10:00:00\"",
+	}},
+	{"Node", `{"name":"a","children":[{"name":"b","parent":null,"children":[{"nam":"c"}]}]}`, []string{
+		`/children/0/children/0: unknown property "nam" (allowed: "name", "children", "parent")`,
+		`/children/0/children/0: missing required property "name"`,
+	}},
+	{"Node", `{"name":"a","children":[{"name":"b"}],"a~b/c":1}`, []string{`/: unknown property "a~b/c" (allowed: "name", "children", "parent")`}},
+	{"ItemPage", `{"items":[{"title":"","level":"high"},{"title":"abcdefghijklmnopqrstu"}],"next":7}`, []string{
+		"/items/0/title: must be at least 1 character long, got 0",
+		"/items/0/level: must be an integer, got a string",
+		"/items/1/title: must be at most 20 characters long, got 21",
+		"/next: must be a string, got a number",
+	}},
+	{"Sizes", `{"i8":128,"i16":-32769,"i32":1e10,"i64":9223372036854775808,"u":-1,"u8":256,"u16":65536,"u32":4294967296,"u64":18446744073709551616,"f32":null,"f64":"1"}`, []string{
+		"/i8: must be at most 127, got 128",
+		"/i16: must be at least -32768, got -32769",
+		"/i32: must be at most 2147483647, got 1e10",
+		"/i64: must be at most 9223372036854775807, got 9223372036854775808",
+		"/u: must be at least 0, got -1",
+		"/u8: must be at most 255, got 256",
+		"/u16: must be at most 65535, got 65536",
+		"/u32: must be at most 4294967295, got 4294967296",
+		"/u64: must be at most 18446744073709551615, got 18446744073709551616",
+		"/f32: must be a number, got null",
+		"/f64: must be a number, got a string",
+	}},
+	{"Color", `"green"`, nil},
+	{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
+	{"Level", `2.0`, nil},
+	{"Wire", `{"budget":5000000000,"month":13,"mode":420,"state":7}`, nil},
+	{"Wire", `{"budget":1.5,"month":1,"mode":-1,"state":0,"settle":"2026-01-02T15:04:05z","labels":{},"point":[1,"x",1e309],"big":"9223372036854775808"}`, []string{
+		"/budget: must be an integer, got 1.5",
+		"/mode: must be at least 0, got -1",
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "2026-01-02T15:04:05z"`,
+		"/labels: must have at least 1 property, got 0",
+		"/point/1: must be a number, got a string",
+		"/point/2: must be at most 1.7976931348623157e308, got 1e309",
+		`/big: must be at most 9223372036854775807, got "9223372036854775808"`,
+	}},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-12-31T23:59:60Z","labels":{"a":"","b":"","c":"","d":""},"big":"-9223372036854775809"}`, []string{
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "2026-12-31T23:59:60Z"`,
+		"/labels: must have at most 3 properties, got 4",
+		`/big: must be at least -9223372036854775808, got "-9223372036854775809"`,
+	}},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-01-02T15:04:05\u005a"}`, []string{
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z written without escapes, got "2026-01-02T15:04:05\u005a"`,
+	}},
+	{"Search", `{"query":5,"limit":1e10000000,`, []string{"/: invalid JSON at byte 30: unexpected end of input"}},
+	{"Search", `{"query":"x","limit":1e10000000,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
+		"/limit: must be at most 500, got 1e10000000",
+	}},
+}
+
 func TestProblems(t *testing.T) {
-	tests := []struct {
-		root  string
-		input string
-		want  []string
-	}{
-		{"Search", `{"query":"x","options":{"caseSensitive":true,"context":2}}`, nil},
-		{"Search", `{"query":"","limit":800,"options":{"caseSensitive":true,"context":2}}`, []string{
-			"/query: must be at least 1 character long, got 0",
-			"/limit: must be at most 500, got 800",
-		}},
-		{"Search", `{"Query":"x","options":{}}`, []string{
-			`/: unknown property "Query" (allowed: "query", "paths", "limit", "regex", "since", "kinds", "options")`,
-			`/options: missing required property "caseSensitive"`,
-			`/options: missing required property "context"`,
-			`/: missing required property "query"`,
-		}},
-		{"Search", `[]`, []string{"/: must be an object, got an array"}},
-		{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
-			`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
-			`/since: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "yesterday"`,
-			"/options/context: must be an integer, got 1.5",
-		}},
-		{"Search", `{"query":"a","query":"b","options":{"caseSensitive":false,"context":1}}`, []string{`/: duplicate property "query"`}},
-		{"Search", `{"query":"a",`, []string{"/: invalid JSON at byte 13: unexpected end of input"}},
-		{"Search", `{"query":"a","options":{"caseSensitive":false,"context":1}} x`, []string{"/: invalid JSON at byte 60: unexpected data after the top-level value"}},
-		{"Constraints", `{"score":1,"step":7,"limit":0,"name":"ééééééééé","code":"abc","tags":["a","a"],"mode":"medium","half":0.7,"percent":5,"email":"x","site":"/rel","uuid":"1234","day":"2026-02-30","at":"2026-01-01T10:00:00"}`, []string{
-			"/score: must be less than 1, got 1",
-			"/step: must be a multiple of 5, got 7",
-			"/limit: must be at least 1, got 0",
-			"/name: must be at most 8 characters long, got 9",
-			`/code: must match the pattern "^[A-Z]{2,3}$", got "abc"`,
-			"/tags: items must be unique, but items 0 and 1 are equal",
-			`/mode: must be one of "fast", "slow", got "medium"`,
-			"/half: must be a multiple of 0.5, got 0.7",
-			"/percent: must be one of 0, 50, 100, got 5",
-			"/email: must be an email address, got \"x\"",
-			"/site: must be an absolute URI such as https://example.com/x, got \"/rel\"",
-			"/uuid: must be a UUID such as 123e4567-e89b-12d3-a456-426614174000, got \"1234\"",
-			"/day: must be a date such as 2026-05-01, got \"2026-02-30\"",
-			"/at: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got \"2026-01-01T10:00:00\"",
-		}},
-		{"Node", `{"name":"a","children":[{"name":"b","parent":null,"children":[{"nam":"c"}]}]}`, []string{
-			`/children/0/children/0: unknown property "nam" (allowed: "name", "children", "parent")`,
-			`/children/0/children/0: missing required property "name"`,
-		}},
-		{"Node", `{"name":"a","children":[{"name":"b"}],"a~b/c":1}`, []string{`/: unknown property "a~b/c" (allowed: "name", "children", "parent")`}},
-		{"ItemPage", `{"items":[{"title":"","level":"high"},{"title":"abcdefghijklmnopqrstu"}],"next":7}`, []string{
-			"/items/0/title: must be at least 1 character long, got 0",
-			"/items/0/level: must be an integer, got a string",
-			"/items/1/title: must be at most 20 characters long, got 21",
-			"/next: must be a string, got a number",
-		}},
-		{"Sizes", `{"i8":128,"i16":-32769,"i32":1e10,"i64":9223372036854775808,"u":-1,"u8":256,"u16":65536,"u32":4294967296,"u64":18446744073709551616,"f32":null,"f64":"1"}`, []string{
-			"/i8: must be at most 127, got 128",
-			"/i16: must be at least -32768, got -32769",
-			"/i32: must be at most 2147483647, got 1e10",
-			"/i64: must be at most 9223372036854775807, got 9223372036854775808",
-			"/u: must be at least 0, got -1",
-			"/u8: must be at most 255, got 256",
-			"/u16: must be at most 65535, got 65536",
-			"/u32: must be at most 4294967295, got 4294967296",
-			"/u64: must be at most 18446744073709551615, got 18446744073709551616",
-			"/f32: must be a number, got null",
-			"/f64: must be a number, got a string",
-		}},
-		{"Color", `"green"`, nil},
-		{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
-		{"Level", `2.0`, nil},
-		{"Wire", `{"budget":5000000000,"month":13,"mode":420,"state":7}`, nil},
-		{"Wire", `{"budget":1.5,"month":1,"mode":-1,"state":0,"settle":"2026-01-02T15:04:05z","labels":{},"point":[1,"x",1e309],"big":"9223372036854775808"}`, []string{
-			"/budget: must be an integer, got 1.5",
-			"/mode: must be at least 0, got -1",
-			`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, with upper-case T and Z, no leap second and no escapes, got "2026-01-02T15:04:05z"`,
-			"/labels: must have at least 1 property, got 0",
-			"/point/1: must be a number, got a string",
-			"/point/2: must be at most 1.7976931348623157e308, got 1e309",
-			`/big: must be at most 9223372036854775807, got "9223372036854775808"`,
-		}},
-		{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-12-31T23:59:60Z","labels":{"a":"","b":"","c":"","d":""},"big":"-9223372036854775809"}`, []string{
-			`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, with upper-case T and Z, no leap second and no escapes, got "2026-12-31T23:59:60Z"`,
-			"/labels: must have at most 3 properties, got 4",
-			`/big: must be at least -9223372036854775808, got "-9223372036854775809"`,
-		}},
-		{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-01-02T15:04:05\u005a"}`, []string{
-			`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, with upper-case T and Z, no leap second and no escapes, got "2026-01-02T15:04:05\u005a"`,
-		}},
-		{"Search", `{"query":5,"limit":1e10000000,`, []string{"/: invalid JSON at byte 30: unexpected end of input"}},
-		{"Search", `{"query":"x","limit":1e10000000,"options":{"caseSensitive":true,"context":0}}`, []string{
-			"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
-			"/limit: must be at most 500, got 1e10000000",
-		}},
-	}
-	for _, tt := range tests {
+	for _, tt := range problemCases {
 		t.Run(tt.root+" "+tt.input, func(t *testing.T) {
 			got := validate(tt.root, []byte(tt.input))
 			if !slices.Equal(got, tt.want) {

@@ -80,12 +80,14 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
-					if n.Cmp("0") <= 0 {
-						c.Problem(jsoncheck.MsgBound("exclusiveMinimum", "0", n.String()))
-					}
-					if !n.MultipleOf("5") {
-						c.Problem(jsoncheck.MsgMultipleOf("5", n.String()))
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("0") <= 0 {
+							c.Problem(jsoncheck.MsgBound("exclusiveMinimum", "0", n.String()))
+						}
+						if !n.MultipleOf("5") {
+							c.Problem(jsoncheck.MsgMultipleOf("5", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -114,11 +116,13 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
-					}
-					if n.Cmp("50") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "50", n.String()))
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("50") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "50", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -284,7 +288,9 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -525,7 +531,9 @@ func checkEverything(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -540,7 +548,9 @@ func checkEverything(c *jsoncheck.Checker) {
 					c.Null()
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -595,6 +605,9 @@ func checkEverything(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
+					}
 					c.CheckFormat("date-time", s)
 					c.CheckGoTime(s)
 				default:
@@ -731,11 +744,13 @@ func checkEverything(c *jsoncheck.Checker) {
 						switch c.Kind() {
 						case jsoncheck.Number:
 							n := c.Int()
-							if n.Cmp("0") < 0 {
-								c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-							}
-							if n.Cmp("65535") > 0 {
-								c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+							if n.IsInt() {
+								if n.Cmp("0") < 0 {
+									c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+								}
+								if n.Cmp("65535") > 0 {
+									c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+								}
 							}
 						default:
 							c.WrongType("an integer")
@@ -815,11 +830,13 @@ func checkEverything(c *jsoncheck.Checker) {
 						switch c.Kind() {
 						case jsoncheck.Number:
 							n := c.Int()
-							if n.Cmp("-128") < 0 {
-								c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
-							}
-							if n.Cmp("127") > 0 {
-								c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+							if n.IsInt() {
+								if n.Cmp("-128") < 0 {
+									c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
+								}
+								if n.Cmp("127") > 0 {
+									c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+								}
 							}
 						default:
 							c.WrongType("an integer")
@@ -1089,11 +1106,13 @@ func checkSearch(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
-					}
-					if n.Cmp("500") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "500", n.String()))
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("500") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "500", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1121,6 +1140,9 @@ func checkSearch(c *jsoncheck.Checker) {
 					c.Null()
 				case jsoncheck.String:
 					s := c.Str()
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
+					}
 					c.CheckFormat("date-time", s)
 					c.CheckGoTime(s)
 				default:
@@ -1225,7 +1247,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1238,7 +1262,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1251,7 +1277,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1264,11 +1292,13 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("4294967295") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("4294967295") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1282,7 +1312,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1295,6 +1327,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
+					}
 					c.CheckFormat("date-time", s)
 					c.CheckGoTime(s)
 				default:
@@ -1386,7 +1421,9 @@ func checkWire(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1651,11 +1688,13 @@ func modkitCheckDefSearchOptions(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("10") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "10", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("10") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "10", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1712,11 +1751,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-128") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
-					}
-					if n.Cmp("127") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+					if n.IsInt() {
+						if n.Cmp("-128") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
+						}
+						if n.Cmp("127") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1730,11 +1771,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-32768") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "-32768", n.String()))
-					}
-					if n.Cmp("32767") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "32767", n.String()))
+					if n.IsInt() {
+						if n.Cmp("-32768") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-32768", n.String()))
+						}
+						if n.Cmp("32767") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "32767", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1748,11 +1791,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-2147483648") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "-2147483648", n.String()))
-					}
-					if n.Cmp("2147483647") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "2147483647", n.String()))
+					if n.IsInt() {
+						if n.Cmp("-2147483648") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-2147483648", n.String()))
+						}
+						if n.Cmp("2147483647") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "2147483647", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1766,7 +1811,9 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
 				default:
 					c.WrongType("an integer")
 				}
@@ -1779,9 +1826,11 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("uint64", n)
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+					if n.IsInt() {
+						c.Range("uint64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1795,11 +1844,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("255") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "255", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("255") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "255", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1813,11 +1864,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("65535") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("65535") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1831,11 +1884,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("4294967295") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("4294967295") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1849,9 +1904,11 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("uint64", n)
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+					if n.IsInt() {
+						c.Range("uint64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -2406,4 +2463,5 @@ var (
 	modkitPattern1 = regexp.MustCompile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$")
 	modkitPattern2 = regexp.MustCompile("^[0-9]+$")
 	modkitPattern3 = regexp.MustCompile("^-?[0-9]+$")
+	modkitPattern4 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
 )

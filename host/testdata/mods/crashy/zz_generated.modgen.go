@@ -84,11 +84,13 @@ func modkitCheckCrashyEcho(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("5") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "5", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("5") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "5", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -281,11 +283,13 @@ func modkitCheckCrashyFlood(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("100000") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "100000", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("100000") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "100000", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -336,9 +340,11 @@ func modkitCheckCrashyBig(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					c.Range("int64", n)
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")

@@ -111,11 +111,13 @@ func modkitCheckQuickActivity(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
-					}
-					if n.Cmp("1000") > 0 {
-						c.Problem(jsoncheck.MsgBound("maximum", "1000", n.String()))
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("1000") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "1000", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
