@@ -114,26 +114,33 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
-	// Hooks see only checked input, so with hooks the host checks first.
-	// Without them the mod starts first: when its generated validator
-	// enforces this very schema, that check is the host's check.
-	var (
-		p   *proc
-		err error
-	)
-	if !h.callHooks {
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
-		}
+	// The input is judged once, before any hook sees it: by the mod's
+	// generated validator when it enforces this very schema, else by the
+	// host. Without hooks the mod's judgement is part of the call.
+	p, res, err := h.start(ctx, t, res)
+	if p == nil {
+		return res, err
 	}
-	if p == nil || !p.validates[t.man.Name] {
+	var problems []string
+	switch {
+	case !p.validates[t.man.Name]:
 		schema, err := t.schema()
 		if err != nil {
 			return res.fail(err.Error()), nil
 		}
-		if problems := checkInput(schema, input); len(problems) > 0 {
-			return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
+		if problems = checkInput(schema, input); len(problems) == 0 {
+			input = schema.WithDefaults(input)
 		}
+	case h.callHooks:
+		if problems, err = p.checkInput(ctx, t.man.Name, input); err != nil {
+			if _, ok := status.FromError(err); !ok {
+				return res.fail(err.Error()), nil
+			}
+			return res.streamError(ctx, ctx, p, err, h.opts.CallTimeout), nil
+		}
+	}
+	if len(problems) > 0 {
+		return res.fail(fmt.Sprintf("invalid input for tool %s:\n  %s", t.man.Name, strings.Join(problems, "\n  "))), nil
 	}
 	today := h.opts.Today()
 	session := protocol.SessionToProto(req.Session)
@@ -144,9 +151,6 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.end(ctx, err), nil
 		} else if msg != "" {
 			return res.fail(msg), nil
-		}
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
 		}
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.

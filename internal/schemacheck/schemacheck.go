@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -114,7 +116,8 @@ func (s *Schema) Check(input []byte) (problems []string) {
 	}
 	var ps []problem
 	for _, f := range found {
-		ps = append(ps, problem{at: f.At, line: f.Line})
+		// After a wrong type, before what a number breaks.
+		ps = append(ps, problem{at: f.At, rank: 1, line: f.Line})
 	}
 	j := judge{s: s, root: root}
 	defer func() {
@@ -123,6 +126,7 @@ func (s *Schema) Check(input []byte) (problems []string) {
 			problems = []string{"/: " + "cannot be checked against the tool's schema"}
 		}
 	}()
+	hideEmptyKeys(root.Value)
 	if err := s.compiled.Validate(root.Value); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
@@ -131,6 +135,7 @@ func (s *Schema) Check(input []byte) (problems []string) {
 		j.collect(ve)
 	}
 	j.dups(root, nil)
+	j.escapedTimes(root, nil)
 	ps = append(ps, j.out...)
 	sort.SliceStable(ps, func(a, b int) bool {
 		if ps[a].at != ps[b].at {
@@ -154,11 +159,12 @@ type judge struct {
 	out  []problem
 }
 
-func (j *judge) add(at, rank int, loc, msg string) {
-	if loc == "" {
-		loc = "/"
-	}
-	j.out = append(j.out, problem{at: at, rank: rank, line: loc + ": " + msg})
+// add records a problem at the library's instance location loc.
+func (j *judge) add(at, rank int, loc, msg string) { j.addAt(at, rank, tokens(loc), msg) }
+
+// addAt records a problem at a path of keys and indexes.
+func (j *judge) addAt(at, rank int, path []string, msg string) {
+	j.out = append(j.out, problem{at: at, rank: rank, line: pointer(path) + ": " + msg})
 }
 
 // collect words the leaf errors of ve.
@@ -197,7 +203,7 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	case "type":
 		want := typeOf(sch)
 		if want == "integer" && jsoncheck.KindOf(node.Value) == jsoncheck.Number {
-			j.add(node.Start, 1, loc, jsoncheck.MsgNotInteger(raw()))
+			j.add(node.Start, 2, loc, jsoncheck.MsgNotInteger(raw()))
 			// A validator still holds the number to an enum of mixed
 			// values, which the library skips once the type fails.
 			if lits := enumLits(sch.get("enum")); len(lits) > 0 && !jsoncheck.OneOf(node.Raw, lits...) {
@@ -222,17 +228,17 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	case "format":
 		format := fmt.Sprint(sch.get(keyword))
 		if jsoncheck.KindOf(node.Value) == jsoncheck.Number {
-			j.add(node.Start, 2, loc, jsoncheck.MsgRange(format, raw(), strings.HasPrefix(raw(), "-")))
+			j.add(node.Start, 3, loc, jsoncheck.MsgRange(format, raw(), strings.HasPrefix(raw(), "-")))
 			return
 		}
 		j.add(node.Start, 4, loc, jsoncheck.MsgFormat(format, str))
 	case "contentEncoding":
 		j.add(node.Start, 5, loc, jsoncheck.MsgBase64())
 	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
-		rank := map[string]int{"minimum": 3, "exclusiveMinimum": 4, "maximum": 5, "exclusiveMaximum": 6}[keyword]
+		rank := map[string]int{"minimum": 4, "exclusiveMinimum": 5, "maximum": 6, "exclusiveMaximum": 7}[keyword]
 		j.add(node.Start, rank, loc, jsoncheck.MsgBound(keyword, fmt.Sprint(sch.get(keyword)), raw()))
 	case "multipleOf":
-		j.add(node.Start, 7, loc, jsoncheck.MsgMultipleOf(fmt.Sprint(sch.get(keyword)), raw()))
+		j.add(node.Start, 8, loc, jsoncheck.MsgMultipleOf(fmt.Sprint(sch.get(keyword)), raw()))
 	case "minItems":
 		j.add(node.End, 1, loc, jsoncheck.MsgMinItems(uintOf(sch, keyword), len(node.Items)))
 	case "maxItems":
@@ -272,8 +278,11 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 // at the key's path.
 func (j *judge) keyName(loc, keyword string, sch *object) {
 	i := strings.LastIndexByte(loc, '/')
-	parent := j.node(loc[:i])
-	key := strings.ReplaceAll(strings.ReplaceAll(loc[i+1:], "~1", "/"), "~0", "~")
+	parent := j.node(loc[:max(i, 0)])
+	key := ""
+	if toks := tokens(loc); len(toks) > 0 {
+		key = toks[len(toks)-1]
+	}
 	if parent == nil || sch == nil {
 		j.add(0, 0, loc, "does not match the tool's schema")
 		return
@@ -294,6 +303,70 @@ func (j *judge) keyName(loc, keyword string, sch *object) {
 	}
 }
 
+// emptyKey stands in for the empty key while the library validates: it
+// leaves an empty key out of the paths it reports.
+const emptyKey = "modkit-empty-key-0c1d7e"
+
+// hideEmptyKeys renames the empty keys of v's objects to emptyKey.
+func hideEmptyKeys(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if x, ok := v[""]; ok {
+			delete(v, "")
+			v[emptyKey] = x
+		}
+		for _, x := range v {
+			hideEmptyKeys(x)
+		}
+	case []any:
+		for _, x := range v {
+			hideEmptyKeys(x)
+		}
+	}
+}
+
+// tokens splits a location the library reports (a JSON Pointer whose
+// tokens are also URL path escaped) into its tokens.
+func tokens(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	out := strings.Split(strings.TrimPrefix(ptr, "/"), "/")
+	for i, t := range out {
+		if u, err := url.PathUnescape(t); err == nil {
+			t = u
+		}
+		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+		if t == emptyKey {
+			t = ""
+		}
+		out[i] = t
+	}
+	return out
+}
+
+var timePattern = regexp.MustCompile(jsoncheck.TimePattern)
+
+// escapedTimes words the date-times of time.Time values (their schemas
+// carry jsoncheck.TimePattern) written with escapes, which Go's time
+// decoding refuses though the library sees only the unescaped text.
+func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
+	for i, m := range n.Members {
+		j.escapedTimes(m, append(path, n.Keys[i]))
+	}
+	for i, it := range n.Items {
+		j.escapedTimes(it, append(path, strconv.Itoa(i)))
+	}
+	s, ok := n.Value.(string)
+	if !ok || !n.Escaped || !timePattern.MatchString(s) || !jsoncheck.IsDateTime(s) {
+		return
+	}
+	raw := n.Raw[1 : len(n.Raw)-1]
+	if sch := schemaAt(j.s.doc, path); sch != nil && sch.get("pattern") == jsoncheck.TimePattern && !jsoncheck.IsGoTime(raw) {
+		j.addAt(n.Start, 5, path, jsoncheck.MsgGoTime(string(raw)))
+	}
+}
+
 // dups words the keys given twice, as the validator of the object's
 // schema does: twice a known property or a map key is a duplicate, twice
 // an unknown property is unknown again, and any other value takes them.
@@ -311,17 +384,16 @@ func (j *judge) dups(n *jsoncheck.Node, path []string) {
 	if sch == nil {
 		return
 	}
-	loc := pointer(path)
 	props, _ := sch.get("properties").(*object)
 	extra := sch.get("additionalProperties")
 	for _, d := range n.Dups {
 		switch {
 		case props.get(d.Key) != nil:
-			j.add(d.At, 0, loc, jsoncheck.MsgDuplicate(d.Key))
+			j.addAt(d.At, 0, path, jsoncheck.MsgDuplicate(d.Key))
 		case extra == false:
-			j.add(d.At, 0, loc, jsoncheck.MsgUnknown(d.Key, allowedList(props)))
+			j.addAt(d.At, 0, path, jsoncheck.MsgUnknown(d.Key, allowedList(props)))
 		case extra != nil:
-			j.add(d.At, 0, loc, jsoncheck.MsgDuplicate(d.Key))
+			j.addAt(d.At, 0, path, jsoncheck.MsgDuplicate(d.Key))
 		}
 	}
 }
@@ -400,8 +472,7 @@ func (j *judge) node(ptr string) *jsoncheck.Node {
 	if ptr == "" {
 		return n
 	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range tokens(ptr) {
 		next := (*jsoncheck.Node)(nil)
 		if n.Items != nil {
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Items) {
@@ -518,4 +589,103 @@ func allowedList(props *object) string {
 		q[i] = strconv.Quote(k)
 	}
 	return strings.Join(q, ", ")
+}
+
+// WithDefaults returns input, which Check accepted, with the default of
+// every absent property that has one filled in, as a generated decoder
+// fills them; input itself when nothing is absent.
+func (s *Schema) WithDefaults(input []byte) []byte {
+	root, _ := jsoncheck.Parse(input)
+	if root == nil {
+		return input
+	}
+	v, changed := fill(s.doc, resolve(s.doc, s.doc), root.Value)
+	if !changed {
+		return input
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return input
+	}
+	return out
+}
+
+// fill adds the defaults sch gives to the decoded value v.
+func fill(doc any, sch *object, v any) (any, bool) {
+	if sch == nil {
+		return v, false
+	}
+	changed := false
+	switch v := v.(type) {
+	case map[string]any:
+		props, _ := sch.get("properties").(*object)
+		if props != nil {
+			for _, name := range props.keys {
+				p := resolve(doc, props.get(name))
+				if _, ok := v[name]; !ok {
+					if d := defaultOf(props.get(name)); d != nil {
+						v[name] = d
+						changed = true
+					}
+					continue
+				}
+				if nv, c := fill(doc, p, v[name]); c {
+					v[name], changed = nv, true
+				}
+			}
+			return v, changed
+		}
+		if extra, ok := sch.get("additionalProperties").(*object); ok {
+			for k, x := range v {
+				if nv, c := fill(doc, resolve(doc, extra), x); c {
+					v[k], changed = nv, true
+				}
+			}
+		}
+	case []any:
+		if items := resolve(doc, sch.get("items")); items != nil {
+			for i, x := range v {
+				if nv, c := fill(doc, items, x); c {
+					v[i], changed = nv, true
+				}
+			}
+		}
+	}
+	return v, changed
+}
+
+// defaultOf returns a property schema's default, as JSON, or nil.
+func defaultOf(s any) any {
+	o, ok := s.(*object)
+	if !ok {
+		return nil
+	}
+	d, ok := o.vals["default"]
+	if !ok {
+		return nil
+	}
+	b, err := json.Marshal(plain(d))
+	if err != nil {
+		return nil
+	}
+	return json.RawMessage(b)
+}
+
+// plain turns the schema's ordered objects back into maps.
+func plain(v any) any {
+	switch v := v.(type) {
+	case *object:
+		m := make(map[string]any, len(v.keys))
+		for _, k := range v.keys {
+			m[k] = plain(v.vals[k])
+		}
+		return m
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = plain(x)
+		}
+		return out
+	}
+	return v
 }

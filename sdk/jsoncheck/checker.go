@@ -3,6 +3,7 @@ package jsoncheck
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -327,10 +328,15 @@ func (c *Checker) CheckGoTime(s []byte) {
 	if !c.escaped {
 		return
 	}
-	if raw := c.lastRaw(s); !IsGoTime(raw) && IsGoTime(s) {
+	if !timePattern.Match(s) || !IsDateTime(string(s)) {
+		return // the pattern and the format said so
+	}
+	if raw := c.lastRaw(s); !IsGoTime(raw) {
 		c.Problem(MsgGoTime(string(raw)))
 	}
 }
+
+var timePattern = regexp.MustCompile(TimePattern)
 
 // lastRaw returns the raw contents of the string just read, whose
 // unescaped value is s.
