@@ -267,24 +267,29 @@ func (g *gen) fallback(target string) []jen.Code {
 	}
 }
 
-// fillQuoted decodes a value written as a JSON string by ",string".
+// fillQuoted decodes a value written as a JSON string by ",string". The
+// validator has checked the text's range; a failure is worded anyway.
 func (g *gen) fillQuoted(target string, b *types.Basic, tc jen.Code) []jen.Code {
-	s := jen.String().Parens(c("Str"))
+	x, txt := g.tmp("x"), g.tmp("s")
 	var call *jen.Statement
+	format := ""
 	switch {
 	case b.Kind() == types.Bool:
-		return []jen.Code{jen.Id(target).Op("=").Add(tc).Parens(s.Op("==").Lit("true"))}
+		return []jen.Code{jen.Id(target).Op("=").Add(tc).Parens(jen.String().Parens(c("Str")).Op("==").Lit("true"))}
 	case b.Info()&types.IsUnsigned != 0:
-		call = jen.Qual("strconv", "ParseUint").Call(s, jen.Lit(10), jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseUint").Call(jen.Id(txt), jen.Lit(10), jen.Lit(sizeOf(b)))
+		format = fmt.Sprintf("uint%d", sizeOf(b))
 	case b.Info()&types.IsInteger != 0:
-		call = jen.Qual("strconv", "ParseInt").Call(s, jen.Lit(10), jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseInt").Call(jen.Id(txt), jen.Lit(10), jen.Lit(sizeOf(b)))
+		format = fmt.Sprintf("int%d", sizeOf(b))
 	default:
-		call = jen.Qual("strconv", "ParseFloat").Call(s, jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseFloat").Call(jen.Id(txt), jen.Lit(sizeOf(b)))
+		format = map[int]string{32: "float", 64: "double"}[sizeOf(b)]
 	}
-	x := g.tmp("x")
 	return []jen.Code{
+		jen.Id(txt).Op(":=").String().Parens(c("Str")),
 		jen.List(jen.Id(x), jen.Err()).Op(":=").Add(call),
-		jen.If(jen.Err().Op("!=").Nil()).Block(c("DecodeFailed", jen.Err())),
+		jen.If(jen.Err().Op("!=").Nil()).Block(problem("MsgFormat", jen.Lit(format), jen.Id(txt))),
 		jen.Id(target).Op("=").Add(tc).Parens(jen.Id(x)),
 	}
 }

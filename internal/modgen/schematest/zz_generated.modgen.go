@@ -2032,11 +2032,12 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 		case "on":
 			v.On = bool(string(c.Str()) == "true")
 		case "ratio":
-			x4, err := strconv.ParseFloat(string(c.Str()), 64)
+			s7 := string(c.Str())
+			x6, err := strconv.ParseFloat(s7, 64)
 			if err != nil {
-				c.DecodeFailed(err)
+				c.Problem(jsoncheck.MsgFormat("double", s7))
 			}
-			v.Ratio = float64(x4)
+			v.Ratio = float64(x6)
 		case "count":
 			if c.Kind() == jsoncheck.Null {
 				c.Null()
@@ -2045,11 +2046,12 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 				if v.Count == nil {
 					v.Count = new(uint32)
 				}
-				x5, err := strconv.ParseUint(string(c.Str()), 10, 32)
+				s9 := string(c.Str())
+				x8, err := strconv.ParseUint(s9, 10, 32)
 				if err != nil {
-					c.DecodeFailed(err)
+					c.Problem(jsoncheck.MsgFormat("uint32", s9))
 				}
-				(*v.Count) = uint32(x5)
+				(*v.Count) = uint32(x8)
 			}
 		case "origin":
 			if v.Extra == nil {
@@ -2112,39 +2114,40 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 		case "relaxed":
 			v.Relaxed = string(c.Str())
 		case "quoted":
-			x6, err := strconv.ParseInt(string(c.Str()), 10, 64)
+			s11 := string(c.Str())
+			x10, err := strconv.ParseInt(s11, 10, 64)
 			if err != nil {
-				c.DecodeFailed(err)
+				c.Problem(jsoncheck.MsgFormat("int64", s11))
 			}
-			v.Quoted = int64(x6)
+			v.Quoted = int64(x10)
 		case "when":
-			start7 := c.Offset()
+			start12 := c.Offset()
 			c.Skip()
-			if err := (&v.When).UnmarshalJSON(c.Span(start7)); err != nil {
+			if err := (&v.When).UnmarshalJSON(c.Span(start12)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "blob":
-			start8 := c.Offset()
+			start13 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start8, &v.Blob)
+			c.Unmarshal(start13, &v.Blob)
 		case "raw":
-			start9 := c.Offset()
+			start14 := c.Offset()
 			c.Skip()
-			if err := (&v.Raw).UnmarshalJSON(c.Span(start9)); err != nil {
+			if err := (&v.Raw).UnmarshalJSON(c.Span(start14)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "anything":
-			start10 := c.Offset()
+			start15 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start10, &v.Anything)
+			c.Unmarshal(start15, &v.Anything)
 		case "up":
 			if err := (&v.Up).UnmarshalText(c.StrCopy()); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "op":
-			start11 := c.Offset()
+			start16 := c.Offset()
 			c.Skip()
-			if err := (&v.Op).UnmarshalJSON(c.Span(start11)); err != nil {
+			if err := (&v.Op).UnmarshalJSON(c.Span(start16)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "color":
@@ -2167,23 +2170,23 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 			v.Counts = make(map[string]uint16)
 			c.Enter()
 			for c.Next() {
-				k13 := string(c.Key())
-				var e12 uint16
-				e12 = uint16(c.Num().Uint64())
-				v.Counts[k13] = e12
+				k18 := string(c.Key())
+				var e17 uint16
+				e17 = uint16(c.Num().Uint64())
+				v.Counts[k18] = e17
 			}
 		case "byId":
-			start14 := c.Offset()
+			start19 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start14, &v.ByID)
+			c.Unmarshal(start19, &v.ByID)
 		case "byUpper":
-			start15 := c.Offset()
+			start20 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start15, &v.ByUpper)
+			c.Unmarshal(start20, &v.ByUpper)
 		case "pair":
-			start16 := c.Offset()
+			start21 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start16, &v.Pair)
+			c.Unmarshal(start21, &v.Pair)
 		case "items":
 			v.Items = []Item{}
 			c.Enter()
@@ -2299,9 +2302,9 @@ func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
 				if v.Since == nil {
 					v.Since = new(time.Time)
 				}
-				start17 := c.Offset()
+				start22 := c.Offset()
 				c.Skip()
-				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start17)); err != nil {
+				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start22)); err != nil {
 					c.DecodeFailed(err)
 				}
 			}
@@ -2356,7 +2359,7 @@ func modkitFillSizes(c *jsoncheck.Checker, v *Sizes) {
 
 // modkitFillWire decodes validated input into v.
 func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
-	var has23 bool
+	var has29 bool
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
@@ -2371,38 +2374,39 @@ func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
 		case "state":
 			v.State = http.ConnState(c.Num().Int64())
 		case "settle":
-			start18 := c.Offset()
+			start23 := c.Offset()
 			c.Skip()
-			if err := (&v.Settle).UnmarshalJSON(c.Span(start18)); err != nil {
+			if err := (&v.Settle).UnmarshalJSON(c.Span(start23)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "labels":
 			v.Labels = make(map[string]string)
 			c.Enter()
 			for c.Next() {
-				k20 := string(c.Key())
-				var e19 string
-				e19 = string(c.Str())
-				v.Labels[k20] = e19
+				k25 := string(c.Key())
+				var e24 string
+				e24 = string(c.Str())
+				v.Labels[k25] = e24
 			}
 		case "point":
-			start21 := c.Offset()
+			start26 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start21, &v.Point)
+			c.Unmarshal(start26, &v.Point)
 		case "big":
-			x22, err := strconv.ParseInt(string(c.Str()), 10, 64)
+			s28 := string(c.Str())
+			x27, err := strconv.ParseInt(s28, 10, 64)
 			if err != nil {
-				c.DecodeFailed(err)
+				c.Problem(jsoncheck.MsgFormat("int64", s28))
 			}
-			v.Big = int64(x22)
+			v.Big = int64(x27)
 		case "retries":
-			has23 = true
+			has29 = true
 			v.Retries = int(c.Num().Int64())
 		default:
 			c.Skip()
 		}
 	}
-	if !has23 {
+	if !has29 {
 		c.Default(&v.Retries, "3")
 	}
 }
