@@ -116,7 +116,12 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	// The input is judged once, before any hook sees it: by the mod's
 	// generated validator when it enforces this very schema, else by the
-	// host. Without hooks the mod's judgement is part of the call.
+	// host. Without hooks the mod's judgement is part of the call. A
+	// schema that does not compile fails the call either way.
+	schema, err := t.schema()
+	if err != nil {
+		return res.fail(err.Error()), nil
+	}
 	p, res, err := h.start(ctx, t, res)
 	if p == nil {
 		return res, err
@@ -124,10 +129,6 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	var problems []string
 	switch {
 	case !p.validates[t.man.Name]:
-		schema, err := t.schema()
-		if err != nil {
-			return res.fail(err.Error()), nil
-		}
 		if problems = checkInput(schema, input); len(problems) == 0 {
 			input = schema.WithDefaults(input)
 		}
