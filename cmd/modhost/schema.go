@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
 // field is one row of a schema's field tree.
@@ -19,6 +21,12 @@ type field struct {
 }
 
 type node map[string]json.RawMessage
+
+// timePattern is jsoncheck.TimePattern as the schema's JSON writes it.
+var timePattern = func() string {
+	b, _ := json.Marshal(jsoncheck.TimePattern)
+	return string(b)
+}()
 
 // fields flattens a JSON Schema into rows, in declaration order, resolving
 // local $refs; a recursive reference is shown once.
@@ -149,7 +157,11 @@ func (w *walker) rules(n node) []string {
 		if !ok {
 			continue
 		}
-		out = append(out, k+"="+string(bytes.TrimSpace(v)))
+		val := string(bytes.TrimSpace(v))
+		if k == "pattern" && val == timePattern {
+			continue // a date-time's format says it
+		}
+		out = append(out, k+"="+val)
 	}
 	return out
 }

@@ -49,6 +49,9 @@ func TestFieldsInJSONTerms(t *testing.T) {
 		}
 	}
 	for _, f := range fs {
+		if f.Path == "when" && len(f.Rules) > 0 {
+			t.Errorf("when: got rules %q, want none: the format says what a date-time is", f.Rules)
+		}
 		if strings.ContainsAny(f.Type, "[]|") || strings.Contains(f.Type, "map") {
 			t.Errorf("%s: type %q is in Go notation", f.Path, f.Type)
 		}

@@ -724,30 +724,6 @@ func (c *Checker) Err() error {
 	return &sdk.InputError{Problems: p}
 }
 
-// Decode returns the problems as an *sdk.InputError if there are any, and
-// otherwise decodes the input into v with encoding/json, writing integers
-// given as 5.0 or 1e2 as plain integers first.
-func (c *Checker) Decode(v any) error {
-	if err := c.Err(); err != nil {
-		return err
-	}
-	data := c.data
-	if len(c.rewrites) > 0 {
-		out := make([]byte, 0, len(data))
-		last := 0
-		for _, r := range c.rewrites {
-			out = append(out, data[last:r.start]...)
-			out = r.num.appendInt(out)
-			last = r.end
-		}
-		data = append(out, data[last:]...)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return &sdk.InputError{Problems: []string{"/: " + decodeProblem(err)}}
-	}
-	return nil
-}
-
 // Fill reports whether the input is valid and may be decoded by generated
 // code, and if so rewinds to the start for it.
 func (c *Checker) Fill() bool {

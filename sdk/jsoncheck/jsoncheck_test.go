@@ -162,34 +162,6 @@ func TestPathEscaping(t *testing.T) {
 	}
 }
 
-func TestDecodeRewritesIntegers(t *testing.T) {
-	c := New([]byte(`{"n": 2.50e1, "m": [1.0, 3]}`))
-	defer c.Release()
-	c.Enter()
-	for c.Next() {
-		switch string(c.Key()) {
-		case "n":
-			c.Int()
-		case "m":
-			c.Enter()
-			for c.Next() {
-				c.Int()
-			}
-		}
-	}
-	c.End()
-	var v struct {
-		N int   `json:"n"`
-		M []int `json:"m"`
-	}
-	if err := c.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	if v.N != 25 || !slices.Equal(v.M, []int{1, 3}) {
-		t.Errorf("got %+v, want n 25 and m [1 3]", v)
-	}
-}
-
 func TestErr(t *testing.T) {
 	c := New([]byte(`"x"`))
 	defer c.Release()
