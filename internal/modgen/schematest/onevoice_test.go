@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modkit/modkit/internal/schemacheck"
@@ -28,6 +29,23 @@ func fallback(t testing.TB, root string) *schemacheck.Schema {
 	}
 	return s
 }
+
+var fallbacks = sync.OnceValue(func() map[string]*schemacheck.Schema {
+	m := map[string]*schemacheck.Schema{}
+	for _, root := range roots {
+		data, err := os.ReadFile(filepath.Join("testdata", root+".schema.json"))
+		if err != nil {
+			panic(err)
+		}
+		if m[root], err = schemacheck.Compile("mem://"+root+".json", data); err != nil {
+			panic(err)
+		}
+	}
+	return m
+})
+
+// fallbackOf returns the host's fallback for a root's golden schema.
+func fallbackOf(root string) *schemacheck.Schema { return fallbacks()[root] }
 
 // problemsOf returns the problems of a decoder's error.
 func problemsOf(err error) []string {

@@ -328,6 +328,9 @@ func differDecode(root string, data []byte) string {
 		return fmt.Sprintf("%s %s: generated decoder failed on valid input: %v", root, data, err)
 	}
 	want := reflect.New(reflect.TypeOf(got))
+	// Defaults are filled in by both: the generated decoder, and the
+	// host's fallback before encoding/json decodes.
+	data = fallbackOf(root).WithDefaults(data)
 	if err := json.Unmarshal(data, want.Interface()); err != nil {
 		if bytes.ContainsAny(data, ".eE") {
 			return "" // encoding/json refuses what JSON Schema calls an integer: 5.0
