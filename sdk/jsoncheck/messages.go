@@ -20,7 +20,7 @@ import (
 func MsgType(want, got string) string { return "must be " + want + ", got " + got }
 
 // MsgNotInteger says a number has a fractional part.
-func MsgNotInteger(raw string) string { return "must be an integer, got " + raw }
+func MsgNotInteger(raw string) string { return "must be an integer, got " + echo(raw) }
 
 // MsgBound says a number is outside a bound; keyword is minimum,
 // exclusiveMinimum, maximum or exclusiveMaximum.
@@ -29,11 +29,13 @@ func MsgBound(keyword, bound, raw string) string {
 		"minimum": "at least", "exclusiveMinimum": "greater than",
 		"maximum": "at most", "exclusiveMaximum": "less than",
 	}[keyword]
-	return "must be " + words + " " + bound + ", got " + raw
+	return "must be " + words + " " + bound + ", got " + echo(raw)
 }
 
 // MsgMultipleOf says a number is not a multiple of step.
-func MsgMultipleOf(step, raw string) string { return "must be a multiple of " + step + ", got " + raw }
+func MsgMultipleOf(step, raw string) string {
+	return "must be a multiple of " + step + ", got " + echo(raw)
+}
 
 // MsgMinLength and MsgMaxLength say a string is too short or too long, in
 // characters (Unicode code points).
@@ -50,9 +52,9 @@ func MsgMaxLength(max uint64, n int) string {
 // date-time that does not match TimePattern is told what a date-time is.
 func MsgPattern(pattern, s string) string {
 	if pattern == TimePattern {
-		return "must be " + formatWords("date-time") + ", got " + strconv.Quote(s)
+		return "must be " + formatWords("date-time") + ", got " + quote(s)
 	}
-	return "must match the pattern " + strconv.Quote(pattern) + ", got " + strconv.Quote(s)
+	return "must match the pattern " + strconv.Quote(pattern) + ", got " + quote(s)
 }
 
 // TimePattern is the pattern of a time.Time beyond its format date-time:
@@ -64,15 +66,15 @@ const TimePattern = `^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\.
 // float, double).
 func MsgFormat(format, s string) string {
 	if _, ok := goRanges[format]; ok {
-		return MsgRange(format, strconv.Quote(s), strings.HasPrefix(s, "-"))
+		return MsgRange(format, quote(s), strings.HasPrefix(s, "-"))
 	}
-	return "must be " + formatWords(format) + ", got " + strconv.Quote(s)
+	return "must be " + formatWords(format) + ", got " + quote(s)
 }
 
 // MsgGoTime says a date-time was written with escapes, which Go's time
 // decoding refuses; raw is the string as sent.
 func MsgGoTime(raw string) string {
-	return "must be " + formatWords("date-time") + " written without escapes, got \"" + raw + "\""
+	return "must be " + formatWords("date-time") + " written without escapes, got \"" + echo(raw) + "\""
 }
 
 // MsgRange says a number is beyond what its format holds (int64, uint64,
@@ -92,7 +94,7 @@ func MsgBase64() string { return "must be base64 text (standard alphabet, padded
 // MsgEnum says a value is none of the allowed ones; lits are JSON
 // literals and got is the value as sent: quoted for a string.
 func MsgEnum(lits []string, got string) string {
-	return "must be one of " + strings.Join(lits, ", ") + ", got " + got
+	return "must be one of " + strings.Join(lits, ", ") + ", got " + echo(got)
 }
 
 // MsgMinItems and MsgMaxItems say an array has too few or too many items.
@@ -134,17 +136,23 @@ func MsgKeyFormat(format, key string) string {
 // MsgMissing says a required property is absent.
 func MsgMissing(name string) string { return "missing required property " + strconv.Quote(name) }
 
+// echo is the one way a value from the input enters a message, as sent.
+func echo(raw string) string { return raw }
+
+// quote is echo for a string value, which a message quotes.
+func quote(s string) string { return strconv.Quote(s) }
+
 // MsgUnknown says a closed object has no property key; allowed lists the
 // quoted names it has, "" when none.
 func MsgUnknown(key, allowed string) string {
 	if allowed == "" {
-		return "unknown property " + strconv.Quote(key) + ": the object takes no properties"
+		return "unknown property " + quote(key) + ": the object takes no properties"
 	}
-	return "unknown property " + strconv.Quote(key) + " (allowed: " + allowed + ")"
+	return "unknown property " + quote(key) + " (allowed: " + allowed + ")"
 }
 
 // MsgDuplicate says a key is given twice.
-func MsgDuplicate(key string) string { return "duplicate property " + strconv.Quote(key) }
+func MsgDuplicate(key string) string { return "duplicate property " + quote(key) }
 
 // MsgSyntax says the input stops being JSON at a byte offset.
 func MsgSyntax(offset int, detail string) string {
@@ -195,7 +203,7 @@ var goRanges = map[string][2]string{
 func decodeProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return "must be " + kindWords(te.Type) + ", got " + te.Value
+		return "must be " + kindWords(te.Type) + ", got " + echo(te.Value)
 	}
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
