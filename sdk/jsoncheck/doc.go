@@ -9,7 +9,7 @@
 //
 // Generated code takes a [Checker] with [New], walks the value with
 // [Checker.Kind], [Checker.Str], [Checker.Num], [Checker.Enter] and
-// [Checker.Next], and reports violations with [Checker.Report]. A checker
+// [Checker.Next], and reports violations with [Checker.Problem]. A checker
 // reports problems by JSON Pointer path, "/" for the root, and stops at the
 // first syntax error.
 //
