@@ -140,7 +140,8 @@
 // const blocks, iota evaluated, duplicates dropped); untyped constants do
 // not count. Types from the standard library or other modules follow
 // their wire form, never their package's constants: time.Month is an
-// integer. enum= tags make any field an enum:
+// integer. The bare keyword enum marks a field whose type's constants
+// make its enum all the same, and enum= tags make any field an enum:
 //
 //	type Case string // Case says whether letter case matters.
 //
@@ -148,6 +149,8 @@
 //		Sensitive   Case = "sensitive"
 //		Insensitive Case = "insensitive"
 //	)
+//
+//	Due time.Month `json:"due" jsonschema:"enum"` // one of 1, 2, …, 12
 //
 // Descriptions come from doc comments, of the type and of each field (or
 // its trailing line comment), without the Go name they start with:

@@ -365,8 +365,16 @@ func (g *Generator) basic(b *types.Basic, pos token.Pos, t types.Type) *Schema {
 
 // enum makes s an enum of the typed constants of named in its package.
 func (g *Generator) enum(named *types.Named, s *Schema) {
+	if obj := named.Obj(); obj.Pkg() != nil && g.own(obj.Pkg().Path()) {
+		g.constants(named, s)
+	}
+}
+
+// constants makes s an enum of the typed constants of named, whatever
+// module declares it.
+func (g *Generator) constants(named *types.Named, s *Schema) {
 	obj := named.Obj()
-	if obj.Pkg() == nil || !g.own(obj.Pkg().Path()) || (s.Type != "string" && s.Type != "integer") {
+	if obj.Pkg() == nil || (s.Type != "string" && s.Type != "integer") {
 		return
 	}
 	scope := obj.Pkg().Scope()
@@ -710,6 +718,9 @@ func (g *Generator) property(f field) *prop {
 		if tag.optional {
 			required = false
 		}
+		if tag.enum {
+			g.markedEnum(f, s, pos)
+		}
 		if tag.description != "" {
 			s.Description = tag.description
 		}
@@ -757,6 +768,22 @@ var goRange = map[string][2]*big.Rat{
 func rat(s string) *big.Rat {
 	r, _ := new(big.Rat).SetString(s)
 	return r
+}
+
+// markedEnum makes a field marked with the bare keyword enum an enum of
+// its named type's typed constants, even a type from another module.
+func (g *Generator) markedEnum(f field, s *Schema, pos token.Pos) {
+	t := types.Unalias(f.typ)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	named, ok := t.(*types.Named)
+	if ok && len(s.Enum) == 0 {
+		g.constants(named, s)
+	}
+	if len(s.Enum) == 0 {
+		g.errorf(pos, "the bare keyword enum wants a named string or integer type with typed constants, not %s", typeKey(f.typ))
+	}
 }
 
 // quote applies encoding/json's ",string" option.

@@ -38,6 +38,7 @@ type parsedTag struct {
 	items       []tagItem
 	required    bool
 	optional    bool
+	enum        bool // the bare keyword: the type's typed constants, whatever its module
 	description string
 }
 
@@ -62,6 +63,10 @@ func parseTag(tag string) (parsedTag, error) {
 			p.optional = true
 			rest = next
 			continue
+		case "enum":
+			p.enum = true
+			rest = next
+			continue
 		}
 		eq := strings.IndexByte(item, '=')
 		if eq <= 0 || !isIdent(strings.TrimSpace(item[:eq])) {
@@ -69,7 +74,7 @@ func parseTag(tag string) (parsedTag, error) {
 		}
 		key := strings.TrimSpace(item[:eq])
 		if _, ok := constraintKeys[key]; !ok {
-			return p, fmt.Errorf("unknown jsonschema tag key %q: want one of %s, or the bare keywords required and optional", key, knownKeys())
+			return p, fmt.Errorf("unknown jsonschema tag key %q: want one of %s, or the bare keywords required, optional and enum", key, knownKeys())
 		}
 		value := strings.TrimLeft(rest[eq+1:], " ")
 		if value != "" && (value[0] == '"' || value[0] == '`') {

@@ -249,6 +249,9 @@ type Wire struct {
 	Point [3]float64 `json:"point,omitempty"`
 	// Big is a 64-bit integer written as a string.
 	Big int64 `json:"big,omitempty,string"`
+	// Due is the month it is due: marked enum, so time.Month's typed
+	// constants are its values.
+	Due time.Month `json:"due,omitempty" jsonschema:"enum"`
 	// Retries is applied when absent.
 	Retries int `json:"retries,omitempty" jsonschema:"default=3"`
 }

@@ -167,6 +167,7 @@ var problemCases = []struct {
 	{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
 	{"Level", `2.0`, nil},
 	{"Wire", `{"budget":5000000000,"month":13,"mode":420,"state":7}`, nil},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"due":13}`, []string{"/due: must be one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, got 13"}},
 	{"Wire", `{"budget":1.5,"month":1,"mode":-1,"state":0,"settle":"2026-01-02T15:04:05z","labels":{},"point":[1,"x",1e309],"big":"9223372036854775808"}`, []string{
 		"/budget: must be an integer, got 1.5",
 		"/mode: must be at least 0, got -1",

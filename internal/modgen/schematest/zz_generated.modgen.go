@@ -1234,7 +1234,7 @@ func decodeSizes(data []byte) (any, error) {
 func checkWire(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
-		var seen [10]bool
+		var seen [11]bool
 		c.Enter()
 		for c.Next() {
 			switch string(c.Key()) {
@@ -1412,12 +1412,29 @@ func checkWire(c *jsoncheck.Checker) {
 				default:
 					c.WrongType("a string")
 				}
-			case "retries":
+			case "due":
 				if seen[9] {
 					c.Duplicate()
 					continue
 				}
 				seen[9] = true
+				start := c.Offset()
+				k := c.Kind()
+				switch c.Kind() {
+				case jsoncheck.Number:
+					c.Int()
+				default:
+					c.WrongType("an integer")
+				}
+				if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12") {
+					c.Problem(jsoncheck.MsgEnum([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"}, string(c.Span(start))))
+				}
+			case "retries":
+				if seen[10] {
+					c.Duplicate()
+					continue
+				}
+				seen[10] = true
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
@@ -1428,7 +1445,7 @@ func checkWire(c *jsoncheck.Checker) {
 					c.WrongType("an integer")
 				}
 			default:
-				c.Unknown("\"budget\", \"wait\", \"month\", \"mode\", \"state\", \"settle\", \"labels\", \"point\", \"big\", \"retries\"")
+				c.Unknown("\"budget\", \"wait\", \"month\", \"mode\", \"state\", \"settle\", \"labels\", \"point\", \"big\", \"due\", \"retries\"")
 			}
 		}
 		if !seen[0] {
@@ -2399,6 +2416,8 @@ func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
 				c.Problem(jsoncheck.MsgFormat("int64", s28))
 			}
 			v.Big = int64(x27)
+		case "due":
+			v.Due = time.Month(c.Num().Int64())
 		case "retries":
 			has29 = true
 			v.Retries = int(c.Num().Int64())
