@@ -1,6 +1,10 @@
 package jsoncheck
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
 
 // Node is one value of a parsed input, for runtimes that judge decoded
 // values (a JSON Schema validator) and must word and order their problems
@@ -67,10 +71,10 @@ func (c *Checker) parseNode(found *[]Located, keep bool) *Node {
 	case Bool:
 		n.Value = c.Bool()
 	case Number:
-		before := len(c.problems)
 		num := c.Num()
-		if len(c.problems) > before {
-			*found = append(*found, Located{At: n.Start, Line: c.problems[len(c.problems)-1]})
+		if len(c.problems) > 0 && !c.failed {
+			*found = append(*found, Located{At: n.Start, Line: c.problems[0]})
+			c.problems = c.problems[:0] // so that the next is not taken for a repeat
 		}
 		n.Value = json.Number(clamp(num))
 	case String:
@@ -111,19 +115,33 @@ func (c *Checker) parseNode(found *[]Located, keep bool) *Node {
 	return n
 }
 
-// clamp bounds a number for validators that compute with it exactly.
+// clamp bounds a number for validators that compute with it exactly: an
+// exponent never reaches them as written.
 func clamp(n Num) string {
 	switch {
-	case n.zero || n.point >= -400 && n.point <= 400:
-		return n.String()
+	case n.zero:
+		return "0"
 	case n.point > 400 && n.neg:
 		return "-1e400"
 	case n.point > 400:
 		return "1e400"
-	case n.neg:
+	case n.point < -400 && n.neg:
 		return "-1e-400"
+	case n.point < -400:
+		return "1e-400"
+	case !bytes.ContainsAny(n.raw, "eE"):
+		return n.String()
 	}
-	return "1e-400"
+	b := make([]byte, 0, n.n+16)
+	if n.neg {
+		b = append(b, '-')
+	}
+	b = append(b, "0."...)
+	for i := 0; i < n.n; i++ {
+		b = append(b, n.sig(i))
+	}
+	b = append(b, 'e')
+	return string(strconv.AppendInt(b, int64(n.point), 10))
 }
 
 // KindOf returns the kind of a decoded value.
