@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/modkit/modkit/internal/jsonwords"
 )
 
 // Tool is a capability a model may call. Build one with PlainTool or
@@ -236,7 +238,7 @@ func decodeJSON[In any](data []byte) (any, error) {
 		if errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &InputError{Problems: []string{err.Error()}}
+		return nil, &InputError{Problems: []string{jsonwords.Problem(data, err)}}
 	}
 	return in, nil
 }

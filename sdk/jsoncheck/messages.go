@@ -1,12 +1,11 @@
 package jsoncheck
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/modkit/modkit/internal/jsonwords"
 )
 
 // The words of every problem, in one place: generated validators report
@@ -200,34 +199,4 @@ var goRanges = map[string][2]string{
 
 // decodeProblem words a decoding failure of encoding/json without Go's
 // names: the kind of value wanted and what was sent.
-func decodeProblem(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return "must be " + kindWords(te.Type) + ", got " + echo(te.Value)
-	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return MsgSyntax(int(se.Offset), "malformed value")
-	}
-	return "cannot be decoded: " + err.Error()
-}
-
-// kindWords says what JSON value a Go type takes.
-func kindWords(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return "an integer in range"
-	case reflect.Float32, reflect.Float64:
-		return "a number in range"
-	case reflect.String:
-		return "a string"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Map, reflect.Struct:
-		return "an object"
-	}
-	return "a JSON value"
-}
+func decodeProblem(err error) string { return jsonwords.Decode(err) }

@@ -214,7 +214,7 @@ func TestCallToolFailures(t *testing.T) {
 	}{
 		{"unknown tool", "t_nope", `{}`, "mod t has no tool t_nope", nil},
 		{"generated decoder", "t_count", `{"n":101}`, "invalid input: /n: must be at most 100, got 101", []string{"/n: must be at most 100, got 101"}},
-		{"json fallback", "t_double", `{"n":"x"}`, "invalid input:", []string{"json: cannot unmarshal"}},
+		{"json fallback", "t_double", `{"n":"x"}`, "invalid input:", []string{"/n: must be an integer in range, got a string"}},
 		{"panic", "t_panic", `{}`, "tool t_panic panicked: oh no", nil},
 	}
 	for _, tt := range tests {
