@@ -118,26 +118,34 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
-	// Hooks see only checked input, so with hooks the host checks first.
-	// Without them the mod starts first: when its generated validator
-	// enforces this very schema, that check is the host's check.
-	var (
-		p   *proc
-		err error
-	)
-	if !h.callHooks {
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
+	// The input is judged once, before any hook sees it: by the mod's
+	// generated validator when it enforces this very schema, else by the
+	// host. Without hooks the mod's judgement is part of the call. A
+	// schema that does not compile fails the call either way.
+	schema, err := t.schema()
+	if err != nil {
+		return res.fail(err.Error()), nil
+	}
+	p, res, err := h.start(ctx, t, res)
+	if p == nil {
+		return res, err
+	}
+	var problems []string
+	switch {
+	case !p.validates[t.man.Name]:
+		if problems = checkInput(schema, input); len(problems) == 0 {
+			input = schema.WithDefaults(input)
+		}
+	case h.callHooks:
+		if problems, err = p.checkInput(ctx, t.man.Name, input); err != nil {
+			if _, ok := status.FromError(err); !ok {
+				return res.fail(err.Error()), nil
+			}
+			return res.streamError(ctx, ctx, p, err, h.opts.CallTimeout), nil
 		}
 	}
-	if p == nil || !p.validates[t.man.Name] {
-		schema, err := t.schema()
-		if err != nil {
-			return res.fail(err.Error()), nil
-		}
-		if problems := checkInput(schema, input); len(problems) > 0 {
-			return res.fail(modapi.InvalidInput(t.man.Name, problems)), nil
-		}
+	if len(problems) > 0 {
+		return res.fail(modapi.InvalidInput(t.man.Name, problems)), nil
 	}
 	today := h.opts.Today()
 	if h.callHooks {
@@ -150,9 +158,6 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.end(ctx, err), nil
 		} else if msg != "" {
 			return res.fail(msg), nil
-		}
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
 		}
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.

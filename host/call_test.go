@@ -85,33 +85,36 @@ func TestLabelIsNotIdentity(t *testing.T) {
 	}
 }
 
+// TestCallInvalidInput: crashy hooks tool calls, so its generated
+// validator judges the input before the hooks run.
 func TestCallInvalidInput(t *testing.T) {
 	h := loadInProcess(t, nil)
+	allowed := `(allowed: "text", "times")`
 	tests := []struct {
 		name, tool, input string
 		want              []string
 	}{
-		{"malformed", "crashy_echo", `{"text":`, []string{"/: malformed JSON"}},
-		{"trailing", "crashy_echo", `{"text":"a"} {}`, []string{"/: malformed JSON: more than one value"}},
-		{"not an object", "crashy_echo", `[1]`, []string{"/: must be object, got array"}},
-		{"wrong type", "crashy_echo", `{"text":5}`, []string{"/text: must be string, got number"}},
-		{"unknown field", "crashy_echo", `{"text":"a","colour":"red"}`, []string{"/colour: unknown field"}},
-		{"missing", "crashy_echo", `{}`, []string{"/text: is required"}},
+		{"malformed", "crashy_echo", `{"text":`, []string{"/: invalid JSON at byte 8: unexpected end of input"}},
+		{"trailing", "crashy_echo", `{"text":"a"} {}`, []string{"/: invalid JSON at byte 13: unexpected data after the top-level value"}},
+		{"not an object", "crashy_echo", `[1]`, []string{"/: must be an object, got an array"}},
+		{"wrong type", "crashy_echo", `{"text":5}`, []string{"/text: must be a string, got a number"}},
+		{"unknown field", "crashy_echo", `{"text":"a","colour":"red"}`, []string{`/: unknown property "colour" ` + allowed}},
+		{"missing", "crashy_echo", `{}`, []string{`/: missing required property "text"`}},
 		{"too big", "crashy_echo", `{"text":"a","times":80}`, []string{"/times: must be at most 5, got 80"}},
-		{"every problem", "crashy_echo", `{"times":-1,"x":1}`, []string{"/text: is required", "/times: must be at least 0, got -1", "/x: unknown field"}},
-		{"enum", "crashy_crash", `{"how":"gently"}`, []string{"/how: value must be one of"}},
+		{"every problem", "crashy_echo", `{"times":-1,"x":1}`, []string{"/times: must be at least 0, got -1", `/: unknown property "x" ` + allowed, `/: missing required property "text"`}},
+		{"enum", "crashy_crash", `{"how":"gently"}`, []string{`/how: must be one of "exit", "goroutine", got "gently"`}},
+		{"huge number", "crashy_echo", `{"text":"a","times":1e10000000}`, []string{"/times: must be at most 1.7976931348623157e308, got 1e10000000", "/times: must be at most 5, got 1e10000000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := call(t, h, tt.tool, tt.input)
 			wantStatus(t, res, host.StatusFailed)
-			if !strings.HasPrefix(res.Text, "Tool failed: invalid input for tool "+tt.tool) {
-				t.Errorf("got text %q, want it to start with %q", res.Text, "Tool failed: invalid input for tool "+tt.tool)
+			want := "invalid input for tool " + tt.tool + ":\n  " + strings.Join(tt.want, "\n  ")
+			if res.Error != want {
+				t.Errorf("got error\n%s\nwant\n%s", res.Error, want)
 			}
-			for _, w := range tt.want {
-				if !strings.Contains(res.Error, w) {
-					t.Errorf("got error %q, want it to contain %q", res.Error, w)
-				}
+			if res.Text != "Tool failed: "+want {
+				t.Errorf("got text %q, want %q", res.Text, "Tool failed: "+want)
 			}
 		})
 	}

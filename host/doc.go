@@ -76,15 +76,17 @@
 //
 // # Validation
 //
-// Every input is checked against the tool's manifest schema before its
-// handler runs. The host checks it with santhosh-tekuri/jsonschema, compiled
-// once per tool, unless the running mod reported at start that it checks the
-// tool's input with a modgen-generated validator and its embedded manifest
-// has exactly the loaded schemas: then the mod's check is the host's, and
-// the host does not pay for it twice (it halves the host's CPU per call).
-// When a mod hooks tool calls, the host always checks first, because hooks
-// see only valid input. Problems read the same either way:
-// "invalid input for tool T:" then one "/json/path: what is wrong" line each.
+// Every input is judged once, before any hook sees it and before its
+// handler runs. A mod that reports at start that it checks a tool's input
+// with a modgen-generated validator, and whose embedded manifest has
+// exactly the loaded schemas, judges it: as part of the call, or first,
+// through its CheckInput RPC, when a loaded mod hooks tool calls. For any
+// other tool the host judges with santhosh-tekuri/jsonschema on the
+// manifest schema, compiled once per tool, fills in the defaults of absent
+// keys, and never lets the library see what it cannot hold (numbers are
+// bounded and nesting limited; a panic is recovered). Problems read the
+// same, word for word, whichever side judged: "invalid input for tool T:"
+// then one "/json/path: what is wrong" line each.
 //
 // # Limits
 //

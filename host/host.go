@@ -14,10 +14,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -170,7 +169,7 @@ type tool struct {
 	man manifest.Tool
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
-	schema func() (*jsonschema.Schema, error)
+	schema func() (*schemacheck.Schema, error)
 }
 
 type agent struct {
@@ -274,7 +273,7 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	}
 	ids[m.man.ID] = m
 	for _, t := range m.man.Tools {
-		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*jsonschema.Schema, error) {
+		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return compileSchema(m.man.ID, t)
 		})}
 	}

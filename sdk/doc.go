@@ -95,13 +95,101 @@
 //	Title:       "Count notes",
 //	Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true},
 //
-// Fields are required unless they have omitempty or are pointers.
-// Constraints use JSON Schema keyword names in the jsonschema tag (minimum,
-// maximum, minLength, maxLength, pattern, enum, default, format, minItems,
-// maxItems, ...); text after them is the description. A named string type
-// with typed constants becomes an enum. Rules that span fields go in a
-// Validate method ([Validator]): it runs after the structural checks and
-// before the handler, and its error reaches the model as invalid input:
+// # Input schemas
+//
+// modgen derives each tool's input schema (JSON Schema 2020-12) and its
+// validator from the input type, by the rules below. The schema describes
+// the JSON on the wire, and the validator accepts exactly what decodes
+// into the type: a handler never sees input it could not have decoded.
+//
+// Names and omission follow encoding/json: the json tag's name, else the
+// Go name; `json:"-"` leaves a field out and `json:"-,"` names it "-";
+// unexported fields are skipped; an untagged embedded struct's fields are
+// promoted (the shallower field wins a clash), a tagged one is a nested
+// object:
+//
+//	Query string `json:"query"` // "query"
+//	Notes string                // "Notes"
+//	Cache *Cache `json:"-"`     // not in the schema
+//
+// Every field is required, unless it has omitempty or omitzero or is a
+// pointer; the bare keywords required and optional in the jsonschema tag
+// override that:
+//
+//	Path  string   `json:"path,omitempty"`                       // optional
+//	Since *string  `json:"since"`                                // optional, and may be null
+//	Mode  string   `json:"mode,omitempty" jsonschema:"required"` // required after all
+//	Tags  []string `json:"tags" jsonschema:"optional"`           // optional after all
+//
+// Pointers accept null; nothing else does, slices, maps and structs
+// included. Objects are closed: a key the type does not have is a problem
+// that lists every key it has; keys match case-sensitively, and a key
+// given twice is a problem. The input itself must be a JSON object.
+//
+// Types with a wire form of their own keep it: time.Time is a string in
+// format date-time, written as Go's time decoding takes it (upper-case T
+// and Z, no leap second, no escapes); time.Duration is an integer count of
+// nanoseconds; []byte is base64 text; json.RawMessage and any accept any
+// JSON; a type with MarshalText or UnmarshalText is a string (as a map key
+// too); a type with only MarshalJSON accepts any JSON. The ",string"
+// option puts a number or boolean in a string:
+//
+//	At    time.Time     `json:"at"`           // "2026-05-01T12:00:00Z"
+//	Wait  time.Duration `json:"wait"`         // 1500000000 is 1.5 seconds
+//	Count int64         `json:"count,string"` // "42"
+//
+// Numbers: an integer field accepts 5.0 and 1e2 and gets 5 and 100;
+// int8 to int32 and uint8 to uint32 carry their ranges as minimum and
+// maximum; int, int64, uint and uint64 carry no bounds but the format
+// int64 or uint64, and float32 the format float, which the validator
+// asserts; unsigned integers have minimum 0. No number beyond a 64-bit
+// float (about ±1.8e308) is accepted anywhere, in any or json.RawMessage
+// neither. A [N]T array has exactly N items, and its problems point at
+// the item ("/point/0").
+//
+// A named string or integer type declared in the mod's own module, with
+// typed constants in its package, is an enum of their values (across
+// const blocks, iota evaluated, duplicates dropped); untyped constants do
+// not count. Types from the standard library or other modules follow
+// their wire form, never their package's constants: time.Month is an
+// integer. The bare keyword enum marks a field whose type's constants
+// make its enum all the same, and enum= tags make any field an enum:
+//
+//	type Case string // Case says whether letter case matters.
+//
+//	const (
+//		Sensitive   Case = "sensitive"
+//		Insensitive Case = "insensitive"
+//	)
+//
+//	Due time.Month `json:"due" jsonschema:"enum"` // one of 1, 2, …, 12
+//
+// Descriptions come from doc comments, of the type and of each field (or
+// its trailing line comment), without the Go name they start with:
+// "Limit is the most hits." becomes "The most hits.". Free text at the end
+// of the jsonschema tag replaces the field's comment.
+//
+// Constraints are key=value items at the start of the jsonschema tag, with
+// JSON Schema's keyword names; a value with a comma is quoted as in Go:
+//
+//	Score float64           `jsonschema:"minimum=0,maximum=1"`               // also exclusiveMinimum, exclusiveMaximum
+//	Step  int               `jsonschema:"multipleOf=5"`
+//	Name  string            `jsonschema:"minLength=1,maxLength=200"`         // in characters (code points)
+//	Code  string            `jsonschema:"pattern=\"^[A-Z]{2,3}$\""`
+//	Email string            `jsonschema:"format=email"`                      // also date-time, date, uri, uuid
+//	Paths []string          `jsonschema:"minItems=1,maxItems=20,uniqueItems=true"`
+//	Env   map[string]string `jsonschema:"minProperties=1,maxProperties=10"` // maps only
+//	Speed string            `jsonschema:"enum=fast,enum=slow"`               // one enum= per value
+//	Limit int               `json:"limit,omitempty" jsonschema:"default=50,The most hits."`
+//
+// A default is published in the schema and filled in when the key is
+// absent, before the handler runs: above, {} gives Limit 50, while
+// {"limit":0} gives 0. An unknown key is an error that lists the known
+// ones.
+//
+// Rules that span fields go in a Validate method ([Validator]): it runs
+// after the structural checks and before the handler, and its error
+// reaches the model as invalid input:
 //
 //	func (in RangeInput) Validate() error {
 //		if in.From > in.To {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/sdkrt"
 )
@@ -269,7 +270,7 @@ func decodeJSON[In any](data []byte) (any, error) {
 		if errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &InputError{Problems: []string{err.Error()}}
+		return nil, &InputError{Problems: []string{jsonwords.Problem(data, err)}}
 	}
 	return in, nil
 }

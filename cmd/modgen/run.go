@@ -144,7 +144,7 @@ func runSchema(args []string, stdout, stderr io.Writer) error {
 	if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
 		return fmt.Errorf("schema: %s is generic: give it a named instantiation (type X = %s[...])", args[1], args[1])
 	}
-	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input}
+	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input, Module: load.ModulePath(pkg)}
 	s := g.Root(tn.Type(), tn.Pos())
 	var ds []load.Diag
 	for _, e := range g.Errors() {

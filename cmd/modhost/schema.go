@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"sort"
 	"strings"
+
+	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
 // field is one row of a schema's field tree.
@@ -20,6 +22,12 @@ type field struct {
 
 type node map[string]json.RawMessage
 
+// timePattern is jsoncheck.TimePattern as the schema's JSON writes it.
+var timePattern = func() string {
+	b, _ := json.Marshal(jsoncheck.TimePattern)
+	return string(b)
+}()
+
 // fields flattens a JSON Schema into rows, in declaration order, resolving
 // local $refs; a recursive reference is shown once.
 func fields(schema json.RawMessage) ([]field, string) {
@@ -28,6 +36,9 @@ func fields(schema json.RawMessage) ([]field, string) {
 		return nil, "invalid schema"
 	}
 	w := &walker{root: root, seen: map[string]bool{}}
+	if ref := w.str(root, "$ref"); ref != "" {
+		w.seen[ref] = true // a recursive root: shown once
+	}
 	n := w.resolve(root)
 	var out []field
 	w.children(n, "", 0, &out)
@@ -70,9 +81,15 @@ func (w *walker) resolve(n node) node {
 	return n
 }
 
+// typeOf writes a schema's type in JSON terms: "string", "array of
+// string", "object of integer", `one of "a", "b"`, "object or null".
 func (w *walker) typeOf(n node) string {
-	if ref := w.str(n, "$ref"); ref != "" {
-		return refName(ref)
+	if w.str(n, "$ref") != "" {
+		target := w.resolve(n)
+		if w.str(target, "$ref") != "" {
+			return "object"
+		}
+		return w.typeOf(target)
 	}
 	var enum []json.RawMessage
 	if json.Unmarshal(n["enum"], &enum) == nil && len(enum) > 0 {
@@ -80,7 +97,7 @@ func (w *walker) typeOf(n node) string {
 		for i, v := range enum {
 			vals[i] = string(v)
 		}
-		return strings.Join(vals, " | ")
+		return "one of " + strings.Join(vals, ", ")
 	}
 	if c, ok := n["const"]; ok {
 		return string(c)
@@ -96,18 +113,16 @@ func (w *walker) typeOf(n node) string {
 		case "array":
 			var items node
 			if json.Unmarshal(n["items"], &items) == nil {
-				types[i] = "[]" + w.typeOf(items)
-			} else {
-				types[i] = "[]any"
+				types[i] = "array of " + w.typeOf(items)
 			}
 		case "object":
 			var add node
 			if json.Unmarshal(n["additionalProperties"], &add) == nil && len(n["properties"]) == 0 {
-				types[i] = "map[string]" + w.typeOf(add)
+				types[i] = "object of " + w.typeOf(add)
 			}
 		case "string":
-			if f := w.str(n, "format"); f != "" {
-				types[i] = "string(" + f + ")"
+			if f := w.str(n, "format"); f != "" && f != "int64" && f != "uint64" {
+				types[i] = "string (" + f + ")"
 			}
 		}
 	}
@@ -116,38 +131,59 @@ func (w *walker) typeOf(n node) string {
 			var alts []node
 			if json.Unmarshal(n[k], &alts) == nil && len(alts) > 0 {
 				for _, a := range alts {
-					types = append(types, w.typeOf(a))
+					if w.str(a, "type") != "null" {
+						types = append(types, w.typeOf(a))
+					}
+				}
+				if len(types) < len(alts) {
+					types = append(types, "null")
 				}
 				break
 			}
 		}
 	}
 	if len(types) == 0 {
-		return "any"
+		return "any JSON value"
 	}
-	return strings.Join(types, "|")
+	return strings.Join(types, " or ")
 }
 
 func (w *walker) rules(n node) []string {
 	var out []string
 	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-		"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems", "default"} {
+		"minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+		"minProperties", "maxProperties", "default"} {
 		v, ok := n[k]
 		if !ok {
 			continue
 		}
 		val := string(bytes.TrimSpace(v))
-		if (k == "minimum" && val == "-9223372036854775808") || (k == "maximum" && val == "9223372036854775807") {
-			continue // the range of Go's int: not worth a reader's attention
+		if k == "pattern" && val == timePattern {
+			continue // a date-time's format says it
 		}
 		out = append(out, k+"="+val)
 	}
 	return out
 }
 
+// present returns the branch of an optional value that is not null.
+func (w *walker) present(n node) node {
+	var alts []node
+	if json.Unmarshal(n["anyOf"], &alts) != nil {
+		return n
+	}
+	for _, a := range alts {
+		if w.str(a, "type") != "null" {
+			return a
+		}
+	}
+	return n
+}
+
 // children appends the rows below n: an object's properties, an array's
 // item properties, a map's value properties.
 func (w *walker) children(n node, prefix string, depth int, out *[]field) {
+	n = w.present(n)
 	if ref := w.str(n, "$ref"); ref != "" {
 		if w.seen[ref] {
 			return
@@ -183,14 +219,16 @@ func (w *walker) children(n node, prefix string, depth int, out *[]field) {
 		if prefix != "" {
 			path = prefix + "." + name
 		}
-		target := w.resolve(p)
+		target := w.resolve(w.present(p))
 		doc := w.str(p, "description")
 		if doc == "" {
 			doc = w.str(target, "description")
 		}
 		rules := w.rules(p)
-		if len(rules) == 0 && w.str(p, "$ref") != "" {
-			rules = w.rules(target)
+		if len(rules) == 0 {
+			if inner := w.present(p); w.str(inner, "$ref") != "" {
+				rules = w.rules(w.resolve(inner))
+			}
 		}
 		*out = append(*out, field{Path: path, Name: name, Depth: depth, Type: w.typeOf(p), Required: req[name], Doc: doc, Rules: rules})
 		w.children(p, path, depth+1, out)

@@ -5,10 +5,16 @@ package research
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"strconv"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"research\",\n  \"displayName\": \"Research\",\n  \"description\": \"Counts words and searches the text files of the workspace.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/research\",\n  \"sourceHash\": \"sha256:479d734853137458dfb1be2a22a30b860936d5ed53d0b736b3739c24be7afcbc\",\n  \"tools\": [\n    {\n      \"name\": \"research_word_count\",\n      \"title\": \"Count words\",\n      \"description\": \"Counts the words, lines and characters of a passage of text and returns the counts as one sentence. Call this when you need the exact length of a passage, for example to check a word limit.\",\n      \"activity\": \"Counting words…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"WordCountInput is the passage whose words research_word_count counts.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is the passage to count. Words are separated by Unicode white space.\",\n            \"type\": \"string\",\n            \"maxLength\": 1000000\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_search_workspace\",\n      \"title\": \"Search the workspace\",\n      \"description\": \"Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. Call this when you need to find where something is mentioned or defined in the workspace.\",\n      \"activity\": \"Searching the workspace…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"SearchInput says what research_search_workspace looks for, and where.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"Query is the text to find: matched literally, case-sensitive, unless regex is true.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 1000\n          },\n          \"regex\": {\n            \"description\": \"Regex makes query a Go regular expression (RE2 syntax; use (?i) to ignore case).\",\n            \"type\": \"boolean\"\n          },\n          \"path\": {\n            \"description\": \"Path limits the search to one directory or file, relative to the workspace root; the whole workspace when empty.\",\n            \"type\": \"string\",\n            \"maxLength\": 4096\n          },\n          \"limit\": {\n            \"description\": \"Limit is the most hits to return; later hits are dropped and the result says it was truncated.\",\n            \"type\": \"integer\",\n            \"minimum\": 1,\n            \"maximum\": 200,\n            \"default\": 50\n          },\n          \"case\": {\n            \"description\": \"Case says whether letter case matters: sensitive (the default), insensitive, or smart (insensitive unless the query has an upper-case letter).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"sensitive\",\n              \"insensitive\",\n              \"smart\"\n            ]\n          }\n        },\n        \"required\": [\n          \"query\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"SearchResult is what research_search_workspace found.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"Query is the query searched for.\",\n            \"type\": \"string\"\n          },\n          \"hits\": {\n            \"description\": \"Hits are the matching lines, in file order, at most limit of them.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"filesSearched\": {\n            \"description\": \"FilesSearched is how many text files were read.\",\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          },\n          \"truncated\": {\n            \"description\": \"Truncated is true when more lines matched than limit allowed.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"query\",\n          \"hits\",\n          \"filesSearched\",\n          \"truncated\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Hit\": {\n            \"description\": \"Hit is one matching line.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"description\": \"Path is the file, slash-separated, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"description\": \"Line is the line number, from 1.\",\n                \"type\": \"integer\",\n                \"minimum\": -9223372036854775808,\n                \"maximum\": 9223372036854775807\n              },\n              \"excerpt\": {\n                \"description\": \"Excerpt is the line, trimmed, shortened around the match when long.\",\n                \"type\": \"string\"\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\",\n              \"excerpt\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"research.stats\",\n      \"title\": \"Count the files in the workspace\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"researcher\",\n      \"description\": \"Answers questions about the workspace by reading it; it cannot change anything.\",\n      \"tools\": [\n        \"research_word_count\",\n        \"research_search_workspace\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"research\",\n  \"displayName\": \"Research\",\n  \"description\": \"Counts words and searches the text files of the workspace.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/research\",\n  \"sourceHash\": \"sha256:479d734853137458dfb1be2a22a30b860936d5ed53d0b736b3739c24be7afcbc\",\n  \"tools\": [\n    {\n      \"name\": \"research_word_count\",\n      \"title\": \"Count words\",\n      \"description\": \"Counts the words, lines and characters of a passage of text and returns the counts as one sentence. Call this when you need the exact length of a passage, for example to check a word limit.\",\n      \"activity\": \"Counting words…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The passage whose words research_word_count counts.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"The passage to count. Words are separated by Unicode white space.\",\n            \"type\": \"string\",\n            \"maxLength\": 1000000\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_search_workspace\",\n      \"title\": \"Search the workspace\",\n      \"description\": \"Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. Call this when you need to find where something is mentioned or defined in the workspace.\",\n      \"activity\": \"Searching the workspace…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what research_search_workspace looks for, and where.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The text to find: matched literally, case-sensitive, unless regex is true.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 1000\n          },\n          \"regex\": {\n            \"description\": \"Makes query a Go regular expression (RE2 syntax; use (?i) to ignore case).\",\n            \"type\": \"boolean\"\n          },\n          \"path\": {\n            \"description\": \"Limits the search to one directory or file, relative to the workspace root; the whole workspace when empty.\",\n            \"type\": \"string\",\n            \"maxLength\": 4096\n          },\n          \"limit\": {\n            \"description\": \"The most hits to return; later hits are dropped and the result says it was truncated.\",\n            \"type\": \"integer\",\n            \"minimum\": 1,\n            \"maximum\": 200,\n            \"default\": 50\n          },\n          \"case\": {\n            \"description\": \"Says whether letter case matters: sensitive (the default), insensitive, or smart (insensitive unless the query has an upper-case letter).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"sensitive\",\n              \"insensitive\",\n              \"smart\"\n            ]\n          }\n        },\n        \"required\": [\n          \"query\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What research_search_workspace found.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The query searched for.\",\n            \"type\": \"string\"\n          },\n          \"hits\": {\n            \"description\": \"The matching lines, in file order, at most limit of them.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"filesSearched\": {\n            \"description\": \"How many text files were read.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"truncated\": {\n            \"description\": \"True when more lines matched than limit allowed.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"query\",\n          \"hits\",\n          \"filesSearched\",\n          \"truncated\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Hit\": {\n            \"description\": \"One matching line.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"description\": \"The file, slash-separated, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"description\": \"The line number, from 1.\",\n                \"type\": \"integer\",\n                \"format\": \"int64\"\n              },\n              \"excerpt\": {\n                \"description\": \"The line, trimmed, shortened around the match when long.\",\n                \"type\": \"string\"\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\",\n              \"excerpt\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"research.stats\",\n      \"title\": \"Count the files in the workspace\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"researcher\",\n      \"description\": \"Answers questions about the workspace by reading it; it cannot change anything.\",\n      \"tools\": [\n        \"research_word_count\",\n        \"research_search_workspace\"\n      ]\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -29,15 +35,12 @@ func modkitDecodeResearchWordCount(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckResearchWordCount(c)
 	c.End()
-	var in WordCountInput
-	if c.Fill() {
-		modkitFillWordCountInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in WordCountInput
+	modkitFillWordCountInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -62,7 +65,7 @@ func modkitCheckResearchWordCount(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n > 1000000 {
-						c.Report("must be at most 1000000 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(1000000, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -85,15 +88,12 @@ func modkitDecodeResearchSearchWorkspace(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckResearchSearchWorkspace(c)
 	c.End()
-	var in SearchInput
-	if c.Fill() {
-		modkitFillSearchInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in SearchInput
+	modkitFillSearchInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -118,10 +118,10 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 					if n > 1000 {
-						c.Report("must be at most 1000 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(1000, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -149,7 +149,7 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n > 4096 {
-						c.Report("must be at most 4096 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(4096, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -163,11 +163,13 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Report("must be at least 1, got %s", n)
-					}
-					if n.Cmp("200") > 0 {
-						c.Report("must be at most 200, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("200") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "200", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -184,7 +186,7 @@ func modkitCheckResearchSearchWorkspace(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "sensitive", "insensitive", "smart":
 					default:
-						c.Report("must be one of \"sensitive\", \"insensitive\", \"smart\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"sensitive\"", "\"insensitive\"", "\"smart\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -216,6 +218,7 @@ func modkitFillWordCountInput(c *jsoncheck.Checker, v *WordCountInput) {
 
 // modkitFillSearchInput decodes validated input into v.
 func modkitFillSearchInput(c *jsoncheck.Checker, v *SearchInput) {
+	var has1 bool
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
@@ -226,11 +229,15 @@ func modkitFillSearchInput(c *jsoncheck.Checker, v *SearchInput) {
 		case "path":
 			v.Path = string(c.Str())
 		case "limit":
+			has1 = true
 			v.Limit = int(c.Num().Int64())
 		case "case":
 			v.Case = CaseMode(c.Str())
 		default:
 			c.Skip()
 		}
+	}
+	if !has1 {
+		c.Default(&v.Limit, "50")
 	}
 }

@@ -26,6 +26,9 @@ type Mod interface {
 	RunCommand(ctx context.Context, req *CommandRequest) (*CommandResponse, error)
 	// BeforeAction runs the mod's hooks on an action about to happen.
 	BeforeAction(ctx context.Context, req *ActionRequest) (*ActionResponse, error)
+	// CheckInput judges a tool's input as CallTool would, without running
+	// the tool.
+	CheckInput(ctx context.Context, req *CheckRequest) (*CheckResponse, error)
 	// CallRunning reports whether a call's handler still runs.
 	CallRunning(ctx context.Context, req *CallRunningRequest) (*CallRunningResponse, error)
 }
@@ -178,6 +181,19 @@ type ActionRequest struct {
 type ActionResponse struct {
 	// Refusal is set when a hook blocked the action: it says why.
 	Refusal string
+}
+
+// CheckRequest asks the mod to judge a tool's input.
+type CheckRequest struct {
+	Tool  string
+	Input json.RawMessage
+}
+
+// CheckResponse is the verdict: the problems with the input, or why the mod
+// could not judge it.
+type CheckResponse struct {
+	Problems []string
+	Error    string
 }
 
 // CallRunningRequest asks whether a call's handler still runs.

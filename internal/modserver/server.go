@@ -154,6 +154,20 @@ func (s *Server) decode(t sdkrt.Tool, input []byte) (decoded any, err error) {
 	return decoded, err
 }
 
+// CheckInput implements modapi.Mod: it decodes the input as CallTool would,
+// so that hooks see only input the tool accepts.
+func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modapi.CheckResponse, error) {
+	_, err := s.Decode(req.Tool, req.Input)
+	var ie *sdk.InputError
+	switch {
+	case err == nil:
+		return &modapi.CheckResponse{}, nil
+	case errors.As(err, &ie):
+		return &modapi.CheckResponse{Problems: limits.Problems(ie.Problems, ie.More)}, nil
+	}
+	return &modapi.CheckResponse{Error: err.Error()}, nil
+}
+
 // CallTool implements modapi.Mod. A call whose ctx ends while the handler
 // runs is Cancelled, with the handler's error as Cause.
 func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {

@@ -119,6 +119,15 @@ func (c *GRPCClient) RunCommand(ctx context.Context, req *modapi.CommandRequest)
 	return &modapi.CommandResponse{Message: resp.GetMessage(), Error: resp.GetError()}, nil
 }
 
+// CheckInput implements modapi.Mod.
+func (c *GRPCClient) CheckInput(ctx context.Context, req *modapi.CheckRequest) (*modapi.CheckResponse, error) {
+	resp, err := c.PB.CheckInput(ctx, &pb.CheckInputRequest{Tool: req.Tool, Input: req.Input})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.CheckResponse{Problems: resp.GetProblems(), Error: resp.GetError()}, nil
+}
+
 // BeforeAction implements modapi.Mod.
 func (c *GRPCClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
 	a := req.Action
@@ -240,6 +249,15 @@ func (s *GRPCServer) RunCommand(ctx context.Context, req *pb.RunCommandRequest) 
 		return nil, err
 	}
 	return &pb.RunCommandResponse{Message: resp.Message, Error: resp.Error}, nil
+}
+
+// CheckInput implements pb.ModServer.
+func (s *GRPCServer) CheckInput(ctx context.Context, req *pb.CheckInputRequest) (*pb.CheckInputResponse, error) {
+	resp, err := s.Impl.CheckInput(ctx, &modapi.CheckRequest{Tool: req.GetTool(), Input: req.GetInput()})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.CheckInputResponse{Problems: resp.Problems, Error: resp.Error}, nil
 }
 
 // BeforeAction implements pb.ModServer.

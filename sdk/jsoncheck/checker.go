@@ -3,6 +3,7 @@ package jsoncheck
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -73,6 +74,7 @@ type Checker struct {
 	rewrites []rewrite
 	sbuf     []byte // unescaped string value
 	kbuf     []byte // unescaped key
+	escaped  bool   // whether the last Str had escapes
 }
 
 // plain marks the string bytes the scanner can pass over: printable ASCII
@@ -163,15 +165,15 @@ func (c *Checker) Kind() Kind {
 	return Invalid
 }
 
-// syntax records a syntax error and stops the scan.
+// syntax records a syntax error and stops the scan. Problems found before
+// it are dropped: input that is not JSON gets that one problem, whatever
+// judges it.
 func (c *Checker) syntax(msg string) {
 	if c.failed {
 		return
 	}
 	c.failed = true
-	if c.counted() {
-		c.problems = append(c.problems, fmt.Sprintf("/: invalid JSON at byte %d: %s", c.pos, msg))
-	}
+	c.problems, c.more = append(c.problems[:0], "/: "+MsgSyntax(c.pos, msg)), 0
 	c.pos = len(c.data)
 }
 
@@ -190,27 +192,35 @@ func (c *Checker) counted() bool {
 // by fmt.Sprintf, with byte slices and numbers, which come from the input,
 // cut to a short quote.
 func (c *Checker) Report(format string, args ...any) {
-	if c.failed || !c.counted() {
-		return
-	}
-	c.problems = append(c.problems, c.pathString(len(c.path))+": "+fmt.Sprintf(format, echo(args)...))
+	c.Problem(fmt.Sprintf(format, echoArgs(args)...))
 }
+
+// Problem records a problem, worded by one of the Msg functions, at the
+// current path.
+func (c *Checker) Problem(msg string) { c.add(len(c.path), msg) }
 
 // reportParent records a problem at the path of the enclosing container.
-func (c *Checker) reportParent(format string, args ...any) {
-	if c.failed || !c.counted() {
+func (c *Checker) reportParent(msg string) { c.add(max(len(c.path)-1, 0), msg) }
+
+// add records a problem at the path of the first n path elements. A
+// problem the same as the one before it is dropped: a value can break two
+// rules that say the same thing (minimum 0 and the range of uint64).
+func (c *Checker) add(n int, msg string) {
+	if c.failed {
 		return
 	}
-	n := len(c.path) - 1
-	if n < 0 {
-		n = 0
+	p := c.pathString(n) + ": " + msg
+	if k := len(c.problems); k > 0 && c.problems[k-1] == p {
+		return
 	}
-	c.problems = append(c.problems, c.pathString(n)+": "+fmt.Sprintf(format, echo(args)...))
+	if c.counted() {
+		c.problems = append(c.problems, p)
+	}
 }
 
-// echo cuts the input a problem quotes, byte slices and numbers, to
+// echoArgs cuts the input a problem quotes, byte slices and numbers, to
 // limits.MaxEcho bytes.
-func echo(args []any) []any {
+func echoArgs(args []any) []any {
 	for i, a := range args {
 		switch v := a.(type) {
 		case []byte:
@@ -263,7 +273,7 @@ func (c *Checker) WrongType(want string) {
 	if k == Invalid {
 		return
 	}
-	c.Report("must be %s, got %s", want, k)
+	c.Problem(MsgType(want, k.String()))
 	c.Skip()
 }
 
@@ -321,11 +331,69 @@ func (c *Checker) Str() []byte {
 		return nil
 	}
 	raw := c.data[start:end]
+	c.escaped = esc
 	if !esc {
 		return raw
 	}
 	c.sbuf = unescape(c.sbuf[:0], raw)
 	return c.sbuf
+}
+
+// CheckFormat reports the string s, just read with Str, when it is not in
+// the format: date-time, date, email, uri, uuid, or the range of a number
+// written as a string.
+func (c *Checker) CheckFormat(format string, s []byte) {
+	if !Format(format, s) {
+		c.Problem(MsgFormat(format, string(s)))
+	}
+}
+
+// CheckGoTime reports the string s, just read with Str, when it was
+// written with escapes that Go's time.Time decoding refuses; TimePattern
+// and the format date-time say the rest of what it takes.
+func (c *Checker) CheckGoTime(s []byte) {
+	if !c.escaped {
+		return
+	}
+	if !timePattern.Match(s) || !IsDateTime(string(s)) {
+		return // the pattern and the format said so
+	}
+	if raw := c.lastRaw(s); !IsGoTime(raw) {
+		c.Problem(MsgGoTime(string(raw)))
+	}
+}
+
+var timePattern = regexp.MustCompile(TimePattern)
+
+// lastRaw returns the raw contents of the string just read, whose
+// unescaped value is s.
+func (c *Checker) lastRaw(s []byte) []byte {
+	end := c.pos - 1
+	start := end
+	for start > 0 {
+		start--
+		if c.data[start] == '"' && !escapedAt(c.data, start) {
+			return c.data[start+1 : end]
+		}
+	}
+	return s
+}
+
+// escapedAt reports whether the byte at i is escaped by backslashes.
+func escapedAt(data []byte, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && data[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// Range reports the number n when the Go type behind format (int64,
+// uint64, float) cannot hold it.
+func (c *Checker) Range(format string, n Num) {
+	if !InRange(format, n) {
+		c.Problem(MsgRange(format, n.String(), n.neg))
+	}
 }
 
 // scanString consumes a string and returns the offsets of its contents and
@@ -515,7 +583,13 @@ func (c *Checker) Num() Num {
 		}
 	}
 	c.pos = i
-	return parseNum(d[start:i])
+	n := parseNum(d[start:i])
+	if n.point > 308 && !InRange("double", n) {
+		// No JSON number beyond a 64-bit float is accepted anywhere:
+		// nothing decodes it, and judging it costs without bound.
+		c.Problem(MsgRange("double", n.String(), n.neg))
+	}
+	return n
 }
 
 // Int consumes a number that must be an integer. A non-integer is
@@ -529,7 +603,7 @@ func (c *Checker) Int() Num {
 		return n
 	}
 	if !n.IsInt() {
-		c.Report("must be an integer, got %s", n)
+		c.Problem(MsgNotInteger(n.String()))
 		return n
 	}
 	if !n.plainInt() {
@@ -640,23 +714,19 @@ func (c *Checker) Index() int { return c.path[len(c.path)-1].count - 1 }
 // Unknown reports the current key as an unknown property of a closed
 // object, naming the allowed ones, and skips its value.
 func (c *Checker) Unknown(allowed string) {
-	if allowed == "" {
-		c.reportParent("unknown property %q: the object takes no properties", c.Key())
-	} else {
-		c.reportParent("unknown property %q (allowed: %s)", c.Key(), allowed)
-	}
+	c.reportParent(MsgUnknown(string(c.Key()), allowed))
 	c.Skip()
 }
 
 // Duplicate reports the current key as given twice and skips its value.
 func (c *Checker) Duplicate() {
-	c.reportParent("duplicate property %q", c.Key())
+	c.reportParent(MsgDuplicate(string(c.Key())))
 	c.Skip()
 }
 
 // Missing reports a required property that the current object lacks.
 func (c *Checker) Missing(name string) {
-	c.Report("missing required property %q", name)
+	c.Problem(MsgMissing(name))
 }
 
 // End checks that nothing but white space follows the top-level value.
@@ -681,35 +751,10 @@ func (c *Checker) Err() error {
 	return &sdk.InputError{Problems: p, More: more}
 }
 
-// Decode returns the problems as an *sdk.InputError if there are any, and
-// otherwise decodes the input into v with encoding/json, writing integers
-// given as 5.0 or 1e2 as plain integers first.
-func (c *Checker) Decode(v any) error {
-	if err := c.Err(); err != nil {
-		return err
-	}
-	data := c.data
-	if len(c.rewrites) > 0 {
-		out := make([]byte, 0, len(data))
-		last := 0
-		for _, r := range c.rewrites {
-			out = append(out, data[last:r.start]...)
-			out = r.num.appendInt(out)
-			last = r.end
-		}
-		data = append(out, data[last:]...)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return &sdk.InputError{Problems: []string{"/: " + err.Error()}}
-	}
-	return nil
-}
-
 // Fill reports whether the input is valid and may be decoded by generated
-// code, and if so rewinds to the start for it. Inputs with integers written
-// as 5.0 or 1e2 are left to Decode.
+// code, and if so rewinds to the start for it.
 func (c *Checker) Fill() bool {
-	if len(c.problems) > 0 || len(c.rewrites) > 0 || c.failed {
+	if len(c.problems) > 0 || c.failed {
 		return false
 	}
 	c.pos = 0
@@ -733,13 +778,38 @@ func (c *Checker) StrCopy() []byte {
 
 // Unmarshal decodes the value that starts at start and ends at the current
 // position into v with encoding/json, recording a failure as a problem.
+// Integers the check pass saw written as 5.0 or 1e2 are written plainly
+// first.
 func (c *Checker) Unmarshal(start int, v any) {
-	if err := json.Unmarshal(c.data[start:c.pos], v); err != nil {
-		c.DecodeFailed(err)
+	data := c.data[start:c.pos]
+	var out []byte
+	last := start
+	for _, r := range c.rewrites {
+		if r.start < start || r.end > c.pos {
+			continue
+		}
+		out = append(out, c.data[last:r.start]...)
+		out = r.num.appendInt(out)
+		last = r.end
+	}
+	if out != nil {
+		data = append(out, c.data[last:c.pos]...)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+decodeProblem(err))
 	}
 }
 
-// DecodeFailed records a decoding failure at the current path.
+// Default decodes a field's default, the JSON text lit, into v: generated
+// decoders call it for a property the input leaves out.
+func (c *Checker) Default(v any, lit string) {
+	if err := json.Unmarshal([]byte(lit), v); err != nil {
+		c.problems = append(c.problems, c.pathString(len(c.path))+": default "+lit+" "+decodeProblem(err))
+	}
+}
+
+// DecodeFailed records a decoding failure at the current path: the error
+// of a type's own UnmarshalJSON or UnmarshalText.
 func (c *Checker) DecodeFailed(err error) {
 	if c.counted() {
 		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(err.Error(), limits.MaxProblemBytes))
@@ -764,14 +834,10 @@ func (s *KeySet) Seen(key []byte) bool {
 	return false
 }
 
-// Float consumes a number and returns it as a float of the given size, 32
-// or 64. A number out of that range is a decoding failure, as in
-// encoding/json.
+// Float consumes a number the check pass accepted and returns it as a
+// float of the given size, 32 or 64.
 func (c *Checker) Float(bits int) float64 {
 	n := c.Num()
-	f, err := strconv.ParseFloat(string(n.raw), bits)
-	if err != nil {
-		c.DecodeFailed(fmt.Errorf("number %s does not fit in a %d-bit float", n.raw, bits))
-	}
+	f, _ := strconv.ParseFloat(string(n.raw), bits)
 	return f
 }

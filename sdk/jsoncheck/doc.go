@@ -9,16 +9,34 @@
 //
 // Generated code takes a [Checker] with [New], walks the value with
 // [Checker.Kind], [Checker.Str], [Checker.Num], [Checker.Enter] and
-// [Checker.Next], and reports violations with [Checker.Report]. A checker
+// [Checker.Next], and reports violations with [Checker.Problem]. A checker
 // reports problems by JSON Pointer path, "/" for the root, and stops at the
 // first syntax error.
 //
 // Valid input is then decoded into the Go value: when [Checker.Fill]
 // reports true, generated fill code walks the bytes a second time and
 // assigns fields directly, handing only values it has no direct decoding for
-// to encoding/json ([Checker.Unmarshal]); otherwise [Checker.Decode]
-// returns the problems as an *sdk.InputError, or decodes the whole input
-// with encoding/json after writing integers such as 5.0 as 5.
+// to encoding/json ([Checker.Unmarshal], which writes integers such as 5.0
+// as 5 first), and filling in the defaults of absent keys
+// ([Checker.Default]); otherwise [Checker.Err] returns the problems as an
+// *sdk.InputError.
+//
+// # Words
+//
+// Every problem is worded by one of the Msg functions ([MsgType],
+// [MsgBound], [MsgMissing], …), in one place: generated code reports
+// through them ([Checker.Problem]), and a runtime that judges input another
+// way, the host's JSON Schema fallback, parses it with [Parse] and words
+// its findings with the same functions, so a model reads the same list
+// whichever side judged. Messages speak JSON, never Go: a type, a
+// package or a time layout never appears in them.
+//
+// # Version
+//
+// Generated files carry a compile-time guard against this package
+// ([Version], [MinVersion], [RegenerateWithGoGenerate]): a file generated
+// for another version fails to compile with a message naming
+// RegenerateWithGoGenerate, and go generate fixes it.
 //
 // # Semantics
 //
@@ -26,8 +44,10 @@
 // uses it: string lengths count Unicode code points, integers are numbers
 // with no fractional part (5.0 is an integer and decodes to 5), numbers are
 // compared exactly as decimals, and the formats date-time, date, email, uri
-// and uuid are asserted. Object keys match case-sensitively; a key given
-// twice is a problem.
+// and uuid are asserted, as are the Go ranges int8 to uint64, float and
+// double. Object keys match case-sensitively; a key given twice is a
+// problem. A syntax error is the only problem reported with it. No number
+// beyond a 64-bit float is accepted anywhere.
 //
 // The happy path allocates nothing besides the pooled checker.
 package jsoncheck

@@ -2,6 +2,8 @@ package jsoncheck
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"errors"
 	"net"
 	"net/mail"
 	"net/url"
@@ -30,24 +32,98 @@ func Format(format string, s []byte) bool {
 	case "uuid":
 		return IsUUID(string(s))
 	}
+	if _, ok := goRanges[format]; ok {
+		return textInRange(format, string(s))
+	}
 	return true
 }
 
-// FormatHint says in words what a format wants, for problem messages.
-func FormatHint(format string) string {
+// textInRange reports whether a number written as a string, as ",string"
+// fields take it, fits the Go type behind format. Text that is no number
+// at all is left to the pattern such fields carry.
+func textInRange(format, s string) bool {
+	var err error
 	switch format {
-	case "date-time":
-		return "a date-time as in RFC 3339, like 2026-01-02T15:04:05Z"
-	case "date":
-		return "a date as YYYY-MM-DD"
-	case "email":
-		return "an email address"
-	case "uri":
-		return "an absolute URI, like https://example.com/x"
-	case "uuid":
-		return "a UUID, like 123e4567-e89b-12d3-a456-426614174000"
+	case "float":
+		_, err = strconv.ParseFloat(s, 32)
+	case "double":
+		_, err = strconv.ParseFloat(s, 64)
+	default:
+		if !isDecimal(s) {
+			return true
+		}
+		return InRange(format, parseNum([]byte(s)))
 	}
-	return "in format " + format
+	return !errors.Is(err, strconv.ErrRange)
+}
+
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// InRange reports whether the Go type behind format (int8 … uint64,
+// float, double) holds the number n.
+func InRange(format string, n Num) bool {
+	switch format {
+	case "float", "double":
+		if n.zero || n.point <= 30 {
+			return true
+		}
+		bits := 64
+		if format == "float" {
+			bits = 32
+		}
+		if n.point > 400 {
+			return false
+		}
+		_, err := strconv.ParseFloat(string(n.raw), bits)
+		return !errors.Is(err, strconv.ErrRange)
+	}
+	r, ok := goRanges[format]
+	if !ok {
+		return true
+	}
+	return n.Cmp(r[0]) >= 0 && n.Cmp(r[1]) <= 0
+}
+
+// FormatValue reports whether a decoded JSON value (a string, or a number
+// as json.Number) is in the format; it lets a JSON Schema validator assert
+// the formats exactly as generated validators do. Other values pass.
+func FormatValue(format string, v any) bool {
+	switch v := v.(type) {
+	case string:
+		return Format(format, []byte(v))
+	case json.Number:
+		if _, ok := goRanges[format]; ok {
+			return InRange(format, parseNum([]byte(v)))
+		}
+	}
+	return true
+}
+
+// FormatNames returns the formats generated validators assert.
+func FormatNames() []string {
+	return []string{"date-time", "date", "email", "uri", "uuid",
+		"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double"}
+}
+
+// IsGoTime reports whether raw, the contents of a JSON string as written,
+// is a date-time Go's time.Time decodes: RFC 3339 with an upper-case T and
+// Z, no leap second, no escapes.
+func IsGoTime(raw []byte) bool {
+	var buf [64]byte
+	q := append(append(append(buf[:0], '"'), raw...), '"')
+	var t time.Time
+	return t.UnmarshalJSON(q) == nil
 }
 
 // IsDateTime reports whether s is an RFC 3339 date-time: a date, "T", a
@@ -58,12 +134,6 @@ func IsDateTime(s string) bool {
 		return false
 	}
 	return IsDate(s[:10]) && isTime(s[11:])
-}
-
-// IsDate reports whether s is a full date, YYYY-MM-DD, that exists.
-func IsDate(s string) bool {
-	_, err := time.Parse(time.DateOnly, s)
-	return err == nil
 }
 
 // twoDigits parses s[i:i+2] as a number in [lo, hi].
@@ -114,6 +184,12 @@ func isTime(s string) bool {
 		h, m = utc/60, utc%60
 	}
 	return sec != 60 || (h == 23 && m == 59)
+}
+
+// IsDate reports whether s is a full date, YYYY-MM-DD, that exists.
+func IsDate(s string) bool {
+	_, err := time.Parse(time.DateOnly, s)
+	return err == nil
 }
 
 // IsEmail reports whether s is an email address: a local part of at most

@@ -32,6 +32,16 @@ func TestFormats(t *testing.T) {
 		{"uuid", "123e4567e89b12d3a456426614174000", false},
 		{"uuid", "123e4567-e89b-12d3-a456-42661417400g", false},
 		{"unknown", "anything", true},
+		{"int64", "9223372036854775807", true},
+		{"int64", "9223372036854775808", false},
+		{"int64", "-9223372036854775809", false},
+		{"int8", "-128", true},
+		{"int8", "300", false},
+		{"uint64", "18446744073709551616", false},
+		{"int64", "x", true}, // not a number: the field's pattern says so
+		{"float", "3.4e38", true},
+		{"float", "3.5e38", false},
+		{"double", "1e309", false},
 	}
 	for _, tt := range tests {
 		if got := Format(tt.format, []byte(tt.s)); got != tt.want {
@@ -44,6 +54,46 @@ func TestBase64(t *testing.T) {
 	for s, want := range map[string]bool{"aGk=": true, "aGk": false, "": true, "a\nGk=": true, "!!": false} {
 		if got := Base64([]byte(s)); got != want {
 			t.Errorf("Base64(%q): got %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestInRange(t *testing.T) {
+	tests := []struct {
+		format, n string
+		want      bool
+	}{
+		{"int64", "9223372036854775807", true},
+		{"int64", "9.223372036854775807e18", true},
+		{"int64", "9223372036854775808", false},
+		{"uint64", "-1", false},
+		{"uint64", "18446744073709551615", true},
+		{"float", "1e39", false},
+		{"float", "-1e38", true},
+		{"double", "1e308", true},
+		{"double", "-1e309", false},
+		{"double", "1e-400", true},
+		{"double", "1e10000000", false},
+	}
+	for _, tt := range tests {
+		if got := InRange(tt.format, parseNum([]byte(tt.n))); got != tt.want {
+			t.Errorf("InRange(%s, %s): got %v, want %v", tt.format, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestIsGoTime(t *testing.T) {
+	for raw, want := range map[string]bool{
+		"2026-01-02T15:04:05Z":        true,
+		"2026-01-02T15:04:05.5+01:00": true,
+		"2026-01-02T15:04:05z":        false, // Go wants an upper-case Z
+		"2026-01-02t15:04:05Z":        false,
+		"2026-12-31T23:59:60Z":        false, // and no leap second
+		`2026-01-02T15:04:05\u005a`:   false, // nor escapes
+		"2026-01-02T15:04:05":         false,
+	} {
+		if got := IsGoTime([]byte(raw)); got != want {
+			t.Errorf("IsGoTime(%q): got %v, want %v", raw, got, want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package jsoncheck
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"strings"
@@ -161,34 +162,6 @@ func TestPathEscaping(t *testing.T) {
 	}
 }
 
-func TestDecodeRewritesIntegers(t *testing.T) {
-	c := New([]byte(`{"n": 2.50e1, "m": [1.0, 3]}`))
-	defer c.Release()
-	c.Enter()
-	for c.Next() {
-		switch string(c.Key()) {
-		case "n":
-			c.Int()
-		case "m":
-			c.Enter()
-			for c.Next() {
-				c.Int()
-			}
-		}
-	}
-	c.End()
-	var v struct {
-		N int   `json:"n"`
-		M []int `json:"m"`
-	}
-	if err := c.Decode(&v); err != nil {
-		t.Fatal(err)
-	}
-	if v.N != 25 || !slices.Equal(v.M, []int{1, 3}) {
-		t.Errorf("got %+v, want n 25 and m [1 3]", v)
-	}
-}
-
 func TestErr(t *testing.T) {
 	c := New([]byte(`"x"`))
 	defer c.Release()
@@ -227,6 +200,62 @@ func TestMaxDepth(t *testing.T) {
 	c.Skip()
 	c.End()
 	if got, want := c.Problems(), []string{"/: invalid JSON at byte 10001: nested deeper than 10000 levels"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestSyntaxAlone: problems found before a syntax error are dropped, so
+// every judge of the input says the same one thing.
+func TestSyntaxAlone(t *testing.T) {
+	c := New([]byte(`{"a":5,"b":`))
+	defer c.Release()
+	c.Enter()
+	for c.Next() {
+		c.WrongType("a string")
+	}
+	c.End()
+	if got, want := c.Problems(), []string{"/: invalid JSON at byte 11: unexpected end of input"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestHugeNumbers: a number beyond a 64-bit float is refused wherever it
+// is, even in a skipped value, and costs no more than its text.
+func TestHugeNumbers(t *testing.T) {
+	c := New([]byte(`{"a":[1e10000000,-1e309,1e308,1e-10000000]}`))
+	defer c.Release()
+	c.Skip()
+	c.End()
+	want := []string{
+		"/a/0: must be at most 1.7976931348623157e308, got 1e10000000",
+		"/a/1: must be at least -1.7976931348623157e308, got -1e309",
+	}
+	if got := c.Problems(); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestUnmarshalRewritesIntegers(t *testing.T) {
+	c := New([]byte(`{"m": [1.0, 3e0]}`))
+	defer c.Release()
+	c.Enter()
+	c.Next()
+	start := c.Offset()
+	c.Enter()
+	for c.Next() {
+		c.Int()
+	}
+	var m [2]int
+	c.Unmarshal(start, &m)
+	if len(c.Problems()) > 0 || m != [2]int{1, 3} {
+		t.Errorf("got %v and problems %q, want [1 3]", m, c.Problems())
+	}
+}
+
+func TestDecodeProblemWords(t *testing.T) {
+	var n int8
+	err := json.Unmarshal([]byte(`300`), &n)
+	if got, want := decodeProblem(err), "must be an integer in range, got number 300"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

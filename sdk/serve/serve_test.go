@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -213,7 +214,7 @@ func TestCallToolFailures(t *testing.T) {
 	}{
 		{"unknown tool", "t_nope", `{}`, "mod t has no tool t_nope", nil},
 		{"generated decoder", "t_count", `{"n":101}`, "invalid input: /n: must be at most 100, got 101", []string{"/n: must be at most 100, got 101"}},
-		{"json fallback", "t_double", `{"n":"x"}`, "invalid input:", []string{"json: cannot unmarshal"}},
+		{"json fallback", "t_double", `{"n":"x"}`, "invalid input:", []string{"/n: must be an integer in range, got a string"}},
 		{"panic", "t_panic", `{}`, "tool t_panic panicked: oh no", nil},
 	}
 	for _, tt := range tests {
@@ -308,6 +309,26 @@ func TestCommandsAndHooks(t *testing.T) {
 		r, err := c.BeforeAction(ctx, &pb.BeforeActionRequest{Action: sdk.ActionToolCall, Tool: "t_panic", Input: []byte(tt.input)})
 		if err != nil || r.GetRefusal() != tt.refusal {
 			t.Errorf("hook on %s: got %v, %v; want refusal %q", tt.input, r, err, tt.refusal)
+		}
+	}
+}
+
+func TestCheckInput(t *testing.T) {
+	c := start(t, testGenerated)
+	ctx := context.Background()
+	tests := []struct {
+		tool, input string
+		problems    []string
+		err         string
+	}{
+		{"t_count", `{"n":5}`, nil, ""},
+		{"t_count", `{"n":500}`, []string{"/n: must be at most 100, got 500"}, ""},
+		{"t_nope", `{}`, nil, "mod t has no tool t_nope"},
+	}
+	for _, tt := range tests {
+		r, err := c.CheckInput(ctx, &pb.CheckInputRequest{Tool: tt.tool, Input: []byte(tt.input)})
+		if err != nil || !slices.Equal(r.GetProblems(), tt.problems) || r.GetError() != tt.err {
+			t.Errorf("%s %s: got %v, %v; want problems %q, error %q", tt.tool, tt.input, r, err, tt.problems, tt.err)
 		}
 	}
 }

@@ -8,8 +8,13 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"echomod\",\n  \"displayName\": \"Benchmark echo\",\n  \"description\": \"Tools that do nearly nothing, to measure what a call costs.\",\n  \"goPackage\": \"github.com/modkit/modkit/bench/internal/echomod\",\n  \"sourceHash\": \"sha256:6ab6a92f71d97417140bdd338ea13eb94b35451c6a7644171b015eaf5278bb85\",\n  \"tools\": [\n    {\n      \"name\": \"echo\",\n      \"description\": \"Returns its input as JSON. Call it to measure the cost of a round trip.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"tags\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"maxItems\": 16\n          },\n          \"count\": {\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          },\n          \"loud\": {\n            \"type\": \"boolean\"\n          },\n          \"author\": {\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/Author\"\n              }\n            ]\n          }\n        },\n        \"required\": [\n          \"message\",\n          \"tags\",\n          \"count\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Author\": {\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\",\n                \"minLength\": 1\n              },\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\"\n              }\n            },\n            \"required\": [\n              \"name\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"echo_activity\",\n      \"description\": \"Returns its input as JSON after ten activity updates. Call it to measure the cost of activity.\",\n      \"activity\": \"Echoing with activity…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"tags\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"maxItems\": 16\n          },\n          \"count\": {\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          },\n          \"loud\": {\n            \"type\": \"boolean\"\n          },\n          \"author\": {\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/Author\"\n              }\n            ]\n          }\n        },\n        \"required\": [\n          \"message\",\n          \"tags\",\n          \"count\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Author\": {\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\",\n                \"minLength\": 1\n              },\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\"\n              }\n            },\n            \"required\": [\n              \"name\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"wait_cancel\",\n      \"description\": \"Waits until the call is cancelled and writes the time it noticed to a file. Call it to measure cancellation latency.\",\n      \"activity\": \"Waiting for cancellation…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"WaitInput names the file wait_cancel writes when it sees cancellation.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"file\": {\n            \"description\": \"File is the absolute path where the tool writes the wall-clock time, in Unix nanoseconds, at which its context was cancelled.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          }\n        },\n        \"required\": [\n          \"file\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"echomod\",\n  \"displayName\": \"Benchmark echo\",\n  \"description\": \"Tools that do nearly nothing, to measure what a call costs.\",\n  \"goPackage\": \"github.com/modkit/modkit/bench/internal/echomod\",\n  \"sourceHash\": \"sha256:6ab6a92f71d97417140bdd338ea13eb94b35451c6a7644171b015eaf5278bb85\",\n  \"tools\": [\n    {\n      \"name\": \"echo\",\n      \"description\": \"Returns its input as JSON. Call it to measure the cost of a round trip.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"tags\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"maxItems\": 16\n          },\n          \"count\": {\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          },\n          \"loud\": {\n            \"type\": \"boolean\"\n          },\n          \"author\": {\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/Author\"\n              }\n            ]\n          }\n        },\n        \"required\": [\n          \"message\",\n          \"tags\",\n          \"count\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Author\": {\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\",\n                \"minLength\": 1\n              },\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\"\n              }\n            },\n            \"required\": [\n              \"name\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"echo_activity\",\n      \"description\": \"Returns its input as JSON after ten activity updates. Call it to measure the cost of activity.\",\n      \"activity\": \"Echoing with activity…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"tags\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"maxItems\": 16\n          },\n          \"count\": {\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          },\n          \"loud\": {\n            \"type\": \"boolean\"\n          },\n          \"author\": {\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/Author\"\n              }\n            ]\n          }\n        },\n        \"required\": [\n          \"message\",\n          \"tags\",\n          \"count\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Author\": {\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\",\n                \"minLength\": 1\n              },\n              \"email\": {\n                \"type\": \"string\",\n                \"format\": \"email\"\n              }\n            },\n            \"required\": [\n              \"name\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"wait_cancel\",\n      \"description\": \"Waits until the call is cancelled and writes the time it noticed to a file. Call it to measure cancellation latency.\",\n      \"activity\": \"Waiting for cancellation…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names the file wait_cancel writes when it sees cancellation.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"file\": {\n            \"description\": \"The absolute path where the tool writes the wall-clock time, in Unix nanoseconds, at which its context was cancelled.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          }\n        },\n        \"required\": [\n          \"file\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -31,15 +36,12 @@ func modkitDecodeEcho(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckEcho(c)
 	c.End()
-	var in echo.Input
-	if c.Fill() {
-		modkitFillEchoInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in echo.Input
+	modkitFillEchoInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -64,10 +66,10 @@ func modkitCheckEcho(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 					if n > 500 {
-						c.Report("must be at most 500 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(500, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -92,7 +94,7 @@ func modkitCheckEcho(c *jsoncheck.Checker) {
 						}
 					}
 					if count > 16 {
-						c.Report("must have at most 16 items, got %d", count)
+						c.Problem(jsoncheck.MsgMaxItems(16, count))
 					}
 				default:
 					c.WrongType("an array")
@@ -106,11 +108,13 @@ func modkitCheckEcho(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("1000") > 0 {
-						c.Report("must be at most 1000, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("1000") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "1000", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -162,15 +166,12 @@ func modkitDecodeWaitCancel(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckWaitCancel(c)
 	c.End()
-	var in WaitInput
-	if c.Fill() {
-		modkitFillWaitInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in WaitInput
+	modkitFillWaitInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -195,7 +196,7 @@ func modkitCheckWaitCancel(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -231,7 +232,7 @@ func modkitCheckDefAuthor(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -245,9 +246,7 @@ func modkitCheckDefAuthor(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("email", s) {
-						c.Report("must be an email address, got %q", s)
-					}
+					c.CheckFormat("email", s)
 				default:
 					c.WrongType("a string")
 				}

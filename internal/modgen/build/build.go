@@ -52,8 +52,8 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 	b.rules(m)
 
 	docs := schema.NewDocs(pkg.Fset, pkg.Syntax)
-	in := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Input}
-	out := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Output}
+	in := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Input, Module: load.ModulePath(pkg)}
+	out := &schema.Generator{Fset: pkg.Fset, Docs: docs, Mode: schema.Output, Module: load.ModulePath(pkg)}
 
 	mf := &manifest.Manifest{
 		FormatVersion: manifest.FormatVersion,

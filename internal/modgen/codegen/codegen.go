@@ -180,6 +180,11 @@ func (g *gen) finish() ([]byte, error) {
 }
 
 func newGen(f *jen.File, pkgPath string) *gen {
+	f.Comment("The file and the jsoncheck it is compiled with must match: if these lines")
+	f.Comment("fail to compile, run go generate to regenerate the file.")
+	f.Const().Id("_").Op("=").Qual(checkPath, "RegenerateWithGoGenerate").Call(jen.Lit(jsoncheck.Version).Op("-").Qual(checkPath, "MinVersion"))
+	f.Const().Id("_").Op("=").Qual(checkPath, "RegenerateWithGoGenerate").Call(jen.Qual(checkPath, "Version").Op("-").Lit(jsoncheck.Version))
+	f.Line()
 	return &gen{f: f, pkgPath: pkgPath, defs: map[string]*schema.Schema{},
 		patterns: map[string]string{}, emitted: map[string]bool{},
 		fill: fillFuncs{names: map[string]string{}, used: map[string]bool{}}}
@@ -197,20 +202,19 @@ func (g *gen) decodeBody(check string, t types.Type) ([]jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []jen.Code{
+	body := []jen.Code{
 		jen.Id("c").Op(":=").Qual(checkPath, "New").Call(jen.Id("data")),
 		jen.Defer().Id("c").Dot("Release").Call(),
 		jen.Id(check).Call(jen.Id("c")),
 		jen.Id("c").Dot("End").Call(),
+		jen.If(jen.Op("!").Add(c("Fill"))).Block(jen.Return(jen.Nil(), c("Err"))),
 		jen.Var().Id("in").Add(typ),
-		jen.If(c("Fill")).Block(append(fill,
-			jen.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("in"), jen.Nil()))...),
-		jen.If(jen.Err().Op(":=").Id("c").Dot("Decode").Call(jen.Op("&").Id("in")), jen.Err().Op("!=").Nil()).Block(
-			jen.Return(jen.Nil(), jen.Err()),
-		),
+	}
+	body = append(body, fill...)
+	return append(body,
+		jen.If(jen.Err().Op(":=").Id("c").Dot("Err").Call(), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
 		jen.Return(jen.Id("in"), jen.Nil()),
-	}, nil
+	), nil
 }
 
 // root returns the body of a root schema's checker. A root that is also a
@@ -392,7 +396,7 @@ func (g *gen) value(s *schema.Schema) []jen.Code {
 			cond = jen.Empty()
 		}
 		out = append(out, jen.If(cond.Op("!").Qual(checkPath, "OneOf").Call(lits...)).Block(
-			c("Report", jen.Lit("must be one of "+esc(strings.Join(s.Enum, ", "))+", got %s"), c("Span", jen.Id("start"))),
+			problem("MsgEnum", enumLits(s.Enum), jen.String().Parens(c("Span", jen.Id("start")))),
 		))
 	}
 	return out
@@ -413,24 +417,26 @@ func (g *gen) str(s *schema.Schema, genericEnum bool) []jen.Code {
 		checks = append(checks, jen.Id("n").Op(":=").Qual(checkPath, "Len").Call(jen.Id("s")))
 		if s.MinLength != nil {
 			checks = append(checks, jen.If(jen.Id("n").Op("<").Lit(int(*s.MinLength))).Block(
-				c("Report", jen.Lit(fmt.Sprintf("must be at least %s long, got %%d", plural(*s.MinLength, "character"))), jen.Id("n"))))
+				problem("MsgMinLength", jen.Lit(int(*s.MinLength)), jen.Id("n"))))
 		}
 		if s.MaxLength != nil {
 			checks = append(checks, jen.If(jen.Id("n").Op(">").Lit(int(*s.MaxLength))).Block(
-				c("Report", jen.Lit(fmt.Sprintf("must be at most %s long, got %%d", plural(*s.MaxLength, "character"))), jen.Id("n"))))
+				problem("MsgMaxLength", jen.Lit(int(*s.MaxLength)), jen.Id("n"))))
 		}
 	}
 	if s.Pattern != "" {
 		checks = append(checks, jen.If(jen.Op("!").Id(g.pattern(s.Pattern)).Dot("Match").Call(jen.Id("s"))).Block(
-			c("Report", jen.Lit("must match the pattern "+esc(strconv.Quote(s.Pattern))+", got %q"), jen.Id("s"))))
+			problem("MsgPattern", jen.Lit(s.Pattern), jen.String().Parens(jen.Id("s")))))
 	}
 	if s.Format != "" {
-		checks = append(checks, jen.If(jen.Op("!").Qual(checkPath, "Format").Call(jen.Lit(s.Format), jen.Id("s"))).Block(
-			c("Report", jen.Lit("must be "+jsoncheck.FormatHint(s.Format)+", got %q"), jen.Id("s"))))
+		checks = append(checks, c("CheckFormat", jen.Lit(s.Format), jen.Id("s")))
+	}
+	if s.GoTime {
+		checks = append(checks, c("CheckGoTime", jen.Id("s")))
 	}
 	if s.ContentEncoding == "base64" {
 		checks = append(checks, jen.If(jen.Op("!").Qual(checkPath, "Base64").Call(jen.Id("s"))).Block(
-			c("Report", jen.Lit("must be base64 text (standard alphabet, padded)"))))
+			problem("MsgBase64")))
 	}
 	if len(s.Enum) > 0 && !genericEnum {
 		var vals []jen.Code
@@ -439,7 +445,7 @@ func (g *gen) str(s *schema.Schema, genericEnum bool) []jen.Code {
 		}
 		checks = append(checks, jen.Switch(jen.String().Parens(jen.Id("s"))).Block(
 			jen.Case(vals...),
-			jen.Default().Block(c("Report", jen.Lit("must be one of "+esc(strings.Join(s.Enum, ", "))+", got %q"), jen.Id("s"))),
+			jen.Default().Block(problem("MsgEnum", enumLits(s.Enum), jen.Qual("strconv", "Quote").Call(jen.String().Parens(jen.Id("s"))))),
 		))
 	}
 	if len(checks) == 0 {
@@ -448,29 +454,51 @@ func (g *gen) str(s *schema.Schema, genericEnum bool) []jen.Code {
 	return append([]jen.Code{jen.Id("s").Op(":=").Id("c").Dot("Str").Call()}, checks...)
 }
 
+// problem reports the message a jsoncheck Msg function words.
+func problem(msg string, args ...jen.Code) *jen.Statement {
+	return c("Problem", jen.Qual(checkPath, msg).Call(args...))
+}
+
+// enumLits is the []string of an enum's JSON literals.
+func enumLits(lits []string) *jen.Statement {
+	var vals []jen.Code
+	for _, l := range lits {
+		vals = append(vals, jen.Lit(l))
+	}
+	return jen.Index().String().Values(vals...)
+}
+
 func (g *gen) num(s *schema.Schema) []jen.Code {
 	read := "Num"
 	if s.Type == "integer" {
 		read = "Int"
 	}
 	var checks []jen.Code
-	bound := func(lit, op, words string) {
+	if s.Format != "" {
+		checks = append(checks, c("Range", jen.Lit(s.Format), jen.Id("n")))
+	}
+	bound := func(lit, op, keyword string) {
 		if lit == "" {
 			return
 		}
 		checks = append(checks, jen.If(jen.Id("n").Dot("Cmp").Call(jen.Lit(lit)).Op(op).Lit(0)).Block(
-			c("Report", jen.Lit("must be "+words+" "+lit+", got %s"), jen.Id("n"))))
+			problem("MsgBound", jen.Lit(keyword), jen.Lit(lit), jen.Id("n").Dot("String").Call())))
 	}
-	bound(s.Minimum, "<", "at least")
-	bound(s.ExclusiveMin, "<=", "greater than")
-	bound(s.Maximum, ">", "at most")
-	bound(s.ExclusiveMax, ">=", "less than")
+	bound(s.Minimum, "<", "minimum")
+	bound(s.ExclusiveMin, "<=", "exclusiveMinimum")
+	bound(s.Maximum, ">", "maximum")
+	bound(s.ExclusiveMax, ">=", "exclusiveMaximum")
 	if s.MultipleOf != "" {
 		checks = append(checks, jen.If(jen.Op("!").Id("n").Dot("MultipleOf").Call(jen.Lit(s.MultipleOf))).Block(
-			c("Report", jen.Lit("must be a multiple of "+s.MultipleOf+", got %s"), jen.Id("n"))))
+			problem("MsgMultipleOf", jen.Lit(s.MultipleOf), jen.Id("n").Dot("String").Call())))
 	}
 	if len(checks) == 0 {
 		return []jen.Code{c(read)}
+	}
+	if read == "Int" {
+		// A number with a fraction breaks the type: the rest does not
+		// apply, as in JSON Schema.
+		checks = []jen.Code{jen.If(jen.Id("n").Dot("IsInt").Call()).Block(checks...)}
 	}
 	return append([]jen.Code{jen.Id("n").Op(":=").Id("c").Dot(read).Call()}, checks...)
 }
@@ -502,15 +530,15 @@ func (g *gen) array(s *schema.Schema) []jen.Code {
 	out = append(out, c("Enter"), jen.For(c("Next")).Block(body...))
 	if s.MinItems != nil {
 		out = append(out, jen.If(jen.Id("count").Op("<").Lit(int(*s.MinItems))).Block(
-			c("Report", jen.Lit(fmt.Sprintf("must have at least %s, got %%d", plural(*s.MinItems, "item"))), jen.Id("count"))))
+			problem("MsgMinItems", jen.Lit(int(*s.MinItems)), jen.Id("count"))))
 	}
 	if s.MaxItems != nil {
 		out = append(out, jen.If(jen.Id("count").Op(">").Lit(int(*s.MaxItems))).Block(
-			c("Report", jen.Lit(fmt.Sprintf("must have at most %s, got %%d", plural(*s.MaxItems, "item"))), jen.Id("count"))))
+			problem("MsgMaxItems", jen.Lit(int(*s.MaxItems)), jen.Id("count"))))
 	}
 	if s.UniqueItems {
 		out = append(out, jen.If(jen.List(jen.Id("i"), jen.Id("j"), jen.Id("dup")).Op(":=").Qual(checkPath, "Repeated").Call(jen.Id("items")), jen.Id("dup")).Block(
-			c("Report", jen.Lit("items must be unique, but items %d and %d are equal"), jen.Id("i"), jen.Id("j"))))
+			problem("MsgUnique", jen.Id("i"), jen.Id("j"))))
 	}
 	return out
 }
@@ -519,15 +547,36 @@ func (g *gen) mapValue(s *schema.Schema) []jen.Code {
 	var body []jen.Code
 	if s.KeyPattern != "" {
 		body = append(body, jen.If(jen.Op("!").Id(g.pattern(s.KeyPattern)).Dot("Match").Call(c("Key"))).Block(
-			c("Report", jen.Lit("property name must match the pattern "+esc(strconv.Quote(s.KeyPattern))))))
+			problem("MsgKeyPattern", jen.Lit(s.KeyPattern))))
+	}
+	if s.KeyFormat != "" {
+		body = append(body, jen.If(jen.Op("!").Qual(checkPath, "Format").Call(jen.Lit(s.KeyFormat), c("Key"))).Block(
+			problem("MsgKeyFormat", jen.Lit(s.KeyFormat), jen.String().Parens(c("Key")))))
 	}
 	if s.Values != nil {
 		body = append(body, g.value(s.Values)...)
 	} else {
 		body = append(body, c("Skip"))
 	}
+	counted := s.MinProps != nil || s.MaxProps != nil
+	if counted {
+		body = append([]jen.Code{jen.Id("count").Op("++")}, body...)
+	}
 	body = append([]jen.Code{jen.If(jen.Id("keys").Dot("Seen").Call(c("Key"))).Block(c("Duplicate"), jen.Continue())}, body...)
-	return []jen.Code{jen.Var().Id("keys").Qual(checkPath, "KeySet"), c("Enter"), jen.For(c("Next")).Block(body...)}
+	out := []jen.Code{jen.Var().Id("keys").Qual(checkPath, "KeySet")}
+	if counted {
+		out = append(out, jen.Id("count").Op(":=").Lit(0))
+	}
+	out = append(out, c("Enter"), jen.For(c("Next")).Block(body...))
+	if s.MinProps != nil {
+		out = append(out, jen.If(jen.Id("count").Op("<").Lit(int(*s.MinProps))).Block(
+			problem("MsgMinProperties", jen.Lit(int(*s.MinProps)), jen.Id("count"))))
+	}
+	if s.MaxProps != nil {
+		out = append(out, jen.If(jen.Id("count").Op(">").Lit(int(*s.MaxProps))).Block(
+			problem("MsgMaxProperties", jen.Lit(int(*s.MaxProps)), jen.Id("count"))))
+	}
+	return out
 }
 
 func (g *gen) object(s *schema.Schema) []jen.Code {
@@ -566,16 +615,6 @@ func jsonUnquote(lit string) string {
 	c := jsoncheck.New([]byte(lit))
 	defer c.Release()
 	return string(c.Str())
-}
-
-// esc escapes text for use in a format string.
-func esc(s string) string { return strings.ReplaceAll(s, "%", "%%") }
-
-func plural(n uint64, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.FormatUint(n, 10) + " " + word + "s"
 }
 
 // kindOf returns the jsoncheck.Kind constant of a JSON type.

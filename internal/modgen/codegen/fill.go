@@ -71,8 +71,9 @@ func (g *gen) tmp(prefix string) string {
 
 // fillStruct decodes an object into the struct that the expression v (a
 // pointer or addressable value) denotes.
+// Fields with a default get it when their key is absent.
 func (g *gen) fillStruct(v string, t types.Type) ([]jen.Code, error) {
-	var cases []jen.Code
+	var cases, vars, defaults []jen.Code
 	for _, f := range schema.Fields(t) {
 		target, prelude, err := g.fieldPath(v, t, f.Index)
 		if err != nil {
@@ -82,13 +83,21 @@ func (g *gen) fillStruct(v string, t types.Type) ([]jen.Code, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.Default != "" {
+			seen := g.tmp("has")
+			vars = append(vars, jen.Var().Id(seen).Bool())
+			body = append([]jen.Code{jen.Id(seen).Op("=").True()}, body...)
+			defaults = append(defaults, jen.If(jen.Op("!").Id(seen)).Block(append(prelude,
+				c("Default", jen.Op("&").Id(target), jen.Lit(f.Default)))...))
+		}
 		cases = append(cases, jen.Case(jen.Lit(f.Name)).Block(append(prelude, body...)...))
 	}
 	cases = append(cases, jen.Default().Block(c("Skip")))
-	return []jen.Code{
+	out := append(vars,
 		c("Enter"),
 		jen.For(c("Next")).Block(jen.Switch(jen.String().Parens(c("Key"))).Block(cases...)),
-	}, nil
+	)
+	return append(out, defaults...), nil
 }
 
 // fieldPath returns the expression of the field at index below v,
@@ -258,24 +267,29 @@ func (g *gen) fallback(target string) []jen.Code {
 	}
 }
 
-// fillQuoted decodes a value written as a JSON string by ",string".
+// fillQuoted decodes a value written as a JSON string by ",string". The
+// validator has checked the text's range; a failure is worded anyway.
 func (g *gen) fillQuoted(target string, b *types.Basic, tc jen.Code) []jen.Code {
-	s := jen.String().Parens(c("Str"))
+	x, txt := g.tmp("x"), g.tmp("s")
 	var call *jen.Statement
+	format := ""
 	switch {
 	case b.Kind() == types.Bool:
-		return []jen.Code{jen.Id(target).Op("=").Add(tc).Parens(s.Op("==").Lit("true"))}
+		return []jen.Code{jen.Id(target).Op("=").Add(tc).Parens(jen.String().Parens(c("Str")).Op("==").Lit("true"))}
 	case b.Info()&types.IsUnsigned != 0:
-		call = jen.Qual("strconv", "ParseUint").Call(s, jen.Lit(10), jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseUint").Call(jen.Id(txt), jen.Lit(10), jen.Lit(sizeOf(b)))
+		format = fmt.Sprintf("uint%d", sizeOf(b))
 	case b.Info()&types.IsInteger != 0:
-		call = jen.Qual("strconv", "ParseInt").Call(s, jen.Lit(10), jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseInt").Call(jen.Id(txt), jen.Lit(10), jen.Lit(sizeOf(b)))
+		format = fmt.Sprintf("int%d", sizeOf(b))
 	default:
-		call = jen.Qual("strconv", "ParseFloat").Call(s, jen.Lit(sizeOf(b)))
+		call = jen.Qual("strconv", "ParseFloat").Call(jen.Id(txt), jen.Lit(sizeOf(b)))
+		format = map[int]string{32: "float", 64: "double"}[sizeOf(b)]
 	}
-	x := g.tmp("x")
 	return []jen.Code{
+		jen.Id(txt).Op(":=").String().Parens(c("Str")),
 		jen.List(jen.Id(x), jen.Err()).Op(":=").Add(call),
-		jen.If(jen.Err().Op("!=").Nil()).Block(c("DecodeFailed", jen.Err())),
+		jen.If(jen.Err().Op("!=").Nil()).Block(problem("MsgFormat", jen.Lit(format), jen.Id(txt))),
 		jen.Id(target).Op("=").Add(tc).Parens(jen.Id(x)),
 	}
 }

@@ -1,15 +1,19 @@
 // Package schema turns Go types, as go/types sees them, into JSON Schema
-// draft 2020-12 following modkit's schema convention (SPEC section 3).
+// draft 2020-12 following modkit's schema convention, which the sdk
+// package's documentation states in full, with an example per rule
+// (section "Input schemas").
 //
 // # Convention
 //
 // Names and omission follow encoding/json; the schema describes the wire
-// form (time.Time, []byte, json.RawMessage, any, text and JSON marshalers);
-// fields are required unless omitempty, omitzero or a pointer; pointers
-// accept null; objects are closed; doc comments become descriptions;
-// `jsonschema:"..."` tags add constraints; typed constants make enums; Go
-// integer sizes become bounds; named structs, recursive and generic types go
-// through $defs and $ref.
+// form (time.Time, time.Duration, []byte, json.RawMessage, any, text and
+// JSON marshalers); fields are required unless omitempty, omitzero or a
+// pointer; pointers accept null; objects are closed; doc comments, without
+// their leading Go name, become descriptions; `jsonschema:"..."` tags add
+// constraints and defaults; typed constants of the mod's own module make
+// enums; narrow Go integers become bounds and 64-bit ones formats; named
+// structs, recursive and generic types go through $defs and $ref, a
+// recursive root once.
 //
 // # Use
 //

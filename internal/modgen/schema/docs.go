@@ -5,6 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Docs finds the doc comments of types and struct fields by position. It
@@ -49,7 +51,7 @@ func (d *Docs) index(fset *token.FileSet, f *ast.File) map[posKey]string {
 	idx := map[posKey]string{}
 	add := func(id *ast.Ident, groups ...*ast.CommentGroup) {
 		for _, g := range groups {
-			if text := cleanDoc(g); text != "" {
+			if text := dropName(cleanDoc(g), id.Name); text != "" {
 				p := fset.Position(id.Pos())
 				idx[posKey{p.Line, p.Column}] = text
 				return
@@ -97,6 +99,28 @@ func (d *Docs) index(fset *token.FileSet, f *ast.File) map[posKey]string {
 		return true
 	})
 	return idx
+}
+
+// dropName removes the Go identifier a doc comment starts with, by Go
+// convention, so the description speaks of the thing rather than its Go
+// name: "Query is the text to find." becomes "The text to find.", "Limit
+// caps the hits." becomes "Caps the hits.".
+func dropName(doc, name string) string {
+	rest, ok := strings.CutPrefix(doc, name+" ")
+	if !ok {
+		return doc
+	}
+	for _, verb := range []string{"is ", "are "} {
+		if r, ok := strings.CutPrefix(rest, verb); ok {
+			rest = r
+			break
+		}
+	}
+	if rest == "" {
+		return doc
+	}
+	r, size := utf8.DecodeRuneInString(rest)
+	return string(unicode.ToUpper(r)) + rest[size:]
 }
 
 // cleanDoc returns a comment's text for a description: the lines of a

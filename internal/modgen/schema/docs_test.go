@@ -33,3 +33,19 @@ func TestCleanDoc(t *testing.T) {
 		t.Errorf("got %q for no comment, want empty", got)
 	}
 }
+
+func TestDropName(t *testing.T) {
+	tests := []struct{ doc, name, want string }{
+		{"WordCountInput is the passage whose words are counted.", "WordCountInput", "The passage whose words are counted."},
+		{"Limit caps the hits.", "Limit", "Caps the hits."},
+		{"Options are the knobs.", "Options", "The knobs."},
+		{"Counts words.", "Limit", "Counts words."},
+		{"Limitless is a word.", "Limit", "Limitless is a word."},
+		{"Limit", "Limit", "Limit"},
+	}
+	for _, tt := range tests {
+		if got := dropName(tt.doc, tt.name); got != tt.want {
+			t.Errorf("dropName(%q, %q) = %q, want %q", tt.doc, tt.name, got, tt.want)
+		}
+	}
+}

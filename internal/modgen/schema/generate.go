@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
 // Mode selects which side of the wire a schema describes.
@@ -43,6 +45,10 @@ type Generator struct {
 	Docs *Docs
 	// Mode is Input or Output.
 	Mode Mode
+	// Module is the path of the mod's module: only named types declared in
+	// it make enums of their typed constants. Empty means every package
+	// outside the standard library.
+	Module string
 
 	defs    map[string]*def // by type key
 	names   map[string]string
@@ -103,7 +109,13 @@ func (g *Generator) Root(t types.Type, pos token.Pos) *Schema {
 	if st, ok := types.Unalias(t).Underlying().(*types.Struct); ok && !g.special(t) {
 		s = g.object(t, st, pos)
 		if n, ok := types.Unalias(t).(*types.Named); ok {
-			s.Description = g.Docs.At(n.Origin().Obj().Pos())
+			if d, ok := g.defs[typeKey(t)]; ok && d.name != "" {
+				// A recursive root is written once, in $defs; the root
+				// refers to it and still says it is an object.
+				s = &Schema{Type: "object", Ref: "#/$defs/" + d.name}
+			} else {
+				s.Description = g.Docs.At(n.Origin().Obj().Pos())
+			}
 		}
 	} else {
 		s = g.typeSchema(t, pos)
@@ -174,11 +186,13 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	t = types.Unalias(t)
 	switch {
 	case isNamed(t, "time", "Time"):
-		return &Schema{Type: "string", Format: "date-time"}
+		return &Schema{Type: "string", Format: "date-time", Pattern: jsoncheck.TimePattern, GoTime: true}
 	case isNamed(t, "encoding/json", "RawMessage"):
 		return &Schema{}
 	case isNamed(t, "encoding/json", "Number"):
 		return &Schema{Type: "number"}
+	case isNamed(t, "time", "Duration"):
+		return &Schema{Type: "integer", Format: "int64", Description: durationDoc}
 	}
 	if p, ok := t.(*types.Pointer); ok {
 		s := g.typeSchema(p.Elem(), pos)
@@ -234,6 +248,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 				if kb.Info()&types.IsUnsigned != 0 {
 					s.KeyPattern = "^[0-9]+$"
 				}
+				s.KeyFormat = goFormat(kb)
 			default:
 				g.errorf(pos, "map key type %s cannot be a JSON object key: use a string, integer or text-marshaling type", typeKey(u.Key()))
 			}
@@ -279,19 +294,51 @@ func (g *Generator) guard(named *types.Named, pos token.Pos, f func() *Schema) *
 	return s
 }
 
-// Integer bounds by basic kind.
+// durationDoc describes a time.Duration, whose wire form is an integer.
+const durationDoc = "A duration, as an integer count of nanoseconds (1000000000 is one second)."
+
+// Integer bounds by basic kind. 64-bit integers carry no bounds, which
+// are noise to a model and beyond what JavaScript numbers hold exactly:
+// their range is the format int64 or uint64, which the validators assert.
 var intBounds = map[types.BasicKind][2]string{
-	types.Int:     {"-9223372036854775808", "9223372036854775807"},
 	types.Int8:    {"-128", "127"},
 	types.Int16:   {"-32768", "32767"},
 	types.Int32:   {"-2147483648", "2147483647"},
-	types.Int64:   {"-9223372036854775808", "9223372036854775807"},
-	types.Uint:    {"0", "18446744073709551615"},
+	types.Uint:    {"0", ""},
 	types.Uint8:   {"0", "255"},
 	types.Uint16:  {"0", "65535"},
 	types.Uint32:  {"0", "4294967295"},
-	types.Uint64:  {"0", "18446744073709551615"},
-	types.Uintptr: {"0", "18446744073709551615"},
+	types.Uint64:  {"0", ""},
+	types.Uintptr: {"0", ""},
+}
+
+// goFormat is the format that holds a value to the range of its Go type,
+// where the schema's bounds do not: a 64-bit integer, a 32-bit float, and
+// every integer or float written as a string with ",string".
+func goFormat(b *types.Basic) string {
+	switch b.Kind() {
+	case types.Int, types.Int64:
+		return "int64"
+	case types.Int8:
+		return "int8"
+	case types.Int16:
+		return "int16"
+	case types.Int32:
+		return "int32"
+	case types.Uint, types.Uint64, types.Uintptr:
+		return "uint64"
+	case types.Uint8:
+		return "uint8"
+	case types.Uint16:
+		return "uint16"
+	case types.Uint32:
+		return "uint32"
+	case types.Float32:
+		return "float"
+	case types.Float64:
+		return "double"
+	}
+	return ""
 }
 
 func (g *Generator) basic(b *types.Basic, pos token.Pos, t types.Type) *Schema {
@@ -302,8 +349,14 @@ func (g *Generator) basic(b *types.Basic, pos token.Pos, t types.Type) *Schema {
 		return &Schema{Type: "string"}
 	case b.Info()&types.IsInteger != 0:
 		bounds := intBounds[b.Kind()]
-		return &Schema{Type: "integer", Minimum: bounds[0], Maximum: bounds[1]}
-	case b.Kind() == types.Float32 || b.Kind() == types.Float64:
+		s := &Schema{Type: "integer", Minimum: bounds[0], Maximum: bounds[1]}
+		if bounds[1] == "" {
+			s.Format = goFormat(b)
+		}
+		return s
+	case b.Kind() == types.Float32:
+		return &Schema{Type: "number", Format: "float"}
+	case b.Kind() == types.Float64:
 		return &Schema{Type: "number"}
 	}
 	g.errorf(pos, "type %s cannot be carried in JSON", typeKey(t))
@@ -312,6 +365,14 @@ func (g *Generator) basic(b *types.Basic, pos token.Pos, t types.Type) *Schema {
 
 // enum makes s an enum of the typed constants of named in its package.
 func (g *Generator) enum(named *types.Named, s *Schema) {
+	if obj := named.Obj(); obj.Pkg() != nil && g.own(obj.Pkg().Path()) {
+		g.constants(named, s)
+	}
+}
+
+// constants makes s an enum of the typed constants of named, whatever
+// module declares it.
+func (g *Generator) constants(named *types.Named, s *Schema) {
 	obj := named.Obj()
 	if obj.Pkg() == nil || (s.Type != "string" && s.Type != "integer") {
 		return
@@ -352,11 +413,21 @@ func (g *Generator) enum(named *types.Named, s *Schema) {
 		}
 	}
 	if len(s.Enum) > 0 {
-		s.Minimum, s.Maximum = "", ""
+		s.Minimum, s.Maximum, s.Format = "", "", ""
 		if s.Description == "" {
 			s.Description = g.Docs.At(obj.Pos())
 		}
 	}
+}
+
+// own reports whether the package at path belongs to the mod's module,
+// whose named types may be enums.
+func (g *Generator) own(path string) bool {
+	if g.Module != "" {
+		return path == g.Module || strings.HasPrefix(path, g.Module+"/")
+	}
+	first, _, _ := strings.Cut(path, "/")
+	return strings.Contains(first, ".")
 }
 
 // ref returns a $ref to the definition of the named struct type, creating
@@ -630,6 +701,9 @@ func (g *Generator) property(f field) *prop {
 		g.quote(s, f, pos)
 	}
 	if doc := g.Docs.At(f.v.Origin().Pos()); doc != "" {
+		if s.Description == durationDoc {
+			doc += " " + durationDoc
+		}
 		s.Description = doc
 	}
 	if raw, ok := reflect.StructTag(f.tag).Lookup("jsonschema"); ok {
@@ -644,6 +718,9 @@ func (g *Generator) property(f field) *prop {
 		if tag.optional {
 			required = false
 		}
+		if tag.enum {
+			g.markedEnum(f, s, pos)
+		}
 		if tag.description != "" {
 			s.Description = tag.description
 		}
@@ -652,22 +729,80 @@ func (g *Generator) property(f field) *prop {
 				g.errorf(pos, "%v", err)
 			}
 		}
+		dropCoveredRange(s)
 	}
 	return &prop{schema: s, required: required}
 }
 
+// dropCoveredRange removes the format that holds a number to its Go
+// type's range when the tags' bounds already keep it inside.
+func dropCoveredRange(s *Schema) {
+	r, ok := goRange[s.Format]
+	if !ok || s.Type != "integer" && s.Type != "number" {
+		return
+	}
+	lo, hi := s.Minimum, s.Maximum
+	if lo == "" {
+		lo = s.ExclusiveMin
+	}
+	if hi == "" {
+		hi = s.ExclusiveMax
+	}
+	if lo == "" || hi == "" {
+		return
+	}
+	a, _ := new(big.Rat).SetString(lo)
+	b, _ := new(big.Rat).SetString(hi)
+	if a != nil && b != nil && a.Cmp(r[0]) >= 0 && b.Cmp(r[1]) <= 0 {
+		s.Format = ""
+	}
+}
+
+// goRange is the range of each format goFormat gives a number.
+var goRange = map[string][2]*big.Rat{
+	"int64":  {rat("-9223372036854775808"), rat("9223372036854775807")},
+	"uint64": {rat("0"), rat("18446744073709551615")},
+	"float":  {rat("-3.4028234663852886e38"), rat("3.4028234663852886e38")},
+}
+
+func rat(s string) *big.Rat {
+	r, _ := new(big.Rat).SetString(s)
+	return r
+}
+
+// markedEnum makes a field marked with the bare keyword enum an enum of
+// its named type's typed constants, even a type from another module.
+func (g *Generator) markedEnum(f field, s *Schema, pos token.Pos) {
+	t := types.Unalias(f.typ)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	named, ok := t.(*types.Named)
+	if ok && len(s.Enum) == 0 {
+		g.constants(named, s)
+	}
+	if len(s.Enum) == 0 {
+		g.errorf(pos, "the bare keyword enum wants a named string or integer type with typed constants, not %s", typeKey(f.typ))
+	}
+}
+
 // quote applies encoding/json's ",string" option.
 func (g *Generator) quote(s *Schema, f field, pos token.Pos) {
-	switch s.Type {
-	case "integer":
+	t := types.Unalias(f.typ)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	b, _ := t.Underlying().(*types.Basic)
+	switch {
+	case s.Type == "integer" && b != nil:
 		pattern := "^-?[0-9]+$"
-		if s.Minimum == "0" {
+		if b.Info()&types.IsUnsigned != 0 {
 			pattern = "^[0-9]+$"
 		}
-		*s = Schema{Type: "string", Pattern: pattern, Nullable: s.Nullable}
-	case "number":
-		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Nullable: s.Nullable}
-	case "boolean":
+		*s = Schema{Type: "string", Pattern: pattern, Format: goFormat(b), Nullable: s.Nullable}
+	case s.Type == "number" && b != nil:
+		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Format: goFormat(b), Nullable: s.Nullable}
+	case s.Type == "boolean":
 		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable}
 	default:
 		g.errorf(pos, "the \",string\" option is supported on integer, number and boolean fields only")
@@ -688,6 +823,9 @@ func apply(s *Schema, it tagItem) error {
 			have = "object"
 		case have == "":
 			have = "any JSON value"
+		}
+		if want == "object" {
+			return fmt.Errorf("%s applies to maps, not %s values", it.key, have)
 		}
 		return fmt.Errorf("%s applies to %s values, not %s", it.key, kindWord(want), have)
 	}
@@ -712,7 +850,10 @@ func apply(s *Schema, it tagItem) error {
 		case "multipleOf":
 			s.MultipleOf = it.value
 		}
-	case "minLength", "maxLength", "minItems", "maxItems":
+	case "minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties":
+		if want == "object" && s.Values == nil {
+			return fmt.Errorf("%s applies to maps, whose keys vary, not to structs", it.key)
+		}
 		n, err := strconv.ParseUint(it.value, 10, 63)
 		if err != nil {
 			return fmt.Errorf("%s=%s: want a non-negative integer", it.key, it.value)
@@ -726,6 +867,10 @@ func apply(s *Schema, it tagItem) error {
 			s.MinItems = &n
 		case "maxItems":
 			s.MaxItems = &n
+		case "minProperties":
+			s.MinProps = &n
+		case "maxProperties":
+			s.MaxProps = &n
 		}
 	case "pattern":
 		if _, err := regexp.Compile(it.value); err != nil {
@@ -829,6 +974,10 @@ type Field struct {
 	Var *types.Var
 	// Quoted is set by the ",string" option.
 	Quoted bool
+	// Default is the JSON the field decodes from when its key is absent
+	// (`jsonschema:"default=…"`), without the quotes of ",string"; empty
+	// when it has none.
+	Default string
 }
 
 // Fields returns the JSON properties of the struct type t, in the order
@@ -836,9 +985,34 @@ type Field struct {
 func Fields(t types.Type) []Field {
 	var out []Field
 	for _, f := range fields(t) {
-		out = append(out, Field{Name: f.name, Index: f.index, Var: f.v, Quoted: f.quoted})
+		out = append(out, Field{Name: f.name, Index: f.index, Var: f.v, Quoted: f.quoted, Default: fieldDefault(f)})
 	}
 	return out
+}
+
+// fieldDefault returns the JSON a field's default= tag item decodes from.
+func fieldDefault(f field) string {
+	raw, ok := reflect.StructTag(f.tag).Lookup("jsonschema")
+	if !ok {
+		return ""
+	}
+	tag, err := parseTag(raw)
+	if err != nil {
+		return ""
+	}
+	for _, it := range tag.items {
+		if it.key != "default" {
+			continue
+		}
+		g := &Generator{Fset: token.NewFileSet()}
+		g.init()
+		lit, err := literal(g.typeSchema(f.typ, token.NoPos), it.value)
+		if err != nil {
+			return ""
+		}
+		return lit
+	}
+	return ""
 }
 
 // HasMethod reports whether t or *t has the exported method name.

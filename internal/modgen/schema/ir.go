@@ -44,13 +44,18 @@ type Schema struct {
 	Closed bool
 	// Values is a map's value schema (additionalProperties).
 	Values *Schema
-	// KeyPattern is a map's key pattern (propertyNames).
-	KeyPattern string
-	Default    string
+	// KeyPattern and KeyFormat constrain a map's keys (propertyNames).
+	KeyPattern, KeyFormat string
+	// MinProps and MaxProps bound a map's key count.
+	MinProps, MaxProps *uint64
+	Default            string
 	// Defs are the definitions a root schema refers to, by name.
 	Defs map[string]*Schema
 	// Root marks the top-level schema, which declares the dialect.
 	Root bool
+	// GoTime marks a time.Time: beyond its format, the validator accepts
+	// only what Go's time decoding takes. It is not part of the JSON.
+	GoTime bool
 
 	enumFromTag bool
 }
@@ -223,11 +228,14 @@ func (s *Schema) writeBody(w *objWriter) {
 	}
 	if s.KeyPattern != "" {
 		w.key("propertyNames")
-		q, _ := json.Marshal(s.KeyPattern)
-		b.WriteString(`{"pattern":`)
-		b.Write(q)
+		b.WriteByte('{')
+		names := &objWriter{b: b, first: true}
+		names.str("pattern", s.KeyPattern)
+		names.str("format", s.KeyFormat)
 		b.WriteByte('}')
 	}
+	w.uint("minProperties", s.MinProps)
+	w.uint("maxProperties", s.MaxProps)
 }
 
 // Indent returns the schema as indented JSON with a trailing newline.

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -21,6 +22,8 @@ var constraintKeys = map[string]string{
 	"minItems":         "array",
 	"maxItems":         "array",
 	"uniqueItems":      "array",
+	"minProperties":    "object",
+	"maxProperties":    "object",
 	"enum":             "",
 	"default":          "",
 }
@@ -35,6 +38,7 @@ type parsedTag struct {
 	items       []tagItem
 	required    bool
 	optional    bool
+	enum        bool // the bare keyword: the type's typed constants, whatever its module
 	description string
 }
 
@@ -59,6 +63,10 @@ func parseTag(tag string) (parsedTag, error) {
 			p.optional = true
 			rest = next
 			continue
+		case "enum":
+			p.enum = true
+			rest = next
+			continue
 		}
 		eq := strings.IndexByte(item, '=')
 		if eq <= 0 || !isIdent(strings.TrimSpace(item[:eq])) {
@@ -66,7 +74,7 @@ func parseTag(tag string) (parsedTag, error) {
 		}
 		key := strings.TrimSpace(item[:eq])
 		if _, ok := constraintKeys[key]; !ok {
-			return p, fmt.Errorf("unknown jsonschema tag key %q", key)
+			return p, fmt.Errorf("unknown jsonschema tag key %q: want one of %s, or the bare keywords required, optional and enum", key, knownKeys())
 		}
 		value := strings.TrimLeft(rest[eq+1:], " ")
 		if value != "" && (value[0] == '"' || value[0] == '`') {
@@ -92,6 +100,16 @@ func parseTag(tag string) (parsedTag, error) {
 		return p, fmt.Errorf("jsonschema tag says both required and optional")
 	}
 	return p, nil
+}
+
+// knownKeys lists the tag keys, sorted.
+func knownKeys() string {
+	keys := make([]string, 0, len(constraintKeys))
+	for k := range constraintKeys {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
 }
 
 func isIdent(s string) bool {

@@ -14,10 +14,12 @@ func TestParseTag(t *testing.T) {
 		{tag: "minimum=1,maximum=10", want: parsedTag{items: []tagItem{{"minimum", "1"}, {"maximum", "10"}}}},
 		{tag: "required,minLength=2,the name, in full", want: parsedTag{required: true, items: []tagItem{{"minLength", "2"}}, description: "the name, in full"}},
 		{tag: "optional", want: parsedTag{optional: true}},
+		{tag: "enum,The month it is due", want: parsedTag{enum: true, description: "The month it is due"}},
 		{tag: `pattern="^[a-z]{1,3}$",format=email`, want: parsedTag{items: []tagItem{{"pattern", "^[a-z]{1,3}$"}, {"format", "email"}}}},
 		{tag: "enum=a,enum=b,Pick one", want: parsedTag{items: []tagItem{{"enum", "a"}, {"enum", "b"}}, description: "Pick one"}},
 		{tag: "Just words = fine", want: parsedTag{description: "Just words = fine"}},
-		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun"`},
+		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun": want one of default, enum, exclusiveMaximum, exclusiveMinimum, format, maxItems, maxLength, maxProperties, maximum, minItems, minLength, minProperties, minimum, multipleOf, pattern, uniqueItems, or the bare keywords required, optional and enum`},
+		{tag: "maxProperties=10", want: parsedTag{items: []tagItem{{"maxProperties", "10"}}}},
 		{tag: "required,optional", wantErr: "jsonschema tag says both required and optional"},
 		{tag: `pattern="abc`, wantErr: `jsonschema tag key pattern: bad quoted value: invalid syntax`},
 	}

@@ -3,6 +3,8 @@ package schematest
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+	"os"
 	"strings"
 	"time"
 )
@@ -227,4 +229,29 @@ type SearchOptions struct {
 	CaseSensitive bool     `json:"caseSensitive"`
 	Context       int      `json:"context" jsonschema:"minimum=0,maximum=10"`
 	Exclude       []string `json:"exclude,omitempty"`
+}
+
+// Wire covers named types from the standard library with typed constants:
+// they follow their JSON wire form, never their package's constants.
+type Wire struct {
+	// Budget is how long the work may take.
+	Budget time.Duration `json:"budget"`
+	Wait   time.Duration `json:"wait,omitempty"`
+	Month  time.Month    `json:"month"`
+	Mode   os.FileMode   `json:"mode"`
+	// State is a net/http status type, with typed constants of its own.
+	State http.ConnState `json:"state"`
+	// Settle, a time.Time, accepts only what Go's time decoding takes.
+	Settle time.Time `json:"settle,omitempty"`
+	// Labels have at most three keys.
+	Labels map[string]string `json:"labels,omitempty" jsonschema:"minProperties=1,maxProperties=3"`
+	// Point is a fixed-size array: problems point at the element.
+	Point [3]float64 `json:"point,omitempty"`
+	// Big is a 64-bit integer written as a string.
+	Big int64 `json:"big,omitempty,string"`
+	// Due is the month it is due: marked enum, so time.Month's typed
+	// constants are its values.
+	Due time.Month `json:"due,omitempty" jsonschema:"enum"`
+	// Retries is applied when absent.
+	Retries int `json:"retries,omitempty" jsonschema:"default=3"`
 }

@@ -28,6 +28,7 @@ var checks = map[string]func(*jsoncheck.Checker){
 	"Sizes":       checkSizes,
 	"Color":       checkColor,
 	"Level":       checkLevel,
+	"Wire":        checkWire,
 }
 
 // validate runs the generated validator of root on data.
@@ -49,6 +50,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"Sizes":       decodeSizes,
 	"Color":       decodeColor,
 	"Level":       decodeLevel,
+	"Wire":        decodeWire,
 }
 
 // decode runs a generated decoder and asserts its result's type.
@@ -72,6 +74,11 @@ func compiled(t testing.TB, root string) *jsonschema.Schema {
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.AssertContent = true
+	// The Go ranges of 64-bit integers and floats are formats the
+	// convention defines; the rest are JSON Schema's own.
+	for _, f := range []string{"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double"} {
+		c.Formats[f] = func(v any) bool { return jsoncheck.FormatValue(f, v) }
+	}
 	url := "mem://" + root + ".json"
 	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {
 		t.Fatal(err)
@@ -89,77 +96,104 @@ func TestSchemasCompile(t *testing.T) {
 	}
 }
 
+// problemCases are inputs with the problems the generated validators
+// report.
+var problemCases = []struct {
+	root  string
+	input string
+	want  []string
+}{
+	{"Search", `{"query":"x","options":{"caseSensitive":true,"context":2}}`, nil},
+	{"Search", `{"query":"","limit":800,"options":{"caseSensitive":true,"context":2}}`, []string{
+		"/query: must be at least 1 character long, got 0",
+		"/limit: must be at most 500, got 800",
+	}},
+	{"Search", `{"Query":"x","options":{}}`, []string{
+		`/: unknown property "Query" (allowed: "query", "paths", "limit", "regex", "since", "kinds", "options")`,
+		`/options: missing required property "caseSensitive"`,
+		`/options: missing required property "context"`,
+		`/: missing required property "query"`,
+	}},
+	{"Search", `[]`, []string{"/: must be an object, got an array"}},
+	{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
+		`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
+		`/since: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "yesterday"`,
+		"/options/context: must be an integer, got 1.5",
+	}},
+	{"Search", `{"query":"a","query":"b","options":{"caseSensitive":false,"context":1}}`, []string{`/: duplicate property "query"`}},
+	{"Search", `{"query":"a",`, []string{"/: invalid JSON at byte 13: unexpected end of input"}},
+	{"Search", `{"query":"a","options":{"caseSensitive":false,"context":1}} x`, []string{"/: invalid JSON at byte 60: unexpected data after the top-level value"}},
+	{"Constraints", `{"score":1,"step":7,"limit":0,"name":"ééééééééé","code":"abc","tags":["a","a"],"mode":"medium","half":0.7,"percent":5,"email":"x","site":"/rel","uuid":"1234","day":"2026-02-30","at":"2026-01-01T10:00:00"}`, []string{
+		"/score: must be less than 1, got 1",
+		"/step: must be a multiple of 5, got 7",
+		"/limit: must be at least 1, got 0",
+		"/name: must be at most 8 characters long, got 9",
+		`/code: must match the pattern "^[A-Z]{2,3}$", got "abc"`,
+		"/tags: items must be unique, but items 0 and 1 are equal",
+		`/mode: must be one of "fast", "slow", got "medium"`,
+		"/half: must be a multiple of 0.5, got 0.7",
+		"/percent: must be one of 0, 50, 100, got 5",
+		"/email: must be an email address, got \"x\"",
+		"/site: must be an absolute URI such as https://example.com/x, got \"/rel\"",
+		"/uuid: must be a UUID such as 123e4567-e89b-12d3-a456-426614174000, got \"1234\"",
+		"/day: must be a date such as 2026-05-01, got \"2026-02-30\"",
+		"/at: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got \"2026-01-01T10:00:00\"",
+	}},
+	{"Node", `{"name":"a","children":[{"name":"b","parent":null,"children":[{"nam":"c"}]}]}`, []string{
+		`/children/0/children/0: unknown property "nam" (allowed: "name", "children", "parent")`,
+		`/children/0/children/0: missing required property "name"`,
+	}},
+	{"Node", `{"name":"a","children":[{"name":"b"}],"a~b/c":1}`, []string{`/: unknown property "a~b/c" (allowed: "name", "children", "parent")`}},
+	{"ItemPage", `{"items":[{"title":"","level":"high"},{"title":"abcdefghijklmnopqrstu"}],"next":7}`, []string{
+		"/items/0/title: must be at least 1 character long, got 0",
+		"/items/0/level: must be an integer, got a string",
+		"/items/1/title: must be at most 20 characters long, got 21",
+		"/next: must be a string, got a number",
+	}},
+	{"Sizes", `{"i8":128,"i16":-32769,"i32":1e10,"i64":9223372036854775808,"u":-1,"u8":256,"u16":65536,"u32":4294967296,"u64":18446744073709551616,"f32":null,"f64":"1"}`, []string{
+		"/i8: must be at most 127, got 128",
+		"/i16: must be at least -32768, got -32769",
+		"/i32: must be at most 2147483647, got 1e10",
+		"/i64: must be at most 9223372036854775807, got 9223372036854775808",
+		"/u: must be at least 0, got -1",
+		"/u8: must be at most 255, got 256",
+		"/u16: must be at most 65535, got 65536",
+		"/u32: must be at most 4294967295, got 4294967296",
+		"/u64: must be at most 18446744073709551615, got 18446744073709551616",
+		"/f32: must be a number, got null",
+		"/f64: must be a number, got a string",
+	}},
+	{"Color", `"green"`, nil},
+	{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
+	{"Level", `2.0`, nil},
+	{"Wire", `{"budget":5000000000,"month":13,"mode":420,"state":7}`, nil},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"due":13}`, []string{"/due: must be one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, got 13"}},
+	{"Wire", `{"budget":1.5,"month":1,"mode":-1,"state":0,"settle":"2026-01-02T15:04:05z","labels":{},"point":[1,"x",1e309],"big":"9223372036854775808"}`, []string{
+		"/budget: must be an integer, got 1.5",
+		"/mode: must be at least 0, got -1",
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "2026-01-02T15:04:05z"`,
+		"/labels: must have at least 1 property, got 0",
+		"/point/1: must be a number, got a string",
+		"/point/2: must be at most 1.7976931348623157e308, got 1e309",
+		`/big: must be at most 9223372036854775807, got "9223372036854775808"`,
+	}},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-12-31T23:59:60Z","labels":{"a":"","b":"","c":"","d":""},"big":"-9223372036854775809"}`, []string{
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "2026-12-31T23:59:60Z"`,
+		"/labels: must have at most 3 properties, got 4",
+		`/big: must be at least -9223372036854775808, got "-9223372036854775809"`,
+	}},
+	{"Wire", `{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-01-02T15:04:05\u005a"}`, []string{
+		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z written without escapes, got "2026-01-02T15:04:05\u005a"`,
+	}},
+	{"Search", `{"query":5,"limit":1e10000000,`, []string{"/: invalid JSON at byte 30: unexpected end of input"}},
+	{"Search", `{"query":"x","limit":1e10000000,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
+		"/limit: must be at most 500, got 1e10000000",
+	}},
+}
+
 func TestProblems(t *testing.T) {
-	tests := []struct {
-		root  string
-		input string
-		want  []string
-	}{
-		{"Search", `{"query":"x","options":{"caseSensitive":true,"context":2}}`, nil},
-		{"Search", `{"query":"","limit":800,"options":{"caseSensitive":true,"context":2}}`, []string{
-			"/query: must be at least 1 character long, got 0",
-			"/limit: must be at most 500, got 800",
-		}},
-		{"Search", `{"Query":"x","options":{}}`, []string{
-			`/: unknown property "Query" (allowed: "query", "paths", "limit", "regex", "since", "kinds", "options")`,
-			`/options: missing required property "caseSensitive"`,
-			`/options: missing required property "context"`,
-			`/: missing required property "query"`,
-		}},
-		{"Search", `[]`, []string{"/: must be an object, got an array"}},
-		{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
-			`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
-			`/since: must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got "yesterday"`,
-			"/options/context: must be an integer, got 1.5",
-		}},
-		{"Search", `{"query":"a","query":"b","options":{"caseSensitive":false,"context":1}}`, []string{`/: duplicate property "query"`}},
-		{"Search", `{"query":"a",`, []string{"/: invalid JSON at byte 13: unexpected end of input"}},
-		{"Search", `{"query":"a","options":{"caseSensitive":false,"context":1}} x`, []string{"/: invalid JSON at byte 60: unexpected data after the top-level value"}},
-		{"Constraints", `{"score":1,"step":7,"limit":0,"name":"ééééééééé","code":"abc","tags":["a","a"],"mode":"medium","half":0.7,"percent":5,"email":"x","site":"/rel","uuid":"1234","day":"2026-02-30","at":"2026-01-01T10:00:00"}`, []string{
-			"/score: must be less than 1, got 1",
-			"/step: must be a multiple of 5, got 7",
-			"/limit: must be at least 1, got 0",
-			"/name: must be at most 8 characters long, got 9",
-			`/code: must match the pattern "^[A-Z]{2,3}$", got "abc"`,
-			"/tags: items must be unique, but items 0 and 1 are equal",
-			`/mode: must be one of "fast", "slow", got "medium"`,
-			"/half: must be a multiple of 0.5, got 0.7",
-			"/percent: must be one of 0, 50, 100, got 5",
-			"/email: must be an email address, got \"x\"",
-			"/site: must be an absolute URI, like https://example.com/x, got \"/rel\"",
-			"/uuid: must be a UUID, like 123e4567-e89b-12d3-a456-426614174000, got \"1234\"",
-			"/day: must be a date as YYYY-MM-DD, got \"2026-02-30\"",
-			"/at: must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got \"2026-01-01T10:00:00\"",
-		}},
-		{"Node", `{"name":"a","children":[{"name":"b","parent":null,"children":[{"nam":"c"}]}]}`, []string{
-			`/children/0/children/0: unknown property "nam" (allowed: "name", "children", "parent")`,
-			`/children/0/children/0: missing required property "name"`,
-		}},
-		{"Node", `{"name":"a","children":[{"name":"b"}],"a~b/c":1}`, []string{`/: unknown property "a~b/c" (allowed: "name", "children", "parent")`}},
-		{"ItemPage", `{"items":[{"title":"","level":"high"},{"title":"abcdefghijklmnopqrstu"}],"next":7}`, []string{
-			"/items/0/title: must be at least 1 character long, got 0",
-			"/items/0/level: must be an integer, got a string",
-			"/items/1/title: must be at most 20 characters long, got 21",
-			"/next: must be a string, got a number",
-		}},
-		{"Sizes", `{"i8":128,"i16":-32769,"i32":1e10,"i64":9223372036854775808,"u":-1,"u8":256,"u16":65536,"u32":4294967296,"u64":18446744073709551616,"f32":null,"f64":"1"}`, []string{
-			"/i8: must be at most 127, got 128",
-			"/i16: must be at least -32768, got -32769",
-			"/i32: must be at most 2147483647, got 1e10",
-			"/i64: must be at most 9223372036854775807, got 9223372036854775808",
-			"/u: must be at least 0, got -1",
-			"/u8: must be at most 255, got 256",
-			"/u16: must be at most 65535, got 65536",
-			"/u32: must be at most 4294967295, got 4294967296",
-			"/u64: must be at most 18446744073709551615, got 18446744073709551616",
-			"/f32: must be a number, got null",
-			"/f64: must be a number, got a string",
-		}},
-		{"Color", `"green"`, nil},
-		{"Level", `4`, []string{"/: must be one of 1, 2, 3, got 4"}},
-		{"Level", `2.0`, nil},
-	}
-	for _, tt := range tests {
+	for _, tt := range problemCases {
 		t.Run(tt.root+" "+tt.input, func(t *testing.T) {
 			got := validate(tt.root, []byte(tt.input))
 			if !slices.Equal(got, tt.want) {
@@ -256,8 +290,16 @@ func differ(ref *jsonschema.Schema, root string, data []byte) string {
 		return ""
 	}
 	refErr := ref.Validate(v)
-	if (len(problems) == 0) != (refErr == nil) {
-		return fmt.Sprintf("%s %s: generated validator says %q, jsonschema says %v", root, data, problems, refErr)
+	if len(problems) > 0 && refErr == nil {
+		// Only what encoding/json cannot decode may be refused beyond the
+		// schema: a time.Time Go does not parse, for one.
+		if err := json.Unmarshal(data, reflect.New(goTypes[root]).Interface()); err == nil {
+			return fmt.Sprintf("%s %s: generated validator says %q, jsonschema and encoding/json accept it", root, data, problems)
+		}
+		return ""
+	}
+	if len(problems) == 0 && refErr != nil {
+		return fmt.Sprintf("%s %s: generated validator accepts it, jsonschema says %v", root, data, refErr)
 	}
 	if refErr == nil {
 		return differDecode(root, data)
@@ -265,16 +307,36 @@ func differ(ref *jsonschema.Schema, root string, data []byte) string {
 	return ""
 }
 
+// goTypes are the Go types of the roots.
+var goTypes = map[string]reflect.Type{
+	"Everything":  reflect.TypeFor[Everything](),
+	"Constraints": reflect.TypeFor[Constraints](),
+	"Node":        reflect.TypeFor[Node](),
+	"ItemPage":    reflect.TypeFor[ItemPage](),
+	"Search":      reflect.TypeFor[Search](),
+	"Sizes":       reflect.TypeFor[Sizes](),
+	"Color":       reflect.TypeFor[Color](),
+	"Level":       reflect.TypeFor[Level](),
+	"Wire":        reflect.TypeFor[Wire](),
+}
+
 // differDecode compares the generated decoder with encoding/json on valid
-// input, by the JSON each result encodes to.
+// input, by the JSON each result encodes to: what the validator accepts
+// must decode.
 func differDecode(root string, data []byte) string {
 	got, err := decoders[root](data)
 	if err != nil {
 		return fmt.Sprintf("%s %s: generated decoder failed on valid input: %v", root, data, err)
 	}
 	want := reflect.New(reflect.TypeOf(got))
+	// Defaults are filled in by both: the generated decoder, and the
+	// host's fallback before encoding/json decodes.
+	data = fallbackOf(root).WithDefaults(data)
 	if err := json.Unmarshal(data, want.Interface()); err != nil {
-		return "" // encoding/json refuses what JSON Schema calls an integer: 5.0
+		if bytes.ContainsAny(data, ".eE") {
+			return "" // encoding/json refuses what JSON Schema calls an integer: 5.0
+		}
+		return fmt.Sprintf("%s %s: the validator accepts it, encoding/json fails: %v", root, data, err)
 	}
 	g, _ := json.Marshal(got)
 	w, _ := json.Marshal(want.Elem().Interface())
@@ -295,6 +357,8 @@ var seeds = []string{
 	`{"name":"a","children":[{"name":"b","parent":{"name":"c"}}]}`,
 	`{"items":[{"title":"t","level":2}],"next":null}`,
 	`{"i8":-128,"i16":32767,"i32":0,"i64":-9223372036854775808,"u":0,"u8":255,"u16":0,"u32":4294967295,"u64":18446744073709551615,"f32":1.5,"f64":-2e-3}`,
+	`{"budget":5000000000,"month":13,"mode":420,"state":7,"settle":"2026-01-02T15:04:05.5+01:00","labels":{"a":"b"},"point":[1,2.5,-3],"big":"-42","retries":2}`,
+	`{"budget":1,"month":1,"mode":1,"state":0,"settle":"2026-01-02t15:04:05Z","big":"9223372036854775807"}`,
 	`{"id":"i","nested":{"inner":"n"},"shadowed":"s","Plain":"p","renamed":"r","-":"d","zero":0,"forced":null,"quoted":"-42","when":"2026-01-02T03:04:05Z","blob":"aGk=","raw":[1,2],"anything":{"x":1},"up":"abc","op":"secret","color":"red","level":3,"free":"f","counts":{"a":1},"byId":{"7":"seven"},"pair":[1,2],"items":[{"title":"t"}],"maybeItem":null}`,
 }
 
@@ -330,11 +394,26 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
+func TestDecodeDefault(t *testing.T) {
+	got, err := decode[Wire](decodeWire, []byte(`{"budget":1,"month":1,"mode":1,"state":0}`))
+	if err != nil || got.Retries != 3 {
+		t.Errorf("got %+v, %v; want Retries 3 from the default", got, err)
+	}
+	got, err = decode[Wire](decodeWire, []byte(`{"budget":1,"month":1,"mode":1,"state":0,"retries":0}`))
+	if err != nil || got.Retries != 0 {
+		t.Errorf("got %+v, %v; want Retries 0 as sent", got, err)
+	}
+	got, err = decode[Wire](decodeWire, []byte(`{"budget":1.0,"month":1,"mode":1,"state":0,"point":[1,2,3e0]}`))
+	if err != nil || got.Budget != 1 || got.Point != [3]float64{1, 2, 3} || got.Retries != 3 {
+		t.Errorf("got %+v, %v; want budget 1, point 1 2 3, retries 3", got, err)
+	}
+}
+
 func TestDecodeFloatRange(t *testing.T) {
 	in := `{"i8":0,"i16":0,"i32":0,"i64":0,"u":0,"u8":0,"u16":0,"u32":0,"u64":0,"f32":1e39,"f64":1e400}`
 	_, err := decodeSizes([]byte(in))
 	var ie *sdk.InputError
-	want := []string{"/f32: number 1e39 does not fit in a 32-bit float", "/f64: number 1e400 does not fit in a 64-bit float"}
+	want := []string{"/f32: must be at most 3.4028234663852886e38, got 1e39", "/f64: must be at most 1.7976931348623157e308, got 1e400"}
 	if !errors.As(err, &ie) || !slices.Equal(ie.Problems, want) {
 		t.Errorf("got %v, want problems %q", err, want)
 	}

@@ -4,10 +4,17 @@ package schematest
 
 import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"io/fs"
+	"net/http"
 	"regexp"
 	"strconv"
 	"time"
 )
+
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 func checkColor(c *jsoncheck.Checker) {
 	switch c.Kind() {
@@ -16,7 +23,7 @@ func checkColor(c *jsoncheck.Checker) {
 		switch string(s) {
 		case "red", "green", "blue":
 		default:
-			c.Report("must be one of \"red\", \"green\", \"blue\", got %q", s)
+			c.Problem(jsoncheck.MsgEnum([]string{"\"red\"", "\"green\"", "\"blue\""}, strconv.Quote(string(s))))
 		}
 	default:
 		c.WrongType("a string")
@@ -28,15 +35,12 @@ func decodeColor(data []byte) (any, error) {
 	defer c.Release()
 	checkColor(c)
 	c.End()
-	var in Color
-	if c.Fill() {
-		in = Color(c.Str())
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Color
+	in = Color(c.Str())
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -59,10 +63,10 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.Number:
 					n := c.Num()
 					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
+						c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
 					}
 					if n.Cmp("1") >= 0 {
-						c.Report("must be less than 1, got %s", n)
+						c.Problem(jsoncheck.MsgBound("exclusiveMaximum", "1", n.String()))
 					}
 				default:
 					c.WrongType("a number")
@@ -76,17 +80,14 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-9223372036854775808") < 0 {
-						c.Report("must be at least -9223372036854775808, got %s", n)
-					}
-					if n.Cmp("0") <= 0 {
-						c.Report("must be greater than 0, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
-					}
-					if !n.MultipleOf("5") {
-						c.Report("must be a multiple of 5, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("0") <= 0 {
+							c.Problem(jsoncheck.MsgBound("exclusiveMinimum", "0", n.String()))
+						}
+						if !n.MultipleOf("5") {
+							c.Problem(jsoncheck.MsgMultipleOf("5", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -101,7 +102,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.Number:
 					n := c.Num()
 					if !n.MultipleOf("0.5") {
-						c.Report("must be a multiple of 0.5, got %s", n)
+						c.Problem(jsoncheck.MsgMultipleOf("0.5", n.String()))
 					}
 				default:
 					c.WrongType("a number")
@@ -115,11 +116,13 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Report("must be at least 1, got %s", n)
-					}
-					if n.Cmp("50") > 0 {
-						c.Report("must be at most 50, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("50") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "50", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -135,10 +138,10 @@ func checkConstraints(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 2 {
-						c.Report("must be at least 2 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(2, n))
 					}
 					if n > 8 {
-						c.Report("must be at most 8 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(8, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -153,7 +156,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					if !modkitPattern0.Match(s) {
-						c.Report("must match the pattern \"^[A-Z]{2,3}$\", got %q", s)
+						c.Problem(jsoncheck.MsgPattern("^[A-Z]{2,3}$", string(s)))
 					}
 				default:
 					c.WrongType("a string")
@@ -167,9 +170,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("email", s) {
-						c.Report("must be an email address, got %q", s)
-					}
+					c.CheckFormat("email", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -182,9 +183,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("uri", s) {
-						c.Report("must be an absolute URI, like https://example.com/x, got %q", s)
-					}
+					c.CheckFormat("uri", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -197,9 +196,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("uuid", s) {
-						c.Report("must be a UUID, like 123e4567-e89b-12d3-a456-426614174000, got %q", s)
-					}
+					c.CheckFormat("uuid", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -212,9 +209,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("date", s) {
-						c.Report("must be a date as YYYY-MM-DD, got %q", s)
-					}
+					c.CheckFormat("date", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -227,9 +222,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("date-time", s) {
-						c.Report("must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got %q", s)
-					}
+					c.CheckFormat("date-time", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -256,13 +249,13 @@ func checkConstraints(c *jsoncheck.Checker) {
 						items = append(items, c.Span(start))
 					}
 					if count < 1 {
-						c.Report("must have at least 1 item, got %d", count)
+						c.Problem(jsoncheck.MsgMinItems(1, count))
 					}
 					if count > 3 {
-						c.Report("must have at most 3 items, got %d", count)
+						c.Problem(jsoncheck.MsgMaxItems(3, count))
 					}
 					if i, j, dup := jsoncheck.Repeated(items); dup {
-						c.Report("items must be unique, but items %d and %d are equal", i, j)
+						c.Problem(jsoncheck.MsgUnique(i, j))
 					}
 				default:
 					c.WrongType("an array")
@@ -279,7 +272,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "fast", "slow":
 					default:
-						c.Report("must be one of \"fast\", \"slow\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"fast\"", "\"slow\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -295,17 +288,14 @@ func checkConstraints(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-9223372036854775808") < 0 {
-						c.Report("must be at least -9223372036854775808, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
 					}
 				default:
 					c.WrongType("an integer")
 				}
 				if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "0", "50", "100") {
-					c.Report("must be one of 0, 50, 100, got %s", c.Span(start))
+					c.Problem(jsoncheck.MsgEnum([]string{"0", "50", "100"}, string(c.Span(start))))
 				}
 			case "note":
 				if seen[14] {
@@ -331,7 +321,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 					c.Skip()
 				}
 				if !jsoncheck.OneOf(c.Span(start), "1", "true", "null") {
-					c.Report("must be one of 1, true, null, got %s", c.Span(start))
+					c.Problem(jsoncheck.MsgEnum([]string{"1", "true", "null"}, string(c.Span(start))))
 				}
 			case "on":
 				if seen[16] {
@@ -345,7 +335,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "true", "false":
 					default:
-						c.Report("must be one of \"true\", \"false\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"true\"", "\"false\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -360,8 +350,9 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					if !modkitPattern1.Match(s) {
-						c.Report("must match the pattern \"^-?(0|[1-9][0-9]*)(\\\\.[0-9]+)?([eE][+-]?[0-9]+)?$\", got %q", s)
+						c.Problem(jsoncheck.MsgPattern("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$", string(s)))
 					}
+					c.CheckFormat("double", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -377,8 +368,9 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					if !modkitPattern2.Match(s) {
-						c.Report("must match the pattern \"^[0-9]+$\", got %q", s)
+						c.Problem(jsoncheck.MsgPattern("^[0-9]+$", string(s)))
 					}
+					c.CheckFormat("uint32", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -393,7 +385,7 @@ func checkConstraints(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n > 10 {
-						c.Report("must be at most 10 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(10, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -433,15 +425,12 @@ func decodeConstraints(data []byte) (any, error) {
 	defer c.Release()
 	checkConstraints(c)
 	c.End()
-	var in Constraints
-	if c.Fill() {
-		modkitFillConstraints(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Constraints
+	modkitFillConstraints(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -542,11 +531,8 @@ func checkEverything(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-9223372036854775808") < 0 {
-						c.Report("must be at least -9223372036854775808, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
 					}
 				default:
 					c.WrongType("an integer")
@@ -562,11 +548,8 @@ func checkEverything(c *jsoncheck.Checker) {
 					c.Null()
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-9223372036854775808") < 0 {
-						c.Report("must be at least -9223372036854775808, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
 					}
 				default:
 					c.WrongType("an integer")
@@ -607,8 +590,9 @@ func checkEverything(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					if !modkitPattern3.Match(s) {
-						c.Report("must match the pattern \"^-?[0-9]+$\", got %q", s)
+						c.Problem(jsoncheck.MsgPattern("^-?[0-9]+$", string(s)))
 					}
+					c.CheckFormat("int64", s)
 				default:
 					c.WrongType("a string")
 				}
@@ -621,9 +605,11 @@ func checkEverything(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("date-time", s) {
-						c.Report("must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got %q", s)
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
 					}
+					c.CheckFormat("date-time", s)
+					c.CheckGoTime(s)
 				default:
 					c.WrongType("a string")
 				}
@@ -637,7 +623,7 @@ func checkEverything(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					if !jsoncheck.Base64(s) {
-						c.Report("must be base64 text (standard alphabet, padded)")
+						c.Problem(jsoncheck.MsgBase64())
 					}
 				default:
 					c.WrongType("a string")
@@ -687,7 +673,7 @@ func checkEverything(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "red", "green", "blue":
 					default:
-						c.Report("must be one of \"red\", \"green\", \"blue\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"red\"", "\"green\"", "\"blue\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -706,7 +692,7 @@ func checkEverything(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "red", "green", "blue":
 					default:
-						c.Report("must be one of \"red\", \"green\", \"blue\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"red\"", "\"green\"", "\"blue\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -726,7 +712,7 @@ func checkEverything(c *jsoncheck.Checker) {
 					c.WrongType("an integer")
 				}
 				if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3") {
-					c.Report("must be one of 1, 2, 3, got %s", c.Span(start))
+					c.Problem(jsoncheck.MsgEnum([]string{"1", "2", "3"}, string(c.Span(start))))
 				}
 			case "free":
 				if seen[21] {
@@ -758,11 +744,13 @@ func checkEverything(c *jsoncheck.Checker) {
 						switch c.Kind() {
 						case jsoncheck.Number:
 							n := c.Int()
-							if n.Cmp("0") < 0 {
-								c.Report("must be at least 0, got %s", n)
-							}
-							if n.Cmp("65535") > 0 {
-								c.Report("must be at most 65535, got %s", n)
+							if n.IsInt() {
+								if n.Cmp("0") < 0 {
+									c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+								}
+								if n.Cmp("65535") > 0 {
+									c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+								}
 							}
 						default:
 							c.WrongType("an integer")
@@ -787,7 +775,10 @@ func checkEverything(c *jsoncheck.Checker) {
 							continue
 						}
 						if !modkitPattern3.Match(c.Key()) {
-							c.Report("property name must match the pattern \"^-?[0-9]+$\"")
+							c.Problem(jsoncheck.MsgKeyPattern("^-?[0-9]+$"))
+						}
+						if !jsoncheck.Format("int64", c.Key()) {
+							c.Problem(jsoncheck.MsgKeyFormat("int64", string(c.Key())))
 						}
 						switch c.Kind() {
 						case jsoncheck.String:
@@ -839,21 +830,23 @@ func checkEverything(c *jsoncheck.Checker) {
 						switch c.Kind() {
 						case jsoncheck.Number:
 							n := c.Int()
-							if n.Cmp("-128") < 0 {
-								c.Report("must be at least -128, got %s", n)
-							}
-							if n.Cmp("127") > 0 {
-								c.Report("must be at most 127, got %s", n)
+							if n.IsInt() {
+								if n.Cmp("-128") < 0 {
+									c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
+								}
+								if n.Cmp("127") > 0 {
+									c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+								}
 							}
 						default:
 							c.WrongType("an integer")
 						}
 					}
 					if count < 2 {
-						c.Report("must have at least 2 items, got %d", count)
+						c.Problem(jsoncheck.MsgMinItems(2, count))
 					}
 					if count > 2 {
-						c.Report("must have at most 2 items, got %d", count)
+						c.Problem(jsoncheck.MsgMaxItems(2, count))
 					}
 				default:
 					c.WrongType("an array")
@@ -972,15 +965,12 @@ func decodeEverything(data []byte) (any, error) {
 	defer c.Release()
 	checkEverything(c)
 	c.End()
-	var in Everything
-	if c.Fill() {
-		modkitFillEverything(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Everything
+	modkitFillEverything(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -995,15 +985,12 @@ func decodeItemPage(data []byte) (any, error) {
 	defer c.Release()
 	checkItemPage(c)
 	c.End()
-	var in Page[Item]
-	if c.Fill() {
-		modkitFillPageItem(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Page[Item]
+	modkitFillPageItem(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -1019,7 +1006,7 @@ func checkLevel(c *jsoncheck.Checker) {
 		c.WrongType("an integer")
 	}
 	if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3") {
-		c.Report("must be one of 1, 2, 3, got %s", c.Span(start))
+		c.Problem(jsoncheck.MsgEnum([]string{"1", "2", "3"}, string(c.Span(start))))
 	}
 }
 
@@ -1028,15 +1015,12 @@ func decodeLevel(data []byte) (any, error) {
 	defer c.Release()
 	checkLevel(c)
 	c.End()
-	var in Level
-	if c.Fill() {
-		in = Level(c.Num().Int64())
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Level
+	in = Level(c.Num().Int64())
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -1051,15 +1035,12 @@ func decodeNode(data []byte) (any, error) {
 	defer c.Release()
 	checkNode(c)
 	c.End()
-	var in Node
-	if c.Fill() {
-		modkitFillNode(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Node
+	modkitFillNode(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -1083,10 +1064,10 @@ func checkSearch(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 					if n > 200 {
-						c.Report("must be at most 200 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(200, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -1111,7 +1092,7 @@ func checkSearch(c *jsoncheck.Checker) {
 						}
 					}
 					if count > 20 {
-						c.Report("must have at most 20 items, got %d", count)
+						c.Problem(jsoncheck.MsgMaxItems(20, count))
 					}
 				default:
 					c.WrongType("an array")
@@ -1125,11 +1106,13 @@ func checkSearch(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("1") < 0 {
-						c.Report("must be at least 1, got %s", n)
-					}
-					if n.Cmp("500") > 0 {
-						c.Report("must be at most 500, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("500") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "500", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1157,9 +1140,11 @@ func checkSearch(c *jsoncheck.Checker) {
 					c.Null()
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("date-time", s) {
-						c.Report("must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got %q", s)
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
 					}
+					c.CheckFormat("date-time", s)
+					c.CheckGoTime(s)
 				default:
 					c.WrongType("a string")
 				}
@@ -1179,7 +1164,7 @@ func checkSearch(c *jsoncheck.Checker) {
 							switch string(s) {
 							case "text", "code", "doc":
 							default:
-								c.Report("must be one of \"text\", \"code\", \"doc\", got %q", s)
+								c.Problem(jsoncheck.MsgEnum([]string{"\"text\"", "\"code\"", "\"doc\""}, strconv.Quote(string(s))))
 							}
 						default:
 							c.WrongType("a string")
@@ -1215,15 +1200,12 @@ func decodeSearch(data []byte) (any, error) {
 	defer c.Release()
 	checkSearch(c)
 	c.End()
-	var in Search
-	if c.Fill() {
-		modkitFillSearch(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Search
+	modkitFillSearch(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -1238,15 +1220,262 @@ func decodeSizes(data []byte) (any, error) {
 	defer c.Release()
 	checkSizes(c)
 	c.End()
-	var in Sizes
-	if c.Fill() {
-		modkitFillSizes(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Sizes
+	modkitFillSizes(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+func checkWire(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [11]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "budget":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "wait":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "month":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "mode":
+				if seen[3] {
+					c.Duplicate()
+					continue
+				}
+				seen[3] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("4294967295") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+						}
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "state":
+				if seen[4] {
+					c.Duplicate()
+					continue
+				}
+				seen[4] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "settle":
+				if seen[5] {
+					c.Duplicate()
+					continue
+				}
+				seen[5] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					if !modkitPattern4.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
+					}
+					c.CheckFormat("date-time", s)
+					c.CheckGoTime(s)
+				default:
+					c.WrongType("a string")
+				}
+			case "labels":
+				if seen[6] {
+					c.Duplicate()
+					continue
+				}
+				seen[6] = true
+				switch c.Kind() {
+				case jsoncheck.Object:
+					var keys jsoncheck.KeySet
+					count := 0
+					c.Enter()
+					for c.Next() {
+						if keys.Seen(c.Key()) {
+							c.Duplicate()
+							continue
+						}
+						count++
+						switch c.Kind() {
+						case jsoncheck.String:
+							c.Str()
+						default:
+							c.WrongType("a string")
+						}
+					}
+					if count < 1 {
+						c.Problem(jsoncheck.MsgMinProperties(1, count))
+					}
+					if count > 3 {
+						c.Problem(jsoncheck.MsgMaxProperties(3, count))
+					}
+				default:
+					c.WrongType("an object")
+				}
+			case "point":
+				if seen[7] {
+					c.Duplicate()
+					continue
+				}
+				seen[7] = true
+				switch c.Kind() {
+				case jsoncheck.Array:
+					count := 0
+					c.Enter()
+					for c.Next() {
+						count++
+						switch c.Kind() {
+						case jsoncheck.Number:
+							c.Num()
+						default:
+							c.WrongType("a number")
+						}
+					}
+					if count < 3 {
+						c.Problem(jsoncheck.MsgMinItems(3, count))
+					}
+					if count > 3 {
+						c.Problem(jsoncheck.MsgMaxItems(3, count))
+					}
+				default:
+					c.WrongType("an array")
+				}
+			case "big":
+				if seen[8] {
+					c.Duplicate()
+					continue
+				}
+				seen[8] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					if !modkitPattern3.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^-?[0-9]+$", string(s)))
+					}
+					c.CheckFormat("int64", s)
+				default:
+					c.WrongType("a string")
+				}
+			case "due":
+				if seen[9] {
+					c.Duplicate()
+					continue
+				}
+				seen[9] = true
+				start := c.Offset()
+				k := c.Kind()
+				switch c.Kind() {
+				case jsoncheck.Number:
+					c.Int()
+				default:
+					c.WrongType("an integer")
+				}
+				if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12") {
+					c.Problem(jsoncheck.MsgEnum([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"}, string(c.Span(start))))
+				}
+			case "retries":
+				if seen[10] {
+					c.Duplicate()
+					continue
+				}
+				seen[10] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			default:
+				c.Unknown("\"budget\", \"wait\", \"month\", \"mode\", \"state\", \"settle\", \"labels\", \"point\", \"big\", \"due\", \"retries\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("budget")
+		}
+		if !seen[2] {
+			c.Missing("month")
+		}
+		if !seen[3] {
+			c.Missing("mode")
+		}
+		if !seen[4] {
+			c.Missing("state")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+func decodeWire(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkWire(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in Wire
+	modkitFillWire(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -1271,10 +1500,10 @@ func modkitCheckDefItem(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 					if n > 20 {
-						c.Report("must be at most 20 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(20, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -1294,7 +1523,7 @@ func modkitCheckDefItem(c *jsoncheck.Checker) {
 					c.WrongType("an integer")
 				}
 				if k == jsoncheck.Number && !jsoncheck.OneOf(c.Span(start), "1", "2", "3") {
-					c.Report("must be one of 1, 2, 3, got %s", c.Span(start))
+					c.Problem(jsoncheck.MsgEnum([]string{"1", "2", "3"}, string(c.Span(start))))
 				}
 			default:
 				c.Unknown("\"title\", \"level\"")
@@ -1476,11 +1705,13 @@ func modkitCheckDefSearchOptions(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("10") > 0 {
-						c.Report("must be at most 10, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("10") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "10", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1537,11 +1768,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-128") < 0 {
-						c.Report("must be at least -128, got %s", n)
-					}
-					if n.Cmp("127") > 0 {
-						c.Report("must be at most 127, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("-128") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-128", n.String()))
+						}
+						if n.Cmp("127") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "127", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1555,11 +1788,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-32768") < 0 {
-						c.Report("must be at least -32768, got %s", n)
-					}
-					if n.Cmp("32767") > 0 {
-						c.Report("must be at most 32767, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("-32768") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-32768", n.String()))
+						}
+						if n.Cmp("32767") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "32767", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1573,11 +1808,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-2147483648") < 0 {
-						c.Report("must be at least -2147483648, got %s", n)
-					}
-					if n.Cmp("2147483647") > 0 {
-						c.Report("must be at most 2147483647, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("-2147483648") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-2147483648", n.String()))
+						}
+						if n.Cmp("2147483647") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "2147483647", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1591,11 +1828,8 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("-9223372036854775808") < 0 {
-						c.Report("must be at least -9223372036854775808, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
 					}
 				default:
 					c.WrongType("an integer")
@@ -1609,11 +1843,11 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("18446744073709551615") > 0 {
-						c.Report("must be at most 18446744073709551615, got %s", n)
+					if n.IsInt() {
+						c.Range("uint64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1627,11 +1861,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("255") > 0 {
-						c.Report("must be at most 255, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("255") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "255", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1645,11 +1881,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("65535") > 0 {
-						c.Report("must be at most 65535, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("65535") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "65535", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1663,11 +1901,13 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("4294967295") > 0 {
-						c.Report("must be at most 4294967295, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("4294967295") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "4294967295", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1681,11 +1921,11 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("18446744073709551615") > 0 {
-						c.Report("must be at most 18446744073709551615, got %s", n)
+					if n.IsInt() {
+						c.Range("uint64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1698,7 +1938,8 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 				seen[9] = true
 				switch c.Kind() {
 				case jsoncheck.Number:
-					c.Num()
+					n := c.Num()
+					c.Range("float", n)
 				default:
 					c.WrongType("a number")
 				}
@@ -1758,6 +1999,8 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 
 // modkitFillConstraints decodes validated input into v.
 func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
+	var has1 bool
+	var has2 bool
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
@@ -1768,6 +2011,7 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 		case "half":
 			v.Half = c.Float(64)
 		case "limit":
+			has1 = true
 			v.Limit = uint8(c.Num().Uint64())
 		case "name":
 			v.Name = string(c.Str())
@@ -1792,23 +2036,25 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 				v.Tags[len(v.Tags)-1] = string(c.Str())
 			}
 		case "mode":
+			has2 = true
 			v.Mode = string(c.Str())
 		case "percent":
 			v.Percent = int(c.Num().Int64())
 		case "note":
 			v.Note = string(c.Str())
 		case "flag":
-			start1 := c.Offset()
+			start3 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start1, &v.Flag)
+			c.Unmarshal(start3, &v.Flag)
 		case "on":
 			v.On = bool(string(c.Str()) == "true")
 		case "ratio":
-			x2, err := strconv.ParseFloat(string(c.Str()), 64)
+			s7 := string(c.Str())
+			x6, err := strconv.ParseFloat(s7, 64)
 			if err != nil {
-				c.DecodeFailed(err)
+				c.Problem(jsoncheck.MsgFormat("double", s7))
 			}
-			v.Ratio = float64(x2)
+			v.Ratio = float64(x6)
 		case "count":
 			if c.Kind() == jsoncheck.Null {
 				c.Null()
@@ -1817,11 +2063,12 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 				if v.Count == nil {
 					v.Count = new(uint32)
 				}
-				x3, err := strconv.ParseUint(string(c.Str()), 10, 32)
+				s9 := string(c.Str())
+				x8, err := strconv.ParseUint(s9, 10, 32)
 				if err != nil {
-					c.DecodeFailed(err)
+					c.Problem(jsoncheck.MsgFormat("uint32", s9))
 				}
-				(*v.Count) = uint32(x3)
+				(*v.Count) = uint32(x8)
 			}
 		case "origin":
 			if v.Extra == nil {
@@ -1831,6 +2078,12 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 		default:
 			c.Skip()
 		}
+	}
+	if !has1 {
+		c.Default(&v.Limit, "10")
+	}
+	if !has2 {
+		c.Default(&v.Mode, "\"fast\"")
 	}
 }
 
@@ -1878,39 +2131,40 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 		case "relaxed":
 			v.Relaxed = string(c.Str())
 		case "quoted":
-			x4, err := strconv.ParseInt(string(c.Str()), 10, 64)
+			s11 := string(c.Str())
+			x10, err := strconv.ParseInt(s11, 10, 64)
 			if err != nil {
-				c.DecodeFailed(err)
+				c.Problem(jsoncheck.MsgFormat("int64", s11))
 			}
-			v.Quoted = int64(x4)
+			v.Quoted = int64(x10)
 		case "when":
-			start5 := c.Offset()
+			start12 := c.Offset()
 			c.Skip()
-			if err := (&v.When).UnmarshalJSON(c.Span(start5)); err != nil {
+			if err := (&v.When).UnmarshalJSON(c.Span(start12)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "blob":
-			start6 := c.Offset()
+			start13 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start6, &v.Blob)
+			c.Unmarshal(start13, &v.Blob)
 		case "raw":
-			start7 := c.Offset()
+			start14 := c.Offset()
 			c.Skip()
-			if err := (&v.Raw).UnmarshalJSON(c.Span(start7)); err != nil {
+			if err := (&v.Raw).UnmarshalJSON(c.Span(start14)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "anything":
-			start8 := c.Offset()
+			start15 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start8, &v.Anything)
+			c.Unmarshal(start15, &v.Anything)
 		case "up":
 			if err := (&v.Up).UnmarshalText(c.StrCopy()); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "op":
-			start9 := c.Offset()
+			start16 := c.Offset()
 			c.Skip()
-			if err := (&v.Op).UnmarshalJSON(c.Span(start9)); err != nil {
+			if err := (&v.Op).UnmarshalJSON(c.Span(start16)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "color":
@@ -1933,23 +2187,23 @@ func modkitFillEverything(c *jsoncheck.Checker, v *Everything) {
 			v.Counts = make(map[string]uint16)
 			c.Enter()
 			for c.Next() {
-				k11 := string(c.Key())
-				var e10 uint16
-				e10 = uint16(c.Num().Uint64())
-				v.Counts[k11] = e10
+				k18 := string(c.Key())
+				var e17 uint16
+				e17 = uint16(c.Num().Uint64())
+				v.Counts[k18] = e17
 			}
 		case "byId":
-			start12 := c.Offset()
+			start19 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start12, &v.ByID)
+			c.Unmarshal(start19, &v.ByID)
 		case "byUpper":
-			start13 := c.Offset()
+			start20 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start13, &v.ByUpper)
+			c.Unmarshal(start20, &v.ByUpper)
 		case "pair":
-			start14 := c.Offset()
+			start21 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start14, &v.Pair)
+			c.Unmarshal(start21, &v.Pair)
 		case "items":
 			v.Items = []Item{}
 			c.Enter()
@@ -2065,9 +2319,9 @@ func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
 				if v.Since == nil {
 					v.Since = new(time.Time)
 				}
-				start15 := c.Offset()
+				start22 := c.Offset()
 				c.Skip()
-				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start15)); err != nil {
+				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start22)); err != nil {
 					c.DecodeFailed(err)
 				}
 			}
@@ -2117,6 +2371,62 @@ func modkitFillSizes(c *jsoncheck.Checker, v *Sizes) {
 		default:
 			c.Skip()
 		}
+	}
+}
+
+// modkitFillWire decodes validated input into v.
+func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
+	var has29 bool
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "budget":
+			v.Budget = time.Duration(c.Num().Int64())
+		case "wait":
+			v.Wait = time.Duration(c.Num().Int64())
+		case "month":
+			v.Month = time.Month(c.Num().Int64())
+		case "mode":
+			v.Mode = fs.FileMode(c.Num().Uint64())
+		case "state":
+			v.State = http.ConnState(c.Num().Int64())
+		case "settle":
+			start23 := c.Offset()
+			c.Skip()
+			if err := (&v.Settle).UnmarshalJSON(c.Span(start23)); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "labels":
+			v.Labels = make(map[string]string)
+			c.Enter()
+			for c.Next() {
+				k25 := string(c.Key())
+				var e24 string
+				e24 = string(c.Str())
+				v.Labels[k25] = e24
+			}
+		case "point":
+			start26 := c.Offset()
+			c.Skip()
+			c.Unmarshal(start26, &v.Point)
+		case "big":
+			s28 := string(c.Str())
+			x27, err := strconv.ParseInt(s28, 10, 64)
+			if err != nil {
+				c.Problem(jsoncheck.MsgFormat("int64", s28))
+			}
+			v.Big = int64(x27)
+		case "due":
+			v.Due = time.Month(c.Num().Int64())
+		case "retries":
+			has29 = true
+			v.Retries = int(c.Num().Int64())
+		default:
+			c.Skip()
+		}
+	}
+	if !has29 {
+		c.Default(&v.Retries, "3")
 	}
 }
 
@@ -2176,4 +2486,5 @@ var (
 	modkitPattern1 = regexp.MustCompile("^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$")
 	modkitPattern2 = regexp.MustCompile("^[0-9]+$")
 	modkitPattern3 = regexp.MustCompile("^-?[0-9]+$")
+	modkitPattern4 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
 )

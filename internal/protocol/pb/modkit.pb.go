@@ -1356,6 +1356,112 @@ func (x *CallRunningResponse) GetRunning() bool {
 	return false
 }
 
+type CheckInputRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Tool          string                 `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
+	Input         []byte                 `protobuf:"bytes,2,opt,name=input,proto3" json:"input,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckInputRequest) Reset() {
+	*x = CheckInputRequest{}
+	mi := &file_modkit_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckInputRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckInputRequest) ProtoMessage() {}
+
+func (x *CheckInputRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckInputRequest.ProtoReflect.Descriptor instead.
+func (*CheckInputRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *CheckInputRequest) GetTool() string {
+	if x != nil {
+		return x.Tool
+	}
+	return ""
+}
+
+func (x *CheckInputRequest) GetInput() []byte {
+	if x != nil {
+		return x.Input
+	}
+	return nil
+}
+
+type CheckInputResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// problems are set when the input breaks the tool's contract.
+	Problems []string `protobuf:"bytes,1,rep,name=problems,proto3" json:"problems,omitempty"`
+	// error is set when the mod could not judge the input.
+	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CheckInputResponse) Reset() {
+	*x = CheckInputResponse{}
+	mi := &file_modkit_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CheckInputResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CheckInputResponse) ProtoMessage() {}
+
+func (x *CheckInputResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CheckInputResponse.ProtoReflect.Descriptor instead.
+func (*CheckInputResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CheckInputResponse) GetProblems() []string {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *CheckInputResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -1441,7 +1547,13 @@ const file_modkit_proto_rawDesc = "" +
 	"\x12CallRunningRequest\x12\x17\n" +
 	"\acall_id\x18\x01 \x01(\tR\x06callId\"/\n" +
 	"\x13CallRunningResponse\x12\x18\n" +
-	"\arunning\x18\x01 \x01(\bR\arunning*w\n" +
+	"\arunning\x18\x01 \x01(\bR\arunning\"=\n" +
+	"\x11CheckInputRequest\x12\x12\n" +
+	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
+	"\x05input\x18\x02 \x01(\fR\x05input\"F\n" +
+	"\x12CheckInputResponse\x12\x1a\n" +
+	"\bproblems\x18\x01 \x03(\tR\bproblems\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -1450,7 +1562,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x022\xd1\x04\n" +
+	"\rSTATUS_FAILED\x10\x022\x9c\x05\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
@@ -1460,7 +1572,9 @@ const file_modkit_proto_rawDesc = "" +
 	"RenderView\x12\x1c.modkit.v1.RenderViewRequest\x1a\x1d.modkit.v1.RenderViewResponse\x12I\n" +
 	"\n" +
 	"RunCommand\x12\x1c.modkit.v1.RunCommandRequest\x1a\x1d.modkit.v1.RunCommandResponse\x12O\n" +
-	"\fBeforeAction\x12\x1e.modkit.v1.BeforeActionRequest\x1a\x1f.modkit.v1.BeforeActionResponse\x12L\n" +
+	"\fBeforeAction\x12\x1e.modkit.v1.BeforeActionRequest\x1a\x1f.modkit.v1.BeforeActionResponse\x12I\n" +
+	"\n" +
+	"CheckInput\x12\x1c.modkit.v1.CheckInputRequest\x1a\x1d.modkit.v1.CheckInputResponse\x12L\n" +
 	"\vCallRunning\x12\x1d.modkit.v1.CallRunningRequest\x1a\x1e.modkit.v1.CallRunningResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
 
 var (
@@ -1476,7 +1590,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),            // 0: modkit.v1.ActivityKind
 	(Status)(0),                  // 1: modkit.v1.Status
@@ -1499,6 +1613,8 @@ var file_modkit_proto_goTypes = []any{
 	(*BeforeActionResponse)(nil), // 18: modkit.v1.BeforeActionResponse
 	(*CallRunningRequest)(nil),   // 19: modkit.v1.CallRunningRequest
 	(*CallRunningResponse)(nil),  // 20: modkit.v1.CallRunningResponse
+	(*CheckInputRequest)(nil),    // 21: modkit.v1.CheckInputRequest
+	(*CheckInputResponse)(nil),   // 22: modkit.v1.CheckInputResponse
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -1518,17 +1634,19 @@ var file_modkit_proto_depIdxs = []int32{
 	13, // 14: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
 	15, // 15: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
 	17, // 16: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	19, // 17: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	4,  // 18: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 19: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 20: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 21: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 22: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 23: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 24: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	20, // 25: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	18, // [18:26] is the sub-list for method output_type
-	10, // [10:18] is the sub-list for method input_type
+	21, // 17: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 18: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	4,  // 19: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 20: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 21: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 22: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 23: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 24: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 25: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 26: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 27: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	19, // [19:28] is the sub-list for method output_type
+	10, // [10:19] is the sub-list for method input_type
 	10, // [10:10] is the sub-list for extension type_name
 	10, // [10:10] is the sub-list for extension extendee
 	0,  // [0:10] is the sub-list for field type_name
@@ -1549,7 +1667,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   19,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -31,6 +31,7 @@ const (
 	Mod_RenderView_FullMethodName   = "/modkit.v1.Mod/RenderView"
 	Mod_RunCommand_FullMethodName   = "/modkit.v1.Mod/RunCommand"
 	Mod_BeforeAction_FullMethodName = "/modkit.v1.Mod/BeforeAction"
+	Mod_CheckInput_FullMethodName   = "/modkit.v1.Mod/CheckInput"
 	Mod_CallRunning_FullMethodName  = "/modkit.v1.Mod/CallRunning"
 )
 
@@ -56,6 +57,9 @@ type ModClient interface {
 	RunCommand(ctx context.Context, in *RunCommandRequest, opts ...grpc.CallOption) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(ctx context.Context, in *BeforeActionRequest, opts ...grpc.CallOption) (*BeforeActionResponse, error)
+	// CheckInput judges a tool's input with the mod's generated validator,
+	// without running the tool: the host asks before hooks see the input.
+	CheckInput(ctx context.Context, in *CheckInputRequest, opts ...grpc.CallOption) (*CheckInputResponse, error)
 	// CallRunning reports whether the handler of a call, view, command or hook
 	// is still running, by the call id the host gave it. The mod exits by
 	// itself when a handler outlives its grace period after cancellation; the
@@ -151,6 +155,16 @@ func (c *modClient) BeforeAction(ctx context.Context, in *BeforeActionRequest, o
 	return out, nil
 }
 
+func (c *modClient) CheckInput(ctx context.Context, in *CheckInputRequest, opts ...grpc.CallOption) (*CheckInputResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CheckInputResponse)
+	err := c.cc.Invoke(ctx, Mod_CheckInput_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *modClient) CallRunning(ctx context.Context, in *CallRunningRequest, opts ...grpc.CallOption) (*CallRunningResponse, error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	out := new(CallRunningResponse)
@@ -183,6 +197,9 @@ type ModServer interface {
 	RunCommand(context.Context, *RunCommandRequest) (*RunCommandResponse, error)
 	// BeforeAction runs the mod's hooks for an action about to happen.
 	BeforeAction(context.Context, *BeforeActionRequest) (*BeforeActionResponse, error)
+	// CheckInput judges a tool's input with the mod's generated validator,
+	// without running the tool: the host asks before hooks see the input.
+	CheckInput(context.Context, *CheckInputRequest) (*CheckInputResponse, error)
 	// CallRunning reports whether the handler of a call, view, command or hook
 	// is still running, by the call id the host gave it. The mod exits by
 	// itself when a handler outlives its grace period after cancellation; the
@@ -219,6 +236,9 @@ func (UnimplementedModServer) RunCommand(context.Context, *RunCommandRequest) (*
 }
 func (UnimplementedModServer) BeforeAction(context.Context, *BeforeActionRequest) (*BeforeActionResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method BeforeAction not implemented")
+}
+func (UnimplementedModServer) CheckInput(context.Context, *CheckInputRequest) (*CheckInputResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method CheckInput not implemented")
 }
 func (UnimplementedModServer) CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CallRunning not implemented")
@@ -363,6 +383,24 @@ func _Mod_BeforeAction_Handler(srv interface{}, ctx context.Context, dec func(in
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Mod_CheckInput_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CheckInputRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModServer).CheckInput(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Mod_CheckInput_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModServer).CheckInput(ctx, req.(*CheckInputRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _Mod_CallRunning_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
 	in := new(CallRunningRequest)
 	if err := dec(in); err != nil {
@@ -411,6 +449,10 @@ var Mod_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "BeforeAction",
 			Handler:    _Mod_BeforeAction_Handler,
+		},
+		{
+			MethodName: "CheckInput",
+			Handler:    _Mod_CheckInput_Handler,
 		},
 		{
 			MethodName: "CallRunning",

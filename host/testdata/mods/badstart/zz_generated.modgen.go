@@ -7,8 +7,13 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"badstart\",\n  \"displayName\": \"\",\n  \"description\": \"Breaks the handshake.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/badstart\",\n  \"sourceHash\": \"sha256:0270ec3771572567af84f7e8e6af719bda5876b983d95008031fd7b43d152fc7\",\n  \"tools\": [\n    {\n      \"name\": \"badstart_ping\",\n      \"description\": \"Answers pong. Call it to test a mod that cannot start.\",\n      \"activity\": \"Pinging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"badstart\",\n  \"displayName\": \"\",\n  \"description\": \"Breaks the handshake.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/badstart\",\n  \"sourceHash\": \"sha256:0270ec3771572567af84f7e8e6af719bda5876b983d95008031fd7b43d152fc7\",\n  \"tools\": [\n    {\n      \"name\": \"badstart_ping\",\n      \"description\": \"Answers pong. Call it to test a mod that cannot start.\",\n      \"activity\": \"Pinging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -26,15 +31,12 @@ func modkitDecodeBadstartPing(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckBadstartPing(c)
 	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Empty
+	modkitFillEmpty(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil

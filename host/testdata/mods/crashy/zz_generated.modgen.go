@@ -5,10 +5,16 @@ package crashy
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"strconv"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:4161cb82fb2b23507196a392d91bda5b11da8f3b2aabb2a6f564f03b3ae47eaa\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"EchoInput is what echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Times repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"CrashInput says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"How is \\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"WaitInput names a file in which the handler records when it saw cancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Marker is written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Started is written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"FloodInput says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"N is the number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"BigInput says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"Bytes is the size of the text result.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Empty takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"ReportInput is the rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Title names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Report is the rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.wait\",\n      \"title\": \"Wait until cancelled\"\n    },\n    {\n      \"id\": \"crashy.hang\",\n      \"title\": \"Hang, ignoring cancellation\"\n    },\n    {\n      \"id\": \"crashy.guarded\",\n      \"title\": \"Guarded by a hook that waits until cancelled\"\n    },\n    {\n      \"id\": \"crashy.panicking_command\",\n      \"title\": \"Panics\"\n    },\n    {\n      \"id\": \"crashy.oversized\",\n      \"title\": \"Returns as many bytes as its argument says\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.guarded\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:4161cb82fb2b23507196a392d91bda5b11da8f3b2aabb2a6f564f03b3ae47eaa\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"\\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names a file in which the handler records when it saw cancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"The number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"The size of the text result.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 0\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.wait\",\n      \"title\": \"Wait until cancelled\"\n    },\n    {\n      \"id\": \"crashy.hang\",\n      \"title\": \"Hang, ignoring cancellation\"\n    },\n    {\n      \"id\": \"crashy.guarded\",\n      \"title\": \"Guarded by a hook that waits until cancelled\"\n    },\n    {\n      \"id\": \"crashy.panicking_command\",\n      \"title\": \"Panics\"\n    },\n    {\n      \"id\": \"crashy.oversized\",\n      \"title\": \"Returns as many bytes as its argument says\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.guarded\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -38,15 +44,12 @@ func modkitDecodeCrashyEcho(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyEcho(c)
 	c.End()
-	var in EchoInput
-	if c.Fill() {
-		modkitFillEchoInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in EchoInput
+	modkitFillEchoInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -81,11 +84,13 @@ func modkitCheckCrashyEcho(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("5") > 0 {
-						c.Report("must be at most 5, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("5") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "5", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -108,15 +113,12 @@ func modkitDecodeCrashyCrash(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyCrash(c)
 	c.End()
-	var in CrashInput
-	if c.Fill() {
-		modkitFillCrashInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in CrashInput
+	modkitFillCrashInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -142,7 +144,7 @@ func modkitCheckCrashyCrash(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "exit", "goroutine":
 					default:
-						c.Report("must be one of \"exit\", \"goroutine\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"exit\"", "\"goroutine\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -165,15 +167,12 @@ func modkitDecodeCrashyPanic(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyPanic(c)
 	c.End()
-	var in Empty
-	if c.Fill() {
-		modkitFillEmpty(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Empty
+	modkitFillEmpty(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -198,15 +197,12 @@ func modkitDecodeCrashyWait(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyWait(c)
 	c.End()
-	var in WaitInput
-	if c.Fill() {
-		modkitFillWaitInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in WaitInput
+	modkitFillWaitInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -259,15 +255,12 @@ func modkitDecodeCrashyFlood(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyFlood(c)
 	c.End()
-	var in FloodInput
-	if c.Fill() {
-		modkitFillFloodInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in FloodInput
+	modkitFillFloodInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -290,11 +283,13 @@ func modkitCheckCrashyFlood(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("100000") > 0 {
-						c.Report("must be at most 100000, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("100000") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "100000", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -317,15 +312,12 @@ func modkitDecodeCrashyBig(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyBig(c)
 	c.End()
-	var in BigInput
-	if c.Fill() {
-		modkitFillBigInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in BigInput
+	modkitFillBigInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -348,11 +340,11 @@ func modkitCheckCrashyBig(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("9223372036854775807") > 0 {
-						c.Report("must be at most 9223372036854775807, got %s", n)
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -375,15 +367,12 @@ func modkitDecodeCrashyReport(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckCrashyReport(c)
 	c.End()
-	var in ReportInput
-	if c.Fill() {
-		modkitFillReportInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in ReportInput
+	modkitFillReportInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil

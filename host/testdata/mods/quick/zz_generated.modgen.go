@@ -7,8 +7,13 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"quick\",\n  \"displayName\": \"\",\n  \"description\": \"Fast tools for measurements.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/quick\",\n  \"sourceHash\": \"sha256:90d80b3c259ab5ef8accdea3aa208c35aed41fad4806fc0f02675c173ddad622\",\n  \"tools\": [\n    {\n      \"name\": \"quick_echo\",\n      \"description\": \"Returns its text. Call it to measure a trivial call.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"EchoInput is what echo returns.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is returned as is.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"quick_activity\",\n      \"description\": \"Sends a title, the log entries and a status. Call it to measure activity streaming.\",\n      \"activity\": \"Working…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"ActivityInput says how many log entries to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"logs\": {\n            \"description\": \"Logs is the number of log entries, between a title and a status.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          }\n        },\n        \"required\": [\n          \"logs\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"quick\",\n  \"displayName\": \"\",\n  \"description\": \"Fast tools for measurements.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/quick\",\n  \"sourceHash\": \"sha256:90d80b3c259ab5ef8accdea3aa208c35aed41fad4806fc0f02675c173ddad622\",\n  \"tools\": [\n    {\n      \"name\": \"quick_echo\",\n      \"description\": \"Returns its text. Call it to measure a trivial call.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What echo returns.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Returned as is.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"quick_activity\",\n      \"description\": \"Sends a title, the log entries and a status. Call it to measure activity streaming.\",\n      \"activity\": \"Working…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how many log entries to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"logs\": {\n            \"description\": \"The number of log entries, between a title and a status.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 1000\n          }\n        },\n        \"required\": [\n          \"logs\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -29,15 +34,12 @@ func modkitDecodeQuickEcho(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckQuickEcho(c)
 	c.End()
-	var in EchoInput
-	if c.Fill() {
-		modkitFillEchoInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in EchoInput
+	modkitFillEchoInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -81,15 +83,12 @@ func modkitDecodeQuickActivity(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckQuickActivity(c)
 	c.End()
-	var in ActivityInput
-	if c.Fill() {
-		modkitFillActivityInput(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in ActivityInput
+	modkitFillActivityInput(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -112,11 +111,13 @@ func modkitCheckQuickActivity(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("1000") > 0 {
-						c.Report("must be at most 1000, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("1000") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "1000", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")

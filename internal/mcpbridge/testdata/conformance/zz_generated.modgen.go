@@ -5,10 +5,16 @@ package conformance
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"strconv"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools the official MCP conformance suite calls by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:a4479b71373535d7ac8a629f5f6cef323af13906de7a4a340062691efe909db6\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"None takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Contact is the input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"Name is the person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Address is where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"ContactMethod is how the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"Phone is the person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"Email is the person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"address is a postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"Street is the street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"City is the city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"Previous is the address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools the official MCP conformance suite calls by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:a4479b71373535d7ac8a629f5f6cef323af13906de7a4a340062691efe909db6\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"The person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"How the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"The person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"The person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"A postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"The street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"The city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"The address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -36,15 +42,12 @@ func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckTestSimpleText(c)
 	c.End()
-	var in None
-	if c.Fill() {
-		modkitFillNone(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in None
+	modkitFillNone(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -69,15 +72,12 @@ func modkitDecodeJsonSchema202012Tool(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckJsonSchema202012Tool(c)
 	c.End()
-	var in Contact
-	if c.Fill() {
-		modkitFillContact(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Contact
+	modkitFillContact(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -126,7 +126,7 @@ func modkitCheckJsonSchema202012Tool(c *jsoncheck.Checker) {
 					switch string(s) {
 					case "phone", "email":
 					default:
-						c.Report("must be one of \"phone\", \"email\", got %q", s)
+						c.Problem(jsoncheck.MsgEnum([]string{"\"phone\"", "\"email\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")
@@ -152,9 +152,7 @@ func modkitCheckJsonSchema202012Tool(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("email", s) {
-						c.Report("must be an email address, got %q", s)
-					}
+					c.CheckFormat("email", s)
 				default:
 					c.WrongType("a string")
 				}

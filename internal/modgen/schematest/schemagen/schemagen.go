@@ -10,7 +10,7 @@ import (
 )
 
 // Roots are the types whose schemas and validators are pinned.
-var Roots = []string{"Everything", "Constraints", "Node", "ItemPage", "Search", "Sizes", "Color", "Level"}
+var Roots = []string{"Everything", "Constraints", "Node", "ItemPage", "Search", "Sizes", "Color", "Level", "Wire"}
 
 // Generate loads the schematest package in dir and returns the schema of
 // each root and the generated validator file.
@@ -23,7 +23,7 @@ func Generate(dir string) (map[string]*schema.Schema, []byte, error) {
 		return nil, nil, fmt.Errorf("%s", diags[0].Format(""))
 	}
 	pkg := pkgs[0]
-	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input}
+	g := &schema.Generator{Fset: pkg.Fset, Docs: schema.NewDocs(pkg.Fset, pkg.Syntax), Mode: schema.Input, Module: load.ModulePath(pkg)}
 	out := map[string]*schema.Schema{}
 	roots := map[string]codegen.Root{}
 	for _, name := range Roots {

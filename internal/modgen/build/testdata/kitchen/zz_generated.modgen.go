@@ -5,11 +5,18 @@ package kitchen
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	"regexp"
+	"strconv"
 	"time"
 )
 
+// The file and the jsoncheck it is compiled with must match: if these lines
+// fail to compile, run go generate to regenerate the file.
+const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
+const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
+
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"kitchen\",\n  \"displayName\": \"Kitchen Sink\",\n  \"description\": \"Exercises modgen.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/modgen/build/testdata/kitchen\",\n  \"sourceHash\": \"sha256:46ab120edc566812415430c2868474c68766b11f8650c6c7094a95d9022b11d3\",\n  \"tools\": [\n    {\n      \"name\": \"kitchen_find\",\n      \"description\": \"Finds hits for a query and returns a page of them. Use this when you need locations.\",\n      \"activity\": \"Finding hits…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Query asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is what to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"Max is the most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"After keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\"\n          },\n          \"opts\": {\n            \"description\": \"Opts is an anonymous struct.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"deep\": {\n                \"type\": \"boolean\"\n              },\n              \"pairs\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"type\": \"object\",\n                  \"properties\": {\n                    \"K\": {\n                      \"type\": \"string\"\n                    },\n                    \"V\": {\n                      \"type\": \"string\"\n                    }\n                  },\n                  \"required\": [\n                    \"K\",\n                    \"V\"\n                  ],\n                  \"additionalProperties\": false\n                }\n              }\n            },\n            \"required\": [\n              \"deep\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"weights\": {\n            \"description\": \"Weights maps names to weights.\",\n            \"type\": \"object\",\n            \"additionalProperties\": {\n              \"type\": \"number\"\n            }\n          }\n        },\n        \"required\": [\n          \"text\",\n          \"opts\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Page is one page of results.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"items\": {\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"total\": {\n            \"type\": \"integer\",\n            \"minimum\": -9223372036854775808,\n            \"maximum\": 9223372036854775807\n          }\n        },\n        \"required\": [\n          \"items\",\n          \"total\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"Hit\": {\n            \"description\": \"Hit is one result.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"type\": \"integer\",\n                \"minimum\": -9223372036854775808,\n                \"maximum\": 9223372036854775807\n              },\n              \"tree\": {\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/Branch\"\n                  }\n                ]\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true\n    },\n    {\n      \"name\": \"kitchen_filter\",\n      \"description\": \"Filters kinds and returns the kept ones. Call this before kitchen_find.\",\n      \"activity\": \"Filtering…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Filter narrows a generic input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"only\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"description\": \"Kind is a kind of thing.\",\n              \"type\": \"string\",\n              \"enum\": [\n                \"a\",\n                \"b\"\n              ]\n            },\n            \"maxItems\": 3\n          }\n        },\n        \"required\": [\n          \"only\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": [\n          \"array\",\n          \"null\"\n        ],\n        \"items\": {\n          \"description\": \"Kind is a kind of thing.\",\n          \"type\": \"string\",\n          \"enum\": [\n            \"a\",\n            \"b\"\n          ]\n        }\n      }\n    },\n    {\n      \"name\": \"kitchen_count\",\n      \"description\": \"Counts the hits for a query. Use this when only the number matters.\",\n      \"activity\": \"Counting hits…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Query asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Text is what to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"Max is the most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"After keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\"\n          },\n          \"opts\": {\n            \"description\": \"Opts is an anonymous struct.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"deep\": {\n                \"type\": \"boolean\"\n              },\n              \"pairs\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"type\": \"object\",\n                  \"properties\": {\n                    \"K\": {\n                      \"type\": \"string\"\n                    },\n                    \"V\": {\n                      \"type\": \"string\"\n                    }\n                  },\n                  \"required\": [\n                    \"K\",\n                    \"V\"\n                  ],\n                  \"additionalProperties\": false\n                }\n              }\n            },\n            \"required\": [\n              \"deep\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"weights\": {\n            \"description\": \"Weights maps names to weights.\",\n            \"type\": \"object\",\n            \"additionalProperties\": {\n              \"type\": \"number\"\n            }\n          }\n        },\n        \"required\": [\n          \"text\",\n          \"opts\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"kitchen_plant\",\n      \"description\": \"Plants a tree and returns its size. Use this when asked to plant.\",\n      \"activity\": \"Planting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Branch is a recursive tree.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"type\": \"string\"\n          },\n          \"kids\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"$ref\": \"#/$defs/Branch\"\n            }\n          }\n        },\n        \"required\": [\n          \"name\",\n          \"kids\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"Branch is a recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"kitchen.clean\",\n      \"title\": \"Clean the kitchen\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"cook\",\n      \"description\": \"Cooks what you name.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:kitchen.clean\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"chef\",\n      \"description\": \"Cooks.\",\n      \"tools\": [\n        \"kitchen_find\"\n      ]\n    },\n    {\n      \"name\": \"idle\",\n      \"tools\": []\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"kitchen\",\n  \"displayName\": \"Kitchen Sink\",\n  \"description\": \"Exercises modgen.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/modgen/build/testdata/kitchen\",\n  \"sourceHash\": \"sha256:46ab120edc566812415430c2868474c68766b11f8650c6c7094a95d9022b11d3\",\n  \"tools\": [\n    {\n      \"name\": \"kitchen_find\",\n      \"description\": \"Finds hits for a query and returns a page of them. Use this when you need locations.\",\n      \"activity\": \"Finding hits…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"What to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"The most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"Keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\",\n            \"pattern\": \"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$\"\n          },\n          \"opts\": {\n            \"description\": \"An anonymous struct.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"deep\": {\n                \"type\": \"boolean\"\n              },\n              \"pairs\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"type\": \"object\",\n                  \"properties\": {\n                    \"K\": {\n                      \"type\": \"string\"\n                    },\n                    \"V\": {\n                      \"type\": \"string\"\n                    }\n                  },\n                  \"required\": [\n                    \"K\",\n                    \"V\"\n                  ],\n                  \"additionalProperties\": false\n                }\n              }\n            },\n            \"required\": [\n              \"deep\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"weights\": {\n            \"description\": \"Maps names to weights.\",\n            \"type\": \"object\",\n            \"additionalProperties\": {\n              \"type\": \"number\",\n              \"format\": \"float\"\n            }\n          }\n        },\n        \"required\": [\n          \"text\",\n          \"opts\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"One page of results.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"items\": {\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"total\": {\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          }\n        },\n        \"required\": [\n          \"items\",\n          \"total\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"A recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"Hit\": {\n            \"description\": \"One result.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"type\": \"integer\",\n                \"format\": \"int64\"\n              },\n              \"tree\": {\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/Branch\"\n                  }\n                ]\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true\n    },\n    {\n      \"name\": \"kitchen_filter\",\n      \"description\": \"Filters kinds and returns the kept ones. Call this before kitchen_find.\",\n      \"activity\": \"Filtering…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Narrows a generic input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"only\": {\n            \"type\": \"array\",\n            \"items\": {\n              \"description\": \"A kind of thing.\",\n              \"type\": \"string\",\n              \"enum\": [\n                \"a\",\n                \"b\"\n              ]\n            },\n            \"maxItems\": 3\n          }\n        },\n        \"required\": [\n          \"only\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"type\": [\n          \"array\",\n          \"null\"\n        ],\n        \"items\": {\n          \"description\": \"A kind of thing.\",\n          \"type\": \"string\",\n          \"enum\": [\n            \"a\",\n            \"b\"\n          ]\n        }\n      }\n    },\n    {\n      \"name\": \"kitchen_count\",\n      \"description\": \"Counts the hits for a query. Use this when only the number matters.\",\n      \"activity\": \"Counting hits…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Asks for something.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"What to look for.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 100\n          },\n          \"max\": {\n            \"description\": \"The most results.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 50\n          },\n          \"after\": {\n            \"description\": \"Keeps results after this time.\",\n            \"type\": [\n              \"string\",\n              \"null\"\n            ],\n            \"format\": \"date-time\",\n            \"pattern\": \"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$\"\n          },\n          \"opts\": {\n            \"description\": \"An anonymous struct.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"deep\": {\n                \"type\": \"boolean\"\n              },\n              \"pairs\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"type\": \"object\",\n                  \"properties\": {\n                    \"K\": {\n                      \"type\": \"string\"\n                    },\n                    \"V\": {\n                      \"type\": \"string\"\n                    }\n                  },\n                  \"required\": [\n                    \"K\",\n                    \"V\"\n                  ],\n                  \"additionalProperties\": false\n                }\n              }\n            },\n            \"required\": [\n              \"deep\"\n            ],\n            \"additionalProperties\": false\n          },\n          \"weights\": {\n            \"description\": \"Maps names to weights.\",\n            \"type\": \"object\",\n            \"additionalProperties\": {\n              \"type\": \"number\",\n              \"format\": \"float\"\n            }\n          }\n        },\n        \"required\": [\n          \"text\",\n          \"opts\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"kitchen_plant\",\n      \"description\": \"Plants a tree and returns its size. Use this when asked to plant.\",\n      \"activity\": \"Planting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"$ref\": \"#/$defs/Branch\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"$defs\": {\n          \"Branch\": {\n            \"description\": \"A recursive tree.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"name\": {\n                \"type\": \"string\"\n              },\n              \"kids\": {\n                \"type\": \"array\",\n                \"items\": {\n                  \"$ref\": \"#/$defs/Branch\"\n                }\n              }\n            },\n            \"required\": [\n              \"name\",\n              \"kids\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"kitchen.clean\",\n      \"title\": \"Clean the kitchen\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"cook\",\n      \"description\": \"Cooks what you name.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:kitchen.clean\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"chef\",\n      \"description\": \"Cooks.\",\n      \"tools\": [\n        \"kitchen_find\"\n      ]\n    },\n    {\n      \"name\": \"idle\",\n      \"tools\": []\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -32,15 +39,12 @@ func modkitDecodeKitchenFind(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckKitchenFind(c)
 	c.End()
-	var in Query
-	if c.Fill() {
-		modkitFillQuery(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Query
+	modkitFillQuery(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -65,10 +69,10 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 					s := c.Str()
 					n := jsoncheck.Len(s)
 					if n < 1 {
-						c.Report("must be at least 1 character long, got %d", n)
+						c.Problem(jsoncheck.MsgMinLength(1, n))
 					}
 					if n > 100 {
-						c.Report("must be at most 100 characters long, got %d", n)
+						c.Problem(jsoncheck.MsgMaxLength(100, n))
 					}
 				default:
 					c.WrongType("a string")
@@ -82,11 +86,13 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 				switch c.Kind() {
 				case jsoncheck.Number:
 					n := c.Int()
-					if n.Cmp("0") < 0 {
-						c.Report("must be at least 0, got %s", n)
-					}
-					if n.Cmp("50") > 0 {
-						c.Report("must be at most 50, got %s", n)
+					if n.IsInt() {
+						if n.Cmp("0") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("50") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "50", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -102,9 +108,11 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 					c.Null()
 				case jsoncheck.String:
 					s := c.Str()
-					if !jsoncheck.Format("date-time", s) {
-						c.Report("must be a date-time as in RFC 3339, like 2026-01-02T15:04:05Z, got %q", s)
+					if !modkitPattern0.Match(s) {
+						c.Problem(jsoncheck.MsgPattern("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$", string(s)))
 					}
+					c.CheckFormat("date-time", s)
+					c.CheckGoTime(s)
 				default:
 					c.WrongType("a string")
 				}
@@ -216,7 +224,8 @@ func modkitCheckKitchenFind(c *jsoncheck.Checker) {
 						}
 						switch c.Kind() {
 						case jsoncheck.Number:
-							c.Num()
+							n := c.Num()
+							c.Range("float", n)
 						default:
 							c.WrongType("a number")
 						}
@@ -245,15 +254,12 @@ func modkitDecodeKitchenFilter(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckKitchenFilter(c)
 	c.End()
-	var in Filter[Kind]
-	if c.Fill() {
-		modkitFillFilterKind(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Filter[Kind]
+	modkitFillFilterKind(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -285,14 +291,14 @@ func modkitCheckKitchenFilter(c *jsoncheck.Checker) {
 							switch string(s) {
 							case "a", "b":
 							default:
-								c.Report("must be one of \"a\", \"b\", got %q", s)
+								c.Problem(jsoncheck.MsgEnum([]string{"\"a\"", "\"b\""}, strconv.Quote(string(s))))
 							}
 						default:
 							c.WrongType("a string")
 						}
 					}
 					if count > 3 {
-						c.Report("must have at most 3 items, got %d", count)
+						c.Problem(jsoncheck.MsgMaxItems(3, count))
 					}
 				default:
 					c.WrongType("an array")
@@ -315,15 +321,12 @@ func modkitDecodeKitchenPlant(data []byte) (any, error) {
 	defer c.Release()
 	modkitCheckKitchenPlant(c)
 	c.End()
-	var in Branch
-	if c.Fill() {
-		modkitFillBranch(c, &in)
-		if err := c.Err(); err != nil {
-			return nil, err
-		}
-		return in, nil
+	if !c.Fill() {
+		return nil, c.Err()
 	}
-	if err := c.Decode(&in); err != nil {
+	var in Branch
+	modkitFillBranch(c, &in)
+	if err := c.Err(); err != nil {
 		return nil, err
 	}
 	return in, nil
@@ -495,3 +498,7 @@ func modkitFillBranch(c *jsoncheck.Checker, v *Branch) {
 		}
 	}
 }
+
+var (
+	modkitPattern0 = regexp.MustCompile("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-5][0-9](\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+)

@@ -1,0 +1,88 @@
+package schemacheck
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+const limitSchema = `{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "properties": {
+    "query": {"type": "string", "minLength": 1},
+    "limit": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    "opts": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/Opts"}]}
+  },
+  "required": ["query"],
+  "additionalProperties": false,
+  "$defs": {
+    "Opts": {
+      "type": "object",
+      "properties": {"depth": {"type": "integer", "default": 2}, "tags": {"type": "array", "items": {"type": "string"}}},
+      "additionalProperties": false
+    }
+  }
+}`
+
+func compile(t *testing.T) *Schema {
+	t.Helper()
+	s, err := Compile("mem://limit.json", []byte(limitSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestCheck(t *testing.T) {
+	s := compile(t)
+	allowed := `(allowed: "query", "limit", "opts")`
+	tests := []struct {
+		input string
+		want  []string
+	}{
+		{`{"query":"x"}`, nil},
+		{`{"query":"x","opts":null}`, nil},
+		// The number that crashed the library: bounded before it.
+		{`{"query":"DefineMod","limit":1e10000000}`, []string{
+			"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
+			"/limit: must be at most 200, got 1e10000000",
+		}},
+		{`{"query":"x","limit":-1e-10000000}`, []string{"/limit: must be an integer, got -1e-10000000"}},
+		// An optional struct never invites null.
+		{`{"query":"x","opts":{"depth":"deep"}}`, []string{"/opts/depth: must be an integer, got a string"}},
+		{`{"query":"x","opts":5}`, []string{"/opts: must be an object, got a number"}},
+		{`{"package":5,"zz":1}`, []string{
+			`/: unknown property "package" ` + allowed,
+			`/: unknown property "zz" ` + allowed,
+			`/: missing required property "query"`,
+		}},
+		{`{"query":"","query":"x","a b":1}`, []string{
+			"/query: must be at least 1 character long, got 0",
+			`/: duplicate property "query"`,
+			`/: unknown property "a b" ` + allowed,
+		}},
+		{`{"query":`, []string{"/: invalid JSON at byte 9: unexpected end of input"}},
+		{strings.Repeat("[", 10001), []string{"/: invalid JSON at byte 10001: nested deeper than 10000 levels"}},
+	}
+	for _, tt := range tests {
+		if got := s.Check([]byte(tt.input)); !slices.Equal(got, tt.want) {
+			t.Errorf("Check(%.60s):\ngot  %q\nwant %q", tt.input, got, tt.want)
+		}
+	}
+}
+
+func TestWithDefaults(t *testing.T) {
+	s := compile(t)
+	tests := []struct{ input, want string }{
+		{`{"query":"x"}`, `{"limit":50,"query":"x"}`},
+		{`{"query":"x","limit":7}`, `{"query":"x","limit":7}`},
+		{`{"query":"x","limit":7,"opts":{}}`, `{"limit":7,"opts":{"depth":2},"query":"x"}`},
+		{`{"query":"x","limit":7,"opts":null}`, `{"query":"x","limit":7,"opts":null}`},
+	}
+	for _, tt := range tests {
+		if got := string(s.WithDefaults([]byte(tt.input))); got != tt.want {
+			t.Errorf("WithDefaults(%s) = %s, want %s", tt.input, got, tt.want)
+		}
+	}
+}
