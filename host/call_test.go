@@ -62,7 +62,7 @@ func TestCallGeneratesCallID(t *testing.T) {
 // A label is the caller's, and two calls may share one: cancelling one
 // must not get the mod killed for the other, which still runs.
 func TestLabelIsNotIdentity(t *testing.T) {
-	h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond}, crashyDir)
+	h := load(t, &host.Options{GracePeriod: time.Second}, crashyDir)
 	host.KeepGraceFromMods(h.Host) // only the host's check, keyed by call id
 	started, other := startCall(h, &host.CallRequest{Tool: "crashy_wait", Label: "same", Session: session(t)})
 	<-started
@@ -318,8 +318,10 @@ func TestHostKillsModPastGrace(t *testing.T) {
 }
 
 func TestOperationTimeouts(t *testing.T) {
+	// The grace period leaves a busy machine time to end the handlers that
+	// do end on cancellation.
 	const d = 150 * time.Millisecond
-	h := load(t, &host.Options{HookTimeout: d, CommandTimeout: d, ViewTimeout: d, GracePeriod: d}, crashyDir)
+	h := load(t, &host.Options{HookTimeout: d, CommandTimeout: d, ViewTimeout: d, GracePeriod: time.Second}, crashyDir)
 	ctx := context.Background()
 	_, err := h.RunCommand(ctx, "crashy.wait", nil, session(t))
 	if want := "command crashy.wait: timed out after 150ms"; err == nil || err.Error() != want {
@@ -621,7 +623,8 @@ func TestModsAndToolsAreCopies(t *testing.T) {
 // host's check after a cancelled call, and Close does not wait for it.
 func TestUnresponsiveMod(t *testing.T) {
 	t.Run("cancelled call", func(t *testing.T) {
-		h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond, HandshakeTimeout: 300 * time.Millisecond}, crashyDir)
+		// The host asks for an answer for HandshakeTimeout.
+		h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond, HandshakeTimeout: time.Second}, crashyDir)
 		ctx, cancel := context.WithCancel(context.Background())
 		var pid int
 		res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_wait", Session: session(t),
