@@ -350,6 +350,9 @@ func (h *Host) Close() error {
 	}
 	h.closed = true
 	h.mu.Unlock()
+	// First stop builds, starts and the host's watchers: a start that ends
+	// now kills its process itself, so every other is the mod's current.
+	h.cancel()
 	var procs []*proc
 	for _, m := range h.mods {
 		if p := m.take(); p != nil {
@@ -357,7 +360,6 @@ func (h *Host) Close() error {
 			procs = append(procs, p)
 		}
 	}
-	h.cancel() // stops builds, starts and the host's watchers
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)
