@@ -45,7 +45,7 @@ func (h *Host) runHooks(ctx context.Context, req *pb.BeforeActionRequest, owner 
 			if errors.Is(err, ErrClosed) {
 				return "", err
 			}
-			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
+			return "", fmt.Errorf("hook of mod %s before %s: %w", m.man.ID, req.Action, err)
 		}
 		req.CallId = h.newCallID()
 		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action, req.CallId, h.opts.HookTimeout,
