@@ -53,8 +53,9 @@ type Options struct {
 	// ViewTimeout bounds the rendering of a view. Default 30s.
 	ViewTimeout time.Duration
 	// HandshakeTimeout bounds a mod process's start, from its launch to its
-	// go-plugin handshake, and then the host's first request to it, which
-	// reads the mod's manifest. Default 10s.
+	// go-plugin handshake, and each request of the host that runs no mod
+	// code: reading the mod's manifest after the handshake, and asking
+	// whether a cancelled handler still runs. Default 10s.
 	HandshakeTimeout time.Duration
 	// ActivateTimeout bounds the mod's Activate function, run once per
 	// process; a mod over it does not start. Default 1m.
