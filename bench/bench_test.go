@@ -28,8 +28,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchEnv builds the baselines once for all benchmarks.
-func benchEnv(b *testing.B) *env {
+// benchEnv builds the baselines once for all benchmarks and tests.
+func benchEnv(b testing.TB) *env {
 	b.Helper()
 	envOnce.Do(func() {
 		shared, envErr = newEnv(context.Background(), quickConfig(), io.Discard)

@@ -105,6 +105,13 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer e.close()
+	return measureAll(ctx, e, cfg, stdout, stderr)
+}
+
+// measureAll measures the rows cfg selects in e, with cfg's sampling, and
+// writes the report.
+func measureAll(ctx context.Context, e *env, cfg config, stdout, stderr io.Writer) error {
+	e.cfg, e.log = cfg, stderr
 	var rows []row
 	failedAny := false
 	for _, m := range measurements {

@@ -20,7 +20,7 @@ func TestRun(t *testing.T) {
 	cfg := config{rounds: 1, warmup: 1, calls: 5, workers: 2, concurrentFor: 50 * time.Millisecond,
 		coldStarts: 1, cancels: 2, decodes: 10, batches: 2, lists: 1}
 	var out bytes.Buffer
-	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
+	if err := measureAll(context.Background(), benchEnv(t), cfg, &out, io.Discard); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 	report := out.String()
@@ -58,7 +58,7 @@ func TestRunOnlySelected(t *testing.T) {
 	cfg.rounds, cfg.batches, cfg.decodes = 1, 2, 10
 	cfg.only = regexpMust(t, "^validate_vs_json$")
 	var out bytes.Buffer
-	if err := run(context.Background(), cfg, &out, io.Discard); err != nil {
+	if err := measureAll(context.Background(), benchEnv(t), cfg, &out, io.Discard); err != nil {
 		t.Fatalf("run: %v", err)
 	}
 	if got := strings.Count(out.String(), "\nratio "); got != 1 {

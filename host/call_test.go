@@ -61,7 +61,7 @@ func TestCallGeneratesCallID(t *testing.T) {
 // A label is the caller's, and two calls may share one: cancelling one
 // must not get the mod killed for the other, which still runs.
 func TestLabelIsNotIdentity(t *testing.T) {
-	h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond}, crashyDir)
+	h := load(t, &host.Options{GracePeriod: time.Second}, crashyDir)
 	host.KeepGraceFromMods(h.Host) // only the host's check, keyed by call id
 	started, other := startCall(h, &host.CallRequest{Tool: "crashy_wait", Label: "same", Session: session(t)})
 	<-started
@@ -320,8 +320,10 @@ func TestHostKillsModPastGrace(t *testing.T) {
 }
 
 func TestOperationTimeouts(t *testing.T) {
+	// The grace period leaves a busy machine time to end the handlers that
+	// do end on cancellation.
 	const d = 150 * time.Millisecond
-	h := load(t, &host.Options{HookTimeout: d, CommandTimeout: d, ViewTimeout: d, GracePeriod: d}, crashyDir)
+	h := load(t, &host.Options{HookTimeout: d, CommandTimeout: d, ViewTimeout: d, GracePeriod: time.Second}, crashyDir)
 	ctx := context.Background()
 	_, err := h.RunCommand(ctx, "crashy.wait", nil, session(t))
 	if want := "command crashy.wait: timed out after 150ms"; err == nil || err.Error() != want {

@@ -44,7 +44,7 @@ func (h *Host) runHooks(ctx context.Context, req *modapi.ActionRequest, owner *m
 			if errors.Is(err, ErrUnavailable) || errors.Is(err, ErrClosed) {
 				return "", err // says which mod, and why
 			}
-			return "", fmt.Errorf("hook of mod %s could not run: %w", m.man.ID, err)
+			return "", fmt.Errorf("hook of mod %s before %s: %w", m.man.ID, req.Action, err)
 		}
 		req.Run = h.newRun()
 		resp, err := bounded(ctx, p, "hook of mod "+m.man.ID+" before "+req.Action.Name, req.CallID, h.opts.HookTimeout,

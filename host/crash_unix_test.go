@@ -3,8 +3,10 @@
 package host_test
 
 import (
+	"context"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/host"
 )
@@ -24,4 +26,38 @@ func TestKilledModFailsCallNamingIt(t *testing.T) {
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"again"}`), host.StatusCompleted)
 		})
 	}
+}
+
+// A mod that answers nothing (a stopped process here) is killed by the
+// host's check after a cancelled call, and Close does not wait for it.
+func TestUnresponsiveMod(t *testing.T) {
+	t.Run("cancelled call", func(t *testing.T) {
+		// The host asks for an answer for HandshakeTimeout.
+		h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond, HandshakeTimeout: time.Second}, crashyDir)
+		ctx, cancel := context.WithCancel(context.Background())
+		var pid int
+		res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_wait", Session: session(t),
+			OnActivity: func(host.ActivityEvent) {
+				pid = host.PID(h.Host, "crashy")
+				syscall.Kill(pid, syscall.SIGSTOP)
+				cancel()
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, res, host.StatusCancelled)
+		waitGone(t, []int{pid})
+		waitForLog(t, h, "mod does not say whether a cancelled handler still runs; killing the mod")
+		wantStatus(t, call(t, h, "crashy_echo", `{"text":"fresh"}`), host.StatusCompleted)
+	})
+	t.Run("close", func(t *testing.T) {
+		h := load(t, nil, crashyDir)
+		wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+		pid := host.PID(h.Host, "crashy")
+		syscall.Kill(pid, syscall.SIGSTOP)
+		h.Close()
+		if alive(pid) {
+			t.Errorf("stopped mod process %d still there after Close", pid)
+		}
+	})
 }

@@ -113,7 +113,7 @@ func PID(h *Host, id string) int {
 	for _, m := range h.mods {
 		if m.man.ID == id {
 			if p := m.current(); p != nil {
-				return p.run.cmd.Process.Pid
+				return p.run.pid
 			}
 		}
 	}

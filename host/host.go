@@ -54,8 +54,9 @@ type Options struct {
 	// ViewTimeout bounds the rendering of a view. Default 30s.
 	ViewTimeout time.Duration
 	// HandshakeTimeout bounds a mod process's start, from its launch to its
-	// go-plugin handshake, and then the host's first request to it, which
-	// reads the mod's manifest. Default 10s.
+	// go-plugin handshake, and each request of the host that runs no mod
+	// code: reading the mod's manifest after the handshake, and asking
+	// whether a cancelled handler still runs. Default 10s.
 	HandshakeTimeout time.Duration
 	// ActivateTimeout bounds the mod's Activate function, run once per
 	// process; a mod over it does not start. Default 1m.
@@ -416,6 +417,9 @@ func (h *Host) Close() error {
 	}
 	h.closed = true
 	h.mu.Unlock()
+	// First stop builds, starts and the host's watchers: a start that ends
+	// now kills its process itself, so every other is the mod's current.
+	h.cancel()
 	var procs []*proc
 	for _, m := range h.mods {
 		if p := m.take(); p != nil {
@@ -423,7 +427,6 @@ func (h *Host) Close() error {
 			procs = append(procs, p)
 		}
 	}
-	h.cancel() // stops builds, starts and the host's watchers
 	var wg sync.WaitGroup
 	for _, p := range procs {
 		wg.Add(1)

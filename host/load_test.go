@@ -327,16 +327,17 @@ func TestBuild(t *testing.T) {
 
 func TestStartFailures(t *testing.T) {
 	tests := []struct {
-		start string // crashy.StartEnv
-		want  string // crashy hooks every call: its hook starts it
+		start   string // crashy.StartEnv
+		timeout time.Duration
+		want    string // crashy hooks every call: its hook starts it
 	}{
-		{"exit", "hook of mod crashy could not run: start mod crashy: exited before the handshake (exit status 4); its stderr ends:\n  crashy refuses to start"},
-		{"hang", "hook of mod crashy could not run: start mod crashy: no handshake within 300ms (Options.HandshakeTimeout)"},
+		{"exit", 0, "hook of mod crashy before tool.call: start mod crashy: exited before the handshake (exit status 4); its stderr ends:\n  crashy refuses to start"},
+		{"hang", 300 * time.Millisecond, "hook of mod crashy before tool.call: start mod crashy: no handshake within 300ms (Options.HandshakeTimeout)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.start, func(t *testing.T) {
 			t.Setenv("MODKIT_TEST_CRASHY_START", tt.start)
-			h := load(t, &host.Options{HandshakeTimeout: 300 * time.Millisecond}, crashyDir)
+			h := load(t, &host.Options{HandshakeTimeout: tt.timeout}, crashyDir)
 			res := call(t, h, "crashy_echo", `{"text":"x"}`)
 			wantStatus(t, res, host.StatusFailed)
 			if res.Error != tt.want {

@@ -37,7 +37,8 @@ type mod struct {
 	man *manifest.Manifest
 	availability
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or
-	// start under way, kills the process and ends the host's watchers.
+	// start under way and ends the host's watchers; then it stops the
+	// current process.
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -95,7 +96,7 @@ func (m *mod) get() (*proc, error) {
 	p, err := start()
 	if err == nil {
 		m.mu.Lock()
-		if m.ctx.Err() == nil { // else Close has taken the process already
+		if m.ctx.Err() == nil { // else Close is under way and may have passed this mod
 			m.proc = p
 			m.mu.Unlock()
 			return p, nil

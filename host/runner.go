@@ -35,6 +35,7 @@ type modRunner struct {
 	exitErr error         // Wait's error; set before exited closes
 
 	mu     sync.Mutex
+	pid    int  // 0 until the process started
 	killed bool // the host killed the process
 }
 
@@ -59,6 +60,8 @@ func (r *modRunner) Start(context.Context) error {
 		return err
 	}
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
+	r.mu.Lock() // a kill waits for the start
+	defer r.mu.Unlock()
 	err = r.cmd.Start()
 	outW.Close()
 	errW.Close()
@@ -67,6 +70,7 @@ func (r *modRunner) Start(context.Context) error {
 		errR.Close()
 		return err
 	}
+	r.pid = r.cmd.Process.Pid
 	r.stdout, r.stderr = outR, errR
 	r.drained = make(chan struct{})
 	r.exited = make(chan struct{})
@@ -99,7 +103,7 @@ func (r *modRunner) Wait(context.Context) error {
 func (r *modRunner) kill() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.cmd.Process == nil || r.killed {
+	if r.pid == 0 || r.killed {
 		return
 	}
 	select {
@@ -135,10 +139,12 @@ func (r *modRunner) Name() string { return r.cmd.Path }
 
 // ID is the process id, "" before the start.
 func (r *modRunner) ID() string {
-	if r.cmd.Process == nil {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.pid == 0 {
 		return ""
 	}
-	return strconv.Itoa(r.cmd.Process.Pid)
+	return strconv.Itoa(r.pid)
 }
 
 // Diagnose adds nothing: the host reports a failed start itself.
