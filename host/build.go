@@ -434,11 +434,17 @@ func (m *mod) buildFailure(r *record) error {
 	if len(lines) > 10 {
 		lines = append(lines[:10], fmt.Sprintf("… and %d more lines above", len(lines)-10))
 	}
-	fix := "fix the errors, then call again"
-	if strings.Contains(r.Failure, "missing go.sum entry") || strings.Contains(r.Failure, "no required module provides") || strings.Contains(r.Failure, "updates to go.mod needed") {
-		fix = "run go mod tidy in " + m.given
+	return m.unavailable("it does not build", fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, m.fix(r), strings.Join(lines, "\n\t")))
+}
+
+// fix says how to fix a failed build.
+func (m *mod) fix(r *record) string {
+	for _, s := range []string{"missing go.sum entry", "no required module provides", "updates to go.mod needed"} {
+		if strings.Contains(r.Failure, s) {
+			return "run go mod tidy in " + m.given
+		}
 	}
-	return m.unavailable("it does not build", fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, fix, strings.Join(lines, "\n\t")))
+	return "fix the errors, then call again"
 }
 
 // reportFailure writes a failed build's full output to the progress writer,
@@ -450,7 +456,7 @@ func (m *mod) reportFailure(r *record) {
 		return
 	}
 	m.reported = r.Digest
-	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build:\n%s\n", m.man.ID, m.given, r.Failure)
+	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build; %s:\n%s\n", m.man.ID, m.given, m.fix(r), r.Failure)
 }
 
 // staleAfter is how long a mod's binary for older inputs stays in the
