@@ -23,15 +23,15 @@ func runInit(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if gofiles, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(gofiles) > 0 {
+		return fmt.Errorf("init: %s already holds Go files (%s); init writes a new mod into a directory without any", dir, filepath.Base(gofiles[0]))
+	}
 	name := packageName(filepath.Base(abs))
 	if name == "" {
 		return fmt.Errorf("init: cannot make a package name of %q: name the directory with a lower-case letter first, then letters and digits", filepath.Base(abs))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("init: %w", err)
-	}
-	if gofiles, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(gofiles) > 0 {
-		return fmt.Errorf("init: %s already holds Go files (%s); init writes a new mod into a directory without any", dir, filepath.Base(gofiles[0]))
 	}
 	files := []struct{ name, tmpl string }{
 		{name + ".go", modTemplate},
