@@ -33,13 +33,18 @@ func main() { serve.Main(mod.Modkit()) }
 `
 
 // buildVars are the go env settings that change what go build makes. GOMOD
-// and GOWORK also name the module files hashed into the key.
+// and GOWORK also name the module files hashed into the key, and GOENV the
+// file of go env -w settings.
 var buildVars = []string{
 	"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GO386",
 	"GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM", "GOEXPERIMENT", "GOFIPS140",
-	"GOFLAGS", "CGO_ENABLED", "CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS",
-	"CGO_FFLAGS", "CGO_LDFLAGS", "GOMOD", "GOWORK", "GOMODCACHE",
+	"GOFLAGS", "CGO_ENABLED", "GOMOD", "GOWORK", "GOMODCACHE", "GOENV",
 }
+
+// cgoVars change what go build makes with cgo. They are read from the
+// environment (and go env -w settings, through the GOENV file): asking go
+// env for them costs it a C compiler lookup, tripling its time.
+var cgoVars = []string{"CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS"}
 
 // buildConfig is the go command's configuration for building one mod.
 type buildConfig struct {
@@ -88,6 +93,12 @@ func (m *mod) config() (*buildConfig, error) {
 	fmt.Fprintf(h, "modkit build 2\x00%s\x00", fmt.Sprintf(mainTemplate, m.man.GoPackage))
 	for _, v := range buildVars {
 		fmt.Fprintf(h, "%s=%s\x00", v, vars[v])
+	}
+	for _, v := range cgoVars {
+		fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
+	}
+	if f := vars["GOENV"]; f != "" && f != "off" {
+		hashFile(h, f)
 	}
 	for _, f := range []string{vars["GOMOD"], vars["GOWORK"]} {
 		if f == "" || f == os.DevNull || f == "off" {

@@ -34,6 +34,7 @@ func TestConfigKeyCoversTheEnvironment(t *testing.T) {
 		{"GOEXPERIMENT", "jsonv2"},
 		{"GOFLAGS", "-tags=extra"},
 		{"GOAMD64", "v3"},
+		{"CGO_CFLAGS", "-O3"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(tt.name, tt.value)
