@@ -223,8 +223,8 @@ func (b *built) evict() {
 	os.Remove(b.path)
 }
 
-// errCache marks the reason of a mod that cannot run because of the cache.
-const errCache = "the host's build cache is unusable"
+// reasonCache is the reason of a mod that cannot run because of the cache.
+const reasonCache = "the host's build cache is unusable"
 
 // binary returns the mod's binary, building it first when the cache has
 // none built from the current inputs.
@@ -235,7 +235,7 @@ func (m *mod) binary() (*built, error) {
 	}
 	c, err := openCache(m.h.opts.CacheDir)
 	if err != nil {
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	recPath := c.record(m.man.ID, cfg.key)
 	if b, err := m.cached(c, recPath); b != nil || err != nil {
@@ -243,7 +243,7 @@ func (m *mod) binary() (*built, error) {
 	}
 	unlock, err := lockFile(recPath + ".lock")
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	defer unlock()
 	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
@@ -254,7 +254,7 @@ func (m *mod) binary() (*built, error) {
 		return nil, err
 	}
 	if err := writeRecord(recPath, r); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	if r.Failure != "" {
 		m.reportFailure(r)
@@ -273,7 +273,7 @@ func (m *mod) cached(c *cache, recPath string) (*built, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	if r == nil || digest(r.Inputs) != r.Digest {
 		return nil, nil
@@ -287,7 +287,7 @@ func (m *mod) cached(c *cache, recPath string) (*built, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	if b.sum, err = hex.DecodeString(r.Sum); err != nil || len(b.sum) != sha256.Size {
 		return nil, nil
@@ -304,7 +304,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	fmt.Fprintf(m.h.opts.Progress, "building mod %s…\n", id)
 	overlay, err := c.overlay(id, cfg.key, m.dir, fmt.Appendf(nil, mainTemplate, m.man.GoPackage))
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	out := &buildOutput{progress: m.h.opts.Progress}
 	inputs, err := listInputs(m.dir, overlay, cfg.modCache, out)
@@ -314,7 +314,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	r := &record{Inputs: inputs, Digest: digest(inputs)}
 	tmp, err := os.CreateTemp(c.bin, ".build-"+id+"-*")
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
@@ -331,15 +331,15 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	}
 	sum, err := fileSum(tmp.Name())
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	r.Sum = hex.EncodeToString(sum)
 	r.Binary = id + "-" + r.Sum[:24]
 	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(c.bin, r.Binary)); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	fmt.Fprintf(m.h.opts.Progress, "built mod %s in %s\n", id, time.Since(start).Round(100*time.Millisecond))
 	return r, nil
