@@ -112,7 +112,46 @@ func (m *mod) config() (*buildConfig, error) {
 			hashFile(h, name)
 		}
 	}
+	if f := vars["GOWORK"]; f != "" && f != "off" {
+		// The workspace's modules' requirements shape the build list.
+		for _, dir := range workspaceModules(f) {
+			hashFile(h, filepath.Join(dir, "go.mod"))
+		}
+	}
 	return &buildConfig{key: hex.EncodeToString(h.Sum(nil)[:12]), modCache: vars["GOMODCACHE"]}, nil
+}
+
+// workspaceModules returns the module directories a go.work file uses.
+func workspaceModules(gowork string) []string {
+	data, err := os.ReadFile(gowork)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	inUse := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case inUse && f[0] == ")":
+			inUse = false
+		case inUse:
+			dirs = append(dirs, f[0])
+		case f[0] == "use" && len(f) > 1 && f[1] == "(":
+			inUse = true
+		case f[0] == "use" && len(f) > 1:
+			dirs = append(dirs, f[1])
+		}
+	}
+	for i, d := range dirs {
+		d = strings.Trim(d, `"`+"`")
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(filepath.Dir(gowork), filepath.FromSlash(d))
+		}
+		dirs[i] = d
+	}
+	return dirs
 }
 
 // record is what the cache keeps about one build of a mod for one
