@@ -59,6 +59,10 @@ type buildConfig struct {
 var goEnvs sync.Map // dir and environment -> func() (map[string]string, error)
 
 func goEnv(dir string) (map[string]string, error) {
+	// Mods of one module share its settings.
+	if root := moduleRoot(dir); root != "" {
+		dir = root
+	}
 	key := dir + "\x00" + strings.Join(os.Environ(), "\x00")
 	f, _ := goEnvs.LoadOrStore(key, sync.OnceValues(func() (map[string]string, error) {
 		cmd := exec.Command("go", append([]string{"env", "-json"}, buildVars...)...)
@@ -79,6 +83,18 @@ func goEnv(dir string) (map[string]string, error) {
 		return vars, nil
 	}))
 	return f.(func() (map[string]string, error))()
+}
+
+// moduleRoot returns the directory of the go.mod at or above dir, or "".
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
 }
 
 // config returns the build configuration of the mod: the go env settings,
@@ -479,7 +495,7 @@ func within(path, dir string) bool {
 
 // buildFailure is the error of a mod whose build failed: the first lines
 // of the compiler's output and the fix.
-func (m *mod) buildFailure(r *record) error {
+func (m *mod) buildFailure(r *record) *ModError {
 	lines := strings.Split(r.Failure, "\n")
 	if len(lines) > 10 {
 		lines = append(lines[:10], fmt.Sprintf("… and %d more lines above", len(lines)-10))
