@@ -274,8 +274,8 @@ type built struct {
 // evict removes the binary and its record, so the next start builds it
 // again.
 func (b *built) evict() {
-	os.Remove(b.record)
-	os.Remove(b.path)
+	removeFile(b.record)
+	removeFile(b.path)
 }
 
 // reasonCache is the reason of a mod that cannot run because of the cache.
@@ -389,7 +389,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	r.Sum = hex.EncodeToString(sum)
-	r.Binary = id + "-" + r.Sum[:24]
+	r.Binary = id + "-" + r.Sum[:24] + exeSuffix
 	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
 		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
@@ -539,11 +539,11 @@ func pruneOld(dir, id, keep string) {
 	for _, e := range entries {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, id+"-")
-		if !ok || name == keep || strings.ContainsAny(rest, "-.") {
+		if !ok || name == keep || strings.ContainsAny(strings.TrimSuffix(rest, exeSuffix), "-.") {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {
-			os.Remove(filepath.Join(dir, name))
+			removeFile(filepath.Join(dir, name))
 		}
 	}
 }
