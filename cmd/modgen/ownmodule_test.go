@@ -40,9 +40,8 @@ func readmeCommands(t *testing.T, readme string) string {
 
 // TestOwnModule runs testdata/ownmodule/*.txtar: a fresh module in $WORK,
 // set up by the README's commands as written (readme.sh), modkit replaced
-// by this checkout. Like CI, it runs with GOFLAGS=-mod=readonly; it needs
-// no network: modkit's dependencies come from the module cache, which go
-// mod download fills.
+// by this checkout. Like CI, it runs with GOFLAGS=-mod=readonly; modkit's
+// dependencies come from the module cache (go mod download fills it).
 func TestOwnModule(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the README's commands are for a POSIX shell")
@@ -70,6 +69,9 @@ func TestOwnModule(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("GOFLAGS", "-mod=readonly")
+			// modkit's dependencies come from the module cache, filled by
+			// go mod download in the checkout: no network, no checksum
+			// database (go.sum is written from the cache).
 			env.Setenv("GOPROXY", "off")
 			env.Setenv("GOSUMDB", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
