@@ -34,13 +34,18 @@ func main() { serve.Main(mod.Modkit()) }
 `
 
 // buildVars are the go env settings that change what go build makes. GOMOD
-// and GOWORK also name the module files hashed into the key.
+// and GOWORK also name the module files hashed into the key, and GOENV the
+// file of go env -w settings.
 var buildVars = []string{
 	"GOVERSION", "GOROOT", "GOOS", "GOARCH", "GOAMD64", "GOARM", "GOARM64", "GO386",
 	"GOMIPS", "GOMIPS64", "GOPPC64", "GORISCV64", "GOWASM", "GOEXPERIMENT", "GOFIPS140",
-	"GOFLAGS", "CGO_ENABLED", "CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS",
-	"CGO_FFLAGS", "CGO_LDFLAGS", "GOMOD", "GOWORK", "GOMODCACHE",
+	"GOFLAGS", "CGO_ENABLED", "GOMOD", "GOWORK", "GOMODCACHE", "GOENV",
 }
+
+// cgoVars change what go build makes with cgo. They are read from the
+// environment (and go env -w settings, through the GOENV file): asking go
+// env for them costs it a C compiler lookup, tripling its time.
+var cgoVars = []string{"CC", "CXX", "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS"}
 
 // buildConfig is the go command's configuration for building one mod.
 type buildConfig struct {
@@ -55,6 +60,10 @@ type buildConfig struct {
 var goEnvs sync.Map // dir and environment -> func() (map[string]string, error)
 
 func goEnv(dir string) (map[string]string, error) {
+	// Mods of one module share its settings.
+	if root := moduleRoot(dir); root != "" {
+		dir = root
+	}
 	key := dir + "\x00" + strings.Join(os.Environ(), "\x00")
 	f, _ := goEnvs.LoadOrStore(key, sync.OnceValues(func() (map[string]string, error) {
 		cmd := exec.Command("go", append([]string{"env", "-json"}, buildVars...)...)
@@ -77,6 +86,18 @@ func goEnv(dir string) (map[string]string, error) {
 	return f.(func() (map[string]string, error))()
 }
 
+// moduleRoot returns the directory of the go.mod at or above dir, or "".
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
 // config returns the build configuration of the mod: the go env settings,
 // the main module's go.mod and go.sum and the workspace's go.work and
 // go.work.sum, the serving main package and the mod's import path.
@@ -90,6 +111,12 @@ func (m *mod) config() (*buildConfig, error) {
 	for _, v := range buildVars {
 		fmt.Fprintf(h, "%s=%s\x00", v, vars[v])
 	}
+	for _, v := range cgoVars {
+		fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
+	}
+	if f := vars["GOENV"]; f != "" && f != "off" {
+		hashFile(h, f)
+	}
 	for _, f := range []string{vars["GOMOD"], vars["GOWORK"]} {
 		if f == "" || f == os.DevNull || f == "off" {
 			continue
@@ -102,7 +129,46 @@ func (m *mod) config() (*buildConfig, error) {
 			hashFile(h, name)
 		}
 	}
+	if f := vars["GOWORK"]; f != "" && f != "off" {
+		// The workspace's modules' requirements shape the build list.
+		for _, dir := range workspaceModules(f) {
+			hashFile(h, filepath.Join(dir, "go.mod"))
+		}
+	}
 	return &buildConfig{key: hex.EncodeToString(h.Sum(nil)[:12]), modCache: vars["GOMODCACHE"]}, nil
+}
+
+// workspaceModules returns the module directories a go.work file uses.
+func workspaceModules(gowork string) []string {
+	data, err := os.ReadFile(gowork)
+	if err != nil {
+		return nil
+	}
+	var dirs []string
+	inUse := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case inUse && f[0] == ")":
+			inUse = false
+		case inUse:
+			dirs = append(dirs, f[0])
+		case f[0] == "use" && len(f) > 1 && f[1] == "(":
+			inUse = true
+		case f[0] == "use" && len(f) > 1:
+			dirs = append(dirs, f[1])
+		}
+	}
+	for i, d := range dirs {
+		d = strings.Trim(d, `"`+"`")
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(filepath.Dir(gowork), filepath.FromSlash(d))
+		}
+		dirs[i] = d
+	}
+	return dirs
 }
 
 // record is what the cache keeps about one build of a mod for one
@@ -209,12 +275,12 @@ type built struct {
 // evict removes the binary and its record, so the next start builds it
 // again.
 func (b *built) evict() {
-	os.Remove(b.record)
-	os.Remove(b.path)
+	removeFile(b.record)
+	removeFile(b.path)
 }
 
-// errCache marks the reason of a mod that cannot run because of the cache.
-const errCache = "the host's build cache is unusable"
+// reasonCache is the reason of a mod that cannot run because of the cache.
+const reasonCache = "the host's build cache is unusable"
 
 // binary returns the mod's binary, building it first when the cache has
 // none built from the current inputs.
@@ -225,7 +291,7 @@ func (m *mod) binary() (*built, error) {
 	}
 	c, err := openCache(m.h.opts.CacheDir)
 	if err != nil {
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	recPath := c.record(m.man.ID, cfg.key)
 	if b, err := m.cached(c, recPath); b != nil || err != nil {
@@ -233,7 +299,7 @@ func (m *mod) binary() (*built, error) {
 	}
 	unlock, err := lockFile(recPath + ".lock")
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	defer unlock()
 	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
@@ -244,7 +310,7 @@ func (m *mod) binary() (*built, error) {
 		return nil, err
 	}
 	if err := writeRecord(recPath, r); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	if r.Failure != "" {
 		m.reportFailure(r)
@@ -263,7 +329,7 @@ func (m *mod) cached(c *cache, recPath string) (*built, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	if r == nil || digest(r.Inputs) != r.Digest {
 		return nil, nil
@@ -277,7 +343,7 @@ func (m *mod) cached(c *cache, recPath string) (*built, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
-		return nil, m.unavailable(errCache, err)
+		return nil, m.unavailable(reasonCache, err)
 	}
 	if b.sum, err = hex.DecodeString(r.Sum); err != nil || len(b.sum) != sha256.Size {
 		return nil, nil
@@ -294,7 +360,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	fmt.Fprintf(m.h.opts.Progress, "building mod %s…\n", id)
 	overlay, err := c.overlay(id, cfg.key, m.dir, fmt.Appendf(nil, mainTemplate, m.man.GoPackage))
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	out := &buildOutput{progress: m.h.opts.Progress}
 	inputs, err := listInputs(m.ctx, m.dir, overlay, cfg.modCache, out)
@@ -304,7 +370,7 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	r := &record{Inputs: inputs, Digest: digest(inputs)}
 	tmp, err := os.CreateTemp(c.bin, ".build-"+id+"-*")
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
@@ -324,15 +390,15 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	}
 	sum, err := fileSum(tmp.Name())
 	if err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	r.Sum = hex.EncodeToString(sum)
-	r.Binary = id + "-" + r.Sum[:24]
+	r.Binary = id + "-" + r.Sum[:24] + exeSuffix
 	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(c.bin, r.Binary)); err != nil {
-		return nil, m.unavailable(errCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
 	}
 	fmt.Fprintf(m.h.opts.Progress, "built mod %s in %s\n", id, time.Since(start).Round(100*time.Millisecond))
 	return r, nil
@@ -433,16 +499,22 @@ func within(path, dir string) bool {
 
 // buildFailure is the error of a mod whose build failed: the first lines
 // of the compiler's output and the fix.
-func (m *mod) buildFailure(r *record) error {
+func (m *mod) buildFailure(r *record) *ModError {
 	lines := strings.Split(r.Failure, "\n")
 	if len(lines) > 10 {
 		lines = append(lines[:10], fmt.Sprintf("… and %d more lines above", len(lines)-10))
 	}
-	fix := "fix the errors, then call again"
-	if strings.Contains(r.Failure, "missing go.sum entry") || strings.Contains(r.Failure, "no required module provides") || strings.Contains(r.Failure, "updates to go.mod needed") {
-		fix = "run go mod tidy in " + m.given
+	return m.unavailable("it does not build", fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, m.fix(r), strings.Join(lines, "\n\t")))
+}
+
+// fix says how to fix a failed build.
+func (m *mod) fix(r *record) string {
+	for _, s := range []string{"missing go.sum entry", "no required module provides", "updates to go.mod needed"} {
+		if strings.Contains(r.Failure, s) {
+			return "run go mod tidy in " + m.given
+		}
 	}
-	return m.unavailable("it does not build", fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, fix, strings.Join(lines, "\n\t")))
+	return "fix the errors, then call again"
 }
 
 // reportFailure writes a failed build's full output to the progress writer,
@@ -454,7 +526,7 @@ func (m *mod) reportFailure(r *record) {
 		return
 	}
 	m.reported = r.Digest
-	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build:\n%s\n", m.man.ID, m.given, r.Failure)
+	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build; %s:\n%s\n", m.man.ID, m.given, m.fix(r), r.Failure)
 }
 
 // staleAfter is how long a mod's binary for older inputs stays in the
@@ -471,11 +543,11 @@ func pruneOld(dir, id, keep string) {
 	for _, e := range entries {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, id+"-")
-		if !ok || name == keep || strings.ContainsAny(rest, "-.") {
+		if !ok || name == keep || strings.ContainsAny(strings.TrimSuffix(rest, exeSuffix), "-.") {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {
-			os.Remove(filepath.Join(dir, name))
+			removeFile(filepath.Join(dir, name))
 		}
 	}
 }

@@ -1,8 +1,10 @@
 package host
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/manifest"
 )
@@ -34,6 +36,7 @@ func TestConfigKeyCoversTheEnvironment(t *testing.T) {
 		{"GOEXPERIMENT", "jsonv2"},
 		{"GOFLAGS", "-tags=extra"},
 		{"GOAMD64", "v3"},
+		{"CGO_CFLAGS", "-O3"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv(tt.name, tt.value)
@@ -42,4 +45,44 @@ func TestConfigKeyCoversTheEnvironment(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestLockFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	unlock, err := lockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		u, err := lockFile(path)
+		if err != nil {
+			u = func() {}
+		}
+		got <- u
+	}()
+	select {
+	case u := <-got:
+		u()
+		t.Fatal("a second holder took a held lock")
+	case <-time.After(50 * lockPoll):
+	}
+	unlock()
+	(<-got)()
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("lock file left after unlock: %v", err)
+	}
+}
+
+// A lock its holder stopped touching, as when the host died, is broken.
+func TestStaleLockIsBroken(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	os.WriteFile(path, nil, 0o600)
+	old := time.Now().Add(-2 * lockStale)
+	os.Chtimes(path, old, old)
+	unlock, err := lockFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
 }

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 )
 
@@ -127,9 +128,24 @@ func writeRecord(path string, r *record) error {
 	if err := os.Chmod(f.Name(), 0o400); err != nil {
 		return err
 	}
-	os.Remove(path) // Windows renames onto no existing file
-	return os.Rename(f.Name(), path)
+	if err := os.Rename(f.Name(), path); err != nil {
+		removeFile(path) // Windows does not replace a read-only file
+		return os.Rename(f.Name(), path)
+	}
+	return nil
 }
+
+// removeFile removes a cache file, read-only ones included: Windows
+// refuses to remove a read-only file.
+func removeFile(path string) {
+	if os.Remove(path) != nil {
+		os.Chmod(path, 0o600)
+		os.Remove(path)
+	}
+}
+
+// exeSuffix ends binary names: Windows runs only files named .exe.
+var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
 // Lock files: held while building, so hosts sharing a cache build each mod
 // once. The lock is a file created exclusively, which every OS offers; its

@@ -107,6 +107,7 @@ func TestCacheKeyCoversEveryInput(t *testing.T) {
 		{"CGO_ENABLED", func(t *testing.T) { t.Setenv("CGO_ENABLED", "0") }, "nocgo"},
 		{"go.mod", edit("main/go.mod", "go 1.26.0", "go 1.26.0\n\ngodebug asynctimerchan=1"), ""},
 		{"go.work", edit("go.work", "go 1.26.0", "go 1.26.0\n\ngodebug asynctimerchan=1"), ""},
+		{"workspace module's go.mod", edit("wdep/go.mod", "go 1.26.0", "go 1.26.0\n\ngodebug asynctimerchan=0"), ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.change(t)

@@ -11,7 +11,9 @@
 //
 // A bad mod directory never fails Load. [Host.Unavailable] says, for each
 // mod that cannot run, why and how to fix it ([ModError]); the reason is
-// written once to [Options.Progress] and logged. A model calling a tool of
+// written once to [Options.Progress] and logged; [Host.CheckBuilds] adds the
+// mods whose build from their current inputs is recorded as failed, without
+// building anything. A model calling a tool of
 // such a mod reads one line ("mod tasks is unavailable: it does not
 // build"), never compiler output; the other mods keep working.
 //

@@ -41,8 +41,9 @@ var (
 // Options configure a Host. A nil *Options means all defaults; a zero field
 // means that field's default.
 type Options struct {
-	// CacheDir holds built mod binaries, keyed by a hash of their sources.
-	// Default: <os.UserCacheDir>/modkit.
+	// CacheDir holds built mod binaries and the records of their builds.
+	// Only the user may write it: the host creates it 0700 and refuses it
+	// otherwise. Default: <os.UserCacheDir>/modkit.
 	CacheDir string
 	// CallTimeout bounds a tool's handler; a call over it fails. Default 5m.
 	CallTimeout time.Duration

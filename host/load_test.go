@@ -184,6 +184,15 @@ func TestBuildFailureShowsCompilerErrors(t *testing.T) {
 	}
 	// The other mod is not affected.
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
+
+	// A new host learns from the cache, without building, that it fails.
+	h2 := load(t, &host.Options{CacheDir: h.cacheDir}, crashyDir, "testdata/mods/broken")
+	if bad := h2.CheckBuilds(); len(bad) != 1 || bad[0].Mod != "broken" || !strings.Contains(bad[0].Error(), "broken.go:9:17") {
+		t.Errorf("got %v, want mod broken's build failure", bad)
+	}
+	if strings.Contains(h2.progress.String(), "building") {
+		t.Errorf("CheckBuilds built: %q", h2.progress)
+	}
 }
 
 func TestHandshakeFailure(t *testing.T) {

@@ -143,3 +143,29 @@ func (r *CallResult) failWith(err error) *CallResult {
 	}
 	return r
 }
+
+// CheckBuilds finds the mods whose build from their current inputs is
+// recorded in the cache as failed, without building anything, and adds
+// them to [Host.Unavailable]; it returns the whole list. It runs the go
+// command once per module, to learn its settings: a listing that wants to
+// mark mods that do not build calls it, a host need not.
+func (h *Host) CheckBuilds() []*ModError {
+	c, err := openCache(h.opts.CacheDir)
+	if err != nil {
+		return h.Unavailable()
+	}
+	for _, m := range h.mods {
+		if m.stale != nil {
+			continue
+		}
+		cfg, err := m.config()
+		if err != nil {
+			continue
+		}
+		r, err := readRecord(c.record(m.man.ID, cfg.key))
+		if err == nil && r != nil && r.Failure != "" && digest(r.Inputs) == r.Digest {
+			h.report(m.buildFailure(r))
+		}
+	}
+	return h.Unavailable()
+}

@@ -314,8 +314,9 @@
 //
 // Put this line in the file that declares the mod and run go generate:
 //
-//	//go:generate go run github.com/modkit/modkit/cmd/modgen
+//	//go:generate go tool modgen
 //
+// (in the modkit repository itself: go run github.com/modkit/modkit/cmd/modgen).
 // modgen writes mod.manifest.json (read by hosts without starting the mod;
 // see package manifest) and zz_generated.modgen.go, which declares
 //
@@ -361,5 +362,27 @@
 //
 // modtest also runs commands, slash commands and hooks, and renders views for
 // each phase. The mods in the repository's examples directory are complete,
-// tested mods to start from.
+// tested mods to start from. In the mod's own package, modtest.Run fails the
+// test when the generated files are out of date, in the host's words.
+//
+// # A mod in its own module
+//
+// A mod usually lives in its author's module, which adds modkit's two
+// commands as Go 1.24 tool dependencies. While modkit is unpublished, a
+// replace directive points at a checkout ($MODKIT):
+//
+//	mkdir tasks && cd tasks
+//	go mod init example.com/tasks
+//	go mod edit -replace github.com/modkit/modkit=$MODKIT
+//	go get -tool github.com/modkit/modkit/cmd/modgen github.com/modkit/modkit/cmd/modhost
+//	go tool modgen init
+//	go generate ./...
+//	go test ./...
+//	go tool modhost --mods . call tasks_greet '{"name":"Ada"}'
+//
+// modgen init writes a mod named after the directory, with one tool, its
+// go:generate line and a modtest test. go tool modhost --mods . list lists
+// its tools; go tool modhost --mods . mcp serves them over MCP. The host
+// builds the mod on first use and rebuilds it when any of its inputs
+// changes; it refuses a mod whose generated files are out of date.
 package sdk

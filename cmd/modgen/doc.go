@@ -7,11 +7,15 @@
 //
 //	modgen [-check] [PACKAGE ...]
 //	modgen schema PACKAGE TYPE
+//	modgen init [DIR]
 //
 // For each mod package (default ".") it writes mod.manifest.json and
 // zz_generated.modgen.go beside the sources. With -check it writes nothing
 // and exits 1, naming the stale files, when either would change. The schema
-// subcommand prints the JSON Schema of one named type of any package.
+// subcommand prints the JSON Schema of one named type of any package. The
+// init subcommand writes a new mod into DIR (default "."), named after the
+// directory, with one tool and a test: after go generate it passes its test
+// and runs under modhost as written.
 //
 // Problems are printed as file:line:col: message, all of them at once;
 // errors exit 1, warnings alone exit 0, usage errors exit 2.

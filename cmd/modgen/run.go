@@ -17,6 +17,7 @@ import (
 
 const usage = `usage: modgen [-check] [PACKAGE ...]
        modgen schema PACKAGE TYPE
+       modgen init [DIR]
 `
 
 // errUsage marks errors that exit 2.
@@ -26,6 +27,9 @@ var errUsage = errors.New("usage")
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "schema" {
 		return exit(stderr, runSchema(args[1:], stdout, stderr))
+	}
+	if len(args) > 0 && args[0] == "init" {
+		return exit(stderr, runInit(args[1:], stdout))
 	}
 	fs := flag.NewFlagSet("modgen", flag.ContinueOnError)
 	fs.SetOutput(stderr)

@@ -36,6 +36,12 @@
 // mcp serves until stdin ends (stdio) or until SIGINT or SIGTERM; then it
 // cancels the calls in flight and stops the mods within a second.
 //
+// A mod that cannot run (its directory does not load, its generated files
+// are out of date, it does not build) never stops the others: modhost says
+// why on stderr, once, with the fix; list marks its tools "unavailable: …"
+// and exits 1; a call of one of its tools prints the one line a model
+// reads, "Tool failed: mod tasks is unavailable: it does not build".
+//
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends
 // the host's and the mods' logs to stderr.

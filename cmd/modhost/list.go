@@ -38,10 +38,10 @@ func runList(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	// Load wrote why each unavailable mod cannot run on stderr; the list
-	// marks their tools.
+	// Load wrote why each mod it found unavailable cannot run on stderr;
+	// the list marks their tools, and those of mods known not to build.
 	unavailable := map[string]string{}
-	for _, u := range h.Unavailable() {
+	for _, u := range h.CheckBuilds() {
 		if u.Mod != "" {
 			unavailable[u.Mod] = "unavailable: " + u.Reason
 		}

@@ -1,6 +1,7 @@
 package freshness
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -29,22 +30,32 @@ var ErrNoGoFiles = errors.New("no Go files")
 // GeneratedFile: for each file in base-name order, its base name, a NUL
 // byte, its content and a NUL byte. Unreadable files are skipped.
 func Files(paths []string) string {
-	var files []string
+	var files []file
 	for _, f := range paths {
-		if filepath.Base(f) != GeneratedFile {
-			files = append(files, f)
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return filepath.Base(files[i]) < filepath.Base(files[j]) })
-	h := sha256.New()
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
+		if filepath.Base(f) == GeneratedFile {
 			continue
 		}
-		h.Write([]byte(filepath.Base(f)))
+		if data, err := os.ReadFile(f); err == nil {
+			files = append(files, file{filepath.Base(f), data})
+		}
+	}
+	return hash(files)
+}
+
+// file is a Go file's base name and content.
+type file struct {
+	name string
+	data []byte
+}
+
+// hash is the Files hash of files already read.
+func hash(files []file) string {
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.name))
 		h.Write([]byte{0})
-		h.Write(data)
+		h.Write(f.data)
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
@@ -58,21 +69,36 @@ func Dir(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var files []string
+	var files []file
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == GeneratedFile {
 			continue
 		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
 			continue
 		}
-		files = append(files, filepath.Join(dir, name))
+		if constrained(name, data) {
+			if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+				continue
+			}
+		}
+		files = append(files, file{name, data})
 	}
-	if len(files) == 0 || len(files) == 1 && filepath.Base(files[0]) == GeneratedFile {
+	if len(files) == 0 {
 		return "", ErrNoGoFiles
 	}
-	return Files(files), nil
+	return hash(files), nil
+}
+
+// constrained reports whether a Go file may be left out of the build by
+// its name (a _GOOS or _GOARCH suffix, a leading _ or .), a build
+// constraint or cgo; only then is go/build asked, which reads it again.
+func constrained(name string, data []byte) bool {
+	return strings.Contains(strings.TrimSuffix(name, ".go"), "_") || strings.HasPrefix(name, ".") ||
+		bytes.Contains(data, []byte("//go:build")) || bytes.Contains(data, []byte("+build")) ||
+		bytes.Contains(data, []byte(`"C"`))
 }
 
 // Check compares the sources in dir with recorded, the sourceHash of the

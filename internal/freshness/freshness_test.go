@@ -95,3 +95,16 @@ func BenchmarkDir(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDirSmall measures the check for a one-file mod, as in the
+// list100 benchmark's fleet.
+func BenchmarkDirSmall(b *testing.B) {
+	dir := b.TempDir()
+	os.WriteFile(filepath.Join(dir, "fleet001.go"), []byte("package fleet001\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, manifest.FileName), []byte("{}"), 0o644)
+	for b.Loop() {
+		if _, err := freshness.Dir(dir); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// readmeSection is the README heading whose first sh block the ownmodule
+// scripts run as readme.sh.
+const readmeSection = "## A mod in its own module"
+
+// readmeCommands returns the first sh block under readmeSection.
+func readmeCommands(t *testing.T, readme string) string {
+	t.Helper()
+	data, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(data), "\n"+readmeSection+"\n")
+	if !ok {
+		t.Fatalf("%s has no section %q", readme, readmeSection)
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	_, block, ok := strings.Cut(section, "\n```sh\n")
+	if !ok {
+		t.Fatalf("%s: section %q has no sh block", readme, readmeSection)
+	}
+	block, _, ok = strings.Cut(block, "\n```\n")
+	if !ok {
+		t.Fatalf("%s: section %q: unterminated sh block", readme, readmeSection)
+	}
+	return block + "\n"
+}
+
+// TestOwnModule runs testdata/ownmodule/*.txtar: a fresh module in $WORK,
+// set up by the README's commands as written (readme.sh), modkit replaced
+// by this checkout. Like CI, it runs with GOFLAGS=-mod=readonly; modkit's
+// dependencies come from the module cache (go mod download fills it).
+func TestOwnModule(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the README's commands are for a POSIX shell")
+	}
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	commands := readmeCommands(t, filepath.Join(root, "README.md"))
+	goEnv := map[string]string{}
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+		out, err := exec.Command("go", "env", k).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		goEnv[k] = strings.TrimSpace(string(out))
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/ownmodule",
+		Setup: func(env *testscript.Env) error {
+			for k, v := range goEnv {
+				env.Setenv(k, v)
+			}
+			env.Setenv("GOFLAGS", "-mod=readonly")
+			// modkit's dependencies come from the module cache, filled by
+			// go mod download in the checkout: no network, no checksum
+			// database (go.sum is written from the cache).
+			env.Setenv("GOPROXY", "off")
+			env.Setenv("GOSUMDB", "off")
+			env.Setenv("GOTOOLCHAIN", "local")
+			env.Setenv("MODKIT", root)
+			env.Setenv("MODKIT_CACHE", filepath.Join(env.WorkDir, "cache"))
+			return os.WriteFile(filepath.Join(env.WorkDir, "readme.sh"), []byte("set -ex\n"+commands), 0o644)
+		},
+	})
+}
