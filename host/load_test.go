@@ -338,10 +338,10 @@ func TestStartFailures(t *testing.T) {
 	tests := []struct {
 		start   string // crashy.StartEnv
 		timeout time.Duration
-		want    string // crashy hooks every call: its hook starts it
+		want    string // the mod starts before its input is judged
 	}{
-		{"exit", 0, "hook of mod crashy before tool.call: start mod crashy: exited before the handshake (exit status 4); its stderr ends:\n  crashy refuses to start"},
-		{"hang", 300 * time.Millisecond, "hook of mod crashy before tool.call: start mod crashy: no handshake within 300ms (Options.HandshakeTimeout)"},
+		{"exit", 0, "start mod crashy: exited before the handshake (exit status 4); its stderr ends:\n  crashy refuses to start"},
+		{"hang", 300 * time.Millisecond, "start mod crashy: no handshake within 300ms (Options.HandshakeTimeout)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.start, func(t *testing.T) {

@@ -36,8 +36,9 @@ var hostileInputs = []struct {
 }{
 	{"20,000 unknown fields", unknownFields(20000),
 		`/: unknown property "field0" (allowed: "query", "regex", "path", "limit", "case")`, 19950},
+	// The same problem again and again is listed once.
 	{"20,000 duplicate fields", `{"query":"x"` + strings.Repeat(`,"regex":true`, 20001) + "}",
-		`/: duplicate property "regex"`, 19950},
+		`/: duplicate property "regex"`, 0},
 	{"3 MB enum value", `{"query":"x","case":"` + strings.Repeat("a", 3<<20) + `"}`,
 		`/case: must be one of "sensitive", "insensitive", "smart", got "` + strings.Repeat("a", 100) + `…"`, 0},
 	{"1 MB-digit integer", `{"query":"x","limit":` + strings.Repeat("9", 1<<20) + `}`,

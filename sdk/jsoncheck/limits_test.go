@@ -13,14 +13,14 @@ import (
 func TestProblemsAreCapped(t *testing.T) {
 	c := New([]byte(`{}`))
 	defer c.Release()
-	for range 120 {
-		c.Report("wrong, got %q", []byte(strings.Repeat("v", 1<<20)))
+	for i := range 120 {
+		c.Report("wrong %d, got %q", i, []byte(strings.Repeat("v", 1<<20)))
 	}
 	var ie *sdk.InputError
 	if err := c.Err(); !errors.As(err, &ie) || len(ie.Problems) != 50 || ie.More != 70 {
 		t.Fatalf("got %v, want 50 problems and 70 more", err)
 	}
-	if got, want := ie.Problems[0], `/: wrong, got "`+strings.Repeat("v", 100)+`…"`; got != want {
+	if got, want := ie.Problems[0], `/: wrong 0, got "`+strings.Repeat("v", 100)+`…"`; got != want {
 		t.Errorf("got %.200q, want %.200q", got, want)
 	}
 

@@ -137,7 +137,13 @@ func MsgKeyFormat(format, key string) string {
 func MsgMissing(name string) string { return "missing required property " + strconv.Quote(name) }
 
 // echo is the one way a value from the input enters a message, as sent.
-func echo(raw string) string { return limits.Echo(raw) }
+// A JSON string cut short keeps its closing quote.
+func echo(raw string) string {
+	if len(raw) > limits.MaxEcho && len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		return `"` + limits.Echo(raw[1:len(raw)-1]) + `"`
+	}
+	return limits.Echo(raw)
+}
 
 // quote is echo for a string value, which a message quotes.
 func quote(s string) string { return strconv.Quote(limits.Echo(s)) }
