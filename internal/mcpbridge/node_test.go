@@ -136,8 +136,8 @@ func TestInspectorCLI(t *testing.T) {
 		if err := json.Unmarshal(out, &res); err != nil {
 			t.Fatalf("%s: %v", out, err)
 		}
-		if !res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, "/nope") {
-			t.Errorf("got %s, want an isError result naming /nope", out)
+		if !res.IsError || len(res.Content) == 0 || !strings.Contains(res.Content[0].Text, `unknown property "nope"`) {
+			t.Errorf("got %s, want an isError result naming the unknown property nope", out)
 		}
 	})
 
