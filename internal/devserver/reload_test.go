@@ -1,0 +1,152 @@
+package devserver_test
+
+import (
+	"bufio"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// reloadySource is a mod whose echo tool answers with version.
+func reloadySource(version string) string {
+	return `package reloady
+
+import "github.com/modkit/modkit/sdk"
+
+// In is the echo's input.
+type In struct {
+	// Text is echoed.
+	Text string ` + "`json:\"text\"`" + `
+}
+
+// Mod is a mod the reload test edits.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{ID: "reloady", Description: "Edited by the reload test."},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[In]{
+			Name:        "reloady_echo",
+			Description: "Echoes its text with the mod's version. Call it to test reloads.",
+			Activity:    "Echoing…",
+			Run: func(tc *sdk.ToolContext, in In) (sdk.Result, error) {
+				return sdk.Text(` + version + ` + " " + in.Text), nil
+			},
+		},
+	}},
+})
+`
+}
+
+// TestReload edits a mod while the inspector serves it: the page hears of
+// each change, a good edit is served, a broken one is shown with
+// file:line:col while the last good build keeps serving.
+func TestReload(t *testing.T) {
+	// The mod lives in this module, so it builds with no module of its own.
+	dir, err := os.MkdirTemp("testdata", "reload-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src := filepath.Join(dir, "reloady.go")
+	write := func(content string) {
+		t.Helper()
+		if err := os.WriteFile(src, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(reloadySource(`"v1"`))
+
+	// Without generated files the mod does not load; Watch generates them.
+	f := start(t, dir)
+	var st struct {
+		Mods        []struct{ ID string }
+		Unavailable []struct{ Dir string }
+		Builds      []struct {
+			Stage    string
+			Problems []string
+		}
+		Reloads int
+	}
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Unavailable) != 1 || len(st.Mods) != 0 {
+		t.Fatalf("before generation: got %+v, want the mod unavailable", st)
+	}
+	stateEvents := f.subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.srv.Watch(ctx, 20*time.Millisecond)
+	// Watch notices only changes after its first look: edit once it has
+	// looked, until it reports.
+	edit := func(content string) {
+		t.Helper()
+		for {
+			time.Sleep(50 * time.Millisecond)
+			write(content)
+			now := time.Now()
+			os.Chtimes(src, now, now)
+			select {
+			case <-stateEvents:
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	edit(reloadySource(`"v1"`))
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Mods) != 1 || len(st.Unavailable) != 0 || len(st.Builds) != 0 || st.Reloads != 1 {
+		t.Fatalf("after generation: got %+v, want the mod loaded", st)
+	}
+	if o := f.outcome(f.call("reloady_echo", `{"text":"a"}`, "")); o["text"] != "v1 a" {
+		t.Fatalf("v1: got %v", o)
+	}
+
+	edit(reloadySource(`"v2"`))
+	if o := f.outcome(f.call("reloady_echo", `{"text":"b"}`, "")); o["text"] != "v2 b" {
+		t.Errorf("after an edit: got %v, want v2 b", o)
+	}
+
+	edit(reloadySource(`42`)) // a type error at line 20, column 21
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Builds) != 1 || !strings.Contains(strings.Join(st.Builds[0].Problems, "\n"), "reloady.go:20:21") {
+		t.Errorf("broken edit: got builds %+v, want a problem at reloady.go:20:21", st.Builds)
+	}
+	if o := f.outcome(f.call("reloady_echo", `{"text":"c"}`, "")); o["text"] != "v2 c" {
+		t.Errorf("the last good build: got %v, want v2 c", o)
+	}
+
+	edit(reloadySource(`"v3"`))
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Builds) != 0 {
+		t.Errorf("fixed: got builds %+v, want none", st.Builds)
+	}
+	if o := f.outcome(f.call("reloady_echo", `{"text":"d"}`, "")); o["text"] != "v3 d" {
+		t.Errorf("fixed: got %v, want v3 d", o)
+	}
+}
+
+// subscribe reads /api/events and sends on the channel each "state" event.
+func (f *fixture) subscribe() <-chan struct{} {
+	f.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	f.t.Cleanup(cancel)
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/api/events?token="+token, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	ch := make(chan struct{}, 16)
+	sc := bufio.NewScanner(resp.Body)
+	sc.Scan() // the hello: the subscription is in place
+	go func() {
+		defer resp.Body.Close()
+		for sc.Scan() {
+			if sc.Text() == "event: state" {
+				ch <- struct{}{}
+			}
+		}
+	}()
+	return ch
+}
