@@ -227,10 +227,12 @@ function field(root, s, label, required) {
     f = {node: cb, get: () => cb.checked};
   } else if (s.type === "integer" || s.type === "number") {
     const inp = el("input", {type: "number", step: s.type === "integer" ? "1" : "any", min: s.minimum, max: s.maximum});
+    if (typeof s.default === "number") inp.value = s.default;
     f = {node: inp, get: () => inp.value === "" ? 0 : Number(inp.value), input: inp};
   } else if (s.type === "string") {
     const inp = el("input", {type: "text", minlength: s.minLength, maxlength: s.maxLength, pattern: s.pattern,
       placeholder: s.format || (s.contentEncoding ? s.contentEncoding + " data" : "")});
+    if (typeof s.default === "string") inp.value = s.default;
     f = {node: inp, get: () => inp.value, input: inp};
   } else if (s.type === "object" && s.properties) {
     const subs = Object.entries(s.properties).map(([k, v]) => [k, field(root, v, k, (s.required || []).includes(k))]);

@@ -1,0 +1,167 @@
+// browser drives the page `modhost dev` serves in headless Chromium, as a
+// mod's author would: it browses the mods, fills the form of
+// research_search_workspace and sees the field problem for an empty query,
+// runs a real search and sees its status updates and its completed view in
+// the sandboxed frame, cancels a call that waits for it, acts as an agent
+// that may not call a tool, sees a hook block a call, runs research.stats
+// and /deps, and edits a mod's source to see the page pick up the change
+// without a refresh. It saves screenshots in SHOT_DIR, fails on any console
+// error, and prints a JSON report on stdout; it exits non-zero when a check
+// fails.
+//
+// usage: node browser.mjs TOOLS_DIR URL CHROMIUM SHOT_DIR MOD_SOURCE
+import { createRequire } from "node:module";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [toolsDir, url, chromiumPath, shotDir, modSource] = process.argv.slice(2);
+const req = createRequire(join(toolsDir, "package.json"));
+const pw = await import(pathToFileURL(req.resolve("playwright-core")).href);
+const { chromium } = Object.assign({}, pw.default, pw);
+
+const TIMEOUT = 120_000;
+const failures = [];
+const report = { steps: [], timings: {} };
+const consoleErrors = [];
+
+function check(ok, what) {
+  if (!ok) failures.push(what);
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.setDefaultTimeout(TIMEOUT);
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+let shots = 0;
+async function step(name, f) {
+  const t0 = Date.now();
+  try {
+    await f();
+    report.steps.push({ name, ms: Date.now() - t0 });
+  } catch (e) {
+    failures.push(`${name}: ${e.message.split("\n")[0]}`);
+  }
+  await page.screenshot({ path: join(shotDir, `${String(++shots).padStart(2, "0")}-${name}.png`) }).catch(() => {});
+}
+
+const nav = (kind, key) => page.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
+const badge = (status) => page.locator(`#main .badge.${status}`);
+
+await step("load", async () => {
+  const t0 = Date.now();
+  await page.goto(url);
+  await nav("tool", "research_search_workspace").waitFor();
+  report.timings.firstLoadToToolsMs = Date.now() - t0;
+  report.timings.navigation = await page.evaluate(() => {
+    const n = performance.getEntriesByType("navigation")[0];
+    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
+  });
+  // A marker that a refresh would lose.
+  await page.evaluate(() => { window.notRefreshed = true; });
+});
+
+await step("empty-query-problem", async () => {
+  await nav("tool", "research_search_workspace").click();
+  await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
+});
+
+await step("search", async () => {
+  await page.locator("#main .form input[type=text]").first().fill("needle");
+  await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor({ state: "detached" });
+  await page.evaluate(() => {
+    window.statuses = [];
+    new MutationObserver(() => {
+      const s = document.querySelector("#main p.status");
+      if (s && s.textContent && window.statuses.at(-1) !== s.textContent) window.statuses.push(s.textContent);
+    }).observe(document.getElementById("main"), { subtree: true, childList: true, characterData: true });
+  });
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const statuses = await page.evaluate(() => window.statuses);
+  report.steps.push({ name: "search statuses", statuses });
+  check(statuses.some((s) => s.startsWith("Searching")), `no "Searching" status arrived: ${JSON.stringify(statuses)}`);
+  const text = await page.locator("#main pre.model-text").textContent();
+  check(text.includes("notes.txt"), `model text names no hit: ${text}`);
+  const frameEl = page.locator('#main iframe.view[data-phase="completed"]');
+  await frameEl.waitFor();
+  check(await frameEl.getAttribute("sandbox") === "allow-scripts", "the view frame is not sandboxed to allow-scripts");
+  const frame = await (await frameEl.elementHandle()).contentFrame();
+  await frame.locator("text=notes.txt").first().waitFor();
+  // The frame runs at an opaque origin: it cannot reach the page.
+  const reach = await frame.evaluate(() => {
+    try { return String(window.parent.document.querySelector("meta")); } catch (e) { return "blocked"; }
+  });
+  check(reach === "blocked", `the view frame reached the page: ${reach}`);
+});
+
+await step("cancel", async () => {
+  await nav("tool", "crashy_wait").click();
+  await page.locator("#run").click();
+  await page.locator("#main p.status", { hasText: "waiting" }).waitFor();
+  await page.locator("#cancel").click();
+  await badge("cancelled").waitFor();
+});
+
+await step("history-rerun", async () => {
+  await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).first().click();
+  await badge("completed").waitFor();
+  await page.getByRole("button", { name: "Re-run" }).click();
+  await badge("completed").waitFor();
+  const n = await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).count();
+  check(n === 2, `history lists ${n} searches, want 2`);
+});
+
+await step("agent-refused", async () => {
+  await page.locator("#agent").selectOption("echoer");
+  await nav("tool", "research_word_count").click();
+  await page.locator("#main .form input[type=text]").first().fill("one two");
+  await page.locator("#run").click();
+  await page.locator("#main .refused-why", { hasText: "agent echoer may not call tool research_word_count" }).waitFor();
+  await page.locator("#agent").selectOption("");
+});
+
+await step("hook-blocks", async () => {
+  await nav("tool", "crashy_blocked").click();
+  await page.locator("#run").click();
+  await page.locator("#main p.error", { hasText: "A hook blocked this call" }).waitFor();
+});
+
+await step("command", async () => {
+  await nav("command", "research.stats").click();
+  await page.locator("#run").click();
+  const out = await page.locator("#main .command-output pre.output").textContent();
+  check(/file/.test(out), `research.stats said: ${out}`);
+});
+
+await step("slash", async () => {
+  await nav("slash", "deps").click();
+  await page.locator("#main input[type=text]").fill("example.com/ws/b");
+  await page.locator("#run").click();
+  const out = await page.locator("#main .command-output pre").textContent();
+  check(out.includes("example.com/ws/a"), `/deps said: ${out}`);
+});
+
+await step("live-reload", async () => {
+  await nav("tool", "reloady_echo").click();
+  const before = readFileSync(modSource, "utf8");
+  const t0 = Date.now();
+  writeFileSync(modSource, before.replace("Echoes its text", "Echoes its text, edited"));
+  await page.locator("#main", { hasText: "Echoes its text, edited" }).waitFor();
+  report.timings.editToPageMs = Date.now() - t0;
+  writeFileSync(modSource, before.replace('"v1"', "42"));
+  await nav("build", "").or(page.locator('nav a[data-kind="build"]')).first().click();
+  const problems = await page.locator("#main .build-problems").textContent();
+  check(/reloady\.go:\d+:\d+/.test(problems), `build errors name no file:line:col: ${problems}`);
+  writeFileSync(modSource, before);
+  await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
+  check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
+});
+
+await browser.close();
+for (const e of consoleErrors) failures.push(`console error: ${e}`);
+report.failures = failures;
+console.log(JSON.stringify(report, null, 2));
+process.exit(failures.length ? 1 : 0);
