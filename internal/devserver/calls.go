@@ -46,6 +46,9 @@ type activityJSON struct {
 	Status string           `json:"status"`
 	// ElapsedMS is the time since the call started.
 	ElapsedMS int64 `json:"elapsedMs"`
+	// AtMS is when the host received the update, in milliseconds since
+	// the Unix epoch: a page on the same machine measures its latency.
+	AtMS float64 `json:"atMs"`
 }
 
 // outcomeJSON is the "outcome" event, the call's last.
@@ -160,7 +163,8 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
 		OnActivity: func(e host.ActivityEvent) {
 			c.add("activity", activityJSON{Kind: e.Update.Kind, Text: e.Update.Text, Seq: e.Seq,
-				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed()})
+				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed(),
+				AtMS: float64(time.Now().UnixMicro()) / 1000})
 		},
 	})
 	out := &outcomeJSON{Outputs: []outputJSON{}, ElapsedMS: c.elapsed()}

@@ -3,6 +3,7 @@ package devserver_test
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -11,16 +12,56 @@ import (
 	"time"
 )
 
-// reloadySource is a mod whose echo tool answers with version.
+// reloadySource is a mod whose echo tool answers with version, and whose
+// form tool takes every shape of input a form builds.
 func reloadySource(version string) string {
 	return `package reloady
 
-import "github.com/modkit/modkit/sdk"
+import (
+	"encoding/json"
+
+	"github.com/modkit/modkit/sdk"
+)
 
 // In is the echo's input.
 type In struct {
 	// Text is echoed.
 	Text string ` + "`json:\"text\"`" + `
+}
+
+// Color is a color to pick.
+type Color string
+
+// The colors.
+const (
+	Red   Color = "red"
+	Green Color = "green"
+)
+
+// Item is one thing in a list.
+type Item struct {
+	// Title names the item.
+	Title string ` + "`json:\"title\" jsonschema:\"minLength=1,maxLength=20\"`" + `
+	// Count is how many.
+	Count int ` + "`json:\"count\" jsonschema:\"minimum=0\"`" + `
+}
+
+// FormIn has every shape a form builds.
+type FormIn struct {
+	// Name is a string with a pattern.
+	Name string ` + "`json:\"name\" jsonschema:\"pattern=^[a-z]+$\"`" + `
+	// Color is an enum.
+	Color Color ` + "`json:\"color\"`" + `
+	// Loud is a boolean.
+	Loud bool ` + "`json:\"loud,omitempty\"`" + `
+	// Nested is an object.
+	Nested Item ` + "`json:\"nested\"`" + `
+	// Items is an array of objects.
+	Items []Item ` + "`json:\"items\"`" + `
+	// Tags is a map.
+	Tags map[string]int ` + "`json:\"tags\"`" + `
+	// Maybe is a pointer: null or a number.
+	Maybe *int ` + "`json:\"maybe\"`" + `
 }
 
 // Mod is a mod the reload test edits.
@@ -33,6 +74,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Activity:    "Echoing…",
 			Run: func(tc *sdk.ToolContext, in In) (sdk.Result, error) {
 				return sdk.Text(` + version + ` + " " + in.Text), nil
+			},
+		},
+		sdk.PlainTool[FormIn]{
+			Name:        "reloady_form",
+			Description: "Returns its input as JSON. Call it to test forms.",
+			Activity:    "Echoing…",
+			Run: func(tc *sdk.ToolContext, in FormIn) (sdk.Result, error) {
+				data, err := json.Marshal(in)
+				return sdk.Text(string(data)), err
 			},
 		},
 	}},
@@ -108,10 +158,12 @@ func TestReload(t *testing.T) {
 		t.Errorf("after an edit: got %v, want v2 b", o)
 	}
 
-	edit(reloadySource(`42`)) // a type error at line 20, column 21
+	broken := reloadySource(`42`) // a type error: 42 + " "
+	line := strings.Count(broken[:strings.Index(broken, `42 + " "`)], "\n") + 1
+	edit(broken)
 	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
-	if len(st.Builds) != 1 || !strings.Contains(strings.Join(st.Builds[0].Problems, "\n"), "reloady.go:20:21") {
-		t.Errorf("broken edit: got builds %+v, want a problem at reloady.go:20:21", st.Builds)
+	if want := fmt.Sprintf("reloady.go:%d:21", line); len(st.Builds) != 1 || !strings.Contains(strings.Join(st.Builds[0].Problems, "\n"), want) {
+		t.Errorf("broken edit: got builds %+v, want a problem at %s", st.Builds, want)
 	}
 	if o := f.outcome(f.call("reloady_echo", `{"text":"c"}`, "")); o["text"] != "v2 c" {
 		t.Errorf("the last good build: got %v, want v2 c", o)

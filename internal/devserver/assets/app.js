@@ -227,8 +227,11 @@ function field(root, s, label, required) {
     f = {node: cb, get: () => cb.checked};
   } else if (s.type === "integer" || s.type === "number") {
     const inp = el("input", {type: "number", step: s.type === "integer" ? "1" : "any", min: s.minimum, max: s.maximum});
+    // A required number starts at its default, else the value nearest 0
+    // it allows; an empty one is left out, and the validator says so.
     if (typeof s.default === "number") inp.value = s.default;
-    f = {node: inp, get: () => inp.value === "" ? 0 : Number(inp.value), input: inp};
+    else if (required) inp.value = Math.min(Math.max(0, s.minimum ?? 0), s.maximum ?? Infinity);
+    f = {node: inp, get: () => inp.value === "" ? undefined : Number(inp.value), input: inp};
   } else if (s.type === "string") {
     const inp = el("input", {type: "text", minlength: s.minLength, maxlength: s.maxLength, pattern: s.pattern,
       placeholder: s.format || (s.contentEncoding ? s.contentEncoding + " data" : "")});
@@ -287,6 +290,7 @@ function field(root, s, label, required) {
   const get = f.get;
   f.get = (p, slots) => {
     slots[p || "/"] = slot;
+    f.wrap.dataset.path = p || "/";
     if (include && !include.checked) return undefined;
     return get(p, slots);
   };

@@ -97,6 +97,81 @@ await step("search", async () => {
   check(reach === "blocked", `the view frame reached the page: ${reach}`);
 });
 
+await step("form", async () => {
+  await nav("tool", "reloady_form").click();
+  const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
+  const problem = (path) => f(path).locator(":scope > .problem");
+  await problem("/name").filter({ hasText: "match" }).waitFor();
+  await problem("/nested/title").filter({ hasText: "at least 1" }).waitFor();
+  await f("/name").locator(":scope > input").fill("abc");
+  await f("/color").locator(":scope > select").selectOption({ label: '"green"' });
+  await f("/loud").locator(":scope > input[type=checkbox]").check();
+  await f("/nested/title").locator(":scope > input").fill("x");
+  await f("/items").getByRole("button", { name: "add item" }).click();
+  await problem("/items/0/title").filter({ hasText: "at least 1" }).waitFor();
+  await f("/items/0/title").locator(":scope > input").fill("t1");
+  await f("/tags").getByRole("button", { name: "add entry" }).click();
+  await f("/tags").locator('input[placeholder="key"]').fill("k");
+  await f("/tags/k").locator(":scope > input").fill("3");
+  await f("/maybe").locator(":scope > div > label > input[type=checkbox]").uncheck();
+  await f("/maybe").locator("input[type=number]").fill("7");
+  await page.waitForFunction(() => [...document.querySelectorAll("#main .problem")].every((p) => p.textContent === ""));
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const got = await page.locator("#main pre.model-text").textContent();
+  const want = '{"name":"abc","color":"green","loud":true,"nested":{"title":"x","count":0},"items":[{"title":"t1","count":0}],"tags":{"k":3},"maybe":7}';
+  check(got === want, `form call sent ${got}, want ${want}`);
+});
+
+await step("raw-json", async () => {
+  await nav("tool", "reloady_form").click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await page.locator("#main textarea.raw").fill('{"name": "ABC"}');
+  await page.locator("#main .top-problems", { hasText: "/name" }).waitFor();
+  await page.getByRole("button", { name: "Form" }).click();
+});
+
+await step("outputs", async () => {
+  await nav("tool", "test_multiple_content_types").click();
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  await page.locator('#main .output img[src^="data:image/png;base64,"]').waitFor();
+  await page.locator("#main .output", { hasText: "test://embedded-in-multiple" }).waitFor();
+  await nav("tool", "test_audio_content").click();
+  await page.locator("#run").click();
+  await page.locator('#main .output audio[src^="data:audio/wav;base64,"]').waitFor();
+});
+
+await step("latency", async () => {
+  await nav("tool", "crashy_flood").click();
+  await page.locator('#main .field[data-path="/n"] > input').fill("200");
+  await page.evaluate(() => {
+    window.shown = {};
+    new MutationObserver((ms) => {
+      const now = Date.now();
+      for (const m of ms) for (const n of m.addedNodes) {
+        if (n.nodeName === "LI" && n.closest("ol.log") && !(n.value in window.shown)) window.shown[n.value] = now;
+      }
+    }).observe(document.getElementById("main"), { subtree: true, childList: true });
+  });
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const id = await page.locator('nav a.sel[data-kind="call"]').getAttribute("data-key");
+  const lat = await page.evaluate((id) => new Promise((resolve) => {
+    const token = document.querySelector('meta[name="modhost-token"]').content;
+    const es = new EventSource(`/api/calls/${id}/events?token=${token}`);
+    const out = [];
+    es.addEventListener("activity", (ev) => {
+      const a = JSON.parse(ev.data);
+      if (a.kind === "log" && a.seq in window.shown) out.push(window.shown[a.seq] - a.atMs);
+    });
+    es.addEventListener("outcome", () => { es.close(); resolve(out); });
+  }), id);
+  lat.sort((a, b) => a - b);
+  check(lat.length === 200, `latency: ${lat.length} log entries seen, want 200`);
+  report.timings.hostToPageMs = { n: lat.length, p50: lat[Math.floor(lat.length / 2)], p90: lat[Math.floor(lat.length * 0.9)] };
+});
+
 await step("cancel", async () => {
   await nav("tool", "crashy_wait").click();
   await page.locator("#run").click();
@@ -158,6 +233,17 @@ await step("live-reload", async () => {
   writeFileSync(modSource, before);
   await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
   check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
+});
+
+await step("warm-load", async () => {
+  const t0 = Date.now();
+  await page.reload();
+  await nav("tool", "research_search_workspace").waitFor();
+  report.timings.warmLoadToToolsMs = Date.now() - t0;
+  report.timings.warmNavigation = await page.evaluate(() => {
+    const n = performance.getEntriesByType("navigation")[0];
+    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
+  });
 });
 
 await browser.close();
