@@ -59,6 +59,9 @@ func (r *modRunner) Start(context.Context) error {
 		return err
 	}
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
+	// kill, when the host closes during a start, reads what this sets.
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	err = r.cmd.Start()
 	outW.Close()
 	errW.Close()

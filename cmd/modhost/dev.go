@@ -67,7 +67,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	defer srv.Close()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	go srv.Watch(ctx, pollInterval)
+	srv.Watch(ctx, pollInterval)
 	url := fmt.Sprintf("http://%s/?token=%s", ln.Addr(), hex.EncodeToString(token))
 	fmt.Fprintf(e.stderr, "modhost: inspector at %s\n", url)
 	if *open {

@@ -15,32 +15,35 @@ import (
 	"github.com/modkit/modkit/manifest"
 )
 
-// Watch polls each mod directory's Go sources every interval, and reloads
-// the mod whose sources changed, until ctx ends. A mod is one package: a
-// poll stats its few files, which costs less than an inotify watch set
-// across platforms and needs no dependency.
+// Watch looks at each mod directory's Go sources, then, until ctx ends,
+// polls them every interval and reloads the mod whose sources changed. It
+// returns once it has looked, so an edit after it returns is seen. A mod is
+// one package: a poll stats its few files, which needs no dependency and
+// works alike on every platform.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	snaps := map[string]string{}
 	for _, d := range s.opts.Dirs {
 		snaps[d] = snapshot(d)
 	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		for _, d := range s.opts.Dirs {
-			if snap := snapshot(d); snap != snaps[d] {
-				snaps[d] = snap
-				if err := s.Reload(ctx, d); err != nil {
-					s.opts.Logger.Info("reload failed", "dir", d, "error", err)
+	go func() {
+		t := time.NewTicker(interval)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+			for _, d := range s.opts.Dirs {
+				if snap := snapshot(d); snap != snaps[d] {
+					snaps[d] = snap
+					if err := s.Reload(ctx, d); err != nil {
+						s.opts.Logger.Info("reload failed", "dir", d, "error", err)
+					}
 				}
 			}
 		}
-	}
+	}()
 }
 
 // snapshot names the mod's hand-written Go files with their sizes and

@@ -466,11 +466,15 @@ func TestEventsStream(t *testing.T) {
 	if !sc.Scan() || sc.Text() != ": hello" {
 		t.Fatalf("first line: got %q", sc.Text())
 	}
-	f.call("quick_echo", `{"text":"x"}`, "")
-	for sc.Scan() {
+	id := f.call("quick_echo", `{"text":"x"}`, "")
+	// One event when the call starts, one when it ends.
+	for n := 0; n < 2; {
+		if !sc.Scan() {
+			t.Fatalf("got %d call events, want 2", n)
+		}
 		if sc.Text() == "event: call" {
-			return
+			n++
 		}
 	}
-	t.Fatal("no call event")
+	f.outcome(id)
 }

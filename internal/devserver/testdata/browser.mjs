@@ -11,8 +11,8 @@
 //
 // usage: node browser.mjs TOOLS_DIR URL CHROMIUM SHOT_DIR MOD_SOURCE
 import { createRequire } from "node:module";
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const [toolsDir, url, chromiumPath, shotDir, modSource] = process.argv.slice(2);
@@ -45,6 +45,13 @@ async function step(name, f) {
     failures.push(`${name}: ${e.message.split("\n")[0]}`);
   }
   await page.screenshot({ path: join(shotDir, `${String(++shots).padStart(2, "0")}-${name}.png`) }).catch(() => {});
+}
+
+// save replaces the mod's source at once, as editors save.
+function save(content) {
+  const tmp = join(dirname(modSource), ".reloady.go.tmp");
+  writeFileSync(tmp, content);
+  renameSync(tmp, modSource);
 }
 
 const nav = (kind, key) => page.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
@@ -223,14 +230,14 @@ await step("live-reload", async () => {
   await nav("tool", "reloady_echo").click();
   const before = readFileSync(modSource, "utf8");
   const t0 = Date.now();
-  writeFileSync(modSource, before.replace("Echoes its text", "Echoes its text, edited"));
+  save(before.replace("Echoes its text", "Echoes its text, edited"));
   await page.locator("#main", { hasText: "Echoes its text, edited" }).waitFor();
   report.timings.editToPageMs = Date.now() - t0;
-  writeFileSync(modSource, before.replace('"v1"', "42"));
-  await nav("build", "").or(page.locator('nav a[data-kind="build"]')).first().click();
+  save(before.replace('"v1"', "42"));
+  await page.locator('nav a[data-kind="build"]').click();
   const problems = await page.locator("#main .build-problems").textContent();
   check(/reloady\.go:\d+:\d+/.test(problems), `build errors name no file:line:col: ${problems}`);
-  writeFileSync(modSource, before);
+  save(before);
   await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
   check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
 });
