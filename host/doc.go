@@ -85,6 +85,8 @@
 // When a mod hooks tool calls, the host always checks first, because hooks
 // see only valid input. Problems read the same either way:
 // "invalid input for tool T:" then one "/json/path: what is wrong" line each.
+// [Host.Check] runs the host's check alone, for a form that shows problems
+// before a call; [Host.Start] builds and starts a mod before its first use.
 //
 // # Limits
 //
