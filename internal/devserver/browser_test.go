@@ -115,6 +115,9 @@ func TestBrowser(t *testing.T) {
 	for _, f := range report.Failures {
 		t.Error(f)
 	}
+	if len(report.Failures) > 0 && errOut.Len() > 0 {
+		t.Logf("browser.mjs stderr:\n%s", errOut.Bytes())
+	}
 	t.Logf("timings: %v; screenshots in %s", report.Timings, shots)
 	if err != nil && len(report.Failures) == 0 {
 		t.Errorf("browser.mjs: %v\n%s", err, errOut.Bytes())

@@ -84,7 +84,9 @@ function renderSide() {
         el("span", {class: "badge " + c.status}, c.status), "#" + c.id + " " + c.tool));
     }
   }
+  const scroll = side.scrollTop; // keep the reader's place
   side.replaceChildren(...kids);
+  side.scrollTop = scroll;
 }
 
 function renderMain() {
@@ -357,11 +359,22 @@ function renderTool(name) {
     tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
     ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,
     el("p", {}, tool.description),
-    el("h3", {}, "Call"), tabs, kept.problems, formBox, rawBox,
+    el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
     el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
     el("h3", {}, "Input"), schemaTable(tool.inputSchema),
     el("h3", {}, "Result"), schemaTable(tool.resultSchema),
   ];
+}
+
+// agentNote says whether the agent the page acts as may call the tool.
+function agentNote(toolName) {
+  const name = document.getElementById("agent").value;
+  if (!name) return null;
+  for (const m of state.mods) for (const a of m.agents || []) if (a.name === name) {
+    return a.tools.includes(toolName) ? el("p", {class: "muted"}, `Acting as agent ${name}, which may call this tool.`)
+      : el("p", {class: "error agent-note"}, `Acting as agent ${name}, whose allowlist (${a.tools.join(", ")}) leaves this tool out: a call is refused.`);
+  }
+  return null;
 }
 
 // rawJSON passes the text through as JSON when it parses, else as a string
@@ -380,6 +393,7 @@ function renderCall(id) {
   const status = el("p", {class: "status"});
   const badge = el("span", {class: "badge running"}, "running");
   const elapsed = el("span", {class: "muted elapsed"});
+  const logHead = el("h3", {}, "Log");
   const log = el("ol", {class: "log"});
   const cancel = el("button", {id: "cancel", onclick: () => api("POST", `/api/calls/${id}/cancel`).catch(e => alert(e.message))}, "Cancel");
   const outcome = el("div", {class: "outcome"});
@@ -388,7 +402,7 @@ function renderCall(id) {
   main.replaceChildren(title, el("p", {}, badge, " ", elapsed, " ", cancel, " ",
     el("button", {onclick: () => rerun(c)}, "Re-run"), " ", el("button", {onclick: () => edit(c)}, "Edit input"),
     c.agent ? el("span", {class: "muted"}, " as agent " + c.agent) : null),
-  status, el("h3", {}, "Log"), log, outcome, el("h3", {}, "Input"), jsonTree(c.input, true));
+  status, logHead, log, outcome, el("h3", {}, "Input"), jsonTree(c.input, true));
   if (streams[id]) streams[id].close();
   const es = streams[id] = sse(`/api/calls/${id}/events`);
   es.addEventListener("activity", ev => {
@@ -407,6 +421,7 @@ function renderCall(id) {
     if (o.activity.title) title.textContent = o.activity.title;
     status.textContent = o.activity.status;
     log.replaceChildren(...o.activity.log.map(e => el("li", {value: e.seq}, e.message)));
+    log.hidden = logHead.hidden = o.activity.log.length === 0;
     renderOutcome(outcome, c, o);
   });
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) clearInterval(tick); };
@@ -417,7 +432,8 @@ function renderOutcome(box, c, o) {
   const kids = [el("h3", {}, "Outcome")];
   if (o.status === "refused") kids.push(el("p", {class: "error refused-why"}, "Refused: " + o.error));
   if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
-  kids.push(el("h3", {}, "What the model reads"), el("pre", {class: "model-text"}, o.text));
+  kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
+    : el("p", {class: "muted"}, "no text: the model reads the outputs below"));
   if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
   if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
   if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
@@ -515,6 +531,8 @@ function connect() {
     renderSide();
   });
 }
+
+document.getElementById("agent").addEventListener("change", () => { if (selected && selected.kind === "tool") renderMain(); });
 
 refresh().then(connect).catch(e => {
   document.getElementById("main").replaceChildren(el("pre", {class: "error"}, "cannot load the inspector: " + e.message));

@@ -190,15 +190,18 @@ await step("cancel", async () => {
 await step("history-rerun", async () => {
   await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).first().click();
   await badge("completed").waitFor();
+  const searches = page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" });
+  check(await searches.count() === 1, "history lists no search");
   await page.getByRole("button", { name: "Re-run" }).click();
-  await badge("completed").waitFor();
-  const n = await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).count();
-  check(n === 2, `history lists ${n} searches, want 2`);
+  await searches.nth(1).waitFor();
+  await page.locator('nav a.sel[data-kind="call"]', { hasText: "research_search_workspace" }).locator(".badge.completed").waitFor();
+  check(await searches.count() === 2, "the re-run search is not in the history once");
 });
 
 await step("agent-refused", async () => {
   await page.locator("#agent").selectOption("echoer");
   await nav("tool", "research_word_count").click();
+  await page.locator("#main .agent-note", { hasText: "leaves this tool out" }).waitFor();
   await page.locator("#main .form input[type=text]").first().fill("one two");
   await page.locator("#run").click();
   await page.locator("#main .refused-why", { hasText: "agent echoer may not call tool research_word_count" }).waitFor();
@@ -235,6 +238,7 @@ await step("live-reload", async () => {
   report.timings.editToPageMs = Date.now() - t0;
   save(before.replace('"v1"', "42"));
   await page.locator('nav a[data-kind="build"]').click();
+  await page.screenshot({ path: join(shotDir, "build-error.png") });
   const problems = await page.locator("#main .build-problems").textContent();
   check(/reloady\.go:\d+:\d+/.test(problems), `build errors name no file:line:col: ${problems}`);
   save(before);
