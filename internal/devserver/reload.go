@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -87,18 +86,15 @@ func (s *Server) Reload(ctx context.Context, dir string) error {
 
 // rebuild does the work of Reload; it swaps the host on success.
 func (s *Server) rebuild(ctx context.Context, dir string) *buildError {
+	be := &buildError{Dir: dir, Mod: modID(dir)} // the last generated id, to name the mod
 	if ps := generate(dir); len(ps) > 0 {
-		return &buildError{Dir: dir, Stage: "generate", Problems: ps}
+		be.Stage, be.Problems = "generate", ps
+		return be
 	}
-	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
-	if err != nil {
-		return &buildError{Dir: dir, Stage: "load", Problems: []string{err.Error()}}
+	if be.Mod = modID(dir); be.Mod == "" {
+		be.Stage, be.Problems = "load", []string{"modgen wrote no readable " + manifest.FileName}
+		return be
 	}
-	man, err := manifest.Decode(data)
-	if err != nil {
-		return &buildError{Dir: dir, Stage: "load", Problems: []string{err.Error()}}
-	}
-	be := &buildError{Dir: dir, Mod: man.ID}
 	h, err := s.opts.Load()
 	if err != nil {
 		be.Stage, be.Problems = "load", []string{err.Error()}
@@ -111,7 +107,7 @@ func (s *Server) rebuild(ctx context.Context, dir string) *buildError {
 			return be
 		}
 	}
-	if err := h.Start(ctx, man.ID); err != nil {
+	if err := h.Start(ctx, be.Mod); err != nil {
 		h.Close()
 		be.Stage, be.Problems = "build", lines(err.Error())
 		return be
@@ -127,6 +123,19 @@ func (s *Server) rebuild(ctx context.Context, dir string) *buildError {
 		old.h.Close()
 	}()
 	return nil
+}
+
+// modID returns the id in the mod's manifest, or "".
+func modID(dir string) string {
+	data, err := os.ReadFile(filepath.Join(dir, manifest.FileName))
+	if err != nil {
+		return ""
+	}
+	man, err := manifest.Decode(data)
+	if err != nil {
+		return ""
+	}
+	return man.ID
 }
 
 // generate runs modgen on the mod in dir, writing the files that changed,
@@ -158,14 +167,23 @@ func generate(dir string) []string {
 	return nil
 }
 
+// errorsOf returns the errors among diags. A positionless error, the go
+// command's account of a package that does not type-check, is left out
+// when the type checker's own errors say where.
 func errorsOf(dir string, diags []load.Diag) []string {
+	placed := false
+	for _, d := range diags {
+		placed = placed || !d.Warning && d.Pos.Filename != ""
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
 	var out []string
 	for _, d := range diags {
-		if !d.Warning {
+		if !d.Warning && (d.Pos.Filename != "" || !placed) {
 			out = append(out, d.Format(dir))
 		}
 	}
-	sort.Strings(out)
 	return out
 }
 

@@ -115,8 +115,8 @@ func TestReload(t *testing.T) {
 		Mods        []struct{ ID string }
 		Unavailable []struct{ Dir string }
 		Builds      []struct {
-			Stage    string
-			Problems []string
+			Mod, Stage string
+			Problems   []string
 		}
 		Reloads int
 	}
@@ -159,8 +159,9 @@ func TestReload(t *testing.T) {
 	line := strings.Count(broken[:strings.Index(broken, `42 + " "`)], "\n") + 1
 	edit(broken)
 	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
-	if want := fmt.Sprintf("reloady.go:%d:21", line); len(st.Builds) != 1 || !strings.Contains(strings.Join(st.Builds[0].Problems, "\n"), want) {
-		t.Errorf("broken edit: got builds %+v, want a problem at %s", st.Builds, want)
+	if want := fmt.Sprintf("reloady.go:%d:21: invalid operation", line); len(st.Builds) != 1 || st.Builds[0].Mod != "reloady" ||
+		len(st.Builds[0].Problems) != 1 || !strings.HasPrefix(st.Builds[0].Problems[0], want) {
+		t.Errorf("broken edit: got builds %+v, want one problem of mod reloady, at %s", st.Builds, want)
 	}
 	if o := f.outcome(f.call("reloady_echo", `{"text":"c"}`, "")); o["text"] != "v2 c" {
 		t.Errorf("the last good build: got %v, want v2 c", o)
