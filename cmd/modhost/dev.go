@@ -68,6 +68,9 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	srv.Watch(ctx, pollInterval)
+	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {
+		fmt.Fprintf(e.stderr, "modhost: warning: serving beyond this machine on %s: whoever can reach it and has the URL runs the mods' tools\n", ln.Addr())
+	}
 	url := fmt.Sprintf("http://%s/?token=%s", ln.Addr(), hex.EncodeToString(token))
 	fmt.Fprintf(e.stderr, "modhost: inspector at %s\n", url)
 	if *open {

@@ -110,9 +110,10 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	return s, nil
 }
 
-// allowedHosts returns the Host header values that name addr: for a
-// loopback or unspecified address, 127.0.0.1, [::1] and localhost with its
-// port, else addr itself.
+// allowedHosts returns the Host header values that name addr with its
+// port: addr itself; for a loopback address 127.0.0.1, [::1] and
+// localhost too; for an unspecified one (0.0.0.0, ::) those and every
+// address of the machine's interfaces. Never a DNS name but localhost.
 func allowedHosts(addr string) (map[string]bool, error) {
 	h, port, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -123,6 +124,14 @@ func allowedHosts(addr string) (map[string]bool, error) {
 	if h == "localhost" || ip != nil && (ip.IsLoopback() || ip.IsUnspecified()) {
 		for _, name := range []string{"127.0.0.1", "::1", "localhost"} {
 			out[net.JoinHostPort(name, port)] = true
+		}
+	}
+	if ip != nil && ip.IsUnspecified() {
+		addrs, _ := net.InterfaceAddrs()
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				out[net.JoinHostPort(n.IP.String(), port)] = true
+			}
 		}
 	}
 	return out, nil

@@ -478,3 +478,38 @@ func TestEventsStream(t *testing.T) {
 	}
 	f.outcome(id)
 }
+
+func TestAllowedHosts(t *testing.T) {
+	for _, tc := range []struct {
+		addr, host string
+		want       bool
+	}{
+		{"127.0.0.1:8080", "127.0.0.1:8080", true},
+		{"127.0.0.1:8080", "localhost:8080", true},
+		{"127.0.0.1:8080", "[::1]:8080", true},
+		{"127.0.0.1:8080", "localhost:8081", false},
+		{"127.0.0.1:8080", "attacker.example:8080", false},
+		{"192.0.2.7:8080", "192.0.2.7:8080", true},
+		{"192.0.2.7:8080", "localhost:8080", false},
+		{"0.0.0.0:8080", "127.0.0.1:8080", true},
+		{"0.0.0.0:8080", "attacker.example:8080", false},
+	} {
+		srv, err := devserver.New(nil, &devserver.Options{Token: token, Addr: tc.addr})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("GET", "/api/nothing?token="+token, nil)
+		req.Host = tc.host
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, req)
+		if got := w.Code != http.StatusForbidden; got != tc.want {
+			t.Errorf("addr %s, Host %s: got %d, want allowed=%v", tc.addr, tc.host, w.Code, tc.want)
+		}
+	}
+	if _, err := devserver.New(nil, &devserver.Options{Token: token, Addr: "nonsense"}); err == nil {
+		t.Error("New with a bad address: got no error")
+	}
+	if _, err := devserver.New(nil, &devserver.Options{Addr: "127.0.0.1:1"}); err == nil {
+		t.Error("New without a token: got no error")
+	}
+}
