@@ -33,7 +33,8 @@
 //
 // # Live reload
 //
-// [Server.Watch] polls each mod directory's Go sources. On a change it
+// [Server.Watch] watches each mod directory's Go sources, through the
+// operating system's file events and a poll. On a change it
 // regenerates the mod's manifest and validators (modgen), loads the mods
 // afresh and builds and starts the changed one; only then does the new host
 // replace the old, so a generator or compiler error (shown in the page with

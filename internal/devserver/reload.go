@@ -9,29 +9,61 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/modgen/load"
 	"github.com/modkit/modkit/manifest"
 )
 
+// quiet is how long Watch waits after a file event for the burst of events
+// an editor's save makes to end.
+const quiet = 50 * time.Millisecond
+
 // Watch looks at each mod directory's Go sources, then, until ctx ends,
-// polls them every interval and reloads the mod whose sources changed. It
-// returns once it has looked, so an edit after it returns is seen. A mod is
-// one package: a poll stats its few files, which needs no dependency and
-// works alike on every platform.
+// reloads the mod whose sources changed. It learns of changes from the
+// operating system's file events (fsnotify), each burst of them compared
+// against the sources once it is quiet, and also polls every interval, for
+// file systems that send no events. It returns once it has looked, so an
+// edit after it returns is seen.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	snaps := map[string]string{}
 	for _, d := range s.opts.Dirs {
 		snaps[d] = snapshot(d)
 	}
+	var events <-chan fsnotify.Event
+	var errs <-chan error
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		s.opts.Logger.Info("no file events; polling only", "error", err)
+	} else {
+		for _, d := range s.opts.Dirs {
+			if err := w.Add(d); err != nil {
+				s.opts.Logger.Info("no file events for a mod; polling it", "dir", d, "error", err)
+			}
+		}
+		events, errs = w.Events, w.Errors
+	}
 	go func() {
-		t := time.NewTicker(interval)
-		defer t.Stop()
+		if w != nil {
+			defer w.Close()
+		}
+		poll := time.NewTicker(interval)
+		defer poll.Stop()
+		settle := time.NewTimer(quiet)
+		settle.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-events:
+				settle.Reset(quiet)
+				continue
+			case err := <-errs:
+				s.opts.Logger.Info("file events", "error", err)
+				continue
+			case <-poll.C:
+			case <-settle.C:
 			}
 			for _, d := range s.opts.Dirs {
 				if snap := snapshot(d); snap != snaps[d] {

@@ -200,3 +200,33 @@ func (f *fixture) subscribe() <-chan struct{} {
 	}()
 	return ch
 }
+
+// TestWatchEvents sees an edit through file events alone: the poll is an
+// hour away.
+func TestWatchEvents(t *testing.T) {
+	dir, err := os.MkdirTemp("testdata", "reload-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src := filepath.Join(dir, "reloady.go")
+	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := start(t, dir)
+	stateEvents := f.subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	f.srv.Watch(ctx, time.Hour)
+	tmp := filepath.Join(dir, ".reloady.go.tmp")
+	if err := os.WriteFile(tmp, []byte(reloadySource(`"v2"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, src); err != nil {
+		t.Fatal(err)
+	}
+	<-stateEvents
+	if o := f.outcome(f.call("reloady_echo", `{"text":"e"}`, "")); o["text"] != "v2 e" {
+		t.Errorf("after an edit: got %v, want v2 e", o)
+	}
+}
