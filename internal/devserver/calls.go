@@ -93,6 +93,8 @@ func (c *call) summary() *callSummary {
 	return cs
 }
 
+// add records an event; with the outcome, last, it also ends the call, at
+// once, so that a reader never sees the call ended without its outcome.
 func (c *call) add(name string, v any) {
 	data, err := json.Marshal(v)
 	if err != nil {
@@ -100,6 +102,9 @@ func (c *call) add(name string, v any) {
 	}
 	c.mu.Lock()
 	c.events = append(c.events, sseEvent{name, data})
+	if out, ok := v.(*outcomeJSON); ok {
+		c.out = out
+	}
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()
@@ -183,9 +188,6 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
 	if out.Activity.Log == nil {
 		out.Activity.Log = []sdk.LogEntry{}
 	}
-	c.mu.Lock()
-	c.out = out
-	c.mu.Unlock()
 	c.add("outcome", out)
 }
 

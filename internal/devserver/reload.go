@@ -3,6 +3,7 @@ package devserver
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -77,26 +78,28 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 	}()
 }
 
-// snapshot names the mod's hand-written Go files with their sizes and
-// modification times.
+// snapshot digests the mod's hand-written Go files, names and contents:
+// a save that changes nothing changes no snapshot, and a change always
+// does, however close in time to the one before (file times are coarse).
 func snapshot(dir string) string {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "error: " + err.Error()
 	}
-	var b strings.Builder
+	h := sha256.New()
 	for _, e := range entries {
 		n := e.Name()
 		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == load.GeneratedFile {
 			continue
 		}
-		fi, err := e.Info()
+		data, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
-			continue
+			data = []byte("error: " + err.Error())
 		}
-		fmt.Fprintf(&b, "%s %d %d\n", n, fi.Size(), fi.ModTime().UnixNano())
+		fmt.Fprintf(h, "%s %d\n", n, len(data))
+		h.Write(data)
 	}
-	return b.String()
+	return string(h.Sum(nil))
 }
 
 // Reload regenerates the mod in dir, loads the mods afresh, and builds and

@@ -107,9 +107,10 @@ func TestReload(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(reloadySource(`"v1"`))
+	write(reloadySource(`"v0"`))
 
-	// Without generated files the mod does not load; Watch generates them.
+	// Without generated files the mod does not load; an edit generates
+	// them.
 	f := start(t, dir)
 	var st struct {
 		Mods        []struct{ ID string }
