@@ -2,7 +2,8 @@
 # MCP conformance: runs the official suite (@modelcontextprotocol/conformance)
 # against `modhost mcp --http` serving the fixture mod, then the MCP Inspector
 # CLI against `modhost mcp` over stdio serving the example mods, and the MCP
-# Apps view in headless Chromium through the official AppBridge.
+# Apps view in headless Chromium through the official AppBridge, and
+# modhost dev's page in headless Chromium.
 #
 # Node.js 22 and the npm packages are installed, at pinned versions, into a
 # cache folder outside the repository ($MODKIT_NODE_TOOLS, default
@@ -129,6 +130,15 @@ for test in TestInspectorCLI TestAppView; do
 		echo "FAIL $test"; cat "$work/$test.log"; failed+=("$test")
 	fi
 done
+
+echo "--- modhost dev's page in Chromium"
+if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
+	go test -count=1 -run '^TestBrowser$' -v ./internal/devserver >"$work/TestBrowser.log" 2>&1 &&
+	grep -q -- "--- PASS: TestBrowser" "$work/TestBrowser.log"; then
+	echo "ok   TestBrowser"
+else
+	echo "FAIL TestBrowser"; cat "$work/TestBrowser.log"; failed+=("TestBrowser")
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "MCP conformance failed: ${failed[*]}"

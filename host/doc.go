@@ -89,6 +89,9 @@
 // bounded and nesting limited; a panic is recovered). Problems read the
 // same, word for word, whichever side judged: "invalid input for tool T:"
 // then one "/json/path: what is wrong" line each.
+// [Host.Check] runs the host's own check alone, for a form that shows
+// problems before a call; [Host.Start] builds and starts a mod before its
+// first use.
 //
 // # Limits
 //

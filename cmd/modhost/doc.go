@@ -25,6 +25,7 @@
 //	mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
+//	dev [--addr HOST:PORT] [--open]           serve the mod author's web inspector
 //
 // call prints the model-facing text on stdout and exits 0 when the call
 // completed, 1 when it failed (invalid input included), 2 for a usage error or
@@ -41,6 +42,20 @@
 // why on stderr, once, with the fix; list marks its tools "unavailable: …"
 // and exits 1; a call of one of its tools prints the one line a model
 // reads, "Tool failed: mod tasks is unavailable: it does not build".
+//
+// dev serves a web inspector on loopback (127.0.0.1 and a free port unless
+// --addr says otherwise) and prints its URL, which carries a secret token for
+// this run; --open opens it in a browser. The page lists the mods, with those
+// that failed to load and why; calls tools from forms built from their input
+// schemas, showing the validator's problems next to the fields before
+// anything runs; streams each call's activity live, with a Cancel button;
+// shows the model's text, the structured result, outputs and the tool's view
+// for each phase in a sandboxed frame; keeps the session's calls to reopen or
+// run again; runs commands and slash commands; and acts as any agent. It
+// watches the mods' sources: an edit regenerates (modgen), rebuilds and
+// restarts the mod and updates the page in place; a generator or compiler
+// error shows in the page with file:line:col while the last good build keeps
+// serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends

@@ -54,6 +54,7 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"command": runCommand,
 	"slash":   runSlash,
 	"mcp":     runMCP,
+	"dev":     runDev,
 }
 
 const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
@@ -67,6 +68,7 @@ commands:
   slash ID [TEXT...]                    run a slash command
   mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
+  dev [--addr HOST:PORT] [--open]       serve the mod author's web inspector, with live reload
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

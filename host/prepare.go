@@ -1,0 +1,42 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// Check checks input against the tool's input schema as [Host.Call] does
+// before its handler runs, and returns the problems, each
+// "/json/path: what is wrong"; none means the input is valid. It runs no
+// hook and starts no mod, so a form can show problems before anything
+// runs. An unknown tool is an error.
+func (h *Host) Check(toolName string, input json.RawMessage) ([]string, error) {
+	t, ok := h.tools[toolName]
+	if !ok {
+		return nil, h.unknownTool(toolName)
+	}
+	if err := h.requestTooLarge("the input", len(input)); err != nil {
+		return []string{"/: " + err.Error()}, nil
+	}
+	schema, err := t.schema()
+	if err != nil {
+		return nil, err
+	}
+	return checkInput(schema, input), nil
+}
+
+// Start starts the mod's process now, building it when needed, rather than
+// on first use, and returns why it cannot run: a *ModError for a build
+// failure or stale generated files. A development server uses it to learn
+// of a compiler error as soon as a source changes. It returns at once when
+// the mod runs already.
+func (h *Host) Start(ctx context.Context, modID string) error {
+	for _, m := range h.mods {
+		if m.man.ID == modID {
+			_, err := m.getCtx(ctx)
+			return err
+		}
+	}
+	return fmt.Errorf("start: no loaded mod has id %q", modID)
+}

@@ -1,0 +1,539 @@
+// The modhost dev inspector: no framework, no build step. Everything the
+// page shows from a mod goes in through textContent or a sandboxed frame.
+"use strict";
+
+const token = document.querySelector('meta[name="modhost-token"]').content;
+let state = null;      // /api/state
+let selected = null;   // {kind, key}
+let forms = {};        // tool name -> {schema, form} kept across reloads
+const streams = {};    // call id -> EventSource
+
+// el builds an element: el("div", {class: "x", onclick: f}, child, "text").
+function el(tag, attrs, ...kids) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "text") e.textContent = v;
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== undefined && k !== null && k !== false) e.append(k);
+  return e;
+}
+
+async function api(method, path, body) {
+  const opts = {method, headers: {"X-Modhost-Token": token}};
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const r = await fetch(path, opts);
+  const data = await r.json().catch(() => ({error: r.status + " " + r.statusText}));
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+function sse(path) { return new EventSource(path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token)); }
+
+// ---- state and navigation ----
+
+async function refresh() {
+  state = await api("GET", "/api/state");
+  document.getElementById("workspace").textContent = "workspace " + state.workspace;
+  const agentSel = document.getElementById("agent");
+  const cur = agentSel.value || (refresh.first ? "" : state.agent);
+  refresh.first = true;
+  agentSel.replaceChildren(el("option", {value: ""}, "no agent"));
+  for (const m of state.mods) for (const a of m.agents || []) agentSel.append(el("option", {value: a.name, selected: a.name === cur}, a.name));
+  renderSide();
+  renderMain();
+}
+
+function findTool(name) {
+  for (const m of state.mods) for (const t of m.tools) if (t.name === name) return {mod: m, tool: t};
+  return null;
+}
+
+function select(kind, key) { selected = {kind, key}; renderSide(); renderMain(); }
+
+function renderSide() {
+  const side = document.getElementById("side");
+  const link = (kind, key, label, title) => el("a", {class: selected && selected.kind === kind && selected.key === key ? "sel" : null,
+    title: title || label, onclick: () => select(kind, key), "data-kind": kind, "data-key": key}, label);
+  const kids = [];
+  if (state.builds.length) {
+    kids.push(el("h3", {}, "Build errors"));
+    for (const b of state.builds) kids.push(link("build", b.dir, "⚠ " + (b.mod || b.dir), b.dir));
+  }
+  if (state.unavailable.length) {
+    kids.push(el("h3", {}, "Unavailable"));
+    for (const u of state.unavailable) kids.push(link("unavailable", u.dir, "✖ " + (u.mod || u.dir), u.reason));
+  }
+  for (const m of state.mods) {
+    kids.push(el("h3", {}, m.displayName || m.id));
+    kids.push(link("mod", m.id, "about " + m.id));
+    for (const t of m.tools) kids.push(link("tool", t.name, t.name, t.title));
+    for (const c of m.commands || []) kids.push(link("command", c.id, "⌘ " + c.id, c.title));
+    for (const c of m.slashCommands || []) kids.push(link("slash", c.id, "/" + c.id, c.description));
+  }
+  if (state.calls.length) {
+    kids.push(el("h3", {}, "History"));
+    for (const c of [...state.calls].reverse()) {
+      kids.push(el("a", {class: selected && selected.kind === "call" && selected.key === c.id ? "sel" : null,
+        onclick: () => select("call", c.id), "data-kind": "call", "data-key": c.id},
+        el("span", {class: "badge " + c.status}, c.status), "#" + c.id + " " + c.tool));
+    }
+  }
+  const scroll = side.scrollTop; // keep the reader's place
+  side.replaceChildren(...kids);
+  side.scrollTop = scroll;
+}
+
+function renderMain() {
+  const main = document.getElementById("main");
+  if (!selected) {
+    main.replaceChildren(el("h2", {}, "Mods"), el("p", {class: "muted"},
+      `${state.mods.length} loaded, ${state.unavailable.length} unavailable. Pick a tool, command or mod on the left.`),
+      state.reloads ? el("p", {class: "muted"}, `${state.reloads} reload(s) so far.`) : null);
+    return;
+  }
+  const {kind, key} = selected;
+  if (kind === "call") return renderCall(key);
+  main.replaceChildren(...(renderers[kind] ? renderers[kind](key) : [el("p", {}, "Nothing here.")]));
+}
+
+const renderers = {
+  mod(id) {
+    const m = state.mods.find(m => m.id === id);
+    if (!m) return [el("p", {class: "error"}, `mod ${id} is no longer loaded`)];
+    return [
+      el("h2", {}, m.displayName || m.id), el("p", {}, m.description),
+      el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
+        el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion))),
+      el("h3", {}, "Tools"), list(m.tools, t => [el("b", {}, t.name), " — ", t.title || "", " ", kindBadge(t)]),
+      el("h3", {}, "Commands"), list(m.commands, c => [el("b", {}, c.id), " — ", c.title]),
+      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("b", {}, "/" + c.id), " — ", c.description]),
+      el("h3", {}, "Hooks"), list(m.hooks, h => ["before ", el("b", {}, h.beforeAction)]),
+      el("h3", {}, "Agents"), list(m.agents, a => [el("b", {}, a.name), " — ", a.description || "", el("div", {class: "muted"}, "may call: " + a.tools.join(", "))]),
+    ];
+  },
+  unavailable(dir) {
+    const u = state.unavailable.find(u => u.dir === dir);
+    if (!u) return [el("p", {}, "This mod loads now.")];
+    return [el("h2", {}, (u.mod || dir) + " is unavailable"), el("p", {}, el("b", {}, u.reason)), el("pre", {class: "error"}, u.error)];
+  },
+  build(dir) {
+    const b = state.builds.find(b => b.dir === dir);
+    if (!b) return [el("p", {}, "This mod builds now.")];
+    return [el("h2", {}, `${b.mod || dir}: ${b.stage} failed`), el("p", {class: "muted"}, `in ${b.dir}; the last good build keeps serving`),
+      el("pre", {class: "error build-problems"}, b.problems.join("\n"))];
+  },
+  tool(name) { return renderTool(name); },
+  command(id) { return renderCommand(id, false); },
+  slash(id) { return renderCommand(id, true); },
+};
+
+function list(items, f) {
+  if (!items || !items.length) return el("p", {class: "muted"}, "none");
+  return el("ul", {}, items.map(i => el("li", {}, f(i))));
+}
+
+function kindBadge(t) { return el("span", {class: "badge"}, t.hasView ? "rendered, with view" : t.kind); }
+
+// ---- schemas ----
+
+function resolve(root, s) {
+  for (let i = 0; s && s.$ref && i < 32; i++) {
+    const name = decodeURIComponent(s.$ref.replace(/^#\/\$defs\//, "")).replace(/~1/g, "/").replace(/~0/g, "~");
+    s = Object.assign({}, (root.$defs || {})[name], s.description ? {description: s.description} : {});
+  }
+  return s || {};
+}
+
+// nullable returns the non-null schema of anyOf [null, X] or type [T, "null"].
+function nullable(root, s) {
+  if (s.anyOf && s.anyOf.length === 2) {
+    const i = s.anyOf.findIndex(x => x.type === "null");
+    if (i >= 0) return Object.assign({}, resolve(root, s.anyOf[1 - i]), s.description ? {description: s.description} : {});
+  }
+  if (Array.isArray(s.type) && s.type.includes("null") && s.type.length === 2) return Object.assign({}, s, {type: s.type.find(t => t !== "null")});
+  return null;
+}
+
+function typeName(root, s) {
+  s = resolve(root, s);
+  const n = nullable(root, s);
+  if (n) return typeName(root, n) + " or null";
+  if (s.enum) return "one of " + s.enum.map(v => JSON.stringify(v)).join(", ");
+  if (s.type === "array") return "array of " + typeName(root, s.items || {});
+  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") return "map to " + typeName(root, s.additionalProperties);
+  return s.type || "any JSON";
+}
+
+function limits(s) {
+  const out = [];
+  const add = (k, label) => { if (s[k] !== undefined) out.push(label + " " + s[k]); };
+  add("minLength", "min length"); add("maxLength", "max length"); add("minimum", "≥"); add("maximum", "≤");
+  add("exclusiveMinimum", ">"); add("exclusiveMaximum", "<"); add("minItems", "min items"); add("maxItems", "max items");
+  add("pattern", "pattern"); add("format", "format"); add("contentEncoding", "encoding");
+  if (s.propertyNames && s.propertyNames.pattern) out.push("keys match " + s.propertyNames.pattern);
+  return out.join(", ");
+}
+
+// fieldRows flattens a schema into table rows: path, type, required, limits, description.
+function fieldRows(root, s, path, required, rows, depth) {
+  s = resolve(root, s);
+  const inner = nullable(root, s) || s;
+  if (path) rows.push([path, typeName(root, s), required ? "yes" : "", limits(inner), s.description || inner.description || ""]);
+  if (depth > 6) return rows;
+  if (inner.type === "object" && inner.properties) {
+    for (const [k, v] of Object.entries(inner.properties)) fieldRows(root, v, path + "/" + k, (inner.required || []).includes(k), rows, depth + 1);
+  } else if (inner.type === "array" && inner.items) {
+    const it = resolve(root, inner.items);
+    if ((nullable(root, it) || it).type === "object") fieldRows(root, it, path + "/*", true, rows, depth + 1);
+  } else if (inner.type === "object" && inner.additionalProperties && typeof inner.additionalProperties === "object") {
+    const it = resolve(root, inner.additionalProperties);
+    if ((nullable(root, it) || it).type === "object") fieldRows(root, it, path + "/{key}", true, rows, depth + 1);
+  }
+  return rows;
+}
+
+function schemaTable(schema) {
+  if (!schema) return el("p", {class: "muted"}, "none");
+  const rows = fieldRows(schema, schema, "", true, [], 0);
+  if (!rows.length) return el("p", {class: "muted"}, typeName(schema, schema));
+  return el("table", {class: "schema"}, el("tr", {}, ["field", "type", "required", "limits", "description"].map(h => el("th", {}, h))),
+    rows.map(r => el("tr", {}, r.map((c, i) => el("td", {}, i === 0 ? el("code", {}, c) : c)))));
+}
+
+// ---- forms ----
+// A field is {node, get(path, slots)}: get returns the value, or undefined
+// for "leave out", and records its problem slot under its JSON path.
+
+function field(root, s, label, required) {
+  s = resolve(root, s);
+  const desc = s.description;
+  const n = nullable(root, s);
+  let f;
+  if (n) {
+    const inner = field(root, n, null, true);
+    const isNull = el("input", {type: "checkbox", checked: true});
+    const box = el("div", {class: "kv", hidden: true}, inner.node);
+    isNull.addEventListener("change", () => { box.hidden = isNull.checked; });
+    f = {node: el("div", {}, el("label", {}, isNull, " null"), box), get: (p, slots) => isNull.checked ? null : inner.get(p, slots)};
+  } else if (s.enum) {
+    const sel = el("select", {}, s.enum.map((v, i) => el("option", {value: i}, JSON.stringify(v))));
+    f = {node: sel, get: () => s.enum[+sel.value]};
+  } else if (s.type === "boolean") {
+    const cb = el("input", {type: "checkbox"});
+    f = {node: cb, get: () => cb.checked};
+  } else if (s.type === "integer" || s.type === "number") {
+    const inp = el("input", {type: "number", step: s.type === "integer" ? "1" : "any", min: s.minimum, max: s.maximum});
+    // A required number starts at its default, else the value nearest 0
+    // it allows; an empty one is left out, and the validator says so.
+    if (typeof s.default === "number") inp.value = s.default;
+    else if (required) inp.value = Math.min(Math.max(0, s.minimum ?? 0), s.maximum ?? Infinity);
+    f = {node: inp, get: () => inp.value === "" ? undefined : Number(inp.value), input: inp};
+  } else if (s.type === "string") {
+    const inp = el("input", {type: "text", minlength: s.minLength, maxlength: s.maxLength, pattern: s.pattern,
+      placeholder: s.format || (s.contentEncoding ? s.contentEncoding + " data" : "")});
+    if (typeof s.default === "string") inp.value = s.default;
+    f = {node: inp, get: () => inp.value, input: inp};
+  } else if (s.type === "object" && s.properties) {
+    const subs = Object.entries(s.properties).map(([k, v]) => [k, field(root, v, k, (s.required || []).includes(k))]);
+    f = {node: el("div", {class: "kv"}, subs.map(([, sf]) => sf.wrap)), get: (p, slots) => {
+      const o = {};
+      for (const [k, sf] of subs) { const v = sf.get(p + "/" + k, slots); if (v !== undefined) o[k] = v; }
+      return o;
+    }};
+  } else if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") {
+    const rows = el("div", {class: "kv"});
+    const entries = [];
+    const add = () => {
+      const key = el("input", {type: "text", placeholder: "key"});
+      const vf = field(root, s.additionalProperties, null, true);
+      const entry = {key, vf};
+      const row = el("div", {class: "row"}, el("div", {}, key), el("div", {class: "grow"}, vf.wrap),
+        el("button", {type: "button", onclick: () => { entries.splice(entries.indexOf(entry), 1); row.remove(); changed(); }}, "remove"));
+      entries.push(entry); rows.append(row); changed();
+    };
+    f = {node: el("div", {}, rows, el("button", {type: "button", onclick: add}, "add entry")), get: (p, slots) => {
+      const o = {};
+      for (const e of entries) o[e.key.value] = e.vf.get(p + "/" + e.key.value.replace(/~/g, "~0").replace(/\//g, "~1"), slots);
+      return o;
+    }};
+  } else if (s.type === "array") {
+    const rows = el("div", {class: "kv"});
+    const items = [];
+    const add = () => {
+      const vf = field(root, s.items || {}, null, true);
+      const row = el("div", {class: "row"}, el("div", {class: "grow"}, vf.wrap),
+        el("button", {type: "button", onclick: () => { items.splice(items.indexOf(vf), 1); row.remove(); changed(); }}, "remove"));
+      items.push(vf); rows.append(row); changed();
+    };
+    for (let i = 0; i < (s.minItems || 0); i++) add();
+    f = {node: el("div", {}, rows, el("button", {type: "button", onclick: add}, "add item")), get: (p, slots) => items.map((vf, i) => vf.get(p + "/" + i, slots))};
+  } else {
+    const ta = el("textarea", {rows: 2, placeholder: "any JSON"});
+    f = {node: ta, get: () => { try { return ta.value.trim() === "" ? null : JSON.parse(ta.value); } catch { return ta.value; } }};
+  }
+  const slot = el("div", {class: "problem"});
+  let include = null;
+  if (!required) {
+    include = el("input", {type: "checkbox", title: "send this field"});
+    f.node.addEventListener("input", () => { include.checked = true; });
+    f.node.addEventListener("change", (ev) => { if (ev.target !== include) include.checked = true; });
+  }
+  const lim = limits(n || s);
+  f.wrap = el("div", {class: "field"},
+    label !== null ? el("label", {}, include, " ", label, required ? " *" : " (optional)", " ", el("span", {class: "muted"}, typeName(root, s))) : null,
+    desc && label !== null ? el("div", {class: "desc"}, desc) : null,
+    lim ? el("div", {class: "desc"}, lim) : null, f.node, slot);
+  const get = f.get;
+  f.get = (p, slots) => {
+    slots[p || "/"] = slot;
+    f.wrap.dataset.path = p || "/";
+    if (include && !include.checked) return undefined;
+    return get(p, slots);
+  };
+  return f;
+}
+
+let changedTimer = null;
+let onFormChange = null;
+function changed() { clearTimeout(changedTimer); changedTimer = setTimeout(() => onFormChange && onFormChange(), 150); }
+
+function renderTool(name) {
+  const found = findTool(name);
+  if (!found) return [el("p", {class: "error"}, `tool ${name} is no longer loaded`)];
+  const {mod, tool} = found;
+  const schemaText = JSON.stringify(tool.inputSchema);
+  let kept = forms[name];
+  if (!kept || kept.schema !== schemaText) {
+    const root = tool.inputSchema;
+    const f = field(root, root, null, true);
+    kept = forms[name] = {schema: schemaText, form: f, raw: el("textarea", {rows: 8, class: "raw"}), mode: "form", problems: el("div", {class: "problem top-problems"})};
+  }
+  const ann = tool.annotations;
+  const formBox = el("div", {class: "form", hidden: kept.mode !== "form"}, kept.form.node);
+  const rawBox = el("div", {hidden: kept.mode !== "raw"}, kept.raw);
+  const value = () => {
+    if (kept.mode === "raw") return {text: kept.raw.value.trim() || "{}", slots: {}};
+    const slots = {};
+    return {text: JSON.stringify(kept.form.get("", slots)), slots};
+  };
+  const check = async () => {
+    const {text, slots} = value();
+    for (const s of Object.values(slots)) s.textContent = "";
+    kept.problems.textContent = "";
+    let res;
+    try { res = await api("POST", "/api/check", {tool: name, input: rawJSON(text)}); } catch (e) { kept.problems.textContent = e.message; return false; }
+    for (const p of res.problems) {
+      let path = p.path, slot = slots[path];
+      while (!slot && path && path !== "/") { path = path.slice(0, path.lastIndexOf("/")) || "/"; slot = slots[path]; }
+      const line = el("div", {}, (slot && path === p.path ? "" : p.path + ": ") + p.message);
+      (slot || kept.problems).append(line);
+    }
+    return res.problems.length === 0;
+  };
+  onFormChange = check;
+  kept.form.node.oninput = changed;
+  kept.form.node.onchange = changed;
+  kept.raw.oninput = changed;
+  const tabs = el("div", {class: "tabs"},
+    el("button", {type: "button", class: kept.mode === "form" ? "on" : null, onclick: () => { kept.mode = "form"; renderMain(); }}, "Form"),
+    el("button", {type: "button", class: kept.mode === "raw" ? "on" : null, onclick: () => {
+      if (kept.mode === "form") kept.raw.value = JSON.stringify(kept.form.get("", {}), null, 2);
+      kept.mode = "raw"; renderMain();
+    }}, "Raw JSON"));
+  const run = async () => {
+    if (!await check()) return;
+    const agent = document.getElementById("agent").value;
+    const c = await api("POST", "/api/calls", {tool: name, input: rawJSON(value().text), agent});
+    state.calls.push(c);
+    select("call", c.id);
+  };
+  setTimeout(check, 0);
+  return [
+    el("h2", {}, tool.title || tool.name), el("div", {}, el("code", {}, tool.name), " in mod ", el("b", {}, mod.id), " ", kindBadge(tool)),
+    tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
+    ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,
+    el("p", {}, tool.description),
+    el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
+    el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
+    el("h3", {}, "Input"), schemaTable(tool.inputSchema),
+    el("h3", {}, "Result"), schemaTable(tool.resultSchema),
+  ];
+}
+
+// agentNote says whether the agent the page acts as may call the tool.
+function agentNote(toolName) {
+  const name = document.getElementById("agent").value;
+  if (!name) return null;
+  for (const m of state.mods) for (const a of m.agents || []) if (a.name === name) {
+    return a.tools.includes(toolName) ? el("p", {class: "muted"}, `Acting as agent ${name}, which may call this tool.`)
+      : el("p", {class: "error agent-note"}, `Acting as agent ${name}, whose allowlist (${a.tools.join(", ")}) leaves this tool out: a call is refused.`);
+  }
+  return null;
+}
+
+// rawJSON passes the text through as JSON when it parses, else as a string
+// the server reports as malformed.
+function rawJSON(text) { try { return JSON.parse(text); } catch { return text; } }
+
+// ---- calls ----
+
+const callViews = {}; // call id -> {summary, activity, outcome, node parts}
+
+function renderCall(id) {
+  const main = document.getElementById("main");
+  const c = state.calls.find(c => c.id === id);
+  if (!c) { main.replaceChildren(el("p", {}, "No such call.")); return; }
+  const title = el("h2", {}, c.tool);
+  const status = el("p", {class: "status"});
+  const badge = el("span", {class: "badge running"}, "running");
+  const elapsed = el("span", {class: "muted elapsed"});
+  const logHead = el("h3", {}, "Log");
+  const log = el("ol", {class: "log"});
+  const cancel = el("button", {id: "cancel", onclick: () => api("POST", `/api/calls/${id}/cancel`).catch(e => alert(e.message))}, "Cancel");
+  const outcome = el("div", {class: "outcome"});
+  const started = Date.parse(c.started);
+  const tick = setInterval(() => { elapsed.textContent = ((Date.now() - started) / 1000).toFixed(1) + " s"; }, 100);
+  main.replaceChildren(title, el("p", {}, badge, " ", elapsed, " ", cancel, " ",
+    el("button", {onclick: () => rerun(c)}, "Re-run"), " ", el("button", {onclick: () => edit(c)}, "Edit input"),
+    c.agent ? el("span", {class: "muted"}, " as agent " + c.agent) : null),
+  status, logHead, log, outcome, el("h3", {}, "Input"), jsonTree(c.input, true));
+  if (streams[id]) streams[id].close();
+  const es = streams[id] = sse(`/api/calls/${id}/events`);
+  es.addEventListener("activity", ev => {
+    const a = JSON.parse(ev.data);
+    if (a.title) title.textContent = a.title;
+    status.textContent = a.status;
+    if (a.kind === "log") log.append(el("li", {value: a.seq}, a.text));
+    elapsed.textContent = (a.elapsedMs / 1000).toFixed(1) + " s";
+  });
+  es.addEventListener("outcome", ev => {
+    es.close(); delete streams[id]; clearInterval(tick);
+    const o = JSON.parse(ev.data);
+    badge.className = "badge " + o.status; badge.textContent = o.status;
+    elapsed.textContent = (o.elapsedMs / 1000).toFixed(3) + " s";
+    cancel.disabled = true;
+    if (o.activity.title) title.textContent = o.activity.title;
+    status.textContent = o.activity.status;
+    log.replaceChildren(...o.activity.log.map(e => el("li", {value: e.seq}, e.message)));
+    log.hidden = logHead.hidden = o.activity.log.length === 0;
+    renderOutcome(outcome, c, o);
+  });
+  es.onerror = () => { if (es.readyState === EventSource.CLOSED) clearInterval(tick); };
+}
+
+function renderOutcome(box, c, o) {
+  const blocked = o.error && o.error.startsWith("blocked by a hook");
+  const kids = [el("h3", {}, "Outcome")];
+  if (o.status === "refused") kids.push(el("p", {class: "error refused-why"}, "Refused: " + o.error));
+  if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
+  kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
+    : el("p", {class: "muted"}, "no text: the model reads the outputs below"));
+  if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
+  if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
+  if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
+  const t = findTool(c.tool);
+  if (t && t.tool.hasView && o.status !== "refused") {
+    const frame = el("div");
+    const show = async phase => {
+      try {
+        const r = await api("POST", `/api/calls/${c.id}/view`, {phase});
+        frame.replaceChildren(viewFrame(r.html, phase));
+      } catch (e) { frame.replaceChildren(el("p", {class: "error"}, e.message)); }
+    };
+    kids.push(el("h3", {}, "View"), el("div", {class: "tabs"}, ["preparing", "running", "completed", "failed"].map(p =>
+      el("button", {type: "button", onclick: () => show(p)}, p))), frame);
+    show(o.status === "completed" ? "completed" : o.status === "failed" ? "failed" : "running");
+  }
+  box.replaceChildren(...kids);
+}
+
+// viewCSP is the frame's own policy: inline script and style, data: images,
+// and no network at all.
+const viewCSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; media-src data:; font-src data:";
+
+function viewFrame(html, phase) {
+  const doc = `<!doctype html><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${viewCSP}">` + html;
+  return el("iframe", {class: "view", sandbox: "allow-scripts", srcdoc: doc, title: "view, " + phase, "data-phase": phase});
+}
+
+function renderOutput(o) {
+  const head = el("div", {class: "muted"}, o.mimeType, o.uri ? " — " + o.uri : "");
+  const text = o.mimeType.startsWith("text/") || o.mimeType === "application/json";
+  let body;
+  if (o.mimeType.startsWith("image/") && !o.mimeType.includes("svg")) body = el("img", {src: `data:${o.mimeType};base64,${o.content}`, alt: o.uri || "image output"});
+  else if (o.mimeType.startsWith("audio/")) body = el("audio", {controls: true, src: `data:${o.mimeType};base64,${o.content}`});
+  else if (text) body = el("pre", {}, o.content);
+  else body = el("p", {class: "muted"}, `${Math.floor(o.content.length * 3 / 4)} bytes, base64`);
+  return el("div", {class: "card output"}, head, body);
+}
+
+function jsonTree(v, open) {
+  if (v === null || typeof v !== "object") return el("code", {}, JSON.stringify(v));
+  const entries = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+  const label = Array.isArray(v) ? `[${entries.length}]` : `{${entries.length}}`;
+  return el("details", {class: "json", open}, el("summary", {}, label),
+    entries.map(([k, x]) => el("div", {}, el("span", {class: "muted"}, JSON.stringify(k) + ": "), jsonTree(x, false))));
+}
+
+async function rerun(c) {
+  const n = await api("POST", "/api/calls", {tool: c.tool, input: c.input, agent: c.agent || ""});
+  state.calls.push(n);
+  select("call", n.id);
+}
+
+function edit(c) {
+  const t = findTool(c.tool);
+  if (!t) return;
+  select("tool", c.tool);
+  const kept = forms[c.tool];
+  kept.raw.value = JSON.stringify(c.input, null, 2);
+  kept.mode = "raw";
+  renderMain();
+}
+
+// ---- commands ----
+
+function renderCommand(id, slash) {
+  let cmd = null, mod = null;
+  for (const m of state.mods) for (const c of (slash ? m.slashCommands : m.commands) || []) if (c.id === id) { cmd = c; mod = m; }
+  if (!cmd) return [el("p", {class: "error"}, `${id} is no longer loaded`)];
+  const arg = slash ? el("input", {type: "text", placeholder: "text after /" + id}) : el("textarea", {rows: 4, placeholder: "arguments as JSON (optional)"});
+  const out = el("div", {class: "command-output"});
+  const run = async () => {
+    out.replaceChildren(el("p", {class: "muted"}, "running…"));
+    try {
+      const body = slash ? {id, text: arg.value} : {id, args: arg.value.trim() ? rawJSON(arg.value) : undefined};
+      const r = await api("POST", slash ? "/api/slash" : "/api/command", body);
+      out.replaceChildren(r.ok ? el("pre", {class: "output"}, r.output) : el("pre", {class: "error"}, r.error));
+    } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
+  };
+  return [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id)),
+    arg, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out];
+}
+
+// ---- start ----
+
+function connect() {
+  const conn = document.getElementById("conn");
+  const es = sse("/api/events");
+  es.onopen = () => { conn.textContent = "live"; };
+  es.onerror = () => { conn.textContent = "reconnecting…"; };
+  es.addEventListener("state", () => refresh().then(() => { conn.textContent = "reloaded " + new Date().toLocaleTimeString(); }));
+  es.addEventListener("call", async () => {
+    const s = await api("GET", "/api/state");
+    state.calls = s.calls;
+    renderSide();
+  });
+}
+
+document.getElementById("agent").addEventListener("change", () => { if (selected && selected.kind === "tool") renderMain(); });
+
+refresh().then(connect).catch(e => {
+  document.getElementById("main").replaceChildren(el("pre", {class: "error"}, "cannot load the inspector: " + e.message));
+});

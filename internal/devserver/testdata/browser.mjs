@@ -1,0 +1,264 @@
+// browser drives the page `modhost dev` serves in headless Chromium, as a
+// mod's author would: it browses the mods, fills the form of
+// research_search_workspace and sees the field problem for an empty query,
+// runs a real search and sees its status updates and its completed view in
+// the sandboxed frame, cancels a call that waits for it, acts as an agent
+// that may not call a tool, sees a hook block a call, runs research.stats
+// and /deps, and edits a mod's source to see the page pick up the change
+// without a refresh. It saves screenshots in SHOT_DIR, fails on any console
+// error, and prints a JSON report on stdout; it exits non-zero when a check
+// fails.
+//
+// usage: node browser.mjs TOOLS_DIR URL CHROMIUM SHOT_DIR MOD_SOURCE
+import { createRequire } from "node:module";
+import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [toolsDir, url, chromiumPath, shotDir, modSource] = process.argv.slice(2);
+const req = createRequire(join(toolsDir, "package.json"));
+const pw = await import(pathToFileURL(req.resolve("playwright-core")).href);
+const { chromium } = Object.assign({}, pw.default, pw);
+
+const TIMEOUT = 120_000;
+const failures = [];
+const report = { steps: [], timings: {} };
+const consoleErrors = [];
+
+function check(ok, what) {
+  if (!ok) failures.push(what);
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+page.setDefaultTimeout(TIMEOUT);
+page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+let shots = 0;
+async function step(name, f) {
+  const t0 = Date.now();
+  try {
+    await f();
+    report.steps.push({ name, ms: Date.now() - t0 });
+  } catch (e) {
+    failures.push(`${name}: ${e.message.split("\n")[0]}`);
+  }
+  await page.screenshot({ path: join(shotDir, `${String(++shots).padStart(2, "0")}-${name}.png`) }).catch(() => {});
+}
+
+// save replaces the mod's source at once, as editors save.
+function save(content) {
+  const tmp = join(dirname(modSource), ".reloady.go.tmp");
+  writeFileSync(tmp, content);
+  renameSync(tmp, modSource);
+}
+
+const nav = (kind, key) => page.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
+const badge = (status) => page.locator(`#main .badge.${status}`);
+
+await step("load", async () => {
+  const t0 = Date.now();
+  await page.goto(url);
+  await nav("tool", "research_search_workspace").waitFor();
+  report.timings.firstLoadToToolsMs = Date.now() - t0;
+  report.timings.navigation = await page.evaluate(() => {
+    const n = performance.getEntriesByType("navigation")[0];
+    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
+  });
+  // A marker that a refresh would lose.
+  await page.evaluate(() => { window.notRefreshed = true; });
+});
+
+await step("empty-query-problem", async () => {
+  await nav("tool", "research_search_workspace").click();
+  await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
+});
+
+await step("search", async () => {
+  await page.locator("#main .form input[type=text]").first().fill("needle");
+  await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor({ state: "detached" });
+  await page.evaluate(() => {
+    window.statuses = [];
+    new MutationObserver(() => {
+      const s = document.querySelector("#main p.status");
+      if (s && s.textContent && window.statuses.at(-1) !== s.textContent) window.statuses.push(s.textContent);
+    }).observe(document.getElementById("main"), { subtree: true, childList: true, characterData: true });
+  });
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const statuses = await page.evaluate(() => window.statuses);
+  report.steps.push({ name: "search statuses", statuses });
+  check(statuses.some((s) => s.startsWith("Searching")), `no "Searching" status arrived: ${JSON.stringify(statuses)}`);
+  const text = await page.locator("#main pre.model-text").textContent();
+  check(text.includes("notes.txt"), `model text names no hit: ${text}`);
+  const frameEl = page.locator('#main iframe.view[data-phase="completed"]');
+  await frameEl.waitFor();
+  check(await frameEl.getAttribute("sandbox") === "allow-scripts", "the view frame is not sandboxed to allow-scripts");
+  const frame = await (await frameEl.elementHandle()).contentFrame();
+  await frame.locator("text=notes.txt").first().waitFor();
+  // The frame runs at an opaque origin: it cannot reach the page.
+  const reach = await frame.evaluate(() => {
+    try { return String(window.parent.document.querySelector("meta")); } catch (e) { return "blocked"; }
+  });
+  check(reach === "blocked", `the view frame reached the page: ${reach}`);
+});
+
+await step("form", async () => {
+  await nav("tool", "reloady_form").click();
+  const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
+  const problem = (path) => f(path).locator(":scope > .problem");
+  await problem("/name").filter({ hasText: "match" }).waitFor();
+  await problem("/nested/title").filter({ hasText: "at least 1" }).waitFor();
+  await f("/name").locator(":scope > input").fill("abc");
+  await f("/color").locator(":scope > select").selectOption({ label: '"green"' });
+  await f("/loud").locator(":scope > input[type=checkbox]").check();
+  await f("/nested/title").locator(":scope > input").fill("x");
+  await f("/items").getByRole("button", { name: "add item" }).click();
+  await problem("/items/0/title").filter({ hasText: "at least 1" }).waitFor();
+  await f("/items/0/title").locator(":scope > input").fill("t1");
+  await f("/tags").getByRole("button", { name: "add entry" }).click();
+  await f("/tags").locator('input[placeholder="key"]').fill("k");
+  await f("/tags/k").locator(":scope > input").fill("3");
+  await f("/maybe").locator(":scope > div > label > input[type=checkbox]").uncheck();
+  await f("/maybe").locator("input[type=number]").fill("7");
+  await page.waitForFunction(() => [...document.querySelectorAll("#main .problem")].every((p) => p.textContent === ""));
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const got = await page.locator("#main pre.model-text").textContent();
+  const want = '{"name":"abc","color":"green","loud":true,"nested":{"title":"x","count":0},"items":[{"title":"t1","count":0}],"tags":{"k":3},"maybe":7}';
+  check(got === want, `form call sent ${got}, want ${want}`);
+});
+
+await step("raw-json", async () => {
+  await nav("tool", "reloady_form").click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await page.locator("#main textarea.raw").fill('{"name": "ABC"}');
+  await page.locator("#main .top-problems", { hasText: "/name" }).waitFor();
+  await page.getByRole("button", { name: "Form" }).click();
+});
+
+await step("outputs", async () => {
+  await nav("tool", "test_multiple_content_types").click();
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  await page.locator('#main .output img[src^="data:image/png;base64,"]').waitFor();
+  await page.locator("#main .output", { hasText: "test://embedded-in-multiple" }).waitFor();
+  await nav("tool", "test_audio_content").click();
+  await page.locator("#run").click();
+  await page.locator('#main .output audio[src^="data:audio/wav;base64,"]').waitFor();
+});
+
+await step("latency", async () => {
+  await nav("tool", "crashy_flood").click();
+  await page.locator('#main .field[data-path="/n"] > input').fill("200");
+  await page.evaluate(() => {
+    window.shown = {};
+    new MutationObserver((ms) => {
+      const now = Date.now();
+      for (const m of ms) for (const n of m.addedNodes) {
+        if (n.nodeName === "LI" && n.closest("ol.log") && !(n.value in window.shown)) window.shown[n.value] = now;
+      }
+    }).observe(document.getElementById("main"), { subtree: true, childList: true });
+  });
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  const id = await page.locator('nav a.sel[data-kind="call"]').getAttribute("data-key");
+  const lat = await page.evaluate((id) => new Promise((resolve) => {
+    const token = document.querySelector('meta[name="modhost-token"]').content;
+    const es = new EventSource(`/api/calls/${id}/events?token=${token}`);
+    const out = [];
+    es.addEventListener("activity", (ev) => {
+      const a = JSON.parse(ev.data);
+      if (a.kind === "log" && a.seq in window.shown) out.push(window.shown[a.seq] - a.atMs);
+    });
+    es.addEventListener("outcome", () => { es.close(); resolve(out); });
+  }), id);
+  lat.sort((a, b) => a - b);
+  check(lat.length === 200, `latency: ${lat.length} log entries seen, want 200`);
+  report.timings.hostToPageMs = { n: lat.length, p50: lat[Math.floor(lat.length / 2)], p90: lat[Math.floor(lat.length * 0.9)] };
+});
+
+await step("cancel", async () => {
+  await nav("tool", "crashy_wait").click();
+  await page.locator("#run").click();
+  await page.locator("#main p.status", { hasText: "waiting" }).waitFor();
+  await page.locator("#cancel").click();
+  await badge("cancelled").waitFor();
+});
+
+await step("history-rerun", async () => {
+  await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).first().click();
+  await badge("completed").waitFor();
+  const searches = page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" });
+  check(await searches.count() === 1, "history lists no search");
+  await page.getByRole("button", { name: "Re-run" }).click();
+  await searches.nth(1).waitFor();
+  await page.locator('nav a.sel[data-kind="call"]', { hasText: "research_search_workspace" }).locator(".badge.completed").waitFor();
+  check(await searches.count() === 2, "the re-run search is not in the history once");
+});
+
+await step("agent-refused", async () => {
+  await page.locator("#agent").selectOption("echoer");
+  await nav("tool", "research_word_count").click();
+  await page.locator("#main .agent-note", { hasText: "leaves this tool out" }).waitFor();
+  await page.locator("#main .form input[type=text]").first().fill("one two");
+  await page.locator("#run").click();
+  await page.locator("#main .refused-why", { hasText: "agent echoer may not call tool research_word_count" }).waitFor();
+  await page.locator("#agent").selectOption("");
+});
+
+await step("hook-blocks", async () => {
+  await nav("tool", "crashy_blocked").click();
+  await page.locator("#run").click();
+  await page.locator("#main p.error", { hasText: "A hook blocked this call" }).waitFor();
+});
+
+await step("command", async () => {
+  await nav("command", "research.stats").click();
+  await page.locator("#run").click();
+  const out = await page.locator("#main .command-output pre.output").textContent();
+  check(/file/.test(out), `research.stats said: ${out}`);
+});
+
+await step("slash", async () => {
+  await nav("slash", "deps").click();
+  await page.locator("#main input[type=text]").fill("example.com/ws/b");
+  await page.locator("#run").click();
+  const out = await page.locator("#main .command-output pre").textContent();
+  check(out.includes("example.com/ws/a"), `/deps said: ${out}`);
+});
+
+await step("live-reload", async () => {
+  await nav("tool", "reloady_echo").click();
+  const before = readFileSync(modSource, "utf8");
+  const t0 = Date.now();
+  save(before.replace("Echoes its text", "Echoes its text, edited"));
+  await page.locator("#main", { hasText: "Echoes its text, edited" }).waitFor();
+  report.timings.editToPageMs = Date.now() - t0;
+  save(before.replace('"v1"', "42"));
+  await page.locator('nav a[data-kind="build"]').click();
+  await page.screenshot({ path: join(shotDir, "build-error.png") });
+  const problems = await page.locator("#main .build-problems").textContent();
+  check(/reloady\.go:\d+:\d+/.test(problems), `build errors name no file:line:col: ${problems}`);
+  save(before);
+  await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
+  check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
+});
+
+await step("warm-load", async () => {
+  const t0 = Date.now();
+  await page.reload();
+  await nav("tool", "research_search_workspace").waitFor();
+  report.timings.warmLoadToToolsMs = Date.now() - t0;
+  report.timings.warmNavigation = await page.evaluate(() => {
+    const n = performance.getEntriesByType("navigation")[0];
+    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
+  });
+});
+
+await browser.close();
+for (const e of consoleErrors) failures.push(`console error: ${e}`);
+report.failures = failures;
+console.log(JSON.stringify(report, null, 2));
+process.exit(failures.length ? 1 : 0);
