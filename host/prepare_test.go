@@ -18,7 +18,7 @@ func TestCheck(t *testing.T) {
 		{`{"logs": 3}`, nil},
 		{`{"logs": -1}`, []string{"/logs: "}},
 		{`{"logs": "x"}`, []string{"/logs: "}},
-		{`{`, []string{"/: malformed JSON"}},
+		{`{`, []string{"/: invalid JSON at byte 1"}},
 	} {
 		problems, err := h.Check("quick_activity", []byte(tc.input))
 		if err != nil {
