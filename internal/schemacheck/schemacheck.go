@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
@@ -499,7 +500,8 @@ func pointer(path []string) string {
 	var b strings.Builder
 	for _, t := range path {
 		b.WriteByte('/')
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1"))
+		// A key is cut as the generated validators cut it.
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(limits.Echo(t), "~", "~0"), "/", "~1"))
 	}
 	return b.String()
 }
