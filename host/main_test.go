@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -27,12 +28,11 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	var err error
+	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cacheDir = filepath.Join(dir, "modkit-test")
 	if err := prebuild(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the scripts' golden files")
@@ -24,12 +26,11 @@ var cacheDir string
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "modhost" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
+		var err error
+		if cacheDir, err = testenv.ModCache(); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
-		cacheDir = filepath.Join(dir, "modkit-test")
 	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"modhost": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },

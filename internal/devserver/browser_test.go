@@ -1,18 +1,16 @@
 package devserver_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/modkit/modkit/internal/devserver"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // TestBrowser runs testdata/browser.mjs: headless Chromium, driven by
@@ -69,28 +67,7 @@ func TestBrowser(t *testing.T) {
 	}
 	server := exec.Command(modhost, "--mods", strings.Join(mods, ","), "--workspace", ws, "dev")
 	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
-	stderr, err := server.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		server.Process.Signal(syscall.SIGTERM)
-		server.Wait()
-	}()
-	url := ""
-	sc := bufio.NewScanner(stderr)
-	for url == "" && sc.Scan() {
-		if _, u, ok := strings.Cut(sc.Text(), "inspector at "); ok {
-			url = u
-		}
-	}
-	if url == "" {
-		t.Fatal("modhost dev printed no URL")
-	}
-	go io.Copy(io.Discard, stderr)
+	url := testenv.ServeURL(t, server, "inspector at ")
 
 	shots := os.Getenv("MODKIT_SCREENSHOTS")
 	if shots == "" {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/devserver"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -25,12 +26,11 @@ import (
 var cacheDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	var err error
+	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cacheDir = filepath.Join(dir, "modkit-test")
 	os.Exit(m.Run())
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // cacheDir holds mod binaries for every test, shared with the other
@@ -22,12 +23,11 @@ import (
 var cacheDir string
 
 func TestMain(m *testing.M) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
+	var err error
+	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cacheDir = filepath.Join(dir, "modkit-test")
 	os.Exit(m.Run())
 }
 

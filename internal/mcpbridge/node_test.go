@@ -1,22 +1,20 @@
 package mcpbridge_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // Node.js tools: the MCP Inspector CLI and Node 22 itself, installed by
@@ -182,28 +180,7 @@ func TestAppView(t *testing.T) {
 	}
 	server := exec.Command(modhostBinary(t), "--mods", research, "--workspace", ws, "mcp", "--http", "127.0.0.1:0")
 	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
-	stderr, err := server.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := server.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		server.Process.Signal(syscall.SIGTERM)
-		server.Wait()
-	}()
-	url := ""
-	sc := bufio.NewScanner(stderr)
-	for url == "" && sc.Scan() {
-		if _, u, ok := strings.Cut(sc.Text(), "serving MCP at "); ok {
-			url = u
-		}
-	}
-	if url == "" {
-		t.Fatal("modhost mcp --http printed no URL")
-	}
-	go io.Copy(io.Discard, stderr)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
 
 	cmd := nodeCommand(t, dir, filepath.Join("testdata", "appview.mjs"), dir, url, browser)
 	var errOut bytes.Buffer
