@@ -84,6 +84,9 @@ type Tool struct {
 	// Annotations say what the tool does to the world; nil when the tool
 	// declares none.
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// Approval says when a call of the tool waits for a person's approval;
+	// nil when it never does.
+	Approval *Approval `json:"approval,omitempty"`
 }
 
 // Annotations are a tool's declared behaviour, hints for clients that decide
@@ -97,6 +100,26 @@ type Annotations struct {
 	Idempotent bool `json:"idempotent"`
 	// OpenWorld: the tool reaches beyond the session's workspace.
 	OpenWorld bool `json:"openWorld"`
+}
+
+// ApprovalWhen says which calls of a tool need a person's approval.
+type ApprovalWhen string
+
+const (
+	// ApprovalAlways: every call, for the tool's one Reason.
+	ApprovalAlways ApprovalWhen = "always"
+	// ApprovalByInput: the calls the mod picks from their input, each with
+	// a reason of its own.
+	ApprovalByInput ApprovalWhen = "byInput"
+)
+
+// Approval says when a tool's calls wait for a person's approval.
+type Approval struct {
+	// When is always or byInput.
+	When ApprovalWhen `json:"when"`
+	// Reason is what the person reads when every call needs approval;
+	// empty for byInput, whose reasons the mod gives per call.
+	Reason string `json:"reason,omitempty"`
 }
 
 // Command is run by a person.
@@ -142,6 +165,10 @@ func (m *Manifest) Clone() *Manifest {
 func (t Tool) Clone() Tool {
 	t.InputSchema = bytes.Clone(t.InputSchema)
 	t.ResultSchema = bytes.Clone(t.ResultSchema)
+	if t.Approval != nil {
+		a := *t.Approval
+		t.Approval = &a
+	}
 	return t
 }
 

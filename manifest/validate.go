@@ -128,6 +128,9 @@ func Validate(m *Manifest) error {
 		if len(t.ResultSchema) > 0 && !isObject(t.ResultSchema) {
 			v.add(entry, "resultSchema must be a JSON object")
 		}
+		if a := t.Approval; a != nil {
+			v.approval(entry, a)
+		}
 	}
 
 	commands := map[string]int{}
@@ -247,4 +250,20 @@ type validator struct{ problems []Problem }
 
 func (v *validator) add(entry, msg string) {
 	v.problems = append(v.problems, Problem{Entry: entry, Message: msg})
+}
+
+// approval checks a tool's approval rule.
+func (v *validator) approval(entry string, a *Approval) {
+	switch a.When {
+	case ApprovalAlways:
+		if strings.TrimSpace(a.Reason) == "" {
+			v.add(entry, "approval always needs a reason")
+		}
+	case ApprovalByInput:
+		if a.Reason != "" {
+			v.add(entry, "approval byInput has no reason: the mod gives one per call")
+		}
+	default:
+		v.add(entry, fmt.Sprintf("approval when %q is neither %q nor %q", a.When, ApprovalAlways, ApprovalByInput))
+	}
 }

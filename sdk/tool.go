@@ -79,6 +79,9 @@ type PlainTool[In any] struct {
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
 	// a result that explains the problem is better.
 	Run func(tc *ToolContext, in In) (Result, error)
+	// Approval, when set, makes the tool wait for a person's approval
+	// before it runs: always, or when its Ask function says so.
+	Approval *Approval[In]
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -146,6 +149,9 @@ type RenderedTool[In, Out any] struct {
 	Run func(tc *ToolContext, in In) (Out, error)
 	// View turns the result into what the model reads and a person sees.
 	View View[In, Out]
+	// Approval, when set, makes the tool wait for a person's approval
+	// before it runs: always, or when its Ask function says so.
+	Approval *Approval[In]
 }
 
 // View presents a rendered tool's result.

@@ -83,6 +83,9 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		if a := t.Annotations; a != nil {
 			mt.Annotations = &manifest.Annotations{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld}
 		}
+		if a := t.Approval; a != nil {
+			mt.Approval = approval(a)
+		}
 		if t.Rendered {
 			mt.Kind = manifest.KindRendered
 			mt.ResultSchema = mustJSON(out.Root(t.Out, t.Pos))

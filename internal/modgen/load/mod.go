@@ -43,6 +43,8 @@ type Tool struct {
 	Rendered    bool
 	HasView     bool
 	In, Out     types.Type
+	// Approval is the declared approval rule, nil when there is none.
+	Approval *Approval
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -420,6 +422,10 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		case "Annotations":
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Annotations = r.annotations(v)
+			}
+		case "Approval":
+			if !isNil(r.pkg.TypesInfo, v) {
+				t.Approval = r.approval(v)
 			}
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)

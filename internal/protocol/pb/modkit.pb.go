@@ -1462,6 +1462,157 @@ func (x *CheckInputResponse) GetError() string {
 	return ""
 }
 
+type NeedsApprovalRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Tool  string                 `protobuf:"bytes,1,opt,name=tool,proto3" json:"tool,omitempty"`
+	// input is the tool input as JSON, already checked by the host.
+	Input   []byte   `protobuf:"bytes,2,opt,name=input,proto3" json:"input,omitempty"`
+	Session *Session `protobuf:"bytes,3,opt,name=session,proto3" json:"session,omitempty"`
+	Today   string   `protobuf:"bytes,4,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest; the call id is the
+	// tool call's own.
+	CallId        string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis   int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NeedsApprovalRequest) Reset() {
+	*x = NeedsApprovalRequest{}
+	mi := &file_modkit_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NeedsApprovalRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NeedsApprovalRequest) ProtoMessage() {}
+
+func (x *NeedsApprovalRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NeedsApprovalRequest.ProtoReflect.Descriptor instead.
+func (*NeedsApprovalRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *NeedsApprovalRequest) GetTool() string {
+	if x != nil {
+		return x.Tool
+	}
+	return ""
+}
+
+func (x *NeedsApprovalRequest) GetInput() []byte {
+	if x != nil {
+		return x.Input
+	}
+	return nil
+}
+
+func (x *NeedsApprovalRequest) GetSession() *Session {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
+func (x *NeedsApprovalRequest) GetToday() string {
+	if x != nil {
+		return x.Today
+	}
+	return ""
+}
+
+func (x *NeedsApprovalRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *NeedsApprovalRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
+type NeedsApprovalResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// reason is what the person reads when asked; empty when this call needs
+	// no approval.
+	Reason string `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"`
+	// error is set when the mod could not decide: the call fails.
+	Error string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// problems are set when the input broke the tool's contract.
+	Problems      []string `protobuf:"bytes,3,rep,name=problems,proto3" json:"problems,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *NeedsApprovalResponse) Reset() {
+	*x = NeedsApprovalResponse{}
+	mi := &file_modkit_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *NeedsApprovalResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*NeedsApprovalResponse) ProtoMessage() {}
+
+func (x *NeedsApprovalResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use NeedsApprovalResponse.ProtoReflect.Descriptor instead.
+func (*NeedsApprovalResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *NeedsApprovalResponse) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *NeedsApprovalResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *NeedsApprovalResponse) GetProblems() []string {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -1553,7 +1704,18 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05input\x18\x02 \x01(\fR\x05input\"F\n" +
 	"\x12CheckInputResponse\x12\x1a\n" +
 	"\bproblems\x18\x01 \x03(\tR\bproblems\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error*w\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\xc0\x01\n" +
+	"\x14NeedsApprovalRequest\x12\x12\n" +
+	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
+	"\x05input\x18\x02 \x01(\fR\x05input\x12,\n" +
+	"\asession\x18\x03 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
+	"\x05today\x18\x04 \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\x05 \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\"a\n" +
+	"\x15NeedsApprovalResponse\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x12\x1a\n" +
+	"\bproblems\x18\x03 \x03(\tR\bproblems*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -1562,7 +1724,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x022\x9c\x05\n" +
+	"\rSTATUS_FAILED\x10\x022\xf0\x05\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
@@ -1575,7 +1737,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\fBeforeAction\x12\x1e.modkit.v1.BeforeActionRequest\x1a\x1f.modkit.v1.BeforeActionResponse\x12I\n" +
 	"\n" +
 	"CheckInput\x12\x1c.modkit.v1.CheckInputRequest\x1a\x1d.modkit.v1.CheckInputResponse\x12L\n" +
-	"\vCallRunning\x12\x1d.modkit.v1.CallRunningRequest\x1a\x1e.modkit.v1.CallRunningResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
+	"\vCallRunning\x12\x1d.modkit.v1.CallRunningRequest\x1a\x1e.modkit.v1.CallRunningResponse\x12R\n" +
+	"\rNeedsApproval\x12\x1f.modkit.v1.NeedsApprovalRequest\x1a .modkit.v1.NeedsApprovalResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
 
 var (
 	file_modkit_proto_rawDescOnce sync.Once
@@ -1590,31 +1753,33 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
 var file_modkit_proto_goTypes = []any{
-	(ActivityKind)(0),            // 0: modkit.v1.ActivityKind
-	(Status)(0),                  // 1: modkit.v1.Status
-	(*Session)(nil),              // 2: modkit.v1.Session
-	(*DescribeRequest)(nil),      // 3: modkit.v1.DescribeRequest
-	(*DescribeResponse)(nil),     // 4: modkit.v1.DescribeResponse
-	(*ActivateRequest)(nil),      // 5: modkit.v1.ActivateRequest
-	(*ActivateResponse)(nil),     // 6: modkit.v1.ActivateResponse
-	(*CallToolRequest)(nil),      // 7: modkit.v1.CallToolRequest
-	(*Activity)(nil),             // 8: modkit.v1.Activity
-	(*Output)(nil),               // 9: modkit.v1.Output
-	(*Outcome)(nil),              // 10: modkit.v1.Outcome
-	(*CallToolEvent)(nil),        // 11: modkit.v1.CallToolEvent
-	(*CallToolResponse)(nil),     // 12: modkit.v1.CallToolResponse
-	(*RenderViewRequest)(nil),    // 13: modkit.v1.RenderViewRequest
-	(*RenderViewResponse)(nil),   // 14: modkit.v1.RenderViewResponse
-	(*RunCommandRequest)(nil),    // 15: modkit.v1.RunCommandRequest
-	(*RunCommandResponse)(nil),   // 16: modkit.v1.RunCommandResponse
-	(*BeforeActionRequest)(nil),  // 17: modkit.v1.BeforeActionRequest
-	(*BeforeActionResponse)(nil), // 18: modkit.v1.BeforeActionResponse
-	(*CallRunningRequest)(nil),   // 19: modkit.v1.CallRunningRequest
-	(*CallRunningResponse)(nil),  // 20: modkit.v1.CallRunningResponse
-	(*CheckInputRequest)(nil),    // 21: modkit.v1.CheckInputRequest
-	(*CheckInputResponse)(nil),   // 22: modkit.v1.CheckInputResponse
+	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
+	(Status)(0),                   // 1: modkit.v1.Status
+	(*Session)(nil),               // 2: modkit.v1.Session
+	(*DescribeRequest)(nil),       // 3: modkit.v1.DescribeRequest
+	(*DescribeResponse)(nil),      // 4: modkit.v1.DescribeResponse
+	(*ActivateRequest)(nil),       // 5: modkit.v1.ActivateRequest
+	(*ActivateResponse)(nil),      // 6: modkit.v1.ActivateResponse
+	(*CallToolRequest)(nil),       // 7: modkit.v1.CallToolRequest
+	(*Activity)(nil),              // 8: modkit.v1.Activity
+	(*Output)(nil),                // 9: modkit.v1.Output
+	(*Outcome)(nil),               // 10: modkit.v1.Outcome
+	(*CallToolEvent)(nil),         // 11: modkit.v1.CallToolEvent
+	(*CallToolResponse)(nil),      // 12: modkit.v1.CallToolResponse
+	(*RenderViewRequest)(nil),     // 13: modkit.v1.RenderViewRequest
+	(*RenderViewResponse)(nil),    // 14: modkit.v1.RenderViewResponse
+	(*RunCommandRequest)(nil),     // 15: modkit.v1.RunCommandRequest
+	(*RunCommandResponse)(nil),    // 16: modkit.v1.RunCommandResponse
+	(*BeforeActionRequest)(nil),   // 17: modkit.v1.BeforeActionRequest
+	(*BeforeActionResponse)(nil),  // 18: modkit.v1.BeforeActionResponse
+	(*CallRunningRequest)(nil),    // 19: modkit.v1.CallRunningRequest
+	(*CallRunningResponse)(nil),   // 20: modkit.v1.CallRunningResponse
+	(*CheckInputRequest)(nil),     // 21: modkit.v1.CheckInputRequest
+	(*CheckInputResponse)(nil),    // 22: modkit.v1.CheckInputResponse
+	(*NeedsApprovalRequest)(nil),  // 23: modkit.v1.NeedsApprovalRequest
+	(*NeedsApprovalResponse)(nil), // 24: modkit.v1.NeedsApprovalResponse
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -1627,29 +1792,32 @@ var file_modkit_proto_depIdxs = []int32{
 	10, // 7: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
 	2,  // 8: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
 	2,  // 9: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	3,  // 10: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 11: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 12: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 13: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 14: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 15: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 16: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 17: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 18: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	4,  // 19: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 20: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 21: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 22: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 23: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 24: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 25: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 26: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 27: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	19, // [19:28] is the sub-list for method output_type
-	10, // [10:19] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	2,  // 10: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	3,  // 11: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 12: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 13: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 14: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 15: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 16: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 17: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 18: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 19: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 20: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	4,  // 21: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 22: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 23: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 24: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 25: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 26: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 27: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 28: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 29: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 30: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	21, // [21:31] is the sub-list for method output_type
+	11, // [11:21] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -1667,7 +1835,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   21,
+			NumMessages:   23,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

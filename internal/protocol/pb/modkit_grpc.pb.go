@@ -24,15 +24,16 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	Mod_Describe_FullMethodName     = "/modkit.v1.Mod/Describe"
-	Mod_Activate_FullMethodName     = "/modkit.v1.Mod/Activate"
-	Mod_CallTool_FullMethodName     = "/modkit.v1.Mod/CallTool"
-	Mod_CallToolOnce_FullMethodName = "/modkit.v1.Mod/CallToolOnce"
-	Mod_RenderView_FullMethodName   = "/modkit.v1.Mod/RenderView"
-	Mod_RunCommand_FullMethodName   = "/modkit.v1.Mod/RunCommand"
-	Mod_BeforeAction_FullMethodName = "/modkit.v1.Mod/BeforeAction"
-	Mod_CheckInput_FullMethodName   = "/modkit.v1.Mod/CheckInput"
-	Mod_CallRunning_FullMethodName  = "/modkit.v1.Mod/CallRunning"
+	Mod_Describe_FullMethodName      = "/modkit.v1.Mod/Describe"
+	Mod_Activate_FullMethodName      = "/modkit.v1.Mod/Activate"
+	Mod_CallTool_FullMethodName      = "/modkit.v1.Mod/CallTool"
+	Mod_CallToolOnce_FullMethodName  = "/modkit.v1.Mod/CallToolOnce"
+	Mod_RenderView_FullMethodName    = "/modkit.v1.Mod/RenderView"
+	Mod_RunCommand_FullMethodName    = "/modkit.v1.Mod/RunCommand"
+	Mod_BeforeAction_FullMethodName  = "/modkit.v1.Mod/BeforeAction"
+	Mod_CheckInput_FullMethodName    = "/modkit.v1.Mod/CheckInput"
+	Mod_CallRunning_FullMethodName   = "/modkit.v1.Mod/CallRunning"
+	Mod_NeedsApproval_FullMethodName = "/modkit.v1.Mod/NeedsApproval"
 )
 
 // ModClient is the client API for Mod service.
@@ -66,6 +67,11 @@ type ModClient interface {
 	// host asks, some time later, as a backstop and kills the mod when it
 	// is.
 	CallRunning(ctx context.Context, in *CallRunningRequest, opts ...grpc.CallOption) (*CallRunningResponse, error)
+	// NeedsApproval asks the mod whether a call with this input needs a
+	// person's approval before it runs, and why. The host asks after the
+	// input was judged and the hooks let the call through, before the
+	// handler runs.
+	NeedsApproval(ctx context.Context, in *NeedsApprovalRequest, opts ...grpc.CallOption) (*NeedsApprovalResponse, error)
 }
 
 type modClient struct {
@@ -175,6 +181,16 @@ func (c *modClient) CallRunning(ctx context.Context, in *CallRunningRequest, opt
 	return out, nil
 }
 
+func (c *modClient) NeedsApproval(ctx context.Context, in *NeedsApprovalRequest, opts ...grpc.CallOption) (*NeedsApprovalResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(NeedsApprovalResponse)
+	err := c.cc.Invoke(ctx, Mod_NeedsApproval_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // ModServer is the server API for Mod service.
 // All implementations must embed UnimplementedModServer
 // for forward compatibility.
@@ -206,6 +222,11 @@ type ModServer interface {
 	// host asks, some time later, as a backstop and kills the mod when it
 	// is.
 	CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error)
+	// NeedsApproval asks the mod whether a call with this input needs a
+	// person's approval before it runs, and why. The host asks after the
+	// input was judged and the hooks let the call through, before the
+	// handler runs.
+	NeedsApproval(context.Context, *NeedsApprovalRequest) (*NeedsApprovalResponse, error)
 	mustEmbedUnimplementedModServer()
 }
 
@@ -242,6 +263,9 @@ func (UnimplementedModServer) CheckInput(context.Context, *CheckInputRequest) (*
 }
 func (UnimplementedModServer) CallRunning(context.Context, *CallRunningRequest) (*CallRunningResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method CallRunning not implemented")
+}
+func (UnimplementedModServer) NeedsApproval(context.Context, *NeedsApprovalRequest) (*NeedsApprovalResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method NeedsApproval not implemented")
 }
 func (UnimplementedModServer) mustEmbedUnimplementedModServer() {}
 func (UnimplementedModServer) testEmbeddedByValue()             {}
@@ -419,6 +443,24 @@ func _Mod_CallRunning_Handler(srv interface{}, ctx context.Context, dec func(int
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Mod_NeedsApproval_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(NeedsApprovalRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModServer).NeedsApproval(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Mod_NeedsApproval_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModServer).NeedsApproval(ctx, req.(*NeedsApprovalRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Mod_ServiceDesc is the grpc.ServiceDesc for Mod service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -457,6 +499,10 @@ var Mod_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "CallRunning",
 			Handler:    _Mod_CallRunning_Handler,
+		},
+		{
+			MethodName: "NeedsApproval",
+			Handler:    _Mod_NeedsApproval_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

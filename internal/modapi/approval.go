@@ -1,0 +1,60 @@
+package modapi
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/sdk"
+)
+
+// Approver is implemented by mods that can say whether a call needs a
+// person's approval. It is its own interface, beside Mod, so that a mod
+// without it stays a Mod.
+type Approver interface {
+	// NeedsApproval decides, in the mod, whether a call with this input
+	// needs approval and why.
+	NeedsApproval(ctx context.Context, req *ApprovalRequest) (*ApprovalResponse, error)
+}
+
+// ApprovalRequest asks the mod whether a tool call needs approval.
+type ApprovalRequest struct {
+	Tool string
+	// Input is the tool input, already judged valid.
+	Input   json.RawMessage
+	Session sdk.Session
+	// Today is the host's date, "YYYY-MM-DD".
+	Today string
+	// Run carries the tool call's own id, so that the mod tracks the
+	// decision as part of the call.
+	Run
+}
+
+// ApprovalResponse is the mod's decision.
+type ApprovalResponse struct {
+	// Reason is what the person reads when asked; empty when the call
+	// needs no approval.
+	Reason string
+	// Error says why the mod could not decide; the call fails.
+	Error string
+	// Problems are set when the input broke the tool's contract.
+	Problems []string
+}
+
+// MaxReasonBytes caps an approval reason: a person reads it in a prompt.
+const MaxReasonBytes = 1024
+
+// CapReason cuts an approval reason to MaxReasonBytes.
+func CapReason(reason string) string { return limits.Cut(reason, MaxReasonBytes) }
+
+// Denied is what the model reads when the person declined a call of tool
+// they were asked to approve for reason.
+func Denied(tool, reason string) string {
+	return "The person declined this call, so " + tool + " did not run. They were asked: " + reason
+}
+
+// NoApprover is the failure of a call of tool that needed approval for
+// reason when nobody could be asked.
+func NoApprover(tool, reason string) string {
+	return "tool " + tool + " needs a person's approval and none could be asked: " + reason
+}

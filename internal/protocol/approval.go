@@ -1,0 +1,42 @@
+package protocol
+
+import (
+	"context"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/protocol/pb"
+)
+
+var _ modapi.Approver = (*GRPCClient)(nil)
+
+// NeedsApproval implements modapi.Approver.
+func (c *GRPCClient) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
+	resp, err := c.PB.NeedsApproval(ctx, &pb.NeedsApprovalRequest{
+		Tool: req.Tool, Input: req.Input, Session: SessionToProto(req.Session), Today: req.Today,
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &modapi.ApprovalResponse{Reason: resp.GetReason(), Error: resp.GetError(), Problems: resp.GetProblems()}, nil
+}
+
+// NeedsApproval implements pb.ModServer, for an Impl that is a
+// modapi.Approver.
+func (s *GRPCServer) NeedsApproval(ctx context.Context, req *pb.NeedsApprovalRequest) (*pb.NeedsApprovalResponse, error) {
+	a, ok := s.Impl.(modapi.Approver)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, "the mod cannot say whether a call needs approval")
+	}
+	resp, err := a.NeedsApproval(ctx, &modapi.ApprovalRequest{
+		Tool: req.GetTool(), Input: req.GetInput(), Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
+		Run: modapi.Run{CallID: req.GetCallId(), Grace: millis(req.GetGraceMillis())},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pb.NeedsApprovalResponse{Reason: resp.Reason, Error: resp.Error, Problems: resp.Problems}, nil
+}
