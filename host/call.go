@@ -47,6 +47,10 @@ type CallRequest struct {
 	// outcome in one round trip and only CallResult.Activity has them (a
 	// crash mid-call then loses them).
 	OnActivity func(ActivityEvent)
+	// Approver, when set, is asked before a call that the tool's approval
+	// rule says needs a person's approval. Without one, such a call fails:
+	// the tool needs approval and none could be asked.
+	Approver Approver
 }
 
 // ActivityEvent is one accepted activity update.
@@ -83,6 +87,10 @@ type CallResult struct {
 	Error string
 	// Activity is the call's final activity.
 	Activity sdk.ActivityState
+	// ApprovalReason is what the person was asked to approve; empty when
+	// the call needed no approval. Status is StatusDenied when they
+	// declined.
+	ApprovalReason string
 }
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -158,6 +166,16 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.end(ctx, err), nil
 		} else if msg != "" {
 			return res.fail(msg), nil
+		}
+	}
+	if t.man.Approval != nil {
+		if r := h.approve(ctx, t, p, req, res, input, today); r != nil {
+			return r, nil
+		}
+		// The person may have taken a while: the mod may have been
+		// stopped or restarted meanwhile.
+		if p, res, err = h.start(ctx, t, res); p == nil {
+			return res, err
 		}
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.

@@ -57,6 +57,11 @@ type Options struct {
 	// MaxResultBytes caps a tool's result and a command's message, as a
 	// host's option of the same name does; DefaultMaxResultBytes when 0.
 	MaxResultBytes int
+	// Approver answers for the person when the tool's approval rule says
+	// a call needs approval, after the input is validated (and the hooks
+	// ran, with Hooks). Without one, such a call fails as on a host with
+	// no approver: the tool needs approval and none could be asked.
+	Approver Approver
 }
 
 // DefaultMaxResultBytes is a host's default cap on a tool's result and a
@@ -108,6 +113,9 @@ type Outcome struct {
 	// SinceCancel is how long the handler ran after the call was cancelled;
 	// zero unless Status is Cancelled.
 	SinceCancel time.Duration
+	// ApprovalReason is what the person was asked to approve; empty when
+	// the call needed no approval.
+	ApprovalReason string
 
 	tool  string
 	input json.RawMessage
@@ -179,6 +187,13 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
 			return out, nil
 		}
+	}
+
+	if !approve(ctx, srv, &modapi.ApprovalRequest{
+		Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
+		Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
+	}, opts, out) {
+		return out, nil
 	}
 
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}

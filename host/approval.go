@@ -1,0 +1,102 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
+)
+
+// StatusDenied is the outcome of a call a person was asked to approve and
+// declined: the handler never ran.
+const StatusDenied Status = "denied"
+
+// Approver asks a person whether a call may run, and reports their answer:
+// true to run it. An error fails the call ("approval for tool <name> could
+// not be asked: <error>").
+//
+// The host calls it from the call's goroutine, with the call's context,
+// after the input was judged valid and the hooks let the call through,
+// only when the tool's approval rule (in the mod) says the call needs
+// approval. A call cancelled while the approver waits ends cancelled,
+// whatever the approver returns, so an approver should return when ctx
+// ends. The wait counts toward neither the call's timeout nor the mod's
+// grace period: the handler has not started.
+type Approver func(ctx context.Context, req *ApprovalRequest) (approved bool, err error)
+
+// ApprovalRequest is what an Approver shows a person.
+type ApprovalRequest struct {
+	// Tool is the tool's name; Title is its name for people, if any.
+	Tool, Title string
+	// CallID is the host's id for the call; Label is CallRequest.Label.
+	CallID, Label string
+	// Reason is what the person reads: what the call will do, in the
+	// mod's words.
+	Reason string
+	// Input is the call's input, judged valid.
+	Input json.RawMessage
+	// Session is the calling session; Agent the calling agent, if any.
+	Session sdk.Session
+	Agent   string
+	// Annotations are the tool's declared behaviour, nil when it declares
+	// none: say "destructive" to the person when it is.
+	Annotations *manifest.Annotations
+}
+
+// approve runs the tool's approval rule in the mod and, when the call
+// needs approval, asks req.Approver. It returns the call's outcome when
+// the call must not run: denied, failed or cancelled.
+func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string) *CallResult {
+	a, ok := p.rpc.(modapi.Approver)
+	if !ok {
+		return res.fail(fmt.Sprintf("mod %s cannot say whether a call needs approval", t.mod.man.ID))
+	}
+	areq := &modapi.ApprovalRequest{
+		Tool: req.Tool, Input: input, Session: req.Session, Today: today,
+		Run: modapi.Run{CallID: res.CallID, Grace: h.grace()},
+	}
+	// The rule is the mod's code, bounded like a hook.
+	resp, err := bounded(ctx, p, "approval rule of tool "+req.Tool, res.CallID, h.opts.HookTimeout,
+		func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, areq) })
+	switch {
+	case ctx.Err() != nil:
+		return res.cancelled()
+	case err != nil:
+		return res.fail(err.Error())
+	case len(resp.Problems) > 0:
+		return res.fail(modapi.InvalidInput(req.Tool, resp.Problems))
+	case resp.Error != "":
+		return res.fail(resp.Error)
+	case resp.Reason == "":
+		return nil
+	}
+	reason := modapi.CapReason(resp.Reason)
+	res.ApprovalReason = reason
+	if req.Approver == nil {
+		return res.fail(modapi.NoApprover(req.Tool, reason))
+	}
+	approved, err := req.Approver(ctx, &ApprovalRequest{
+		Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
+		Input: input, Session: req.Session, Agent: req.Agent, Annotations: t.man.Annotations,
+	})
+	switch {
+	case ctx.Err() != nil:
+		return res.cancelled()
+	case err != nil:
+		return res.fail(fmt.Sprintf("approval for tool %s could not be asked: %v", req.Tool, err))
+	case !approved:
+		return res.denied(reason)
+	}
+	return nil
+}
+
+func (r *CallResult) denied(reason string) *CallResult {
+	r.Activity.Ended = true
+	r.Status = StatusDenied
+	r.Error = "the person declined the call"
+	r.Text = modapi.Denied(r.Tool, reason)
+	return r
+}
