@@ -41,6 +41,19 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				Render: renderSearch,
 			},
 		},
+		sdk.PlainTool[SaveNoteInput]{
+			Name:  "research_save_note",
+			Title: "Save a note",
+			Description: "Writes a note into the workspace as a .md or .txt file at path, making missing directories, and replaces a file already there. " +
+				"A person approves each note before it is written; if they decline, do not retry the same note. " +
+				"Call this when the person asks you to keep findings, a summary or a to-do list in the workspace.",
+			Activity: "Saving the note…",
+			// It may overwrite a note: destructive, though writing the same
+			// note twice changes nothing more.
+			Annotations: &sdk.Annotations{Destructive: true, Idempotent: true},
+			Approval:    &sdk.Approval[SaveNoteInput]{Ask: noteApproval},
+			Run:         saveNote,
+		},
 	}},
 	Commands: []sdk.Command{{
 		ID:    "research.stats",
