@@ -1,0 +1,86 @@
+// Package approving is a test-only mod whose tools need a person's
+// approval: always, or as their input says, so the host's tests can show
+// approval, denial and cancellation while a person is asked.
+package approving
+
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// GuardedInput says what approving_guarded's approval rule answers.
+type GuardedInput struct {
+	// Reason is what the person is asked; empty means no approval needed.
+	Reason string `json:"reason,omitempty"`
+	// Hang makes the rule wait until the call is cancelled.
+	Hang bool `json:"hang,omitempty"`
+	// Fail makes the rule fail with this message.
+	Fail string `json:"fail,omitempty"`
+	// Marker is a file the handler writes when it runs.
+	Marker string `json:"marker,omitempty"`
+	// Blocked makes the mod's hook refuse the call.
+	Blocked bool `json:"blocked,omitempty"`
+}
+
+// Empty takes no input.
+type Empty struct{}
+
+// Mod is the approving test mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{
+		ID:          "approving",
+		DisplayName: "Approving",
+		Description: "Test mod whose tools need approval.",
+	},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[GuardedInput]{
+			Name:        "approving_guarded",
+			Description: "Runs when its input's approval is given. Call it to test approval.",
+			Activity:    "Guarding…",
+			Approval: &sdk.Approval[GuardedInput]{Ask: func(tc *sdk.ToolContext, in GuardedInput) (string, error) {
+				tc.Log("dropped: the handler has not started")
+				switch {
+				case in.Hang:
+					<-tc.Done()
+					return "", tc.Err()
+				case in.Fail != "":
+					return "", errors.New(in.Fail)
+				}
+				return in.Reason, nil
+			}},
+			Run: func(tc *sdk.ToolContext, in GuardedInput) (sdk.Result, error) {
+				if in.Marker != "" {
+					if err := os.WriteFile(in.Marker, []byte("ran"), 0o644); err != nil {
+						return sdk.Result{}, err
+					}
+				}
+				return sdk.Text("ran"), nil
+			},
+		},
+		sdk.PlainTool[Empty]{
+			Name:        "approving_always",
+			Description: "Needs approval before every call. Call it to test approval.",
+			Activity:    "Asking…",
+			Approval:    &sdk.Approval[Empty]{Reason: "Run approving_always, which changes nothing"},
+			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
+				return sdk.Text("ran always"), nil
+			},
+		},
+	}},
+	Hooks: []sdk.Hook{{
+		BeforeAction: sdk.ActionToolCall,
+		Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
+			var in GuardedInput
+			if a.Tool == "approving_guarded" && json.Unmarshal(a.Input, &in) == nil && in.Blocked {
+				return errors.New("blocked before anyone was asked")
+			}
+			return nil
+		},
+	}},
+})
