@@ -29,6 +29,8 @@ type callOutput struct {
 	Outputs  []outputJSON    `json:"outputs,omitempty"`
 	Error    string          `json:"error"`
 	Activity activityJSON    `json:"activity"`
+	// ApprovalReason is what the person was asked to approve, if anything.
+	ApprovalReason string `json:"approvalReason,omitempty"`
 }
 
 type outputJSON struct {
@@ -48,6 +50,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the outcome as JSON")
 	timeout := fs.Duration("timeout", 0, "fail the call after this long (default: the host's, 5m)")
 	sessionID := fs.String("session", "", "session id")
+	yes := fs.Bool("yes", false, "approve the call if the tool asks for a person's approval")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -104,6 +107,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Session:    e.session(*sessionID),
 		Agent:      e.agent,
 		OnActivity: view.show,
+		Approver:   e.approver(*yes),
 	})
 	view.finish()
 	if err != nil {
@@ -118,7 +122,8 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		out := callOutput{
 			Tool: res.Tool, CallID: res.CallID, Status: res.Status, Text: res.Text,
 			Result: res.Result, Error: res.Error,
-			Activity: activityJSON{Title: res.Activity.Title, Status: res.Activity.Status, Log: res.Activity.Log},
+			Activity:       activityJSON{Title: res.Activity.Title, Status: res.Activity.Status, Log: res.Activity.Log},
+			ApprovalReason: res.ApprovalReason,
 		}
 		if out.Result == nil {
 			out.Result = json.RawMessage("null")
@@ -133,7 +138,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(e.stdout, "%s\n", data)
 	} else {
 		switch res.Status {
-		case host.StatusCompleted, host.StatusFailed:
+		case host.StatusCompleted, host.StatusFailed, host.StatusDenied:
 			fmt.Fprintln(e.stdout, res.Text)
 		case host.StatusCancelled:
 			fmt.Fprintf(e.stderr, "modhost: call %s cancelled\n", tool)

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/modkit/modkit/host"
+)
+
+// approver is call's host.Approver: --yes approves every call; otherwise
+// it asks on the terminal, and without one it denies, saying how to
+// approve.
+func (e *env) approver(yes bool) host.Approver {
+	return func(ctx context.Context, req *host.ApprovalRequest) (bool, error) {
+		what := req.Tool
+		if a := req.Annotations; a != nil && a.Destructive {
+			what += " (destructive)"
+		}
+		if yes {
+			fmt.Fprintf(e.stderr, "modhost: approved by --yes: %s: %s\n", what, req.Reason)
+			return true, nil
+		}
+		if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
+			fmt.Fprintf(e.stderr, "modhost: %s needs approval: %s\nmodhost: no terminal to ask on, so the call is denied; pass --yes to approve it\n", what, req.Reason)
+			return false, nil
+		}
+		return ask(ctx, e.stdin, e.stderr, what, req.Reason)
+	}
+}
+
+// ask asks the person on w whether the call of what may run, for reason,
+// and reads their answer, a line, from r: "y" or "yes" approves.
+func ask(ctx context.Context, r io.Reader, w io.Writer, what, reason string) (bool, error) {
+	fmt.Fprintf(w, "%s needs your approval: %s\nRun it? [y/N] ", what, reason)
+	answer := make(chan string, 1)
+	go func() {
+		// Left reading when the call is cancelled: modhost exits then.
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		answer <- line
+	}()
+	select {
+	case line := <-answer:
+		switch strings.ToLower(strings.TrimSpace(line)) {
+		case "y", "yes":
+			return true, nil
+		}
+		return false, nil
+	case <-ctx.Done():
+		fmt.Fprintln(w)
+		return false, ctx.Err()
+	}
+}
+
+// isTerminal reports whether f is a terminal.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := file.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"context"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestAsk(t *testing.T) {
+	tests := []struct {
+		answer string
+		want   bool
+	}{
+		{"y\n", true},
+		{"YES\n", true},
+		{" yes ", true},
+		{"\n", false},
+		{"no\n", false},
+		{"", false},
+		{"yep\n", false},
+	}
+	for _, tt := range tests {
+		var w strings.Builder
+		got, err := ask(context.Background(), strings.NewReader(tt.answer), &w, "t_x (destructive)", "Overwrite a.md")
+		if err != nil || got != tt.want {
+			t.Errorf("answer %q: got %v, %v, want %v", tt.answer, got, err, tt.want)
+		}
+		if want := "t_x (destructive) needs your approval: Overwrite a.md\nRun it? [y/N] "; w.String() != want {
+			t.Errorf("got prompt %q, want %q", w.String(), want)
+		}
+	}
+}
+
+func TestAskCancelled(t *testing.T) {
+	r, pw := io.Pipe() // nobody answers
+	defer pw.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if got, err := ask(ctx, r, io.Discard, "t_x", "why"); got || err != context.Canceled {
+		t.Errorf("got %v, %v, want false, context.Canceled", got, err)
+	}
+}
