@@ -195,10 +195,15 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 				}
 			},
 		}
+		elicit, approve := approver(req)
+		call.Approver = approve
 		res, err := br.backend.Call(ctx, call)
 		if progress != nil {
 			// The latest update precedes the result.
 			progress.Flush()
+		}
+		if elicit != nil && elicit.asked != nil && err == nil && res.Status == host.StatusFailed {
+			return elicit.result(), nil // the client asks the person, then calls again
 		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {

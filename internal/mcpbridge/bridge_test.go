@@ -61,7 +61,7 @@ func TestMetadata(t *testing.T) {
 		t.Errorf("server version: got %q, want v1.2.3", got)
 	}
 	want := "The tools come from these mods:\n- Research: Counts words and searches the text files of the workspace. " +
-		"Tools: research_search_workspace, research_word_count."
+		"Tools: research_save_note, research_search_workspace, research_word_count."
 	if init.Instructions != want {
 		t.Errorf("instructions: got %q, want %q", init.Instructions, want)
 	}
@@ -69,13 +69,16 @@ func TestMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)
 	}
-	titles := map[string]string{"research_word_count": "Count words", "research_search_workspace": "Search the workspace"}
+	titles := map[string]string{"research_word_count": "Count words", "research_search_workspace": "Search the workspace", "research_save_note": "Save a note"}
+	readOnly := `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`
+	annotations := map[string]string{"research_word_count": readOnly, "research_search_workspace": readOnly,
+		"research_save_note": `{"destructiveHint":true,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":false}`}
 	for _, tool := range res.Tools {
 		if tool.Title != titles[tool.Name] {
 			t.Errorf("%s title: got %q, want %q", tool.Name, tool.Title, titles[tool.Name])
 		}
 		got := mustJSON(t, tool.Annotations)
-		want := `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`
+		want := annotations[tool.Name]
 		if !sameJSON(t, json.RawMessage(got), json.RawMessage(want)) {
 			t.Errorf("%s annotations: got %s, want %s", tool.Name, got, want)
 		}
