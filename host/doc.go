@@ -49,9 +49,23 @@
 // [Host.Call] looks the tool up, applies the agent's allowlist, validates the
 // input against the manifest schema, runs BeforeAction hooks, streams
 // activity with the rules of [sdk.ActivityState] applied, and returns exactly
-// one outcome: completed, failed or cancelled. Every call gets an id from the
-// host ([CallResult.CallID]), which keys it in the mod; the caller's
-// [CallRequest.Label] only names it in logs.
+// one outcome: completed, failed, cancelled, or denied (see Approval). Every
+// call gets an id from the host ([CallResult.CallID]), which keys it in the
+// mod; the caller's [CallRequest.Label] only names it in logs.
+//
+// # Approval
+//
+// A tool whose manifest has an approval rule (sdk.Approval) may need a
+// person's approval. After the input was judged valid and the hooks let the
+// call through, the host asks the mod whether this input needs approval and
+// why (the rule is the mod's code, bounded by [Options.HookTimeout]), then
+// asks [CallRequest.Approver], which the embedding application supplies:
+// yes runs the handler; no ends the call [StatusDenied], the model reading
+// that the person declined ([CallResult.ApprovalReason] keeps what they were
+// asked). Without an approver such a call fails: the tool needs approval and
+// none could be asked. The wait belongs to neither the handler's
+// [Options.CallTimeout] nor its grace period; a call cancelled while waiting
+// ends cancelled and its handler never runs.
 //
 // # Crashes
 //

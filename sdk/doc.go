@@ -262,6 +262,31 @@
 //
 // Nothing in the context works after Run returns; never keep it.
 //
+// # Tools that need a person's approval
+//
+// A tool that changes what a person cares about can ask them first. Its
+// [Approval] holds a constant Reason when every call needs approval, or an
+// Ask function that decides from the validated input, in the mod, and
+// returns what the person reads ("" runs the call without asking):
+//
+//	Annotations: &sdk.Annotations{Destructive: true, Idempotent: true},
+//	Approval: &sdk.Approval[SaveInput]{Ask: func(tc *sdk.ToolContext, in SaveInput) (string, error) {
+//		if exists(tc, in.Path) {
+//			return "Overwrite " + in.Path + "; its current text is lost.", nil
+//		}
+//		return "Create " + in.Path + ".", nil
+//	}},
+//
+// The host runs the rule after the input was validated and the hooks let
+// the call through, then asks the approver the embedding application gave
+// (modhost call asks on the terminal, modhost mcp through MCP elicitation).
+// When the person declines, the call ends denied and the model reads that
+// they declined; Run never runs. With nobody to ask, the call fails,
+// saying approval was needed. The wait counts toward neither the call's
+// timeout nor its grace period, and a call cancelled while waiting ends
+// cancelled. Name the file, the amount or whatever the person weighs in the
+// reason, and say when the call overwrites or deletes.
+//
 // # Commands, slash commands, hooks and agents
 //
 // A [Command] is run by a person by id, with optional JSON arguments; a
@@ -359,6 +384,11 @@
 //			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, "3 notes.")
 //		}
 //	}
+//
+// A tool that needs approval asks Options.Approver: modtest.Approve,
+// modtest.Deny, modtest.NeverAnswer (until the test cancels), or a function
+// of your own that checks the reason; the outcome is then completed,
+// denied or cancelled, with the reason in Outcome.ApprovalReason.
 //
 // modtest also runs commands, slash commands and hooks, and renders views for
 // each phase. The mods in the repository's examples directory are complete,

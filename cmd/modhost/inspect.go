@@ -95,6 +95,9 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		if t.Annotations != nil {
 			fmt.Fprintf(out, "    annotations: %s\n", annotationWords(t.Annotations))
 		}
+		if t.Approval != nil {
+			fmt.Fprintf(out, "    approval: %s\n", approvalWords(t.Approval))
+		}
 		if t.HasView {
 			fmt.Fprintf(out, "    has a view\n")
 		}
@@ -185,6 +188,9 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			if t.Annotations != nil {
 				fmt.Fprintf(out, " Annotations: %s.", annotationWords(t.Annotations))
 			}
+			if t.Approval != nil {
+				fmt.Fprintf(out, " Approval: %s.", approvalWords(t.Approval))
+			}
 			fmt.Fprintln(out)
 			markdownTable(out, "Input", t.InputSchema)
 			if len(t.ResultSchema) > 0 {
@@ -241,4 +247,12 @@ func yesNo(b bool) string {
 
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+}
+
+// approvalWords says when a tool needs a person's approval.
+func approvalWords(a *manifest.Approval) string {
+	if a.When == manifest.ApprovalAlways {
+		return "every call (" + strings.TrimSuffix(a.Reason, ".") + ")"
+	}
+	return "asked per call, as the input decides"
 }

@@ -1,6 +1,6 @@
 // Package research is an example mod that reads a workspace: it counts the
 // words of a passage and searches the files under the session's workspace
-// root.
+// root; with a person's approval, it saves notes into it.
 //
 // # Tools
 //
@@ -11,6 +11,12 @@
 //     matching lines. It stays inside the workspace root, skips .git, binary
 //     files and files over 1 MB, reports its progress and stops when the call
 //     is cancelled.
+//   - research_save_note (plain) writes a note into the workspace as a .md
+//     or .txt file, through the root, to a temporary file renamed over the
+//     path so that a failed write leaves the old note whole. It asks a
+//     person first (sdk.Approval): the reason names the file and says
+//     whether the note overwrites one, and the tool is annotated
+//     destructive. It refuses to replace anything but a regular file.
 //
 // # Reading a workspace safely
 //
@@ -38,5 +44,5 @@
 // The command research.stats counts the files and bytes in the workspace. A
 // hook on every tool call refuses to search a workspace that is the
 // filesystem root or the home directory. The researcher agent may call only
-// this mod's tools.
+// this mod's reading tools: it cannot save notes.
 package research
