@@ -30,6 +30,9 @@ type call struct {
 	events  []sseEvent
 	changed chan struct{} // closed and replaced on every event
 	out     *outcomeJSON
+
+	// approval is the person's answer when the tool asks for approval.
+	approval approvalBox
 }
 
 type sseEvent struct {
@@ -53,7 +56,7 @@ type activityJSON struct {
 
 // outcomeJSON is the "outcome" event, the call's last.
 type outcomeJSON struct {
-	// Status is completed, failed, cancelled, or refused when no call
+	// Status is completed, failed, cancelled, denied, or refused when no call
 	// happened (an agent's allowlist, an unknown tool).
 	Status    string            `json:"status"`
 	CallID    string            `json:"callId,omitempty"`
@@ -166,6 +169,7 @@ func (s *Server) trimCalls() {
 func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
+		Approver: c.approve,
 		OnActivity: func(e host.ActivityEvent) {
 			c.add("activity", activityJSON{Kind: e.Update.Kind, Text: e.Update.Text, Seq: e.Seq,
 				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed(),

@@ -412,6 +412,17 @@ function renderCall(id) {
     if (a.kind === "log") log.append(el("li", {value: a.seq}, a.text));
     elapsed.textContent = (a.elapsedMs / 1000).toFixed(1) + " s";
   });
+  es.addEventListener("approval", ev => {
+    const a = JSON.parse(ev.data);
+    const answer = approve => api("POST", `/api/calls/${id}/approval`, {approve})
+      .catch(e => alert(e.message));
+    const ask = el("div", {class: "card approval"}, el("h3", {}, "Needs your approval" + (a.destructive ? " (destructive)" : "")),
+      el("p", {class: "approval-reason"}, a.reason),
+      el("button", {class: "primary", id: "approve", onclick: () => answer(true)}, "Approve"), " ",
+      el("button", {id: "deny", onclick: () => answer(false)}, "Deny"));
+    outcome.replaceChildren(ask);
+  });
+  es.addEventListener("answered", () => outcome.replaceChildren());
   es.addEventListener("outcome", ev => {
     es.close(); delete streams[id]; clearInterval(tick);
     const o = JSON.parse(ev.data);
