@@ -54,13 +54,13 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 	if !ok {
 		return res.fail(fmt.Sprintf("mod %s cannot say whether a call needs approval", t.mod.man.ID))
 	}
-	areq := &modapi.ApprovalRequest{
+	rule := &modapi.ApprovalRequest{
 		Tool: req.Tool, Input: input, Session: req.Session, Today: today,
 		Run: modapi.Run{CallID: res.CallID, Grace: h.grace()},
 	}
 	// The rule is the mod's code, bounded like a hook.
 	resp, err := bounded(ctx, p, "approval rule of tool "+req.Tool, res.CallID, h.opts.HookTimeout,
-		func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, areq) })
+		func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, rule) })
 	switch {
 	case ctx.Err() != nil:
 		return res.cancelled()
@@ -78,10 +78,15 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 	if req.Approver == nil {
 		return res.fail(modapi.NoApprover(req.Tool, reason))
 	}
-	approved, err := req.Approver(ctx, &ApprovalRequest{
+	areq := &ApprovalRequest{
 		Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
-		Input: input, Session: req.Session, Agent: req.Agent, Annotations: t.man.Annotations,
-	})
+		Input: input, Session: req.Session, Agent: req.Agent,
+	}
+	if a := t.man.Annotations; a != nil {
+		copied := *a
+		areq.Annotations = &copied
+	}
+	approved, err := req.Approver(ctx, areq)
 	switch {
 	case ctx.Err() != nil:
 		return res.cancelled()

@@ -174,8 +174,10 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		}
 		// The person may have taken a while: the mod may have been
 		// stopped or restarted meanwhile.
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
+		if res.ApprovalReason != "" {
+			if p, res, err = h.start(ctx, t, res); p == nil {
+				return res, err
+			}
 		}
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.
