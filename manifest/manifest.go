@@ -51,6 +51,9 @@ type Manifest struct {
 	Hooks []Hook `json:"hooks,omitempty"`
 	// Agents name the tools each agent may call.
 	Agents []Agent `json:"agents,omitempty"`
+	// ClientActions are the kinds of client action the mod's tools may
+	// emit, each once.
+	ClientActions []ClientActionKind `json:"clientActions,omitempty"`
 }
 
 // ToolKind tells a plain tool from a rendered one.
@@ -84,6 +87,9 @@ type Tool struct {
 	// Annotations say what the tool does to the world; nil when the tool
 	// declares none.
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// ClientActions are the kinds of client action the tool may emit,
+	// each one of the manifest's ClientActions.
+	ClientActions []string `json:"clientActions,omitempty"`
 }
 
 // Annotations are a tool's declared behaviour, hints for clients that decide
@@ -135,6 +141,10 @@ func (m *Manifest) Clone() *Manifest {
 		a.Tools = slices.Clone(a.Tools)
 		return a
 	})
+	c.ClientActions = cloneEach(m.ClientActions, func(k ClientActionKind) ClientActionKind {
+		k.ParamsSchema = bytes.Clone(k.ParamsSchema)
+		return k
+	})
 	return &c
 }
 
@@ -142,6 +152,7 @@ func (m *Manifest) Clone() *Manifest {
 func (t Tool) Clone() Tool {
 	t.InputSchema = bytes.Clone(t.InputSchema)
 	t.ResultSchema = bytes.Clone(t.ResultSchema)
+	t.ClientActions = slices.Clone(t.ClientActions)
 	return t
 }
 

@@ -43,6 +43,8 @@ type Tool struct {
 	Rendered    bool
 	HasView     bool
 	In, Out     types.Type
+	// ClientActions are the kinds of client action the tool lists.
+	ClientActions []ClientActionKind
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -420,6 +422,12 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		case "Annotations":
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Annotations = r.annotations(v)
+			}
+		case "ClientActions":
+			for _, el := range r.elems(v, "tool ClientActions") {
+				if k, ok := r.clientActionKind(el); ok {
+					t.ClientActions = append(t.ClientActions, k)
+				}
 			}
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)
