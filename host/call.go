@@ -83,6 +83,10 @@ type CallResult struct {
 	Error string
 	// Activity is the call's final activity.
 	Activity sdk.ActivityState
+	// Actions are the client actions of a completed call, in order, for
+	// the client application to take: each of a kind the tool declares in
+	// its manifest, with params its schema accepts.
+	Actions []sdk.ClientAction
 }
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -271,6 +275,10 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	if o.Status != modapi.Completed {
 		return r.fail(o.Message(t.man.Name))
 	}
+	if msg := modapi.CheckActionKinds(t.man.Name, t.man.ClientActions, o.Actions); msg != "" {
+		return r.fail(msg)
+	}
+	r.Actions = o.Actions
 	r.Activity.Ended = true
 	r.Status = StatusCompleted
 	r.Text = o.Text

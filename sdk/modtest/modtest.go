@@ -108,6 +108,9 @@ type Outcome struct {
 	// SinceCancel is how long the handler ran after the call was cancelled;
 	// zero unless Status is Cancelled.
 	SinceCancel time.Duration
+	// Actions are the client actions of a completed call, in order, each
+	// checked against its kind as a mod process checks it; see WantActions.
+	Actions []sdk.ClientAction
 
 	tool  string
 	input json.RawMessage
@@ -216,6 +219,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		out.Text = o.Text
 		out.Result = o.Result
 		out.Outputs = o.Outputs
+		out.Actions = o.Actions
 	default:
 		err := o.Cause
 		if err == nil {
