@@ -29,6 +29,8 @@ type callOutput struct {
 	Outputs  []outputJSON    `json:"outputs,omitempty"`
 	Error    string          `json:"error"`
 	Activity activityJSON    `json:"activity"`
+	// Actions are the call's client actions, {"kind", "params"} each.
+	Actions []sdk.ClientAction `json:"clientActions,omitempty"`
 }
 
 type outputJSON struct {
@@ -119,6 +121,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 			Tool: res.Tool, CallID: res.CallID, Status: res.Status, Text: res.Text,
 			Result: res.Result, Error: res.Error,
 			Activity: activityJSON{Title: res.Activity.Title, Status: res.Activity.Status, Log: res.Activity.Log},
+			Actions:  res.Actions,
 		}
 		if out.Result == nil {
 			out.Result = json.RawMessage("null")
@@ -135,6 +138,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		switch res.Status {
 		case host.StatusCompleted, host.StatusFailed:
 			fmt.Fprintln(e.stdout, res.Text)
+			showActions(e.stderr, res.Actions)
 		case host.StatusCancelled:
 			fmt.Fprintf(e.stderr, "modhost: call %s cancelled\n", tool)
 		}
