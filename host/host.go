@@ -185,6 +185,9 @@ type Tool struct {
 	// Mod is the id of the mod that has the tool.
 	Mod string
 	manifest.Tool
+	// ClientActionKinds are the kinds of client action the tool may emit,
+	// with their params schemas, in the order of Tool.ClientActions.
+	ClientActionKinds []manifest.ClientActionKind
 }
 
 // Load reads the manifest in each directory, checks that the mod's
@@ -368,7 +371,7 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone()})
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.actionKinds()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
