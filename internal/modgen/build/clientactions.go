@@ -26,11 +26,6 @@ func (b *builder) clientActions(m *load.Mod, gen *schema.Generator) ([]manifest.
 			if k.Kind.Bad || k.Description.Bad {
 				continue
 			}
-			if listed[name] {
-				b.errorf(k.Pos, "tool %s lists client action kind %q twice", t.Name.Value, name)
-				continue
-			}
-			listed[name] = true
 			if f, seen := first[name]; seen {
 				switch {
 				case !types.Identical(f.Params, k.Params):
@@ -38,9 +33,13 @@ func (b *builder) clientActions(m *load.Mod, gen *schema.Generator) ([]manifest.
 						name, b.typeString(k.Params), b.typeString(f.Params), b.short(f.Pos))
 				case f.Description.Value != k.Description.Value:
 					b.errorf(k.Description.Pos, "client action kind %q has another description at %s: declare each kind once", name, b.short(f.Pos))
+				case listed[name]:
+					b.errorf(k.Ref, "tool %s lists client action kind %q twice", t.Name.Value, name)
 				}
+				listed[name] = true
 				continue
 			}
+			listed[name] = true
 			first[name] = k
 			switch {
 			case name == "":

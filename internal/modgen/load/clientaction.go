@@ -9,8 +9,8 @@ import (
 // ClientActionKind is a kind of client action a tool lists: an
 // sdk.ClientActionKind literal.
 type ClientActionKind struct {
-	// Pos is the literal's position.
-	Pos         token.Pos
+	// Pos is the literal's position; Ref is where the tool lists it.
+	Pos, Ref    token.Pos
 	Kind        Str
 	Description Str
 	// Params is the parameters' Go type.
@@ -24,7 +24,7 @@ func (r *reader) clientActionKind(e ast.Expr) (ClientActionKind, bool) {
 	if !ok {
 		return ClientActionKind{}, false
 	}
-	k := ClientActionKind{Pos: cl.Pos()}
+	k := ClientActionKind{Pos: cl.Pos(), Ref: e.Pos()}
 	named, _ := types.Unalias(r.pkg.TypesInfo.TypeOf(cl)).(*types.Named)
 	if named == nil || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != SDKPath || named.Obj().Name() != "ClientActionKind" {
 		r.errorf(cl.Pos(), "a client action kind must be an sdk.ClientActionKind literal")
