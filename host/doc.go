@@ -53,6 +53,16 @@
 // host ([CallResult.CallID]), which keys it in the mod; the caller's
 // [CallRequest.Label] only names it in logs.
 //
+// # Client actions
+//
+// A completed call may carry client actions, [CallResult.Actions], for the
+// embedding application to take on the person's screen: each is
+// {Kind, Params}, of a kind the tool lists in its manifest, whose params
+// schema is in [Tool.ClientActionKinds]. The mod checks each action's
+// params before it leaves the mod; the host checks each kind against the
+// manifest, and fails the call, naming the action, when the tool does not
+// declare it. A failed or cancelled call carries none.
+//
 // # Crashes
 //
 // The host learns that a mod process exited from the process itself (its

@@ -11,6 +11,10 @@
 //     matching lines. It stays inside the workspace root, skips .git, binary
 //     files and files over 1 MB, reports its progress and stops when the call
 //     is cancelled.
+//   - research_open_file (plain) acts on the person's screen: it checks
+//     that a workspace file has the line and returns the client action
+//     open_file {path, line}, for the client to show it, with the line's
+//     text for the model.
 //
 // # Reading a workspace safely
 //
