@@ -69,3 +69,25 @@ type recordingTB struct {
 func (r *recordingTB) Helper() {}
 
 func (r *recordingTB) Errorf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...) }
+
+// TestRenderedToolActs checks that a rendered tool's actions come through
+// ToolContext.Act, beside its typed result.
+func TestRenderedToolActs(t *testing.T) {
+	g := &sdk.Generated{Mod: sdk.DefineMod(sdk.Mod{AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.RenderedTool[echoIn, countOut]{
+			Name:          "count",
+			Description:   "Counts.",
+			ClientActions: []sdk.ClientActionType{note},
+			Run: func(tc *sdk.ToolContext, in echoIn) (countOut, error) {
+				tc.Act(note.New(noteParams{Text: in.Text}))
+				return countOut{Numbers: []int{1}}, nil
+			},
+			View: sdk.View[echoIn, countOut]{Text: func(countOut) string { return "counted" }},
+		},
+	}}})}
+	out := Run(t, g, "count", `{"text":"seen"}`, nil)
+	out.WantActions(t, note.New(noteParams{Text: "seen"}))
+	if string(out.Result) != `{"numbers":[1]}` {
+		t.Errorf("got result %s, want the typed result beside the actions", out.Result)
+	}
+}
