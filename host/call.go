@@ -275,7 +275,7 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	if o.Status != modapi.Completed {
 		return r.fail(o.Message(t.man.Name))
 	}
-	if msg := modapi.CheckActionKinds(t.man.Name, t.man.ClientActions, o.Actions); msg != "" {
+	if msg := t.checkActions(o.Actions); msg != "" {
 		return r.fail(msg)
 	}
 	r.Actions = o.Actions

@@ -101,3 +101,25 @@ func TestHostChecksActionKinds(t *testing.T) {
 		t.Errorf("got text %q, want %q", res.Text, want)
 	}
 }
+
+// TestHostChecksActionParams runs the crashy mod without its generated
+// params checks, so the mod lets an invalid action through: the host
+// checks it against the manifest's params schema and fails the call.
+func TestHostChecksActionParams(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	g := crashy.Modkit()
+	g.ClientActions = nil
+	if err := host.RunInProcess(h.Host, g); err != nil {
+		t.Fatal(err)
+	}
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_act", Session: session(t),
+		Input: json.RawMessage(`{"returned":[{"kind":"mark","params":{"line":2}},{"kind":"mark","params":{"line":0}}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusFailed)
+	want := `Tool failed: tool crashy_act returned client action 1 ("mark"): invalid params: /line: must be at least 1, got 0`
+	if res.Text != want {
+		t.Errorf("got text %q, want %q", res.Text, want)
+	}
+}

@@ -172,6 +172,9 @@ type tool struct {
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
 	schema func() (*schemacheck.Schema, error)
+	// paramsSchemas compiles the params schemas of the tool's kinds of
+	// client action on the first action it emits.
+	paramsSchemas func() (map[string]*schemacheck.Schema, error)
 }
 
 type agent struct {
@@ -280,7 +283,7 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return compileSchema(m.man.ID, t)
-		})}
+		}), paramsSchemas: compileParamsSchemas(m.man, t)}
 	}
 	for _, a := range m.man.Agents {
 		allowed := make(map[string]bool, len(a.Tools))

@@ -269,7 +269,7 @@
 // as {"kind": "open_file", "params": {...}}. modgen writes every kind's
 // params schema into the manifest (clientActions) and names the kinds each
 // tool lists; the generated code checks each action before it leaves the
-// mod, and the host checks each kind against the manifest. An action of a
+// mod, and the host checks it again against the manifest. An action of a
 // kind the tool does not list, or whose params break the schema, fails the
 // call with a message naming the action by index and kind:
 //
