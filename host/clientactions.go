@@ -51,22 +51,23 @@ func compileParamsSchemas(m *manifest.Manifest, t manifest.Tool) func() (map[str
 
 // checkActions returns the failure of a call of t that emitted actions,
 // naming the first that is wrong, or "". The mod checked them already with
-// its generated code; the host holds a mod to its manifest all the same:
-// each kind must be one the tool lists, and its params must match the
-// kind's schema.
+// its generated code, in the same order and words; the host holds a mod to
+// its manifest all the same: each kind must be one the tool lists, and its
+// params must match the kind's schema.
 func (t *tool) checkActions(actions []sdk.ClientAction) string {
 	if len(actions) == 0 {
 		return ""
-	}
-	if msg := modapi.CheckActionKinds(t.man.Name, t.man.ClientActions, actions); msg != "" {
-		return msg
 	}
 	schemas, err := t.paramsSchemas()
 	if err != nil {
 		return err.Error()
 	}
 	for i, a := range actions {
-		if problems := schemas[a.Kind].Check(a.Params); len(problems) > 0 {
+		s, ok := schemas[a.Kind]
+		if !ok {
+			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.UndeclaredAction(t.man.ClientActions))
+		}
+		if problems := s.Check(a.Params); len(problems) > 0 {
 			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.InvalidParams(limits.Problems(problems, 0)))
 		}
 	}

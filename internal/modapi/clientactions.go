@@ -2,12 +2,10 @@ package modapi
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/modkit/modkit/internal/limits"
-	"github.com/modkit/modkit/sdk"
 )
 
 // BadAction is the failure of a call of tool whose client action i (from
@@ -36,15 +34,4 @@ func InvalidParams(problems []string) string {
 		return "invalid params: " + limits.Cut(problems[0], limits.MaxProblemBytes)
 	}
 	return limits.Message("invalid params:", problems)
-}
-
-// CheckActionKinds returns the failure of a call of tool whose actions
-// include a kind it does not declare, or "".
-func CheckActionKinds(tool string, declared []string, actions []sdk.ClientAction) string {
-	for i, a := range actions {
-		if !slices.Contains(declared, a.Kind) {
-			return BadAction(tool, i, a.Kind, UndeclaredAction(declared))
-		}
-	}
-	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -19,17 +20,18 @@ func TestResultCapCountsActions(t *testing.T) {
 	}
 }
 
-func TestCheckActionKinds(t *testing.T) {
-	actions := []sdk.ClientAction{{Kind: "mark"}, {Kind: "wipe"}}
-	if got := CheckActionKinds("t", []string{"mark", "wipe"}, actions); got != "" {
-		t.Errorf("declared kinds: got %q, want none", got)
+func TestBadAction(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{BadAction("t", 1, "wipe", UndeclaredAction([]string{"mark", "open"})),
+			`tool t returned client action 1 ("wipe"): the tool declares no such kind (it declares "mark", "open")`},
+		{BadAction("t", 0, "mark", UndeclaredAction(nil)), `tool t returned client action 0 ("mark"): the tool declares no client actions`},
+		{BadAction("t", 0, "mark", InvalidParams([]string{"/a: x", "/b: y"})), "tool t returned client action 0 (\"mark\"): invalid params:\n  /a: x\n  /b: y"},
+		{BadAction("t", 2, strings.Repeat("k", 300), InvalidParams([]string{"/a: x"})),
+			`tool t returned client action 2 ("` + strings.Repeat("k", limits.MaxEcho) + `…"): invalid params: /a: x`},
 	}
-	want := `tool t returned client action 1 ("wipe"): the tool declares no such kind (it declares "mark")`
-	if got := CheckActionKinds("t", []string{"mark"}, actions); got != want {
-		t.Errorf("got %q, want %q", got, want)
-	}
-	want = `tool t returned client action 0 ("mark"): the tool declares no client actions`
-	if got := CheckActionKinds("t", nil, actions); got != want {
-		t.Errorf("got %q, want %q", got, want)
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
 	}
 }
