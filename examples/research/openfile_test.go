@@ -1,6 +1,8 @@
 package research
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -65,4 +67,20 @@ func TestOpenFileRefusesPathsOutside(t *testing.T) {
 			t.Errorf("%s: got actions %+v, want none", input, out.Actions)
 		}
 	}
+}
+
+// TestOpenFileStaysInside opens a link that leads outside the workspace:
+// nothing is opened, and the model reads why.
+func TestOpenFileStaysInside(t *testing.T) {
+	outside := workspace(t, map[string]string{"secret.txt": "secret\n"})
+	dir := workspace(t, nil)
+	if err := os.Symlink(filepath.Join(outside, "secret.txt"), filepath.Join(dir, "link.txt")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	out := modtest.Run(t, generated(), "research_open_file", `{"path":"link.txt"}`, &modtest.Options{Workspace: dir})
+	mustComplete(t, out)
+	if want := "Nothing was opened: link.txt leads outside the workspace through a symbolic link."; out.Text != want {
+		t.Errorf("got text %q, want %q", out.Text, want)
+	}
+	out.WantActions(t)
 }
