@@ -257,7 +257,7 @@
 //		ClientActions: []sdk.ClientActionType{OpenFile},
 //		Run: func(tc *sdk.ToolContext, in OpenFileInput) (sdk.Result, error) {
 //			return sdk.Result{
-//				Text:    "Opened plan.md at line 3 for the person.",
+//				Text:    "Asked the client to show plan.md at line 3.",
 //				Actions: []sdk.ClientAction{OpenFile.New(OpenFileParams{Path: "plan.md", Line: 3})},
 //			}, nil
 //		},

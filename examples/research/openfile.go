@@ -67,7 +67,7 @@ func openFile(tc *sdk.ToolContext, in OpenFileInput) (sdk.Result, error) {
 	}
 	text := strings.TrimSpace(strings.TrimSuffix(lines[line-1], "\r"))
 	return sdk.Result{
-		Text:    fmt.Sprintf("Opened %s at line %d on the person's screen; the line reads: %s", name, line, excerpt(text, 0)),
+		Text:    fmt.Sprintf("Asked the client to show %s at line %d to the person; the line reads: %s", name, line, excerpt(text, 0)),
 		Actions: []sdk.ClientAction{OpenFile.New(OpenFileParams{Path: name, Line: line})},
 	}, nil
 }

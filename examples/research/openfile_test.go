@@ -24,11 +24,11 @@ func TestOpenFile(t *testing.T) {
 		line int
 	}{
 		{name: "at a line", input: `{"path":"notes/plan.md","line":3}`,
-			want: "Opened notes/plan.md at line 3 on the person's screen; the line reads: Ship the parser.", path: "notes/plan.md", line: 3},
+			want: "Asked the client to show notes/plan.md at line 3 to the person; the line reads: Ship the parser.", path: "notes/plan.md", line: 3},
 		{name: "first line by default", input: `{"path":"./notes//plan.md"}`,
-			want: "Opened notes/plan.md at line 1 on the person's screen; the line reads: # Plan", path: "notes/plan.md", line: 1},
+			want: "Asked the client to show notes/plan.md at line 1 to the person; the line reads: # Plan", path: "notes/plan.md", line: 1},
 		{name: "last line", input: `{"path":"notes/plan.md","line":4}`,
-			want: "Opened notes/plan.md at line 4 on the person's screen; the line reads: Test it.", path: "notes/plan.md", line: 4},
+			want: "Asked the client to show notes/plan.md at line 4 to the person; the line reads: Test it.", path: "notes/plan.md", line: 4},
 		{name: "past the end", input: `{"path":"notes/plan.md","line":5}`,
 			want: "Nothing was opened: notes/plan.md has 4 lines, so it has no line 5."},
 		{name: "empty file", input: `{"path":"empty.txt"}`,
