@@ -91,6 +91,10 @@ type CallResult struct {
 	// the call needed no approval. Status is StatusDenied when they
 	// declined.
 	ApprovalReason string
+	// Actions are the client actions of a completed call, in order, for
+	// the client application to take: each of a kind the tool declares in
+	// its manifest, with params its schema accepts.
+	Actions []sdk.ClientAction
 }
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -291,6 +295,10 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	if o.Status != modapi.Completed {
 		return r.fail(o.Message(t.man.Name))
 	}
+	if msg := t.checkActions(o.Actions); msg != "" {
+		return r.fail(msg)
+	}
+	r.Actions = o.Actions
 	r.Activity.Ended = true
 	r.Status = StatusCompleted
 	r.Text = o.Text

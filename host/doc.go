@@ -67,6 +67,18 @@
 // [Options.CallTimeout] nor its grace period; a call cancelled while waiting
 // ends cancelled and its handler never runs.
 //
+// # Client actions
+//
+// A completed call may carry client actions, [CallResult.Actions], for the
+// embedding application to take on the person's screen: each is
+// {Kind, Params}, of a kind the tool lists in its manifest, whose params
+// schema is in [Tool.ClientActionKinds]. The mod checks each action with
+// its generated code before it leaves the mod, and the host checks it again
+// against the manifest, as it would a mod's input without generated code:
+// a kind the tool does not declare, or params its schema refuses, fails the
+// call with a message naming the action by index and kind. A failed or
+// cancelled call carries none.
+//
 // # Crashes
 //
 // The host learns that a mod process exited from the process itself (its

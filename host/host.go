@@ -172,6 +172,9 @@ type tool struct {
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
 	schema func() (*schemacheck.Schema, error)
+	// paramsSchemas compiles the params schemas of the tool's kinds of
+	// client action on the first action it emits.
+	paramsSchemas func() (map[string]*schemacheck.Schema, error)
 }
 
 type agent struct {
@@ -185,6 +188,9 @@ type Tool struct {
 	// Mod is the id of the mod that has the tool.
 	Mod string
 	manifest.Tool
+	// ClientActionKinds are the kinds of client action the tool may emit,
+	// with their params schemas, in the order of Tool.ClientActions.
+	ClientActionKinds []manifest.ClientActionKind
 }
 
 // Load reads the manifest in each directory, checks that the mod's
@@ -277,7 +283,7 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return compileSchema(m.man.ID, t)
-		})}
+		}), paramsSchemas: compileParamsSchemas(m.man, t)}
 	}
 	for _, a := range m.man.Agents {
 		allowed := make(map[string]bool, len(a.Tools))
@@ -368,7 +374,7 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone()})
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.actionKinds()})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -8,6 +8,9 @@
 // it was generated from and a hash of those sources, and lists its tools,
 // commands, slash commands, hooks and agents. Each tool carries the JSON Schema
 // (draft 2020-12) of its input, and for rendered tools of its result.
+// clientActions lists the kinds of client action the mod's tools may emit
+// ([ClientActionKind], with the JSON Schema of its params), and each tool
+// names the kinds it emits in its own clientActions.
 //
 // The format has a version, [FormatVersion], "MAJOR.MINOR". A reader accepts
 // any minor version of a major it knows; a newer major is refused with

@@ -51,6 +51,9 @@ type Manifest struct {
 	Hooks []Hook `json:"hooks,omitempty"`
 	// Agents name the tools each agent may call.
 	Agents []Agent `json:"agents,omitempty"`
+	// ClientActions are the kinds of client action the mod's tools may
+	// emit, each once.
+	ClientActions []ClientActionKind `json:"clientActions,omitempty"`
 }
 
 // ToolKind tells a plain tool from a rendered one.
@@ -87,6 +90,9 @@ type Tool struct {
 	// Approval says when a call of the tool waits for a person's approval;
 	// nil when it never does.
 	Approval *Approval `json:"approval,omitempty"`
+	// ClientActions are the kinds of client action the tool may emit,
+	// each one of the manifest's ClientActions.
+	ClientActions []string `json:"clientActions,omitempty"`
 }
 
 // Annotations are a tool's declared behaviour, hints for clients that decide
@@ -158,6 +164,10 @@ func (m *Manifest) Clone() *Manifest {
 		a.Tools = slices.Clone(a.Tools)
 		return a
 	})
+	c.ClientActions = cloneEach(m.ClientActions, func(k ClientActionKind) ClientActionKind {
+		k.ParamsSchema = bytes.Clone(k.ParamsSchema)
+		return k
+	})
 	return &c
 }
 
@@ -169,6 +179,7 @@ func (t Tool) Clone() Tool {
 		a := *t.Approval
 		t.Approval = &a
 	}
+	t.ClientActions = slices.Clone(t.ClientActions)
 	return t
 }
 

@@ -116,7 +116,7 @@ func entryName(doc any, list string, idx int) string {
 		return ""
 	}
 	item, _ := arr[idx].(map[string]any)
-	for _, key := range []string{"name", "id", "beforeAction"} {
+	for _, key := range []string{"name", "id", "beforeAction", "kind"} {
 		if s, ok := item[key].(string); ok {
 			return s
 		}

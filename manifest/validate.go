@@ -59,8 +59,8 @@ var (
 func IsSnakeCase(name string) bool { return snakeCase.MatchString(name) }
 
 // Validate checks what the Go types cannot: the format version, the id, names
-// and their uniqueness, descriptions, the tool kinds and schemas, and hook
-// targets. It returns a *[Error] listing every problem, or nil. Agent
+// and their uniqueness, descriptions, the tool kinds and schemas, hook
+// targets, and the kinds of client action. It returns a *[Error] listing every problem, or nil. Agent
 // allowlists may name tools of other mods, so they are not checked against
 // this mod's tools.
 func Validate(m *Manifest) error {
@@ -198,6 +198,8 @@ func Validate(m *Manifest) error {
 			}
 		}
 	}
+
+	v.validateClientActions(m)
 
 	if len(v.problems) == 0 {
 		return nil

@@ -35,6 +35,8 @@ type ToolContext struct {
 	// root is the workspace, once Workspace opened it.
 	root    *os.Root
 	rootErr error
+	// actions are those Act received, until the runtime takes them.
+	actions []ClientAction
 }
 
 // newToolContext returns the context for one call; the runtime ends it

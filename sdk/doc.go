@@ -236,6 +236,51 @@
 //
 // Escape everything you interpolate into the HTML.
 //
+// # Client actions
+//
+// A tool that acts on the person's screen rather than on data returns a
+// result for the model plus client actions, such as opening a file at a
+// line; nothing else happens on the mod's side, and the client
+// application takes the actions. Declare each kind once, as a typed
+// [ClientActionKind] value whose parameters are a struct, list it in the
+// ClientActions of each tool that emits it, and build actions with its
+// New:
+//
+//	var OpenFile = sdk.ClientActionKind[OpenFileParams]{
+//		Kind:        "open_file",
+//		Description: "Opens a file of the workspace in the client's editor at a line.",
+//	}
+//
+//	sdk.PlainTool[OpenFileInput]{
+//		Name:          "notes_open",
+//		...
+//		ClientActions: []sdk.ClientActionType{OpenFile},
+//		Run: func(tc *sdk.ToolContext, in OpenFileInput) (sdk.Result, error) {
+//			return sdk.Result{
+//				Text:    "Asked the client to show plan.md at line 3.",
+//				Actions: []sdk.ClientAction{OpenFile.New(OpenFileParams{Path: "plan.md", Line: 3})},
+//			}, nil
+//		},
+//	}
+//
+// A plain tool returns them in Result.Actions; any tool may also pass them
+// to [ToolContext.Act], and a rendered tool must. They reach the client
+// only when the call completes, in order (those passed to Act first), each
+// as {"kind": "open_file", "params": {...}}. modgen writes every kind's
+// params schema into the manifest (clientActions) and names the kinds each
+// tool lists; the generated code checks each action before it leaves the
+// mod, and the host checks it again against the manifest. An action of a
+// kind the tool does not list, or whose params break the schema, fails the
+// call with a message naming the action by index and kind:
+//
+//	Tool failed: tool notes_open returned client action 0 ("open_file"): invalid params: /line: must be at least 1, got 0
+//
+// The params are held to the schema as strictly as a tool's input: a nil
+// slice encodes as null, which an array refuses, so use omitempty or an
+// empty slice. A host hands the actions to its embedding application in
+// CallResult.Actions; `modhost mcp` puts them in the result's structured
+// content and _meta; sdk/modtest's Outcome.WantActions asserts on them.
+//
 // # The tool context
 //
 // A handler receives a [ToolContext] for its one call:

@@ -45,6 +45,10 @@ type Result struct {
 	Output *Output
 	// Extra holds further outputs, for results that carry several.
 	Extra []Output
+	// Actions are client actions for the client application, each of a
+	// kind the tool lists in ClientActions; they follow any the handler
+	// passed to ToolContext.Act.
+	Actions []ClientAction
 }
 
 // Output is a payload with a MIME type: an image, audio, or a document.
@@ -82,6 +86,9 @@ type PlainTool[In any] struct {
 	// Approval, when set, makes the tool wait for a person's approval
 	// before it runs: always, or when its Ask function says so.
 	Approval *Approval[In]
+	// ClientActions are the kinds of client action the tool may emit; an
+	// action of any other kind fails the call.
+	ClientActions []ClientActionType
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -95,6 +102,8 @@ func (r plainRuntime[In]) Decode(data []byte) (any, error) { return decodeJSON[I
 func (r plainRuntime[In]) RenderView(*sdkrt.ViewState) (string, bool, error) {
 	return "", false, nil
 }
+
+func (r plainRuntime[In]) ClientActionKinds() []string { return kindNames(r.t.ClientActions) }
 
 func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
 	in, err := checkInput[In](input)
@@ -110,7 +119,7 @@ func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (
 	if err != nil {
 		return nil, err
 	}
-	return &sdkrt.Result{Text: res.Text, Outputs: res.outputs()}, nil
+	return &sdkrt.Result{Text: res.Text, Outputs: res.outputs(), Actions: wireActions(tc.takeActions(), res.Actions)}, nil
 }
 
 // outputs returns Output followed by Extra, as the wire carries them.
@@ -152,6 +161,9 @@ type RenderedTool[In, Out any] struct {
 	// Approval, when set, makes the tool wait for a person's approval
 	// before it runs: always, or when its Ask function says so.
 	Approval *Approval[In]
+	// ClientActions are the kinds of client action the tool may emit with
+	// ToolContext.Act; an action of any other kind fails the call.
+	ClientActions []ClientActionType
 }
 
 // View presents a rendered tool's result.
@@ -170,6 +182,7 @@ func (t RenderedTool[In, Out]) runtime() sdkrt.Tool { return renderedRuntime[In,
 type renderedRuntime[In, Out any] struct{ t RenderedTool[In, Out] }
 
 func (r renderedRuntime[In, Out]) Name() string                    { return r.t.Name }
+func (r renderedRuntime[In, Out]) ClientActionKinds() []string     { return kindNames(r.t.ClientActions) }
 func (r renderedRuntime[In, Out]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
 func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
@@ -191,7 +204,7 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 	if err != nil {
 		return nil, fmt.Errorf("encode result of %s: %w", t.Name, err)
 	}
-	return &sdkrt.Result{Text: t.View.Text(out), Data: data}, nil
+	return &sdkrt.Result{Text: t.View.Text(out), Data: data, Actions: wireActions(tc.takeActions(), nil)}, nil
 }
 
 func (r renderedRuntime[In, Out]) RenderView(raw *sdkrt.ViewState) (string, bool, error) {
@@ -329,6 +342,9 @@ type Generated struct {
 	Manifest []byte
 	// Inputs are the generated validate-and-decode functions, by tool name.
 	Inputs map[string]InputDecoder
+	// ClientActions are the generated checks of client action parameters,
+	// by kind.
+	ClientActions map[string]ParamsCheck
 }
 
 // InputDecoder checks raw JSON against a tool's input contract and decodes

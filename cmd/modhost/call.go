@@ -31,6 +31,8 @@ type callOutput struct {
 	Activity activityJSON    `json:"activity"`
 	// ApprovalReason is what the person was asked to approve, if anything.
 	ApprovalReason string `json:"approvalReason,omitempty"`
+	// Actions are the call's client actions, {"kind", "params"} each.
+	Actions []sdk.ClientAction `json:"clientActions,omitempty"`
 }
 
 type outputJSON struct {
@@ -124,6 +126,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 			Result: res.Result, Error: res.Error,
 			Activity:       activityJSON{Title: res.Activity.Title, Status: res.Activity.Status, Log: res.Activity.Log},
 			ApprovalReason: res.ApprovalReason,
+			Actions:        res.Actions,
 		}
 		if out.Result == nil {
 			out.Result = json.RawMessage("null")
@@ -140,6 +143,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		switch res.Status {
 		case host.StatusCompleted, host.StatusFailed, host.StatusDenied:
 			fmt.Fprintln(e.stdout, res.Text)
+			showActions(e.stderr, res.Actions)
 		case host.StatusCancelled:
 			fmt.Fprintf(e.stderr, "modhost: call %s cancelled\n", tool)
 		}

@@ -105,6 +105,9 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		if len(t.ResultSchema) > 0 {
 			writeTree(out, "result", t.ResultSchema)
 		}
+		for _, k := range toolActionKinds(m, t) {
+			writeTree(out, fmt.Sprintf("client action %s (%s)", k.Kind, k.Description), k.ParamsSchema)
+		}
 	}
 	if len(m.Commands) > 0 {
 		fmt.Fprintf(out, "\ncommands:\n")
@@ -195,6 +198,9 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			markdownTable(out, "Input", t.InputSchema)
 			if len(t.ResultSchema) > 0 {
 				markdownTable(out, "Result", t.ResultSchema)
+			}
+			for _, k := range toolActionKinds(m, t) {
+				markdownTable(out, fmt.Sprintf("Client action `%s`: %s Params", k.Kind, mdEscape(k.Description)), k.ParamsSchema)
 			}
 		}
 	}

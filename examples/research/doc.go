@@ -17,6 +17,10 @@
 //     person first (sdk.Approval): the reason names the file and says
 //     whether the note overwrites one, and the tool is annotated
 //     destructive. It refuses to replace anything but a regular file.
+//   - research_open_file (plain) acts on the person's screen: it checks
+//     that a workspace file has the line and returns the client action
+//     open_file {path, line}, for the client to show it, with the line's
+//     text for the model.
 //
 // # Reading a workspace safely
 //

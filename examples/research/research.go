@@ -54,6 +54,16 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Approval:    &sdk.Approval[SaveNoteInput]{Ask: noteApproval},
 			Run:         saveNote,
 		},
+		sdk.PlainTool[OpenFileInput]{
+			Name:  "research_open_file",
+			Title: "Open a file for the person",
+			Description: "Shows the person a text file of the workspace in their editor, at a line: the client opens it; the model reads the line. " +
+				"Call this when the person asks to see where something is, for example a hit of research_search_workspace.",
+			Activity:      "Opening the file…",
+			Annotations:   readOnly,
+			Run:           openFile,
+			ClientActions: []sdk.ClientActionType{OpenFile},
+		},
 	}},
 	Commands: []sdk.Command{{
 		ID:    "research.stats",

@@ -14,13 +14,15 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"research\",\n  \"displayName\": \"Research\",\n  \"description\": \"Counts words and searches the text files of the workspace.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/research\",\n  \"sourceHash\": \"sha256:0d208e57e62b3e2205ad54ebd83cfdbded32008c9e249ea7fe066b45f26ebe68\",\n  \"tools\": [\n    {\n      \"name\": \"research_word_count\",\n      \"title\": \"Count words\",\n      \"description\": \"Counts the words, lines and characters of a passage of text and returns the counts as one sentence. Call this when you need the exact length of a passage, for example to check a word limit.\",\n      \"activity\": \"Counting words…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The passage whose words research_word_count counts.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"The passage to count. Words are separated by Unicode white space.\",\n            \"type\": \"string\",\n            \"maxLength\": 1000000\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_search_workspace\",\n      \"title\": \"Search the workspace\",\n      \"description\": \"Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. Call this when you need to find where something is mentioned or defined in the workspace.\",\n      \"activity\": \"Searching the workspace…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what research_search_workspace looks for, and where.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The text to find: matched literally, case-sensitive, unless regex is true.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 1000\n          },\n          \"regex\": {\n            \"description\": \"Makes query a Go regular expression (RE2 syntax; use (?i) to ignore case).\",\n            \"type\": \"boolean\"\n          },\n          \"path\": {\n            \"description\": \"Limits the search to one directory or file, relative to the workspace root; the whole workspace when empty.\",\n            \"type\": \"string\",\n            \"maxLength\": 4096\n          },\n          \"limit\": {\n            \"description\": \"The most hits to return; later hits are dropped and the result says it was truncated.\",\n            \"type\": \"integer\",\n            \"minimum\": 1,\n            \"maximum\": 200,\n            \"default\": 50\n          },\n          \"case\": {\n            \"description\": \"Says whether letter case matters: sensitive (the default), insensitive, or smart (insensitive unless the query has an upper-case letter).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"sensitive\",\n              \"insensitive\",\n              \"smart\"\n            ]\n          }\n        },\n        \"required\": [\n          \"query\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What research_search_workspace found.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The query searched for.\",\n            \"type\": \"string\"\n          },\n          \"hits\": {\n            \"description\": \"The matching lines, in file order, at most limit of them.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"filesSearched\": {\n            \"description\": \"How many text files were read.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"truncated\": {\n            \"description\": \"True when more lines matched than limit allowed.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"query\",\n          \"hits\",\n          \"filesSearched\",\n          \"truncated\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Hit\": {\n            \"description\": \"One matching line.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"description\": \"The file, slash-separated, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"description\": \"The line number, from 1.\",\n                \"type\": \"integer\",\n                \"format\": \"int64\"\n              },\n              \"excerpt\": {\n                \"description\": \"The line, trimmed, shortened around the match when long.\",\n                \"type\": \"string\"\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\",\n              \"excerpt\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_save_note\",\n      \"title\": \"Save a note\",\n      \"description\": \"Writes a note into the workspace as a .md or .txt file at path, making missing directories, and replaces a file already there. A person approves each note before it is written; if they decline, do not retry the same note. Call this when the person asks you to keep findings, a summary or a to-do list in the workspace.\",\n      \"activity\": \"Saving the note…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"A note for research_save_note to write into the workspace.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"path\": {\n            \"description\": \"Where the note goes: a slash path relative to the workspace root, ending in .md or .txt, such as notes/findings.md. Missing directories are made.\",\n            \"type\": \"string\",\n            \"minLength\": 4,\n            \"maxLength\": 512\n          },\n          \"text\": {\n            \"description\": \"The note, written as given; it replaces a file already at path.\",\n            \"type\": \"string\",\n            \"maxLength\": 65536\n          }\n        },\n        \"required\": [\n          \"path\",\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": false,\n        \"destructive\": true,\n        \"idempotent\": true,\n        \"openWorld\": false\n      },\n      \"approval\": {\n        \"when\": \"byInput\"\n      }\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"research.stats\",\n      \"title\": \"Count the files in the workspace\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"researcher\",\n      \"description\": \"Answers questions about the workspace by reading it; it cannot change anything.\",\n      \"tools\": [\n        \"research_word_count\",\n        \"research_search_workspace\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"research\",\n  \"displayName\": \"Research\",\n  \"description\": \"Counts words and searches the text files of the workspace.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/research\",\n  \"sourceHash\": \"sha256:9caa21d48ab3509abb83b1e9f0f23a90c973dfd64f6d83acabe6ecb45e642605\",\n  \"tools\": [\n    {\n      \"name\": \"research_word_count\",\n      \"title\": \"Count words\",\n      \"description\": \"Counts the words, lines and characters of a passage of text and returns the counts as one sentence. Call this when you need the exact length of a passage, for example to check a word limit.\",\n      \"activity\": \"Counting words…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The passage whose words research_word_count counts.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"The passage to count. Words are separated by Unicode white space.\",\n            \"type\": \"string\",\n            \"maxLength\": 1000000\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_search_workspace\",\n      \"title\": \"Search the workspace\",\n      \"description\": \"Searches the text files under the workspace root for a literal string, or a Go regular expression when regex is true, and returns the matching lines as path:line excerpt, up to limit. Skips .git, binary files and files over 1 MB. Call this when you need to find where something is mentioned or defined in the workspace.\",\n      \"activity\": \"Searching the workspace…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what research_search_workspace looks for, and where.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The text to find: matched literally, case-sensitive, unless regex is true.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 1000\n          },\n          \"regex\": {\n            \"description\": \"Makes query a Go regular expression (RE2 syntax; use (?i) to ignore case).\",\n            \"type\": \"boolean\"\n          },\n          \"path\": {\n            \"description\": \"Limits the search to one directory or file, relative to the workspace root; the whole workspace when empty.\",\n            \"type\": \"string\",\n            \"maxLength\": 4096\n          },\n          \"limit\": {\n            \"description\": \"The most hits to return; later hits are dropped and the result says it was truncated.\",\n            \"type\": \"integer\",\n            \"minimum\": 1,\n            \"maximum\": 200,\n            \"default\": 50\n          },\n          \"case\": {\n            \"description\": \"Says whether letter case matters: sensitive (the default), insensitive, or smart (insensitive unless the query has an upper-case letter).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"sensitive\",\n              \"insensitive\",\n              \"smart\"\n            ]\n          }\n        },\n        \"required\": [\n          \"query\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What research_search_workspace found.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"query\": {\n            \"description\": \"The query searched for.\",\n            \"type\": \"string\"\n          },\n          \"hits\": {\n            \"description\": \"The matching lines, in file order, at most limit of them.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Hit\"\n            }\n          },\n          \"filesSearched\": {\n            \"description\": \"How many text files were read.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"truncated\": {\n            \"description\": \"True when more lines matched than limit allowed.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"query\",\n          \"hits\",\n          \"filesSearched\",\n          \"truncated\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Hit\": {\n            \"description\": \"One matching line.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"path\": {\n                \"description\": \"The file, slash-separated, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"line\": {\n                \"description\": \"The line number, from 1.\",\n                \"type\": \"integer\",\n                \"format\": \"int64\"\n              },\n              \"excerpt\": {\n                \"description\": \"The line, trimmed, shortened around the match when long.\",\n                \"type\": \"string\"\n              }\n            },\n            \"required\": [\n              \"path\",\n              \"line\",\n              \"excerpt\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"research_save_note\",\n      \"title\": \"Save a note\",\n      \"description\": \"Writes a note into the workspace as a .md or .txt file at path, making missing directories, and replaces a file already there. A person approves each note before it is written; if they decline, do not retry the same note. Call this when the person asks you to keep findings, a summary or a to-do list in the workspace.\",\n      \"activity\": \"Saving the note…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"A note for research_save_note to write into the workspace.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"path\": {\n            \"description\": \"Where the note goes: a slash path relative to the workspace root, ending in .md or .txt, such as notes/findings.md. Missing directories are made.\",\n            \"type\": \"string\",\n            \"minLength\": 4,\n            \"maxLength\": 512\n          },\n          \"text\": {\n            \"description\": \"The note, written as given; it replaces a file already at path.\",\n            \"type\": \"string\",\n            \"maxLength\": 65536\n          }\n        },\n        \"required\": [\n          \"path\",\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": false,\n        \"destructive\": true,\n        \"idempotent\": true,\n        \"openWorld\": false\n      },\n      \"approval\": {\n        \"when\": \"byInput\"\n      }\n    },\n    {\n      \"name\": \"research_open_file\",\n      \"title\": \"Open a file for the person\",\n      \"description\": \"Shows the person a text file of the workspace in their editor, at a line: the client opens it; the model reads the line. Call this when the person asks to see where something is, for example a hit of research_search_workspace.\",\n      \"activity\": \"Opening the file…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says which file research_open_file shows the person.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"path\": {\n            \"description\": \"The file, relative to the workspace root, as research_search_workspace reports it.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 4096\n          },\n          \"line\": {\n            \"description\": \"The line to show, from 1; the first line when absent.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 1\n          }\n        },\n        \"required\": [\n          \"path\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      },\n      \"clientActions\": [\n        \"open_file\"\n      ]\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"research.stats\",\n      \"title\": \"Count the files in the workspace\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"researcher\",\n      \"description\": \"Answers questions about the workspace by reading it; it cannot change anything.\",\n      \"tools\": [\n        \"research_word_count\",\n        \"research_search_workspace\"\n      ]\n    }\n  ],\n  \"clientActions\": [\n    {\n      \"kind\": \"open_file\",\n      \"description\": \"Opens a file of the workspace in the client's editor, scrolled to a line, for the person to read.\",\n      \"paramsSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Tell the client which file to open, and at which line.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"path\": {\n            \"description\": \"The file, slash-separated, relative to the workspace root.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          },\n          \"line\": {\n            \"description\": \"The line to show, from 1.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 1\n          }\n        },\n        \"required\": [\n          \"path\",\n          \"line\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
+		ClientActions: map[string]sdk.ParamsCheck{"open_file": modkitActionOpenFile},
 		Inputs: map[string]sdk.InputDecoder{
+			"research_open_file":        modkitDecodeResearchOpenFile,
 			"research_save_note":        modkitDecodeResearchSaveNote,
 			"research_search_workspace": modkitDecodeResearchSearchWorkspace,
 			"research_word_count":       modkitDecodeResearchWordCount,
@@ -279,6 +281,141 @@ func modkitCheckResearchSaveNote(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeResearchOpenFile validates the input of tool "research_open_file" and decodes it.
+func modkitDecodeResearchOpenFile(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckResearchOpenFile(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in OpenFileInput
+	modkitFillOpenFileInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckResearchOpenFile checks the input of tool "research_open_file".
+func modkitCheckResearchOpenFile(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "path":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					n := jsoncheck.Len(s)
+					if n < 1 {
+						c.Problem(jsoncheck.MsgMinLength(1, n))
+					}
+					if n > 4096 {
+						c.Problem(jsoncheck.MsgMaxLength(4096, n))
+					}
+				default:
+					c.WrongType("a string")
+				}
+			case "line":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			default:
+				c.Unknown("\"path\", \"line\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("path")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitActionOpenFile checks the params of client action "open_file".
+func modkitActionOpenFile(data []byte) error {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "path":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					n := jsoncheck.Len(s)
+					if n < 1 {
+						c.Problem(jsoncheck.MsgMinLength(1, n))
+					}
+				default:
+					c.WrongType("a string")
+				}
+			case "line":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			default:
+				c.Unknown("\"path\", \"line\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("path")
+		}
+		if !seen[1] {
+			c.Missing("line")
+		}
+	default:
+		c.WrongType("an object")
+	}
+	c.End()
+	return c.Err()
+}
+
 // modkitFillWordCountInput decodes validated input into v.
 func modkitFillWordCountInput(c *jsoncheck.Checker, v *WordCountInput) {
 	c.Enter()
@@ -327,6 +464,21 @@ func modkitFillSaveNoteInput(c *jsoncheck.Checker, v *SaveNoteInput) {
 			v.Path = string(c.Str())
 		case "text":
 			v.Text = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillOpenFileInput decodes validated input into v.
+func modkitFillOpenFileInput(c *jsoncheck.Checker, v *OpenFileInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "path":
+			v.Path = string(c.Str())
+		case "line":
+			v.Line = int(c.Num().Int64())
 		default:
 			c.Skip()
 		}

@@ -66,6 +66,8 @@ type outcomeJSON struct {
 	Error     string            `json:"error,omitempty"`
 	Activity  sdk.ActivityState `json:"activity"`
 	ElapsedMS int64             `json:"elapsedMs"`
+	// ClientActions are the call's client actions, shown, not taken.
+	ClientActions []sdk.ClientAction `json:"clientActions,omitempty"`
 }
 
 type outputJSON struct {
@@ -188,6 +190,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
 		for _, o := range res.Outputs {
 			out.Outputs = append(out.Outputs, outputJSON{MimeType: o.MimeType, Content: o.Content, URI: o.URI})
 		}
+		out.ClientActions = res.Actions
 	}
 	if out.Activity.Log == nil {
 		out.Activity.Log = []sdk.LogEntry{}

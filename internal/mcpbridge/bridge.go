@@ -213,7 +213,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			// model should read why.
 			return errorResult(err.Error()), nil
 		}
-		return callResult(res, wrapped), nil
+		return withActions(callResult(res, wrapped), t, res), nil
 	}
 }
 

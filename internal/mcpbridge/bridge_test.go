@@ -27,7 +27,7 @@ func TestListTools(t *testing.T) {
 		want  []string
 	}{
 		{"all", "", []string{
-			"crashy_big", "crashy_blocked", "crashy_crash", "crashy_echo", "crashy_fail", "crashy_flood",
+			"crashy_act", "crashy_big", "crashy_blocked", "crashy_crash", "crashy_echo", "crashy_fail", "crashy_flood",
 			"crashy_hang", "crashy_noisy", "crashy_panic", "crashy_report", "crashy_wait",
 		}},
 		{"agent", "echoer", []string{"crashy_echo"}},
@@ -61,7 +61,7 @@ func TestMetadata(t *testing.T) {
 		t.Errorf("server version: got %q, want v1.2.3", got)
 	}
 	want := "The tools come from these mods:\n- Research: Counts words and searches the text files of the workspace. " +
-		"Tools: research_save_note, research_search_workspace, research_word_count."
+		"Tools: research_open_file, research_save_note, research_search_workspace, research_word_count."
 	if init.Instructions != want {
 		t.Errorf("instructions: got %q, want %q", init.Instructions, want)
 	}
@@ -69,9 +69,10 @@ func TestMetadata(t *testing.T) {
 	if err != nil {
 		t.Fatalf("ListTools: %v", err)
 	}
-	titles := map[string]string{"research_word_count": "Count words", "research_search_workspace": "Search the workspace", "research_save_note": "Save a note"}
+	titles := map[string]string{"research_word_count": "Count words", "research_search_workspace": "Search the workspace",
+		"research_save_note": "Save a note", "research_open_file": "Open a file for the person"}
 	readOnly := `{"destructiveHint":false,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":true}`
-	annotations := map[string]string{"research_word_count": readOnly, "research_search_workspace": readOnly,
+	annotations := map[string]string{"research_word_count": readOnly, "research_search_workspace": readOnly, "research_open_file": readOnly,
 		"research_save_note": `{"destructiveHint":true,"idempotentHint":true,"openWorldHint":false,"readOnlyHint":false}`}
 	for _, tool := range res.Tools {
 		if tool.Title != titles[tool.Name] {
@@ -112,11 +113,14 @@ func TestListToolsSchemasFromManifest(t *testing.T) {
 		if !sameJSON(t, lt.InputSchema, ht.InputSchema) {
 			t.Errorf("%s: input schema: got %s, want the manifest's %s", ht.Name, mustJSON(t, lt.InputSchema), ht.InputSchema)
 		}
-		if len(ht.ResultSchema) > 0 {
+		switch {
+		case len(ht.ClientActions) > 0:
+			// TestClientActions checks the wrapper.
+		case len(ht.ResultSchema) > 0:
 			if !sameJSON(t, lt.OutputSchema, ht.ResultSchema) {
 				t.Errorf("%s: output schema: got %s, want the manifest's %s", ht.Name, mustJSON(t, lt.OutputSchema), ht.ResultSchema)
 			}
-		} else if lt.OutputSchema != nil {
+		case lt.OutputSchema != nil:
 			t.Errorf("%s: output schema: got %s, want none", ht.Name, mustJSON(t, lt.OutputSchema))
 		}
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/testenv"
+	"github.com/modkit/modkit/sdk"
 )
 
 // Node.js tools: the MCP Inspector CLI and Node 22 itself, installed by
@@ -89,7 +90,7 @@ func TestInspectorCLI(t *testing.T) {
 		slices.Sort(names)
 		// The Inspector declares no MCP Apps extension: the app-only tool is
 		// not listed.
-		want := []string{"dependencies_inspect", "research_search_workspace", "research_word_count"}
+		want := []string{"dependencies_inspect", "research_open_file", "research_search_workspace", "research_word_count"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools: got %v, want %v", names, want)
 		}
@@ -122,6 +123,24 @@ func TestInspectorCLI(t *testing.T) {
 		}
 		if res.IsError || len(res.StructuredContent.Hits) == 0 {
 			t.Errorf("got %s, want structured hits", out)
+		}
+	})
+
+	t.Run("tools/call client action", func(t *testing.T) {
+		var res struct {
+			StructuredContent struct {
+				ClientActions []sdk.ClientAction
+			}
+			Meta    map[string][]sdk.ClientAction `json:"_meta"`
+			IsError bool
+		}
+		out := run(t, 0, "--method", "tools/call", "--tool-name", "research_open_file", "--tool-arg", "path=research/doc.go", "--tool-arg", "line=2")
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatalf("%s: %v", out, err)
+		}
+		want := `[{"kind":"open_file","params":{"path":"research/doc.go","line":2}}]`
+		if res.IsError || mustJSON(t, res.StructuredContent.ClientActions) != want || mustJSON(t, res.Meta[mcpbridge.MetaClientActions]) != want {
+			t.Errorf("got %s, want %s in structuredContent and _meta", out, want)
 		}
 	})
 

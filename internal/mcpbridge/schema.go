@@ -12,8 +12,9 @@ import (
 )
 
 // mcpTool describes t to MCP with the manifest's schemas. wrapped reports
-// that the result schema is not an object schema, so the output schema and
-// structured content wrap the result as {"result": ...}.
+// that the output schema and structured content wrap the result as
+// {"result": ...}: the result schema is not an object schema, or the tool
+// declares client actions, which go beside it.
 func mcpTool(t host.Tool) (mt *mcp.Tool, wrapped bool, err error) {
 	in, err := inputSchema(t.InputSchema)
 	if err != nil {
@@ -34,6 +35,13 @@ func mcpTool(t host.Tool) (mt *mcp.Tool, wrapped bool, err error) {
 			return nil, false, fmt.Errorf("mcp: tool %s of mod %s: result schema: %w", t.Name, t.Mod, err)
 		}
 		mt.OutputSchema, wrapped = out, w
+	}
+	if len(t.ClientActionKinds) > 0 {
+		out, err := actionsOutputSchema(t)
+		if err != nil {
+			return nil, false, fmt.Errorf("mcp: tool %s of mod %s: client actions: %w", t.Name, t.Mod, err)
+		}
+		mt.OutputSchema, wrapped = out, true
 	}
 	return mt, wrapped, nil
 }

@@ -120,6 +120,8 @@ type Outcome struct {
 	// handler's error, or the recovered panic). Only a mod in the caller's
 	// process sets it; over the wire Error and Problems carry its text.
 	Cause error
+	// Actions are the client actions of a completed call, in order.
+	Actions []sdk.ClientAction
 }
 
 // ViewRequest asks for a tool's view in one phase.

@@ -12,12 +12,16 @@ import (
 // told otherwise, and the one sdk/modtest applies.
 const DefaultMaxResultBytes = limits.DefaultResultBytes
 
-// ResultSize is the size CapResult measures: the text, the typed result, and
-// each output's content, MIME type and URI.
+// ResultSize is the size CapResult measures: the text, the typed result,
+// each output's content, MIME type and URI, and each client action's kind
+// and parameters.
 func ResultSize(o *Outcome) int {
 	size := len(o.Text) + len(o.Result)
 	for _, out := range o.Outputs {
 		size += len(out.Content) + len(out.MimeType) + len(out.URI)
+	}
+	for _, a := range o.Actions {
+		size += len(a.Kind) + len(a.Params)
 	}
 	return size
 }

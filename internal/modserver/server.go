@@ -226,7 +226,12 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	case res == nil:
 		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("tool %s returned no result", req.Tool)}
 	default:
-		resp.Outcome = modapi.Outcome{Status: modapi.Completed, Text: res.Text, Result: res.Data, Outputs: outputs(res.Outputs)}
+		actions, bad := s.actions(t, res.Actions)
+		if bad != "" {
+			resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: bad}
+			break
+		}
+		resp.Outcome = modapi.Outcome{Status: modapi.Completed, Text: res.Text, Result: res.Data, Outputs: outputs(res.Outputs), Actions: actions}
 		modapi.CapResult(req.Tool, &resp.Outcome, req.MaxResultBytes)
 	}
 	return resp, nil

@@ -290,6 +290,7 @@ func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
 		out.Text = o.Text
 		out.Result = o.Result
 		out.Outputs = outputsToProto(o.Outputs)
+		out.ClientActions = actionsToProto(o.Actions)
 	}
 	return out
 }
@@ -300,7 +301,7 @@ func OutcomeFromProto(o *pb.Outcome) modapi.Outcome {
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
 		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems()}
 	}
-	out := modapi.Outcome{Status: modapi.Completed, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs())}
+	out := modapi.Outcome{Status: modapi.Completed, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs()), Actions: actionsFromProto(o.GetClientActions())}
 	if len(o.GetResult()) > 0 {
 		out.Result = json.RawMessage(o.GetResult())
 	}

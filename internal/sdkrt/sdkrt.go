@@ -19,6 +19,9 @@ type Tool interface {
 	// RenderView renders the tool's custom view for one phase; ok is false
 	// when the tool has none.
 	RenderView(state *ViewState) (html string, ok bool, err error)
+	// ClientActionKinds are the client action kinds the tool declares, in
+	// order.
+	ClientActionKinds() []string
 }
 
 // Call is what a handler's ToolContext is made of.
@@ -45,6 +48,8 @@ type Result struct {
 	Data []byte
 	// Outputs are a plain tool's Output followed by its Extra.
 	Outputs []Output
+	// Actions are the client actions the handler emitted, in order.
+	Actions []Action
 }
 
 // Output is a payload with a MIME type.

@@ -50,4 +50,14 @@
 // commands, hooks and activation with the same pinned environment (as in a
 // host, activation sees no session). [Render] renders a rendered tool's view
 // for one phase; [Outcome.ViewState] gives the state of a finished call.
+//
+// # Client actions
+//
+// A completed call's client actions are in [Outcome.Actions], each checked
+// against its kind's generated params check as a mod process checks it, so
+// an undeclared kind or invalid params fails the call here too.
+// [Outcome.WantActions] asserts on them, built with the kinds' New:
+//
+//	out := modtest.Run(t, research.Modkit(), "research_open_file", `{"path":"a.md","line":2}`, opts)
+//	out.WantActions(t, research.OpenFile.New(research.OpenFileParams{Path: "a.md", Line: 2}))
 package modtest

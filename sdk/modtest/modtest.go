@@ -116,6 +116,9 @@ type Outcome struct {
 	// ApprovalReason is what the person was asked to approve; empty when
 	// the call needed no approval.
 	ApprovalReason string
+	// Actions are the client actions of a completed call, in order, each
+	// checked against its kind as a mod process checks it; see WantActions.
+	Actions []sdk.ClientAction
 
 	tool  string
 	input json.RawMessage
@@ -231,6 +234,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		out.Text = o.Text
 		out.Result = o.Result
 		out.Outputs = o.Outputs
+		out.Actions = o.Actions
 	default:
 		err := o.Cause
 		if err == nil {

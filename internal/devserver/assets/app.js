@@ -448,6 +448,9 @@ function renderOutcome(box, c, o) {
   if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
   if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
   if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
+  if (o.clientActions) kids.push(el("h3", {}, "Client actions"),
+    el("p", {class: "muted"}, "What the tool asks the client application to do; this page shows them and takes none."),
+    el("ol", {class: "client-actions"}, o.clientActions.map(a => el("li", {}, el("code", {}, a.kind), " ", jsonTree(a.params, true)))));
   const t = findTool(c.tool);
   if (t && t.tool.hasView && o.status !== "refused") {
     const frame = el("div");

@@ -80,6 +80,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			InputSchema: mustJSON(ins),
 			HasView:     t.HasView,
 		}
+		mt.ClientActions = clientActionNames(t)
 		if a := t.Annotations; a != nil {
 			mt.Annotations = &manifest.Annotations{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld}
 		}
@@ -93,6 +94,8 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		mf.Tools = append(mf.Tools, mt)
 		tools = append(tools, codegen.Tool{Name: t.Name.Value, Input: t.In, Schema: ins})
 	}
+	var actions []codegen.ClientAction
+	mf.ClientActions, actions = b.clientActions(m, in)
 	for _, e := range append(in.Errors(), out.Errors()...) {
 		b.diags = append(b.diags, load.Diag{Pos: e.Pos, Msg: e.Msg})
 	}
@@ -126,6 +129,11 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			}
 		}
 	}
+	for _, k := range mf.ClientActions {
+		if err := compiles(k.ParamsSchema); err != nil {
+			b.errorf(m.Pos, "client action kind %s: modgen emitted a schema that does not compile (a modgen bug): %v", k.Kind, err)
+		}
+	}
 	if b.failed() {
 		return nil, b.diags
 	}
@@ -140,6 +148,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		ModVar:   m.Var.Name(),
 		Manifest: mjson,
 		Tools:    tools,
+		Actions:  actions,
 	})
 	if err != nil {
 		b.errorf(m.Pos, "%v", err)

@@ -44,6 +44,8 @@ type File struct {
 	Manifest []byte
 	// Tools are the mod's tools, in manifest order.
 	Tools []Tool
+	// Actions are the mod's kinds of client action, in manifest order.
+	Actions []ClientAction
 }
 
 // Validators generates the validator functions for a set of schemas
@@ -90,16 +92,25 @@ func Generate(file *File) ([]byte, error) {
 	}
 	f.Comment("Modkit returns the mod with what modgen derived from it: the manifest and")
 	f.Comment("the validate-and-decode function of each tool's input.")
+	generated := jen.Dict{
+		jen.Id("Mod"):      jen.Id(file.ModVar),
+		jen.Id("Manifest"): jen.Index().Byte().Parens(jen.Id("modkitManifest")),
+		jen.Id("Inputs"):   jen.Map(jen.String()).Qual(sdkPath, "InputDecoder").Values(inputs),
+	}
+	for k, v := range actionChecks(file.Actions) {
+		generated[k] = v
+	}
 	f.Func().Id("Modkit").Params().Op("*").Qual(sdkPath, "Generated").Block(
-		jen.Return(jen.Op("&").Qual(sdkPath, "Generated").Values(jen.Dict{
-			jen.Id("Mod"):      jen.Id(file.ModVar),
-			jen.Id("Manifest"): jen.Index().Byte().Parens(jen.Id("modkitManifest")),
-			jen.Id("Inputs"):   jen.Map(jen.String()).Qual(sdkPath, "InputDecoder").Values(inputs),
-		})),
+		jen.Return(jen.Op("&").Qual(sdkPath, "Generated").Values(generated)),
 	)
 
 	for _, t := range file.Tools {
 		for name, d := range t.Schema.Defs {
+			g.defs[name] = d
+		}
+	}
+	for _, a := range file.Actions {
+		for name, d := range a.Schema.Defs {
 			g.defs[name] = d
 		}
 	}
@@ -122,6 +133,7 @@ func Generate(file *File) ([]byte, error) {
 		f.Commentf("%s checks the input of %s.", checkName(t.Name), tools)
 		f.Func().Id(checkName(t.Name)).Params(jen.Id("c").Op("*").Qual(checkPath, "Checker")).Block(g.root(t.Schema)...)
 	}
+	g.actionFuncs(file.Actions)
 	return g.finish()
 }
 

@@ -45,6 +45,8 @@ type Tool struct {
 	In, Out     types.Type
 	// Approval is the declared approval rule, nil when there is none.
 	Approval *Approval
+	// ClientActions are the kinds of client action the tool lists.
+	ClientActions []ClientActionKind
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -426,6 +428,12 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		case "Approval":
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Approval = r.approval(v)
+			}
+		case "ClientActions":
+			for _, el := range r.elems(v, "tool ClientActions") {
+				if k, ok := r.clientActionKind(el); ok {
+					t.ClientActions = append(t.ClientActions, k)
+				}
 			}
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)

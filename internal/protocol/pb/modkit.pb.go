@@ -592,7 +592,9 @@ type Outcome struct {
 	// error says why the call failed.
 	Error string `protobuf:"bytes,5,opt,name=error,proto3" json:"error,omitempty"`
 	// problems are set when the input broke the tool's contract.
-	Problems      []string `protobuf:"bytes,6,rep,name=problems,proto3" json:"problems,omitempty"`
+	Problems []string `protobuf:"bytes,6,rep,name=problems,proto3" json:"problems,omitempty"`
+	// client_actions are a completed call's client actions, in order.
+	ClientActions []*ClientAction `protobuf:"bytes,20,rep,name=client_actions,json=clientActions,proto3" json:"client_actions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -665,6 +667,13 @@ func (x *Outcome) GetError() string {
 func (x *Outcome) GetProblems() []string {
 	if x != nil {
 		return x.Problems
+	}
+	return nil
+}
+
+func (x *Outcome) GetClientActions() []*ClientAction {
+	if x != nil {
+		return x.ClientActions
 	}
 	return nil
 }
@@ -1613,6 +1622,60 @@ func (x *NeedsApprovalResponse) GetProblems() []string {
 	return nil
 }
 
+// ClientAction is an action a tool asks the client application to take.
+type ClientAction struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// params are the action's parameters, a JSON object.
+	Params        []byte `protobuf:"bytes,2,opt,name=params,proto3" json:"params,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ClientAction) Reset() {
+	*x = ClientAction{}
+	mi := &file_modkit_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClientAction) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClientAction) ProtoMessage() {}
+
+func (x *ClientAction) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClientAction.ProtoReflect.Descriptor instead.
+func (*ClientAction) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ClientAction) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ClientAction) GetParams() []byte {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -1644,14 +1707,15 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Output\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x10\n" +
-	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xbf\x01\n" +
+	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xff\x01\n" +
 	"\aOutcome\x12)\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x11.modkit.v1.StatusR\x06status\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x16\n" +
 	"\x06result\x18\x03 \x01(\fR\x06result\x12+\n" +
 	"\aoutputs\x18\x04 \x03(\v2\x11.modkit.v1.OutputR\aoutputs\x12\x14\n" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1a\n" +
-	"\bproblems\x18\x06 \x03(\tR\bproblems\"{\n" +
+	"\bproblems\x18\x06 \x03(\tR\bproblems\x12>\n" +
+	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\"{\n" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
 	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
@@ -1715,7 +1779,10 @@ const file_modkit_proto_rawDesc = "" +
 	"\x15NeedsApprovalResponse\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\x12\x1a\n" +
-	"\bproblems\x18\x03 \x03(\tR\bproblems*w\n" +
+	"\bproblems\x18\x03 \x03(\tR\bproblems\":\n" +
+	"\fClientAction\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06params\x18\x02 \x01(\fR\x06params*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -1753,7 +1820,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -1780,44 +1847,46 @@ var file_modkit_proto_goTypes = []any{
 	(*CheckInputResponse)(nil),    // 22: modkit.v1.CheckInputResponse
 	(*NeedsApprovalRequest)(nil),  // 23: modkit.v1.NeedsApprovalRequest
 	(*NeedsApprovalResponse)(nil), // 24: modkit.v1.NeedsApprovalResponse
+	(*ClientAction)(nil),          // 25: modkit.v1.ClientAction
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
 	0,  // 1: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
 	1,  // 2: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
 	9,  // 3: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
-	8,  // 4: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
-	10, // 5: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	8,  // 6: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
-	10, // 7: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
-	2,  // 8: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	2,  // 9: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	2,  // 10: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	3,  // 11: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 12: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 13: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 14: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 15: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 16: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 17: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 18: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 19: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 20: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	4,  // 21: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 22: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 23: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 24: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 25: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 26: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 27: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 28: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 29: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 30: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	21, // [21:31] is the sub-list for method output_type
-	11, // [11:21] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	25, // 4: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
+	8,  // 5: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
+	10, // 6: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
+	8,  // 7: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	10, // 8: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	2,  // 9: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	2,  // 10: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	2,  // 11: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	3,  // 12: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 13: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 14: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 15: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 16: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 17: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 18: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 19: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 20: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 21: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	4,  // 22: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 23: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 24: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 25: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 26: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 27: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 28: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 29: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 30: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 31: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	22, // [22:32] is the sub-list for method output_type
+	12, // [12:22] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -1835,7 +1904,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   23,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

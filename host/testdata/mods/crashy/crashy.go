@@ -230,6 +230,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				},
 			},
 		},
+		actTool,
 	}},
 	Commands: []sdk.Command{{
 		ID:    "crashy.hello",

@@ -14,13 +14,15 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:4161cb82fb2b23507196a392d91bda5b11da8f3b2aabb2a6f564f03b3ae47eaa\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"\\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names a file in which the handler records when it saw cancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"The number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"The size of the text result.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 0\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.wait\",\n      \"title\": \"Wait until cancelled\"\n    },\n    {\n      \"id\": \"crashy.hang\",\n      \"title\": \"Hang, ignoring cancellation\"\n    },\n    {\n      \"id\": \"crashy.guarded\",\n      \"title\": \"Guarded by a hook that waits until cancelled\"\n    },\n    {\n      \"id\": \"crashy.panicking_command\",\n      \"title\": \"Panics\"\n    },\n    {\n      \"id\": \"crashy.oversized\",\n      \"title\": \"Returns as many bytes as its argument says\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.guarded\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"crashy\",\n  \"displayName\": \"Crashy\",\n  \"description\": \"Test mod that misbehaves on request.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/crashy\",\n  \"sourceHash\": \"sha256:008dde42c5df101def01fb7ef0213ac621d1817f42688f0dce3892348c37b5dc\",\n  \"tools\": [\n    {\n      \"name\": \"crashy_echo\",\n      \"description\": \"Repeats text. Call it to check the host works.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"What echo repeats.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"text\": {\n            \"description\": \"Repeated back.\",\n            \"type\": \"string\"\n          },\n          \"times\": {\n            \"description\": \"Repeats the text, at most 5 times.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 5\n          }\n        },\n        \"required\": [\n          \"text\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_crash\",\n      \"description\": \"Crashes the mod process. Call it to test crash handling.\",\n      \"activity\": \"Crashing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how to crash.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"how\": {\n            \"description\": \"\\\"exit\\\" (os.Exit(3)) or \\\"goroutine\\\" (a panic in a goroutine).\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"exit\",\n              \"goroutine\"\n            ]\n          }\n        },\n        \"required\": [\n          \"how\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_panic\",\n      \"description\": \"Panics in the handler. Call it to test panic recovery.\",\n      \"activity\": \"Panicking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_fail\",\n      \"description\": \"Returns an error. Call it to test failures.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_wait\",\n      \"description\": \"Waits until cancelled. Call it to test cancellation.\",\n      \"activity\": \"Waiting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names a file in which the handler records when it saw cancellation, as Unix nanoseconds.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"marker\": {\n            \"description\": \"Written when the handler sees its context cancelled.\",\n            \"type\": \"string\"\n          },\n          \"started\": {\n            \"description\": \"Written when the handler starts waiting.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_hang\",\n      \"description\": \"Hangs, ignoring cancellation. Call it to test the grace period.\",\n      \"activity\": \"Hanging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_flood\",\n      \"description\": \"Sends a title, N log entries and a status. Call it to test activity streaming.\",\n      \"activity\": \"Flooding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how many updates to send.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"n\": {\n            \"description\": \"The number of log updates.\",\n            \"type\": \"integer\",\n            \"minimum\": 0,\n            \"maximum\": 100000\n          }\n        },\n        \"required\": [\n          \"n\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_noisy\",\n      \"description\": \"Writes to stdout, stderr and the log. Call it to test output handling.\",\n      \"activity\": \"Making noise…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_big\",\n      \"description\": \"Returns a large result. Call it to test the result cap.\",\n      \"activity\": \"Growing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says how large a result to return.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"bytes\": {\n            \"description\": \"The size of the text result.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 0\n          }\n        },\n        \"required\": [\n          \"bytes\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_blocked\",\n      \"description\": \"Is always blocked by the mod's hook. Call it to test hooks.\",\n      \"activity\": \"Trying…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"crashy_report\",\n      \"description\": \"Returns a typed report with a view. Call it to test rendered tools.\",\n      \"activity\": \"Reporting…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's input.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"title\": {\n            \"description\": \"Names the report.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The rendered tool's result.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"words\": {\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"title\": {\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"words\",\n          \"title\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"hasView\": true\n    },\n    {\n      \"name\": \"crashy_act\",\n      \"description\": \"Emits the client actions it is given. Call it to test client actions.\",\n      \"activity\": \"Acting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says which client actions crashy_act emits.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"acted\": {\n            \"description\": \"Passed to ToolContext.Act as given, in order.\",\n            \"type\": \"array\",\n            \"items\": {\n              \"$ref\": \"#/$defs/ClientAction\"\n            }\n          },\n          \"returned\": {\n            \"description\": \"Returned in the result, after Acted.\",\n            \"type\": \"array\",\n            \"items\": {\n              \"$ref\": \"#/$defs/ClientAction\"\n            }\n          },\n          \"unencodable\": {\n            \"description\": \"Adds a mark whose params cannot be encoded as JSON.\",\n            \"type\": \"boolean\"\n          },\n          \"fail\": {\n            \"description\": \"Fails the call after acting.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"ClientAction\": {\n            \"type\": \"object\",\n            \"properties\": {\n              \"kind\": {\n                \"type\": \"string\"\n              },\n              \"params\": {}\n            },\n            \"required\": [\n              \"kind\",\n              \"params\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"clientActions\": [\n        \"mark\"\n      ]\n    }\n  ],\n  \"commands\": [\n    {\n      \"id\": \"crashy.hello\",\n      \"title\": \"Say hello\"\n    },\n    {\n      \"id\": \"crashy.wait\",\n      \"title\": \"Wait until cancelled\"\n    },\n    {\n      \"id\": \"crashy.hang\",\n      \"title\": \"Hang, ignoring cancellation\"\n    },\n    {\n      \"id\": \"crashy.guarded\",\n      \"title\": \"Guarded by a hook that waits until cancelled\"\n    },\n    {\n      \"id\": \"crashy.panicking_command\",\n      \"title\": \"Panics\"\n    },\n    {\n      \"id\": \"crashy.oversized\",\n      \"title\": \"Returns as many bytes as its argument says\"\n    },\n    {\n      \"id\": \"crashy.refused\",\n      \"title\": \"Always refused by a hook\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"shout\",\n      \"description\": \"Repeats the text in capitals.\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.refused\"\n    },\n    {\n      \"beforeAction\": \"command:crashy.guarded\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"echoer\",\n      \"description\": \"May only echo.\",\n      \"tools\": [\n        \"crashy_echo\"\n      ]\n    }\n  ],\n  \"clientActions\": [\n    {\n      \"kind\": \"mark\",\n      \"description\": \"Marks a line in the client.\",\n      \"paramsSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Say which line to mark.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"line\": {\n            \"description\": \"The line to mark, from 1.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 1\n          },\n          \"weight\": {\n            \"description\": \"How strongly to mark it.\",\n            \"type\": \"number\"\n          }\n        },\n        \"required\": [\n          \"line\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
+		ClientActions: map[string]sdk.ParamsCheck{"mark": modkitActionMark},
 		Inputs: map[string]sdk.InputDecoder{
+			"crashy_act":     modkitDecodeCrashyAct,
 			"crashy_big":     modkitDecodeCrashyBig,
 			"crashy_blocked": modkitDecodeCrashyPanic,
 			"crashy_crash":   modkitDecodeCrashyCrash,
@@ -410,6 +412,190 @@ func modkitCheckCrashyReport(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeCrashyAct validates the input of tool "crashy_act" and decodes it.
+func modkitDecodeCrashyAct(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckCrashyAct(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in ActInput
+	modkitFillActInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckCrashyAct checks the input of tool "crashy_act".
+func modkitCheckCrashyAct(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [4]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "acted":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.Array:
+					c.Enter()
+					for c.Next() {
+						modkitCheckDefClientAction(c)
+					}
+				default:
+					c.WrongType("an array")
+				}
+			case "returned":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Array:
+					c.Enter()
+					for c.Next() {
+						modkitCheckDefClientAction(c)
+					}
+				default:
+					c.WrongType("an array")
+				}
+			case "unencodable":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				switch c.Kind() {
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+			case "fail":
+				if seen[3] {
+					c.Duplicate()
+					continue
+				}
+				seen[3] = true
+				switch c.Kind() {
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+			default:
+				c.Unknown("\"acted\", \"returned\", \"unencodable\", \"fail\"")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitActionMark checks the params of client action "mark".
+func modkitActionMark(data []byte) error {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "line":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+						if n.Cmp("1") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "weight":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					c.Num()
+				default:
+					c.WrongType("a number")
+				}
+			default:
+				c.Unknown("\"line\", \"weight\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("line")
+		}
+	default:
+		c.WrongType("an object")
+	}
+	c.End()
+	return c.Err()
+}
+
+// modkitCheckDefClientAction checks a value of $defs/ClientAction.
+func modkitCheckDefClientAction(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "kind":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "params":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				c.Skip()
+			default:
+				c.Unknown("\"kind\", \"params\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("kind")
+		}
+		if !seen[1] {
+			c.Missing("params")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitFillEchoInput decodes validated input into v.
 func modkitFillEchoInput(c *jsoncheck.Checker, v *EchoInput) {
 	c.Enter()
@@ -497,6 +683,56 @@ func modkitFillReportInput(c *jsoncheck.Checker, v *ReportInput) {
 		switch string(c.Key()) {
 		case "title":
 			v.Title = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillActInput decodes validated input into v.
+func modkitFillActInput(c *jsoncheck.Checker, v *ActInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "acted":
+			v.Acted = []sdk.ClientAction{}
+			c.Enter()
+			for c.Next() {
+				var zero sdk.ClientAction
+				v.Acted = append(v.Acted, zero)
+				modkitFillSdkClientAction(c, &v.Acted[len(v.Acted)-1])
+			}
+		case "returned":
+			v.Returned = []sdk.ClientAction{}
+			c.Enter()
+			for c.Next() {
+				var zero sdk.ClientAction
+				v.Returned = append(v.Returned, zero)
+				modkitFillSdkClientAction(c, &v.Returned[len(v.Returned)-1])
+			}
+		case "unencodable":
+			v.Unencodable = c.Bool()
+		case "fail":
+			v.Fail = c.Bool()
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillSdkClientAction decodes validated input into v.
+func modkitFillSdkClientAction(c *jsoncheck.Checker, v *sdk.ClientAction) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "kind":
+			v.Kind = string(c.Str())
+		case "params":
+			start1 := c.Offset()
+			c.Skip()
+			if err := (&v.Params).UnmarshalJSON(c.Span(start1)); err != nil {
+				c.DecodeFailed(err)
+			}
 		default:
 			c.Skip()
 		}

@@ -65,6 +65,15 @@ const (
 	KindB Kind = "b"
 )
 
+// Growth is what the client shows grow: a tree that inputs use too.
+type Growth struct {
+	Tree Branch `json:"tree"`
+	Kind Kind   `json:"kind,omitempty"`
+}
+
+// grow is a kind of client action whose params share $defs with inputs.
+var grow = sdk.ClientActionKind[Growth]{Kind: "grow", Description: "Shows a tree growing."}
+
 var find = sdk.RenderedTool[Query, Page[Hit]]{
 	Name:        prefix + "_find",
 	Description: "Finds hits for a query and returns a page of them. Use this when you need locations.",
@@ -98,6 +107,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "kitchen_plant",
 			Description: "Plants a tree and returns its size. Use this when asked to plant.",
 			Activity:    "Planting…",
+			ClientActions: []sdk.ClientActionType{
+				grow,
+				sdk.ClientActionKind[struct{}]{Kind: "wilt", Description: "Shows the tree wilting."},
+			},
 		},
 	}},
 	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen"}},

@@ -1,0 +1,75 @@
+package host
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+
+	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
+)
+
+// actionKinds returns the kinds of client action t may emit, from its
+// mod's manifest, as copies.
+func (t *tool) actionKinds() []manifest.ClientActionKind {
+	if len(t.man.ClientActions) == 0 {
+		return nil
+	}
+	out := make([]manifest.ClientActionKind, 0, len(t.man.ClientActions))
+	for _, name := range t.man.ClientActions {
+		if k := t.mod.man.ClientAction(name); k != nil {
+			c := *k
+			c.ParamsSchema = bytes.Clone(k.ParamsSchema)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// compileParamsSchemas returns what compiles, once, the params schemas of
+// the kinds of client action tool t of mod m lists, by kind.
+func compileParamsSchemas(m *manifest.Manifest, t manifest.Tool) func() (map[string]*schemacheck.Schema, error) {
+	return sync.OnceValues(func() (map[string]*schemacheck.Schema, error) {
+		schemas := make(map[string]*schemacheck.Schema, len(t.ClientActions))
+		for _, name := range t.ClientActions {
+			k := m.ClientAction(name)
+			if k == nil {
+				continue // the manifest was validated: not reached
+			}
+			s, err := schemacheck.Compile("modkit:///"+m.ID+"/client-actions/"+k.Kind+"/params.json", k.ParamsSchema)
+			if err != nil {
+				return nil, fmt.Errorf("mod %s: client action kind %s: params schema: %v", m.ID, k.Kind, err)
+			}
+			schemas[k.Kind] = s
+		}
+		return schemas, nil
+	})
+}
+
+// checkActions returns the failure of a call of t that emitted actions,
+// naming the first that is wrong, or "". The mod checked them already with
+// its generated code, in the same order and words; the host holds a mod to
+// its manifest all the same: each kind must be one the tool lists, and its
+// params must match the kind's schema.
+func (t *tool) checkActions(actions []sdk.ClientAction) string {
+	if len(actions) == 0 {
+		return ""
+	}
+	schemas, err := t.paramsSchemas()
+	if err != nil {
+		return err.Error()
+	}
+	for i, a := range actions {
+		s, ok := schemas[a.Kind]
+		if !ok {
+			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.UndeclaredAction(t.man.ClientActions))
+		}
+		if problems := s.Check(a.Params); len(problems) > 0 {
+			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.InvalidParams(limits.Problems(problems, 0)))
+		}
+	}
+	return ""
+}

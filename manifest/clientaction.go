@@ -1,0 +1,71 @@
+package manifest
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// ClientActionKind describes one kind of client action: something a tool
+// asks the client application to do on the screen, such as opening a file
+// at a line. An action travels as {"kind": Kind, "params": {...}}.
+type ClientActionKind struct {
+	// Kind is the snake_case name the client dispatches on.
+	Kind string `json:"kind"`
+	// Description says what the client does with the action.
+	Description string `json:"description"`
+	// ParamsSchema is the JSON Schema (draft 2020-12) of the action's
+	// params, an object.
+	ParamsSchema json.RawMessage `json:"paramsSchema"`
+}
+
+// ClientAction returns the kind of client action named kind, or nil.
+func (m *Manifest) ClientAction(kind string) *ClientActionKind {
+	for i := range m.ClientActions {
+		if m.ClientActions[i].Kind == kind {
+			return &m.ClientActions[i]
+		}
+	}
+	return nil
+}
+
+// validateClientActions checks the kinds of client action and the tools'
+// lists of them.
+func (v *validator) validateClientActions(m *Manifest) {
+	kinds := map[string]int{}
+	for i, k := range m.ClientActions {
+		entry := fmt.Sprintf("clientActions[%d] %q", i, k.Kind)
+		switch {
+		case k.Kind == "":
+			v.add(entry, "kind is empty")
+		case !IsSnakeCase(k.Kind):
+			v.add(entry, "kind must be snake_case")
+		}
+		if j, dup := kinds[k.Kind]; dup && k.Kind != "" {
+			v.add(entry, fmt.Sprintf("duplicate kind, first at clientActions[%d]", j))
+		} else {
+			kinds[k.Kind] = i
+		}
+		if strings.TrimSpace(k.Description) == "" {
+			v.add(entry, "description is empty")
+		}
+		if len(k.ParamsSchema) == 0 {
+			v.add(entry, "paramsSchema is missing")
+		} else if !isObject(k.ParamsSchema) {
+			v.add(entry, "paramsSchema must be a JSON object")
+		}
+	}
+	for i, t := range m.Tools {
+		seen := map[string]bool{}
+		for _, kind := range t.ClientActions {
+			entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
+			if _, ok := kinds[kind]; !ok {
+				v.add(entry, fmt.Sprintf("clientActions names kind %q, which the manifest's clientActions do not declare", kind))
+			}
+			if seen[kind] {
+				v.add(entry, fmt.Sprintf("clientActions names kind %q twice", kind))
+			}
+			seen[kind] = true
+		}
+	}
+}
