@@ -84,6 +84,10 @@ type Tool struct {
 	// Annotations say what the tool does to the world; nil when the tool
 	// declares none.
 	Annotations *Annotations `json:"annotations,omitempty"`
+	// Runs says where the tool's calls run: absent (RunsInMod) in the mod,
+	// RunsInClient only in the client application, RunsEither in the
+	// client when it handles the tool and in the mod otherwise.
+	Runs Runs `json:"runs,omitempty"`
 }
 
 // Annotations are a tool's declared behaviour, hints for clients that decide

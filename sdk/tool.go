@@ -79,6 +79,11 @@ type PlainTool[In any] struct {
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
 	// a result that explains the problem is better.
 	Run func(tc *ToolContext, in In) (Result, error)
+	// Client lets the client application run the tool (see "Client-executed
+	// tools" in the package doc): a call goes to the client's handler when
+	// it has one for the tool, and to Run otherwise. With Client set, Run
+	// may be nil: then only a client runs the tool.
+	Client bool
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -87,6 +92,7 @@ func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
 type plainRuntime[In any] struct{ t PlainTool[In] }
 
 func (r plainRuntime[In]) Name() string                    { return r.t.Name }
+func (r plainRuntime[In]) Runs() string                    { return runs(r.t.Client, r.t.Run != nil) }
 func (r plainRuntime[In]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
 func (r plainRuntime[In]) RenderView(*sdkrt.ViewState) (string, bool, error) {
@@ -99,7 +105,7 @@ func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (
 		return nil, err
 	}
 	if r.t.Run == nil {
-		return nil, fmt.Errorf("tool %s has no Run function", r.t.Name)
+		return nil, noRun(r.t.Name, r.t.Client)
 	}
 	tc := newToolContext(ctx, call)
 	defer tc.end() // even when Run panics
@@ -146,6 +152,10 @@ type RenderedTool[In, Out any] struct {
 	Run func(tc *ToolContext, in In) (Out, error)
 	// View turns the result into what the model reads and a person sees.
 	View View[In, Out]
+	// Client lets the client application run the tool, as for PlainTool;
+	// a client answers with the typed result, as JSON, and the text the
+	// model reads.
+	Client bool
 }
 
 // View presents a rendered tool's result.
@@ -164,6 +174,7 @@ func (t RenderedTool[In, Out]) runtime() sdkrt.Tool { return renderedRuntime[In,
 type renderedRuntime[In, Out any] struct{ t RenderedTool[In, Out] }
 
 func (r renderedRuntime[In, Out]) Name() string                    { return r.t.Name }
+func (r renderedRuntime[In, Out]) Runs() string                    { return runs(r.t.Client, r.t.Run != nil) }
 func (r renderedRuntime[In, Out]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
 func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
@@ -172,6 +183,9 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 		return nil, err
 	}
 	t := r.t
+	if t.Run == nil && t.Client {
+		return nil, noRun(t.Name, true)
+	}
 	if t.Run == nil || t.View.Text == nil {
 		return nil, fmt.Errorf("tool %s needs Run and View.Text", t.Name)
 	}

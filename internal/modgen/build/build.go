@@ -83,6 +83,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		if a := t.Annotations; a != nil {
 			mt.Annotations = &manifest.Annotations{ReadOnly: a.ReadOnly, Destructive: a.Destructive, Idempotent: a.Idempotent, OpenWorld: a.OpenWorld}
 		}
+		mt.Runs = runs(t)
 		if t.Rendered {
 			mt.Kind = manifest.KindRendered
 			mt.ResultSchema = mustJSON(out.Root(t.Out, t.Pos))

@@ -43,6 +43,10 @@ type Tool struct {
 	Rendered    bool
 	HasView     bool
 	In, Out     types.Type
+	// Client is the tool's Client field: a client application may run it.
+	Client bool
+	// HasRun reports whether the tool sets a Run handler.
+	HasRun bool
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -421,6 +425,15 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Annotations = r.annotations(v)
 			}
+		case "Run":
+			t.HasRun = !isNil(r.pkg.TypesInfo, v)
+		case "Client":
+			tv, ok := r.pkg.TypesInfo.Types[v]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+				r.errorf(v.Pos(), "tool Client must be a compile-time constant bool")
+				return
+			}
+			t.Client = constant.BoolVal(tv.Value)
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {
