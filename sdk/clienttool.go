@@ -1,6 +1,9 @@
 package sdk
 
-import "fmt"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // runs is where a tool's calls run, in the manifest's words: "" in the
 // mod, "client" only in the client application, "either".
@@ -21,4 +24,32 @@ func noRun(tool string, client bool) error {
 		return fmt.Errorf("tool %s runs in the client application and has no handler in the mod", tool)
 	}
 	return fmt.Errorf("tool %s has no Run function", tool)
+}
+
+// ClientAnswer is a client application's one output for a call of a tool
+// that runs in the client: a success with the text the model reads, or an
+// error. A host's client handler replies with it; sdk/modtest scripts it.
+type ClientAnswer struct {
+	// Text is what the model reads when the call succeeded.
+	Text string
+	// Result is the typed result of a RenderedTool, as JSON; the host
+	// checks it against the tool's result schema. A PlainTool has none.
+	Result json.RawMessage
+	// Error, when set, fails the call: the model reads "Tool failed:
+	// <Error>".
+	Error string
+}
+
+func (r plainRuntime[In]) Runs() string { return runs(r.t.Client, r.t.Run != nil) }
+
+func (r renderedRuntime[In, Out]) Runs() string { return runs(r.t.Client, r.t.Run != nil) }
+
+func (r plainRuntime[In]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
+}
+
+func (r renderedRuntime[In, Out]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
 }

@@ -92,7 +92,6 @@ func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
 type plainRuntime[In any] struct{ t PlainTool[In] }
 
 func (r plainRuntime[In]) Name() string                    { return r.t.Name }
-func (r plainRuntime[In]) Runs() string                    { return runs(r.t.Client, r.t.Run != nil) }
 func (r plainRuntime[In]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
 func (r plainRuntime[In]) RenderView(*sdkrt.ViewState) (string, bool, error) {
@@ -174,7 +173,6 @@ func (t RenderedTool[In, Out]) runtime() sdkrt.Tool { return renderedRuntime[In,
 type renderedRuntime[In, Out any] struct{ t RenderedTool[In, Out] }
 
 func (r renderedRuntime[In, Out]) Name() string                    { return r.t.Name }
-func (r renderedRuntime[In, Out]) Runs() string                    { return runs(r.t.Client, r.t.Run != nil) }
 func (r renderedRuntime[In, Out]) Decode(data []byte) (any, error) { return decodeJSON[In](data) }
 
 func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, input any) (*sdkrt.Result, error) {
