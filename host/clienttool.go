@@ -136,24 +136,13 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 // checkClientResult returns why a client's typed result does not fit t, or
 // "" when it does.
 func (t *tool) checkClientResult(result json.RawMessage) string {
-	name := t.man.Name
-	if t.man.Kind != manifest.KindRendered {
-		if len(result) > 0 {
-			return fmt.Sprintf("the client answered tool %s with a typed result, which a plain tool does not have", name)
+	return modapi.CheckClientResult(t.man.Name, t.man.Kind == manifest.KindRendered, result, func(result []byte) ([]string, error) {
+		s, err := t.resultSchema()
+		if err != nil {
+			return nil, err
 		}
-		return ""
-	}
-	if len(result) == 0 {
-		return fmt.Sprintf("the client answered tool %s without its typed result", name)
-	}
-	s, err := t.resultSchema()
-	if err != nil {
-		return err.Error()
-	}
-	if problems := s.Check(result); len(problems) > 0 {
-		return modapi.InvalidClientResult(name, problems)
-	}
-	return ""
+		return s.Check(result), nil
+	})
 }
 
 // compileResultSchema compiles t's result schema, for checking a client's

@@ -2,6 +2,7 @@ package modapi
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -125,8 +126,25 @@ func ClientTimedOut(tool string, d time.Duration) string {
 	return fmt.Sprintf("tool %s timed out after %s waiting for the client's answer", tool, d)
 }
 
-// InvalidClientResult is the failure of a call of tool whose client
-// answered with a typed result that has problems.
-func InvalidClientResult(tool string, problems []string) string {
-	return limits.Message("the client answered tool "+tool+" with an invalid result:", limits.Problems(problems, 0))
+// CheckClientResult returns why a client's typed result does not fit the
+// named tool, or "" when it does: a rendered tool needs one, without
+// problems by check (its result schema's judge); a plain tool has none.
+func CheckClientResult(name string, rendered bool, result json.RawMessage, check func(result []byte) ([]string, error)) string {
+	if !rendered {
+		if len(result) > 0 {
+			return fmt.Sprintf("the client answered tool %s with a typed result, which a plain tool does not have", name)
+		}
+		return ""
+	}
+	if len(result) == 0 {
+		return fmt.Sprintf("the client answered tool %s without its typed result", name)
+	}
+	problems, err := check(result)
+	if err != nil {
+		return err.Error()
+	}
+	if len(problems) > 0 {
+		return limits.Message("the client answered tool "+name+" with an invalid result:", limits.Problems(problems, 0))
+	}
+	return ""
 }
