@@ -59,8 +59,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "clientside_clock",
 			Description: "Returns the date. Call it when the date matters.",
 			Activity:    "Reading the clock…",
-			Run:         func(tc *sdk.ToolContext, _ ClockInput) (sdk.Result, error) { return sdk.Text("mod: " + tc.Today()), nil },
-			Client:      true,
+			Run: func(tc *sdk.ToolContext, _ ClockInput) (sdk.Result, error) {
+				return sdk.Text("mod: " + tc.Today()), nil
+			},
+			Client: true,
 		},
 		sdk.RenderedTool[MeasureInput, MeasureResult]{
 			Name:        "clientside_measure",
