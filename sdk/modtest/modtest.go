@@ -57,6 +57,11 @@ type Options struct {
 	// MaxResultBytes caps a tool's result and a command's message, as a
 	// host's option of the same name does; DefaultMaxResultBytes when 0.
 	MaxResultBytes int
+	// Client, when set, is the client application that runs the tools
+	// that run in the client (see Client). When nil, a tool that runs
+	// either way runs in the mod, and one that runs only in the client
+	// fails, as under a host with no handler for it.
+	Client *Client
 }
 
 // DefaultMaxResultBytes is a host's default cap on a tool's result and a
@@ -108,6 +113,13 @@ type Outcome struct {
 	// SinceCancel is how long the handler ran after the call was cancelled;
 	// zero unless Status is Cancelled.
 	SinceCancel time.Duration
+
+	// ClientInput is the validated input the client received, for a call
+	// a Client ran; nil when the mod ran it.
+	ClientInput json.RawMessage
+	// DroppedAnswers are the client's answers after the first, which a
+	// host drops and logs.
+	DroppedAnswers []sdk.ClientAnswer
 
 	tool  string
 	input json.RawMessage
@@ -164,6 +176,12 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
+	if mt, ok, err := clientTool(g, tool, opts); err != nil {
+		return nil, err
+	} else if ok {
+		callClient(ctx, srv, g, mt, out, opts)
+		return out, nil
+	}
 	if opts.Hooks {
 		// Hooks see only checked input, as in a host.
 		if _, err := srv.Decode(tool, data); err != nil {
