@@ -218,3 +218,26 @@ func TestHandleClientTool(t *testing.T) {
 		t.Errorf("after removing the handler: got %s %q, want failed", res.Status, res.Text)
 	}
 }
+
+// Across the process boundary, the mod judges the input, its Validate
+// included, and runs its hooks before the client handler sees the call.
+func TestClientToolInModProcess(t *testing.T) {
+	h := load(t, nil, clientsideDir)
+	var calls atomic.Int32
+	client := host.ClientHandlers{"clientside_pick": func(c *host.ClientCall) {
+		calls.Add(1)
+		c.Reply(sdk.ClientAnswer{Text: "picked " + string(c.Input)})
+	}}
+	for _, tt := range []struct{ input, want string }{
+		{`{"choices":["a","a"]}`, "Tool failed: invalid input for tool clientside_pick:\n  /choices: a is offered twice"},
+		{`{"choices":["forbidden"]}`, "Tool failed: blocked by a hook of mod clientside: forbidden is not a choice"},
+		{`{"choices":["a"]}`, `picked {"choices":["a"]}`},
+	} {
+		if res := callClient(t, h, context.Background(), "clientside_pick", tt.input, client); res.Text != tt.want {
+			t.Errorf("%s: got %s %q, want %q", tt.input, res.Status, res.Text, tt.want)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("the client handler ran %d times, want 1", n)
+	}
+}
