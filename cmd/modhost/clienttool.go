@@ -14,3 +14,14 @@ func runsMark(r manifest.Runs) string {
 	}
 	return ""
 }
+
+// runsWords says where a tool runs, for inspect; "" for the mod.
+func runsWords(r manifest.Runs) string {
+	switch r {
+	case manifest.RunsInClient:
+		return "in the client application only"
+	case manifest.RunsEither:
+		return "in the client application when it handles the tool, else in the mod"
+	}
+	return ""
+}
