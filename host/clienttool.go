@@ -100,14 +100,16 @@ func (h *Host) clientHandler(req *CallRequest, t *tool) ClientHandler {
 // callClient runs a validated, allowed call through a client handler and
 // returns its one outcome.
 func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) *CallResult {
-	ctx, cancel := context.WithCancel(ctx)
+	// The call ends when its caller or the host gives up.
+	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	defer context.AfterFunc(h.ctx, cancel)()
 	log := h.opts.Logger.With("tool", t.man.Name, "call", res.CallID, "label", res.Label)
 	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, why string) {
 		log.Warn("client answer dropped: "+why, "text", a.Text, "error", a.Error)
 	})
 	call := &ClientCall{Tool: t.man.Name, CallID: res.CallID, Label: res.Label, Input: input,
-		Session: req.Session, Agent: req.Agent, ctx: ctx, gate: gate}
+		Session: req.Session, Agent: req.Agent, ctx: callCtx, gate: gate}
 	go func() {
 		defer func() {
 			if v := recover(); v != nil {
@@ -117,12 +119,14 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 		}()
 		handle(call)
 	}()
-	a, err := gate.Wait(ctx, h.opts.ClientTimeout)
+	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
 	switch {
 	case errors.Is(err, modapi.ErrClientTimeout):
 		return res.fail(modapi.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
-	case err != nil:
+	case ctx.Err() != nil:
 		return res.cancelled()
+	case err != nil:
+		return res.fail("the host closed before the client answered tool " + t.man.Name)
 	}
 	o := modapi.ClientOutcome(a, h.opts.MaxResultBytes)
 	if o.Status == modapi.Completed {

@@ -241,3 +241,16 @@ func TestClientToolInModProcess(t *testing.T) {
 		t.Errorf("the client handler ran %d times, want 1", n)
 	}
 }
+
+func TestClientToolHostClosed(t *testing.T) {
+	h := loadClientside(t, nil)
+	res := callClient(t, h, context.Background(), "clientside_pick", `{"choices":["a"]}`, host.ClientHandlers{
+		"clientside_pick": func(c *host.ClientCall) {
+			go h.Close()
+			<-c.Context().Done()
+		}})
+	wantStatus(t, res, host.StatusFailed)
+	if want := "Tool failed: the host closed before the client answered tool clientside_pick"; res.Text != want {
+		t.Errorf("got text %q, want %q", res.Text, want)
+	}
+}

@@ -65,9 +65,10 @@
 // output; a second one, or one after the call ended, is dropped and
 // logged. A handler that never answers fails the call after
 // [Options.ClientTimeout]; cancelling the call ends it cancelled at once
-// and cancels [ClientCall.Context]. An "either" tool with no handler runs
-// in its mod; a "client" tool with none fails: "tool T runs in the client
-// application, and no client handler was given for it".
+// and cancels [ClientCall.Context]; closing the host fails it. An
+// "either" tool with no handler runs in its mod; a "client" tool with none
+// fails: "tool T runs in the client application, and no client handler
+// was given for it".
 //
 // # Crashes
 //
