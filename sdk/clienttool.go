@@ -5,19 +5,6 @@ import (
 	"fmt"
 )
 
-// runs is where a tool's calls run, in the manifest's words: "" in the
-// mod, "client" only in the client application, "either".
-func runs(client, hasRun bool) string {
-	switch {
-	case !client:
-		return ""
-	case hasRun:
-		return "either"
-	default:
-		return "client"
-	}
-}
-
 // noRun is the failure of a call that reached a tool with no Run.
 func noRun(tool string, client bool) error {
 	if client {
@@ -38,18 +25,4 @@ type ClientAnswer struct {
 	// Error, when set, fails the call: the model reads "Tool failed:
 	// <Error>".
 	Error string
-}
-
-func (r plainRuntime[In]) Runs() string { return runs(r.t.Client, r.t.Run != nil) }
-
-func (r renderedRuntime[In, Out]) Runs() string { return runs(r.t.Client, r.t.Run != nil) }
-
-func (r plainRuntime[In]) Validate(input any) error {
-	_, err := checkInput[In](input)
-	return err
-}
-
-func (r renderedRuntime[In, Out]) Validate(input any) error {
-	_, err := checkInput[In](input)
-	return err
 }

@@ -247,6 +247,16 @@ func (e *InputError) Error() string {
 	return limits.Message("invalid input:", limits.Problems(e.Problems, e.More))
 }
 
+func (r plainRuntime[In]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
+}
+
+func (r renderedRuntime[In, Out]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
+}
+
 func checkInput[In any](input any) (In, error) {
 	in, ok := input.(In)
 	if !ok {

@@ -19,9 +19,6 @@ type Tool interface {
 	// RenderView renders the tool's custom view for one phase; ok is false
 	// when the tool has none.
 	RenderView(state *ViewState) (html string, ok bool, err error)
-	// Runs says where the tool's calls run, as the manifest's "runs" does:
-	// "" in the mod, "client" only in the client, "either".
-	Runs() string
 	// Validate runs the input type's Validate method, if it has one, on
 	// input, a value Decode or the generated decoder returned; problems
 	// are an *sdk.InputError.
