@@ -36,7 +36,11 @@ type Client struct {
 // clientTool returns the manifest entry of the named tool when the call
 // goes to a client: the tool runs only in the client, or opts has a client
 // and the tool runs either way.
+// A mod put together without modgen, with no manifest, has no such tool.
 func clientTool(g *sdk.Generated, name string, opts *Options) (manifest.Tool, bool, error) {
+	if len(g.Manifest) == 0 {
+		return manifest.Tool{}, false, nil
+	}
 	var m struct{ Tools []manifest.Tool }
 	if err := json.Unmarshal(g.Manifest, &m); err != nil {
 		return manifest.Tool{}, false, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
