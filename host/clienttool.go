@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
@@ -106,7 +107,7 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 	defer context.AfterFunc(h.ctx, cancel)()
 	log := h.opts.Logger.With("tool", t.man.Name, "call", res.CallID, "label", res.Label)
 	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, why string) {
-		log.Warn("client answer dropped: "+why, "text", a.Text, "error", a.Error)
+		log.Warn("client answer dropped: "+why, "text", limits.Cut(a.Text, 200), "error", limits.Cut(a.Error, 200))
 	})
 	call := &ClientCall{Tool: t.man.Name, CallID: res.CallID, Label: res.Label, Input: input,
 		Session: req.Session, Agent: req.Agent, ctx: callCtx, gate: gate}
