@@ -51,6 +51,11 @@ type CallRequest struct {
 	// rule says needs a person's approval. Without one, such a call fails:
 	// the tool needs approval and none could be asked.
 	Approver Approver
+	// Client has the handlers of this call's client (the session's, or
+	// the agent's), for tools that run in the client; they take
+	// precedence over those of Host.HandleClientTool. Handlers of tools
+	// that run only in their mod are not used.
+	Client ClientHandlers
 }
 
 // ActivityEvent is one accepted activity update.
@@ -130,6 +135,10 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
 	}
+	client := h.clientHandler(req, t)
+	if client == nil && !t.man.Runs.InMod() {
+		return res.fail(modapi.NoClient(t.man.Name)), nil
+	}
 	// The input is judged once, before any hook sees it: by the mod's
 	// generated validator when it enforces this very schema, else by the
 	// host. Without hooks the mod's judgement is part of the call. A
@@ -148,7 +157,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		if problems = checkInput(schema, input); len(problems) == 0 {
 			input = schema.WithDefaults(input)
 		}
-	case h.callHooks:
+	case h.callHooks || client != nil:
 		if problems, err = p.checkInput(ctx, t.man.Name, input); err != nil {
 			if _, ok := status.FromError(err); !ok {
 				return res.fail(err.Error()), nil
@@ -183,6 +192,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 				return res, err
 			}
 		}
+	}
+	if client != nil {
+		return h.callClient(ctx, t, req, res, input, client), nil
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.
 	// Hooks, before it, had their own.

@@ -79,6 +79,23 @@
 // call with a message naming the action by index and kind. A failed or
 // cancelled call carries none.
 //
+// # Tools the client runs
+//
+// A tool whose manifest says it runs in the client ("runs": "client" or
+// "either") is run by the embedding application when it gives a
+// [ClientHandler] for it: per call in [CallRequest.Client] (the session's
+// or the agent's handlers), or for every call with [Host.HandleClientTool].
+// The input is judged and the hooks run first, as for any call; the
+// handler then gets the validated input on a goroutine of its own and
+// answers through [ClientCall.Reply]. The first answer is the call's one
+// output; a second one, or one after the call ended, is dropped and
+// logged. A handler that never answers fails the call after
+// [Options.ClientTimeout]; cancelling the call ends it cancelled at once
+// and cancels [ClientCall.Context]; closing the host fails it. An
+// "either" tool with no handler runs in its mod; a "client" tool with none
+// fails: "tool T runs in the client application, and no client handler
+// was given for it".
+//
 // # Crashes
 //
 // The host learns that a mod process exited from the process itself (its

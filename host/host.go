@@ -86,6 +86,10 @@ type Options struct {
 	// Today returns the date given to tools and commands, "YYYY-MM-DD".
 	// Default: the local wall-clock date.
 	Today func() string
+	// ClientTimeout bounds the wait for a client handler's answer to a
+	// call of a tool that runs in the client; a call over it fails.
+	// Default 5m.
+	ClientTimeout time.Duration
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -113,6 +117,7 @@ func (o *Options) withDefaults() (Options, error) {
 		{&r.HandshakeTimeout, 10 * time.Second},
 		{&r.ActivateTimeout, time.Minute},
 		{&r.GracePeriod, 2 * time.Second},
+		{&r.ClientTimeout, 5 * time.Minute},
 	} {
 		if *d.field <= 0 {
 			*d.field = d.def
@@ -159,6 +164,8 @@ type Host struct {
 	// sweepOnce sweeps socket directories left by dead hosts, once, before
 	// the first mod starts.
 	sweepOnce sync.Once
+	// client holds the handlers of tools that run in the client.
+	client clientTools
 
 	ctx    context.Context // the host's lifetime; Close cancels it
 	cancel context.CancelFunc
@@ -175,6 +182,8 @@ type tool struct {
 	// paramsSchemas compiles the params schemas of the tool's kinds of
 	// client action on the first action it emits.
 	paramsSchemas func() (map[string]*schemacheck.Schema, error)
+	// resultSchema compiles the result schema, on a client's first answer.
+	resultSchema func() (*schemacheck.Schema, error)
 }
 
 type agent struct {
@@ -283,7 +292,9 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return compileSchema(m.man.ID, t)
-		}), paramsSchemas: compileParamsSchemas(m.man, t)}
+		}), paramsSchemas: compileParamsSchemas(m.man, t), resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
+			return compileResultSchema(m.man.ID, t)
+		})}
 	}
 	for _, a := range m.man.Agents {
 		allowed := make(map[string]bool, len(a.Tools))

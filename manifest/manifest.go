@@ -93,6 +93,10 @@ type Tool struct {
 	// ClientActions are the kinds of client action the tool may emit,
 	// each one of the manifest's ClientActions.
 	ClientActions []string `json:"clientActions,omitempty"`
+	// Runs says where the tool's calls run: absent (RunsInMod) in the mod,
+	// RunsInClient only in the client application, RunsEither in the
+	// client when it handles the tool and in the mod otherwise.
+	Runs Runs `json:"runs,omitempty"`
 }
 
 // Annotations are a tool's declared behaviour, hints for clients that decide

@@ -120,6 +120,9 @@ func Validate(m *Manifest) error {
 		default:
 			v.add(entry, fmt.Sprintf("kind %q is neither %q nor %q", t.Kind, KindPlain, KindRendered))
 		}
+		if !t.Runs.valid() {
+			v.add(entry, fmt.Sprintf("runs %q is neither %q nor %q", t.Runs, RunsInClient, RunsEither))
+		}
 		if len(t.InputSchema) == 0 {
 			v.add(entry, "inputSchema is missing")
 		} else if !isObject(t.InputSchema) {

@@ -331,6 +331,33 @@
 // timeout nor its grace period, and a call cancelled while waiting ends
 // cancelled. Name the file, the amount or whatever the person weighs in the
 // reason, and say when the call overwrites or deletes.
+// # Client-executed tools
+//
+// Some tools are best run by the client application that called them: it
+// holds what the mod cannot see (a person's screen, an editor's unsaved
+// buffers). Set Client on a PlainTool or RenderedTool. With no Run, only a
+// client runs the tool ("runs": "client" in the manifest); with a Run, a
+// client runs it when it handles the tool, and the mod otherwise ("runs":
+// "either"):
+//
+//	sdk.PlainTool[ModulesInput]{
+//		Name:        "dependencies_modules",
+//		Description: "Lists the Go modules of the workspace. Call this …",
+//		Activity:    "Listing modules…",
+//		Run:         modulesTool, // when no client handles the call
+//		Client:      true,
+//	}
+//
+// The tool is defined once: its name, description and input type, and a
+// rendered tool's result type. The host validates the input, runs the
+// input type's Validate and the hooks, then hands the call to the client's
+// handler, which gives exactly one [ClientAnswer]: text for the model, a
+// rendered tool's typed result (checked against its schema), or an error.
+// A second answer is dropped, a missing one times out, a cancelled call
+// ends cancelled, and a client-only tool called with no client handler
+// fails saying so. A host with no client of its own (modhost) runs an
+// "either" tool in its mod and does not offer a client-only one over MCP.
+// sdk/modtest scripts the client's answers.
 //
 // # Commands, slash commands, hooks and agents
 //

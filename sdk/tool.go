@@ -89,6 +89,11 @@ type PlainTool[In any] struct {
 	// ClientActions are the kinds of client action the tool may emit; an
 	// action of any other kind fails the call.
 	ClientActions []ClientActionType
+	// Client lets the client application run the tool (see "Client-executed
+	// tools" in the package doc): a call goes to the client's handler when
+	// it has one for the tool, and to Run otherwise. With Client set, Run
+	// may be nil: then only a client runs the tool.
+	Client bool
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -111,7 +116,7 @@ func (r plainRuntime[In]) Run(ctx context.Context, call sdkrt.Call, input any) (
 		return nil, err
 	}
 	if r.t.Run == nil {
-		return nil, fmt.Errorf("tool %s has no Run function", r.t.Name)
+		return nil, noRun(r.t.Name, r.t.Client)
 	}
 	tc := newToolContext(ctx, call)
 	defer tc.end() // even when Run panics
@@ -164,6 +169,10 @@ type RenderedTool[In, Out any] struct {
 	// ClientActions are the kinds of client action the tool may emit with
 	// ToolContext.Act; an action of any other kind fails the call.
 	ClientActions []ClientActionType
+	// Client lets the client application run the tool, as for PlainTool;
+	// a client answers with the typed result, as JSON, and the text the
+	// model reads.
+	Client bool
 }
 
 // View presents a rendered tool's result.
@@ -191,6 +200,9 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 		return nil, err
 	}
 	t := r.t
+	if t.Run == nil && t.Client {
+		return nil, noRun(t.Name, true)
+	}
 	if t.Run == nil || t.View.Text == nil {
 		return nil, fmt.Errorf("tool %s needs Run and View.Text", t.Name)
 	}
@@ -252,6 +264,16 @@ func (e *InputError) Error() string {
 		return "invalid input: " + limits.Cut(e.Problems[0], limits.MaxProblemBytes)
 	}
 	return limits.Message("invalid input:", limits.Problems(e.Problems, e.More))
+}
+
+func (r plainRuntime[In]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
+}
+
+func (r renderedRuntime[In, Out]) Validate(input any) error {
+	_, err := checkInput[In](input)
+	return err
 }
 
 func checkInput[In any](input any) (In, error) {

@@ -101,6 +101,9 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		if t.HasView {
 			fmt.Fprintf(out, "    has a view\n")
 		}
+		if w := runsWords(t.Runs); w != "" {
+			fmt.Fprintf(out, "    runs: %s\n", w)
+		}
 		writeTree(out, "input", t.InputSchema)
 		if len(t.ResultSchema) > 0 {
 			writeTree(out, "result", t.ResultSchema)
@@ -193,6 +196,9 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			}
 			if t.Approval != nil {
 				fmt.Fprintf(out, " Approval: %s.", approvalWords(t.Approval))
+			}
+			if w := runsWords(t.Runs); w != "" {
+				fmt.Fprintf(out, " Runs: %s.", w)
 			}
 			fmt.Fprintln(out)
 			markdownTable(out, "Input", t.InputSchema)

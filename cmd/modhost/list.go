@@ -18,6 +18,9 @@ type listedTool struct {
 	Description string `json:"description"`
 	// Unavailable says why the tool's mod cannot run, when it cannot.
 	Unavailable string `json:"unavailable,omitempty"`
+	// Runs is "client" for a tool only a client application runs, which
+	// modhost cannot call, and "either" for one it calls in its mod.
+	Runs string `json:"runs,omitempty"`
 }
 
 func runList(_ context.Context, e *env, args []string) int {
@@ -49,7 +52,7 @@ func runList(_ context.Context, e *env, args []string) int {
 	if *asJSON {
 		out := make([]listedTool, 0, len(tools))
 		for _, t := range tools {
-			out = append(out, listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod]})
+			out = append(out, listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod], Runs: string(t.Runs)})
 		}
 		data, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", data)
@@ -61,6 +64,7 @@ func runList(_ context.Context, e *env, args []string) int {
 		if u := unavailable[t.Mod]; u != "" {
 			desc = u
 		}
+		desc = runsMark(t.Runs) + desc
 		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}
 	w.Flush()

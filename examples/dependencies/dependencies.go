@@ -30,6 +30,20 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				Render: renderInspect,
 			},
 		},
+		sdk.PlainTool[ModulesInput]{
+			Name:  "dependencies_modules",
+			Title: "List the workspace's Go modules",
+			Description: "Lists the Go modules of the workspace, each module's path and directory, " +
+				"from go.work or else the go.mod at the workspace root; contains keeps the paths containing it. " +
+				"Call this to learn the workspace's module paths before asking who imports a package.",
+			Activity: "Listing modules…",
+			// A client application with the project open (an editor) runs
+			// it itself, from its own view of the project, unsaved go.mod
+			// and go.work edits included; elsewhere the mod reads the files.
+			Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true},
+			Run:         modulesTool,
+			Client:      true,
+		},
 	}},
 	SlashCommands: []sdk.SlashCommand{{
 		ID:          "deps",

@@ -13,13 +13,16 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"dependencies\",\n  \"displayName\": \"Dependencies\",\n  \"description\": \"Finds which packages of the workspace's Go module depend on a package, and through which imports.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/dependencies\",\n  \"sourceHash\": \"sha256:deef705a8ad30b078ff4e952070a0ad4af96e71800307585bb1c908c96d24842\",\n  \"tools\": [\n    {\n      \"name\": \"dependencies_inspect\",\n      \"title\": \"Find a package's dependents\",\n      \"description\": \"Lists the packages of the workspace's Go module (or go.work) that import the given package, directly, and with transitive true also indirectly with the chain of imports. Unknown import paths get a list of close matches. Call this before changing or removing a package's API, to see what would be affected.\",\n      \"activity\": \"Reading the import graph…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names the package whose dependents dependencies_inspect lists.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"package\": {\n            \"description\": \"The import path of a package, such as \\\"example.com/app/internal/store\\\". Packages outside the workspace (\\\"fmt\\\", a dependency) work too: their importers are listed.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"transitive\": {\n            \"description\": \"Also lists the packages that import it indirectly, each with its chain of imports.\",\n            \"type\": \"boolean\"\n          },\n          \"tests\": {\n            \"description\": \"Counts the imports of _test.go files too.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"package\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Lists what depends on a package.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"package\": {\n            \"description\": \"The import path asked about.\",\n            \"type\": \"string\"\n          },\n          \"found\": {\n            \"description\": \"False when no workspace package has that path or imports it.\",\n            \"type\": \"boolean\"\n          },\n          \"inWorkspace\": {\n            \"description\": \"True when the package is one of the workspace's own.\",\n            \"type\": \"boolean\"\n          },\n          \"modules\": {\n            \"description\": \"The module paths of the workspace.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"type\": \"string\"\n            }\n          },\n          \"packagesScanned\": {\n            \"description\": \"How many workspace packages were read.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"direct\": {\n            \"description\": \"The packages that import it themselves.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Dependent\"\n            }\n          },\n          \"indirect\": {\n            \"description\": \"The packages that import it only through others; listed only when transitive was asked for.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Dependent\"\n            }\n          },\n          \"suggestions\": {\n            \"description\": \"Close matches, when the package was not found.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"type\": \"string\"\n            }\n          }\n        },\n        \"required\": [\n          \"package\",\n          \"found\",\n          \"inWorkspace\",\n          \"modules\",\n          \"packagesScanned\",\n          \"direct\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Dependent\": {\n            \"description\": \"A package that depends on the one asked about.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"package\": {\n                \"description\": \"The dependent's import path.\",\n                \"type\": \"string\"\n              },\n              \"dir\": {\n                \"description\": \"Its directory, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"chain\": {\n                \"description\": \"The shortest chain of imports from the dependent to the package asked about, both included.\",\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"type\": \"string\"\n                }\n              }\n            },\n            \"required\": [\n              \"package\",\n              \"dir\",\n              \"chain\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"deps\",\n      \"description\": \"Shows which workspace packages import a package, directly and indirectly: /deps \\u003cimport path\\u003e.\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"reviewer\",\n      \"description\": \"Reviews the impact of a change: may inspect dependencies and search the workspace, nothing else.\",\n      \"tools\": [\n        \"dependencies_inspect\",\n        \"research_search_workspace\"\n      ]\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"dependencies\",\n  \"displayName\": \"Dependencies\",\n  \"description\": \"Finds which packages of the workspace's Go module depend on a package, and through which imports.\",\n  \"goPackage\": \"github.com/modkit/modkit/examples/dependencies\",\n  \"sourceHash\": \"sha256:b1b5099ae8b111c17d8da9aa30f9b664c1fb3bbb88dabc7741a85f8969114c61\",\n  \"tools\": [\n    {\n      \"name\": \"dependencies_inspect\",\n      \"title\": \"Find a package's dependents\",\n      \"description\": \"Lists the packages of the workspace's Go module (or go.work) that import the given package, directly, and with transitive true also indirectly with the chain of imports. Unknown import paths get a list of close matches. Call this before changing or removing a package's API, to see what would be affected.\",\n      \"activity\": \"Reading the import graph…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names the package whose dependents dependencies_inspect lists.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"package\": {\n            \"description\": \"The import path of a package, such as \\\"example.com/app/internal/store\\\". Packages outside the workspace (\\\"fmt\\\", a dependency) work too: their importers are listed.\",\n            \"type\": \"string\",\n            \"minLength\": 1,\n            \"maxLength\": 500\n          },\n          \"transitive\": {\n            \"description\": \"Also lists the packages that import it indirectly, each with its chain of imports.\",\n            \"type\": \"boolean\"\n          },\n          \"tests\": {\n            \"description\": \"Counts the imports of _test.go files too.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"package\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Lists what depends on a package.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"package\": {\n            \"description\": \"The import path asked about.\",\n            \"type\": \"string\"\n          },\n          \"found\": {\n            \"description\": \"False when no workspace package has that path or imports it.\",\n            \"type\": \"boolean\"\n          },\n          \"inWorkspace\": {\n            \"description\": \"True when the package is one of the workspace's own.\",\n            \"type\": \"boolean\"\n          },\n          \"modules\": {\n            \"description\": \"The module paths of the workspace.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"type\": \"string\"\n            }\n          },\n          \"packagesScanned\": {\n            \"description\": \"How many workspace packages were read.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"direct\": {\n            \"description\": \"The packages that import it themselves.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Dependent\"\n            }\n          },\n          \"indirect\": {\n            \"description\": \"The packages that import it only through others; listed only when transitive was asked for.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"$ref\": \"#/$defs/Dependent\"\n            }\n          },\n          \"suggestions\": {\n            \"description\": \"Close matches, when the package was not found.\",\n            \"type\": [\n              \"array\",\n              \"null\"\n            ],\n            \"items\": {\n              \"type\": \"string\"\n            }\n          }\n        },\n        \"required\": [\n          \"package\",\n          \"found\",\n          \"inWorkspace\",\n          \"modules\",\n          \"packagesScanned\",\n          \"direct\"\n        ],\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"Dependent\": {\n            \"description\": \"A package that depends on the one asked about.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"package\": {\n                \"description\": \"The dependent's import path.\",\n                \"type\": \"string\"\n              },\n              \"dir\": {\n                \"description\": \"Its directory, relative to the workspace root.\",\n                \"type\": \"string\"\n              },\n              \"chain\": {\n                \"description\": \"The shortest chain of imports from the dependent to the package asked about, both included.\",\n                \"type\": [\n                  \"array\",\n                  \"null\"\n                ],\n                \"items\": {\n                  \"type\": \"string\"\n                }\n              }\n            },\n            \"required\": [\n              \"package\",\n              \"dir\",\n              \"chain\"\n            ],\n            \"additionalProperties\": false\n          }\n        }\n      },\n      \"hasView\": true,\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      }\n    },\n    {\n      \"name\": \"dependencies_modules\",\n      \"title\": \"List the workspace's Go modules\",\n      \"description\": \"Lists the Go modules of the workspace, each module's path and directory, from go.work or else the go.mod at the workspace root; contains keeps the paths containing it. Call this to learn the workspace's module paths before asking who imports a package.\",\n      \"activity\": \"Listing modules…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Asks for the workspace's Go modules.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"contains\": {\n            \"description\": \"Contains, when set, keeps only the modules whose path contains it.\",\n            \"type\": \"string\",\n            \"maxLength\": 200\n          }\n        },\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      },\n      \"runs\": \"either\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"deps\",\n      \"description\": \"Shows which workspace packages import a package, directly and indirectly: /deps \\u003cimport path\\u003e.\"\n    }\n  ],\n  \"agents\": [\n    {\n      \"name\": \"reviewer\",\n      \"description\": \"Reviews the impact of a change: may inspect dependencies and search the workspace, nothing else.\",\n      \"tools\": [\n        \"dependencies_inspect\",\n        \"research_search_workspace\"\n      ]\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
-		Inputs:   map[string]sdk.InputDecoder{"dependencies_inspect": modkitDecodeDependenciesInspect},
+		Inputs: map[string]sdk.InputDecoder{
+			"dependencies_inspect": modkitDecodeDependenciesInspect,
+			"dependencies_modules": modkitDecodeDependenciesModules,
+		},
 		Manifest: []byte(modkitManifest),
 		Mod:      Mod,
 	}
@@ -105,6 +108,56 @@ func modkitCheckDependenciesInspect(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeDependenciesModules validates the input of tool "dependencies_modules" and decodes it.
+func modkitDecodeDependenciesModules(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckDependenciesModules(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in ModulesInput
+	modkitFillModulesInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckDependenciesModules checks the input of tool "dependencies_modules".
+func modkitCheckDependenciesModules(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [1]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "contains":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					n := jsoncheck.Len(s)
+					if n > 200 {
+						c.Problem(jsoncheck.MsgMaxLength(200, n))
+					}
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"contains\"")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitFillInspectInput decodes validated input into v.
 func modkitFillInspectInput(c *jsoncheck.Checker, v *InspectInput) {
 	c.Enter()
@@ -116,6 +169,19 @@ func modkitFillInspectInput(c *jsoncheck.Checker, v *InspectInput) {
 			v.Transitive = c.Bool()
 		case "tests":
 			v.Tests = c.Bool()
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillModulesInput decodes validated input into v.
+func modkitFillModulesInput(c *jsoncheck.Checker, v *ModulesInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "contains":
+			v.Contains = string(c.Str())
 		default:
 			c.Skip()
 		}

@@ -75,6 +75,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: list tools: %w", err)
 	}
+	tools = inMod(tools)
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Instructions: instructions(b, tools),

@@ -131,13 +131,19 @@ func failed(err error) modapi.Outcome {
 
 // Decode validates and decodes input for the named tool, as CallTool does
 // before running it: with the generated decoder, or encoding/json when
-// there is none. Problems are an *sdk.InputError.
+// there is none, then the input type's Validate method. Problems are an
+// *sdk.InputError.
 func (s *Server) Decode(tool string, input []byte) (any, error) {
 	t, ok := s.tools[tool]
 	if !ok {
 		return nil, fmt.Errorf("mod %s has no tool %s", s.id, tool)
 	}
-	return s.decode(t, input)
+	decoded, err := s.decode(t, input)
+	if err != nil {
+		return nil, err
+	}
+	err = s.recovered("input validator of ", tool, func() error { return t.Validate(decoded) })
+	return decoded, err
 }
 
 func (s *Server) decode(t sdkrt.Tool, input []byte) (decoded any, err error) {

@@ -22,6 +22,10 @@ type Tool interface {
 	// ClientActionKinds are the client action kinds the tool declares, in
 	// order.
 	ClientActionKinds() []string
+	// Validate runs the input type's Validate method, if it has one, on
+	// input, a value Decode or the generated decoder returned; problems
+	// are an *sdk.InputError.
+	Validate(input any) error
 }
 
 // Call is what a handler's ToolContext is made of.

@@ -44,6 +44,22 @@
 //			},
 //		})
 //
+// # Tools the client runs
+//
+// A tool that runs in the client application (sdk.PlainTool.Client) is
+// answered by the [Client] in [Options.Client]: a script of answers, run
+// through a host's rules after the input's validation and, with
+// [Options.Hooks], the hooks. The first answer is the call's output;
+// later ones land in [Outcome.DroppedAnswers]; a client with no answers
+// never answers, and the call fails as on a host's timeout, at once.
+// Without a Client, a tool that runs either way runs in the mod.
+//
+//	out := modtest.Run(t, g, "dependencies_modules", `{}`, &modtest.Options{
+//		Client: &modtest.Client{Answers: []sdk.ClientAnswer{
+//			{Text: "1 module: example.com/app in the workspace root."},
+//		}},
+//	})
+//
 // # Commands, hooks and views
 //
 // [RunCommand], [RunSlashCommand], [RunHooks] and [Activate] run a mod's

@@ -62,6 +62,11 @@ type Options struct {
 	// ran, with Hooks). Without one, such a call fails as on a host with
 	// no approver: the tool needs approval and none could be asked.
 	Approver Approver
+	// Client, when set, is the client application that runs the tools
+	// that run in the client (see Client). When nil, a tool that runs
+	// either way runs in the mod, and one that runs only in the client
+	// fails, as under a host with no handler for it.
+	Client *Client
 }
 
 // DefaultMaxResultBytes is a host's default cap on a tool's result and a
@@ -120,6 +125,13 @@ type Outcome struct {
 	// checked against its kind as a mod process checks it; see WantActions.
 	Actions []sdk.ClientAction
 
+	// ClientInput is the validated input the client received, for a call
+	// a Client ran; nil when the mod ran it.
+	ClientInput json.RawMessage
+	// DroppedAnswers are the client's answers after the first, which a
+	// host drops and logs.
+	DroppedAnswers []sdk.ClientAnswer
+
 	tool  string
 	input json.RawMessage
 	msg   string // why the call failed, as a host words it
@@ -175,6 +187,12 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
+	if mt, ok, err := clientTool(g, tool, opts); err != nil {
+		return nil, err
+	} else if ok {
+		callClient(ctx, srv, g, mt, out, opts)
+		return out, nil
+	}
 	if opts.Hooks {
 		// Hooks see only checked input, as in a host.
 		if _, err := srv.Decode(tool, data); err != nil {

@@ -87,6 +87,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		if a := t.Approval; a != nil {
 			mt.Approval = approval(a)
 		}
+		mt.Runs = runs(t)
 		if t.Rendered {
 			mt.Kind = manifest.KindRendered
 			mt.ResultSchema = mustJSON(out.Root(t.Out, t.Pos))

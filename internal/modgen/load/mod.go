@@ -47,6 +47,10 @@ type Tool struct {
 	Approval *Approval
 	// ClientActions are the kinds of client action the tool lists.
 	ClientActions []ClientActionKind
+	// Client is the tool's Client field: a client application may run it.
+	Client bool
+	// HasRun reports whether the tool sets a Run handler.
+	HasRun bool
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -435,6 +439,15 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 					t.ClientActions = append(t.ClientActions, k)
 				}
 			}
+		case "Run":
+			t.HasRun = !isNil(r.pkg.TypesInfo, v)
+		case "Client":
+			tv, ok := r.pkg.TypesInfo.Types[v]
+			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
+				r.errorf(v.Pos(), "tool Client must be a compile-time constant bool")
+				return
+			}
+			t.Client = constant.BoolVal(tv.Value)
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {

@@ -1,0 +1,161 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
+)
+
+// ClientHandler runs calls of a tool in the embedding application, for a
+// tool that runs in the client (manifest.RunsInClient or RunsEither). The
+// host calls it on a goroutine of its own, after the input was validated
+// and the hooks allowed the call, and takes the first answer given to
+// [ClientCall.Reply] as the call's one output.
+type ClientHandler func(call *ClientCall)
+
+// ClientHandlers maps tool names to the handlers that run them in the
+// client.
+type ClientHandlers map[string]ClientHandler
+
+// ClientCall is one call a ClientHandler runs.
+type ClientCall struct {
+	// Tool is the tool called.
+	Tool string
+	// CallID is the host's id for the call (CallResult.CallID).
+	CallID string
+	// Label is CallRequest.Label.
+	Label string
+	// Input is the validated input, a JSON object.
+	Input json.RawMessage
+	// Session is the calling session.
+	Session sdk.Session
+	// Agent is the calling agent, if any.
+	Agent string
+
+	ctx  context.Context
+	gate *modapi.ClientGate
+}
+
+// Context is cancelled when the call ends: answered, cancelled or timed
+// out. A handler doing long work stops when it is done.
+func (c *ClientCall) Context() context.Context { return c.ctx }
+
+// Reply gives the call's output. Exactly one output counts: the first.
+// A second reply, and one after the call was cancelled or timed out, is
+// dropped and logged. Reply never blocks.
+func (c *ClientCall) Reply(a sdk.ClientAnswer) { c.gate.Reply(a) }
+
+// clientTools are the handlers registered with HandleClientTool.
+type clientTools struct {
+	mu       sync.RWMutex
+	handlers ClientHandlers
+}
+
+// HandleClientTool registers handle to run every call of the named tool,
+// unless the call's own CallRequest.Client has a handler for it; a nil
+// handle removes the registration. The tool must run in the client: a
+// tool that runs only in its mod cannot be handled.
+func (h *Host) HandleClientTool(tool string, handle ClientHandler) error {
+	t, ok := h.tools[tool]
+	if !ok {
+		return h.unknownTool(tool)
+	}
+	if !t.man.Runs.InClient() {
+		return fmt.Errorf("tool %s runs in mod %s; no client can run it", tool, t.mod.man.ID)
+	}
+	h.client.mu.Lock()
+	defer h.client.mu.Unlock()
+	if handle == nil {
+		delete(h.client.handlers, tool)
+		return nil
+	}
+	if h.client.handlers == nil {
+		h.client.handlers = ClientHandlers{}
+	}
+	h.client.handlers[tool] = handle
+	return nil
+}
+
+// clientHandler returns the handler that runs a call of t, or nil when the
+// mod runs it.
+func (h *Host) clientHandler(req *CallRequest, t *tool) ClientHandler {
+	if !t.man.Runs.InClient() {
+		return nil
+	}
+	if handle := req.Client[t.man.Name]; handle != nil {
+		return handle
+	}
+	h.client.mu.RLock()
+	defer h.client.mu.RUnlock()
+	return h.client.handlers[t.man.Name]
+}
+
+// callClient runs a validated, allowed call through a client handler and
+// returns its one outcome.
+func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) *CallResult {
+	// The call ends when its caller or the host gives up.
+	callCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(h.ctx, cancel)()
+	log := h.opts.Logger.With("tool", t.man.Name, "call", res.CallID, "label", res.Label)
+	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, why string) {
+		log.Warn("client answer dropped: "+why, "text", limits.Cut(a.Text, 200), "error", limits.Cut(a.Error, 200))
+	})
+	call := &ClientCall{Tool: t.man.Name, CallID: res.CallID, Label: res.Label, Input: input,
+		Session: req.Session, Agent: req.Agent, ctx: callCtx, gate: gate}
+	go func() {
+		defer func() {
+			if v := recover(); v != nil {
+				log.Error("client handler panicked", "panic", v)
+				gate.Reply(sdk.ClientAnswer{Error: fmt.Sprintf("the client handler of tool %s panicked: %v", t.man.Name, v)})
+			}
+		}()
+		handle(call)
+	}()
+	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
+	switch {
+	case errors.Is(err, modapi.ErrClientTimeout):
+		return res.fail(modapi.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
+	case ctx.Err() != nil:
+		return res.cancelled()
+	case err != nil:
+		return res.fail("the host closed before the client answered tool " + t.man.Name)
+	}
+	o := modapi.ClientOutcome(a, h.opts.MaxResultBytes)
+	if o.Status == modapi.Completed {
+		if msg := t.checkClientResult(o.Result); msg != "" {
+			o = modapi.Outcome{Status: modapi.Failed, Error: msg}
+		}
+	}
+	return res.outcome(t, &o, h.opts.MaxResultBytes)
+}
+
+// checkClientResult returns why a client's typed result does not fit t, or
+// "" when it does.
+func (t *tool) checkClientResult(result json.RawMessage) string {
+	return modapi.CheckClientResult(t.man.Name, t.man.Kind == manifest.KindRendered, result, func(result []byte) ([]string, error) {
+		s, err := t.resultSchema()
+		if err != nil {
+			return nil, err
+		}
+		return s.Check(result), nil
+	})
+}
+
+// compileResultSchema compiles t's result schema, for checking a client's
+// answers.
+func compileResultSchema(modID string, t manifest.Tool) (*schemacheck.Schema, error) {
+	s, err := schemacheck.Compile("modkit:///"+modID+"/"+t.Name+"/result.json", t.ResultSchema)
+	if err != nil {
+		return nil, fmt.Errorf("mod %s: tool %s: result schema: %v", modID, t.Name, err)
+	}
+	return s, nil
+}

@@ -1,0 +1,79 @@
+package modapi
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+// Of answers given at once from many goroutines, exactly one is the
+// call's; every other is dropped.
+func TestClientGateOneAnswer(t *testing.T) {
+	var mu sync.Mutex
+	dropped := map[string]string{}
+	g := NewClientGate(func(a sdk.ClientAnswer, why string) {
+		mu.Lock()
+		dropped[a.Text] = why
+		mu.Unlock()
+	})
+	const n = 20
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.Reply(sdk.ClientAnswer{Text: strconv.Itoa(i)})
+		}()
+	}
+	a, err := g.Wait(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if len(dropped) != n-1 {
+		t.Errorf("got %d answers dropped, want %d", len(dropped), n-1)
+	}
+	if _, ok := dropped[a.Text]; ok {
+		t.Errorf("the call's answer %q was also dropped", a.Text)
+	}
+	g.Reply(sdk.ClientAnswer{Text: "after"})
+	if why := dropped["after"]; why != DroppedLate {
+		t.Errorf("an answer after the call: got %q, want %q", why, DroppedLate)
+	}
+}
+
+func TestClientGateEnds(t *testing.T) {
+	var whys []string
+	drop := func(_ sdk.ClientAnswer, why string) { whys = append(whys, why) }
+
+	g := NewClientGate(drop)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := g.Wait(ctx, 0); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: got %v, want context.Canceled", err)
+	}
+	g.Reply(sdk.ClientAnswer{})
+
+	g = NewClientGate(drop)
+	if _, err := g.Wait(context.Background(), time.Nanosecond); !errors.Is(err, ErrClientTimeout) {
+		t.Errorf("no answer: got %v, want ErrClientTimeout", err)
+	}
+	g.Reply(sdk.ClientAnswer{})
+	if len(whys) != 2 || whys[0] != DroppedLate || whys[1] != DroppedLate {
+		t.Errorf("got drops %q, want two late ones", whys)
+	}
+}
+
+func TestClientOutcome(t *testing.T) {
+	if o := ClientOutcome(sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0); o.Status != Completed || o.Text != "t" || string(o.Result) != "{}" {
+		t.Errorf("success: got %+v", o)
+	}
+	if o := ClientOutcome(sdk.ClientAnswer{Text: "ignored", Error: "no such window"}, 0); o.Status != Failed || o.Error != "no such window" {
+		t.Errorf("error: got %+v", o)
+	}
+}

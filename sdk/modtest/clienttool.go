@@ -1,0 +1,132 @@
+package modtest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
+)
+
+// DefaultClientTimeout is a host's default wait for a client's answer,
+// named in the failure of a call a scripted client never answers.
+const DefaultClientTimeout = 5 * time.Minute
+
+// Client is a scripted client application, for tools that run in the
+// client (sdk.PlainTool.Client): it answers every call of such a tool with
+// Answers, in order, through a host's rules. The first answer is the
+// call's one output, a success or an error; later ones are dropped and
+// kept in Outcome.DroppedAnswers. With no answers the client never
+// answers, and the call fails at once as a host's does when its client
+// timeout passes.
+type Client struct {
+	// Answers are the client's replies to each call.
+	Answers []sdk.ClientAnswer
+	// Timeout is the host's wait for an answer, named in the failure of a
+	// call never answered; DefaultClientTimeout when 0.
+	Timeout time.Duration
+}
+
+// clientTool returns the manifest entry of the named tool when the call
+// goes to a client: the tool runs only in the client, or opts has a client
+// and the tool runs either way.
+// A mod put together without modgen, with no manifest, has no such tool.
+func clientTool(g *sdk.Generated, name string, opts *Options) (manifest.Tool, bool, error) {
+	if len(g.Manifest) == 0 {
+		return manifest.Tool{}, false, nil
+	}
+	var m struct{ Tools []manifest.Tool }
+	if err := json.Unmarshal(g.Manifest, &m); err != nil {
+		return manifest.Tool{}, false, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
+	}
+	for _, t := range m.Tools {
+		if t.Name == name {
+			return t, !t.Runs.InMod() || (opts.Client != nil && t.Runs.InClient()), nil
+		}
+	}
+	return manifest.Tool{}, false, nil
+}
+
+// callClient runs a call of t through the scripted client, after the
+// input's validation and, with opts.Hooks, the hooks, as a host does.
+func callClient(ctx context.Context, srv *modserver.Server, g *sdk.Generated, t manifest.Tool, out *Outcome, opts *Options) {
+	out.Activity.Ended = true
+	if opts.Client == nil {
+		out.fail(modapi.NoClient(t.Name), errors.New(modapi.NoClient(t.Name)))
+		return
+	}
+	if _, err := srv.Decode(t.Name, out.input); err != nil {
+		var ie *sdk.InputError
+		if errors.As(err, &ie) {
+			out.fail(modapi.InvalidInput(t.Name, ie.Problems), err)
+		} else {
+			out.fail(err.Error(), err)
+		}
+		return
+	}
+	if opts.Hooks {
+		if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: t.Name, Input: out.input}, opts); refusal != "" {
+			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
+			return
+		}
+	}
+	out.ClientInput = out.input
+	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, _ string) {
+		out.DroppedAnswers = append(out.DroppedAnswers, a)
+	})
+	for _, a := range opts.Client.Answers {
+		gate.Reply(a)
+	}
+	switch {
+	case ctx.Err() != nil:
+		out.Status = Cancelled
+		out.Err = ctx.Err()
+		return
+	case len(opts.Client.Answers) == 0:
+		timeout := opts.Client.Timeout
+		if timeout <= 0 {
+			timeout = DefaultClientTimeout
+		}
+		msg := modapi.ClientTimedOut(t.Name, timeout)
+		out.fail(msg, errors.New(msg))
+		return
+	}
+	a, err := gate.Wait(ctx, 0)
+	if err != nil {
+		out.Status = Cancelled
+		out.Err = err
+		return
+	}
+	o := modapi.ClientOutcome(a, maxBytes(opts))
+	if o.Status == modapi.Completed {
+		if msg := modapi.CheckClientResult(t.Name, t.Kind == manifest.KindRendered, o.Result, resultCheck(g, t)); msg != "" {
+			o = modapi.Outcome{Status: modapi.Failed, Error: msg}
+		}
+	}
+	modapi.CapResult(t.Name, &o, maxBytes(opts))
+	if o.Status != modapi.Completed {
+		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
+		return
+	}
+	out.Status = Completed
+	out.Text = o.Text
+	out.Result = o.Result
+}
+
+// resultCheck judges a client's typed result against t's result schema,
+// as a host does.
+func resultCheck(g *sdk.Generated, t manifest.Tool) func([]byte) ([]string, error) {
+	return func(result []byte) ([]string, error) {
+		s, err := schemacheck.Compile("modkit:///"+modID(g)+"/"+t.Name+"/result.json", t.ResultSchema)
+		if err != nil {
+			return nil, fmt.Errorf("mod %s: tool %s: result schema: %v", modID(g), t.Name, err)
+		}
+		return s.Check(result), nil
+	}
+}

@@ -1,0 +1,85 @@
+package modtest_test
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/host/testdata/mods/clientside"
+	"github.com/modkit/modkit/sdk"
+	"github.com/modkit/modkit/sdk/modtest"
+)
+
+func TestClientScripts(t *testing.T) {
+	g := clientside.Modkit()
+	answer := func(as ...sdk.ClientAnswer) *modtest.Client { return &modtest.Client{Answers: as} }
+	tests := []struct {
+		name, tool, input string
+		client            *modtest.Client
+		hooks             bool
+		status            modtest.Status
+		text, result      string
+		dropped           int
+	}{
+		{name: "answer", tool: "clientside_pick", input: `{"choices":["a","b"]}`, client: answer(sdk.ClientAnswer{Text: "b"}),
+			status: modtest.Completed, text: "b"},
+		{name: "error", tool: "clientside_pick", input: `{"choices":["a"]}`, client: answer(sdk.ClientAnswer{Error: "closed"}),
+			status: modtest.Failed, text: "Tool failed: closed"},
+		{name: "answer twice", tool: "clientside_pick", input: `{"choices":["a","b"]}`,
+			client: answer(sdk.ClientAnswer{Text: "a"}, sdk.ClientAnswer{Text: "b"}), status: modtest.Completed, text: "a", dropped: 1},
+		{name: "never answer", tool: "clientside_pick", input: `{"choices":["a"]}`, client: &modtest.Client{Timeout: time.Minute},
+			status: modtest.Failed, text: "Tool failed: tool clientside_pick timed out after 1m0s waiting for the client's answer"},
+		{name: "no client", tool: "clientside_pick", input: `{"choices":["a"]}`,
+			status: modtest.Failed, text: "Tool failed: tool clientside_pick runs in the client application, and no client handler was given for it"},
+		{name: "either, no client", tool: "clientside_clock", input: `{}`, status: modtest.Completed, text: "mod: " + modtest.DefaultToday},
+		{name: "either, client", tool: "clientside_clock", input: `{}`, client: answer(sdk.ClientAnswer{Text: "client"}),
+			status: modtest.Completed, text: "client"},
+		{name: "typed result", tool: "clientside_measure", input: `{"element":"nav"}`,
+			client: answer(sdk.ClientAnswer{Text: "120 px", Result: json.RawMessage(`{"width":120}`)}),
+			status: modtest.Completed, text: "120 px", result: `{"width":120}`},
+		{name: "invalid typed result", tool: "clientside_measure", input: `{"element":"nav"}`,
+			client: answer(sdk.ClientAnswer{Text: "?", Result: json.RawMessage(`{"width":"wide"}`)}),
+			status: modtest.Failed, text: "Tool failed: the client answered tool clientside_measure with an invalid result:\n  /width: "},
+		{name: "invalid input", tool: "clientside_pick", input: `{"choices":["a","a"]}`, client: answer(sdk.ClientAnswer{Text: "a"}),
+			status: modtest.Failed, text: "Tool failed: invalid input for tool clientside_pick:\n  /choices: a is offered twice"},
+		{name: "hook refusal", tool: "clientside_pick", input: `{"choices":["forbidden"]}`, client: answer(sdk.ClientAnswer{Text: "a"}), hooks: true,
+			status: modtest.Failed, text: "Tool failed: blocked by a hook of mod clientside: forbidden is not a choice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := modtest.Run(t, g, tt.tool, tt.input, &modtest.Options{Client: tt.client, Hooks: tt.hooks})
+			if out.Status != tt.status || !strings.HasPrefix(out.Text, tt.text) {
+				t.Errorf("got %s %q, want %s %q", out.Status, out.Text, tt.status, tt.text)
+			}
+			if string(out.Result) != tt.result {
+				t.Errorf("got result %s, want %s", out.Result, tt.result)
+			}
+			if len(out.DroppedAnswers) != tt.dropped {
+				t.Errorf("got dropped answers %v, want %d", out.DroppedAnswers, tt.dropped)
+			}
+			ranInClient := tt.client != nil && out.Status == modtest.Completed
+			if ranInClient && string(out.ClientInput) != tt.input {
+				t.Errorf("the client got input %s, want %s", out.ClientInput, tt.input)
+			}
+			if !ranInClient && tt.status == modtest.Completed && out.ClientInput != nil {
+				t.Errorf("the mod ran the call, yet the client got input %s", out.ClientInput)
+			}
+		})
+	}
+}
+
+func TestClientScriptCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	out := modtest.Run(t, clientside.Modkit(), "clientside_pick", `{"choices":["a"]}`,
+		&modtest.Options{Context: ctx, Client: &modtest.Client{Answers: []sdk.ClientAnswer{{Text: "a"}}}})
+	if out.Status != modtest.Cancelled || out.Text != "" {
+		t.Errorf("got %s %q, want cancelled", out.Status, out.Text)
+	}
+	if want := []sdk.ClientAnswer(nil); !reflect.DeepEqual(out.DroppedAnswers, want) {
+		t.Errorf("got dropped %v, want none", out.DroppedAnswers)
+	}
+}
