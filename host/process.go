@@ -563,7 +563,9 @@ func onStarterThread(f func()) {
 }
 
 // stderrTail receives the mod's raw stderr lines and keeps the panic line,
-// if any, and the last lines, for crash and start failure messages.
+// if any, and the last lines, for crash and start failure messages. Log
+// records (JSON lines go-plugin forwards to the host's log) are not kept:
+// the tail shows what the process printed.
 type stderrTail struct {
 	mu    sync.Mutex
 	panic string
@@ -596,7 +598,7 @@ func (t *stderrTail) Write(p []byte) (int, error) {
 
 func (t *stderrTail) add(line string) {
 	line = strings.TrimRight(line, "\r")
-	if strings.TrimSpace(line) == "" {
+	if strings.TrimSpace(line) == "" || strings.HasPrefix(line, `{"@`) {
 		return
 	}
 	if len(line) > tailLineMax {

@@ -28,6 +28,7 @@ func TestStderrTail(t *testing.T) {
 			"panic: boom", []string{"panic: boom", "goroutine 1 [running]:", "line 1", "line 2", "line 3", "line 4", "line 5", "line 6"}},
 		{"a fatal error", []string{"fatal error: all goroutines are asleep - deadlock!\n"},
 			"fatal error: all goroutines are asleep - deadlock!", []string{"fatal error: all goroutines are asleep - deadlock!"}},
+		{"log records left out", []string{`{"@level":"debug","@message":"configuring server automatic mTLS"}` + "\nprinted\n"}, "", []string{"printed"}},
 		{"a long line", []string{strings.Repeat("x", 1000) + "\n"}, "", []string{strings.Repeat("x", tailLineMax) + "…"}},
 	}
 	for _, tt := range tests {
