@@ -3,10 +3,14 @@ package devserver_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modkit/modkit/host"
@@ -69,4 +73,52 @@ func BenchmarkReload(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkPage measures the server's part of a cold first load of the
+// page over loopback, with the example mods: the page, which carries the
+// state, then its script and style as a browser with an empty cache
+// fetches them, gzipped.
+func BenchmarkPage(b *testing.B) {
+	dirs := []string{"../../examples/research", "../../examples/dependencies"}
+	opts := &host.Options{CacheDir: b.TempDir(), Progress: io.Discard}
+	h, err := host.Load(dirs, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	srv, err := devserver.New(h, &devserver.Options{Token: "t", Addr: ts.Listener.Addr().String(), Dirs: dirs,
+		Session: sdk.Session{ID: "bench", Workspace: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts.Config.Handler = srv
+	ts.Start()
+	defer srv.Close()
+	defer ts.Close()
+	get := func(path string) []byte {
+		req, _ := http.NewRequest("GET", ts.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "gzip")
+		resp, err := ts.Client().Transport.RoundTrip(req)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("GET %s: %d %v", path, resp.StatusCode, err)
+		}
+		return body
+	}
+	assetRE := regexp.MustCompile(`"(/assets/[^"]+)"`)
+	for b.Loop() {
+		page := get("/?token=t")
+		links := assetRE.FindAllSubmatch(page, -1)
+		if len(links) != 2 {
+			b.Fatalf("the page links %d assets, want 2", len(links))
+		}
+		for _, l := range links {
+			get(strings.ReplaceAll(string(l[1]), "&amp;", "&"))
+		}
+	}
 }

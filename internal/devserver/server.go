@@ -1,8 +1,8 @@
 package devserver
 
 import (
+	"bytes"
 	"crypto/subtle"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -20,10 +21,7 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-//go:embed assets
-var assets embed.FS
-
-var page = template.Must(template.ParseFS(assets, "assets/index.html"))
+var page = template.Must(template.ParseFS(assetFS, "assets/index.html"))
 
 // Options configure a Server.
 type Options struct {
@@ -58,6 +56,7 @@ type Server struct {
 	builds  map[string]*buildError // mod directory -> its last failed reload
 	subs    map[chan string]bool   // /api/events subscribers
 	reloads int                    // reloads that replaced the host
+	version int                    // events published so far
 }
 
 // generation is one loaded host and the calls running on it.
@@ -94,7 +93,7 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	s.hosts = hosts
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
-	mux.Handle("GET /assets/", http.FileServerFS(assets))
+	mux.HandleFunc("GET /assets/{name}", serveAsset)
 	mux.HandleFunc("GET /api/state", s.state)
 	mux.HandleFunc("POST /api/check", s.check)
 	mux.HandleFunc("POST /api/calls", s.startCall)
@@ -190,13 +189,29 @@ const csp = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 's
 	"img-src 'self' data:; media-src data:; connect-src 'self'; frame-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
+// index serves the page with the state inside it, so that it shows the
+// mods without a second round trip; its scripts and styles are cached.
 func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	// json.Marshal escapes <, > and &, so the state cannot end its script
+	// element.
+	st, err := json.Marshal(s.snapshot())
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := page.Execute(&buf, struct {
+		Token, CSS, JS string
+		State          template.JS
+	}{s.opts.Token, assetURL("app.css", s.opts.Token), assetURL("app.js", s.opts.Token), template.JS(st)}); err != nil {
+		writeError(w, http.StatusInternalServerError, err)
+		return
+	}
 	w.Header().Set("Content-Security-Policy", csp)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := page.Execute(w, struct{ Token string }{s.opts.Token}); err != nil {
-		s.opts.Logger.Warn("render page", "error", err)
-	}
+	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Write(buf.Bytes())
 }
 
 // stateJSON is what /api/state returns.
@@ -208,6 +223,9 @@ type stateJSON struct {
 	Builds      []*buildError        `json:"builds"`
 	Reloads     int                  `json:"reloads"`
 	Calls       []*callSummary       `json:"calls"`
+	// Version counts the events /api/events has published: a page whose
+	// state is older than the stream's first event refetches it.
+	Version int `json:"version"`
 }
 
 type unavailableJSON struct {
@@ -218,9 +236,14 @@ type unavailableJSON struct {
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.snapshot())
+}
+
+// snapshot returns the state as the page sees it.
+func (s *Server) snapshot() *stateJSON {
 	h, done := s.host()
 	defer done()
-	st := stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
+	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
 		Unavailable: []unavailableJSON{}, Builds: []*buildError{}}
 	for _, e := range h.Unavailable() {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
@@ -231,13 +254,13 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 			st.Builds = append(st.Builds, b)
 		}
 	}
-	st.Reloads = s.reloads
+	st.Reloads, st.Version = s.reloads, s.version
 	st.Calls = make([]*callSummary, 0, len(s.order))
 	for _, c := range s.order {
 		st.Calls = append(st.Calls, c.summary())
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, st)
+	return st
 }
 
 type problemJSON struct {
@@ -318,8 +341,9 @@ func writeOutput(w http.ResponseWriter, msg string, err error) {
 	}
 }
 
-// events streams state changes: "state" when the mods or builds changed,
-// "call" when a call started or ended.
+// events streams state changes: first "version", with the state's current
+// version, then "state" when the mods or builds changed, "call" when a
+// call started or ended.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fl, ok := startSSE(w)
 	if !ok {
@@ -328,13 +352,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan string, 16)
 	s.mu.Lock()
 	s.subs[ch] = true
+	version := s.version
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		delete(s.subs, ch)
 		s.mu.Unlock()
 	}()
-	fmt.Fprint(w, ": hello\n\n")
+	fmt.Fprintf(w, ": hello\n\nevent: version\ndata: {\"version\":%d}\n\n", version)
 	fl.Flush()
 	for {
 		select {
@@ -350,6 +375,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 // publish tells every /api/events subscriber; one that lags misses it,
 // which is harmless as every event means "refetch". s.mu must be held.
 func (s *Server) publish(ev string) {
+	s.version++
 	for ch := range s.subs {
 		select {
 		case ch <- ev:

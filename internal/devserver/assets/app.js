@@ -37,12 +37,15 @@ function sse(path) { return new EventSource(path + (path.includes("?") ? "&" : "
 
 // ---- state and navigation ----
 
-async function refresh() {
-  state = await api("GET", "/api/state");
+async function refresh() { show(await api("GET", "/api/state")); }
+
+// show renders a state, from the page itself at first, then from /api/state.
+function show(st) {
+  state = st;
   document.getElementById("workspace").textContent = "workspace " + state.workspace;
   const agentSel = document.getElementById("agent");
-  const cur = agentSel.value || (refresh.first ? "" : state.agent);
-  refresh.first = true;
+  const cur = agentSel.value || (show.first ? "" : state.agent);
+  show.first = true;
   agentSel.replaceChildren(el("option", {value: ""}, "no agent"));
   for (const m of state.mods) for (const a of m.agents || []) agentSel.append(el("option", {value: a.name, selected: a.name === cur}, a.name));
   renderSide();
@@ -522,18 +525,28 @@ function renderCommand(id, slash) {
 function connect() {
   const conn = document.getElementById("conn");
   const es = sse("/api/events");
+  // The stream starts with the state's version: a change since the state
+  // this page shows, or while the stream was down, means refetch.
+  es.addEventListener("version", ev => {
+    if (JSON.parse(ev.data).version !== state.version) refresh();
+  });
   es.onopen = () => { conn.textContent = "live"; };
   es.onerror = () => { conn.textContent = "reconnecting…"; };
   es.addEventListener("state", () => refresh().then(() => { conn.textContent = "reloaded " + new Date().toLocaleTimeString(); }));
   es.addEventListener("call", async () => {
     const s = await api("GET", "/api/state");
     state.calls = s.calls;
+    state.version = s.version;
     renderSide();
   });
 }
 
 document.getElementById("agent").addEventListener("change", () => { if (selected && selected.kind === "tool") renderMain(); });
 
-refresh().then(connect).catch(e => {
+try {
+  show(JSON.parse(document.getElementById("state").textContent));
+  performance.mark("modhost:ready"); // the browser test reads it
+  connect();
+} catch (e) {
   document.getElementById("main").replaceChildren(el("pre", {class: "error"}, "cannot load the inspector: " + e.message));
-});
+}
