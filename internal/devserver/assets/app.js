@@ -87,9 +87,11 @@ function renderSide() {
         el("span", {class: "badge " + c.status}, c.status), "#" + c.id + " " + c.tool));
     }
   }
-  const scroll = side.scrollTop; // keep the reader's place
+  // Keep the reader's place; the first render has none, and forces no
+  // layout to learn it.
+  const scroll = side.firstChild ? side.scrollTop : 0;
   side.replaceChildren(...kids);
-  side.scrollTop = scroll;
+  if (scroll) side.scrollTop = scroll;
 }
 
 function renderMain() {

@@ -67,7 +67,8 @@ const badge = (status) => page.locator(`#main .badge.${status}`);
 // loadTimes waits for the page's first contentful paint and returns, in
 // milliseconds from the start of its navigation: the end of the response,
 // the first contentful paint, the page's mark when it shows the tools
-// ("ready"), and the end of DOMContentLoaded and of load.
+// ("ready", null on another page), and the end of DOMContentLoaded and of
+// load.
 function loadTimes(p) {
   return p.evaluate(() => new Promise((resolve) => {
     new PerformanceObserver((list, obs) => {
@@ -76,7 +77,7 @@ function loadTimes(p) {
       resolve({
         responseEnd: n.responseEnd,
         fcp: list.getEntriesByName("first-contentful-paint")[0].startTime,
-        ready: performance.getEntriesByName("modhost:ready")[0].startTime,
+        ready: performance.getEntriesByName("modhost:ready")[0]?.startTime ?? null,
         domContentLoaded: n.domContentLoadedEventEnd,
         load: n.loadEventEnd,
       });
@@ -93,7 +94,10 @@ function percentiles(samples) {
   };
   if (typeof samples[0] === "number") return { n: samples.length, ...one(samples) };
   const out = { n: samples.length };
-  for (const k of Object.keys(samples[0])) out[k] = one(samples.map((s) => s[k]));
+  for (const k of Object.keys(samples[0])) {
+    const xs = samples.map((s) => s[k]).filter((x) => x !== null);
+    if (xs.length) out[k] = one(xs);
+  }
   return out;
 }
 
@@ -106,16 +110,23 @@ await step("load", async () => {
 });
 
 // Loads of the page: cold, each in a new browser context with an empty
-// cache, and warm, reloads in one context.
+// cache, and warm, reloads in one context. The baseline is a page of one
+// word from a data: URL, loaded cold: what any page costs this browser on
+// this machine.
 const LOADS = 20;
 await step("load-times", async () => {
-  const cold = [];
+  const cold = [], baseline = [];
   for (let i = 0; i < LOADS; i++) {
-    const ctx = await browser.newContext();
-    const p = await newPage(ctx);
+    let ctx = await browser.newContext();
+    let p = await newPage(ctx);
     await p.goto(url);
     await nav("tool", "research_search_workspace", p).waitFor();
     cold.push(await loadTimes(p));
+    await ctx.close();
+    ctx = await browser.newContext();
+    p = await newPage(ctx);
+    await p.goto("data:text/html,<!doctype html><title>baseline</title><p>baseline");
+    baseline.push(await loadTimes(p));
     await ctx.close();
   }
   const ctx = await browser.newContext();
@@ -129,6 +140,7 @@ await step("load-times", async () => {
   }
   await ctx.close();
   report.timings.coldLoadMs = percentiles(cold);
+  report.timings.coldBaselineMs = percentiles(baseline);
   report.timings.warmLoadMs = percentiles(warm);
 });
 
