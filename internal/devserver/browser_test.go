@@ -102,7 +102,8 @@ func TestBrowser(t *testing.T) {
 	if len(report.Failures) > 0 && errOut.Len() > 0 {
 		t.Logf("browser.mjs stderr:\n%s", errOut.Bytes())
 	}
-	t.Logf("timings: %v; screenshots in %s", report.Timings, shots)
+	timings, _ := json.MarshalIndent(report.Timings, "", "  ")
+	t.Logf("timings, in milliseconds:\n%s\nscreenshots in %s", timings, shots)
 	if err != nil && len(report.Failures) == 0 {
 		t.Errorf("browser.mjs: %v\n%s", err, errOut.Bytes())
 	}

@@ -6,10 +6,9 @@
 //
 // # Endpoints
 //
-// The page is "/", which carries the state inside it, so that it shows
-// the mods with no second round trip, and "/assets/{name}?v=VERSION", its
-// script and style, embedded, gzipped once at start, and cached for good
-// under a URL that names their digest. The API is JSON under "/api/":
+// The page is "/", one response that carries its script, its style and
+// the state, so that a first visit shows the mods after one round trip.
+// The API is JSON under "/api/":
 //
 //	GET  /api/state              mods, tools, failures, agents, build errors
 //	POST /api/check              {tool, input} → {problems: [{path, message}]}
@@ -47,8 +46,8 @@
 //
 // # Performance
 //
-// BenchmarkPage measures the server's part of a first load (the page and
-// its assets over loopback); BenchmarkReload a reload after a one-line
+// BenchmarkPage measures the server's part of a first load (the page over
+// loopback); BenchmarkReload a reload after a one-line
 // edit next to go build of the same mod alone. The browser test reports
 // the page's loads by Navigation and Paint Timing and the page's own
 // "modhost:ready" mark (cold, each in a new browser context, and warm,

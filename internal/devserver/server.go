@@ -1,18 +1,15 @@
 package devserver
 
 import (
-	"bytes"
 	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -20,8 +17,6 @@ import (
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
-
-var page = template.Must(template.ParseFS(assetFS, "assets/index.html"))
 
 // Options configure a Server.
 type Options struct {
@@ -93,7 +88,6 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	s.hosts = hosts
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
-	mux.HandleFunc("GET /assets/{name}", serveAsset)
 	mux.HandleFunc("GET /api/state", s.state)
 	mux.HandleFunc("POST /api/check", s.check)
 	mux.HandleFunc("POST /api/calls", s.startCall)
@@ -182,37 +176,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// csp is the page's policy. Scripts may be inline because a view's srcdoc
-// frame inherits it, and views carry inline scripts; the frame adds its own
-// stricter policy, and the page itself inserts no markup it did not write.
-const csp = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+// csp is the page's policy. Its script and style are inline, as are a
+// view's, whose srcdoc frame inherits the policy and adds its own stricter
+// one; the page itself inserts no markup it did not write.
+const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
 	"img-src 'self' data:; media-src data:; connect-src 'self'; frame-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-// index serves the page with the state inside it, so that it shows the
-// mods without a second round trip; its scripts and styles are cached.
-func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	// json.Marshal escapes <, > and &, so the state cannot end its script
-	// element.
-	st, err := json.Marshal(s.snapshot())
-	if err != nil {
-		writeError(w, http.StatusInternalServerError, err)
-		return
-	}
-	var buf bytes.Buffer
-	if err := page.Execute(&buf, struct {
-		Token, CSS, JS string
-		State          template.JS
-	}{s.opts.Token, assetURL("app.css", s.opts.Token), assetURL("app.js", s.opts.Token), template.JS(st)}); err != nil {
-		writeError(w, http.StatusInternalServerError, err)
-		return
-	}
-	w.Header().Set("Content-Security-Policy", csp)
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.Write(buf.Bytes())
-}
 
 // stateJSON is what /api/state returns.
 type stateJSON struct {

@@ -189,7 +189,6 @@ func TestTokenRequired(t *testing.T) {
 	f.outcome(id)
 	endpoints := []struct{ method, path string }{
 		{"GET", "/"},
-		{"GET", "/assets/app.js"},
 		{"GET", "/api/state"},
 		{"POST", "/api/check"},
 		{"POST", "/api/calls"},
