@@ -96,15 +96,18 @@ function renderSide() {
 
 function renderMain() {
   const main = document.getElementById("main");
+  // Renderers leave out a part with null, which replaceChildren would
+  // show as the text "null".
+  const put = kids => main.replaceChildren(...kids.filter(k => k !== undefined && k !== null && k !== false));
   if (!selected) {
-    main.replaceChildren(el("h2", {}, "Mods"), el("p", {class: "muted"},
+    put([el("h2", {}, "Mods"), el("p", {class: "muted"},
       `${state.mods.length} loaded, ${state.unavailable.length} unavailable. Pick a tool, command or mod on the left.`),
-      state.reloads ? el("p", {class: "muted"}, `${state.reloads} reload(s) so far.`) : null);
+      state.reloads ? el("p", {class: "muted"}, `${state.reloads} reload(s) so far.`) : null]);
     return;
   }
   const {kind, key} = selected;
   if (kind === "call") return renderCall(key);
-  main.replaceChildren(...(renderers[kind] ? renderers[kind](key) : [el("p", {}, "Nothing here.")]));
+  put(renderers[kind] ? renderers[kind](key) : [el("p", {}, "Nothing here.")]);
 }
 
 const renderers = {

@@ -61,6 +61,11 @@ function save(content) {
   renameSync(tmp, modSource);
 }
 
+// strayNull reports whether the main panel shows a part left out as the
+// text "null".
+const strayNull = () => page.evaluate(() =>
+  [...document.getElementById("main").childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() === "null"));
+
 const nav = (kind, key, p = page) => p.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
 const badge = (status) => page.locator(`#main .badge.${status}`);
 
@@ -105,6 +110,7 @@ await step("load", async () => {
   await page.goto(url);
   await nav("tool", "research_search_workspace").waitFor();
   report.timings.browserFirstLoad = await loadTimes(page);
+  check(!await strayNull(), "the home panel shows a stray null");
   // A marker that a refresh would lose.
   await page.evaluate(() => { window.notRefreshed = true; });
 });
@@ -147,6 +153,7 @@ await step("load-times", async () => {
 await step("empty-query-problem", async () => {
   await nav("tool", "research_search_workspace").click();
   await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
+  check(!await strayNull(), "the tool panel shows a stray null");
 });
 
 await step("search", async () => {
