@@ -136,6 +136,7 @@ if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM
 	go test -count=1 -run '^TestBrowser$' -v ./internal/devserver >"$work/TestBrowser.log" 2>&1 &&
 	grep -q -- "--- PASS: TestBrowser" "$work/TestBrowser.log"; then
 	echo "ok   TestBrowser"
+	sed -n '/timings, in milliseconds/,/screenshots in/p' "$work/TestBrowser.log"
 else
 	echo "FAIL TestBrowser"; cat "$work/TestBrowser.log"; failed+=("TestBrowser")
 fi

@@ -3,6 +3,8 @@ package devserver_test
 import (
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,4 +71,39 @@ func BenchmarkReload(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkPage measures the server's part of a first load of the page
+// over loopback, with the example mods: the one response, which carries
+// the page's script, style and state.
+func BenchmarkPage(b *testing.B) {
+	dirs := []string{"../../examples/research", "../../examples/dependencies"}
+	opts := &host.Options{CacheDir: b.TempDir(), Progress: io.Discard}
+	h, err := host.Load(dirs, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	srv, err := devserver.New(h, &devserver.Options{Token: "t", Addr: ts.Listener.Addr().String(), Dirs: dirs,
+		Session: sdk.Session{ID: "bench", Workspace: b.TempDir()}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts.Config.Handler = srv
+	ts.Start()
+	defer srv.Close()
+	defer ts.Close()
+	client := ts.Client()
+	for b.Loop() {
+		resp, err := client.Get(ts.URL + "/?token=t")
+		if err != nil {
+			b.Fatal(err)
+		}
+		n, err := io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != http.StatusOK {
+			b.Fatalf("GET /: %d %v", resp.StatusCode, err)
+		}
+		b.SetBytes(n)
+	}
 }

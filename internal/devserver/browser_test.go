@@ -3,9 +3,11 @@ package devserver_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,6 +47,10 @@ func TestBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The script moves this tree into the workspace before it cancels a
+	// search of it, so that the searches before are quick.
+	bigTree := filepath.Join(t.TempDir(), "big")
+	writeTree(t, bigTree, bigDirs, bigFiles)
 	modDir, err := os.MkdirTemp("testdata", "reload-")
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +84,8 @@ func TestBrowser(t *testing.T) {
 		node = bin
 	}
 	src, _ = filepath.Abs(src)
-	cmd := exec.Command(node, filepath.Join("testdata", "browser.mjs"), tools, url, browser, shots, src)
+	cmd := exec.Command(node, filepath.Join("testdata", "browser.mjs"), tools, url, browser, shots, src,
+		bigTree, filepath.Join(ws, "big"), strconv.Itoa(bigDirs*bigFiles))
 	var errOut bytes.Buffer
 	cmd.Stderr = &errOut
 	out, err := cmd.Output()
@@ -95,9 +102,34 @@ func TestBrowser(t *testing.T) {
 	if len(report.Failures) > 0 && errOut.Len() > 0 {
 		t.Logf("browser.mjs stderr:\n%s", errOut.Bytes())
 	}
-	t.Logf("timings: %v; screenshots in %s", report.Timings, shots)
+	timings, _ := json.MarshalIndent(report.Timings, "", "  ")
+	t.Logf("timings, in milliseconds:\n%s\nscreenshots in %s", timings, shots)
 	if err != nil && len(report.Failures) == 0 {
 		t.Errorf("browser.mjs: %v\n%s", err, errOut.Bytes())
+	}
+}
+
+// The large tree: bigDirs directories of bigFiles files of 4 kB each.
+const bigDirs, bigFiles = 100, 200
+
+// writeTree writes a tree of text files, each of lines like Go source, in
+// which nothing says "needle".
+func writeTree(t *testing.T, root string, dirs, files int) {
+	var line strings.Builder
+	for i := range 64 {
+		fmt.Fprintf(&line, "\tx%02d := compute(%d, \"a value of some length\") // a comment\n", i, i)
+	}
+	content := []byte(line.String())
+	for d := range dirs {
+		dir := filepath.Join(root, fmt.Sprintf("pkg%03d", d))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for f := range files {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%03d.go", f)), content, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 

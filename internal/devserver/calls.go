@@ -143,8 +143,11 @@ func (s *Server) startCall(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer done()
 		defer cancel()
-		s.run(ctx, h, c)
+		out := s.run(ctx, h, c)
+		// The outcome and the event that the call ended go out together:
+		// whoever sees the one sees the state with the other.
 		s.mu.Lock()
+		c.add("outcome", out)
 		s.publish("call")
 		s.mu.Unlock()
 	}()
@@ -167,8 +170,8 @@ func (s *Server) trimCalls() {
 	}
 }
 
-// run makes the call and records its events.
-func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
+// run makes the call, records its activity, and returns its outcome.
+func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
 		Approver: c.approve,
@@ -195,7 +198,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) {
 	if out.Activity.Log == nil {
 		out.Activity.Log = []sdk.LogEntry{}
 	}
-	c.add("outcome", out)
+	return out
 }
 
 func (s *Server) lookup(w http.ResponseWriter, r *http.Request) *call {

@@ -6,7 +6,9 @@
 //
 // # Endpoints
 //
-// The page is "/" and its assets; the API is JSON under "/api/":
+// The page is "/", one response that carries its script, its style and
+// the state, so that a first visit shows the mods after one round trip.
+// The API is JSON under "/api/":
 //
 //	GET  /api/state              mods, tools, failures, agents, build errors
 //	POST /api/check              {tool, input} → {problems: [{path, message}]}
@@ -18,7 +20,8 @@
 //	POST /api/calls/{id}/view    {phase} → the tool's view for that phase
 //	POST /api/command            {id, args} → the command's message
 //	POST /api/slash              {id, text} → the slash command's message
-//	GET  /api/events             state changes: "state", "call" (SSE)
+//	GET  /api/events             the state's version, then its changes:
+//	                             "state", "call" (SSE)
 //
 // # Safety
 //
@@ -40,4 +43,15 @@
 // replace the old, so a generator or compiler error (shown in the page with
 // file:line:col) leaves the last good build serving. Calls in flight finish
 // on the host they started on.
+//
+// # Performance
+//
+// BenchmarkPage measures the server's part of a first load (the page over
+// loopback); BenchmarkReload a reload after a one-line
+// edit next to go build of the same mod alone. The browser test reports
+// the page's loads by Navigation and Paint Timing and the page's own
+// "modhost:ready" mark (cold, each in a new browser context, and warm,
+// with a baseline page for the browser's own cost), how long a status
+// update takes from the mod's clock to the page's DOM, and an edit's way
+// to the page.
 package devserver

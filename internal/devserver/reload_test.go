@@ -12,13 +12,16 @@ import (
 	"time"
 )
 
-// reloadySource is a mod whose echo tool answers with version, and whose
-// form tool takes every shape of input a form builds.
+// reloadySource is a mod whose echo tool answers with version, whose
+// form tool takes every shape of input a form builds, and whose clock tool
+// stamps status updates with the mod's clock.
 func reloadySource(version string) string {
 	return `package reloady
 
 import (
 	"encoding/json"
+	"fmt"
+	"time"
 
 	"github.com/modkit/modkit/sdk"
 )
@@ -64,6 +67,14 @@ type FormIn struct {
 	Maybe *int ` + "`json:\"maybe\"`" + `
 }
 
+// ClockIn says how many status updates to send, and how far apart.
+type ClockIn struct {
+	// N is how many.
+	N int ` + "`json:\"n\" jsonschema:\"minimum=1,maximum=1000\"`" + `
+	// GapMS is the pause after each, in milliseconds.
+	GapMS int ` + "`json:\"gapMs\" jsonschema:\"minimum=0,maximum=1000\"`" + `
+}
+
 // Mod is a mod the reload test edits.
 var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{ID: "reloady", Description: "Edited by the reload test."},
@@ -83,6 +94,23 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Run: func(tc *sdk.ToolContext, in FormIn) (sdk.Result, error) {
 				data, err := json.Marshal(in)
 				return sdk.Text(string(data)), err
+			},
+		},
+		sdk.PlainTool[ClockIn]{
+			Name: "reloady_clock",
+			Description: "Sends n status updates, \"tick I at T\", T the mod's clock when it sent update I in Unix microseconds. " +
+				"Call it to measure how fast status reaches a client.",
+			Activity: "Ticking…",
+			Run: func(tc *sdk.ToolContext, in ClockIn) (sdk.Result, error) {
+				for i := range in.N {
+					tc.Status(fmt.Sprintf("tick %d at %d", i, time.Now().UnixMicro()))
+					select {
+					case <-tc.Done():
+						return sdk.Result{}, tc.Err()
+					case <-time.After(time.Duration(in.GapMS) * time.Millisecond):
+					}
+				}
+				return sdk.Text(fmt.Sprint(in.N, " ticks")), nil
 			},
 		},
 	}},

@@ -2,11 +2,9 @@ package devserver
 
 import (
 	"crypto/subtle"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"html/template"
 	"io"
 	"log/slog"
 	"net"
@@ -19,11 +17,6 @@ import (
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
-
-//go:embed assets
-var assets embed.FS
-
-var page = template.Must(template.ParseFS(assets, "assets/index.html"))
 
 // Options configure a Server.
 type Options struct {
@@ -58,6 +51,7 @@ type Server struct {
 	builds  map[string]*buildError // mod directory -> its last failed reload
 	subs    map[chan string]bool   // /api/events subscribers
 	reloads int                    // reloads that replaced the host
+	version int                    // events published so far
 }
 
 // generation is one loaded host and the calls running on it.
@@ -94,7 +88,6 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	s.hosts = hosts
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.index)
-	mux.Handle("GET /assets/", http.FileServerFS(assets))
 	mux.HandleFunc("GET /api/state", s.state)
 	mux.HandleFunc("POST /api/check", s.check)
 	mux.HandleFunc("POST /api/calls", s.startCall)
@@ -184,21 +177,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mux.ServeHTTP(w, r)
 }
 
-// csp is the page's policy. Scripts may be inline because a view's srcdoc
-// frame inherits it, and views carry inline scripts; the frame adds its own
-// stricter policy, and the page itself inserts no markup it did not write.
-const csp = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+// csp is the page's policy. Its script and style are inline, as are a
+// view's, whose srcdoc frame inherits the policy and adds its own stricter
+// one; the page itself inserts no markup it did not write.
+const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
 	"img-src 'self' data:; media-src data:; connect-src 'self'; frame-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-
-func (s *Server) index(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Content-Security-Policy", csp)
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	if err := page.Execute(w, struct{ Token string }{s.opts.Token}); err != nil {
-		s.opts.Logger.Warn("render page", "error", err)
-	}
-}
 
 // stateJSON is what /api/state returns.
 type stateJSON struct {
@@ -209,6 +193,9 @@ type stateJSON struct {
 	Builds      []*buildError        `json:"builds"`
 	Reloads     int                  `json:"reloads"`
 	Calls       []*callSummary       `json:"calls"`
+	// Version counts the events /api/events has published: a page whose
+	// state is older than the stream's first event refetches it.
+	Version int `json:"version"`
 }
 
 type unavailableJSON struct {
@@ -219,9 +206,14 @@ type unavailableJSON struct {
 }
 
 func (s *Server) state(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.snapshot())
+}
+
+// snapshot returns the state as the page sees it.
+func (s *Server) snapshot() *stateJSON {
 	h, done := s.host()
 	defer done()
-	st := stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
+	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
 		Unavailable: []unavailableJSON{}, Builds: []*buildError{}}
 	for _, e := range h.Unavailable() {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
@@ -232,13 +224,13 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 			st.Builds = append(st.Builds, b)
 		}
 	}
-	st.Reloads = s.reloads
+	st.Reloads, st.Version = s.reloads, s.version
 	st.Calls = make([]*callSummary, 0, len(s.order))
 	for _, c := range s.order {
 		st.Calls = append(st.Calls, c.summary())
 	}
 	s.mu.Unlock()
-	writeJSON(w, http.StatusOK, st)
+	return st
 }
 
 type problemJSON struct {
@@ -319,8 +311,9 @@ func writeOutput(w http.ResponseWriter, msg string, err error) {
 	}
 }
 
-// events streams state changes: "state" when the mods or builds changed,
-// "call" when a call started or ended.
+// events streams state changes: first "version", with the state's current
+// version, then "state" when the mods or builds changed, "call" when a
+// call started or ended.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fl, ok := startSSE(w)
 	if !ok {
@@ -329,13 +322,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	ch := make(chan string, 16)
 	s.mu.Lock()
 	s.subs[ch] = true
+	version := s.version
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
 		delete(s.subs, ch)
 		s.mu.Unlock()
 	}()
-	fmt.Fprint(w, ": hello\n\n")
+	fmt.Fprintf(w, ": hello\n\nevent: version\ndata: {\"version\":%d}\n\n", version)
 	fl.Flush()
 	for {
 		select {
@@ -351,6 +345,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 // publish tells every /api/events subscriber; one that lags misses it,
 // which is harmless as every event means "refetch". s.mu must be held.
 func (s *Server) publish(ev string) {
+	s.version++
 	for ch := range s.subs {
 		select {
 		case ch <- ev:

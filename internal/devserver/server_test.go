@@ -189,7 +189,6 @@ func TestTokenRequired(t *testing.T) {
 	f.outcome(id)
 	endpoints := []struct{ method, path string }{
 		{"GET", "/"},
-		{"GET", "/assets/app.js"},
 		{"GET", "/api/state"},
 		{"POST", "/api/check"},
 		{"POST", "/api/calls"},
@@ -465,6 +464,14 @@ func TestEventsStream(t *testing.T) {
 	sc := bufio.NewScanner(resp.Body)
 	if !sc.Scan() || sc.Text() != ": hello" {
 		t.Fatalf("first line: got %q", sc.Text())
+	}
+	// Then the state's version, which no event has changed yet.
+	var head []string
+	for i := 0; i < 3 && sc.Scan(); i++ {
+		head = append(head, sc.Text())
+	}
+	if want := []string{"", "event: version", `data: {"version":0}`}; strings.Join(head, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("stream head: got %q, want %q", head, want)
 	}
 	id := f.call("quick_echo", `{"text":"x"}`, "")
 	// One event when the call starts, one when it ends.

@@ -37,12 +37,15 @@ function sse(path) { return new EventSource(path + (path.includes("?") ? "&" : "
 
 // ---- state and navigation ----
 
-async function refresh() {
-  state = await api("GET", "/api/state");
+async function refresh() { show(await api("GET", "/api/state")); }
+
+// show renders a state, from the page itself at first, then from /api/state.
+function show(st) {
+  state = st;
   document.getElementById("workspace").textContent = "workspace " + state.workspace;
   const agentSel = document.getElementById("agent");
-  const cur = agentSel.value || (refresh.first ? "" : state.agent);
-  refresh.first = true;
+  const cur = agentSel.value || (show.first ? "" : state.agent);
+  show.first = true;
   agentSel.replaceChildren(el("option", {value: ""}, "no agent"));
   for (const m of state.mods) for (const a of m.agents || []) agentSel.append(el("option", {value: a.name, selected: a.name === cur}, a.name));
   renderSide();
@@ -84,22 +87,27 @@ function renderSide() {
         el("span", {class: "badge " + c.status}, c.status), "#" + c.id + " " + c.tool));
     }
   }
-  const scroll = side.scrollTop; // keep the reader's place
+  // Keep the reader's place; the first render has none, and forces no
+  // layout to learn it.
+  const scroll = side.firstChild ? side.scrollTop : 0;
   side.replaceChildren(...kids);
-  side.scrollTop = scroll;
+  if (scroll) side.scrollTop = scroll;
 }
 
 function renderMain() {
   const main = document.getElementById("main");
+  // Renderers leave out a part with null, which replaceChildren would
+  // show as the text "null".
+  const put = kids => main.replaceChildren(...kids.filter(k => k !== undefined && k !== null && k !== false));
   if (!selected) {
-    main.replaceChildren(el("h2", {}, "Mods"), el("p", {class: "muted"},
+    put([el("h2", {}, "Mods"), el("p", {class: "muted"},
       `${state.mods.length} loaded, ${state.unavailable.length} unavailable. Pick a tool, command or mod on the left.`),
-      state.reloads ? el("p", {class: "muted"}, `${state.reloads} reload(s) so far.`) : null);
+      state.reloads ? el("p", {class: "muted"}, `${state.reloads} reload(s) so far.`) : null]);
     return;
   }
   const {kind, key} = selected;
   if (kind === "call") return renderCall(key);
-  main.replaceChildren(...(renderers[kind] ? renderers[kind](key) : [el("p", {}, "Nothing here.")]));
+  put(renderers[kind] ? renderers[kind](key) : [el("p", {}, "Nothing here.")]);
 }
 
 const renderers = {
@@ -444,7 +452,7 @@ function renderOutcome(box, c, o) {
   if (o.status === "refused") kids.push(el("p", {class: "error refused-why"}, "Refused: " + o.error));
   if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
   kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
-    : el("p", {class: "muted"}, "no text: the model reads the outputs below"));
+    : el("p", {class: "muted"}, o.outputs.length ? "no text: the model reads the outputs below" : "no text"));
   if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
   if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
   if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
@@ -536,18 +544,28 @@ function renderCommand(id, slash) {
 function connect() {
   const conn = document.getElementById("conn");
   const es = sse("/api/events");
+  // The stream starts with the state's version: a change since the state
+  // this page shows, or while the stream was down, means refetch.
+  es.addEventListener("version", ev => {
+    if (JSON.parse(ev.data).version !== state.version) refresh();
+  });
   es.onopen = () => { conn.textContent = "live"; };
   es.onerror = () => { conn.textContent = "reconnecting…"; };
   es.addEventListener("state", () => refresh().then(() => { conn.textContent = "reloaded " + new Date().toLocaleTimeString(); }));
   es.addEventListener("call", async () => {
     const s = await api("GET", "/api/state");
     state.calls = s.calls;
+    state.version = s.version;
     renderSide();
   });
 }
 
 document.getElementById("agent").addEventListener("change", () => { if (selected && selected.kind === "tool") renderMain(); });
 
-refresh().then(connect).catch(e => {
+try {
+  show(JSON.parse(document.getElementById("state").textContent));
+  performance.mark("modhost:ready"); // the browser test reads it
+  connect();
+} catch (e) {
   document.getElementById("main").replaceChildren(el("pre", {class: "error"}, "cannot load the inspector: " + e.message));
-});
+}

@@ -2,20 +2,22 @@
 // mod's author would: it browses the mods, fills the form of
 // research_search_workspace and sees the field problem for an empty query,
 // runs a real search and sees its status updates and its completed view in
-// the sandboxed frame, cancels a call that waits for it, acts as an agent
-// that may not call a tool, sees a hook block a call, runs research.stats
-// and /deps, and edits a mod's source to see the page pick up the change
-// without a refresh. It saves screenshots in SHOT_DIR, fails on any console
-// error, and prints a JSON report on stdout; it exits non-zero when a check
-// fails.
+// the sandboxed frame, acts as an agent that may not call a tool, sees a
+// hook block a call, runs research.stats and /deps, moves a large tree
+// into the workspace and cancels a long search of it, and edits a mod's
+// source to see the page pick up the change without a refresh. It saves
+// screenshots in SHOT_DIR, fails on any console error, and prints a JSON
+// report on stdout, with timings: the page's loads (Navigation and Paint
+// Timing, and the page's own mark when it shows the tools), and how long
+// activity takes to reach the page; it exits non-zero when a check fails.
 //
-// usage: node browser.mjs TOOLS_DIR URL CHROMIUM SHOT_DIR MOD_SOURCE
+// usage: node browser.mjs TOOLS_DIR URL CHROMIUM SHOT_DIR MOD_SOURCE BIG_TREE BIG_DEST BIG_FILES
 import { createRequire } from "node:module";
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [toolsDir, url, chromiumPath, shotDir, modSource] = process.argv.slice(2);
+const [toolsDir, url, chromiumPath, shotDir, modSource, bigTree, bigDest, bigFiles] = process.argv.slice(2);
 const req = createRequire(join(toolsDir, "package.json"));
 const pw = await import(pathToFileURL(req.resolve("playwright-core")).href);
 const { chromium } = Object.assign({}, pw.default, pw);
@@ -30,10 +32,15 @@ function check(ok, what) {
 }
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-page.setDefaultTimeout(TIMEOUT);
-page.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
-page.on("pageerror", (e) => consoleErrors.push(String(e)));
+
+async function newPage(context) {
+  const p = await context.newPage();
+  p.setDefaultTimeout(TIMEOUT);
+  p.on("console", (m) => { if (m.type() === "error") consoleErrors.push(m.text()); });
+  p.on("pageerror", (e) => consoleErrors.push(String(e)));
+  return p;
+}
+const page = await newPage(await browser.newContext({ viewport: { width: 1280, height: 900 } }));
 
 let shots = 0;
 async function step(name, f) {
@@ -54,25 +61,99 @@ function save(content) {
   renameSync(tmp, modSource);
 }
 
-const nav = (kind, key) => page.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
+// strayNull reports whether the main panel shows a part left out as the
+// text "null".
+const strayNull = () => page.evaluate(() =>
+  [...document.getElementById("main").childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() === "null"));
+
+const nav = (kind, key, p = page) => p.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
 const badge = (status) => page.locator(`#main .badge.${status}`);
 
+// loadTimes waits for the page's first contentful paint and returns, in
+// milliseconds from the start of its navigation: the end of the response,
+// the first contentful paint, the page's mark when it shows the tools
+// ("ready", null on another page), and the end of DOMContentLoaded and of
+// load.
+function loadTimes(p) {
+  return p.evaluate(() => new Promise((resolve) => {
+    new PerformanceObserver((list, obs) => {
+      obs.disconnect();
+      const n = performance.getEntriesByType("navigation")[0];
+      resolve({
+        responseEnd: n.responseEnd,
+        fcp: list.getEntriesByName("first-contentful-paint")[0].startTime,
+        ready: performance.getEntriesByName("modhost:ready")[0]?.startTime ?? null,
+        domContentLoaded: n.domContentLoadedEventEnd,
+        load: n.loadEventEnd,
+      });
+    }).observe({ type: "paint", buffered: true });
+  }));
+}
+
+// percentiles summarises samples of loadTimes (or numbers) by p50 and p90.
+function percentiles(samples) {
+  const pick = (xs, q) => xs[Math.max(0, Math.ceil(q * xs.length) - 1)];
+  const one = (xs) => {
+    xs = [...xs].sort((a, b) => a - b);
+    return { p50: +pick(xs, 0.5).toFixed(1), p90: +pick(xs, 0.9).toFixed(1) };
+  };
+  if (typeof samples[0] === "number") return { n: samples.length, ...one(samples) };
+  const out = { n: samples.length };
+  for (const k of Object.keys(samples[0])) {
+    const xs = samples.map((s) => s[k]).filter((x) => x !== null);
+    if (xs.length) out[k] = one(xs);
+  }
+  return out;
+}
+
 await step("load", async () => {
-  const t0 = Date.now();
   await page.goto(url);
   await nav("tool", "research_search_workspace").waitFor();
-  report.timings.firstLoadToToolsMs = Date.now() - t0;
-  report.timings.navigation = await page.evaluate(() => {
-    const n = performance.getEntriesByType("navigation")[0];
-    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
-  });
+  report.timings.browserFirstLoad = await loadTimes(page);
+  check(!await strayNull(), "the home panel shows a stray null");
   // A marker that a refresh would lose.
   await page.evaluate(() => { window.notRefreshed = true; });
+});
+
+// Loads of the page: cold, each in a new browser context with an empty
+// cache, and warm, reloads in one context. The baseline is a page of one
+// word from a data: URL, loaded cold: what any page costs this browser on
+// this machine.
+const LOADS = 20;
+await step("load-times", async () => {
+  const cold = [], baseline = [];
+  for (let i = 0; i < LOADS; i++) {
+    let ctx = await browser.newContext();
+    let p = await newPage(ctx);
+    await p.goto(url);
+    await nav("tool", "research_search_workspace", p).waitFor();
+    cold.push(await loadTimes(p));
+    await ctx.close();
+    ctx = await browser.newContext();
+    p = await newPage(ctx);
+    await p.goto("data:text/html,<!doctype html><title>baseline</title><p>baseline");
+    baseline.push(await loadTimes(p));
+    await ctx.close();
+  }
+  const ctx = await browser.newContext();
+  const p = await newPage(ctx);
+  await p.goto(url);
+  const warm = [];
+  for (let i = 0; i < LOADS; i++) {
+    await p.reload();
+    await nav("tool", "research_search_workspace", p).waitFor();
+    warm.push(await loadTimes(p));
+  }
+  await ctx.close();
+  report.timings.coldLoadMs = percentiles(cold);
+  report.timings.coldBaselineMs = percentiles(baseline);
+  report.timings.warmLoadMs = percentiles(warm);
 });
 
 await step("empty-query-problem", async () => {
   await nav("tool", "research_search_workspace").click();
   await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
+  check(!await strayNull(), "the tool panel shows a stray null");
 });
 
 await step("search", async () => {
@@ -179,12 +260,31 @@ await step("latency", async () => {
   report.timings.hostToPageMs = { n: lat.length, p50: lat[Math.floor(lat.length / 2)], p90: lat[Math.floor(lat.length * 0.9)] };
 });
 
-await step("cancel", async () => {
-  await nav("tool", "crashy_wait").click();
+// From the mod's clock when it sends a status update to the update's
+// appearance in the page's DOM.
+await step("mod-to-page", async () => {
+  await nav("tool", "reloady_clock").click();
+  await page.locator('#main .field[data-path="/n"] > input').fill("100");
+  await page.locator('#main .field[data-path="/gapMs"] > input').fill("20");
+  await page.waitForFunction(() => [...document.querySelectorAll("#main .problem")].every((p) => p.textContent === ""));
+  await page.evaluate(() => {
+    window.ticks = {};
+    new MutationObserver((ms) => {
+      const now = performance.timeOrigin + performance.now();
+      for (const m of ms) {
+        if (!m.target.matches || !m.target.matches("p.status")) continue;
+        for (const n of m.addedNodes) {
+          const t = /^tick (\d+) at (\d+)$/.exec(n.textContent);
+          if (t && !(t[1] in window.ticks)) window.ticks[t[1]] = now - Number(t[2]) / 1000;
+        }
+      }
+    }).observe(document.getElementById("main"), { subtree: true, childList: true });
+  });
   await page.locator("#run").click();
-  await page.locator("#main p.status", { hasText: "waiting" }).waitFor();
-  await page.locator("#cancel").click();
-  await badge("cancelled").waitFor();
+  await badge("completed").waitFor();
+  const lat = await page.evaluate(() => Object.values(window.ticks));
+  check(lat.length === 100, `mod-to-page: ${lat.length} status updates seen, want 100`);
+  if (lat.length) report.timings.modToPageMs = percentiles(lat);
 });
 
 await step("history-rerun", async () => {
@@ -229,6 +329,23 @@ await step("slash", async () => {
   check(out.includes("example.com/ws/a"), `/deps said: ${out}`);
 });
 
+await step("cancel-large-search", async () => {
+  renameSync(bigTree, bigDest);
+  await nav("tool", "research_search_workspace").click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await page.locator("#main textarea.raw").fill(JSON.stringify({ query: "\\w+\\s*:=\\s*needle", regex: true, limit: 200 }));
+  await page.locator("#run").click();
+  await page.locator("#main p.status", { hasText: /^Searching [\d,]+ of [\d,]+ files/ }).waitFor();
+  await page.locator("#cancel").click();
+  await badge("cancelled").waitFor();
+  // The last status the search sent before it stopped.
+  const status = await page.locator("#main p.status").textContent();
+  const [done, total] = (/^Searching ([\d,]+) of ([\d,]+) files/.exec(status) || [, "NaN", "NaN"]).slice(1).map((n) => Number(n.replace(/,/g, "")));
+  check(total >= Number(bigFiles), `the search did not list the large tree: ${status}`);
+  check(done < total, `the cancelled search went on to the end: ${status}`);
+  report.steps.push({ name: "cancelled search's last status", status });
+});
+
 await step("live-reload", async () => {
   await nav("tool", "reloady_echo").click();
   const before = readFileSync(modSource, "utf8");
@@ -244,17 +361,6 @@ await step("live-reload", async () => {
   save(before);
   await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
   check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
-});
-
-await step("warm-load", async () => {
-  const t0 = Date.now();
-  await page.reload();
-  await nav("tool", "research_search_workspace").waitFor();
-  report.timings.warmLoadToToolsMs = Date.now() - t0;
-  report.timings.warmNavigation = await page.evaluate(() => {
-    const n = performance.getEntriesByType("navigation")[0];
-    return { domContentLoadedMs: n.domContentLoadedEventEnd, loadMs: n.loadEventEnd };
-  });
 });
 
 await browser.close();
