@@ -6,12 +6,14 @@ import (
 	"fmt"
 )
 
-// Check checks input against the tool's input schema as [Host.Call] does
-// before its handler runs, and returns the problems, each
-// "/json/path: what is wrong"; none means the input is valid. It runs no
-// hook and starts no mod, so a form can show problems before anything
-// runs. An unknown tool is an error.
-func (h *Host) Check(toolName string, input json.RawMessage) ([]string, error) {
+// Check checks input as [Host.Call] does before any hook or handler
+// runs, and returns the problems, each "/json/path: what is wrong"; none
+// means the input is valid. It runs no hook and starts no mod, so a form
+// can show problems before anything runs: the input schema judges it, and
+// when the mod's process runs already and has a generated validator for
+// the tool, the mod judges it too, with the input type's Validate method.
+// An unknown tool is an error, as is a running mod that cannot answer.
+func (h *Host) Check(ctx context.Context, toolName string, input json.RawMessage) ([]string, error) {
 	t, ok := h.tools[toolName]
 	if !ok {
 		return nil, h.unknownTool(toolName)
@@ -23,7 +25,13 @@ func (h *Host) Check(toolName string, input json.RawMessage) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return checkInput(schema, input), nil
+	if problems := checkInput(schema, input); len(problems) > 0 {
+		return problems, nil
+	}
+	if p := t.mod.current(); p != nil && p.validates[toolName] {
+		return p.checkInput(ctx, toolName, input)
+	}
+	return nil, nil
 }
 
 // Start starts the mod's process now, building it when needed, rather than

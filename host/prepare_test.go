@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ func TestCheck(t *testing.T) {
 		{`{"logs": "x"}`, []string{"/logs: "}},
 		{`{`, []string{"/: invalid JSON at byte 1"}},
 	} {
-		problems, err := h.Check("quick_activity", []byte(tc.input))
+		problems, err := h.Check(context.Background(), "quick_activity", []byte(tc.input))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,8 +34,28 @@ func TestCheck(t *testing.T) {
 			}
 		}
 	}
-	if _, err := h.Check("quick_nope", []byte(`{}`)); !errors.Is(err, host.ErrUnknownTool) {
+	if _, err := h.Check(context.Background(), "quick_nope", []byte(`{}`)); !errors.Is(err, host.ErrUnknownTool) {
 		t.Errorf("unknown tool: got %v, want ErrUnknownTool", err)
+	}
+}
+
+// TestCheckAsksRunningMod: once the mod runs, Check also finds what the
+// input type's Validate method refuses, as a call would.
+func TestCheckAsksRunningMod(t *testing.T) {
+	h := load(t, nil, clientsideDir)
+	input := []byte(`{"choices":["a","a"]}`)
+	if problems, err := h.Check(context.Background(), "clientside_pick", input); err != nil || len(problems) != 0 {
+		t.Fatalf("before the mod runs: got %q, %v; want no problems (the schema holds)", problems, err)
+	}
+	if err := h.Start(context.Background(), "clientside"); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := h.Check(context.Background(), "clientside_pick", input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"/choices: a is offered twice"}; !slices.Equal(problems, want) {
+		t.Errorf("got %q, want %q", problems, want)
 	}
 }
 

@@ -261,9 +261,13 @@ func (s *Server) check(w http.ResponseWriter, r *http.Request) {
 	}
 	h, done := s.host()
 	defer done()
-	ps, err := h.Check(req.Tool, req.Input)
-	if err != nil {
+	ps, err := h.Check(r.Context(), req.Tool, req.Input)
+	if errors.Is(err, host.ErrUnknownTool) {
 		writeError(w, http.StatusNotFound, err)
+		return
+	}
+	if err != nil {
+		writeError(w, http.StatusBadGateway, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"problems": problems(ps)})
