@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -53,29 +52,11 @@ func clientTool(g *sdk.Generated, name string, opts *Options) (manifest.Tool, bo
 	return manifest.Tool{}, false, nil
 }
 
-// callClient runs a call of t through the scripted client, after the
-// input's validation and, with opts.Hooks, the hooks, as a host does.
-func callClient(ctx context.Context, srv *modserver.Server, g *sdk.Generated, t manifest.Tool, out *Outcome, opts *Options) {
+// callClient runs a call of t through the scripted client once the input
+// was judged valid, the hooks (with opts.Hooks) let it through and any
+// approval was given, as a host does.
+func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Outcome, opts *Options) {
 	out.Activity.Ended = true
-	if opts.Client == nil {
-		out.fail(modapi.NoClient(t.Name), errors.New(modapi.NoClient(t.Name)))
-		return
-	}
-	if _, err := srv.Decode(t.Name, out.input); err != nil {
-		var ie *sdk.InputError
-		if errors.As(err, &ie) {
-			out.fail(modapi.InvalidInput(t.Name, ie.Problems), err)
-		} else {
-			out.fail(err.Error(), err)
-		}
-		return
-	}
-	if opts.Hooks {
-		if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: t.Name, Input: out.input}, opts); refusal != "" {
-			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
-			return
-		}
-	}
 	out.ClientInput = out.input
 	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, _ string) {
 		out.DroppedAnswers = append(out.DroppedAnswers, a)

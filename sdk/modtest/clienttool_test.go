@@ -83,3 +83,54 @@ func TestClientScriptCancelled(t *testing.T) {
 		t.Errorf("got dropped %v, want none", out.DroppedAnswers)
 	}
 }
+
+// A tool the client runs that needs approval asks the person before the
+// client sees the call, as on a host.
+func TestClientToolNeedsApproval(t *testing.T) {
+	const reason = "Erase nav from the screen"
+	tests := []struct {
+		name     string
+		approver modtest.Approver
+		status   modtest.Status
+		text     string
+	}{
+		{"approve", modtest.Approve, modtest.Completed, "erased"},
+		{"deny", modtest.Deny, modtest.Denied,
+			"The person declined this call, so clientside_erase did not run. They were asked: " + reason},
+		{"no approver", nil, modtest.Failed,
+			"Tool failed: tool clientside_erase needs a person's approval and none could be asked: " + reason},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out := modtest.Run(t, clientside.Modkit(), "clientside_erase", `{"element":"nav"}`, &modtest.Options{
+				Approver: tt.approver,
+				Client:   &modtest.Client{Answers: []sdk.ClientAnswer{{Text: "erased"}}},
+			})
+			if out.Status != tt.status || out.Text != tt.text || out.ApprovalReason != reason {
+				t.Errorf("got %s %q (asked %q), want %s %q (asked %q)", out.Status, out.Text, out.ApprovalReason, tt.status, tt.text, reason)
+			}
+			if ran := out.ClientInput != nil; ran != (tt.status == modtest.Completed) {
+				t.Errorf("got the client ran %v, want %v", ran, tt.status == modtest.Completed)
+			}
+			if out.Actions != nil {
+				t.Errorf("got client actions %v, want none", out.Actions)
+			}
+		})
+	}
+}
+
+// A call of a client tool cancelled while the person is asked ends
+// cancelled before the client sees it.
+func TestClientToolApprovalCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	approver := func(ctx context.Context, reason string) (bool, error) {
+		cancel()
+		return modtest.NeverAnswer(ctx, reason)
+	}
+	out := modtest.Run(t, clientside.Modkit(), "clientside_erase", `{"element":"nav"}`, &modtest.Options{
+		Context: ctx, Approver: approver, Client: &modtest.Client{Answers: []sdk.ClientAnswer{{Text: "erased"}}},
+	})
+	if out.Status != modtest.Cancelled || out.ClientInput != nil {
+		t.Errorf("got %s %q, client input %s; want cancelled before the client ran", out.Status, out.Text, out.ClientInput)
+	}
+}

@@ -187,14 +187,17 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	if mt, ok, err := clientTool(g, tool, opts); err != nil {
+	mt, toClient, err := clientTool(g, tool, opts)
+	if err != nil {
 		return nil, err
-	} else if ok {
-		callClient(ctx, srv, g, mt, out, opts)
+	}
+	if toClient && opts.Client == nil {
+		msg := modapi.NoClient(tool)
+		out.fail(msg, errors.New(msg))
 		return out, nil
 	}
-	if opts.Hooks {
-		// Hooks see only checked input, as in a host.
+	if opts.Hooks || toClient {
+		// Hooks and clients see only checked input, as in a host.
 		if _, err := srv.Decode(tool, data); err != nil {
 			var ie *sdk.InputError
 			if errors.As(err, &ie) {
@@ -204,6 +207,8 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			}
 			return out, nil
 		}
+	}
+	if opts.Hooks {
 		if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
 			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
 			return out, nil
@@ -214,6 +219,10 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
 		Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
 	}, opts, out) {
+		return out, nil
+	}
+	if toClient {
+		callClient(ctx, g, mt, out, opts)
 		return out, nil
 	}
 

@@ -1,6 +1,7 @@
 // Package clientside is a test-only mod whose tools run in the client
 // application: one only there, one in either place, one with a typed
-// result, and a hook that refuses some of their calls.
+// result, one that needs a person's approval, and a hook that refuses some
+// of their calls.
 package clientside
 
 //go:generate go run github.com/modkit/modkit/cmd/modgen
@@ -45,6 +46,12 @@ type MeasureResult struct {
 	Width int `json:"width" jsonschema:"minimum=0"`
 }
 
+// EraseInput names an element of the client's screen to erase.
+type EraseInput struct {
+	// Element is the element's id.
+	Element string `json:"element" jsonschema:"minLength=1"`
+}
+
 // Mod is the clientside test mod.
 var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{ID: "clientside", Description: "Tools the client application runs."},
@@ -70,6 +77,16 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Activity:    "Measuring…",
 			View:        sdk.View[MeasureInput, MeasureResult]{Text: func(r MeasureResult) string { return "measured" }},
 			Client:      true,
+		},
+		sdk.PlainTool[EraseInput]{
+			Name:        "clientside_erase",
+			Description: "Erases an element from the client's screen. Call it when the person asks to remove one.",
+			Activity:    "Erasing…",
+			Annotations: &sdk.Annotations{Destructive: true},
+			Approval: &sdk.Approval[EraseInput]{Ask: func(_ *sdk.ToolContext, in EraseInput) (string, error) {
+				return "Erase " + in.Element + " from the screen", nil
+			}},
+			Client: true,
 		},
 	}},
 	Hooks: []sdk.Hook{{

@@ -13,7 +13,7 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"clientside\",\n  \"displayName\": \"\",\n  \"description\": \"Tools the client application runs.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/clientside\",\n  \"sourceHash\": \"sha256:eea31f0a1ca98853bf04ea071d997a7209843c17d277f8869be148167968935b\",\n  \"tools\": [\n    {\n      \"name\": \"clientside_pick\",\n      \"description\": \"Asks the person to pick one of the choices. Call it when only the person can decide.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Offers choices to a person.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"choices\": {\n            \"description\": \"What the person picks from.\",\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"minItems\": 1\n          }\n        },\n        \"required\": [\n          \"choices\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"runs\": \"client\"\n    },\n    {\n      \"name\": \"clientside_clock\",\n      \"description\": \"Returns the date. Call it when the date matters.\",\n      \"activity\": \"Reading the clock…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Asks for the time.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"runs\": \"either\"\n    },\n    {\n      \"name\": \"clientside_measure\",\n      \"description\": \"Measures an element on the client's screen. Call it before laying out.\",\n      \"activity\": \"Measuring…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names an element of the client's screen.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"element\": {\n            \"description\": \"The element's id.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          }\n        },\n        \"required\": [\n          \"element\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"An element's size.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"width\": {\n            \"description\": \"In pixels.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 0\n          }\n        },\n        \"required\": [\n          \"width\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"runs\": \"client\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"clientside\",\n  \"displayName\": \"\",\n  \"description\": \"Tools the client application runs.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/clientside\",\n  \"sourceHash\": \"sha256:915c81187d27624f5e16f25433cd72956f9cf64b344515a504894a8699ebb62f\",\n  \"tools\": [\n    {\n      \"name\": \"clientside_pick\",\n      \"description\": \"Asks the person to pick one of the choices. Call it when only the person can decide.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Offers choices to a person.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"choices\": {\n            \"description\": \"What the person picks from.\",\n            \"type\": \"array\",\n            \"items\": {\n              \"type\": \"string\"\n            },\n            \"minItems\": 1\n          }\n        },\n        \"required\": [\n          \"choices\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"runs\": \"client\"\n    },\n    {\n      \"name\": \"clientside_clock\",\n      \"description\": \"Returns the date. Call it when the date matters.\",\n      \"activity\": \"Reading the clock…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Asks for the time.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"runs\": \"either\"\n    },\n    {\n      \"name\": \"clientside_measure\",\n      \"description\": \"Measures an element on the client's screen. Call it before laying out.\",\n      \"activity\": \"Measuring…\",\n      \"kind\": \"rendered\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names an element of the client's screen.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"element\": {\n            \"description\": \"The element's id.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          }\n        },\n        \"required\": [\n          \"element\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"resultSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"An element's size.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"width\": {\n            \"description\": \"In pixels.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\",\n            \"minimum\": 0\n          }\n        },\n        \"required\": [\n          \"width\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"runs\": \"client\"\n    },\n    {\n      \"name\": \"clientside_erase\",\n      \"description\": \"Erases an element from the client's screen. Call it when the person asks to remove one.\",\n      \"activity\": \"Erasing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Names an element of the client's screen to erase.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"element\": {\n            \"description\": \"The element's id.\",\n            \"type\": \"string\",\n            \"minLength\": 1\n          }\n        },\n        \"required\": [\n          \"element\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": false,\n        \"destructive\": true,\n        \"idempotent\": false,\n        \"openWorld\": false\n      },\n      \"approval\": {\n        \"when\": \"byInput\"\n      },\n      \"runs\": \"client\"\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -21,6 +21,7 @@ func Modkit() *sdk.Generated {
 	return &sdk.Generated{
 		Inputs: map[string]sdk.InputDecoder{
 			"clientside_clock":   modkitDecodeClientsideClock,
+			"clientside_erase":   modkitDecodeClientsideErase,
 			"clientside_measure": modkitDecodeClientsideMeasure,
 			"clientside_pick":    modkitDecodeClientsidePick,
 		},
@@ -174,6 +175,59 @@ func modkitCheckClientsideMeasure(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeClientsideErase validates the input of tool "clientside_erase" and decodes it.
+func modkitDecodeClientsideErase(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckClientsideErase(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in EraseInput
+	modkitFillEraseInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckClientsideErase checks the input of tool "clientside_erase".
+func modkitCheckClientsideErase(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [1]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "element":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					n := jsoncheck.Len(s)
+					if n < 1 {
+						c.Problem(jsoncheck.MsgMinLength(1, n))
+					}
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"element\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("element")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitFillPickInput decodes validated input into v.
 func modkitFillPickInput(c *jsoncheck.Checker, v *PickInput) {
 	c.Enter()
@@ -206,6 +260,19 @@ func modkitFillClockInput(c *jsoncheck.Checker, v *ClockInput) {
 
 // modkitFillMeasureInput decodes validated input into v.
 func modkitFillMeasureInput(c *jsoncheck.Checker, v *MeasureInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "element":
+			v.Element = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillEraseInput decodes validated input into v.
+func modkitFillEraseInput(c *jsoncheck.Checker, v *EraseInput) {
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
