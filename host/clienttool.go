@@ -16,9 +16,10 @@ import (
 
 // ClientHandler runs calls of a tool in the embedding application, for a
 // tool that runs in the client (manifest.RunsInClient or RunsEither). The
-// host calls it on a goroutine of its own, after the input was validated
-// and the hooks allowed the call, and takes the first answer given to
-// [ClientCall.Reply] as the call's one output.
+// host calls it on a goroutine of its own, after the input was validated,
+// the hooks allowed the call and, when the tool needs approval, the
+// person approved, and takes the first answer given to [ClientCall.Reply]
+// as the call's one output.
 type ClientHandler func(call *ClientCall)
 
 // ClientHandlers maps tool names to the handlers that run them in the

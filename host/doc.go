@@ -85,9 +85,11 @@
 // "either") is run by the embedding application when it gives a
 // [ClientHandler] for it: per call in [CallRequest.Client] (the session's
 // or the agent's handlers), or for every call with [Host.HandleClientTool].
-// The input is judged and the hooks run first, as for any call; the
-// handler then gets the validated input on a goroutine of its own and
-// answers through [ClientCall.Reply]. The first answer is the call's one
+// The input is judged, the hooks run and, when the tool needs it, the
+// person approves first, as for any call (a denied call never reaches the
+// handler); the handler then gets the validated input on a goroutine of
+// its own and answers through [ClientCall.Reply], an answer with no client
+// actions: the client acts on its screen itself. The first answer is the call's one
 // output; a second one, or one after the call ended, is dropped and
 // logged. A handler that never answers fails the call after
 // [Options.ClientTimeout]; cancelling the call ends it cancelled at once

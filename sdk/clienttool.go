@@ -16,6 +16,11 @@ func noRun(tool string, client bool) error {
 // ClientAnswer is a client application's one output for a call of a tool
 // that runs in the client: a success with the text the model reads, or an
 // error. A host's client handler replies with it; sdk/modtest scripts it.
+//
+// An answer carries no client actions: client actions are how a mod asks
+// the client application to act on the screen, and a client running the
+// tool acts on its screen itself. A tool that runs either way emits
+// actions only when its Run runs.
 type ClientAnswer struct {
 	// Text is what the model reads when the call succeeded.
 	Text string

@@ -350,9 +350,13 @@
 //
 // The tool is defined once: its name, description and input type, and a
 // rendered tool's result type. The host validates the input, runs the
-// input type's Validate and the hooks, then hands the call to the client's
-// handler, which gives exactly one [ClientAnswer]: text for the model, a
-// rendered tool's typed result (checked against its schema), or an error.
+// input type's Validate and the hooks, asks for approval when the tool's
+// [Approval] says so (the rule runs in the mod, as for any tool), then
+// hands the call to the client's handler, which gives exactly one
+// [ClientAnswer]: text for the model, a rendered tool's typed result
+// (checked against its schema), or an error. An answer carries no client
+// actions, since the client acts on its screen itself; a tool only a
+// client runs lists no ClientActions (modgen says so).
 // A second answer is dropped, a missing one times out, a cancelled call
 // ends cancelled, and a client-only tool called with no client handler
 // fails saying so. A host with no client of its own (modhost) runs an

@@ -87,12 +87,14 @@ type PlainTool[In any] struct {
 	// before it runs: always, or when its Ask function says so.
 	Approval *Approval[In]
 	// ClientActions are the kinds of client action the tool may emit; an
-	// action of any other kind fails the call.
+	// action of any other kind fails the call. Only Run emits them: a
+	// client's answer carries none.
 	ClientActions []ClientActionType
 	// Client lets the client application run the tool (see "Client-executed
 	// tools" in the package doc): a call goes to the client's handler when
 	// it has one for the tool, and to Run otherwise. With Client set, Run
-	// may be nil: then only a client runs the tool.
+	// may be nil: then only a client runs the tool, and it lists no
+	// ClientActions.
 	Client bool
 }
 
