@@ -185,3 +185,44 @@ func TestApprovalWaitIsNotTheHandlers(t *testing.T) {
 	}
 	wantStatus(t, res, host.StatusCompleted)
 }
+
+// TestApprovalWithClientActions: a call that needed approval carries its
+// client actions when approved and completed, and none when denied,
+// failed or cancelled, though the handler acted before failing or being
+// cancelled.
+func TestApprovalWithClientActions(t *testing.T) {
+	h := load(t, nil, approvingDir)
+	tests := []struct {
+		name, input string
+		approve     bool
+		wantStatus  host.Status
+		wantActions string
+	}{
+		{"approved", `{"secret":"s"}`, true, host.StatusCompleted, `[{"kind":"reveal","params":{"secret":"s"}}]`},
+		{"denied", `{"secret":"s"}`, false, host.StatusDenied, `null`},
+		{"failed", `{"secret":"s","fail":true}`, true, host.StatusFailed, `null`},
+		{"cancelled", `{"secret":"s","hang":true}`, true, host.StatusCancelled, `null`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			res, err := h.Call(ctx, &host.CallRequest{
+				Tool: "approving_reveal", Input: json.RawMessage(tt.input), Session: session(t),
+				Approver: func(context.Context, *host.ApprovalRequest) (bool, error) { return tt.approve, nil },
+				OnActivity: func(ev host.ActivityEvent) {
+					if ev.Update.Text == "acted" {
+						cancel()
+					}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantStatus(t, res, tt.wantStatus)
+			if got, _ := json.Marshal(res.Actions); string(got) != tt.wantActions {
+				t.Errorf("got client actions %s, want %s", got, tt.wantActions)
+			}
+		})
+	}
+}

@@ -75,3 +75,24 @@ func TestApprovalInThePage(t *testing.T) {
 		t.Errorf("answer to a call not asking: got %d, want 409", code)
 	}
 }
+
+// TestApprovalWithClientActions: a call approved in the page shows its
+// client actions with the outcome; a denied one shows none.
+func TestApprovalWithClientActions(t *testing.T) {
+	f := start(t, approvingDir)
+	for _, tt := range []struct {
+		approve      bool
+		status, want string
+	}{{true, "completed", `[{"kind":"reveal","params":{"secret":"s"}}]`}, {false, "denied", `null`}} {
+		id := f.call("approving_reveal", `{"secret":"s"}`, "")
+		f.waitEvent(id, "approval")
+		if code, out := f.do("POST", "/api/calls/"+id+"/approval", map[string]bool{"approve": tt.approve}); code != http.StatusAccepted {
+			t.Fatalf("answer: got %d %s, want 202", code, out)
+		}
+		o := f.outcome(id)
+		got, _ := json.Marshal(o["clientActions"])
+		if o["status"] != tt.status || string(got) != tt.want {
+			t.Errorf("approve=%v: got status %v and client actions %s, want %s and %s", tt.approve, o["status"], got, tt.status, tt.want)
+		}
+	}
+}

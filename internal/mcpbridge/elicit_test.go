@@ -168,3 +168,35 @@ func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
 		t.Errorf("got %+v (%q), want the call run", res, resultText(res))
 	}
 }
+
+// TestElicitationWithClientActions: a call the person approved through
+// elicitation carries its client actions in structured content and
+// _meta; a declined one carries none.
+func TestElicitationWithClientActions(t *testing.T) {
+	h := loadHost(t, approvingDir)
+	const actions = `[{"kind":"reveal","params":{"secret":"s"}}]`
+	for _, tt := range []struct {
+		action, text            string
+		isError                 bool
+		structured, metaActions string
+	}{
+		{"accept", "revealed", false, `{"clientActions":` + actions + `}`, actions},
+		{"decline", "The person declined this call, so approving_reveal did not run. They were asked: Show a secret on your screen", true, "null", "null"},
+	} {
+		t.Run(tt.action, func(t *testing.T) {
+			cs := connectVersion(t, h, &mcp.ClientOptions{ElicitationHandler: (&person{action: tt.action}).elicit}, "")
+			res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "approving_reveal", Arguments: jsonArgs(t, `{"secret":"s"}`)})
+			if err != nil {
+				t.Fatalf("CallTool: %v", err)
+			}
+			if got := resultText(res); res.IsError != tt.isError || got != tt.text {
+				t.Errorf("got isError %v, %q, want %v, %q", res.IsError, got, tt.isError, tt.text)
+			}
+			structured, _ := json.Marshal(res.StructuredContent)
+			meta, _ := json.Marshal(res.Meta[mcpbridge.MetaClientActions])
+			if string(structured) != tt.structured || string(meta) != tt.metaActions {
+				t.Errorf("got structured content %s and _meta actions %s, want %s and %s", structured, meta, tt.structured, tt.metaActions)
+			}
+		})
+	}
+}

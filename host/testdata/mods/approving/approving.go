@@ -1,6 +1,7 @@
 // Package approving is a test-only mod whose tools need a person's
 // approval: always, or as their input says, so the host's tests can show
-// approval, denial and cancellation while a person is asked.
+// approval, denial and cancellation while a person is asked, and client
+// actions of a call that needed approval.
 package approving
 
 //go:generate go run github.com/modkit/modkit/cmd/modgen
@@ -30,6 +31,26 @@ type GuardedInput struct {
 
 // Empty takes no input.
 type Empty struct{}
+
+// RevealInput says what approving_reveal shows and how its call ends.
+type RevealInput struct {
+	// Secret is what the client action shows.
+	Secret string `json:"secret"`
+	// Fail makes the handler fail after acting.
+	Fail bool `json:"fail,omitempty"`
+	// Hang makes the handler wait, after acting, until the call is
+	// cancelled.
+	Hang bool `json:"hang,omitempty"`
+}
+
+// RevealParams are the params of a reveal action.
+type RevealParams struct {
+	// Secret is what the person sees.
+	Secret string `json:"secret"`
+}
+
+// Reveal shows a secret on the person's screen.
+var Reveal = sdk.ClientActionKind[RevealParams]{Kind: "reveal", Description: "Shows a secret on the person's screen."}
 
 // Mod is the approving test mod.
 var Mod = sdk.DefineMod(sdk.Mod{
@@ -70,6 +91,25 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Approval:    &sdk.Approval[Empty]{Reason: "Run approving_always, which changes nothing"},
 			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
 				return sdk.Text("ran always"), nil
+			},
+		},
+		sdk.PlainTool[RevealInput]{
+			Name:          "approving_reveal",
+			Description:   "Shows a secret on the person's screen once they approve. Call it to test approval with client actions.",
+			Activity:      "Revealing…",
+			Approval:      &sdk.Approval[RevealInput]{Reason: "Show a secret on your screen"},
+			ClientActions: []sdk.ClientActionType{Reveal},
+			Run: func(tc *sdk.ToolContext, in RevealInput) (sdk.Result, error) {
+				tc.Act(Reveal.New(RevealParams{Secret: in.Secret}))
+				switch {
+				case in.Fail:
+					return sdk.Result{}, errors.New("failed after acting")
+				case in.Hang:
+					tc.Status("acted")
+					<-tc.Done()
+					return sdk.Result{}, tc.Err()
+				}
+				return sdk.Text("revealed"), nil
 			},
 		},
 	}},

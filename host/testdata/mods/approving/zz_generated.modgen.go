@@ -13,15 +13,17 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"approving\",\n  \"displayName\": \"Approving\",\n  \"description\": \"Test mod whose tools need approval.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/approving\",\n  \"sourceHash\": \"sha256:49659063a3d00aade503b750fdba26b90a3f0ba53aebbc0df3a60c66f9df7b00\",\n  \"tools\": [\n    {\n      \"name\": \"approving_guarded\",\n      \"description\": \"Runs when its input's approval is given. Call it to test approval.\",\n      \"activity\": \"Guarding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what approving_guarded's approval rule answers.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"reason\": {\n            \"description\": \"What the person is asked; empty means no approval needed.\",\n            \"type\": \"string\"\n          },\n          \"hang\": {\n            \"description\": \"Makes the rule wait until the call is cancelled.\",\n            \"type\": \"boolean\"\n          },\n          \"fail\": {\n            \"description\": \"Makes the rule fail with this message.\",\n            \"type\": \"string\"\n          },\n          \"marker\": {\n            \"description\": \"A file the handler writes when it runs.\",\n            \"type\": \"string\"\n          },\n          \"blocked\": {\n            \"description\": \"Makes the mod's hook refuse the call.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"additionalProperties\": false\n      },\n      \"approval\": {\n        \"when\": \"byInput\"\n      }\n    },\n    {\n      \"name\": \"approving_always\",\n      \"description\": \"Needs approval before every call. Call it to test approval.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"approval\": {\n        \"when\": \"always\",\n        \"reason\": \"Run approving_always, which changes nothing\"\n      }\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"approving\",\n  \"displayName\": \"Approving\",\n  \"description\": \"Test mod whose tools need approval.\",\n  \"goPackage\": \"github.com/modkit/modkit/host/testdata/mods/approving\",\n  \"sourceHash\": \"sha256:f6ab21579d694a4608becd4e029c44718728bbbb10abee03d19e9f9c17d381eb\",\n  \"tools\": [\n    {\n      \"name\": \"approving_guarded\",\n      \"description\": \"Runs when its input's approval is given. Call it to test approval.\",\n      \"activity\": \"Guarding…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what approving_guarded's approval rule answers.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"reason\": {\n            \"description\": \"What the person is asked; empty means no approval needed.\",\n            \"type\": \"string\"\n          },\n          \"hang\": {\n            \"description\": \"Makes the rule wait until the call is cancelled.\",\n            \"type\": \"boolean\"\n          },\n          \"fail\": {\n            \"description\": \"Makes the rule fail with this message.\",\n            \"type\": \"string\"\n          },\n          \"marker\": {\n            \"description\": \"A file the handler writes when it runs.\",\n            \"type\": \"string\"\n          },\n          \"blocked\": {\n            \"description\": \"Makes the mod's hook refuse the call.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"additionalProperties\": false\n      },\n      \"approval\": {\n        \"when\": \"byInput\"\n      }\n    },\n    {\n      \"name\": \"approving_always\",\n      \"description\": \"Needs approval before every call. Call it to test approval.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"approval\": {\n        \"when\": \"always\",\n        \"reason\": \"Run approving_always, which changes nothing\"\n      }\n    },\n    {\n      \"name\": \"approving_reveal\",\n      \"description\": \"Shows a secret on the person's screen once they approve. Call it to test approval with client actions.\",\n      \"activity\": \"Revealing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Says what approving_reveal shows and how its call ends.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"secret\": {\n            \"description\": \"What the client action shows.\",\n            \"type\": \"string\"\n          },\n          \"fail\": {\n            \"description\": \"Makes the handler fail after acting.\",\n            \"type\": \"boolean\"\n          },\n          \"hang\": {\n            \"description\": \"Makes the handler wait, after acting, until the call is cancelled.\",\n            \"type\": \"boolean\"\n          }\n        },\n        \"required\": [\n          \"secret\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"approval\": {\n        \"when\": \"always\",\n        \"reason\": \"Show a secret on your screen\"\n      },\n      \"clientActions\": [\n        \"reveal\"\n      ]\n    }\n  ],\n  \"hooks\": [\n    {\n      \"beforeAction\": \"tool.call\"\n    }\n  ],\n  \"clientActions\": [\n    {\n      \"kind\": \"reveal\",\n      \"description\": \"Shows a secret on the person's screen.\",\n      \"paramsSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The params of a reveal action.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"secret\": {\n            \"description\": \"What the person sees.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"secret\"\n        ],\n        \"additionalProperties\": false\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
+		ClientActions: map[string]sdk.ParamsCheck{"reveal": modkitActionReveal},
 		Inputs: map[string]sdk.InputDecoder{
 			"approving_always":  modkitDecodeApprovingAlways,
 			"approving_guarded": modkitDecodeApprovingGuarded,
+			"approving_reveal":  modkitDecodeApprovingReveal,
 		},
 		Manifest: []byte(modkitManifest),
 		Mod:      Mod,
@@ -152,6 +154,115 @@ func modkitCheckApprovingAlways(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeApprovingReveal validates the input of tool "approving_reveal" and decodes it.
+func modkitDecodeApprovingReveal(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckApprovingReveal(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in RevealInput
+	modkitFillRevealInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckApprovingReveal checks the input of tool "approving_reveal".
+func modkitCheckApprovingReveal(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [3]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "secret":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "fail":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+			case "hang":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				switch c.Kind() {
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+			default:
+				c.Unknown("\"secret\", \"fail\", \"hang\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("secret")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitActionReveal checks the params of client action "reveal".
+func modkitActionReveal(data []byte) error {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [1]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "secret":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"secret\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("secret")
+		}
+	default:
+		c.WrongType("an object")
+	}
+	c.End()
+	return c.Err()
+}
+
 // modkitFillGuardedInput decodes validated input into v.
 func modkitFillGuardedInput(c *jsoncheck.Checker, v *GuardedInput) {
 	c.Enter()
@@ -178,6 +289,23 @@ func modkitFillEmpty(c *jsoncheck.Checker, v *Empty) {
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillRevealInput decodes validated input into v.
+func modkitFillRevealInput(c *jsoncheck.Checker, v *RevealInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "secret":
+			v.Secret = string(c.Str())
+		case "fail":
+			v.Fail = c.Bool()
+		case "hang":
+			v.Hang = c.Bool()
 		default:
 			c.Skip()
 		}
