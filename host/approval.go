@@ -91,7 +91,7 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 	case ctx.Err() != nil:
 		return res.cancelled()
 	case err != nil:
-		return res.fail(fmt.Sprintf("approval for tool %s could not be asked: %v", req.Tool, err))
+		return res.fail(modapi.NotAsked(req.Tool, err))
 	case !approved:
 		return res.denied(reason)
 	}
@@ -101,7 +101,7 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 func (r *CallResult) denied(reason string) *CallResult {
 	r.Activity.Ended = true
 	r.Status = StatusDenied
-	r.Error = "the person declined the call"
+	r.Error = modapi.Declined
 	r.Text = modapi.Denied(r.Tool, reason)
 	return r
 }

@@ -130,25 +130,17 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 	case err != nil:
 		return res.fail("the host closed before the client answered tool " + t.man.Name)
 	}
-	o := modapi.ClientOutcome(a, h.opts.MaxResultBytes)
-	if o.Status == modapi.Completed {
-		if msg := t.checkClientResult(o.Result); msg != "" {
-			o = modapi.Outcome{Status: modapi.Failed, Error: msg}
-		}
-	}
+	o := modapi.ClientOutcome(t.man.Name, t.man.Kind == manifest.KindRendered, a, h.opts.MaxResultBytes, t.checkResult)
 	return res.outcome(t, &o, h.opts.MaxResultBytes)
 }
 
-// checkClientResult returns why a client's typed result does not fit t, or
-// "" when it does.
-func (t *tool) checkClientResult(result json.RawMessage) string {
-	return modapi.CheckClientResult(t.man.Name, t.man.Kind == manifest.KindRendered, result, func(result []byte) ([]string, error) {
-		s, err := t.resultSchema()
-		if err != nil {
-			return nil, err
-		}
-		return s.Check(result), nil
-	})
+// checkResult judges a client's typed result against t's result schema.
+func (t *tool) checkResult(result []byte) ([]string, error) {
+	s, err := t.resultSchema()
+	if err != nil {
+		return nil, err
+	}
+	return s.Check(result), nil
 }
 
 // compileResultSchema compiles t's result schema, for checking a client's

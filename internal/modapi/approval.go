@@ -47,6 +47,16 @@ const MaxReasonBytes = 1024
 // CapReason cuts an approval reason to MaxReasonBytes.
 func CapReason(reason string) string { return limits.Cut(reason, MaxReasonBytes) }
 
+// Declined is why a denied call did not run, for a person or a view: its
+// error, as Denied is its text.
+const Declined = "the person declined the call"
+
+// NotAsked is the failure of a call of tool whose approver could not ask
+// the person, for err.
+func NotAsked(tool string, err error) string {
+	return "approval for tool " + tool + " could not be asked: " + err.Error()
+}
+
 // Denied is what the model reads when the person declined a call of tool
 // they were asked to approve for reason.
 func Denied(tool, reason string) string {

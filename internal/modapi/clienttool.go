@@ -101,17 +101,26 @@ func (g *ClientGate) end() (sdk.ClientAnswer, bool) {
 	}
 }
 
-// ClientOutcome is the outcome of a call of tool that a client answered
-// with a: failed with its error, else completed. An error is cut to max
-// bytes (0 or less: no cap); CapResult caps a completed outcome.
-func ClientOutcome(a sdk.ClientAnswer, max int) Outcome {
+// ClientOutcome is the outcome of a call of the named tool that a client
+// answered with a, as host and sdk/modtest judge it: failed with the
+// answer's error, cut to max bytes; failed when its typed result does not
+// fit the tool (a rendered tool needs one that check, its result schema's
+// judge, finds no problems in; a plain tool has none); failed when over
+// max bytes, as CapResult fails a mod's; else completed. A max of 0 or
+// less means no cap.
+func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, check func(result []byte) ([]string, error)) Outcome {
 	if a.Error != "" {
 		if max > 0 {
 			a.Error = limits.Cut(a.Error, max)
 		}
 		return Outcome{Status: Failed, Error: a.Error}
 	}
-	return Outcome{Status: Completed, Text: a.Text, Result: a.Result}
+	if msg := checkClientResult(tool, rendered, a.Result, check); msg != "" {
+		return Outcome{Status: Failed, Error: msg}
+	}
+	o := Outcome{Status: Completed, Text: a.Text, Result: a.Result}
+	CapResult(tool, &o, max)
+	return o
 }
 
 // NoClient is the failure of a call of tool, which runs only in the
@@ -126,10 +135,10 @@ func ClientTimedOut(tool string, d time.Duration) string {
 	return fmt.Sprintf("tool %s timed out after %s waiting for the client's answer", tool, d)
 }
 
-// CheckClientResult returns why a client's typed result does not fit the
+// checkClientResult returns why a client's typed result does not fit the
 // named tool, or "" when it does: a rendered tool needs one, without
-// problems by check (its result schema's judge); a plain tool has none.
-func CheckClientResult(name string, rendered bool, result json.RawMessage, check func(result []byte) ([]string, error)) string {
+// problems by check; a plain tool has none.
+func checkClientResult(name string, rendered bool, result json.RawMessage, check func(result []byte) ([]string, error)) string {
 	if !rendered {
 		if len(result) > 0 {
 			return fmt.Sprintf("the client answered tool %s with a typed result, which a plain tool does not have", name)

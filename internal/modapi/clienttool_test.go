@@ -3,6 +3,7 @@ package modapi
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strconv"
 	"sync"
 	"testing"
@@ -70,10 +71,35 @@ func TestClientGateEnds(t *testing.T) {
 }
 
 func TestClientOutcome(t *testing.T) {
-	if o := ClientOutcome(sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0); o.Status != Completed || o.Text != "t" || string(o.Result) != "{}" {
-		t.Errorf("success: got %+v", o)
+	none := func([]byte) ([]string, error) { return nil, nil }
+	widthNegative := func([]byte) ([]string, error) { return []string{"/width: must be at least 0, got -1"}, nil }
+	tests := []struct {
+		name     string
+		rendered bool
+		answer   sdk.ClientAnswer
+		max      int
+		check    func([]byte) ([]string, error)
+		want     Outcome
+	}{
+		{"plain", false, sdk.ClientAnswer{Text: "t"}, 0, none, Outcome{Status: Completed, Text: "t"}},
+		{"rendered", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0, none, Outcome{Status: Completed, Text: "t", Result: []byte(`{}`)}},
+		{"error", false, sdk.ClientAnswer{Text: "ignored", Error: "no such window"}, 0, none, Outcome{Status: Failed, Error: "no such window"}},
+		{"error cut", false, sdk.ClientAnswer{Error: "abcdef"}, 3, none, Outcome{Status: Failed, Error: "abc…"}},
+		{"plain with a result", false, sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0, none,
+			Outcome{Status: Failed, Error: "the client answered tool x with a typed result, which a plain tool does not have"}},
+		{"rendered without one", true, sdk.ClientAnswer{Text: "t"}, 0, none,
+			Outcome{Status: Failed, Error: "the client answered tool x without its typed result"}},
+		{"invalid result", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{"width":-1}`)}, 0, widthNegative,
+			Outcome{Status: Failed, Error: "the client answered tool x with an invalid result:\n  /width: must be at least 0, got -1"}},
+		{"over the cap", false, sdk.ClientAnswer{Text: "abcd"}, 3, none,
+			Outcome{Status: Failed, Error: "tool x returned 4 bytes, over the 3-byte result limit; it should return a compact result"}},
 	}
-	if o := ClientOutcome(sdk.ClientAnswer{Text: "ignored", Error: "no such window"}, 0); o.Status != Failed || o.Error != "no such window" {
-		t.Errorf("error: got %+v", o)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ClientOutcome("x", tt.rendered, tt.answer, tt.max, tt.check)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
 	}
 }

@@ -58,11 +58,11 @@ func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalReq
 		out.Err = err
 		out.Activity.Ended = true
 	case err != nil:
-		out.fail("approval for tool "+req.Tool+" could not be asked: "+err.Error(), err)
+		out.fail(modapi.NotAsked(req.Tool, err), err)
 	case !approved:
 		out.Status = Denied
 		out.Text = modapi.Denied(req.Tool, resp.Reason)
-		out.msg = "the person declined the call"
+		out.msg = modapi.Declined
 		out.Activity.Ended = true
 	default:
 		return true

@@ -84,13 +84,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		out.Err = err
 		return
 	}
-	o := modapi.ClientOutcome(a, maxBytes(opts))
-	if o.Status == modapi.Completed {
-		if msg := modapi.CheckClientResult(t.Name, t.Kind == manifest.KindRendered, o.Result, resultCheck(g, t)); msg != "" {
-			o = modapi.Outcome{Status: modapi.Failed, Error: msg}
-		}
-	}
-	modapi.CapResult(t.Name, &o, maxBytes(opts))
+	o := modapi.ClientOutcome(t.Name, t.Kind == manifest.KindRendered, a, maxBytes(opts), resultCheck(g, t))
 	if o.Status != modapi.Completed {
 		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
 		return
