@@ -5,12 +5,13 @@ import (
 	"fmt"
 )
 
-// noRun is the failure of a call that reached a tool with no Run.
+// noRun is the failure of a call that reached a tool with no Run, in the
+// words the model reads.
 func noRun(tool string, client bool) error {
 	if client {
 		return fmt.Errorf("tool %s runs in the client application and has no handler in the mod", tool)
 	}
-	return fmt.Errorf("tool %s has no Run function", tool)
+	return fmt.Errorf("tool %s has no handler in the mod", tool)
 }
 
 // ClientAnswer is a client application's one output for a call of a tool

@@ -202,11 +202,11 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 		return nil, err
 	}
 	t := r.t
-	if t.Run == nil && t.Client {
-		return nil, noRun(t.Name, true)
+	if t.Run == nil {
+		return nil, noRun(t.Name, t.Client)
 	}
-	if t.Run == nil || t.View.Text == nil {
-		return nil, fmt.Errorf("tool %s needs Run and View.Text", t.Name)
+	if t.View.Text == nil {
+		return nil, fmt.Errorf("tool %s has no text for the model in the mod", t.Name)
 	}
 	tc := newToolContext(ctx, call)
 	defer tc.end() // even when Run panics

@@ -370,3 +370,24 @@ func TestHostRules(t *testing.T) {
 		t.Errorf("default cap: got %s %q, want completed", out.Status, out.Text)
 	}
 }
+
+// A tool missing its handler or its text fails in the model's words,
+// naming no Go field.
+func TestRunMissingHandler(t *testing.T) {
+	type in struct{}
+	g := &sdk.Generated{Mod: sdk.DefineMod(sdk.Mod{AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[in]{Name: "plain", Description: "Has no handler."},
+		sdk.RenderedTool[in, in]{Name: "rendered", Description: "Has no handler."},
+		sdk.RenderedTool[in, in]{Name: "textless", Description: "Has no text.",
+			Run: func(*sdk.ToolContext, in) (in, error) { return in{}, nil }},
+	}}})}
+	for tool, want := range map[string]string{
+		"plain":    "Tool failed: tool plain has no handler in the mod",
+		"rendered": "Tool failed: tool rendered has no handler in the mod",
+		"textless": "Tool failed: tool textless has no text for the model in the mod",
+	} {
+		if out := Run(t, g, tool, `{}`, nil); out.Status != Failed || out.Text != want {
+			t.Errorf("%s: got %s %q, want failed %q", tool, out.Status, out.Text, want)
+		}
+	}
+}
