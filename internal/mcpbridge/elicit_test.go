@@ -200,3 +200,30 @@ func TestElicitationWithClientActions(t *testing.T) {
 		})
 	}
 }
+
+// TestClientOnlyToolNeedingApproval: over a real host, a tool only a client
+// runs is not offered, even to a client that declares elicitation, and a
+// call naming it asks nobody and fails.
+func TestClientOnlyToolNeedingApproval(t *testing.T) {
+	h := loadHost(t, filepath.Join("..", "..", "host", "testdata", "mods", "clientside"))
+	p := &person{action: "accept"}
+	cs := connectVersion(t, h, &mcp.ClientOptions{ElicitationHandler: p.elicit}, "")
+	list, err := cs.ListTools(callCtx(t), &mcp.ListToolsParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range list.Tools {
+		names = append(names, tl.Name)
+	}
+	if got := strings.Join(names, " "); got != "clientside_clock" {
+		t.Errorf("got tools %s, want only clientside_clock", got)
+	}
+	res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "clientside_erase", Arguments: jsonArgs(t, `{"element":"nav"}`)})
+	if err == nil && !res.IsError {
+		t.Errorf("got %q, want the call refused", resultText(res))
+	}
+	if len(p.asked) > 0 {
+		t.Errorf("the person was asked %q, want nobody asked", p.asked)
+	}
+}
