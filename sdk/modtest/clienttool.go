@@ -19,7 +19,9 @@ const DefaultClientTimeout = 5 * time.Minute
 
 // Client is a scripted client application, for tools that run in the
 // client (sdk.PlainTool.Client): it answers every call of such a tool with
-// Answers, in order, through a host's rules. The first answer is the
+// Answers, in order, through a host's rules, once the input is valid, the
+// hooks (with Options.Hooks) let the call through and Options.Approver
+// approved it when the tool needs approval. The first answer is the
 // call's one output, a success or an error; later ones are dropped and
 // kept in Outcome.DroppedAnswers. With no answers the client never
 // answers, and the call fails at once as a host's does when its client
