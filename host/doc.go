@@ -76,8 +76,8 @@
 // its generated code before it leaves the mod, and the host checks it again
 // against the manifest, as it would a mod's input without generated code:
 // a kind the tool does not declare, or params its schema refuses, fails the
-// call with a message naming the action by index and kind. A failed or
-// cancelled call carries none.
+// call with a message naming the action by index and kind. A failed,
+// denied or cancelled call carries none.
 //
 // # Tools the client runs
 //
