@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/host/testdata/mods/approving"
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/modtest"
 )
@@ -109,5 +110,28 @@ func TestNeverAnswer(t *testing.T) {
 	cancel()
 	if out := <-done; out.Status != modtest.Cancelled || out.Text != "" {
 		t.Errorf("got %s %q, want cancelled", out.Status, out.Text)
+	}
+}
+
+// A call that needed approval has its client actions when approved and
+// completed, and none when denied, failed or cancelled after acting.
+func TestApprovalWithClientActions(t *testing.T) {
+	g := approving.Modkit()
+	acted := func(u sdk.ActivityUpdate) bool { return u.Text == "acted" }
+	out := modtest.Run(t, g, "approving_reveal", `{"secret":"s"}`, &modtest.Options{Approver: modtest.Approve})
+	out.WantActions(t, approving.Reveal.New(approving.RevealParams{Secret: "s"}))
+	for _, tt := range []struct {
+		name, input string
+		opts        *modtest.Options
+		status      modtest.Status
+	}{
+		{"denied", `{"secret":"s"}`, &modtest.Options{Approver: modtest.Deny}, modtest.Denied},
+		{"failed", `{"secret":"s","fail":true}`, &modtest.Options{Approver: modtest.Approve}, modtest.Failed},
+		{"cancelled", `{"secret":"s","hang":true}`, &modtest.Options{Approver: modtest.Approve, CancelWhen: acted}, modtest.Cancelled},
+	} {
+		out := modtest.Run(t, g, "approving_reveal", tt.input, tt.opts)
+		if out.Status != tt.status || out.Actions != nil {
+			t.Errorf("%s: got %s %q with client actions %v, want %s with none", tt.name, out.Status, out.Text, out.Actions, tt.status)
+		}
 	}
 }
