@@ -216,7 +216,7 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 	}
 	data, err := json.Marshal(out)
 	if err != nil {
-		return nil, fmt.Errorf("encode result of %s: %w", t.Name, err)
+		return nil, fmt.Errorf("tool %s returned a result that cannot be encoded: %s", t.Name, jsonwords.Encode(err))
 	}
 	return &sdkrt.Result{Text: t.View.Text(out), Data: data, Actions: wireActions(tc.takeActions(), nil)}, nil
 }

@@ -142,3 +142,40 @@ func PathAt(data []byte, offset int64) string {
 		ended()
 	}
 }
+
+// Encode words why encoding/json could not encode a value a handler
+// returned: what JSON cannot carry, never a Go type.
+func Encode(err error) string {
+	var me *json.MarshalerError
+	if errors.As(err, &me) {
+		err = me.Unwrap() // the type's own error, or its invalid output
+	}
+	var uv *json.UnsupportedValueError
+	var ut *json.UnsupportedTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &uv) && strings.HasPrefix(uv.Str, "encountered a cycle"):
+		return "it refers to itself, which JSON cannot carry"
+	case errors.As(err, &uv):
+		return "JSON cannot carry the number " + uv.Str
+	case errors.As(err, &ut):
+		return "JSON cannot carry " + unsupportedKind(ut.Type)
+	case errors.As(err, &se):
+		return "it encodes as invalid JSON"
+	}
+	return err.Error()
+}
+
+// unsupportedKind names a kind of Go value JSON cannot carry in words a
+// model knows.
+func unsupportedKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Chan:
+		return "a channel"
+	case reflect.Func:
+		return "a function"
+	case reflect.Complex64, reflect.Complex128:
+		return "a complex number"
+	}
+	return "a value of this kind"
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
@@ -29,7 +30,7 @@ func (s *Server) actions(t sdkrt.Tool, emitted []sdkrt.Action) ([]sdk.ClientActi
 			return nil, modapi.BadAction(name, i, a.Kind, modapi.UndeclaredAction(declared))
 		}
 		if a.Err != nil {
-			return nil, modapi.BadAction(name, i, a.Kind, "params: "+a.Err.Error())
+			return nil, modapi.BadAction(name, i, a.Kind, "params cannot be encoded: "+jsonwords.Encode(a.Err))
 		}
 		if why := s.checkParams(a.Kind, a.Params); why != "" {
 			return nil, modapi.BadAction(name, i, a.Kind, why)

@@ -3,6 +3,7 @@ package modtest
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/modkit/modkit/sdk"
@@ -89,5 +90,42 @@ func TestRenderedToolActs(t *testing.T) {
 	out.WantActions(t, note.New(noteParams{Text: "seen"}))
 	if string(out.Result) != `{"numbers":[1]}` {
 		t.Errorf("got result %s, want the typed result beside the actions", out.Result)
+	}
+}
+
+type gaugeParams struct {
+	Level float64 `json:"level"`
+}
+
+type gaugeOut struct {
+	Level float64 `json:"level"`
+}
+
+var gauge = sdk.ClientActionKind[gaugeParams]{Kind: "gauge", Description: "Shows a level."}
+
+// A value JSON cannot carry, in an action's params or a typed result,
+// fails the call in JSON's words, naming no Go type or package.
+func TestUnencodableValues(t *testing.T) {
+	nan := math.NaN()
+	g := &sdk.Generated{Mod: sdk.DefineMod(sdk.Mod{AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[echoIn]{
+			Name: "act", Description: "Acts.", ClientActions: []sdk.ClientActionType{gauge},
+			Run: func(tc *sdk.ToolContext, in echoIn) (sdk.Result, error) {
+				return sdk.Result{Text: "acted", Actions: []sdk.ClientAction{gauge.New(gaugeParams{Level: nan})}}, nil
+			},
+		},
+		sdk.RenderedTool[echoIn, gaugeOut]{
+			Name: "measure", Description: "Measures.",
+			Run:  func(tc *sdk.ToolContext, in echoIn) (gaugeOut, error) { return gaugeOut{Level: nan}, nil },
+			View: sdk.View[echoIn, gaugeOut]{Text: func(gaugeOut) string { return "measured" }},
+		},
+	}}})}
+	for tool, want := range map[string]string{
+		"act":     `Tool failed: tool act returned client action 0 ("gauge"): params cannot be encoded: JSON cannot carry the number NaN`,
+		"measure": "Tool failed: tool measure returned a result that cannot be encoded: JSON cannot carry the number NaN",
+	} {
+		if out := Run(t, g, tool, `{"text":"x"}`, nil); out.Status != Failed || out.Text != want {
+			t.Errorf("%s: got %s %q, want failed %q", tool, out.Status, out.Text, want)
+		}
 	}
 }
