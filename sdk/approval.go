@@ -24,8 +24,9 @@ type Approval[In any] struct {
 	// input: it returns what the person reads, naming what the call will
 	// do ("Overwrite notes/todo.md"), or "" when this call needs no
 	// approval. An error fails the call. Ask runs before Run, with the
-	// same ToolContext methods (its activity updates are dropped: nothing
-	// runs yet); keep it quick and free of side effects.
+	// same ToolContext methods (its activity updates and client actions
+	// are dropped: nothing runs yet); keep it quick and free of side
+	// effects.
 	Ask func(tc *ToolContext, in In) (string, error)
 }
 
