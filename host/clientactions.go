@@ -1,7 +1,6 @@
 package host
 
 import (
-	"bytes"
 	"fmt"
 	"sync"
 
@@ -12,33 +11,12 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// actionKinds returns the kinds of client action t may emit, from its
-// mod's manifest, as copies.
-func (t *tool) actionKinds() []manifest.ClientActionKind {
-	if len(t.man.ClientActions) == 0 {
-		return nil
-	}
-	out := make([]manifest.ClientActionKind, 0, len(t.man.ClientActions))
-	for _, name := range t.man.ClientActions {
-		if k := t.mod.man.ClientAction(name); k != nil {
-			c := *k
-			c.ParamsSchema = bytes.Clone(k.ParamsSchema)
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
 // compileParamsSchemas returns what compiles, once, the params schemas of
 // the kinds of client action tool t of mod m lists, by kind.
 func compileParamsSchemas(m *manifest.Manifest, t manifest.Tool) func() (map[string]*schemacheck.Schema, error) {
 	return sync.OnceValues(func() (map[string]*schemacheck.Schema, error) {
 		schemas := make(map[string]*schemacheck.Schema, len(t.ClientActions))
-		for _, name := range t.ClientActions {
-			k := m.ClientAction(name)
-			if k == nil {
-				continue // the manifest was validated: not reached
-			}
+		for _, k := range m.ToolClientActions(t) {
 			s, err := schemacheck.Compile("modkit:///"+m.ID+"/client-actions/"+k.Kind+"/params.json", k.ParamsSchema)
 			if err != nil {
 				return nil, fmt.Errorf("mod %s: client action kind %s: params schema: %v", m.ID, k.Kind, err)

@@ -33,7 +33,7 @@ var actCases = []struct {
 		text:  `Tool failed: tool crashy_act returned client action 0 ("mark"): invalid params: /: must be an object, got an array`},
 	{name: "params that do not encode",
 		input: `{"unencodable":true}`,
-		text:  `Tool failed: tool crashy_act returned client action 0 ("mark"): params: json: unsupported value: NaN`},
+		text:  `Tool failed: tool crashy_act returned client action 0 ("mark"): params cannot be encoded: JSON cannot carry the number NaN`},
 	{name: "failed call drops its actions",
 		input: `{"acted":[{"kind":"mark","params":{"line":3}}],"fail":true}`,
 		text:  `Tool failed: failed after acting`},

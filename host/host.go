@@ -385,7 +385,7 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.actionKinds()})
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -27,6 +28,20 @@ func (m *Manifest) ClientAction(kind string) *ClientActionKind {
 		}
 	}
 	return nil
+}
+
+// ToolClientActions returns the kinds of client action tool t of m lists,
+// in t's order, as copies; a name m does not declare is left out.
+func (m *Manifest) ToolClientActions(t Tool) []ClientActionKind {
+	var kinds []ClientActionKind
+	for _, name := range t.ClientActions {
+		if k := m.ClientAction(name); k != nil {
+			c := *k
+			c.ParamsSchema = bytes.Clone(k.ParamsSchema)
+			kinds = append(kinds, c)
+		}
+	}
+	return kinds
 }
 
 // validateClientActions checks the kinds of client action and the tools'

@@ -87,3 +87,21 @@ func TestClientActionsClone(t *testing.T) {
 		t.Errorf("changing a clone changed the original:\ngot  %s\nwant %s", got, want)
 	}
 }
+
+func TestToolClientActions(t *testing.T) {
+	m, err := Decode(edit(t, withActions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := m.ToolClientActions(m.Tools[0])
+	if len(kinds) != 1 || kinds[0].Kind != "open_file" || string(kinds[0].ParamsSchema) != `{"type":"object"}` {
+		t.Fatalf("got %+v, want open_file with its schema", kinds)
+	}
+	kinds[0].ParamsSchema[0] = ' '
+	if s := m.ClientActions[0].ParamsSchema; string(s) != `{"type":"object"}` {
+		t.Errorf("changing a returned kind changed the manifest's schema to %s", s)
+	}
+	if kinds := m.ToolClientActions(Tool{Name: "none"}); kinds != nil {
+		t.Errorf("got %+v for a tool that lists no kinds, want none", kinds)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -14,16 +13,4 @@ func showActions(w io.Writer, actions []sdk.ClientAction) {
 	for _, a := range actions {
 		fmt.Fprintf(w, "client action %s %s\n", a.Kind, a.Params)
 	}
-}
-
-// toolActionKinds returns the kinds of client action t of m may emit, in
-// the order t lists them.
-func toolActionKinds(m *manifest.Manifest, t manifest.Tool) []manifest.ClientActionKind {
-	var kinds []manifest.ClientActionKind
-	for _, name := range t.ClientActions {
-		if k := m.ClientAction(name); k != nil {
-			kinds = append(kinds, *k)
-		}
-	}
-	return kinds
 }

@@ -108,7 +108,7 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		if len(t.ResultSchema) > 0 {
 			writeTree(out, "result", t.ResultSchema)
 		}
-		for _, k := range toolActionKinds(m, t) {
+		for _, k := range m.ToolClientActions(t) {
 			writeTree(out, fmt.Sprintf("client action %s (%s)", k.Kind, k.Description), k.ParamsSchema)
 		}
 	}
@@ -205,7 +205,7 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			if len(t.ResultSchema) > 0 {
 				markdownTable(out, "Result", t.ResultSchema)
 			}
-			for _, k := range toolActionKinds(m, t) {
+			for _, k := range m.ToolClientActions(t) {
 				markdownTable(out, fmt.Sprintf("Client action `%s`: %s Params", k.Kind, mdEscape(k.Description)), k.ParamsSchema)
 			}
 		}
