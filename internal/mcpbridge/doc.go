@@ -25,8 +25,26 @@
 // returns its typed result as structuredContent (wrapped as {"result": ...}
 // when the result is not a JSON object, as MCP requires an object). A plain
 // tool's outputs become image content (image/*), audio content (audio/*) or an
-// embedded resource (any other type). A failed or cancelled call is an
-// isError result whose text says why.
+// embedded resource (any other type). A failed, denied or cancelled call is
+// an isError result whose text says why.
+//
+// A tool that declares client actions has an output schema of
+// {"clientActions": [...], "result": ...} (result for rendered tools): a
+// completed call's structuredContent follows it, and its _meta carries the
+// same list under [MetaClientActions]. A call that did not complete carries
+// none.
+//
+// # Approval and tools the client runs
+//
+// A call whose tool needs a person's approval asks through MCP elicitation
+// when the client declares it: the first round of tools/call ends with the
+// input request [ApprovalInput], and the client calls again with the
+// person's answer ("accept" runs the call; anything else denies it). A
+// client that does not declare elicitation gets the call refused, saying
+// approval was needed and could not be asked. An MCP client is not the
+// client application a tool that runs only in the client is written for:
+// such tools are not listed, and a tool that runs either way runs in its
+// mod.
 //
 // # MCP Apps
 //

@@ -48,8 +48,10 @@
 //
 // A tool that runs in the client application (sdk.PlainTool.Client) is
 // answered by the [Client] in [Options.Client]: a script of answers, run
-// through a host's rules after the input's validation and, with
-// [Options.Hooks], the hooks. The first answer is the call's output;
+// through a host's rules after the input's validation, the hooks (with
+// [Options.Hooks]) and, when the tool needs it, [Options.Approver]'s
+// approval: a denied call never reaches the client. An answer carries no
+// client actions. The first answer is the call's output;
 // later ones land in [Outcome.DroppedAnswers]; a client with no answers
 // never answers, and the call fails as on a host's timeout, at once.
 // Without a Client, a tool that runs either way runs in the mod.
