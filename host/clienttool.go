@@ -9,7 +9,6 @@ import (
 
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -141,14 +140,4 @@ func (t *tool) checkResult(result []byte) ([]string, error) {
 		return nil, err
 	}
 	return s.Check(result), nil
-}
-
-// compileResultSchema compiles t's result schema, for checking a client's
-// answers.
-func compileResultSchema(modID string, t manifest.Tool) (*schemacheck.Schema, error) {
-	s, err := schemacheck.Compile("modkit:///"+modID+"/"+t.Name+"/result.json", t.ResultSchema)
-	if err != nil {
-		return nil, fmt.Errorf("mod %s: tool %s: result schema: %v", modID, t.Name, err)
-	}
-	return s, nil
 }

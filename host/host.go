@@ -291,9 +291,9 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	ids[m.man.ID] = m
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return compileSchema(m.man.ID, t)
+			return schemacheck.ToolInput(m.man.ID, t)
 		}), paramsSchemas: compileParamsSchemas(m.man, t), resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return compileResultSchema(m.man.ID, t)
+			return schemacheck.ToolResult(m.man.ID, t)
 		})}
 	}
 	for _, a := range m.man.Agents {

@@ -25,7 +25,7 @@ func quickSchema(tb testing.TB, i int) *schemacheck.Schema {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	s, err := compileSchema("quick", m.Tools[i])
+	s, err := schemacheck.ToolInput("quick", m.Tools[i])
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -24,7 +25,7 @@ func benchCheck(b *testing.B, path, in string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s, err := compileSchema("quick", m.Tools[0])
+	s, err := schemacheck.ToolInput("quick", m.Tools[0])
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/modkit/modkit/manifest"
 )
 
 const limitSchema = `{
@@ -84,5 +86,16 @@ func TestWithDefaults(t *testing.T) {
 		if got := string(s.WithDefaults([]byte(tt.input))); got != tt.want {
 			t.Errorf("WithDefaults(%s) = %s, want %s", tt.input, got, tt.want)
 		}
+	}
+}
+
+func TestToolSchemas(t *testing.T) {
+	tool := manifest.Tool{Name: "t", InputSchema: []byte(`{"type":"object"}`), ResultSchema: []byte(`{"type":"nope"}`)}
+	if _, err := ToolInput("m", tool); err != nil {
+		t.Errorf("input schema: %v", err)
+	}
+	_, err := ToolResult("m", tool)
+	if err == nil || !strings.HasPrefix(err.Error(), "mod m: tool t: result schema: ") {
+		t.Errorf("got %v, want an error naming the mod, the tool and the result schema", err)
 	}
 }

@@ -100,9 +100,9 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 // as a host does.
 func resultCheck(g *sdk.Generated, t manifest.Tool) func([]byte) ([]string, error) {
 	return func(result []byte) ([]string, error) {
-		s, err := schemacheck.Compile("modkit:///"+modID(g)+"/"+t.Name+"/result.json", t.ResultSchema)
+		s, err := schemacheck.ToolResult(modID(g), t)
 		if err != nil {
-			return nil, fmt.Errorf("mod %s: tool %s: result schema: %v", modID(g), t.Name, err)
+			return nil, err
 		}
 		return s.Check(result), nil
 	}
