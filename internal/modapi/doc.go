@@ -14,8 +14,13 @@
 //
 // # Rules
 //
-// The rules live here once: how activity accumulates ([Apply]), how big a tool's result or a command's message
-// may be ([CapResult], [CapMessage]), how a failed call reads
-// ([Outcome.Message], [InvalidInput], [Blocked]) and what text a slash
-// command receives ([SlashText]).
+// The rules live here once: how activity accumulates ([Apply]), how big a
+// tool's result or a command's message may be ([CapResult], [CapMessage]),
+// how a failed call reads ([Outcome.Message], [InvalidInput], [Blocked]),
+// what text a slash command receives ([SlashText]), how a call that needed
+// approval ends ([Denied], [Declined], [NoApprover], [NotAsked]), how a
+// client's answers to a tool it runs are admitted and judged
+// ([ClientGate], [ClientOutcome], [NoClient], [ClientTimedOut]) and how a
+// wrong client action reads ([BadAction]). The host and sdk/modtest both
+// use them, so a test reads what a model reads.
 package modapi
