@@ -66,34 +66,30 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 		return res.cancelled()
 	case err != nil:
 		return res.fail(err.Error())
-	case len(resp.Problems) > 0:
-		return res.fail(modapi.InvalidInput(req.Tool, resp.Problems))
-	case resp.Error != "":
-		return res.fail(resp.Error)
-	case resp.Reason == "":
-		return nil
 	}
-	reason := modapi.CapReason(resp.Reason)
-	res.ApprovalReason = reason
-	if req.Approver == nil {
-		return res.fail(modapi.NoApprover(req.Tool, reason))
+	var ask func(reason string) (bool, error)
+	if req.Approver != nil {
+		ask = func(reason string) (bool, error) {
+			areq := &ApprovalRequest{
+				Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
+				Input: input, Session: req.Session, Agent: req.Agent,
+			}
+			if a := t.man.Annotations; a != nil {
+				copied := *a
+				areq.Annotations = &copied
+			}
+			return req.Approver(ctx, areq)
+		}
 	}
-	areq := &ApprovalRequest{
-		Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
-		Input: input, Session: req.Session, Agent: req.Agent,
-	}
-	if a := t.man.Annotations; a != nil {
-		copied := *a
-		areq.Annotations = &copied
-	}
-	approved, err := req.Approver(ctx, areq)
-	switch {
-	case ctx.Err() != nil:
+	step := modapi.Decide(ctx, req.Tool, resp, ask)
+	res.ApprovalReason = step.Reason
+	switch step.Verdict {
+	case modapi.ApprovalFailed:
+		return res.fail(step.Failure)
+	case modapi.ApprovalDenied:
+		return res.denied(step.Reason)
+	case modapi.ApprovalCancelled:
 		return res.cancelled()
-	case err != nil:
-		return res.fail(modapi.NotAsked(req.Tool, err))
-	case !approved:
-		return res.denied(reason)
 	}
 	return nil
 }

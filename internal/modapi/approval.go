@@ -41,6 +41,70 @@ type ApprovalResponse struct {
 	Problems []string
 }
 
+// ApprovalVerdict is how the approval step of a call ended.
+type ApprovalVerdict int
+
+// The ends of an approval step.
+const (
+	// ApprovalRun: the call needs no approval, or the person approved it.
+	ApprovalRun ApprovalVerdict = iota
+	// ApprovalFailed: the rule failed or nobody could be asked; the call
+	// fails.
+	ApprovalFailed
+	// ApprovalDenied: the person declined; the call ends denied.
+	ApprovalDenied
+	// ApprovalCancelled: the call was cancelled while the person was
+	// asked.
+	ApprovalCancelled
+)
+
+// ApprovalStep is the end of a call's approval step.
+type ApprovalStep struct {
+	Verdict ApprovalVerdict
+	// Reason is what the person was asked, cut to MaxReasonBytes; "" when
+	// the call needed no approval.
+	Reason string
+	// Failure is why the call failed, as the model reads it after "Tool
+	// failed: ".
+	Failure string
+	// Err is the approver's error, if it returned one.
+	Err error
+}
+
+// Decide ends the approval step of a call of tool once its approval rule
+// answered resp: the rule's problems or error fail the call, no reason
+// runs it, and a reason is put to the person through ask (nil when nobody
+// can be asked: the call fails). A call whose ctx ends while the person
+// is asked is cancelled, whatever they answer.
+func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (bool, error)) ApprovalStep {
+	switch {
+	case len(resp.Problems) > 0:
+		return ApprovalStep{Verdict: ApprovalFailed, Failure: InvalidInput(tool, resp.Problems)}
+	case resp.Error != "":
+		return ApprovalStep{Verdict: ApprovalFailed, Failure: resp.Error}
+	case resp.Reason == "":
+		return ApprovalStep{Verdict: ApprovalRun}
+	}
+	s := ApprovalStep{Reason: CapReason(resp.Reason)}
+	if ask == nil {
+		s.Verdict, s.Failure = ApprovalFailed, NoApprover(tool, s.Reason)
+		return s
+	}
+	approved, err := ask(s.Reason)
+	s.Err = err
+	switch {
+	case ctx.Err() != nil:
+		s.Verdict = ApprovalCancelled
+	case err != nil:
+		s.Verdict, s.Failure = ApprovalFailed, NotAsked(tool, err)
+	case !approved:
+		s.Verdict = ApprovalDenied
+	default:
+		s.Verdict = ApprovalRun
+	}
+	return s
+}
+
 // MaxReasonBytes caps an approval reason: a person reads it in a prompt.
 const MaxReasonBytes = 1024
 

@@ -36,36 +36,33 @@ func NeverAnswer(ctx context.Context, _ string) (bool, error) {
 // left for the call itself to report.
 func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalRequest, opts *Options, out *Outcome) bool {
 	resp, _ := srv.NeedsApproval(ctx, req)
-	switch {
-	case len(resp.Problems) > 0:
-		return true
-	case resp.Error != "":
-		out.fail(resp.Error, errors.New(resp.Error))
-		return false
-	case resp.Reason == "":
+	if len(resp.Problems) > 0 {
 		return true
 	}
-	out.ApprovalReason = resp.Reason
-	if opts.Approver == nil {
-		msg := modapi.NoApprover(req.Tool, resp.Reason)
-		out.fail(msg, errors.New(msg))
-		return false
+	var ask func(reason string) (bool, error)
+	if opts.Approver != nil {
+		ask = func(reason string) (bool, error) { return opts.Approver(ctx, reason) }
 	}
-	approved, err := opts.Approver(ctx, resp.Reason)
-	switch {
-	case ctx.Err() != nil:
-		out.Status = Cancelled
-		out.Err = err
-		out.Activity.Ended = true
-	case err != nil:
-		out.fail(modapi.NotAsked(req.Tool, err), err)
-	case !approved:
+	step := modapi.Decide(ctx, req.Tool, resp, ask)
+	out.ApprovalReason = step.Reason
+	switch step.Verdict {
+	case modapi.ApprovalRun:
+		return true
+	case modapi.ApprovalFailed:
+		err := step.Err
+		if err == nil {
+			err = errors.New(step.Failure)
+		}
+		out.fail(step.Failure, err)
+	case modapi.ApprovalDenied:
 		out.Status = Denied
-		out.Text = modapi.Denied(req.Tool, resp.Reason)
+		out.Text = modapi.Denied(req.Tool, step.Reason)
 		out.msg = modapi.Declined
 		out.Activity.Ended = true
-	default:
-		return true
+	case modapi.ApprovalCancelled:
+		out.Status = Cancelled
+		out.Err = step.Err
+		out.Activity.Ended = true
 	}
 	return false
 }
