@@ -18,7 +18,7 @@
 // tool's result or a command's message may be ([CapResult], [CapMessage]),
 // how a failed call reads ([Outcome.Message], [InvalidInput], [Blocked]),
 // what text a slash command receives ([SlashText]), how a call that needed
-// approval ends ([Denied], [Declined], [NoApprover], [NotAsked]), how a
+// approval ends ([Decide], [Denied], [Declined], [NoApprover], [NotAsked]), how a
 // client's answers to a tool it runs are admitted and judged
 // ([ClientGate], [ClientOutcome], [NoClient], [ClientTimedOut]) and how a
 // wrong client action reads ([BadAction]). The host and sdk/modtest both
