@@ -17,10 +17,10 @@
 // The rules live here once: how activity accumulates ([Apply]), how big a
 // tool's result or a command's message may be ([CapResult], [CapMessage]),
 // how a failed call reads ([Outcome.Message], [InvalidInput], [Blocked]),
-// what text a slash command receives ([SlashText]), how a call that needed
-// approval ends ([Decide], [Denied], [Declined], [NoApprover], [NotAsked]), how a
-// client's answers to a tool it runs are admitted and judged
-// ([ClientGate], [ClientOutcome], [NoClient], [ClientTimedOut]) and how a
-// wrong client action reads ([BadAction]). The host and sdk/modtest both
-// use them, so a test reads what a model reads.
+// what text a slash command receives ([SlashText]), how the approval step
+// of a call ends ([Decide], [Denied], [Declined], [NoApprover],
+// [NotAsked]), how a client's answers to a tool it runs are admitted and
+// judged ([ClientGate], [ClientOutcome], [NoClient], [ClientTimedOut]) and
+// how a wrong client action reads ([BadAction]). The host and sdk/modtest
+// both use them, so a test reads what a model reads.
 package modapi
