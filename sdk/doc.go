@@ -331,6 +331,7 @@
 // timeout nor its grace period, and a call cancelled while waiting ends
 // cancelled. Name the file, the amount or whatever the person weighs in the
 // reason, and say when the call overwrites or deletes.
+//
 // # Client-executed tools
 //
 // Some tools are best run by the client application that called them: it
