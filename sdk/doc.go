@@ -445,8 +445,8 @@
 // Package sdk/modtest runs a tool in-process through the same code a mod
 // process runs: it validates the input with the generated decoder, pins the
 // date, session and workspace, records the activity, can cancel mid-run,
-// and returns the outcome (completed, failed or cancelled) with the text the
-// model reads:
+// and returns the outcome (completed, failed, cancelled or denied) with the
+// text the model reads:
 //
 //	func TestCount(t *testing.T) {
 //		dir := t.TempDir()
@@ -461,7 +461,9 @@
 // A tool that needs approval asks Options.Approver: modtest.Approve,
 // modtest.Deny, modtest.NeverAnswer (until the test cancels), or a function
 // of your own that checks the reason; the outcome is then completed,
-// denied or cancelled, with the reason in Outcome.ApprovalReason.
+// denied or cancelled, with the reason in Outcome.ApprovalReason. A tool the
+// client runs is answered by Options.Client, a script of the client's
+// answers, and Outcome.WantActions checks a call's client actions.
 //
 // modtest also runs commands, slash commands and hooks, and renders views for
 // each phase. The mods in the repository's examples directory are complete,
