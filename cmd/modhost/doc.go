@@ -16,7 +16,9 @@
 //
 // Commands:
 //
-//	list [--json]                             one line per tool: name, mod, description
+//	list [--json]                             one line per tool: name, mod, description,
+//	                                          marked when it asks for approval or
+//	                                          runs in the client
 //	inspect [--json|--markdown] [MOD]         manifests as readable field trees
 //	call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
 //	                                          run one tool; activity on stderr
