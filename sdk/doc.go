@@ -324,7 +324,8 @@
 //
 // The host runs the rule after the input was validated and the hooks let
 // the call through, then asks the approver the embedding application gave
-// (modhost call asks on the terminal, modhost mcp through MCP elicitation).
+// (modhost call asks on the terminal, modhost mcp through MCP elicitation,
+// modhost dev with Approve and Deny in its page).
 // When the person declines, the call ends denied and the model reads that
 // they declined; Run never runs. With nobody to ask, the call fails,
 // saying approval was needed. The wait counts toward neither the call's
