@@ -64,7 +64,8 @@
 // for each phase in a sandboxed frame; keeps the session's calls to reopen or
 // run again; runs commands and slash commands; and acts as any agent. It
 // watches the mods' sources: an edit regenerates (modgen), rebuilds and
-// restarts the mod and updates the page in place; a generator or compiler
+// restarts the mod and updates the page in place (a mod edited without go
+// generate before dev started is regenerated at once); a generator or compiler
 // error shows in the page with file:line:col while the last good build keeps
 // serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //

@@ -49,7 +49,8 @@
 // afresh and builds and starts the changed one; only then does the new host
 // replace the old, so a generator or compiler error (shown in the page with
 // file:line:col) leaves the last good build serving. Calls in flight finish
-// on the host they started on.
+// on the host they started on. A mod edited before the server started,
+// without go generate, is reloaded as soon as Watch begins.
 //
 // # Performance
 //
