@@ -479,7 +479,8 @@ function renderOutcome(box, c, o) {
   if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
   kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
     : el("p", {class: "muted"}, o.outputs.length ? "no text: the model reads the outputs below" : "no text"));
-  if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
+  if (o.approvalReason) kids.push(el("p", {class: "approval-asked"}, o.status === "denied" ? "Denied" : "Approved", " when asked: ", el("i", {}, o.approvalReason)));
+  if (o.error && !blocked && o.status !== "refused" && o.status !== "denied") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
   if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
   if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
   if (o.clientActions) kids.push(el("h3", {}, "Client actions"),
