@@ -163,7 +163,8 @@ type RenderedTool[In, Out any] struct {
 	// Run does the work and returns the typed result; modgen requires it
 	// unless Client is set.
 	Run func(tc *ToolContext, in In) (Out, error)
-	// View turns the result into what the model reads and a person sees.
+	// View turns the result into what the model reads and a person sees;
+	// modgen requires View.Text when the tool has a Run.
 	View View[In, Out]
 	// Approval, when set, makes the tool wait for a person's approval
 	// before it runs: always, or when its Ask function says so.

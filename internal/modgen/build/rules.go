@@ -68,6 +68,9 @@ func (b *builder) rules(m *load.Mod) {
 		if !t.HasRun && !t.Client {
 			b.errorf(t.Pos, "tool %s has no Run: set Run, or Client: true when only the client application runs it", name.Value)
 		}
+		if t.Rendered && t.HasRun && !t.HasText {
+			b.errorf(t.Pos, "tool %s has no View.Text: it writes what the model reads from the result", name.Value)
+		}
 		switch act := t.Activity.Value; {
 		case t.Activity.Bad:
 		case act == "":
