@@ -20,7 +20,7 @@ import (
 // Status is how a call ended.
 type Status string
 
-// The three outcomes of a call.
+// The outcomes of a call; a call whose approval was declined is StatusDenied.
 const (
 	StatusCompleted Status = "completed"
 	StatusFailed    Status = "failed"
@@ -79,7 +79,7 @@ type CallResult struct {
 	CallID string
 	// Label is CallRequest.Label.
 	Label string
-	// Status is completed, failed or cancelled.
+	// Status is completed, failed, cancelled or denied.
 	Status Status
 	// Text is what the model reads: the tool's text when completed,
 	// "Tool failed: <message>" when failed.

@@ -324,13 +324,15 @@
 //
 // The host runs the rule after the input was validated and the hooks let
 // the call through, then asks the approver the embedding application gave
-// (modhost call asks on the terminal, modhost mcp through MCP elicitation).
+// (modhost call asks on the terminal, modhost mcp through MCP elicitation,
+// modhost dev with Approve and Deny in its page).
 // When the person declines, the call ends denied and the model reads that
 // they declined; Run never runs. With nobody to ask, the call fails,
 // saying approval was needed. The wait counts toward neither the call's
 // timeout nor its grace period, and a call cancelled while waiting ends
 // cancelled. Name the file, the amount or whatever the person weighs in the
 // reason, and say when the call overwrites or deletes.
+//
 // # Client-executed tools
 //
 // Some tools are best run by the client application that called them: it
@@ -448,8 +450,8 @@
 // Package sdk/modtest runs a tool in-process through the same code a mod
 // process runs: it validates the input with the generated decoder, pins the
 // date, session and workspace, records the activity, can cancel mid-run,
-// and returns the outcome (completed, failed or cancelled) with the text the
-// model reads:
+// and returns the outcome (completed, failed, cancelled or denied) with the
+// text the model reads:
 //
 //	func TestCount(t *testing.T) {
 //		dir := t.TempDir()
@@ -464,7 +466,9 @@
 // A tool that needs approval asks Options.Approver: modtest.Approve,
 // modtest.Deny, modtest.NeverAnswer (until the test cancels), or a function
 // of your own that checks the reason; the outcome is then completed,
-// denied or cancelled, with the reason in Outcome.ApprovalReason.
+// denied or cancelled, with the reason in Outcome.ApprovalReason. A tool the
+// client runs is answered by Options.Client, a script of the client's
+// answers, and Outcome.WantActions checks a call's client actions.
 //
 // modtest also runs commands, slash commands and hooks, and renders views for
 // each phase. The mods in the repository's examples directory are complete,

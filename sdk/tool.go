@@ -81,7 +81,8 @@ type PlainTool[In any] struct {
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
-	// a result that explains the problem is better.
+	// a result that explains the problem is better. modgen requires Run
+	// unless Client is set.
 	Run func(tc *ToolContext, in In) (Result, error)
 	// Approval, when set, makes the tool wait for a person's approval
 	// before it runs: always, or when its Ask function says so.
@@ -161,9 +162,11 @@ type RenderedTool[In, Out any] struct {
 	Activity string
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
-	// Run does the work and returns the typed result.
+	// Run does the work and returns the typed result; modgen requires it
+	// unless Client is set.
 	Run func(tc *ToolContext, in In) (Out, error)
-	// View turns the result into what the model reads and a person sees.
+	// View turns the result into what the model reads and a person sees;
+	// modgen requires View.Text when the tool has a Run.
 	View View[In, Out]
 	// Approval, when set, makes the tool wait for a person's approval
 	// before it runs: always, or when its Ask function says so.

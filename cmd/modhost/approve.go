@@ -44,6 +44,9 @@ func ask(ctx context.Context, r io.Reader, w io.Writer, what, reason string) (bo
 	}()
 	select {
 	case line := <-answer:
+		if !strings.HasSuffix(line, "\n") {
+			fmt.Fprintln(w) // end of input (Ctrl-D): end the prompt's line
+		}
 		switch strings.ToLower(strings.TrimSpace(line)) {
 		case "y", "yes":
 			return true, nil

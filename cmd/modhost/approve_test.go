@@ -8,17 +8,21 @@ import (
 )
 
 func TestAsk(t *testing.T) {
+	const prompt = "t_x (destructive) needs your approval: Overwrite a.md\nRun it? [y/N] "
 	tests := []struct {
 		answer string
 		want   bool
+		// echo is what follows the prompt: a newline when the input ends
+		// without one, so the next message starts on a line of its own.
+		echo string
 	}{
-		{"y\n", true},
-		{"YES\n", true},
-		{" yes ", true},
-		{"\n", false},
-		{"no\n", false},
-		{"", false},
-		{"yep\n", false},
+		{"y\n", true, ""},
+		{"YES\n", true, ""},
+		{" yes ", true, "\n"},
+		{"\n", false, ""},
+		{"no\n", false, ""},
+		{"", false, "\n"},
+		{"yep\n", false, ""},
 	}
 	for _, tt := range tests {
 		var w strings.Builder
@@ -26,7 +30,7 @@ func TestAsk(t *testing.T) {
 		if err != nil || got != tt.want {
 			t.Errorf("answer %q: got %v, %v, want %v", tt.answer, got, err, tt.want)
 		}
-		if want := "t_x (destructive) needs your approval: Overwrite a.md\nRun it? [y/N] "; w.String() != want {
+		if want := prompt + tt.echo; w.String() != want {
 			t.Errorf("got prompt %q, want %q", w.String(), want)
 		}
 	}

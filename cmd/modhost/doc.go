@@ -16,9 +16,11 @@
 //
 // Commands:
 //
-//	list [--json]                             one line per tool: name, mod, description
+//	list [--json]                             one line per tool: name, mod, description,
+//	                                          marked when it asks for approval or
+//	                                          runs in the client
 //	inspect [--json|--markdown] [MOD]         manifests as readable field trees
-//	call [--json] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
+//	call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
 //	slash ID [TEXT...]                        run a slash command
@@ -32,7 +34,16 @@
 // an unknown tool, and 130 when cancelled: the first Ctrl-C or SIGTERM cancels
 // the call, and the tool sees it. Its activity goes to stderr: on a terminal
 // a live status line, redrawn at most ten times a second, between the title
-// and the log lines; otherwise the title and the log lines only.
+// and the log lines; otherwise the title and the log lines only. A call's
+// client actions follow on stderr, one "client action KIND PARAMS" line
+// each (clientActions with --json).
+//
+// A tool that needs a person's approval asks on the terminal, "Run it?",
+// and runs on y or yes; --yes approves. With no terminal and no --yes the call is
+// denied, and says so on stderr: a denied call prints what the model
+// reads and exits 1. A tool that runs only in the client application
+// fails, since modhost has no client; one that runs either way runs in
+// its mod.
 //
 // mcp serves until stdin ends (stdio) or until SIGINT or SIGTERM; then it
 // cancels the calls in flight and stops the mods within a second.
@@ -53,7 +64,8 @@
 // for each phase in a sandboxed frame; keeps the session's calls to reopen or
 // run again; runs commands and slash commands; and acts as any agent. It
 // watches the mods' sources: an edit regenerates (modgen), rebuilds and
-// restarts the mod and updates the page in place; a generator or compiler
+// restarts the mod and updates the page in place (a mod edited without go
+// generate before dev started is regenerated at once); a generator or compiler
 // error shows in the page with file:line:col while the last good build keeps
 // serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //

@@ -21,6 +21,9 @@ type listedTool struct {
 	// Runs is "client" for a tool only a client application runs, which
 	// modhost cannot call, and "either" for one it calls in its mod.
 	Runs string `json:"runs,omitempty"`
+	// Approval is when a call waits for a person's approval: "always",
+	// or "byInput" when the mod decides from the input.
+	Approval string `json:"approval,omitempty"`
 }
 
 func runList(_ context.Context, e *env, args []string) int {
@@ -52,7 +55,11 @@ func runList(_ context.Context, e *env, args []string) int {
 	if *asJSON {
 		out := make([]listedTool, 0, len(tools))
 		for _, t := range tools {
-			out = append(out, listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod], Runs: string(t.Runs)})
+			lt := listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod], Runs: string(t.Runs)}
+			if t.Approval != nil {
+				lt.Approval = string(t.Approval.When)
+			}
+			out = append(out, lt)
 		}
 		data, _ := json.MarshalIndent(out, "", "  ")
 		fmt.Fprintf(e.stdout, "%s\n", data)
@@ -65,6 +72,9 @@ func runList(_ context.Context, e *env, args []string) int {
 			desc = u
 		}
 		desc = runsMark(t.Runs) + desc
+		if t.Approval != nil {
+			desc = "(asks for approval) " + desc
+		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}
 	w.Flush()

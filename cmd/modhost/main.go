@@ -62,7 +62,7 @@ const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent N
 commands:
   list [--json]                         list tools
   inspect [--json|--markdown] [MOD]     show manifests
-  call [--json] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
+  call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
@@ -99,6 +99,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
 		return exitUsage
 	}
+	if helpAsked(rest) {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent}
 	ws := *workspace
 	if ws == "" {
@@ -125,6 +129,20 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	return sub(ctx, e, rest)
+}
+
+// helpAsked reports whether a subcommand's flags, before its first
+// argument, ask for help: then modhost needs no mods to answer.
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch {
+		case a == "-h" || a == "-help" || a == "--h" || a == "--help":
+			return true
+		case a == "--" || !strings.HasPrefix(a, "-"):
+			return false
+		}
+	}
+	return false
 }
 
 // modDirs resolves --mods: the flag, else $MODHOST_MODS, else the examples
@@ -222,8 +240,13 @@ func (e *env) session(id string) sdk.Session {
 	return sdk.Session{ID: id, Workspace: e.workspace}
 }
 
-// fail prints an error and returns its exit code.
+// fail prints an error and returns its exit code; a request for help
+// prints the usage and succeeds.
 func (e *env) fail(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(e.stdout, usage)
+		return exitOK
+	}
 	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
 	var ue *usageError
 	if errors.As(err, &ue) || errors.Is(err, host.ErrUnknownTool) || errors.Is(err, host.ErrUnknownAgent) ||
@@ -238,6 +261,9 @@ func (e *env) fail(err error) int {
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
 		return usagef("%s: %v", fs.Name(), err)
 	}
 	return nil

@@ -55,8 +55,8 @@ func TestApprovalInThePage(t *testing.T) {
 		if code, _ := f.do("POST", "/api/calls/"+id+"/approval", map[string]bool{"approve": true}); code != http.StatusConflict {
 			t.Errorf("second answer: got %d, want 409", code)
 		}
-		if o := f.outcome(id); o["status"] != tt.want {
-			t.Errorf("outcome after approve=%v: got %v, want %s", tt.approve, o, tt.want)
+		if o := f.outcome(id); o["status"] != tt.want || o["approvalReason"] != "Do it" {
+			t.Errorf("outcome after approve=%v: got %v, want %s, asked %q", tt.approve, o, tt.want, "Do it")
 		}
 		evs := f.events(id)
 		var names []string
@@ -68,8 +68,8 @@ func TestApprovalInThePage(t *testing.T) {
 		}
 	}
 	id := f.call("approving_guarded", `{}`, "")
-	if o := f.outcome(id); o["status"] != "completed" {
-		t.Errorf("a call that needs no approval: got %v, want completed", o)
+	if o := f.outcome(id); o["status"] != "completed" || o["approvalReason"] != nil {
+		t.Errorf("a call that needs no approval: got %v, want completed, asking nothing", o)
 	}
 	if code, _ := f.do("POST", "/api/calls/"+id+"/approval", map[string]bool{"approve": true}); code != http.StatusConflict {
 		t.Errorf("answer to a call not asking: got %d, want 409", code)

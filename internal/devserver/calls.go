@@ -68,6 +68,8 @@ type outcomeJSON struct {
 	ElapsedMS int64             `json:"elapsedMs"`
 	// ClientActions are the call's client actions, shown, not taken.
 	ClientActions []sdk.ClientAction `json:"clientActions,omitempty"`
+	// ApprovalReason is what the person was asked to approve, if anything.
+	ApprovalReason string `json:"approvalReason,omitempty"`
 }
 
 type outputJSON struct {
@@ -194,6 +196,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 			out.Outputs = append(out.Outputs, outputJSON{MimeType: o.MimeType, Content: o.Content, URI: o.URI})
 		}
 		out.ClientActions = res.Actions
+		out.ApprovalReason = res.ApprovalReason
 	}
 	if out.Activity.Log == nil {
 		out.Activity.Log = []sdk.LogEntry{}

@@ -1,8 +1,11 @@
 // Package devserver is the web inspector behind modhost dev: a single page,
 // served on loopback, where a mod's author browses the loaded mods, calls
 // their tools from forms built from the input schemas, watches activity
-// live, sees outcomes and views, runs commands, slash commands and agents,
-// and sees each edit of a mod's sources picked up without a refresh.
+// live, approves or denies the calls that ask, sees outcomes (with their
+// client actions) and views, runs commands, slash commands and agents, and
+// sees each edit of a mod's sources picked up without a refresh. A tool's
+// panel says when it asks for approval and where it runs, and lists the
+// client actions it may emit with their params.
 //
 // # Endpoints
 //
@@ -15,8 +18,12 @@
 //	POST /api/calls              {tool, input, agent} → the call, started
 //	GET  /api/calls              the session's calls, newest last
 //	GET  /api/calls/{id}         one call, with its outcome once ended
-//	GET  /api/calls/{id}/events  the call's activity and outcome (SSE)
+//	GET  /api/calls/{id}/events  the call's activity, "approval" questions
+//	                             and their "answered", and its outcome (SSE)
 //	POST /api/calls/{id}/cancel  cancels the call in the mod
+//	POST /api/calls/{id}/approval
+//	                             {approve} answers the call's approval
+//	                             question; 409 when none waits
 //	POST /api/calls/{id}/view    {phase} → the tool's view for that phase
 //	POST /api/command            {id, args} → the command's message
 //	POST /api/slash              {id, text} → the slash command's message
@@ -42,7 +49,8 @@
 // afresh and builds and starts the changed one; only then does the new host
 // replace the old, so a generator or compiler error (shown in the page with
 // file:line:col) leaves the last good build serving. Calls in flight finish
-// on the host they started on.
+// on the host they started on. A mod edited before the server started,
+// without go generate, is reloaded as soon as Watch begins.
 //
 // # Performance
 //

@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/modgen/load"
 	"github.com/modkit/modkit/manifest"
@@ -26,8 +29,11 @@ const quiet = 50 * time.Millisecond
 // operating system's file events (fsnotify), each burst of them compared
 // against the sources once it is quiet, and also polls every interval, for
 // file systems that send no events. It returns once it has looked, so an
-// edit after it returns is seen.
+// edit after it returns is seen. A mod whose generated files are out of
+// date when it begins, edited without go generate, is reloaded at once, as
+// a save would reload it.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
+	stale := s.staleDirs()
 	snaps := map[string]string{}
 	for _, d := range s.opts.Dirs {
 		snaps[d] = snapshot(d)
@@ -53,6 +59,11 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 		defer poll.Stop()
 		settle := time.NewTimer(quiet)
 		settle.Stop()
+		for _, d := range stale {
+			if err := s.Reload(ctx, d); err != nil {
+				s.opts.Logger.Info("reload failed", "dir", d, "error", err)
+			}
+		}
 		for {
 			select {
 			case <-ctx.Done():
@@ -76,6 +87,20 @@ func (s *Server) Watch(ctx context.Context, interval time.Duration) {
 			}
 		}
 	}()
+}
+
+// staleDirs returns the mod directories whose generated files the host
+// found out of date.
+func (s *Server) staleDirs() []string {
+	h, done := s.host()
+	defer done()
+	var dirs []string
+	for _, e := range h.Unavailable() {
+		if errors.Is(e, freshness.ErrStale) && slices.Contains(s.opts.Dirs, e.Dir) {
+			dirs = append(dirs, e.Dir)
+		}
+	}
+	return dirs
 }
 
 // snapshot digests the mod's hand-written Go files, names and contents:

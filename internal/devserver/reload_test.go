@@ -259,3 +259,38 @@ func TestWatchEvents(t *testing.T) {
 		t.Errorf("after an edit: got %v, want v2 e", o)
 	}
 }
+
+// TestWatchRegeneratesStale starts on a mod edited after its last
+// generation: Watch regenerates and serves it without waiting for a save.
+func TestWatchRegeneratesStale(t *testing.T) {
+	dir, err := os.MkdirTemp("testdata", "reload-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	src := filepath.Join(dir, "reloady.go")
+	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if err := start(t, dir).srv.Reload(ctx, dir); err != nil { // generates
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(src, []byte(reloadySource(`"v2"`)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	f := start(t, dir)
+	var st struct{ Unavailable []struct{ Error string } }
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Unavailable) != 1 || !strings.Contains(st.Unavailable[0].Error, "generated files are out of date") {
+		t.Fatalf("before Watch: got unavailable %+v, want the mod stale", st.Unavailable)
+	}
+	stateEvents := f.subscribe()
+	f.srv.Watch(ctx, time.Hour)
+	<-stateEvents
+	if o := f.outcome(f.call("reloady_echo", `{"text":"s"}`, "")); o["text"] != "v2 s" {
+		t.Errorf("after Watch began: got %v, want v2 s", o)
+	}
+}

@@ -35,18 +35,25 @@ type elicitation struct {
 var errAskClient = errors.New("the MCP client asks the person")
 
 // approver returns the call's approver and its elicitation, or nil and nil
-// when the client declared no elicitation capability: the host then
-// refuses a call that needs approval, saying none could be asked.
+// when the client declared no form elicitation: the host then refuses a
+// call that needs approval, saying none could be asked.
 func approver(req *mcp.CallToolRequest) (*elicitation, host.Approver) {
 	ss := req.Session
 	if ss == nil {
 		return nil, nil
 	}
-	if ip := ss.InitializeParams(); ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation == nil {
+	if ip := ss.InitializeParams(); ip == nil || ip.Capabilities == nil || !formElicitation(ip.Capabilities.Elicitation) {
 		return nil, nil
 	}
 	e := &elicitation{params: req.Params}
 	return e, e.approve
+}
+
+// formElicitation reports whether a client with elicitation capabilities c
+// answers form elicitations: it declares form, or declares neither mode
+// (what clients of protocols before form and url modes send).
+func formElicitation(c *mcp.ElicitationCapabilities) bool {
+	return c != nil && (c.Form != nil || c.URL == nil)
 }
 
 func (e *elicitation) approve(_ context.Context, r *host.ApprovalRequest) (bool, error) {

@@ -84,6 +84,7 @@ func TestElicitation(t *testing.T) {
 	tests := []struct {
 		name     string
 		action   string // "" for a client without elicitation
+		urlOnly  bool   // the client declares url elicitation only
 		input    string
 		wantErr  bool
 		wantText string
@@ -98,6 +99,8 @@ func TestElicitation(t *testing.T) {
 		{name: "no elicitation", input: `{"reason":"Do it"}`, wantErr: true,
 			wantText: "Tool failed: tool approving_guarded needs a person's approval and none could be asked: Do it"},
 		{name: "no elicitation, not needed", input: `{}`, wantText: "ran"},
+		{name: "url elicitation only", action: "accept", urlOnly: true, input: `{"reason":"Do it"}`, wantErr: true,
+			wantText: "Tool failed: tool approving_guarded needs a person's approval and none could be asked: Do it"},
 	}
 	for _, version := range []string{"", "2025-11-25"} {
 		for _, tt := range tests {
@@ -110,6 +113,9 @@ func TestElicitation(t *testing.T) {
 				var copts *mcp.ClientOptions
 				if tt.action != "" {
 					copts = &mcp.ClientOptions{ElicitationHandler: p.elicit}
+				}
+				if tt.urlOnly {
+					copts.Capabilities = &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{URL: &mcp.URLElicitationCapabilities{}}}
 				}
 				cs := connectVersion(t, h, copts, version)
 				res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "approving_guarded", Arguments: jsonArgs(t, tt.input)})

@@ -16,7 +16,7 @@ import (
 func (o *Outcome) WantActions(t testing.TB, want ...sdk.ClientAction) {
 	t.Helper()
 	if o.Status != Completed {
-		t.Errorf("%s: got status %s (%s), want completed with %d client actions", o.tool, o.Status, o.Text, len(want))
+		t.Errorf("%s: got status %s (%s), want completed with client actions %s", o.tool, o.Status, o.Text, actionsJSON(want))
 		return
 	}
 	if !sameActions(o.Actions, want) {

@@ -56,7 +56,7 @@ func TestActionParamsChecked(t *testing.T) {
 	}
 	rec := &recordingTB{TB: t}
 	out.WantActions(rec)
-	if want := `notes: got status failed (` + want + `), want completed with 0 client actions`; rec.msg != want {
+	if want := `notes: got status failed (` + want + `), want completed with client actions []`; rec.msg != want {
 		t.Errorf("got failure %q, want %q", rec.msg, want)
 	}
 }

@@ -13,8 +13,8 @@
 // [Run] validates the input with the mod's generated decoder (or with
 // encoding/json when there is none), runs the handler with a pinned date,
 // session and workspace, records every activity update in order, applies the
-// activity rules, and returns an [Outcome]: completed, failed or cancelled,
-// with the text the model would read.
+// activity rules, and returns an [Outcome]: completed, failed, cancelled or
+// denied, with the text the model would read.
 //
 //	func TestWordCount(t *testing.T) {
 //		out := modtest.Run(t, research.Modkit(), "research_word_count",

@@ -76,7 +76,7 @@ const DefaultMaxResultBytes = modapi.DefaultMaxResultBytes
 // Status is how a call ended.
 type Status string
 
-// The three outcomes of a call.
+// The outcomes of a call; a call whose approval was declined is Denied.
 const (
 	// Completed: the handler returned a result.
 	Completed Status = "completed"
@@ -89,10 +89,11 @@ const (
 
 // Outcome is how one tool call ended and everything it produced.
 type Outcome struct {
-	// Status is completed, failed or cancelled.
+	// Status is completed, failed, cancelled or denied.
 	Status Status
 	// Text is what the model reads: the result's text when completed,
-	// "Tool failed: <message>" when failed, empty when cancelled. Invalid
+	// "Tool failed: <message>" when failed, that the person declined when
+	// denied, empty when cancelled. Invalid
 	// input reads "Tool failed: invalid input for tool <name>:" followed by
 	// one indented line per problem, as from a host.
 	Text string

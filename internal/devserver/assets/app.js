@@ -367,11 +367,37 @@ function renderTool(name) {
     tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
     ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,
     el("p", {}, tool.description),
+    ...toolNotes(tool),
     el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
     el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
     el("h3", {}, "Input"), schemaTable(tool.inputSchema),
     el("h3", {}, "Result"), schemaTable(tool.resultSchema),
+    ...clientActionTables(mod, tool),
   ];
+}
+
+// toolNotes says what a call of the tool involves beyond its schemas: a
+// person's approval and where it runs.
+function toolNotes(tool) {
+  const notes = [];
+  const a = tool.approval;
+  if (a) notes.push(el("p", {class: "tool-note approval-note"}, a.when === "always"
+    ? ["Asks for a person's approval before every call (", el("i", {}, a.reason), "); this page asks with Approve and Deny."]
+    : "Asks for a person's approval when the mod's rule picks the call from its input; this page asks with Approve and Deny."));
+  if (tool.runs === "client") notes.push(el("p", {class: "tool-note runs-note error"},
+    "Runs only in the client application that calls it: modhost has no client, so a call here fails."));
+  if (tool.runs === "either") notes.push(el("p", {class: "tool-note runs-note"},
+    "Runs in the client application when it handles the tool, else in its mod, as here."));
+  return notes;
+}
+
+// clientActionTables shows each kind of client action the tool may emit,
+// with its params as a table.
+function clientActionTables(mod, tool) {
+  return (tool.clientActions || []).flatMap(kind => {
+    const k = (mod.clientActions || []).find(k => k.kind === kind);
+    return [el("h3", {}, "Client action ", el("code", {}, kind)), k ? el("p", {}, k.description) : null, schemaTable(k && k.paramsSchema)];
+  });
 }
 
 // agentNote says whether the agent the page acts as may call the tool.
@@ -453,7 +479,8 @@ function renderOutcome(box, c, o) {
   if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
   kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
     : el("p", {class: "muted"}, o.outputs.length ? "no text: the model reads the outputs below" : "no text"));
-  if (o.error && !blocked && o.status !== "refused") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
+  if (o.approvalReason) kids.push(el("p", {class: "approval-asked"}, o.status === "denied" ? "Denied" : "Approved", " when asked: ", el("i", {}, o.approvalReason)));
+  if (o.error && !blocked && o.status !== "refused" && o.status !== "denied") kids.push(el("h3", {}, "Error"), el("pre", {class: "error"}, o.error));
   if (o.result !== undefined && o.result !== null) kids.push(el("h3", {}, "Structured result"), jsonTree(o.result, true));
   if (o.outputs.length) kids.push(el("h3", {}, "Outputs"), ...o.outputs.map(renderOutput));
   if (o.clientActions) kids.push(el("h3", {}, "Client actions"),

@@ -1,11 +1,12 @@
 // browser drives the page `modhost dev` serves in headless Chromium, as a
 // mod's author would: it browses the mods, fills the form of
 // research_search_workspace and sees the field problem for an empty query,
-// runs a real search and sees its status updates and its completed view in
-// the sandboxed frame, acts as an agent that may not call a tool, sees a
-// hook block a call, runs research.stats and /deps, moves a large tree
-// into the workspace and cancels a long search of it, and edits a mod's
-// source to see the page pick up the change without a refresh. It saves
+// sees the notes of tools that ask for approval, run in the client or emit
+// client actions, runs a real search and sees its status updates and its
+// completed view in the sandboxed frame, acts as an agent that may not call
+// a tool, sees a hook block a call, runs research.stats and /deps, moves a
+// large tree into the workspace and cancels a long search of it, and edits
+// a mod's source to see the page pick up the change without a refresh. It saves
 // screenshots in SHOT_DIR, fails on any console error, and prints a JSON
 // report on stdout, with timings: the page's loads (Navigation and Paint
 // Timing, and the page's own mark when it shows the tools), and how long
@@ -154,6 +155,23 @@ await step("empty-query-problem", async () => {
   await nav("tool", "research_search_workspace").click();
   await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
   check(!await strayNull(), "the tool panel shows a stray null");
+});
+
+await step("tool-notes", async () => {
+  // A tool's panel says when it asks for approval, where it runs, and
+  // the client actions it may emit, with their params after the result.
+  try {
+    await nav("tool", "research_save_note").click();
+    await page.locator("#main .approval-note", { hasText: "when the mod's rule picks the call" }).waitFor();
+    await nav("tool", "dependencies_modules").click();
+    await page.locator("#main .runs-note", { hasText: "else in its mod, as here" }).waitFor();
+    await nav("tool", "research_open_file").click();
+    await page.locator("#main h3", { hasText: "Client action open_file" }).waitFor();
+    await page.locator("#main table.schema").last().locator("code", { hasText: "/line" }).waitFor();
+    check(await page.locator("#main .approval-note, #main .runs-note").count() === 0, "research_open_file shows an approval or runs note");
+  } finally {
+    await nav("tool", "research_search_workspace").click();
+  }
 });
 
 await step("search", async () => {

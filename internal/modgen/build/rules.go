@@ -65,6 +65,12 @@ func (b *builder) rules(m *load.Mod) {
 				b.warnf(name.Pos, "tool %s: the name says it may write (%q) but the tool declares no Annotations: say whether it is read-only, destructive, idempotent and open-world", name.Value, w)
 			}
 		}
+		if !t.HasRun && !t.Client {
+			b.errorf(t.Pos, "tool %s has no Run: set Run, or Client: true when only the client application runs it", name.Value)
+		}
+		if t.Rendered && t.HasRun && !t.HasText {
+			b.errorf(t.Pos, "tool %s has no View.Text: it writes what the model reads from the result", name.Value)
+		}
 		switch act := t.Activity.Value; {
 		case t.Activity.Bad:
 		case act == "":

@@ -9,6 +9,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -116,7 +117,13 @@ func loadWith(dir string, patterns []string, overlay map[string][]byte) ([]*pack
 	}
 	var diags []Diag
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		// The go command reports a syntax error the parser reports too,
+		// in other words: keep the parser's, with its position.
+		parsed := slices.ContainsFunc(p.Errors, func(e packages.Error) bool { return e.Kind == packages.ParseError })
 		for _, e := range p.Errors {
+			if parsed && e.Kind == packages.ListError {
+				continue
+			}
 			diags = append(diags, errorDiag(e))
 		}
 	})

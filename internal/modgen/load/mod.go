@@ -51,6 +51,9 @@ type Tool struct {
 	Client bool
 	// HasRun reports whether the tool sets a Run handler.
 	HasRun bool
+	// HasText reports whether a rendered tool's View sets Text, or the
+	// View could not be read (already reported).
+	HasText bool
 }
 
 // Annotations are a tool's declared sdk.Annotations.
@@ -452,11 +455,16 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {
 				r.errorf(v.Pos(), "tool View must be a composite literal, so modgen can tell whether it renders HTML")
+				t.HasText = true // not to be reported again
 				return
 			}
 			r.keyed(view, func(key string, v ast.Expr) {
-				if key == "Render" && !isNil(r.pkg.TypesInfo, v) {
+				switch {
+				case isNil(r.pkg.TypesInfo, v):
+				case key == "Render":
 					t.HasView = true
+				case key == "Text":
+					t.HasText = true
 				}
 			})
 		}

@@ -95,6 +95,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "kitchen_filter",
 			Description: "Filters kinds and returns the kept ones. Call this before kitchen_find.",
 			Activity:    "Filtering…",
+			Run:         func(*sdk.ToolContext, Filter[Kind]) ([]Kind, error) { return nil, nil },
 			View:        sdk.View[Filter[Kind], []Kind]{Text: func(k []Kind) string { return fmt.Sprint(k) }, Render: nil},
 		},
 		// Same input type as kitchen_find: the two share one validator.
@@ -102,11 +103,13 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "kitchen_count",
 			Description: "Counts the hits for a query. Use this when only the number matters.",
 			Activity:    "Counting hits…",
+			Run:         func(*sdk.ToolContext, Query) (sdk.Result, error) { return sdk.Text("0"), nil },
 		},
 		&sdk.PlainTool[Branch]{
 			Name:        "kitchen_plant",
 			Description: "Plants a tree and returns its size. Use this when asked to plant.",
 			Activity:    "Planting…",
+			Run:         func(*sdk.ToolContext, Branch) (sdk.Result, error) { return sdk.Text("planted"), nil },
 			ClientActions: []sdk.ClientActionType{
 				grow,
 				sdk.ClientActionKind[struct{}]{Kind: "wilt", Description: "Shows the tree wilting."},
