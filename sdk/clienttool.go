@@ -23,7 +23,8 @@ func noRun(tool string, client bool) error {
 // tool acts on its screen itself. A tool that runs either way emits
 // actions only when its Run runs.
 type ClientAnswer struct {
-	// Text is what the model reads when the call succeeded.
+	// Text is what the model reads when the call succeeded; an answer
+	// without text or an error fails the call.
 	Text string
 	// Result is the typed result of a RenderedTool, as JSON; the host
 	// checks it against the tool's result schema. A PlainTool has none.

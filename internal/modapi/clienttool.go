@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,7 +106,8 @@ func (g *ClientGate) end() (sdk.ClientAnswer, bool) {
 // answered with a, as host and sdk/modtest judge it: failed with the
 // answer's error, cut to max bytes; failed when its typed result does not
 // fit the tool (a rendered tool needs one that check, its result schema's
-// judge, finds no problems in; a plain tool has none); failed when over
+// judge, finds no problems in; a plain tool has none); failed without
+// text for the model; failed when over
 // max bytes, as CapResult fails a mod's; else completed. A max of 0 or
 // less means no cap.
 func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, check func(result []byte) ([]string, error)) Outcome {
@@ -117,6 +119,9 @@ func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, chec
 	}
 	if msg := checkClientResult(tool, rendered, a.Result, check); msg != "" {
 		return Outcome{Status: Failed, Error: msg}
+	}
+	if strings.TrimSpace(a.Text) == "" {
+		return Outcome{Status: Failed, Error: fmt.Sprintf("the client answered tool %s without text for the model", tool)}
 	}
 	o := Outcome{Status: Completed, Text: a.Text, Result: a.Result}
 	CapResult(tool, &o, max)

@@ -91,6 +91,10 @@ func TestClientOutcome(t *testing.T) {
 			Outcome{Status: Failed, Error: "the client answered tool x without its typed result"}},
 		{"invalid result", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{"width":-1}`)}, 0, widthNegative,
 			Outcome{Status: Failed, Error: "the client answered tool x with an invalid result:\n  /width: must be at least 0, got -1"}},
+		{"rendered without text", true, sdk.ClientAnswer{Result: []byte(`{}`)}, 0, none,
+			Outcome{Status: Failed, Error: "the client answered tool x without text for the model"}},
+		{"blank text", false, sdk.ClientAnswer{Text: " \n"}, 0, none,
+			Outcome{Status: Failed, Error: "the client answered tool x without text for the model"}},
 		{"over the cap", false, sdk.ClientAnswer{Text: "abcd"}, 3, none,
 			Outcome{Status: Failed, Error: "tool x returned 4 bytes, over the 3-byte result limit; it should return a compact result"}},
 	}
