@@ -59,7 +59,8 @@ type Command struct {
 	ID string
 	// Title is what a person sees in a menu.
 	Title string
-	// Run does the work and returns a short message for the person.
+	// Run does the work and returns a short message for the person;
+	// modgen requires it.
 	Run func(ctx context.Context, env *Env, args json.RawMessage) (string, error)
 }
 
@@ -69,7 +70,8 @@ type SlashCommand struct {
 	ID string
 	// Description tells the person what the command does.
 	Description string
-	// Run receives the text after "/ID " and returns a message for the person.
+	// Run receives the text after "/ID " and returns a message for the
+	// person; modgen requires it.
 	Run func(ctx context.Context, env *Env, text string) (string, error)
 }
 
@@ -80,7 +82,7 @@ type Hook struct {
 	// "command:<id>" for one of this mod's own commands; anything else is a
 	// generate-time error.
 	BeforeAction string
-	// Run inspects the action about to happen.
+	// Run inspects the action about to happen; modgen requires it.
 	Run func(ctx context.Context, env *Env, action Action) error
 }
 

@@ -300,7 +300,7 @@ func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*m
 		}
 	}
 	if run == nil {
-		return &modapi.CommandResponse{Error: what + " has no Run function"}, nil
+		return &modapi.CommandResponse{Error: what + " has no handler in the mod"}, nil
 	}
 	var msg string
 	err := s.recovered(what, "", func() error {

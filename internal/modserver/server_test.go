@@ -81,10 +81,10 @@ var gen = &sdk.Generated{
 		}},
 		Commands: []sdk.Command{{ID: "m.panics", Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
 			panic("command bug")
-		}}},
+		}}, {ID: "m.empty"}}, // a Run only nil at run time, such as an unset func variable, gets past modgen
 		SlashCommands: []sdk.SlashCommand{{ID: "echo", Run: func(ctx context.Context, env *sdk.Env, text string) (string, error) {
 			return "<" + text + ">", nil
-		}}},
+		}}, {ID: "empty"}},
 		Hooks: []sdk.Hook{{BeforeAction: sdk.ActionToolCall, Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
 			panic("hook bug")
 		}}},
@@ -208,6 +208,8 @@ func TestCommands(t *testing.T) {
 		{modapi.CommandRequest{ID: "echo", Slash: true, Text: "abcd", MaxMessageBytes: 5}, "", "slash command /echo returned 6 bytes, over the 5-byte message limit; it should return a short message"},
 		{modapi.CommandRequest{ID: "nope", Slash: true}, "", "mod m has no slash command nope"},
 		{modapi.CommandRequest{ID: "nope"}, "", "mod m has no command nope"},
+		{modapi.CommandRequest{ID: "m.empty"}, "", "command m.empty has no handler in the mod"},
+		{modapi.CommandRequest{ID: "empty", Slash: true}, "", "slash command /empty has no handler in the mod"},
 	}
 	for _, tt := range tests {
 		resp, err := s.RunCommand(ctx, &tt.req)

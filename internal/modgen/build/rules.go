@@ -96,6 +96,9 @@ func (b *builder) rules(m *load.Mod) {
 		if c.Title.Value == "" {
 			b.warnf(c.Pos, "command %s has no title for people to pick it by", c.ID.Value)
 		}
+		if !c.HasRun {
+			b.errorf(c.Pos, "command %s has no Run: set the function that does its work", c.ID.Value)
+		}
 	}
 
 	slashAt := map[string]token.Pos{}
@@ -114,10 +117,16 @@ func (b *builder) rules(m *load.Mod) {
 		if strings.TrimSpace(s.Description.Value) == "" {
 			b.errorf(s.Description.Pos, "slash command %s has an empty description", s.ID.Value)
 		}
+		if !s.HasRun {
+			b.errorf(s.Pos, "slash command %s has no Run: set the function that answers it", s.ID.Value)
+		}
 	}
 
 	for _, h := range m.Hooks {
 		target := h.BeforeAction.Value
+		if !h.HasRun {
+			b.errorf(h.Pos, "hook before %q has no Run: set the function that inspects the action", target)
+		}
 		if slices.Contains(manifest.HostActions(), target) {
 			continue
 		}

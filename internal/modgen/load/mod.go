@@ -74,6 +74,8 @@ type Command struct {
 	Pos   token.Pos
 	ID    Str
 	Title Str
+	// HasRun reports whether the command sets a Run function.
+	HasRun bool
 }
 
 // Slash is one slash command of a mod.
@@ -81,12 +83,16 @@ type Slash struct {
 	Pos         token.Pos
 	ID          Str
 	Description Str
+	// HasRun reports whether the slash command sets a Run function.
+	HasRun bool
 }
 
 // Hook is one hook of a mod.
 type Hook struct {
 	Pos          token.Pos
 	BeforeAction Str
+	// HasRun reports whether the hook sets a Run function.
+	HasRun bool
 }
 
 // Agent is one agent of a mod.
@@ -335,6 +341,8 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 						cmd.ID = r.str(v, "command ID")
 					case "Title":
 						cmd.Title = r.str(v, "command Title")
+					case "Run":
+						cmd.HasRun = !isNil(r.pkg.TypesInfo, v)
 					}
 				})
 				m.Commands = append(m.Commands, cmd)
@@ -352,6 +360,8 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 						s.ID = r.str(v, "slash command ID")
 					case "Description":
 						s.Description = r.str(v, "slash command Description")
+					case "Run":
+						s.HasRun = !isNil(r.pkg.TypesInfo, v)
 					}
 				})
 				m.Slash = append(m.Slash, s)
@@ -364,8 +374,11 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 				}
 				h := Hook{Pos: c.Pos()}
 				r.keyed(c, func(key string, v ast.Expr) {
-					if key == "BeforeAction" {
+					switch key {
+					case "BeforeAction":
 						h.BeforeAction = r.str(v, "hook BeforeAction")
+					case "Run":
+						h.HasRun = !isNil(r.pkg.TypesInfo, v)
 					}
 				})
 				m.Hooks = append(m.Hooks, h)

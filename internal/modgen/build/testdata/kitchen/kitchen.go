@@ -3,6 +3,8 @@
 package kitchen
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -116,11 +118,19 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 	}},
-	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen"}},
-	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name."}},
+	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
+	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook}},
 	Hooks: []sdk.Hook{
-		{BeforeAction: sdk.ActionToolCall},
-		{BeforeAction: "command:kitchen.clean"},
+		{BeforeAction: sdk.ActionToolCall, Run: allow},
+		{BeforeAction: "command:kitchen.clean", Run: allow},
 	},
 	Agents: []sdk.Agent{{Name: "chef", Description: "Cooks.", Tools: []string{"kitchen_find"}}, {Name: "idle"}},
 })
+
+func clean(context.Context, *sdk.Env, json.RawMessage) (string, error) { return "Clean.", nil }
+
+func cook(_ context.Context, _ *sdk.Env, dish string) (string, error) {
+	return "Cooked " + dish + ".", nil
+}
+
+func allow(context.Context, *sdk.Env, sdk.Action) error { return nil }
