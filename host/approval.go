@@ -42,8 +42,14 @@ type ApprovalRequest struct {
 	Session sdk.Session
 	Agent   string
 	// Annotations are the tool's declared behaviour, nil when it declares
-	// none: say "destructive" to the person when it is.
+	// none. Question says the destructive ones are.
 	Annotations *manifest.Annotations
+}
+
+// Question is what to ask the person: the tool, whether it may delete or
+// overwrite, and the reason. Every approver of modkit asks in these words.
+func (r *ApprovalRequest) Question() string {
+	return modapi.ApprovalQuestion(r.Tool, r.Title, r.Reason, r.Annotations != nil && r.Annotations.Destructive)
 }
 
 // approve runs the tool's approval rule in the mod and, when the call

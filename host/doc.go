@@ -59,8 +59,9 @@
 // person's approval. After the input was judged valid and the hooks let the
 // call through, the host asks the mod whether this input needs approval and
 // why (the rule is the mod's code, bounded by [Options.HookTimeout]), then
-// asks [CallRequest.Approver], which the embedding application supplies:
-// yes runs the handler; no ends the call [StatusDenied], the model reading
+// asks [CallRequest.Approver], which the embedding application supplies
+// (and which asks in the words of [ApprovalRequest.Question], as modhost's
+// terminal, its MCP server and its dev page do): yes runs the handler; no ends the call [StatusDenied], the model reading
 // that the person declined ([CallResult.ApprovalReason] keeps what they were
 // asked). Without an approver such a call fails: the tool needs approval and
 // none could be asked. The wait belongs to neither the handler's

@@ -16,26 +16,22 @@ import (
 // approve.
 func (e *env) approver(yes bool) host.Approver {
 	return func(ctx context.Context, req *host.ApprovalRequest) (bool, error) {
-		what := req.Tool
-		if a := req.Annotations; a != nil && a.Destructive {
-			what += " (destructive)"
-		}
 		if yes {
-			fmt.Fprintf(e.stderr, "modhost: approved by --yes: %s: %s\n", what, req.Reason)
+			fmt.Fprintf(e.stderr, "modhost: %s\nmodhost: approved by --yes\n", req.Question())
 			return true, nil
 		}
 		if !isTerminal(e.stdin) || !isTerminal(e.stderr) {
-			fmt.Fprintf(e.stderr, "modhost: %s needs approval: %s\nmodhost: no terminal to ask on, so the call is denied; pass --yes to approve it\n", what, req.Reason)
+			fmt.Fprintf(e.stderr, "modhost: %s\nmodhost: no terminal to ask on, so the call is denied; pass --yes to approve it\n", req.Question())
 			return false, nil
 		}
-		return ask(ctx, e.stdin, e.stderr, what, req.Reason)
+		return ask(ctx, e.stdin, e.stderr, req.Question())
 	}
 }
 
-// ask asks the person on w whether the call of what may run, for reason,
-// and reads their answer, a line, from r: "y" or "yes" approves.
-func ask(ctx context.Context, r io.Reader, w io.Writer, what, reason string) (bool, error) {
-	fmt.Fprintf(w, "%s needs your approval: %s\nRun it? [y/N] ", what, reason)
+// ask puts question, a call's approval question, to the person on w and
+// reads their answer, a line, from r: "y" or "yes" approves.
+func ask(ctx context.Context, r io.Reader, w io.Writer, question string) (bool, error) {
+	fmt.Fprintf(w, "%s\nRun it? [y/N] ", question)
 	answer := make(chan string, 1)
 	go func() {
 		// Left reading when the call is cancelled: modhost exits then.

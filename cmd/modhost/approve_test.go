@@ -8,7 +8,8 @@ import (
 )
 
 func TestAsk(t *testing.T) {
-	const prompt = "t_x (destructive) needs your approval: Overwrite a.md\nRun it? [y/N] "
+	const question = "t_x needs your approval: Overwrite a.md"
+	const prompt = question + "\nRun it? [y/N] "
 	tests := []struct {
 		answer string
 		want   bool
@@ -26,7 +27,7 @@ func TestAsk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var w strings.Builder
-		got, err := ask(context.Background(), strings.NewReader(tt.answer), &w, "t_x (destructive)", "Overwrite a.md")
+		got, err := ask(context.Background(), strings.NewReader(tt.answer), &w, question)
 		if err != nil || got != tt.want {
 			t.Errorf("answer %q: got %v, %v, want %v", tt.answer, got, err, tt.want)
 		}
@@ -41,7 +42,7 @@ func TestAskCancelled(t *testing.T) {
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if got, err := ask(ctx, r, io.Discard, "t_x", "why"); got || err != context.Canceled {
+	if got, err := ask(ctx, r, io.Discard, "t_x needs your approval: why"); got || err != context.Canceled {
 		t.Errorf("got %v, %v, want false, context.Canceled", got, err)
 	}
 }

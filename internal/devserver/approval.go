@@ -12,9 +12,10 @@ import (
 // approvalJSON is an "approval" event: the call waits for the person to
 // approve or deny it in the page.
 type approvalJSON struct {
-	Reason      string `json:"reason"`
-	Destructive bool   `json:"destructive"`
-	ElapsedMS   int64  `json:"elapsedMs"`
+	// Reason is the mod's; Question is what the page asks, reason included.
+	Reason    string `json:"reason"`
+	Question  string `json:"question"`
+	ElapsedMS int64  `json:"elapsedMs"`
 }
 
 // approvalBox holds a call's question to the person while it waits.
@@ -40,7 +41,7 @@ func (c *call) approve(ctx context.Context, req *host.ApprovalRequest) (bool, er
 		b.waiting = false
 		b.mu.Unlock()
 	}()
-	c.add("approval", approvalJSON{Reason: req.Reason, Destructive: req.Annotations != nil && req.Annotations.Destructive, ElapsedMS: c.elapsed()})
+	c.add("approval", approvalJSON{Reason: req.Reason, Question: req.Question(), ElapsedMS: c.elapsed()})
 	select {
 	case ok := <-answer:
 		c.add("answered", map[string]bool{"approve": ok})

@@ -46,8 +46,8 @@ func TestApprovalInThePage(t *testing.T) {
 		want    string
 	}{{true, "completed"}, {false, "denied"}} {
 		id := f.call("approving_guarded", `{"reason":"Do it"}`, "")
-		if a := f.waitEvent(id, "approval"); a["reason"] != "Do it" {
-			t.Errorf("approval event: got %v, want the reason", a)
+		if a := f.waitEvent(id, "approval"); a["reason"] != "Do it" || a["question"] != "approving_guarded needs your approval: Do it" {
+			t.Errorf("approval event: got %v, want the reason and the question", a)
 		}
 		if code, out := f.do("POST", "/api/calls/"+id+"/approval", map[string]bool{"approve": tt.approve}); code != http.StatusAccepted {
 			t.Fatalf("answer: got %d %s, want 202", code, out)

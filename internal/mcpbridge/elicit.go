@@ -69,17 +69,10 @@ func (e *elicitation) approve(_ context.Context, r *host.ApprovalRequest) (bool,
 // result is the first round's result: the question for the client.
 func (e *elicitation) result() *mcp.CallToolResult {
 	r := e.asked
-	what := r.Tool
-	if r.Title != "" {
-		what = r.Title + " (" + r.Tool + ")"
-	}
-	if a := r.Annotations; a != nil && a.Destructive {
-		what += ", which may delete or overwrite,"
-	}
 	return &mcp.CallToolResult{
 		InputRequests: mcp.InputRequestMap{ApprovalInput: &mcp.ElicitParams{
 			Mode:            "form",
-			Message:         what + " needs your approval: " + r.Reason,
+			Message:         r.Question(),
 			RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{}},
 		}},
 		RequestState: requestState(r),

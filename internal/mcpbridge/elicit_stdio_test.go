@@ -6,11 +6,14 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
 )
 
 // TestElicitationOverStdio asks a client of an older protocol over stdio:
 // the server's elicitation/create request and the client's answer pass the
-// stdio filters, and the call runs once approved.
+// stdio filters, and the call runs once approved. The client's person reads
+// the question every approver asks: the tool, that it may delete or
+// overwrite, and the reason.
 func TestElicitationOverStdio(t *testing.T) {
 	for _, tt := range []struct {
 		action, want string
@@ -27,7 +30,8 @@ func TestElicitationOverStdio(t *testing.T) {
 					if req.Approver == nil {
 						return res
 					}
-					ok, err := req.Approver(ctx, &host.ApprovalRequest{Tool: req.Tool, Reason: "Write a.md", Input: req.Input})
+					ok, err := req.Approver(ctx, &host.ApprovalRequest{Tool: req.Tool, Title: "Write a file", Reason: "Write a.md", Input: req.Input,
+						Annotations: &manifest.Annotations{Destructive: true}})
 					switch {
 					case err != nil:
 						res.Text = "Tool failed: " + err.Error()
@@ -51,8 +55,8 @@ func TestElicitationOverStdio(t *testing.T) {
 			s.send(initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t_write","arguments":{}}}`)
 			ask := s.next()
 			params, _ := ask["params"].(map[string]any)
-			if ask["method"] != "elicitation/create" || params["message"] != "t_write needs your approval: Write a.md" {
-				t.Fatalf("got %v, want an elicitation/create request with the reason", ask)
+			if ask["method"] != "elicitation/create" || params["message"] != "Write a file (t_write), which may delete or overwrite, needs your approval: Write a.md" {
+				t.Fatalf("got %v, want an elicitation/create request with the question", ask)
 			}
 			id, _ := json.Marshal(ask["id"])
 			s.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"result":{"action":"` + tt.action + `"}}`)

@@ -105,6 +105,21 @@ func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(r
 	return s
 }
 
+// ApprovalQuestion is what a person reads when a call of tool needs their
+// approval for reason, wherever they are asked: title is the tool's name
+// for people, if any, and destructive says that the tool declares it may
+// delete or overwrite what exists.
+func ApprovalQuestion(tool, title, reason string, destructive bool) string {
+	what := tool
+	if title != "" {
+		what = title + " (" + tool + ")"
+	}
+	if destructive {
+		what += ", which may delete or overwrite,"
+	}
+	return what + " needs your approval: " + reason
+}
+
 // MaxReasonBytes caps an approval reason: a person reads it in a prompt.
 const MaxReasonBytes = 1024
 

@@ -450,8 +450,8 @@ function renderCall(id) {
     const a = JSON.parse(ev.data);
     const answer = approve => api("POST", `/api/calls/${id}/approval`, {approve})
       .catch(e => alert(e.message));
-    const ask = el("div", {class: "card approval"}, el("h3", {}, "Needs your approval" + (a.destructive ? " (destructive)" : "")),
-      el("p", {class: "approval-reason"}, a.reason),
+    const ask = el("div", {class: "card approval"}, el("h3", {}, "Approval"),
+      el("p", {class: "approval-question"}, a.question),
       el("button", {class: "primary", id: "approve", onclick: () => answer(true)}, "Approve"), " ",
       el("button", {id: "deny", onclick: () => answer(false)}, "Deny"));
     outcome.replaceChildren(ask);

@@ -2,7 +2,8 @@
 // mod's author would: it browses the mods, fills the form of
 // research_search_workspace and sees the field problem for an empty query,
 // sees the notes of tools that ask for approval, run in the client or emit
-// client actions, runs a real search and sees its status updates and its
+// client actions, is asked to approve a note, denies it and sees the call
+// denied, runs a real search and sees its status updates and its
 // completed view in the sandboxed frame, acts as an agent that may not call
 // a tool, sees a hook block a call, runs research.stats and /deps, moves a
 // large tree into the workspace and cancels a long search of it, and edits
@@ -172,6 +173,21 @@ await step("tool-notes", async () => {
   } finally {
     await nav("tool", "research_search_workspace").click();
   }
+});
+
+await step("approval-denied", async () => {
+  // The page asks in the words every approver uses, and a denied call
+  // says what the person was asked.
+  await nav("tool", "research_save_note").click();
+  const f = (path) => page.locator(`#main .field[data-path="${path}"] > input, #main .field[data-path="${path}"] > textarea`);
+  await f("/path").fill("notes/a.md");
+  await f("/text").fill("hi");
+  await page.locator("#run").click();
+  await page.locator("#main .approval-question", { hasText: "Save a note (research_save_note), which may delete or overwrite, needs your approval: Create notes/a.md" }).waitFor();
+  await page.locator("#deny").click();
+  await badge("denied").waitFor();
+  await page.locator("#main .approval-asked", { hasText: "Denied when asked: Create notes/a.md" }).waitFor();
+  await nav("tool", "research_search_workspace").click();
 });
 
 await step("search", async () => {
