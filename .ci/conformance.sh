@@ -120,8 +120,8 @@ for s in "${SCENARIOS[@]}"; do
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio, MCP Apps view in Chromium"
-for test in TestInspectorCLI TestAppView; do
+echo "--- MCP Inspector CLI over stdio, TypeScript client approval, MCP Apps view in Chromium"
+for test in TestInspectorCLI TestTSApproval TestAppView; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then
@@ -145,4 +145,4 @@ if [ ${#failed[@]} -gt 0 ]; then
 	echo "MCP conformance failed: ${failed[*]}"
 	exit 1
 fi
-echo "MCP conformance: ${#SCENARIOS[@]} scenarios, the Inspector CLI and the Apps view pass"
+echo "MCP conformance: ${#SCENARIOS[@]} scenarios, the Inspector CLI, approval through the TypeScript client, the Apps view and the dev page pass"

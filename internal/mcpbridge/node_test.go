@@ -233,3 +233,73 @@ func TestAppView(t *testing.T) {
 		t.Logf("%s: frame heights %v, theme %s", s.Name, heights, s.Theme.Theme)
 	}
 }
+
+// TestTSApproval asks a person's approval for research_save_note through
+// the official MCP TypeScript client (testdata/tsapproval.mjs), over
+// stdio: a client that declares elicitation and accepts gets the note
+// written, one that declines gets the denial (an error result: the tool
+// did not run) and no file, one that does
+// not declare elicitation gets an error result saying approval could not
+// be asked.
+func TestTSApproval(t *testing.T) {
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	server := mustJSON(t, map[string]any{
+		"command": modhostBinary(t),
+		"args":    []string{"--mods", research, "--workspace", ws, "mcp"},
+	})
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tsapproval.mjs"), dir, server)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tsapproval: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
+	}
+	var report struct {
+		Scenarios []struct {
+			Name    string
+			Asked   []string
+			IsError bool
+			Text    string
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tsapproval output %s: %v", out, err)
+	}
+	want := map[string]struct {
+		asked   int
+		isError bool
+		text    string
+	}{
+		"accepts":    {1, false, "Saved"},
+		"declines":   {1, true, "The person declined this call, so research_save_note did not run."},
+		"cannot ask": {0, true, "needs a person's approval and none could be asked"},
+	}
+	if len(report.Scenarios) != len(want) {
+		t.Fatalf("got %d scenarios, want %d: %s", len(report.Scenarios), len(want), out)
+	}
+	for _, s := range report.Scenarios {
+		w := want[s.Name]
+		if len(s.Asked) != w.asked || s.IsError != w.isError || !strings.Contains(s.Text, w.text) {
+			t.Errorf("%s: asked %q, isError %v, text %q; want %d questions, isError %v, text containing %q",
+				s.Name, s.Asked, s.IsError, s.Text, w.asked, w.isError, w.text)
+		}
+		for _, q := range s.Asked {
+			if !strings.Contains(q, "research_save_note") || !strings.Contains(q, "notes/") {
+				t.Errorf("%s: the question %q names neither the tool nor the file", s.Name, q)
+			}
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(ws, "notes"))
+	var files []string
+	for _, e := range entries {
+		files = append(files, "notes/"+e.Name())
+	}
+	if !slices.Equal(files, []string{"notes/accepted.md"}) {
+		t.Errorf("workspace notes: got %v, want only notes/accepted.md", files)
+	}
+}
