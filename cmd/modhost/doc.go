@@ -19,7 +19,9 @@
 //	list [--json]                             one line per tool: name, mod, description,
 //	                                          marked when it asks for approval or
 //	                                          runs in the client
-//	inspect [--json|--markdown] [MOD]         manifests as readable field trees
+//	inspect [--json|--markdown] [MOD]         manifests as readable field trees; --markdown
+//	                                          a reference of the tools, commands, slash
+//	                                          commands, hooks and agents
 //	call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
@@ -28,6 +30,9 @@
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
 //	dev [--addr HOST:PORT] [--open]           serve the mod author's web inspector
+//
+// modhost COMMAND --help, or modhost help COMMAND, says what the command does
+// and lists its own flags; modhost --help lists the commands.
 //
 // call prints the model-facing text on stdout and exits 0 when the call
 // completed, 1 when it failed (invalid input included), 2 for a usage error or

@@ -15,7 +15,7 @@ import (
 func runInspect(_ context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the manifests as JSON")
-	asMarkdown := fs.Bool("markdown", false, "print a Markdown tools reference")
+	asMarkdown := fs.Bool("markdown", false, "print a Markdown reference of the tools, commands, slash commands, hooks and agents")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -167,8 +167,10 @@ func writeTree(out io.Writer, label string, schema json.RawMessage) {
 	}
 }
 
+// writeMarkdown writes the mods' reference: per mod, its tools with their
+// fields, then its commands, slash commands, hooks and agents.
 func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
-	fmt.Fprintf(out, "# Tools reference\n")
+	fmt.Fprintf(out, "# Mods reference\n")
 	for _, m := range mods {
 		title := m.ID
 		if m.DisplayName != "" {
@@ -178,37 +180,106 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 		if m.Description != "" {
 			fmt.Fprintf(out, "\n%s\n", m.Description)
 		}
-		for _, t := range m.Tools {
-			fmt.Fprintf(out, "\n### `%s`\n\n%s\n", t.Name, t.Description)
-			kind := string(t.Kind)
-			if t.HasView {
-				kind += ", with a view"
-			}
-			fmt.Fprintf(out, "\nKind: %s.", kind)
-			if t.Title != "" {
-				fmt.Fprintf(out, " Title: %s.", t.Title)
-			}
-			if t.Activity != "" {
-				fmt.Fprintf(out, " Activity: %s", t.Activity)
-			}
-			if t.Annotations != nil {
-				fmt.Fprintf(out, " Annotations: %s.", annotationWords(t.Annotations))
-			}
-			if t.Approval != nil {
-				fmt.Fprintf(out, " Approval: %s.", approvalWords(t.Approval))
-			}
-			if w := runsWords(t.Runs); w != "" {
-				fmt.Fprintf(out, " Runs: %s.", w)
-			}
-			fmt.Fprintln(out)
-			markdownTable(out, "Input", t.InputSchema)
-			if len(t.ResultSchema) > 0 {
-				markdownTable(out, "Result", t.ResultSchema)
-			}
-			for _, k := range m.ToolClientActions(t) {
-				markdownTable(out, fmt.Sprintf("Client action `%s`: %s Params", k.Kind, mdEscape(k.Description)), k.ParamsSchema)
-			}
+		fmt.Fprintf(out, "\nGo package: `%s`.\n", m.GoPackage)
+		if len(m.Tools) > 0 {
+			fmt.Fprintf(out, "\n### Tools\n")
 		}
+		for _, t := range m.Tools {
+			markdownTool(out, m, t)
+		}
+		markdownCommands(out, m)
+		markdownHooks(out, m)
+		markdownAgents(out, m)
+	}
+}
+
+// markdownTool writes one tool's section.
+func markdownTool(out io.Writer, m *manifest.Manifest, t manifest.Tool) {
+	fmt.Fprintf(out, "\n#### `%s`\n\n%s\n", t.Name, t.Description)
+	kind := string(t.Kind)
+	if t.HasView {
+		kind += ", with a view"
+	}
+	fmt.Fprintf(out, "\nKind: %s.", kind)
+	if t.Title != "" {
+		fmt.Fprintf(out, " Title: %s.", t.Title)
+	}
+	if t.Activity != "" {
+		fmt.Fprintf(out, " Activity: %s", t.Activity)
+	}
+	if t.Annotations != nil {
+		fmt.Fprintf(out, " Annotations: %s.", annotationWords(t.Annotations))
+	}
+	if t.Approval != nil {
+		fmt.Fprintf(out, " Approval: %s.", approvalWords(t.Approval))
+	}
+	if w := runsWords(t.Runs); w != "" {
+		fmt.Fprintf(out, " Runs: %s.", w)
+	}
+	fmt.Fprintln(out)
+	markdownTable(out, "Input", t.InputSchema)
+	if len(t.ResultSchema) > 0 {
+		markdownTable(out, "Result", t.ResultSchema)
+	}
+	for _, k := range m.ToolClientActions(t) {
+		markdownTable(out, fmt.Sprintf("Client action `%s`: %s Params", k.Kind, mdEscape(k.Description)), k.ParamsSchema)
+	}
+}
+
+// markdownCommands writes the mod's commands and slash commands, with how
+// to run them.
+func markdownCommands(out io.Writer, m *manifest.Manifest) {
+	if len(m.Commands) > 0 {
+		fmt.Fprintf(out, "\n### Commands\n\nRun with `modhost command ID [ARGS_JSON]`.\n\n| Command | Title |\n| --- | --- |\n")
+		for _, c := range m.Commands {
+			fmt.Fprintf(out, "| `%s` | %s |\n", c.ID, mdEscape(c.Title))
+		}
+	}
+	if len(m.SlashCommands) > 0 {
+		fmt.Fprintf(out, "\n### Slash commands\n\nRun with `modhost slash ID [TEXT...]`.\n\n| Slash command | Description |\n| --- | --- |\n")
+		for _, c := range m.SlashCommands {
+			fmt.Fprintf(out, "| `/%s` | %s |\n", c.ID, mdEscape(c.Description))
+		}
+	}
+}
+
+// markdownHooks writes the actions the mod's hooks run before.
+func markdownHooks(out io.Writer, m *manifest.Manifest) {
+	if len(m.Hooks) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\n### Hooks\n\nA hook may refuse the action it runs before.\n\n")
+	for _, hk := range m.Hooks {
+		fmt.Fprintf(out, "- Before %s.\n", hookActionWords(hk.BeforeAction))
+	}
+}
+
+// hookActionWords says what a hook runs before: "every tool call".
+func hookActionWords(action string) string {
+	switch action {
+	case manifest.ActionToolCall:
+		return "every tool call (`" + action + "`)"
+	case manifest.ActionCommandRun:
+		return "every command (`" + action + "`)"
+	}
+	if id, ok := strings.CutPrefix(action, "command:"); ok {
+		return "command `" + id + "`"
+	}
+	return "`" + action + "`"
+}
+
+// markdownAgents writes the mod's agents and the tools each may call.
+func markdownAgents(out io.Writer, m *manifest.Manifest) {
+	if len(m.Agents) == 0 {
+		return
+	}
+	fmt.Fprintf(out, "\n### Agents\n\nCall as an agent with `modhost --agent NAME`; it may call only the tools it lists.\n\n| Agent | Description | May call |\n| --- | --- | --- |\n")
+	for _, a := range m.Agents {
+		tools := "no tools"
+		if len(a.Tools) > 0 {
+			tools = "`" + strings.Join(a.Tools, "`, `") + "`"
+		}
+		fmt.Fprintf(out, "| `%s` | %s | %s |\n", a.Name, mdEscape(a.Description), tools)
 	}
 }
 

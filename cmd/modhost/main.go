@@ -69,6 +69,8 @@ commands:
   mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--open]       serve the mod author's web inspector, with live reload
+
+modhost COMMAND --help (or modhost help COMMAND) explains a command and its flags.
 `
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -91,19 +93,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	name, rest := fs.Arg(0), fs.Args()[1:]
 	if name == "help" {
-		fmt.Fprint(stdout, usage)
-		return exitOK
+		if len(rest) == 0 {
+			fmt.Fprint(stdout, usage)
+			return exitOK
+		}
+		// modhost help COMMAND is modhost COMMAND --help.
+		name, rest = rest[0], []string{"--help"}
 	}
 	sub, ok := subcommands[name]
 	if !ok {
 		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
 		return exitUsage
 	}
-	if helpAsked(rest) {
-		fmt.Fprint(stdout, usage)
-		return exitOK
-	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent}
+	if helpAsked(rest) {
+		// The command parses its flags, and prints its help, before it
+		// needs any mod.
+		return sub(ctx, e, rest)
+	}
 	ws := *workspace
 	if ws == "" {
 		wd, err := os.Getwd()
@@ -241,10 +248,11 @@ func (e *env) session(id string) sdk.Session {
 }
 
 // fail prints an error and returns its exit code; a request for help
-// prints the usage and succeeds.
+// prints the command's help and succeeds.
 func (e *env) fail(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(e.stdout, usage)
+	var help *helpRequest
+	if errors.As(err, &help) {
+		writeCommandHelp(e.stdout, help.fs)
 		return exitOK
 	}
 	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
@@ -256,13 +264,13 @@ func (e *env) fail(err error) int {
 	return exitFailed
 }
 
-// parseFlags parses a subcommand's flags; interspersed flags are allowed
-// before the first argument.
+// parseFlags parses a subcommand's flags, which come before its first
+// argument; -h or --help among them returns a *helpRequest.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	fs.SetOutput(io.Discard)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return err
+			return &helpRequest{fs: fs}
 		}
 		return usagef("%s: %v", fs.Name(), err)
 	}

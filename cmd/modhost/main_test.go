@@ -167,3 +167,42 @@ func waitFile(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	ts.Fatalf("%s does not exist after 10s", args[0])
 }
+
+// TestCommandHelp checks that every command's --help, and modhost help
+// COMMAND, print that command's own synopsis and flags, with no mods to
+// load.
+func TestCommandHelp(t *testing.T) {
+	wantFlags := map[string][]string{
+		"list":    {"-json"},
+		"inspect": {"-json", "-markdown"},
+		"call":    {"-json", "-yes", "-timeout duration", "-session string"},
+		"command": {"-session string"},
+		"slash":   {"-session string"},
+		"mcp":     {"-http host:port", "-session-timeout duration", "-max-sessions int"},
+		"dev":     {"-addr string", "-open"},
+	}
+	for name := range subcommands {
+		flags, ok := wantFlags[name]
+		if !ok {
+			t.Errorf("command %s: no flags listed in this test", name)
+		}
+		if commandDocs[name].summary == "" {
+			t.Errorf("command %s: no help text in commandDocs", name)
+		}
+		for _, args := range [][]string{{"--mods", "/nonexistent", name, "--help"}, {"help", name}} {
+			var stdout, stderr strings.Builder
+			if got := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr); got != exitOK {
+				t.Errorf("modhost %s: got exit %d, want 0; stderr: %s", strings.Join(args, " "), got, stderr.String())
+			}
+			out := stdout.String()
+			if want := "usage: modhost [GLOBAL FLAGS] " + name + " "; !strings.HasPrefix(out, want) {
+				t.Errorf("modhost %s: got %q, want it to start with %q", strings.Join(args, " "), firstLine(out), want)
+			}
+			for _, f := range flags {
+				if !strings.Contains(out, "\n  "+f+"\n") {
+					t.Errorf("modhost %s: got no flag %q in:\n%s", strings.Join(args, " "), f, out)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// commandDoc documents one command for its --help.
+type commandDoc struct {
+	// args are the command's positional arguments: "TOOL [INPUT_JSON|-]".
+	args string
+	// summary says what the command does, one paragraph per line.
+	summary string
+}
+
+// commandDocs are the commands' help texts, by command name.
+var commandDocs = map[string]commandDoc{
+	"list": {summary: "Lists the tools of the loaded mods, one a line: name, mod and description, " +
+		"marked when the tool asks for approval, runs in the client, or its mod cannot run. " +
+		"Exits 1 when a mod cannot run."},
+	"inspect": {args: "[MOD]", summary: "Shows the loaded mods' manifests, or one mod's: its tools with their input " +
+		"and result fields, commands, slash commands, hooks and agents. --markdown writes the same as a " +
+		"Markdown reference; --json prints the manifests."},
+	"call": {args: "TOOL [INPUT_JSON|-]", summary: "Runs one tool and prints the text its model reads on stdout; " +
+		"its activity, client actions and approval question go to stderr. INPUT_JSON is the input object " +
+		"(default {}); - reads it from stdin. A mod is built first when its cache holds no binary for its " +
+		"sources; --timeout counts from when the mod is ready, not during its build.\n" +
+		"Exits 0 when the call completed, 1 when it failed or was denied, 2 for a usage error or an unknown " +
+		"tool, 130 when cancelled (Ctrl-C or SIGTERM)."},
+	"command": {args: "ID [ARGS_JSON]", summary: "Runs a command of a loaded mod with its arguments, a JSON " +
+		"value, and prints its message."},
+	"slash": {args: "ID [TEXT...]", summary: "Runs a slash command (with or without its leading /) on the text " +
+		"that follows, and prints its message."},
+	"mcp": {summary: "Serves the loaded mods' tools over the Model Context Protocol: newline-delimited " +
+		"JSON-RPC on stdin and stdout, or with --http streamable HTTP at http://ADDR/mcp.\n" +
+		"On stdio it serves until stdin ends, then lets the calls in flight finish and writes their answers " +
+		"(modhost mcp < requests.jsonl works); SIGINT or SIGTERM, or a stdout the client closed, cancels " +
+		"them at once."},
+	"dev": {summary: "Serves the mod author's web inspector on loopback and prints its URL: forms for the " +
+		"tools, live activity, results and views, commands, agents; an edit of a mod regenerates, rebuilds " +
+		"and restarts it. Serves until SIGINT or SIGTERM."},
+}
+
+// helpRequest is the error of a command whose flags asked for help.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (h *helpRequest) Error() string { return flag.ErrHelp.Error() }
+
+// writeCommandHelp writes the help of the command whose flags are fs: its
+// synopsis, what it does and its flags.
+func writeCommandHelp(w io.Writer, fs *flag.FlagSet) {
+	name := fs.Name()
+	doc := commandDocs[name]
+	synopsis := "usage: modhost [GLOBAL FLAGS] " + name
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		synopsis += " [FLAGS]"
+	}
+	if doc.args != "" {
+		synopsis += " " + doc.args
+	}
+	fmt.Fprintf(w, "%s\n", synopsis)
+	for _, p := range strings.Split(doc.summary, "\n") {
+		fmt.Fprintf(w, "\n%s\n", wrap(p, 76))
+	}
+	if hasFlags {
+		fmt.Fprintf(w, "\nflags:\n")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	fmt.Fprintf(w, "\nglobal flags, before %s: --mods DIR[,DIR...], --workspace DIR, --agent NAME (modhost --help)\n", name)
+}
+
+// wrap breaks text into lines of at most width columns, at spaces.
+func wrap(text string, width int) string {
+	var b strings.Builder
+	col := 0
+	for _, word := range strings.Fields(text) {
+		switch {
+		case col == 0:
+		case col+1+len(word) > width:
+			b.WriteByte('\n')
+			col = 0
+		default:
+			b.WriteByte(' ')
+			col++
+		}
+		b.WriteString(word)
+		col += len(word)
+	}
+	return b.String()
+}
