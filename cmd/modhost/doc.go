@@ -50,8 +50,11 @@
 // fails, since modhost has no client; one that runs either way runs in
 // its mod.
 //
-// mcp serves until stdin ends (stdio) or until SIGINT or SIGTERM; then it
-// cancels the calls in flight and stops the mods within a second.
+// mcp on stdio serves until stdin ends, then lets the calls in flight run to
+// their end (a first call may wait for its mod's build), writes their
+// answers and exits: modhost mcp < requests.jsonl answers every request. A
+// stdout the client closed, SIGINT or SIGTERM cancels the calls in flight at
+// once and stops the mods within a second.
 //
 // A mod that cannot run (its directory does not load, its generated files
 // are out of date, it does not build) never stops the others: modhost says

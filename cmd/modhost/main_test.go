@@ -145,6 +145,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("GOPROXY", "off")
 			e.Setenv("GOTOOLCHAIN", "local")
 			e.Setenv("MODKIT_CACHE", cacheDir)
+			e.Setenv("CACHE", cacheDir)
 			e.Setenv("ROOT", root)
 			e.Setenv("CRASHY", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			e.Setenv("RESEARCH", filepath.Join(root, "examples", "research"))

@@ -20,8 +20,9 @@ import (
 
 // runMCP serves the loaded mods' tools over the Model Context Protocol: on
 // stdin and stdout, or with --http ADDR over streamable HTTP at
-// http://ADDR/mcp. It serves until the client closes stdin (stdio), or until
-// an interrupt or SIGTERM.
+// http://ADDR/mcp. On stdio it serves until the client closes stdin and the
+// calls read are answered; either way until an interrupt or SIGTERM, which
+// cancels the calls in flight.
 func runMCP(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	addr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio; the host defaults to 127.0.0.1")

@@ -65,9 +65,11 @@
 // # Transports
 //
 // [ServeStdio] serves one session on a reader and a writer: it answers bad
-// input with JSON-RPC errors and serves on, cancels the calls in flight when
-// the input ends (after a short drain) or the output breaks, and sends no
-// response to a request the client cancelled. [NewHTTPHandler] serves a
+// input with JSON-RPC errors and serves on; when the input ends, lets the
+// calls in flight finish and answers them (and answers the server's own
+// unanswered requests with an error, as no answer can come); cancels the
+// calls in flight when the output breaks; and sends no response to a
+// request the client cancelled. [NewHTTPHandler] serves a
 // server over streamable HTTP with DNS-rebinding and cross-origin
 // protection, expiring and capped sessions, JSON-RPC error bodies, and no
 // response to a cancelled call.

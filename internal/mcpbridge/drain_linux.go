@@ -38,3 +38,36 @@ func outputDrainer(conn syscall.Conn, socket bool) func() {
 		time.Sleep(drainSettle)
 	}
 }
+
+// Poll flags, from poll.h.
+const (
+	pollErr   = 0x8
+	pollHup   = 0x10
+	pollRdHup = 0x2000
+)
+
+// closedCheck returns a function that reports whether the reader of conn,
+// a pipe or a socket, has closed its end, without blocking.
+func closedCheck(conn syscall.Conn, socket bool) func() bool {
+	raw, err := conn.SyscallConn()
+	if err != nil {
+		return nil
+	}
+	events := int16(0) // a pipe's writer gets POLLERR once the reader is gone
+	if socket {
+		events = pollRdHup
+	}
+	return func() bool {
+		closed := false
+		raw.Control(func(fd uintptr) {
+			pfd := struct {
+				fd              int32
+				events, revents int16
+			}{fd: int32(fd), events: events}
+			var zero syscall.Timespec
+			n, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&pfd)), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
+			closed = e == 0 && n == 1 && pfd.revents&(pollErr|pollHup|pollRdHup) != 0
+		})
+		return closed
+	}
+}

@@ -21,25 +21,23 @@ type StdioOptions struct {
 	// MaxLineBytes bounds one input line, that is one message. A longer line
 	// is answered with a parse error and skipped. Default: 16 MiB.
 	MaxLineBytes int
-	// Drain is how long requests already read may still run after the
-	// input ended, before they are cancelled. Default: 500ms.
-	Drain time.Duration
+
+	// inputEnded, when set, is called once the input has ended (tests).
+	inputEnded func()
 }
 
-// Defaults of [StdioOptions].
-const (
-	DefaultMaxLineBytes = 16 << 20
-	DefaultDrain        = 500 * time.Millisecond
-)
+// DefaultMaxLineBytes is the default of [StdioOptions.MaxLineBytes].
+const DefaultMaxLineBytes = 16 << 20
 
-// abortWait bounds how long, once the calls of a session are cancelled, its
-// end waits for their answers.
-const abortWait = 500 * time.Millisecond
+// hangupPoll is how often, while the input has ended and calls still run,
+// the session looks whether the client closed its end of the output.
+const hangupPoll = 100 * time.Millisecond
 
 // JSON-RPC 2.0 error codes the stdio wrapper answers with itself.
 const (
 	codeParseError     = -32700
 	codeInvalidRequest = -32600
+	codeInternalError  = -32603
 )
 
 // ServeStdio serves one MCP session on r and w, newline-delimited JSON-RPC,
@@ -50,12 +48,15 @@ const (
 //     a JSON-RPC 2.0 message (a batch, a wrong "jsonrpc", a bad id) a -32600
 //     invalid request, both with id null, and the session goes on; so does
 //     a line over MaxLineBytes, which is skipped;
-//   - when r ends, requests already read may finish for up to Drain, then
-//     the calls still running are cancelled, so a client may write its
-//     requests and close its end at once (modhost mcp < requests.jsonl),
-//     yet a client that goes away ends the session promptly;
-//   - when w breaks or ctx is done, every call in flight is cancelled at
-//     once;
+//   - when r ends, no more is read, and the requests already read run to
+//     their end, within their own limits, and are answered before
+//     ServeStdio returns: a client may write its requests and close its
+//     end at once (modhost mcp < requests.jsonl). A request the server
+//     sent the client (an elicitation, say) and that the client has not
+//     answered gets an error answer at once: no answer can come;
+//   - when w breaks, or (on Linux, for a pipe or a socket) the client
+//     closed its end of w, or ctx is done, every call in flight is
+//     cancelled at once;
 //   - a request the client cancelled with notifications/cancelled gets no
 //     response, as the MCP cancellation utility asks; the handler's context
 //     is cancelled as usual.
@@ -70,24 +71,21 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	if o.MaxLineBytes <= 0 {
 		o.MaxLineBytes = DefaultMaxLineBytes
 	}
-	if o.Drain <= 0 {
-		o.Drain = DefaultDrain
-	}
 	calls, abortCalls := context.WithCancel(context.Background())
 	defer abortCalls()
 	runCtx, stopRun := context.WithCancel(withCallsContext(ctx, calls))
 	defer stopRun()
 
 	p := newPending()
-	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun() }, drain: drainer(w)}
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun(); p.abort() }, drain: drainer(w)}
 	in := &inputFilter{
-		br:    bufio.NewReaderSize(r, 64<<10),
-		r:     r,
-		p:     p,
-		out:   out,
-		max:   o.MaxLineBytes,
-		drain: o.Drain,
-		abort: abortCalls,
+		br:     bufio.NewReaderSize(r, 64<<10),
+		r:      r,
+		p:      p,
+		out:    out,
+		max:    o.MaxLineBytes,
+		hangup: hangupCheck(w),
+		ended:  o.inputEnded,
 	}
 	stop := context.AfterFunc(ctx, func() { abortCalls(); p.abort() })
 	defer stop()
@@ -126,16 +124,35 @@ func callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return ctx, func() { stop(); cancel() }
 }
 
-// pending tracks the requests read and not yet answered, by id.
+// pending tracks the client's requests read and not yet answered, and the
+// server's requests written and not yet answered, by id.
 type pending struct {
 	mu      sync.Mutex
-	changed chan struct{}   // closed and replaced when open empties or on abort
+	changed chan struct{}   // closed and replaced when open empties, on a server request, or on abort
 	open    map[string]bool // id -> cancelled by the client
+	// asked are the server's requests to the client: id -> the id as
+	// written.
+	asked   map[string]json.RawMessage
 	aborted bool
 }
 
 func newPending() *pending {
-	return &pending{open: map[string]bool{}, changed: make(chan struct{})}
+	return &pending{open: map[string]bool{}, asked: map[string]json.RawMessage{}, changed: make(chan struct{})}
+}
+
+// asking records a request the server wrote to the client.
+func (p *pending) asking(id string, raw json.RawMessage) {
+	p.mu.Lock()
+	p.asked[id] = raw
+	p.signal()
+	p.mu.Unlock()
+}
+
+// replied records the client's answer to a request of the server's.
+func (p *pending) replied(id string) {
+	p.mu.Lock()
+	delete(p.asked, id)
+	p.mu.Unlock()
 }
 
 // request records a request read.
@@ -173,22 +190,38 @@ func (p *pending) signal() {
 	p.changed = make(chan struct{})
 }
 
-// wait blocks until every open request is answered, abort, or timeout, and
-// reports whether every request was answered.
-func (p *pending) wait(timeout time.Duration) bool {
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+// atEnd is called once the input has ended. It returns an error answer
+// to one of the server's requests still unanswered, for the SDK to read,
+// since the client can no longer answer; or, once every request read is
+// answered, or on abort, nil. hangup, when not nil, reports whether the
+// client closed its end of the output; then atEnd calls broken and returns
+// nil.
+func (p *pending) atEnd(hangup func() bool, broken func()) []byte {
+	var tick <-chan time.Time
+	if hangup != nil {
+		t := time.NewTicker(hangupPoll)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		p.mu.Lock()
 		done, aborted, changed := len(p.open) == 0, p.aborted, p.changed
+		for id, raw := range p.asked {
+			delete(p.asked, id)
+			p.mu.Unlock()
+			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"the client's input ended before it answered"}}`+"\n", raw, codeInternalError)
+		}
 		p.mu.Unlock()
 		if done || aborted {
-			return done
+			return nil
 		}
 		select {
 		case <-changed:
-		case <-timer.C:
-			return false
+		case <-tick:
+			if hangup() {
+				broken()
+				return nil
+			}
 		}
 	}
 }
@@ -205,15 +238,16 @@ func (p *pending) abort() {
 
 // inputFilter hands the SDK the input's valid messages, one per line,
 // answers the others itself, notes the requests and cancellations, and
-// holds back the end of the input until the requests are answered.
+// holds back the end of the input until the requests are answered: the
+// SDK cancels every call in flight when its input ends.
 type inputFilter struct {
-	br    *bufio.Reader
-	r     io.Reader // closed by Close
-	p     *pending
-	out   *outputFilter
-	max   int
-	drain time.Duration
-	abort func() // cancels the session's calls
+	br     *bufio.Reader
+	r      io.Reader // closed by Close
+	p      *pending
+	out    *outputFilter
+	max    int
+	hangup func() bool // reports whether the client closed the output; nil: cannot tell
+	ended  func()      // called once the input has ended; may be nil
 
 	line        []byte // the rest of the current message for the SDK
 	eof         bool
@@ -223,29 +257,24 @@ type inputFilter struct {
 func (in *inputFilter) Read(b []byte) (int, error) {
 	for len(in.line) == 0 {
 		if in.eof {
-			return 0, io.EOF
+			if in.line = in.p.atEnd(in.hangup, in.out.hungUp); in.line == nil {
+				return 0, io.EOF
+			}
+			break
 		}
 		if err := in.next(); err != nil {
 			if !errors.Is(err, io.EOF) {
 				return 0, err
 			}
 			in.eof = true
-			in.end()
+			if in.ended != nil {
+				in.ended()
+			}
 		}
 	}
 	n := copy(b, in.line)
 	in.line = in.line[n:]
 	return n, nil
-}
-
-// end waits, at the end of the input, for the requests read to be
-// answered: for the drain time, then for their answers once cancelled.
-func (in *inputFilter) end() {
-	if in.p.wait(in.drain) {
-		return
-	}
-	in.abort()
-	in.p.wait(abortWait)
 }
 
 // next reads lines until one holds a message for the SDK, and sets
@@ -343,6 +372,7 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		if id == "" {
 			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
 		}
+		defer in.p.replied(id)
 		if e, ok := m["error"]; ok && string(e) != "null" {
 			var we struct {
 				Code    int64           `json:"code"`
@@ -474,10 +504,14 @@ const (
 var notificationPrefix = []byte(`{"jsonrpc":"2.0","method":"notifications/`)
 
 func (out *outputFilter) Write(b []byte) (int, error) {
-	id, isResponse := responseID(b)
-	if isResponse && out.p.answered(id) {
+	id, rawID, kind := messageID(b)
+	if kind == kindResponse && out.p.answered(id) {
 		return len(b), nil
 	}
+	if kind == kindRequest {
+		out.p.asking(id, rawID)
+	}
+	isResponse := kind == kindResponse
 	if out.drain != nil {
 		out.mu.Lock()
 		noteAt := out.noteAt
@@ -506,6 +540,20 @@ func drainer(w io.Writer) func() {
 	return outputDrainer(f, fi.Mode()&os.ModeSocket != 0)
 }
 
+// hangupCheck returns what reports whether the client closed its end of w,
+// when w is a pipe or a socket and the system can tell; nil otherwise.
+func hangupCheck(w io.Writer) func() bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
+		return nil
+	}
+	return closedCheck(f, fi.Mode()&os.ModeSocket != 0)
+}
+
 func (out *outputFilter) write(b []byte) (int, error) {
 	out.mu.Lock()
 	defer out.mu.Unlock()
@@ -529,6 +577,20 @@ func (out *outputFilter) writeError(id json.RawMessage, code int, msg string) {
 	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, text))
 }
 
+// errHungUp is the output's error once the client closed its end.
+var errHungUp = errors.New("the client closed its end of the output")
+
+// hungUp fails the output, as a failed write does, when the client closed
+// its end.
+func (out *outputFilter) hungUp() {
+	out.mu.Lock()
+	defer out.mu.Unlock()
+	if out.writeErr == nil {
+		out.writeErr = errHungUp
+		go out.broken()
+	}
+}
+
 func (out *outputFilter) err() error {
 	out.mu.Lock()
 	defer out.mu.Unlock()
@@ -537,37 +599,59 @@ func (out *outputFilter) err() error {
 
 func (out *outputFilter) Close() error { return nil }
 
-// responseID reports whether data is one response message, and its id. It
-// reads only the top-level keys up to the first of "result", "error" or
-// "method", not the (possibly large) result.
+// Kinds of message the server writes, for messageID.
+const (
+	kindOther    = iota // a notification, or not a message
+	kindResponse        // a response to a request of the client's
+	kindRequest         // a request of the server's, to the client
+)
+
+// responseID reports whether data is one response message, and its id.
 func responseID(data []byte) (string, bool) {
+	id, _, kind := messageID(data)
+	return id, kind == kindResponse
+}
+
+// messageID returns the kind of message data is and, for a response or a
+// request, its id, canonical and as written. It reads only the top-level
+// keys up to the first of "result" or "error" (not the possibly large
+// result), and past "method" only while no id was seen.
+func messageID(data []byte) (id string, raw json.RawMessage, kind int) {
 	data = bytes.TrimSpace(data)
 	if len(data) == 0 || data[0] != '{' {
-		return "", false
+		return "", nil, kindOther
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if _, err := dec.Token(); err != nil {
-		return "", false
+		return "", nil, kindOther
 	}
-	id := ""
+	method := false
 	for dec.More() {
 		key, err := dec.Token()
 		if err != nil {
-			return "", false
+			return "", nil, kindOther
 		}
 		switch key {
 		case "result", "error":
-			return id, id != ""
+			if id == "" || method {
+				return "", nil, kindOther
+			}
+			return id, raw, kindResponse
 		case "method":
-			return "", false
+			if id != "" {
+				return id, raw, kindRequest
+			}
+			method = true
 		}
 		var v json.RawMessage
 		if err := dec.Decode(&v); err != nil {
-			return "", false
+			return "", nil, kindOther
 		}
 		if key == "id" {
-			id = idKey(v)
+			if id, raw = idKey(v), v; id != "" && method {
+				return id, raw, kindRequest
+			}
 		}
 	}
-	return "", false
+	return "", nil, kindOther
 }

@@ -319,23 +319,75 @@ func TestServeStdioBadInput(t *testing.T) {
 	}
 }
 
-// TestServeStdioEOFCancels closes the input while a call runs that would
-// run for ever: the call is cancelled, answered, and the session ends.
-func TestServeStdioEOFCancels(t *testing.T) {
-	started, cancelled := make(chan struct{}), make(chan struct{})
-	srv, err := NewServer(waitBackend(started, cancelled), nil)
+// TestServeStdioEOFWaits closes the input while a call runs: the call is
+// not cancelled, runs to its end and is answered, then the session ends.
+func TestServeStdioEOFWaits(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	b := &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("slow", `{"type":"object"}`)}},
+		call: func(ctx context.Context, req *host.CallRequest) *host.CallResult {
+			close(started)
+			select {
+			case <-release:
+				return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "done", Result: json.RawMessage(`{}`)}
+			case <-ctx.Done():
+				return &host.CallResult{Tool: req.Tool, Status: host.StatusCancelled, Error: "call cancelled"}
+			}
+		},
+	}
+	srv, err := NewServer(b, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := startStdio(t, srv, nil, &StdioOptions{Drain: time.Millisecond})
-	s.send(initializeLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	ended := make(chan struct{})
+	s := startStdio(t, srv, nil, &StdioOptions{inputEnded: func() { close(ended) }})
+	s.send(initializeLine, initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`)
 	s.next()
 	<-started
 	s.in.Close()
-	<-cancelled
+	<-ended
+	close(release)
 	m := s.next()
-	if res, _ := m["result"].(map[string]any); m["id"] != 2.0 || res["isError"] != true {
-		t.Errorf("answer to the call: got %v, want a cancelled result", m)
+	res, _ := m["result"].(map[string]any)
+	content, _ := res["content"].([]any)
+	if m["id"] != 2.0 || res["isError"] == true || len(content) != 1 || content[0].(map[string]any)["text"] != "done" {
+		t.Errorf("answer to the call: got %v, want its result, done", m)
+	}
+	if err := <-s.done; err != nil {
+		t.Errorf("ServeStdio: %v", err)
+	}
+}
+
+// TestServeStdioEOFAnswersServerRequests closes the input while a call
+// waits for the client's answer to an elicitation: the session answers the
+// elicitation with an error itself, as no answer can come, so the call
+// ends, saying so, rather than waiting for ever or being cancelled.
+func TestServeStdioEOFAnswersServerRequests(t *testing.T) {
+	b := &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("t_write", `{"type":"object"}`)}},
+		call: func(ctx context.Context, req *host.CallRequest) *host.CallResult {
+			ok, err := req.Approver(ctx, &host.ApprovalRequest{Tool: req.Tool, Reason: "Write a.md", Input: req.Input})
+			if ok && err == nil {
+				return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "ran", Result: json.RawMessage(`{}`)}
+			}
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusFailed, Error: "not approved", Text: "Tool failed: not approved"}
+		},
+	}
+	srv, err := NewServer(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startStdio(t, srv, nil, nil)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"t","version":"1"}}}`)
+	s.next()
+	s.send(initializedLine, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t_write","arguments":{}}}`)
+	if ask := s.next(); ask["method"] != "elicitation/create" {
+		t.Fatalf("got %v, want an elicitation/create request", ask)
+	}
+	s.in.Close()
+	m := s.next()
+	if text, _ := json.Marshal(m); m["id"] != 2.0 || !strings.Contains(string(text), "input ended before it answered") {
+		t.Errorf("answer to the call: got %s, want one saying the input ended before the client answered", text)
 	}
 	if err := <-s.done; err != nil {
 		t.Errorf("ServeStdio: %v", err)
