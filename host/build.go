@@ -299,7 +299,7 @@ func (m *mod) binary() (*built, error) {
 	}
 	unlock, err := lockFile(recPath + ".lock")
 	if err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	defer unlock()
 	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
@@ -310,7 +310,7 @@ func (m *mod) binary() (*built, error) {
 		return nil, err
 	}
 	if err := writeRecord(recPath, r); err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	if r.Failure != "" {
 		m.reportFailure(r)
@@ -360,17 +360,24 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	fmt.Fprintf(m.h.opts.Progress, "building mod %s…\n", id)
 	overlay, err := c.overlay(id, cfg.key, m.dir, fmt.Appendf(nil, mainTemplate, m.man.GoPackage))
 	if err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	out := &buildOutput{progress: m.h.opts.Progress}
 	inputs, err := listInputs(m.ctx, m.dir, overlay, cfg.modCache, out)
 	if err != nil {
-		return nil, m.unavailable("it does not build", fmt.Errorf("mod %s (%s): %w", id, m.given, err))
+		output := strings.TrimSpace(out.buf.String())
+		switch cause := passingCause(err, output); {
+		case m.ctx.Err() != nil:
+			return nil, ErrClosed
+		case cause != "":
+			return nil, m.passingFailure(cause, output)
+		}
+		return nil, m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s): %w%s", id, m.given, err, indented(output)))
 	}
 	r := &record{Inputs: inputs, Digest: digest(inputs)}
 	tmp, err := os.CreateTemp(c.bin, ".build-"+id+"-*")
 	if err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
@@ -382,7 +389,17 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	cmd.Stdout = out
 	cmd.Stderr = out
 	if err := cmd.Run(); err != nil {
-		r.Failure = strings.TrimSpace(out.buf.String())
+		// Only a failure of the mod's own making is recorded: a build
+		// stopped by Close, or failed for a cause outside the sources (a
+		// full disk, a killed compiler), is tried again next time.
+		output := strings.TrimSpace(out.buf.String())
+		switch cause := passingCause(err, output); {
+		case m.ctx.Err() != nil:
+			return nil, ErrClosed
+		case cause != "":
+			return nil, m.passingFailure(cause, output)
+		}
+		r.Failure = output
 		if r.Failure == "" {
 			r.Failure = err.Error()
 		}
@@ -390,15 +407,15 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	}
 	sum, err := fileSum(tmp.Name())
 	if err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	r.Sum = hex.EncodeToString(sum)
 	r.Binary = id + "-" + r.Sum[:24] + exeSuffix
 	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	if err := os.Rename(tmp.Name(), filepath.Join(c.bin, r.Binary)); err != nil {
-		return nil, m.unavailable(reasonCache, fmt.Errorf("build cache: %w", err))
+		return nil, m.unavailable(reasonCache, cacheError(err))
 	}
 	fmt.Fprintf(m.h.opts.Progress, "built mod %s in %s\n", id, time.Since(start).Round(100*time.Millisecond))
 	return r, nil
@@ -504,7 +521,35 @@ func (m *mod) buildFailure(r *record) *ModError {
 	if len(lines) > 10 {
 		lines = append(lines[:10], fmt.Sprintf("… and %d more lines above", len(lines)-10))
 	}
-	return m.unavailable("it does not build", fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, m.fix(r), strings.Join(lines, "\n\t")))
+	return m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, m.fix(r), strings.Join(lines, "\n\t")))
+}
+
+// reasonBuild is the reason of a mod whose build failed for its sources.
+const reasonBuild = "it does not build"
+
+// passingFailure is the error of a build that failed for a cause outside
+// the mod's sources, which may pass: it says what happened and that the
+// next start builds again. It is reported on Options.Progress, with the go
+// command's output, and not remembered as the mod's reason not to run.
+func (m *mod) passingFailure(cause, output string) *ModError {
+	e := &ModError{Dir: m.given, Mod: m.man.ID, Reason: "its build failed: " + cause + "; the next call builds it again",
+		Err: fmt.Errorf("mod %s (%s): the build failed for a cause outside the mod's sources, %s; nothing is remembered, and the next call builds again%s",
+			m.man.ID, m.given, cause, indented(output))}
+	m.h.report(e)
+	return e
+}
+
+// indented returns the last lines of a command's output, each on a line of
+// its own after a tab, after a colon; "" for no output.
+func indented(output string) string {
+	if output == "" {
+		return ""
+	}
+	lines := strings.Split(output, "\n")
+	if len(lines) > 10 {
+		lines = append([]string{fmt.Sprintf("… %d lines before", len(lines)-10)}, lines[len(lines)-10:]...)
+	}
+	return ":\n\t" + strings.Join(lines, "\n\t")
 }
 
 // fix says how to fix a failed build.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"time"
 )
 
@@ -35,11 +36,11 @@ type cache struct {
 func openCache(root string) (*cache, error) {
 	c := &cache{root: root, bin: filepath.Join(root, "bin"), rec: filepath.Join(root, "rec"), src: filepath.Join(root, "src")}
 	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, fmt.Errorf("build cache: %w", err)
+		return nil, cacheError(err)
 	}
 	for _, d := range []string{c.root, c.bin, c.rec, c.src} {
 		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("build cache: %w", err)
+			return nil, cacheError(err)
 		}
 		if err := checkPrivate(d, true); err != nil {
 			return nil, err
@@ -72,6 +73,28 @@ func (c *cache) overlay(id, key, dir string, main []byte) (string, error) {
 	return overlayFile, nil
 }
 
+// otherCache says how to point a host at another cache directory.
+const otherCache = "or choose another cache directory (Options.CacheDir; $MODKIT_CACHE for modhost)"
+
+// cacheError explains a failed write into the cache: when the cache is
+// read-only, which directory and how to fix it.
+func cacheError(err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("build cache: %w", err)
+	}
+	dir := filepath.Dir(pe.Path)
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return fmt.Errorf("build cache: %s is on a read-only file system (%s %s: %v), and the host writes the mods' binaries there; mount it read-write, %s",
+			dir, pe.Op, pe.Path, pe.Err, otherCache)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("build cache: %s is not writable (%s %s: %v), and the host writes the mods' binaries there; chmod u+w %s, %s",
+			dir, pe.Op, pe.Path, pe.Err, dir, otherCache)
+	}
+	return fmt.Errorf("build cache: %w", err)
+}
+
 // checkPrivate refuses a cache file or directory that anyone but the user
 // can write, with the command that fixes it.
 func checkPrivate(path string, dir bool) error {
@@ -87,7 +110,7 @@ func checkPrivate(path string, dir bool) error {
 		if !dir {
 			fix = "remove it (the host rebuilds it)"
 		}
-		return fmt.Errorf("build cache: %s is %s, so anyone who can write it can run code as you; %s, or set another cache directory", path, why, fix)
+		return fmt.Errorf("build cache: %s is %s, so anyone who can write it can run code as you; %s, %s", path, why, fix, otherCache)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/freshness"
 )
 
 // cachedRecord returns the path of mod id's one build record in cache, and
@@ -96,9 +98,17 @@ func TestWritableCacheIsRefused(t *testing.T) {
 			h = load(t, &host.Options{CacheDir: cache}, crashyDir)
 			res := call(t, h, "crashy_echo", `{"text":"x"}`)
 			wantStatus(t, res, host.StatusFailed)
-			for _, want := range []string{path + " is writable by others (mode 0777)", "anyone who can write it can run code as you"} {
+			fix := "chmod go-w " + path
+			if target != "bin" {
+				fix = "remove it (the host rebuilds it)"
+			}
+			for _, want := range []string{path + " is writable by others (mode 0777)", "anyone who can write it can run code as you", fix} {
 				if !strings.Contains(res.Error, want) {
 					t.Errorf("got error %q, want it to contain %q", res.Error, want)
+				}
+				// The operator reads why, not only the model's short reason.
+				if !strings.Contains(h.progress.String(), want) {
+					t.Errorf("got progress %q, want it to contain %q", h.progress, want)
 				}
 			}
 			if want := "Tool failed: mod crashy is unavailable: the host's build cache is unusable"; res.Text != want {
@@ -206,4 +216,122 @@ func TestConcurrentHostsBuildOnce(t *testing.T) {
 	if total != 1 {
 		t.Errorf("got %d builds, want 1", total)
 	}
+}
+
+// A cache the host cannot write is refused saying which directory, why,
+// and what to do, to the operator as well as in the error.
+func TestReadOnlyCacheIsRefused(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows guards files with ACLs, not mode bits")
+	}
+	cache := readOnlyDir(t)
+	h := load(t, &host.Options{CacheDir: filepath.Join(cache, "modkit")}, crashyDir)
+	res := call(t, h, "crashy_echo", `{"text":"x"}`)
+	wantStatus(t, res, host.StatusFailed)
+	if want := "Tool failed: mod crashy is unavailable: the host's build cache is unusable"; res.Text != want {
+		t.Errorf("got text %q, want %q", res.Text, want)
+	}
+	for _, want := range []string{"build cache: " + cache + " is ", "and the host writes the mods' binaries there", "or choose another cache directory"} {
+		if !strings.Contains(res.Error, want) {
+			t.Errorf("got error %q, want it to contain %q", res.Error, want)
+		}
+		if !strings.Contains(h.progress.String(), want) {
+			t.Errorf("got progress %q, want it to contain %q", h.progress, want)
+		}
+	}
+	// Said once, however many calls fail.
+	call(t, h, "crashy_echo", `{"text":"x"}`)
+	if n := strings.Count(h.progress.String(), "build cache: "); n != 1 {
+		t.Errorf("progress says it %d times, want once:\n%s", n, h.progress)
+	}
+}
+
+// A cached binary built from other sources than the mod's (its embedded
+// source hash differs) while the mod's sources match its generated files is
+// evicted and rebuilt, not reported as out of date.
+func TestBinaryOfOtherSources(t *testing.T) {
+	// A copy of crashy with an edited source, regenerated: the same mod id,
+	// another source hash. Under testdata, so inside the module and out of
+	// ./... patterns.
+	other, err := os.MkdirTemp("testdata", "othersources-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(other) })
+	entries, err := os.ReadDir(crashyDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(crashyDir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Name() == "crashy.go" {
+			data = append(data, "\n// Another source.\n"...)
+		}
+		data = bytes.ReplaceAll(data, []byte("host/testdata/mods/crashy"), []byte("host/testdata/"+filepath.Base(other)))
+		if err := os.WriteFile(filepath.Join(other, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	oldHash := sourceHash(t, crashyDir)
+	newHash, err := freshness.Dir(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"mod.manifest.json", "zz_generated.modgen.go"} {
+		path := filepath.Join(other, name)
+		data, _ := os.ReadFile(path)
+		if err := os.WriteFile(path, bytes.ReplaceAll(data, []byte(oldHash), []byte(newHash)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	otherCache := t.TempDir()
+	ho := load(t, &host.Options{CacheDir: otherCache}, other)
+	wantStatus(t, call(t, ho, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	ho.Close()
+	_, o := cachedRecord(t, otherCache, "crashy")
+	otherBin, err := os.ReadFile(filepath.Join(otherCache, "bin", o["binary"].(string)))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Plant it, with its checksum, as crashy's build.
+	cache := copyCache(t, crashyDir)
+	rec, r := cachedRecord(t, cache, "crashy")
+	rewrite(t, filepath.Join(cache, "bin", r["binary"].(string)), otherBin)
+	r["sum"] = o["sum"]
+	data, _ := json.Marshal(r)
+	rewrite(t, rec, data)
+
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	res := call(t, h, "crashy_echo", `{"text":"x"}`)
+	wantStatus(t, res, host.StatusCompleted)
+	if !strings.Contains(h.progress.String(), "it was built from other sources") || !strings.Contains(h.progress.String(), "evicted it, rebuilding") {
+		t.Errorf("progress %q does not report the eviction", h.progress)
+	}
+	if strings.Contains(h.progress.String(), "out of date") {
+		t.Errorf("progress %q calls fresh sources out of date", h.progress)
+	}
+	if n := builds(h, "crashy"); n != 1 {
+		t.Errorf("got %d builds, want 1", n)
+	}
+}
+
+// sourceHash returns the sourceHash of the manifest in dir, without its
+// "sha256:" prefix's absence assumed.
+func sourceHash(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "mod.manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		SourceHash string `json:"sourceHash"`
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.SourceHash
 }

@@ -56,6 +56,12 @@ type CallRequest struct {
 	// precedence over those of Host.HandleClientTool. Handlers of tools
 	// that run only in their mod are not used.
 	Client ClientHandlers
+	// Timeout bounds the tool's handler in place of Options.CallTimeout;
+	// a call over it fails, saying so. Like Options.CallTimeout, and
+	// unlike a deadline on the context, it counts from when the mod is
+	// ready: a first call waits for its mod's build and start outside it.
+	// Zero means Options.CallTimeout.
+	Timeout time.Duration
 }
 
 // ActivityEvent is one accepted activity update.
@@ -198,8 +204,12 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	// The call timeout is the host's own: no deadline travels to the mod.
 	// Hooks, before it, had their own.
+	timeout := h.opts.CallTimeout
+	if req.Timeout > 0 {
+		timeout = req.Timeout
+	}
 	callCtx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(h.opts.CallTimeout, func() { cancel(errCallTimeout) })
+	timer := time.AfterFunc(timeout, func() { cancel(errCallTimeout) })
 	defer func() {
 		timer.Stop()
 		cancel(nil)
@@ -232,12 +242,12 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
 	}
 	if err != nil {
-		return res.streamError(ctx, callCtx, p, err, h.opts.CallTimeout), nil
+		return res.streamError(ctx, callCtx, p, err, timeout), nil
 	}
 	if resp.Outcome.Status == modapi.Cancelled {
 		// Only a mod in this process answers so; over the wire the call
 		// ends with the context's error.
-		return res.streamError(ctx, callCtx, p, callCtx.Err(), h.opts.CallTimeout), nil
+		return res.streamError(ctx, callCtx, p, callCtx.Err(), timeout), nil
 	}
 	for _, u := range resp.Activity {
 		modapi.Apply(&res.Activity, u)

@@ -28,17 +28,27 @@
 // standard library and the module cache (the mod, its sibling packages,
 // replace targets, workspace modules), embedded files included. Packages in
 // the module cache are named by version in go.mod and checked by go.sum.
-// Hosts sharing a cache build each mod once. A failed build is reported
-// once, in full, on [Options.Progress], and not tried again until an input
-// changes.
+// Hosts sharing a cache build each mod once. A build started for a caller
+// who gives up goes on, detached, and serves the next caller; only
+// [Host.Close] stops it. A failed build is reported once, in full, on
+// [Options.Progress], and not tried again until an input changes. A build
+// that failed for a cause outside the mod's sources (no space left on
+// device, an I/O error, the compiler or the go command killed by a signal)
+// is not remembered: its error says what happened, and the next call builds
+// again.
 //
 // The cache is private: its directories are created 0700, and a directory,
 // binary or record that anyone but the user can write is refused, since
 // writing the cache is running code. Each build records the binary's
 // SHA-256, which go-plugin verifies before every start: it catches a binary
 // corrupted or replaced without its record, not someone able to write the
-// cache. A binary that fails an identity check (its checksum, or serving
-// another mod) is evicted and rebuilt. Host and mod talk over mutual TLS.
+// cache. A binary that fails an identity check (its checksum, serving
+// another mod, or embedding another source hash while the mod's sources
+// match its generated files) is evicted and rebuilt. A cache the host
+// refuses or cannot write makes its mods unavailable: the model reads "the
+// host's build cache is unusable", while the [ModError] and
+// [Options.Progress], once, name the path, the problem and the fix
+// ("chmod go-w DIR"). Host and mod talk over mutual TLS.
 //
 // The mod process dies with the host, even when the host is killed: on
 // Linux by a parent-death signal, elsewhere because the mod watches its
@@ -112,7 +122,8 @@
 //
 // # Timeouts and cancellation
 //
-// Every operation is bounded: tool handlers by [Options.CallTimeout], hooks
+// Every operation is bounded: tool handlers by [Options.CallTimeout] (or
+// [CallRequest.Timeout]), counted from when the mod is ready, hooks
 // by [Options.HookTimeout], commands by [Options.CommandTimeout], views by
 // [Options.ViewTimeout], a process's start and its manifest by
 // [Options.HandshakeTimeout], the mod's Activate by [Options.ActivateTimeout].

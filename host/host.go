@@ -45,7 +45,9 @@ type Options struct {
 	// Only the user may write it: the host creates it 0700 and refuses it
 	// otherwise. Default: <os.UserCacheDir>/modkit.
 	CacheDir string
-	// CallTimeout bounds a tool's handler; a call over it fails. Default 5m.
+	// CallTimeout bounds a tool's handler, from when its mod is ready: a
+	// first call's build and start do not count. A call over it fails.
+	// CallRequest.Timeout replaces it for one call. Default 5m.
 	CallTimeout time.Duration
 	// HookTimeout bounds each BeforeAction hook; a hook over it blocks the
 	// action. Default 30s.

@@ -253,7 +253,12 @@ func (p *proc) describeAndActivate(bin string) error {
 		return fmt.Errorf("start mod %s: %w: it serves mod %s (%s)", id, errBadBinary, got.ID, bin)
 	} else if got.SourceHash != m.man.SourceHash {
 		p.kill()
-		return m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
+		if err := freshness.Check(m.given, id, m.man.SourceHash); err != nil || bin == "" {
+			return m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
+		}
+		// The sources are those of the loaded manifest: the cached
+		// binary was built from others.
+		return fmt.Errorf("start mod %s: %w: it was built from other sources (source hash %s, not %s) (%s)", id, errBadBinary, got.SourceHash, m.man.SourceHash, bin)
 	} else if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {

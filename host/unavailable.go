@@ -3,6 +3,7 @@ package host
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/modkit/modkit/internal/freshness"
@@ -56,6 +57,9 @@ type availability struct {
 	// reported is the digest of the last build failure written to
 	// Options.Progress, so each is shown once.
 	reported string
+	// shown is the last other reason not to start written to
+	// Options.Progress, so each is shown once until the mod starts.
+	shown string
 }
 
 // unavailable records and returns a ModError for the mod.
@@ -71,7 +75,29 @@ func (m *mod) unavailable(reason string, err error) *ModError {
 func (m *mod) started() {
 	m.errMu.Lock()
 	m.last = nil
+	m.shown = ""
 	m.errMu.Unlock()
+}
+
+// show tells the person running the host why the mod cannot start, once
+// per reason until it starts: a caller may pass on only the short reason
+// (a model reads "the host's build cache is unusable"), while the operator
+// needs the path, the problem and the fix. Stale generated files were
+// shown at load, and build failures are shown by reportFailure and
+// passingFailure.
+func (m *mod) show(err error) {
+	var e *ModError
+	if !errors.As(err, &e) || e == m.stale || e.Reason == reasonBuild || strings.HasPrefix(e.Reason, "its build failed") {
+		return
+	}
+	m.errMu.Lock()
+	if m.shown == e.Err.Error() {
+		m.errMu.Unlock()
+		return
+	}
+	m.shown = e.Err.Error()
+	m.errMu.Unlock()
+	m.h.report(e)
 }
 
 // Unavailable returns why mods cannot run: first the directories that did
@@ -100,7 +126,8 @@ var errBadBinary = errors.New("the cached binary failed an identity check")
 // startFresh checks the mod's generated files against its sources, gets
 // its binary and starts it. A binary that fails an identity check (its
 // checksum, or the mod it serves) is evicted and rebuilt, once.
-func (m *mod) startFresh() (*proc, error) {
+func (m *mod) startFresh() (_ *proc, err error) {
+	defer func() { m.show(err) }()
 	if m.stale != nil {
 		return nil, m.stale
 	}
@@ -152,6 +179,16 @@ func (r *CallResult) failWith(err error) *CallResult {
 func (h *Host) CheckBuilds() []*ModError {
 	c, err := openCache(h.opts.CacheDir)
 	if err != nil {
+		// One cache serves every mod: say why once.
+		shown := false
+		for _, m := range h.mods {
+			if m.stale == nil {
+				if e := m.unavailable(reasonCache, err); !shown {
+					m.show(e)
+					shown = true
+				}
+			}
+		}
 		return h.Unavailable()
 	}
 	for _, m := range h.mods {

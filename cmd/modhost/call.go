@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -50,7 +49,7 @@ type activityJSON struct {
 func runCall(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the outcome as JSON")
-	timeout := fs.Duration("timeout", 0, "fail the call after this long (default: the host's, 5m)")
+	timeout := fs.Duration("timeout", 0, "fail the call when its tool runs longer than this, counted from when its mod is ready, not during its build (default: the host's, 5m)")
 	sessionID := fs.String("session", "", "session id")
 	yes := fs.Bool("yes", false, "approve the call if the tool asks for a person's approval")
 	if err := parseFlags(fs, args); err != nil {
@@ -81,8 +80,8 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	// The first Ctrl-C or SIGTERM cancels the call; the tool sees it, and
 	// the deferred Close stops the mods. A second one kills modhost as
 	// usual.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
@@ -90,17 +89,10 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		select {
 		case <-sigs:
 			signal.Stop(sigs)
-			cancel(errInterrupted)
+			cancel()
 		case <-ctx.Done():
 		}
 	}()
-	if *timeout > 0 {
-		// A timer rather than a deadline: the cause is set before the
-		// cancellation reaches the call, so a timeout is never mistaken
-		// for a Ctrl-C.
-		timer := time.AfterFunc(*timeout, func() { cancel(errTimeout) })
-		defer timer.Stop()
-	}
 
 	view := newActivityView(e.stderr)
 	res, err := h.Call(ctx, &host.CallRequest{
@@ -110,15 +102,13 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Agent:      e.agent,
 		OnActivity: view.show,
 		Approver:   e.approver(*yes),
+		// The host counts it from when the mod is ready: a first call's
+		// build is not the tool's time, nor thrown away when it is long.
+		Timeout: *timeout,
 	})
 	view.finish()
 	if err != nil {
 		return e.fail(err)
-	}
-	if res.Status == host.StatusCancelled && errors.Is(context.Cause(ctx), errTimeout) {
-		res.Status = host.StatusFailed
-		res.Error = fmt.Sprintf("tool %s timed out after %s", tool, *timeout)
-		res.Text = "Tool failed: " + res.Error
 	}
 	if *asJSON {
 		out := callOutput{
@@ -157,11 +147,6 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		return exitFailed
 	}
 }
-
-var (
-	errTimeout     = errors.New("call timed out")
-	errInterrupted = errors.New("interrupted")
-)
 
 // activityView shows a call's activity on stderr. On a terminal it draws
 // the title, the log lines and a live status line, redrawn at most ten times

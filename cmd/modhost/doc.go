@@ -34,6 +34,9 @@
 // modhost COMMAND --help, or modhost help COMMAND, says what the command does
 // and lists its own flags; modhost --help lists the commands.
 //
+// call --timeout bounds the tool's run, counted from when its mod is ready:
+// a first call waits for the mod's build, which is never thrown away.
+//
 // call prints the model-facing text on stdout and exits 0 when the call
 // completed, 1 when it failed (invalid input included), 2 for a usage error or
 // an unknown tool, and 130 when cancelled: the first Ctrl-C or SIGTERM cancels
@@ -57,8 +60,9 @@
 // once and stops the mods within a second.
 //
 // A mod that cannot run (its directory does not load, its generated files
-// are out of date, it does not build) never stops the others: modhost says
-// why on stderr, once, with the fix; list marks its tools "unavailable: …"
+// are out of date, it does not build, the cache is refused: writable by
+// others, or read-only) never stops the others: modhost says why on stderr,
+// once, with the path and the fix; list marks its tools "unavailable: …"
 // and exits 1; a call of one of its tools prints the one line a model
 // reads, "Tool failed: mod tasks is unavailable: it does not build".
 //

@@ -608,8 +608,10 @@ const (
 
 // responseID reports whether data is one response message, and its id.
 func responseID(data []byte) (string, bool) {
-	id, _, kind := messageID(data)
-	return id, kind == kindResponse
+	if id, _, kind := messageID(data); kind == kindResponse {
+		return id, true
+	}
+	return "", false
 }
 
 // messageID returns the kind of message data is and, for a response or a
