@@ -32,6 +32,12 @@ func MsgBound(keyword, bound, raw string) string {
 	return "must be " + words + " " + bound + ", got " + echo(raw)
 }
 
+// MsgNumberLength says a number is written with n characters, more than
+// limits.MaxNumberChars.
+func MsgNumberLength(n int) string {
+	return fmt.Sprintf("must be a number at most %d characters long, got %d", limits.MaxNumberChars, n)
+}
+
 // MsgMultipleOf says a number is not a multiple of step.
 func MsgMultipleOf(step, raw string) string {
 	return "must be a multiple of " + step + ", got " + echo(raw)

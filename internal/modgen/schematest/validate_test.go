@@ -186,9 +186,32 @@ var problemCases = []struct {
 		`/settle: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z written without escapes, got "2026-01-02T15:04:05\u005a"`,
 	}},
 	{"Search", `{"query":5,"limit":1e10000000,`, []string{"/: invalid JSON at byte 30: unexpected end of input"}},
+	// An integer beyond a 64-bit float is held to its own bound alone.
 	{"Search", `{"query":"x","limit":1e10000000,"options":{"caseSensitive":true,"context":0}}`, []string{
-		"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
 		"/limit: must be at most 500, got 1e10000000",
+	}},
+	{"Sizes", `{"i8":1e400,"i16":0,"i32":0,"i64":-1e400,"u":0,"u8":0,"u16":0,"u32":0,"u64":1e400,"f32":0,"f64":1e400}`, []string{
+		"/i8: must be at most 127, got 1e400",
+		"/i64: must be at least -9223372036854775808, got -1e400",
+		"/u64: must be at most 18446744073709551615, got 1e400",
+		"/f64: must be at most 1.7976931348623157e308, got 1e400",
+	}},
+	// A number written too long is one problem, judged no further.
+	{"Search", `{"query":"x","limit":` + strings.Repeat("9", 1001) + `,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/limit: must be a number at most 1000 characters long, got 1001",
+	}},
+	{"Search", `{"query":"x","limit":` + strings.Repeat("9", 1000) + `,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/limit: must be at most 500, got " + strings.Repeat("9", 100) + "…",
+	}},
+	{"Search", `{"query":"x","limit":0.` + strings.Repeat("5", 2000) + `,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/limit: must be a number at most 1000 characters long, got 2002",
+	}},
+	{"Search", `{"query":-` + strings.Repeat("1", 1000) + `,"options":{"caseSensitive":true,"context":0}}`, []string{
+		"/query: must be a string, got a number",
+		"/query: must be a number at most 1000 characters long, got 1001",
+	}},
+	{"Sizes", `{"i8":0,"i16":0,"i32":0,"i64":0,"u":0,"u8":0,"u16":0,"u32":0,"u64":0,"f32":1e-` + strings.Repeat("0", 1000) + `1,"f64":0}`, []string{
+		"/f32: must be a number at most 1000 characters long, got 1004",
 	}},
 }
 
