@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
@@ -830,10 +831,16 @@ func (c *Checker) Default(v any, lit string) {
 }
 
 // DecodeFailed records a decoding failure at the current path: the error
-// of a type's own UnmarshalJSON or UnmarshalText.
+// of a type's own UnmarshalJSON or UnmarshalText. An error of
+// encoding/json, strconv or time, wrapped or not, is worded in JSON terms;
+// any other error is the type's own words.
 func (c *Checker) DecodeFailed(err error) {
 	if c.counted() {
-		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(err.Error(), limits.MaxProblemBytes))
+		msg, ok := jsonwords.Typed(err)
+		if !ok {
+			msg = err.Error()
+		}
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(msg, limits.MaxProblemBytes))
 	}
 }
 

@@ -182,9 +182,9 @@ func plural(n uint64, one, many string) string {
 func formatWords(format string) string {
 	switch format {
 	case "date-time":
-		return "an RFC 3339 date-time such as 2026-05-01T12:00:00Z"
+		return jsonwords.DateTimeWords
 	case "date":
-		return "a date such as 2026-05-01"
+		return jsonwords.DateWords
 	case "email":
 		return "an email address"
 	case "uri":

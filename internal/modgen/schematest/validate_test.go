@@ -29,6 +29,7 @@ var checks = map[string]func(*jsoncheck.Checker){
 	"Color":       checkColor,
 	"Level":       checkLevel,
 	"Wire":        checkWire,
+	"Owned":       checkOwned,
 }
 
 // validate runs the generated validator of root on data.
@@ -51,6 +52,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"Color":       decodeColor,
 	"Level":       decodeLevel,
 	"Wire":        decodeWire,
+	"Owned":       decodeOwned,
 }
 
 // decode runs a generated decoder and asserts its result's type.
@@ -226,6 +228,32 @@ func TestProblems(t *testing.T) {
 	}
 }
 
+// TestOwnDecoders: a type's own decoder that fails with an error of
+// encoding/json, strconv or time, wrapped or not, is worded in JSON terms
+// at its property, never in Go's.
+func TestOwnDecoders(t *testing.T) {
+	for _, tt := range []struct {
+		input string
+		want  []string
+	}{
+		{`{"age":"John","day":"2026-05-01","op":"x"}`, []string{`/age: must be an integer, got "John"`}},
+		{`{"age":"99999999999999999999","day":"2026-05-01","op":"x"}`, []string{`/age: must be an integer in range, got "99999999999999999999"`}},
+		{`{"age":"7","day":"May 1st","op":5}`, []string{
+			`/day: must be a date such as 2026-05-01, got "May 1st"`,
+			"/op: must be a string, got a number",
+		}},
+		{`{"age":"7","day":"2026-05-01","op":"x"}`, nil},
+	} {
+		if p := validate("Owned", []byte(tt.input)); len(p) != 0 {
+			t.Fatalf("%s: the check pass found %q, want none (the types judge)", tt.input, p)
+		}
+		_, err := decoders["Owned"]([]byte(tt.input))
+		if got := problemsOf(err); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: got %q, want %q", tt.input, got, tt.want)
+		}
+	}
+}
+
 func TestDecode(t *testing.T) {
 	in := `{"query":"go","limit":2.0E1,"kinds":["code"],"since":"2026-01-02T03:04:05Z","options":{"caseSensitive":true,"context":1e0}}`
 	got, err := decode[Search](decodeSearch, []byte(in))
@@ -341,6 +369,7 @@ var goTypes = map[string]reflect.Type{
 	"Color":       reflect.TypeFor[Color](),
 	"Level":       reflect.TypeFor[Level](),
 	"Wire":        reflect.TypeFor[Wire](),
+	"Owned":       reflect.TypeFor[Owned](),
 }
 
 // differDecode compares the generated decoder with encoding/json on valid
@@ -349,6 +378,11 @@ var goTypes = map[string]reflect.Type{
 func differDecode(root string, data []byte) string {
 	got, err := decoders[root](data)
 	if err != nil {
+		// Types that decode themselves may refuse what the schema
+		// allows, as they do under encoding/json.
+		if json.Unmarshal(fallbackOf(root).WithDefaults(data), reflect.New(goTypes[root]).Interface()) != nil {
+			return ""
+		}
 		return fmt.Sprintf("%s %s: generated decoder failed on valid input: %v", root, data, err)
 	}
 	want := reflect.New(reflect.TypeOf(got))
@@ -371,6 +405,7 @@ func differDecode(root string, data []byte) string {
 
 // seeds are inputs near each root's boundaries.
 var seeds = []string{
+	`{"age":"John","day":"May 1st","op":5}`, `{"age":"1e3","day":"2026-02-30","op":[1]}`,
 	`{}`, `null`, `[]`, `"red"`, `1`, `2.0`, `-0`, `1e2`, `"x"`,
 	`{"query":"x","options":{"caseSensitive":true,"context":2}}`,
 	`{"query":"find me","paths":["a","b"],"limit":50,"regex":true,"since":"2026-01-02T03:04:05.5+01:00","kinds":["text","doc"],"options":{"caseSensitive":false,"context":10,"exclude":["vendor"]}}`,
