@@ -131,10 +131,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return nil, ErrClosed
 	}
 	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
-	input := req.Input
-	if len(input) == 0 {
-		input = json.RawMessage("{}")
-	}
+	input := inputOrEmpty(req.Input)
 	if err := h.requestTooLarge("the input", len(input)); err != nil {
 		return res.fail(err.Error()), nil
 	}

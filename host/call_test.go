@@ -103,7 +103,7 @@ func TestCallInvalidInput(t *testing.T) {
 		{"too big", "crashy_echo", `{"text":"a","times":80}`, []string{"/times: must be at most 5, got 80"}},
 		{"every problem", "crashy_echo", `{"times":-1,"x":1}`, []string{"/times: must be at least 0, got -1", `/: unknown property "x" ` + allowed, `/: missing required property "text"`}},
 		{"enum", "crashy_crash", `{"how":"gently"}`, []string{`/how: must be one of "exit", "goroutine", got "gently"`}},
-		{"huge number", "crashy_echo", `{"text":"a","times":1e10000000}`, []string{"/times: must be at most 1.7976931348623157e308, got 1e10000000", "/times: must be at most 5, got 1e10000000"}},
+		{"huge number", "crashy_echo", `{"text":"a","times":1e10000000}`, []string{"/times: must be at most 5, got 1e10000000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -159,9 +159,11 @@
 // message limits between host and mod, both ways and on both sides, follow
 // from the two, so a request the host accepts always arrives. An invalid
 // input lists its first 50 problems and counts the rest, and quotes
-// offending values in part; the host's own check refuses a number written
-// with over 1000 characters before its schema library does arithmetic on
-// it. A call keeps 1000 log entries and 1 MiB of log, then one
+// offending values in part. A number written with over 1000 characters is
+// one problem, "must be a number at most 1000 characters long, got N",
+// whichever side judges: the host's schema library never computes with it.
+// An integer beyond a 64-bit float is held to the integer's own bound
+// alone. A call keeps 1000 log entries and 1 MiB of log, then one
 // "log truncated" entry.
 //
 // # Closing

@@ -17,6 +17,7 @@ func FuzzCall(f *testing.F) {
 		`{"text":"a"}`, `{"text":"a","times":2}`, `{"text":`, `[1]`, `{"text":5,"zz":1}`,
 		`{"text":"a","times":1e10000000}`, `{"text":"a","times":-1e-10000000}`, `{"text":"a","text":"b"}`,
 		`{"text":"\ud800","times":5.0}`, strings.Repeat("[", 20000), `{"times":1e309,"x":{"y":[1e400]}}`,
+		`{"text":"a","times":0.` + strings.Repeat("1", 2000) + `}`,
 	} {
 		f.Add(s)
 	}

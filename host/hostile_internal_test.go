@@ -53,7 +53,8 @@ func hostileInputs() []struct {
 	}{
 		{"20000_unknown_fields", 0, b.String(), "and 19950 more problems"},
 		{"1MB-digit_number_for_a_string", 0, `{"text":` + strings.Repeat("7", 1<<20) + `}`, "/text: must be a string, got a number"},
-		{"1MB-digit_integer", 1, `{"logs":` + strings.Repeat("7", 1<<20) + `}`, "/logs: must be at most 1000, got 7777"},
+		{"1MB-digit_integer", 1, `{"logs":` + strings.Repeat("7", 1<<20) + `}`, "/logs: must be a number at most 1000 characters long, got 1048576"},
+		{"1MB_fraction", 1, `{"logs":0.` + strings.Repeat("1", 1<<20) + `}`, "/logs: must be a number at most 1000 characters long, got 1048578"},
 		{"long_number_at_the_root", 1, strings.Repeat("5", 1001), "/: must be an object, got a number"},
 		{"long_numbers_deep", 1, `{"logs":1,"x":[` + strings.Repeat("8", 2000) + `,{"y":` + strings.Repeat("9", 1001) + `}]}`, `/: unknown property "x"`},
 	}

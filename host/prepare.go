@@ -12,12 +12,14 @@ import (
 // can show problems before anything runs: the input schema judges it, and
 // when the mod's process runs already and has a generated validator for
 // the tool, the mod judges it too, with the input type's Validate method.
-// An unknown tool is an error, as is a running mod that cannot answer.
+// Empty input is judged as {}, as a call takes it. An unknown tool is an
+// error, as is a running mod that cannot answer.
 func (h *Host) Check(ctx context.Context, toolName string, input json.RawMessage) ([]string, error) {
 	t, ok := h.tools[toolName]
 	if !ok {
 		return nil, h.unknownTool(toolName)
 	}
+	input = inputOrEmpty(input)
 	if err := h.requestTooLarge("the input", len(input)); err != nil {
 		return []string{"/: " + err.Error()}, nil
 	}

@@ -74,3 +74,39 @@ func TestStart(t *testing.T) {
 		t.Errorf("Start(nope): got %v, want an error naming it", err)
 	}
 }
+
+// TestCheckSpeaksAsCall: the host's check (Check, before the mod judges)
+// and the mod's generated validator (a call) give one list, however odd
+// the input: none at all, integers beyond a 64-bit float, numbers written
+// too long to judge.
+func TestCheckSpeaksAsCall(t *testing.T) {
+	h := loadInProcess(t, nil)
+	for _, tc := range []struct {
+		name, input string
+		want        []string
+	}{
+		{"no input", ``, []string{`/: missing required property "text"`}},
+		{"integer beyond a float", `{"text":"a","times":1e400}`, []string{"/times: must be at most 5, got 1e400"}},
+		{"negative integer beyond a float", `{"text":"a","times":-1e400}`, []string{"/times: must be at least 0, got -1e400"}},
+		{"long fraction", `{"text":"a","times":0.` + strings.Repeat("1", 1<<20) + `}`, []string{"/times: must be a number at most 1000 characters long, got 1048578"}},
+		{"long number as text", `{"text":` + strings.Repeat("9", 1001) + `}`, []string{
+			"/text: must be a string, got a number",
+			"/text: must be a number at most 1000 characters long, got 1001",
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			problems, err := h.Check(context.Background(), "crashy_echo", []byte(tc.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(problems, tc.want) {
+				t.Errorf("Check: got %q, want %q", problems, tc.want)
+			}
+			res := call(t, h, "crashy_echo", tc.input)
+			wantStatus(t, res, host.StatusFailed)
+			if want := "invalid input for tool crashy_echo:\n  " + strings.Join(tc.want, "\n  "); res.Error != want {
+				t.Errorf("Call: got error\n%s\nwant\n%s", res.Error, want)
+			}
+		})
+	}
+}

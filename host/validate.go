@@ -1,6 +1,8 @@
 package host
 
 import (
+	"encoding/json"
+
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/schemacheck"
 )
@@ -10,4 +12,13 @@ import (
 // validators, the first limits.MaxProblems of them and a count of the rest.
 func checkInput(s *schemacheck.Schema, input []byte) []string {
 	return limits.Problems(s.Check(input), 0)
+}
+
+// inputOrEmpty returns input, or {} when there is none: a tool called
+// without input is called with no arguments.
+func inputOrEmpty(input json.RawMessage) json.RawMessage {
+	if len(input) == 0 {
+		return json.RawMessage("{}")
+	}
+	return input
 }

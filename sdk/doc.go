@@ -138,13 +138,20 @@
 //	Wait  time.Duration `json:"wait"`         // 1500000000 is 1.5 seconds
 //	Count int64         `json:"count,string"` // "42"
 //
+// The error of a type's own UnmarshalJSON or UnmarshalText is a problem at
+// its property. When it is, or wraps with %w, an error of encoding/json,
+// strconv or time, the model reads it in JSON terms ("/age: must be an
+// integer, got \"John\""), never Go's; any other error is read as written,
+// so write it for the model.
+//
 // Numbers: an integer field accepts 5.0 and 1e2 and gets 5 and 100;
 // int8 to int32 and uint8 to uint32 carry their ranges as minimum and
 // maximum; int, int64, uint and uint64 carry no bounds but the format
 // int64 or uint64, and float32 the format float, which the validator
 // asserts; unsigned integers have minimum 0. No number beyond a 64-bit
 // float (about ±1.8e308) is accepted anywhere, in any or json.RawMessage
-// neither. A [N]T array has exactly N items, and its problems point at
+// neither, nor one written with more than 1000 characters; an integer's
+// problem names its own bound. A [N]T array has exactly N items, and its problems point at
 // the item ("/point/0").
 //
 // A named string or integer type declared in the mod's own module, with
@@ -165,9 +172,14 @@
 //	Due time.Month `json:"due" jsonschema:"enum"` // one of 1, 2, …, 12
 //
 // Descriptions come from doc comments, of the type and of each field (or
-// its trailing line comment), without the Go name they start with:
-// "Limit is the most hits." becomes "The most hits.". Free text at the end
-// of the jsonschema tag replaces the field's comment.
+// its trailing line comment), without the Go name they start with when the
+// rest reads as a sentence: "Limit is the most hits." becomes "The most
+// hits.", "Limit caps the hits." becomes "Caps the hits."; a verb that needs
+// its subject keeps it ("Options tune the scan." stays as written), so
+// write the comment as the sentence a model should read. A tool's input or
+// result type without a doc comment is described as "Input of the T tool."
+// or "Result of the T tool.". Free text at the end of the jsonschema tag
+// replaces the field's comment.
 //
 // Constraints are key=value items at the start of the jsonschema tag, with
 // JSON Schema's keyword names; a value with a comma is quoted as in Go:
@@ -369,13 +381,20 @@
 //
 // A [Command] is run by a person by id, with optional JSON arguments; a
 // [SlashCommand] by typing "/id text". Both return a short message and
-// receive an [Env] with the session, the date and a logger:
+// receive an [Env] with the session, the date and a logger. They open the
+// workspace with [Session.OpenWorkspace], an *os.Root they close when done,
+// so that nothing outside the workspace opens:
 //
 //	Commands: []sdk.Command{{
 //		ID:    "notes.reindex",
 //		Title: "Rebuild the notes index",
 //		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
-//			n, err := reindex(ctx, env.Session.Workspace)
+//			ws, err := env.Session.OpenWorkspace()
+//			if err != nil {
+//				return "", err
+//			}
+//			defer ws.Close()
+//			n, err := reindex(ctx, ws.FS())
 //			return fmt.Sprintf("Indexed %d notes.", n), err
 //		},
 //	}},
@@ -383,7 +402,12 @@
 //		ID:          "note",
 //		Description: "Shows a note by title: /note <title>.",
 //		Run: func(ctx context.Context, env *sdk.Env, text string) (string, error) {
-//			return readNote(env.Session.Workspace, text)
+//			ws, err := env.Session.OpenWorkspace()
+//			if err != nil {
+//				return "", err
+//			}
+//			defer ws.Close()
+//			return readNote(ws, text)
 //		},
 //	}},
 //

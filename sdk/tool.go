@@ -316,7 +316,11 @@ func decodeJSON[In any](data []byte) (any, error) {
 		if errors.As(err, &ie) {
 			return nil, ie
 		}
-		return nil, &InputError{Problems: []string{jsonwords.Problem(data, err)}}
+		decode := func(one []byte) error {
+			var in In
+			return json.Unmarshal(one, &in)
+		}
+		return nil, &InputError{Problems: []string{jsonwords.Problem(data, err, decode)}}
 	}
 	return in, nil
 }

@@ -16,7 +16,7 @@ var OpenFile = sdk.ClientActionKind[OpenFileParams]{
 	Description: "Opens a file of the workspace in the client's editor, scrolled to a line, for the person to read.",
 }
 
-// OpenFileParams tell the client which file to open, and at which line.
+// OpenFileParams says which file the client opens, and at which line.
 type OpenFileParams struct {
 	// Path is the file, slash-separated, relative to the workspace root.
 	Path string `json:"path" jsonschema:"minLength=1"`

@@ -12,35 +12,145 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/modkit/modkit/internal/limits"
 )
 
 // Problem returns the problem line "/path: what is wrong" for an error
-// encoding/json returned decoding data.
-func Problem(data []byte, err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return PathAt(data, te.Offset) + ": " + Decode(err)
+// encoding/json returned decoding data. decode decodes a JSON text into a
+// fresh value of the same type: with it Problem finds the property whose
+// own decoder (a type's UnmarshalJSON or UnmarshalText) failed, which
+// encoding/json does not say.
+func Problem(data []byte, err error, decode func([]byte) error) string {
+	if se, ok := err.(*json.SyntaxError); ok {
+		return fmt.Sprintf("/: invalid JSON at byte %d", se.Offset)
 	}
-	return "/: " + Decode(err)
+	key := failingKey(data, decode)
+	if te, ok := err.(*json.UnmarshalTypeError); ok {
+		// encoding/json's own error, placed by its offset; a type's own
+		// decoder that returns one unwrapped places it in its own text.
+		if p := PathAt(data, te.Offset); key == "" || p == key || strings.HasPrefix(p, key+"/") {
+			return p + ": " + Decode(err)
+		}
+	}
+	if key == "" {
+		key = "/"
+	}
+	return key + ": " + Decode(err)
 }
 
-// Decode words a decoding failure without its place.
-func Decode(err error) string {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		return "must be " + kindWords(te.Type) + ", got " + gotWords(te.Value)
+// failingKey returns the JSON Pointer of the first property of the object
+// data that decode refuses alone, "" when there is none.
+func failingKey(data []byte, decode func([]byte) error) string {
+	if decode == nil {
+		return ""
 	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return fmt.Sprintf("invalid JSON at byte %d", se.Offset)
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return ""
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return ""
+		}
+		one, err := json.Marshal(map[string]json.RawMessage{key: raw})
+		if err != nil {
+			return ""
+		}
+		if decode(one) != nil {
+			return "/" + strings.ReplaceAll(strings.ReplaceAll(key, "~", "~0"), "/", "~1")
+		}
+	}
+	return ""
+}
+
+// Decode words a decoding failure without its place: encoding/json's
+// errors, and the errors of encoding/json, strconv and time that a type's
+// own decoder returns, wrapped or not ([Typed]). Any other error is a
+// type's own words, quoted after "cannot be decoded: ".
+func Decode(err error) string {
+	if words, ok := Typed(err); ok {
+		return words
 	}
 	return "cannot be decoded: " + err.Error()
 }
+
+// Typed words in JSON terms the first typed error err is or wraps, found
+// with errors.As: *json.UnmarshalTypeError, *json.SyntaxError,
+// *strconv.NumError or *time.ParseError. It reports false when err holds
+// none of them.
+func Typed(err error) (string, bool) {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	var ne *strconv.NumError
+	var pe *time.ParseError
+	switch {
+	case errors.As(err, &te):
+		return "must be " + kindWords(te.Type) + ", got " + gotWords(te.Value), true
+	case errors.As(err, &se):
+		return "must hold valid JSON: " + se.Error(), true
+	case errors.As(err, &ne):
+		return "must be " + numWords(ne) + ", got " + quote(ne.Num), true
+	case errors.As(err, &pe):
+		return "must be " + TimeWords(pe.Layout) + ", got " + quote(pe.Value), true
+	}
+	return "", false
+}
+
+// numWords says what a strconv parse function wanted.
+func numWords(ne *strconv.NumError) string {
+	want := "a number"
+	switch ne.Func {
+	case "ParseInt", "ParseUint", "Atoi":
+		want = "an integer"
+	case "ParseBool":
+		return "true or false"
+	}
+	if errors.Is(ne.Err, strconv.ErrRange) {
+		want += " in range"
+	}
+	return want
+}
+
+// The words of the time formats JSON Schema names.
+const (
+	// DateTimeWords says what a date-time (format date-time) is.
+	DateTimeWords = "an RFC 3339 date-time such as 2026-05-01T12:00:00Z"
+	// DateWords says what a date (format date) is.
+	DateWords = "a date such as 2026-05-01"
+)
+
+// example is the moment the words of other time layouts show.
+var example = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// TimeWords says what a time in layout looks like, with an example rather
+// than Go's layout.
+func TimeWords(layout string) string {
+	switch layout {
+	case time.RFC3339, time.RFC3339Nano:
+		return DateTimeWords
+	case time.DateOnly:
+		return DateWords
+	}
+	return "a time such as " + strconv.Quote(example.Format(layout))
+}
+
+// quote quotes text from the input, cut to limits.MaxEcho bytes.
+func quote(s string) string { return strconv.Quote(limits.Echo(s)) }
 
 // gotWords says what was sent, from encoding/json's description of it:
 // "a string", or "number 300" with the number.
 func gotWords(v string) string {
 	switch v {
+	case "number":
+		return "a number"
 	case "string":
 		return "a string"
 	case "array":

@@ -8,7 +8,8 @@
 // counted in a last line, "and 19950 more problems". A problem quotes at
 // most [MaxEcho] bytes of an offending value ([Echo]) and is at most
 // [MaxProblemBytes] long. [Problems] caps a list, [Message] joins one, in
-// time linear in the list.
+// time linear in the list. A number written with more than
+// [MaxNumberChars] characters is one problem, and nothing computes with it.
 //
 // # Activity
 //
@@ -38,6 +39,9 @@ const (
 	MaxProblemBytes = 1024
 	// MaxEcho is the most bytes of an offending value a problem quotes.
 	MaxEcho = 100
+	// MaxNumberChars is the most characters a JSON number of an input may
+	// be written with; a longer one is a problem, judged no further.
+	MaxNumberChars = 1000
 
 	// MaxLogEntries is how many log entries one call keeps.
 	MaxLogEntries = 1000

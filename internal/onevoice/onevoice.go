@@ -7,6 +7,7 @@ package onevoice
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/modkit/modkit/internal/schemacheck"
@@ -20,6 +21,8 @@ var Inputs = []string{
 	`{"query":"DefineMod","limit":1e10000000}`, `{"query":"","limit":0,"case":"odd","path":5}`,
 	`{"query":"a","query":"b","limit":2.5}`, `{"text":"x","text":"y","zz":{"a":1,"a":2}}`, `{"text":`,
 	`{"package":"x","depth":-1,"details":{"x":1},"include":[1,"a"]}`, `{"query":"a","limit":1e309}`,
+	`{"query":"a","text":1e400,"limit":-1e400,"depth":1e400,"times":1e400}`,
+	`{"query":"a","limit":0.` + strings.Repeat("1", 1001) + `,"text":` + strings.Repeat("2", 1001) + `}`,
 }
 
 // Check fails t for every tool of g and input for which the two sides

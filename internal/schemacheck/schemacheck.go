@@ -115,12 +115,17 @@ func (s *Schema) Check(input []byte) (problems []string) {
 	if root == nil {
 		return []string{found[0].Line}
 	}
+	j := judge{s: s, root: root}
+	ints := map[int]bool{}
+	j.integers(root, nil, ints)
 	var ps []problem
 	for _, f := range found {
+		if ints[f.At] {
+			continue // an integer's own range names its bound
+		}
 		// After a wrong type, before what a number breaks.
 		ps = append(ps, problem{at: f.At, rank: 1, line: f.Line})
 	}
-	j := judge{s: s, root: root}
 	defer func() {
 		// The library is not ours: whatever it does, the call survives.
 		if r := recover(); r != nil {
@@ -196,6 +201,9 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	if node == nil || sch == nil {
 		j.add(0, 0, ve.InstanceLocation, "does not match the tool's schema")
 		return
+	}
+	if node.Long && keyword != "type" {
+		return // a number too long to judge has its one problem
 	}
 	loc := ve.InstanceLocation
 	raw := func() string { return string(node.Raw) }
@@ -365,6 +373,24 @@ func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
 	raw := n.Raw[1 : len(n.Raw)-1]
 	if sch := schemaAt(j.s.doc, path); sch != nil && sch.get("pattern") == jsoncheck.TimePattern && !jsoncheck.IsGoTime(raw) {
 		j.addAt(n.Start, 5, path, jsoncheck.MsgGoTime(string(raw)))
+	}
+}
+
+// integers adds to at the offsets of the numbers, written within the
+// length limit, whose schema wants an integer: a generated validator holds
+// them to the integer's range, not to a 64-bit float's.
+func (j *judge) integers(n *jsoncheck.Node, path []string, at map[int]bool) {
+	for i, m := range n.Members {
+		j.integers(m, append(path, n.Keys[i]), at)
+	}
+	for i, it := range n.Items {
+		j.integers(it, append(path, strconv.Itoa(i)), at)
+	}
+	if jsoncheck.KindOf(n.Value) != jsoncheck.Number || n.Long {
+		return
+	}
+	if sch := schemaAt(j.s.doc, path); sch != nil && typeOf(sch) == "integer" {
+		at[n.Start] = true
 	}
 }
 

@@ -46,9 +46,22 @@ func TestCheck(t *testing.T) {
 		{`{"query":"x"}`, nil},
 		{`{"query":"x","opts":null}`, nil},
 		// The number that crashed the library: bounded before it.
+		// An integer is held to its own bound, not a 64-bit float's too.
 		{`{"query":"DefineMod","limit":1e10000000}`, []string{
-			"/limit: must be at most 1.7976931348623157e308, got 1e10000000",
 			"/limit: must be at most 200, got 1e10000000",
+		}},
+		{`{"query":"x","opts":{"depth":1e400,"tags":[1e400]}}`, []string{
+			"/opts/tags/0: must be a string, got a number",
+			"/opts/tags/0: must be at most 1.7976931348623157e308, got 1e400",
+		}},
+		// A number written too long is one problem; the library never
+		// sees it.
+		{`{"query":"x","limit":0.` + strings.Repeat("1", 1<<20) + `}`, []string{
+			"/limit: must be a number at most 1000 characters long, got 1048578",
+		}},
+		{`{"query":` + strings.Repeat("1", 1001) + `}`, []string{
+			"/query: must be a string, got a number",
+			"/query: must be a number at most 1000 characters long, got 1001",
 		}},
 		{`{"query":"x","limit":-1e-10000000}`, []string{"/limit: must be an integer, got -1e-10000000"}},
 		// An optional struct never invites null.

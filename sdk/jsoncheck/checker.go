@@ -10,6 +10,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/sdk"
 )
@@ -75,6 +76,9 @@ type Checker struct {
 	sbuf     []byte // unescaped string value
 	kbuf     []byte // unescaped key
 	escaped  bool   // whether the last Str had escapes
+	// mute drops the problems of the value just scanned, after the one
+	// problem of a number too long to judge; the next value ends it.
+	mute bool
 }
 
 // plain marks the string bytes the scanner can pass over: printable ASCII
@@ -97,6 +101,7 @@ func New(data []byte) *Checker {
 	c.path = c.path[:0]
 	c.problems = nil
 	c.more = 0
+	c.mute = false
 	c.rewrites = c.rewrites[:0]
 	return c
 }
@@ -139,6 +144,7 @@ func (c *Checker) skipSpace() {
 // Kind skips white space and returns the kind of the next value, without
 // consuming it. After a syntax error it returns Invalid.
 func (c *Checker) Kind() Kind {
+	c.mute = false
 	if c.failed {
 		return Invalid
 	}
@@ -206,7 +212,7 @@ func (c *Checker) reportParent(msg string) { c.add(max(len(c.path)-1, 0), msg) }
 // problem the same as the one before it is dropped: a value can break two
 // rules that say the same thing (minimum 0 and the range of uint64).
 func (c *Checker) add(n int, msg string) {
-	if c.failed {
+	if c.failed || c.mute {
 		return
 	}
 	p := c.pathString(n) + ": " + msg
@@ -534,8 +540,15 @@ func unescape(dst, raw []byte) []byte {
 	return dst
 }
 
-// Num consumes a number and returns it.
-func (c *Checker) Num() Num {
+// Num consumes a number and returns it; one beyond a 64-bit float is
+// reported. A number written with more than limits.MaxNumberChars
+// characters is reported and returned as 0, and the problems the checks
+// that follow find in it are dropped: nothing computes with its digits.
+func (c *Checker) Num() Num { return c.number(true) }
+
+// number consumes a number. double reports one beyond a 64-bit float,
+// which an integer leaves to its own range.
+func (c *Checker) number(double bool) Num {
 	c.skipSpace()
 	start := c.pos
 	i := c.pos
@@ -583,8 +596,14 @@ func (c *Checker) Num() Num {
 		}
 	}
 	c.pos = i
+	if i-start > limits.MaxNumberChars {
+		// Judged no further: a check of its digits costs without bound.
+		c.Problem(MsgNumberLength(i - start))
+		c.mute = true
+		return parseNum([]byte("0"))
+	}
 	n := parseNum(d[start:i])
-	if n.point > 308 && !InRange("double", n) {
+	if double && n.point > 308 && !InRange("double", n) {
 		// No JSON number beyond a 64-bit float is accepted anywhere:
 		// nothing decodes it, and judging it costs without bound.
 		c.Problem(MsgRange("double", n.String(), n.neg))
@@ -594,12 +613,14 @@ func (c *Checker) Num() Num {
 
 // Int consumes a number that must be an integer. A non-integer is
 // reported; an integer written with a fraction or exponent (5.0, 1e2) is
-// decoded as the plain integer.
+// decoded as the plain integer. An integer beyond a 64-bit float is left to
+// the integer's own range (its format or bounds), which names the bound
+// that matters.
 func (c *Checker) Int() Num {
 	c.skipSpace()
 	start := c.pos
-	n := c.Num()
-	if c.failed {
+	n := c.number(false)
+	if c.failed || c.mute {
 		return n
 	}
 	if !n.IsInt() {
@@ -630,6 +651,7 @@ const MaxDepth = 10000
 // and reports whether there is one. For objects it consumes the key, which
 // Key returns, and the colon. At the end it consumes the closing bracket.
 func (c *Checker) Next() bool {
+	c.mute = false
 	top := &c.path[len(c.path)-1]
 	if c.failed {
 		c.path = c.path[:len(c.path)-1]
@@ -809,10 +831,16 @@ func (c *Checker) Default(v any, lit string) {
 }
 
 // DecodeFailed records a decoding failure at the current path: the error
-// of a type's own UnmarshalJSON or UnmarshalText.
+// of a type's own UnmarshalJSON or UnmarshalText. An error of
+// encoding/json, strconv or time, wrapped or not, is worded in JSON terms;
+// any other error is the type's own words.
 func (c *Checker) DecodeFailed(err error) {
 	if c.counted() {
-		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(err.Error(), limits.MaxProblemBytes))
+		msg, ok := jsonwords.Typed(err)
+		if !ok {
+			msg = err.Error()
+		}
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+limits.Cut(msg, limits.MaxProblemBytes))
 	}
 }
 

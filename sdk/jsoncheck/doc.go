@@ -47,7 +47,10 @@
 // and uuid are asserted, as are the Go ranges int8 to uint64, float and
 // double. Object keys match case-sensitively; a key given twice is a
 // problem. A syntax error is the only problem reported with it. No number
-// beyond a 64-bit float is accepted anywhere.
+// beyond a 64-bit float is accepted anywhere; an integer's problem names
+// its own bound (at most 500, the range of int64), not a float's. A number
+// written with more than 1000 characters is one problem, judged no
+// further.
 //
 // The happy path allocates nothing besides the pooled checker.
 package jsoncheck

@@ -2,6 +2,7 @@ package jsoncheck
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -34,5 +35,29 @@ func TestProblemsAreCapped(t *testing.T) {
 	want := `/: unknown property "` + strings.Repeat("k", 100) + `…" (allowed: ` + allowed + ")"
 	if p := c2.Problems(); len(p) != 1 || p[0] != want {
 		t.Errorf("got %q, want %q", p, want)
+	}
+}
+
+// TestLongNumber checks that a number written with more than 1000
+// characters is one problem and that the checks of its value say nothing,
+// up to the next value.
+func TestLongNumber(t *testing.T) {
+	long := strings.Repeat("7", 1001)
+	c := New([]byte(`[` + long + `,` + long[:1000] + `]`))
+	defer c.Release()
+	c.Enter()
+	for c.Next() {
+		n := c.Int()
+		if n.Cmp("5") > 0 {
+			c.Problem(MsgBound("maximum", "5", n.String()))
+		}
+	}
+	c.End()
+	want := []string{
+		"/0: must be a number at most 1000 characters long, got 1001",
+		"/1: must be at most 5, got " + strings.Repeat("7", 100) + "…",
+	}
+	if got := c.Problems(); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -32,6 +32,12 @@ func MsgBound(keyword, bound, raw string) string {
 	return "must be " + words + " " + bound + ", got " + echo(raw)
 }
 
+// MsgNumberLength says a number is written with n characters, more than
+// limits.MaxNumberChars.
+func MsgNumberLength(n int) string {
+	return fmt.Sprintf("must be a number at most %d characters long, got %d", limits.MaxNumberChars, n)
+}
+
 // MsgMultipleOf says a number is not a multiple of step.
 func MsgMultipleOf(step, raw string) string {
 	return "must be a multiple of " + step + ", got " + echo(raw)
@@ -176,9 +182,9 @@ func plural(n uint64, one, many string) string {
 func formatWords(format string) string {
 	switch format {
 	case "date-time":
-		return "an RFC 3339 date-time such as 2026-05-01T12:00:00Z"
+		return jsonwords.DateTimeWords
 	case "date":
-		return "a date such as 2026-05-01"
+		return jsonwords.DateWords
 	case "email":
 		return "an email address"
 	case "uri":

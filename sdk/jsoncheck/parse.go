@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 )
 
 // Node is one value of a parsed input, for runtimes that judge decoded
@@ -13,8 +14,10 @@ type Node struct {
 	// Value is the decoded value: nil, bool, json.Number, string, []any or
 	// map[string]any. Of a key given twice, the first value counts, as a
 	// generated validator takes it. A number beyond a 64-bit float is
-	// given as ±1e400 and one nearer zero than 1e-400 as ±1e-400, so
-	// validators that compute with it stay bounded.
+	// given as ±1e400 (±1e400+0.5 when it has a fraction) and one nearer
+	// zero than 1e-400 as ±1e-400, so validators that compute with it
+	// stay bounded. A number written with more than
+	// limits.MaxNumberChars characters is given as 0 and marked Long.
 	Value any
 	// Start and End are the offsets of the value's text, Raw the text.
 	Start, End int
@@ -31,6 +34,10 @@ type Node struct {
 	Dups []Dup
 	// Escaped reports a string written with escapes.
 	Escaped bool
+	// Long reports a number written with more than limits.MaxNumberChars
+	// characters: its one problem is in Parse's list, and a generated
+	// validator judges it no further.
+	Long bool
 }
 
 // Dup is a key given again in one object.
@@ -47,8 +54,11 @@ type Located struct {
 
 // Parse parses data as one JSON value with the scanner of generated
 // validators. It returns the root, and the problems the scanner itself
-// finds: a syntax error (then alone, and root is nil) or numbers beyond a
-// 64-bit float, worded and placed as a generated validator reports them.
+// finds: a syntax error (then alone, and root is nil), numbers written
+// too long ([Node.Long]) and numbers beyond a 64-bit float, worded and
+// placed as a generated validator reports them. A generated validator
+// leaves an integer beyond a 64-bit float to the integer's own range: a
+// runtime drops that problem where the schema wants an integer.
 func Parse(data []byte) (*Node, []Located) {
 	c := &Checker{data: data, path: make([]segment, 0, 16)}
 	var found []Located
@@ -72,6 +82,7 @@ func (c *Checker) parseNode(found *[]Located, keep bool) *Node {
 		n.Value = c.Bool()
 	case Number:
 		num := c.Num()
+		n.Long = c.mute
 		if len(c.problems) > 0 && !c.failed {
 			*found = append(*found, Located{At: n.Start, Line: c.problems[0]})
 			c.problems = c.problems[:0] // so that the next is not taken for a repeat
@@ -121,6 +132,10 @@ func clamp(n Num) string {
 	switch {
 	case n.zero:
 		return "0"
+	case n.point > 400 && !n.IsInt() && n.neg:
+		return "-1" + strings.Repeat("0", 400) + ".5"
+	case n.point > 400 && !n.IsInt():
+		return "1" + strings.Repeat("0", 400) + ".5"
 	case n.point > 400 && n.neg:
 		return "-1e400"
 	case n.point > 400:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -388,6 +389,46 @@ func TestRunMissingHandler(t *testing.T) {
 	} {
 		if out := Run(t, g, tool, `{}`, nil); out.Status != Failed || out.Text != want {
 			t.Errorf("%s: got %s %q, want failed %q", tool, out.Status, out.Text, want)
+		}
+	}
+}
+
+// badge decodes itself with strconv and wraps its error, as authors'
+// types do.
+type badge int
+
+func (b *badge) UnmarshalText(text []byte) error {
+	n, err := strconv.ParseInt(string(text), 10, 64)
+	if err != nil {
+		return fmt.Errorf("badge: %w", err)
+	}
+	*b = badge(n)
+	return nil
+}
+
+// TestOwnDecoderWords: a type's own decoder that fails with strconv's or
+// encoding/json's error reaches the model in JSON terms, at its property.
+func TestOwnDecoderWords(t *testing.T) {
+	type in struct {
+		Name  string `json:"name"`
+		Badge badge  `json:"badge"`
+	}
+	g := &sdk.Generated{Mod: sdk.DefineMod(sdk.Mod{
+		Metadata: sdk.Metadata{ID: "owned", DisplayName: "Owned", Description: "Decodes its own."},
+		AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[in]{
+			Name: "owned_greet", Description: "Greets.",
+			Run: func(tc *sdk.ToolContext, in in) (sdk.Result, error) {
+				return sdk.Result{Text: in.Name}, nil
+			},
+		}}},
+	})}
+	for _, tt := range []struct{ input, want string }{
+		{`{"name":"Ada","badge":"John"}`, `/badge: must be an integer, got "John"`},
+		{`{"name":5,"badge":"7"}`, "/name: must be a string, got a number"},
+	} {
+		out := Run(t, g, "owned_greet", tt.input, nil)
+		if want := "Tool failed: invalid input for tool owned_greet:\n  " + tt.want; out.Text != want {
+			t.Errorf("%s: got %q, want %q", tt.input, out.Text, want)
 		}
 	}
 }

@@ -70,7 +70,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			b.errorf(t.Pos, "tool %s: input type %s must be a struct, so the model sends a JSON object", t.Name.Value, types.TypeString(t.In, types.RelativeTo(pkg.Types)))
 			continue
 		}
-		ins := in.Root(t.In, t.Pos)
+		ins := described(in.Root(t.In, t.Pos), "Input of the "+t.Name.Value+" tool.")
 		mt := manifest.Tool{
 			Name:        t.Name.Value,
 			Title:       t.Title.Value,
@@ -93,7 +93,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		}
 		if t.Rendered {
 			mt.Kind = manifest.KindRendered
-			mt.ResultSchema = mustJSON(out.Root(t.Out, t.Pos))
+			mt.ResultSchema = mustJSON(described(out.Root(t.Out, t.Pos), "Result of the "+t.Name.Value+" tool."))
 		}
 		mf.Tools = append(mf.Tools, mt)
 		tools = append(tools, codegen.Tool{Name: t.Name.Value, Input: t.In, Schema: ins})
@@ -212,4 +212,15 @@ func packageDir(pkg *packages.Package) string {
 // the generated one; see freshness.Files, which the host checks it with.
 func SourceHash(pkg *packages.Package) string {
 	return freshness.Files(pkg.GoFiles)
+}
+
+// described returns root with description doc when its type has no doc
+// comment, so that a model reads what the object is.
+func described(root *schema.Schema, doc string) *schema.Schema {
+	if root.Description != "" {
+		return root
+	}
+	c := *root
+	c.Description = doc
+	return &c
 }

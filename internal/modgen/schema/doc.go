@@ -8,8 +8,9 @@
 // Names and omission follow encoding/json; the schema describes the wire
 // form (time.Time, time.Duration, []byte, json.RawMessage, any, text and
 // JSON marshalers); fields are required unless omitempty, omitzero or a
-// pointer; pointers accept null; objects are closed; doc comments, without
-// their leading Go name, become descriptions; `jsonschema:"..."` tags add
+// pointer; pointers accept null; objects are closed; doc comments become
+// descriptions, without their leading Go name where the rest reads as a
+// sentence ("Caps the hits.", but "Options tune the scan." as written); `jsonschema:"..."` tags add
 // constraints and defaults; typed constants of the mod's own module make
 // enums; narrow Go integers become bounds and 64-bit ones formats; named
 // structs, recursive and generic types go through $defs and $ref, a

@@ -103,24 +103,67 @@ func (d *Docs) index(fset *token.FileSet, f *ast.File) map[posKey]string {
 
 // dropName removes the Go identifier a doc comment starts with, by Go
 // convention, so the description speaks of the thing rather than its Go
-// name: "Query is the text to find." becomes "The text to find.", "Limit
-// caps the hits." becomes "Caps the hits.".
+// name, when what is left reads as written English: "Query is the text to
+// find." becomes "The text to find.", "Limit caps the hits." becomes "Caps
+// the hits.". A verb that needs its subject keeps it: "Options tune the
+// scan." and "Rows describe each row" stay as written, as does a sentence
+// that would start with a code name ("X is notes_list's input.").
 func dropName(doc, name string) string {
 	rest, ok := strings.CutPrefix(doc, name+" ")
 	if !ok {
 		return doc
 	}
-	for _, verb := range []string{"is ", "are "} {
-		if r, ok := strings.CutPrefix(rest, verb); ok {
-			rest = r
-			break
+	verb, after, _ := strings.Cut(rest, " ")
+	switch {
+	case verb == "is" || verb == "are":
+		rest = after
+	case adverb(verb):
+		// "Transitive also lists …": the verb is the next word.
+		if next, _, _ := strings.Cut(after, " "); !singularVerb(next) {
+			return doc
 		}
+	case !singularVerb(verb):
+		return doc
 	}
-	if rest == "" {
+	first, _, _ := strings.Cut(rest, " ")
+	if rest == "" || codeName(first) {
 		return doc
 	}
 	r, size := utf8.DecodeRuneInString(rest)
 	return string(unicode.ToUpper(r)) + rest[size:]
+}
+
+// singularVerb reports whether word reads as a verb in the third person
+// singular ("caps", "says", "holds"), with which a sentence can start once
+// its subject is gone; a plural one ("tune", "describe") cannot.
+func singularVerb(word string) bool {
+	word = strings.TrimRight(word, ".,;:")
+	if len(word) < 3 || word != strings.ToLower(word) {
+		return false
+	}
+	return strings.HasSuffix(word, "s") && !strings.HasSuffix(word, "ss") && !strings.HasSuffix(word, "us")
+}
+
+// adverb reports whether word is an adverb that may stand between a
+// subject and its verb ("also", "only", "quietly").
+func adverb(word string) bool {
+	switch word {
+	case "also", "only", "always", "never", "still", "often", "then", "first", "now":
+		return true
+	}
+	return len(word) > 4 && strings.HasSuffix(word, "ly")
+}
+
+// codeName reports whether word, lower-case first, is a name from code
+// (a tool's name, a field, a package's member), which a capital letter
+// would misspell.
+func codeName(word string) bool {
+	r, _ := utf8.DecodeRuneInString(word)
+	if !unicode.IsLower(r) {
+		return false
+	}
+	word = strings.TrimSuffix(strings.TrimRight(word, ".,;:"), "'s")
+	return strings.ContainsAny(word, "_.") || strings.ToLower(word) != word
 }
 
 // cleanDoc returns a comment's text for a description: the lines of a

@@ -42,6 +42,20 @@ func TestDropName(t *testing.T) {
 		{"Counts words.", "Limit", "Counts words."},
 		{"Limitless is a word.", "Limit", "Limitless is a word."},
 		{"Limit", "Limit", "Limit"},
+		// A plural verb needs its subject: the sentence stays as written.
+		{"Options tune the scan.", "Options", "Options tune the scan."},
+		{"Rows describe each row", "Rows", "Rows describe each row"},
+		{"MarkParams say which line to mark.", "MarkParams", "MarkParams say which line to mark."},
+		{"Limit must be positive.", "Limit", "Limit must be positive."},
+		{"GreetInput says whom tasks_greet greets.", "GreetInput", "Says whom tasks_greet greets."},
+		{"Status has the state.", "Status", "Has the state."},
+		{"Items are this page's results.", "Items", "This page's results."},
+		{"Transitive also lists the importers.", "Transitive", "Also lists the importers."},
+		{"Rows only describe rows.", "Rows", "Rows only describe rows."},
+		// A code name is never capitalized.
+		{"NotesListInput is notes_list's input.", "NotesListInput", "NotesListInput is notes_list's input."},
+		{"Acted is maxItems long.", "Acted", "Acted is maxItems long."},
+		{"Path is os.Root's name.", "Path", "Path is os.Root's name."},
 	}
 	for _, tt := range tests {
 		if got := dropName(tt.doc, tt.name); got != tt.want {

@@ -68,3 +68,24 @@ func BenchmarkValidate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLongNumber measures both judges on a 1 MB number where an
+// integer belongs: each scans it once and says it is too long.
+func BenchmarkLongNumber(b *testing.B) {
+	data := []byte(hugeFraction)
+	b.Run("generated", func(b *testing.B) {
+		for b.Loop() {
+			if p := validate("Search", data); len(p) == 0 {
+				b.Fatal("no problems")
+			}
+		}
+	})
+	b.Run("host", func(b *testing.B) {
+		s := fallbackOf("Search")
+		for b.Loop() {
+			if p := s.Check(data); len(p) == 0 {
+				b.Fatal("no problems")
+			}
+		}
+	})
+}

@@ -3,8 +3,10 @@ package schematest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -254,4 +256,45 @@ type Wire struct {
 	Due time.Month `json:"due,omitempty" jsonschema:"enum"`
 	// Retries is applied when absent.
 	Retries int `json:"retries,omitempty" jsonschema:"default=3"`
+}
+
+// Age is a number of years written as text; it decodes itself with
+// strconv and wraps strconv's error.
+type Age int
+
+// MarshalText implements encoding.TextMarshaler.
+func (a Age) MarshalText() ([]byte, error) { return []byte(strconv.Itoa(int(a))), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (a *Age) UnmarshalText(b []byte) error {
+	n, err := strconv.Atoi(string(b))
+	if err != nil {
+		return fmt.Errorf("age: %w", err)
+	}
+	*a = Age(n)
+	return nil
+}
+
+// Day is a date written as text; it decodes itself with time.Parse.
+type Day struct{ t time.Time }
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Day) MarshalText() ([]byte, error) { return []byte(d.t.Format(time.DateOnly)), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Day) UnmarshalText(b []byte) error {
+	t, err := time.Parse(time.DateOnly, string(b))
+	if err != nil {
+		return fmt.Errorf("day: %w", err)
+	}
+	d.t = t
+	return nil
+}
+
+// Owned has properties whose types decode themselves: their errors reach
+// the model in JSON terms.
+type Owned struct {
+	Age Age    `json:"age"`
+	Day Day    `json:"day"`
+	Op  Opaque `json:"op"`
 }

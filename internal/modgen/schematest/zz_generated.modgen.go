@@ -1046,6 +1046,78 @@ func decodeNode(data []byte) (any, error) {
 	return in, nil
 }
 
+func checkOwned(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [3]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "age":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "day":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "op":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				c.Skip()
+			default:
+				c.Unknown("\"age\", \"day\", \"op\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("age")
+		}
+		if !seen[1] {
+			c.Missing("day")
+		}
+		if !seen[2] {
+			c.Missing("op")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+func decodeOwned(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkOwned(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in Owned
+	modkitFillOwned(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
 func checkSearch(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
@@ -2292,6 +2364,31 @@ func modkitFillNode(c *jsoncheck.Checker, v *Node) {
 	}
 }
 
+// modkitFillOwned decodes validated input into v.
+func modkitFillOwned(c *jsoncheck.Checker, v *Owned) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "age":
+			if err := (&v.Age).UnmarshalText(c.StrCopy()); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "day":
+			if err := (&v.Day).UnmarshalText(c.StrCopy()); err != nil {
+				c.DecodeFailed(err)
+			}
+		case "op":
+			start22 := c.Offset()
+			c.Skip()
+			if err := (&v.Op).UnmarshalJSON(c.Span(start22)); err != nil {
+				c.DecodeFailed(err)
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
 // modkitFillSearch decodes validated input into v.
 func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
 	c.Enter()
@@ -2319,9 +2416,9 @@ func modkitFillSearch(c *jsoncheck.Checker, v *Search) {
 				if v.Since == nil {
 					v.Since = new(time.Time)
 				}
-				start22 := c.Offset()
+				start23 := c.Offset()
 				c.Skip()
-				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start22)); err != nil {
+				if err := (&(*v.Since)).UnmarshalJSON(c.Span(start23)); err != nil {
 					c.DecodeFailed(err)
 				}
 			}
@@ -2376,7 +2473,7 @@ func modkitFillSizes(c *jsoncheck.Checker, v *Sizes) {
 
 // modkitFillWire decodes validated input into v.
 func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
-	var has29 bool
+	var has30 bool
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
@@ -2391,41 +2488,41 @@ func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
 		case "state":
 			v.State = http.ConnState(c.Num().Int64())
 		case "settle":
-			start23 := c.Offset()
+			start24 := c.Offset()
 			c.Skip()
-			if err := (&v.Settle).UnmarshalJSON(c.Span(start23)); err != nil {
+			if err := (&v.Settle).UnmarshalJSON(c.Span(start24)); err != nil {
 				c.DecodeFailed(err)
 			}
 		case "labels":
 			v.Labels = make(map[string]string)
 			c.Enter()
 			for c.Next() {
-				k25 := string(c.Key())
-				var e24 string
-				e24 = string(c.Str())
-				v.Labels[k25] = e24
+				k26 := string(c.Key())
+				var e25 string
+				e25 = string(c.Str())
+				v.Labels[k26] = e25
 			}
 		case "point":
-			start26 := c.Offset()
+			start27 := c.Offset()
 			c.Skip()
-			c.Unmarshal(start26, &v.Point)
+			c.Unmarshal(start27, &v.Point)
 		case "big":
-			s28 := string(c.Str())
-			x27, err := strconv.ParseInt(s28, 10, 64)
+			s29 := string(c.Str())
+			x28, err := strconv.ParseInt(s29, 10, 64)
 			if err != nil {
-				c.Problem(jsoncheck.MsgFormat("int64", s28))
+				c.Problem(jsoncheck.MsgFormat("int64", s29))
 			}
-			v.Big = int64(x27)
+			v.Big = int64(x28)
 		case "due":
 			v.Due = time.Month(c.Num().Int64())
 		case "retries":
-			has29 = true
+			has30 = true
 			v.Retries = int(c.Num().Int64())
 		default:
 			c.Skip()
 		}
 	}
-	if !has29 {
+	if !has30 {
 		c.Default(&v.Retries, "3")
 	}
 }
