@@ -253,7 +253,11 @@ function field(root, s, label, required) {
   const desc = s.description;
   const n = nullable(root, s);
   let f;
-  if (n) {
+  if (n && n.type === "boolean" && !required && label !== null) {
+    // An optional boolean that may be null is one control too.
+    const sel = el("select", {class: "tristate"}, ["unset", "true", "false", "null"].map(v => el("option", {value: v}, v)));
+    f = {node: sel, get: () => sel.value === "unset" ? undefined : JSON.parse(sel.value), tristate: true};
+  } else if (n) {
     const inner = field(root, n, null, true);
     const isNull = el("input", {type: "checkbox", checked: true});
     const box = el("div", {class: "kv", hidden: true}, inner.node);

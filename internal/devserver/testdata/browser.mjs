@@ -262,6 +262,8 @@ await step("form", async () => {
   await f("/name").locator(":scope > input").fill("abc");
   await f("/color").locator(":scope > select").selectOption({ label: '"green"' });
   await f("/loud").locator(":scope > select.tristate").selectOption("true");
+  const sure = await f("/sure").locator(":scope > select.tristate option").allTextContents();
+  check(JSON.stringify(sure) === '["unset","true","false","null"]', `the optional *bool offers ${JSON.stringify(sure)}`);
   await f("/nested/title").locator(":scope > input").fill("x");
   await f("/items").getByRole("button", { name: "add item" }).click();
   await problem("/items/0/title").filter({ hasText: "at least 1" }).waitFor();
