@@ -467,7 +467,7 @@ function clientReceives(toolName, outcome) {
   api("GET", `/api/tools/${encodeURIComponent(toolName)}/mcp` + (agent ? "?agent=" + encodeURIComponent(agent) : "")).then(r => {
     entry.replaceChildren(r.listed ? el("pre", {class: "json-raw"}, JSON.stringify(r.entry, null, 2)) : el("p", {class: "error mcp-why"}, "Not listed: " + r.why));
   }, e => entry.replaceChildren(el("p", {class: "error"}, e.message)));
-  const kids = [el("p", {class: "muted"}, "What modhost mcp sends an MCP client, as the MCP Inspector shows it.")];
+  const kids = [el("p", {class: "muted"}, "What modhost mcp sends an MCP client, as the MCP Inspector shows it; on the wire the MCP SDK may add the protocol's envelope (resultType, the server's name in _meta).")];
   if (outcome !== undefined) {
     kids.push(el("h3", {}, "tools/call result"));
     if (!outcome) kids.push(el("p", {class: "muted"}, "The result arrives when the call ends."));
