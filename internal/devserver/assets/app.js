@@ -147,9 +147,9 @@ const renderers = {
       el("h2", {}, m.displayName || m.id), el("p", {}, m.description),
       el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
         el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion))),
-      el("h3", {}, "Tools"), list(m.tools, t => [el("b", {}, t.name), " — ", t.title || "", " ", kindBadge(t)]),
-      el("h3", {}, "Commands"), list(m.commands, c => [el("b", {}, c.id), " — ", c.title]),
-      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("b", {}, "/" + c.id), " — ", c.description]),
+      el("h3", {}, "Tools"), list(m.tools, t => [el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
+      el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
+      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
       el("h3", {}, "Hooks"), list(m.hooks, h => ["before ", el("b", {}, h.beforeAction)]),
       el("h3", {}, "Agents"), list(m.agents, a => [el("b", {}, a.name), " — ", a.description || "", el("div", {class: "muted"}, "may call: " + a.tools.join(", "))]),
     ];

@@ -407,6 +407,11 @@ await step("urls", async () => {
   await nav("mod", "research").click();
   await page.waitForURL(/#mod\/research$/);
   await page.locator("#main h3", { hasText: "Slash commands" }).waitFor();
+  // The mod's panel links to its tools.
+  await page.locator('#main a[href="#tool/research_save_note"]').click();
+  await page.locator('nav a.sel[data-kind="tool"][data-key="research_save_note"]').waitFor();
+  await page.goBack();
+  await page.locator('nav a.sel[data-kind="mod"][data-key="research"]').waitFor();
   await page.goBack();
   await page.locator('nav a.sel[data-kind="tool"][data-key="research_word_count"]').waitFor();
   await page.locator('#main code', { hasText: "research_word_count" }).first().waitFor();
