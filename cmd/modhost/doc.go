@@ -70,16 +70,19 @@
 // --addr says otherwise) and prints its URL, which carries a secret token for
 // this run; --open opens it in a browser. The page lists the mods, with those
 // that failed to load and why; calls tools from forms built from their input
-// schemas, showing the validator's problems next to the fields before
-// anything runs; streams each call's activity live, with a Cancel button;
+// schemas and prefilled with their defaults, showing the validator's problems
+// next to the fields once the person types or presses Run; answers a tool only
+// a client runs as its client would; shows what an MCP client receives (the
+// tools/list entry, each call's tools/call result); gives every tool and call
+// a URL; streams each call's activity live, with a Cancel button;
 // shows the model's text, the structured result, outputs and the tool's view
 // for each phase in a sandboxed frame; keeps the session's calls to reopen or
 // run again; runs commands and slash commands; and acts as any agent. It
 // watches the mods' sources: an edit regenerates (modgen), rebuilds and
 // restarts the mod and updates the page in place (a mod edited without go
 // generate before dev started is regenerated at once); a generator or compiler
-// error shows in the page with file:line:col while the last good build keeps
-// serving. It serves until SIGINT or SIGTERM. See internal/devserver.
+// error shows in a banner with file:line:col and the compiler's text while the
+// last good build keeps serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends

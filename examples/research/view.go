@@ -59,10 +59,15 @@ func renderSearch(s sdk.ViewState[SearchInput, SearchResult]) string {
 		}
 		fmt.Fprintf(&b, `<p>%s for <code>%s</code> in %s.</p>`,
 			plural(len(r.Hits), "match", "matches"), html.EscapeString(r.Query), plural(r.FilesSearched, "file", "files"))
-		b.WriteString(`<table style="border-collapse: collapse"><thead><tr><th align="left">File</th><th align="right">Line</th><th align="left">Text</th></tr></thead><tbody>`)
+		// Each cell keeps a gap on both sides: without it a line number
+		// runs into the text after it ("67var Mod").
+		const cell = `style="padding: 2px 8px; vertical-align: top"`
+		b.WriteString(`<table style="border-collapse: collapse"><thead><tr>` +
+			`<th align="left" ` + cell + `>File</th><th align="right" ` + cell + `>Line</th><th align="left" ` + cell + `>Text</th>` +
+			`</tr></thead><tbody>`)
 		for _, h := range r.Hits {
-			fmt.Fprintf(&b, `<tr><td><code>%s</code></td><td align="right">%d</td><td><code>%s</code></td></tr>`,
-				html.EscapeString(h.Path), h.Line, html.EscapeString(h.Excerpt))
+			fmt.Fprintf(&b, `<tr><td %s><code>%s</code></td><td align="right" %s>%d</td><td %s><code>%s</code></td></tr>`,
+				cell, html.EscapeString(h.Path), cell, h.Line, cell, html.EscapeString(h.Excerpt))
 		}
 		b.WriteString(`</tbody></table>`)
 		if r.Truncated {

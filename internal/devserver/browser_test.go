@@ -64,7 +64,7 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("generate: %s", ps)
 	}
 	var mods []string
-	for _, d := range []string{"../../examples/research", "../../examples/dependencies", crashyDir, "../mcpbridge/testdata/conformance", modDir} {
+	for _, d := range []string{"../../examples/research", "../../examples/dependencies", crashyDir, clientsideDir, "../mcpbridge/testdata/conformance", modDir} {
 		abs, err := filepath.Abs(d)
 		if err != nil {
 			t.Fatal(err)

@@ -33,6 +33,8 @@ type call struct {
 
 	// approval is the person's answer when the tool asks for approval.
 	approval approvalBox
+	// client is the page's answer when the tool runs only in a client.
+	client clientBox
 }
 
 type sseEvent struct {
@@ -70,6 +72,8 @@ type outcomeJSON struct {
 	ClientActions []sdk.ClientAction `json:"clientActions,omitempty"`
 	// ApprovalReason is what the person was asked to approve, if anything.
 	ApprovalReason string `json:"approvalReason,omitempty"`
+	// MCP is the tools/call result modhost mcp would give a client.
+	MCP json.RawMessage `json:"mcp,omitempty"`
 }
 
 type outputJSON struct {
@@ -172,11 +176,16 @@ func (s *Server) trimCalls() {
 	}
 }
 
-// run makes the call, records its activity, and returns its outcome.
+// run makes the call, records its activity, and returns its outcome. The
+// page answers a call of a tool only a client runs, as its client would.
 func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
+	var client host.ClientHandlers
+	if t, ok := toolOf(h, c.tool); ok && !t.Runs.InMod() {
+		client = host.ClientHandlers{c.tool: c.answerAsClient}
+	}
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
-		Approver: c.approve,
+		Approver: c.approve, Client: client,
 		OnActivity: func(e host.ActivityEvent) {
 			c.add("activity", activityJSON{Kind: e.Update.Kind, Text: e.Update.Text, Seq: e.Seq,
 				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed(),
@@ -201,6 +210,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	if out.Activity.Log == nil {
 		out.Activity.Log = []sdk.LogEntry{}
 	}
+	out.MCP = mcpResult(h, c.tool, res, err)
 	return out
 }
 

@@ -1,11 +1,18 @@
 // Package devserver is the web inspector behind modhost dev: a single page,
 // served on loopback, where a mod's author browses the loaded mods, calls
-// their tools from forms built from the input schemas, watches activity
-// live, approves or denies the calls that ask, sees outcomes (with their
-// client actions) and views, runs commands, slash commands and agents, and
-// sees each edit of a mod's sources picked up without a refresh. A tool's
+// their tools from forms built from the input schemas (prefilled with their
+// defaults; a field's problems show once the person changed it or pressed
+// Run), watches activity live, approves or denies the calls that ask,
+// answers the calls of a tool only a client runs as that client would, sees
+// outcomes (with their client actions) and views, runs commands, slash
+// commands and agents, and sees each edit of a mod's sources picked up
+// without a refresh, or a banner saying why it did not build. A tool's
 // panel says when it asks for approval and where it runs, and lists the
-// client actions it may emit with their params.
+// client actions it may emit with their params; its "What a client
+// receives" tab shows its tools/list entry and each call's tools/call
+// result as modhost mcp gives them (internal/mcpbridge builds both). Each
+// panel has a URL, its kind and key in the fragment (#tool/NAME, #call/ID,
+// #mod/ID, …), so links and the browser's back button work.
 //
 // # Endpoints
 //
@@ -19,12 +26,20 @@
 //	GET  /api/calls              the session's calls, newest last
 //	GET  /api/calls/{id}         one call, with its outcome once ended
 //	GET  /api/calls/{id}/events  the call's activity, "approval" questions
-//	                             and their "answered", and its outcome (SSE)
+//	                             and their "answered", "client" and
+//	                             "clientAnswered" for a client-only tool,
+//	                             and its outcome, with the tools/call
+//	                             result an MCP client would get (SSE)
 //	POST /api/calls/{id}/cancel  cancels the call in the mod
 //	POST /api/calls/{id}/approval
 //	                             {approve} answers the call's approval
 //	                             question; 409 when none waits
 //	POST /api/calls/{id}/view    {phase} → the tool's view for that phase
+//	POST /api/calls/{id}/answer  {text, result, error} answers the call of a
+//	                             tool only a client runs, as its client;
+//	                             409 when none waits or it was answered
+//	GET  /api/tools/{name}/mcp   the tool's tools/list entry as modhost mcp
+//	                             lists it (?agent=NAME), or why it is not
 //	POST /api/command            {id, args} → the command's message
 //	POST /api/slash              {id, text} → the slash command's message
 //	GET  /api/events             the state's version, then its changes:

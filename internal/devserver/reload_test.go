@@ -65,6 +65,8 @@ type FormIn struct {
 	Tags map[string]int ` + "`json:\"tags\"`" + `
 	// Maybe is a pointer: null or a number.
 	Maybe *int ` + "`json:\"maybe\"`" + `
+	// Sure is an optional boolean that may be null.
+	Sure *bool ` + "`json:\"sure,omitempty\"`" + `
 }
 
 // ClockIn says how many status updates to send, and how far apart.

@@ -97,6 +97,8 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	mux.HandleFunc("POST /api/calls/{id}/cancel", s.cancelCall)
 	mux.HandleFunc("POST /api/calls/{id}/approval", s.answerApproval)
 	mux.HandleFunc("POST /api/calls/{id}/view", s.view)
+	mux.HandleFunc("POST /api/calls/{id}/answer", s.answerClient)
+	mux.HandleFunc("GET /api/tools/{name}/mcp", s.mcpEntry)
 	mux.HandleFunc("POST /api/command", s.command)
 	mux.HandleFunc("POST /api/slash", s.slash)
 	mux.HandleFunc("GET /api/events", s.events)

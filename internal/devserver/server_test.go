@@ -197,6 +197,8 @@ func TestTokenRequired(t *testing.T) {
 		{"GET", "/api/calls/" + id + "/events"},
 		{"POST", "/api/calls/" + id + "/cancel"},
 		{"POST", "/api/calls/" + id + "/view"},
+		{"POST", "/api/calls/" + id + "/answer"},
+		{"GET", "/api/tools/quick_echo/mcp"},
 		{"POST", "/api/command"},
 		{"POST", "/api/slash"},
 		{"GET", "/api/events"},

@@ -39,10 +39,7 @@ var appTemplate = template.Must(template.New("app").Parse(appPage))
 // registered as a resource.
 func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped bool) {
 	uri := AppURI(t.Mod, t.Name)
-	mt.Meta = mcp.Meta{
-		"ui":             map[string]any{"resourceUri": uri},
-		"ui/resourceUri": uri,
-	}
+	mt.Meta = appMeta(uri)
 	br.views[t.Name] = viewTool{Tool: t, wrapped: wrapped}
 	srv.AddResource(&mcp.Resource{
 		URI:         uri,
@@ -61,6 +58,15 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped boo
 			Text:     page,
 		}}}, nil
 	})
+}
+
+// appMeta is the _meta of a tool whose view page is uri: the current key
+// and the older flat one.
+func appMeta(uri string) mcp.Meta {
+	return mcp.Meta{
+		"ui":             map[string]any{"resourceUri": uri},
+		"ui/resourceUri": uri,
+	}
 }
 
 // hideRenderTool is middleware that lists RenderViewTool only to clients

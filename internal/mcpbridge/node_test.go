@@ -176,7 +176,8 @@ func TestInspectorCLI(t *testing.T) {
 // sandbox proxy on a second origin, against modhost mcp --http
 // (testdata/appview.mjs): every phase shows the call's real data under the
 // default sandbox and under sandbox="allow-scripts" alone, the frame follows
-// the content's height both ways, the host's dark theme applies, and a host
+// the content's height both ways, also off screen, the search table's Line
+// and Text columns stand apart, the host's dark theme applies, and a host
 // that does not proxy tools/call gets the tool's text. $MODKIT_CHROMIUM names
 // the browser (.ci/conformance.sh installs Debian's chromium).
 func TestAppView(t *testing.T) {
@@ -222,8 +223,8 @@ func TestAppView(t *testing.T) {
 	if err != nil && len(report.Failures) == 0 {
 		t.Errorf("appview: %v\nstderr: %s", err, errOut.Bytes())
 	}
-	if len(report.Scenarios) != 3 {
-		t.Errorf("scenarios: got %d, want 3", len(report.Scenarios))
+	if len(report.Scenarios) != 4 {
+		t.Errorf("scenarios: got %d, want 4", len(report.Scenarios))
 	}
 	for _, s := range report.Scenarios {
 		heights := map[string]float64{}

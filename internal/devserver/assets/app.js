@@ -48,8 +48,21 @@ function show(st) {
   show.first = true;
   agentSel.replaceChildren(el("option", {value: ""}, "no agent"));
   for (const m of state.mods) for (const a of m.agents || []) agentSel.append(el("option", {value: a.name, selected: a.name === cur}, a.name));
+  renderBanners();
   renderSide();
   renderMain();
+}
+
+// renderBanners shows each mod whose last edit did not build above every
+// panel: where, with file:line:col, and the compiler's own words.
+function renderBanners() {
+  document.getElementById("banners").replaceChildren(...state.builds.map(b => el("div", {class: "banner build-banner", role: "alert"},
+    el("b", {}, `⚠ ${b.mod || b.dir}: the last edit does not ${b.stage === "load" ? "load" : "build"} (${b.stage} step)`),
+    el("span", {class: "muted"}, " — the last good build keeps serving. ", el("a", {href: hrefOf("build", b.dir)}, "details")),
+    el("pre", {class: "build-problems"}, b.problems.map(line => {
+      const m = /^(.*?:\d+:\d+): (.*)$/.exec(line);
+      return el("div", {}, m ? [el("span", {class: "loc"}, m[1]), ": " + m[2]] : line);
+    })))));
 }
 
 function findTool(name) {
@@ -57,12 +70,28 @@ function findTool(name) {
   return null;
 }
 
-function select(kind, key) { selected = {kind, key}; renderSide(); renderMain(); }
+// Each panel has a URL: its kind and key in the fragment, #tool/NAME,
+// #call/ID, …, so links, the back button and a reload all work.
+const KINDS = ["mod", "tool", "command", "slash", "call", "build", "unavailable"];
+function hrefOf(kind, key) { return "#" + kind + "/" + encodeURIComponent(key); }
+function route() {
+  const m = /^#([a-z]+)\/(.+)$/.exec(location.hash);
+  if (!m || !KINDS.includes(m[1])) return null;
+  try { return {kind: m[1], key: decodeURIComponent(m[2])}; } catch { return null; }
+}
+
+// select shows a panel by going to its URL; the hashchange renders it.
+function select(kind, key) {
+  const h = hrefOf(kind, key);
+  if (location.hash === h) { selected = {kind, key}; renderSide(); renderMain(); }
+  else location.hash = h;
+}
+window.addEventListener("hashchange", () => { selected = route(); pageTab = "main"; renderSide(); renderMain(); });
 
 function renderSide() {
   const side = document.getElementById("side");
   const link = (kind, key, label, title) => el("a", {class: selected && selected.kind === kind && selected.key === key ? "sel" : null,
-    title: title || label, onclick: () => select(kind, key), "data-kind": kind, "data-key": key}, label);
+    title: title || label, href: hrefOf(kind, key), "data-kind": kind, "data-key": key}, label);
   const kids = [];
   if (state.builds.length) {
     kids.push(el("h3", {}, "Build errors"));
@@ -83,7 +112,7 @@ function renderSide() {
     kids.push(el("h3", {}, "History"));
     for (const c of [...state.calls].reverse()) {
       kids.push(el("a", {class: selected && selected.kind === "call" && selected.key === c.id ? "sel" : null,
-        onclick: () => select("call", c.id), "data-kind": "call", "data-key": c.id},
+        href: hrefOf("call", c.id), "data-kind": "call", "data-key": c.id},
         el("span", {class: "badge " + c.status}, c.status), "#" + c.id + " " + c.tool));
     }
   }
@@ -118,9 +147,9 @@ const renderers = {
       el("h2", {}, m.displayName || m.id), el("p", {}, m.description),
       el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
         el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion))),
-      el("h3", {}, "Tools"), list(m.tools, t => [el("b", {}, t.name), " — ", t.title || "", " ", kindBadge(t)]),
-      el("h3", {}, "Commands"), list(m.commands, c => [el("b", {}, c.id), " — ", c.title]),
-      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("b", {}, "/" + c.id), " — ", c.description]),
+      el("h3", {}, "Tools"), list(m.tools, t => [el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
+      el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
+      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
       el("h3", {}, "Hooks"), list(m.hooks, h => ["before ", el("b", {}, h.beforeAction)]),
       el("h3", {}, "Agents"), list(m.agents, a => [el("b", {}, a.name), " — ", a.description || "", el("div", {class: "muted"}, "may call: " + a.tools.join(", "))]),
     ];
@@ -185,6 +214,7 @@ function limits(s) {
   add("exclusiveMinimum", ">"); add("exclusiveMaximum", "<"); add("minItems", "min items"); add("maxItems", "max items");
   add("pattern", "pattern"); add("format", "format"); add("contentEncoding", "encoding");
   if (s.propertyNames && s.propertyNames.pattern) out.push("keys match " + s.propertyNames.pattern);
+  if (s.default !== undefined) out.push("default " + JSON.stringify(s.default));
   return out.join(", ");
 }
 
@@ -223,17 +253,27 @@ function field(root, s, label, required) {
   const desc = s.description;
   const n = nullable(root, s);
   let f;
-  if (n) {
+  if (n && n.type === "boolean" && !required && label !== null) {
+    // An optional boolean that may be null is one control too.
+    const sel = el("select", {class: "tristate"}, ["unset", "true", "false", "null"].map(v => el("option", {value: v}, v)));
+    f = {node: sel, get: () => sel.value === "unset" ? undefined : JSON.parse(sel.value), tristate: true};
+  } else if (n) {
     const inner = field(root, n, null, true);
     const isNull = el("input", {type: "checkbox", checked: true});
     const box = el("div", {class: "kv", hidden: true}, inner.node);
     isNull.addEventListener("change", () => { box.hidden = isNull.checked; });
     f = {node: el("div", {}, el("label", {}, isNull, " null"), box), get: (p, slots) => isNull.checked ? null : inner.get(p, slots)};
   } else if (s.enum) {
-    const sel = el("select", {}, s.enum.map((v, i) => el("option", {value: i}, JSON.stringify(v))));
+    const def = s.enum.findIndex(v => JSON.stringify(v) === JSON.stringify(s.default));
+    const sel = el("select", {}, s.enum.map((v, i) => el("option", {value: i, selected: i === def}, JSON.stringify(v))));
     f = {node: sel, get: () => s.enum[+sel.value]};
+  } else if (s.type === "boolean" && !required && label !== null) {
+    // An optional boolean is one control: left out, true or false.
+    const unset = "unset" + (typeof s.default === "boolean" ? ` (the tool's default, ${s.default})` : "");
+    const sel = el("select", {class: "tristate"}, el("option", {value: ""}, unset), el("option", {value: "true"}, "true"), el("option", {value: "false"}, "false"));
+    f = {node: sel, get: () => sel.value === "" ? undefined : sel.value === "true", tristate: true};
   } else if (s.type === "boolean") {
-    const cb = el("input", {type: "checkbox"});
+    const cb = el("input", {type: "checkbox", checked: s.default === true});
     f = {node: cb, get: () => cb.checked};
   } else if (s.type === "integer" || s.type === "number") {
     const inp = el("input", {type: "number", step: s.type === "integer" ? "1" : "any", min: s.minimum, max: s.maximum});
@@ -287,8 +327,8 @@ function field(root, s, label, required) {
   }
   const slot = el("div", {class: "problem"});
   let include = null;
-  if (!required) {
-    include = el("input", {type: "checkbox", title: "send this field"});
+  if (!required && !f.tristate) {
+    include = el("input", {type: "checkbox", title: s.default !== undefined ? "send this field; left out, the tool uses its default" : "send this field"});
     f.node.addEventListener("input", () => { include.checked = true; });
     f.node.addEventListener("change", (ev) => { if (ev.target !== include) include.checked = true; });
   }
@@ -297,6 +337,10 @@ function field(root, s, label, required) {
     label !== null ? el("label", {}, include, " ", label, required ? " *" : " (optional)", " ", el("span", {class: "muted"}, typeName(root, s))) : null,
     desc && label !== null ? el("div", {class: "desc"}, desc) : null,
     lim ? el("div", {class: "desc"}, lim) : null, f.node, slot);
+  // A field's problems show once the person has changed it, or pressed Run.
+  const touch = () => { f.wrap.dataset.touched = "1"; };
+  f.wrap.addEventListener("input", touch);
+  f.wrap.addEventListener("change", touch);
   const get = f.get;
   f.get = (p, slots) => {
     slots[p || "/"] = slot;
@@ -311,17 +355,25 @@ let changedTimer = null;
 let onFormChange = null;
 function changed() { clearTimeout(changedTimer); changedTimer = setTimeout(() => onFormChange && onFormChange(), 150); }
 
+// keptForm returns the tool's form, kept while its input schema stays the
+// same.
+function keptForm(tool) {
+  const schemaText = JSON.stringify(tool.inputSchema);
+  let kept = forms[tool.name];
+  if (!kept || kept.schema !== schemaText) {
+    const root = tool.inputSchema;
+    kept = forms[tool.name] = {schema: schemaText, form: field(root, root, null, true), raw: el("textarea", {rows: 8, class: "raw"}),
+      mode: "form", problems: el("div", {class: "problem top-problems"})};
+    kept.form.get("", {}); // names each field by its JSON path
+  }
+  return kept;
+}
+
 function renderTool(name) {
   const found = findTool(name);
   if (!found) return [el("p", {class: "error"}, `tool ${name} is no longer loaded`)];
   const {mod, tool} = found;
-  const schemaText = JSON.stringify(tool.inputSchema);
-  let kept = forms[name];
-  if (!kept || kept.schema !== schemaText) {
-    const root = tool.inputSchema;
-    const f = field(root, root, null, true);
-    kept = forms[name] = {schema: schemaText, form: f, raw: el("textarea", {rows: 8, class: "raw"}), mode: "form", problems: el("div", {class: "problem top-problems"})};
-  }
+  const kept = keptForm(tool);
   const ann = tool.annotations;
   const formBox = el("div", {class: "form", hidden: kept.mode !== "form"}, kept.form.node);
   const rawBox = el("div", {hidden: kept.mode !== "raw"}, kept.raw);
@@ -330,24 +382,32 @@ function renderTool(name) {
     const slots = {};
     return {text: JSON.stringify(kept.form.get("", slots)), slots};
   };
+  // check asks the server to judge the input. No problem shows before the
+  // person has typed: a field's once it was changed, all of them once Run
+  // was pressed.
   const check = async () => {
     const {text, slots} = value();
-    for (const s of Object.values(slots)) s.textContent = "";
-    kept.problems.textContent = "";
     let res;
     try { res = await api("POST", "/api/check", {tool: name, input: rawJSON(text)}); } catch (e) { kept.problems.textContent = e.message; return false; }
+    for (const s of Object.values(slots)) s.textContent = "";
+    kept.problems.textContent = "";
     for (const p of res.problems) {
       let path = p.path, slot = slots[path];
       while (!slot && path && path !== "/") { path = path.slice(0, path.lastIndexOf("/")) || "/"; slot = slots[path]; }
+      const touched = kept.submitted || (slot && kept.mode === "form" ? slot.parentElement.dataset.touched : kept.touched);
+      if (!touched) continue;
       const line = el("div", {}, (slot && path === p.path ? "" : p.path + ": ") + p.message);
       (slot || kept.problems).append(line);
     }
+    const main = document.getElementById("main");
+    main.dataset.checks = +(main.dataset.checks || 0) + 1; // the browser test waits on it
     return res.problems.length === 0;
   };
   onFormChange = check;
-  kept.form.node.oninput = changed;
-  kept.form.node.onchange = changed;
-  kept.raw.oninput = changed;
+  const touchedAny = () => { kept.touched = true; changed(); };
+  kept.form.node.oninput = touchedAny;
+  kept.form.node.onchange = touchedAny;
+  kept.raw.oninput = touchedAny;
   const tabs = el("div", {class: "tabs"},
     el("button", {type: "button", class: kept.mode === "form" ? "on" : null, onclick: () => { kept.mode = "form"; renderMain(); }}, "Form"),
     el("button", {type: "button", class: kept.mode === "raw" ? "on" : null, onclick: () => {
@@ -355,25 +415,67 @@ function renderTool(name) {
       kept.mode = "raw"; renderMain();
     }}, "Raw JSON"));
   const run = async () => {
+    kept.submitted = true;
     if (!await check()) return;
     const agent = document.getElementById("agent").value;
     const c = await api("POST", "/api/calls", {tool: name, input: rawJSON(value().text), agent});
     state.calls.push(c);
     select("call", c.id);
   };
-  setTimeout(check, 0);
+  if (kept.touched || kept.submitted) setTimeout(check, 0);
   return [
     el("h2", {}, tool.title || tool.name), el("div", {}, el("code", {}, tool.name), " in mod ", el("b", {}, mod.id), " ", kindBadge(tool)),
-    tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
-    ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,
-    el("p", {}, tool.description),
-    ...toolNotes(tool),
-    el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
-    el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
-    el("h3", {}, "Input"), schemaTable(tool.inputSchema),
-    el("h3", {}, "Result"), schemaTable(tool.resultSchema),
-    ...clientActionTables(mod, tool),
+    ...pageTabs(() => [
+      tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
+      ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,
+      el("p", {}, tool.description),
+      ...toolNotes(tool),
+      el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
+      el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
+      el("h3", {}, "Input"), schemaTable(tool.inputSchema),
+      el("h3", {}, "Result"), schemaTable(tool.resultSchema),
+      ...clientActionTables(mod, tool),
+    ], () => clientReceives(tool.name, null)),
   ];
+}
+
+// ---- what a client receives ----
+
+let pageTab = "main"; // "main" or "client", kept from panel to panel
+
+// pageTabs returns the panel's two tabs, the panel itself and what an MCP
+// client receives, and the chosen one's content.
+function pageTabs(mainPart, clientPart) {
+  const box = el("div", {class: "tab-body"});
+  const bar = el("div", {class: "tabs page-tabs"});
+  const draw = () => {
+    bar.replaceChildren(...[["main", "Workbench"], ["client", "What a client receives"]].map(([k, label]) =>
+      el("button", {type: "button", class: pageTab === k ? "on" : null, onclick: () => { pageTab = k; draw(); }}, label)));
+    box.replaceChildren(...(pageTab === "main" ? mainPart() : clientPart()).filter(k => k !== undefined && k !== null && k !== false));
+  };
+  draw();
+  box.redraw = draw;
+  return [bar, box];
+}
+
+// clientReceives shows the tool's tools/list entry, and the call's
+// tools/call result when a call's outcome is given, as modhost mcp gives
+// them to an MCP client.
+function clientReceives(toolName, outcome) {
+  const entry = el("div", {class: "mcp-entry"}, el("p", {class: "muted"}, "loading…"));
+  const agent = document.getElementById("agent").value;
+  api("GET", `/api/tools/${encodeURIComponent(toolName)}/mcp` + (agent ? "?agent=" + encodeURIComponent(agent) : "")).then(r => {
+    entry.replaceChildren(r.listed ? el("pre", {class: "json-raw"}, JSON.stringify(r.entry, null, 2)) : el("p", {class: "error mcp-why"}, "Not listed: " + r.why));
+  }, e => entry.replaceChildren(el("p", {class: "error"}, e.message)));
+  const kids = [el("p", {class: "muted"}, "What modhost mcp sends an MCP client, as the MCP Inspector shows it; on the wire the MCP SDK may add the protocol's envelope (resultType, the server's name in _meta).")];
+  if (outcome !== undefined) {
+    kids.push(el("h3", {}, "tools/call result"));
+    if (!outcome) kids.push(el("p", {class: "muted"}, "The result arrives when the call ends."));
+    else if (!outcome.mcp) kids.push(el("p", {class: "muted"}, "No result: the tool is no longer loaded."));
+    else kids.push(el("pre", {class: "json-raw mcp-result"}, JSON.stringify(outcome.mcp, null, 2)));
+  }
+  kids.push(el("h3", {}, "tools/list entry"), entry);
+  return kids;
 }
 
 // toolNotes says what a call of the tool involves beyond its schemas: a
@@ -384,8 +486,8 @@ function toolNotes(tool) {
   if (a) notes.push(el("p", {class: "tool-note approval-note"}, a.when === "always"
     ? ["Asks for a person's approval before every call (", el("i", {}, a.reason), "); this page asks with Approve and Deny."]
     : "Asks for a person's approval when the mod's rule picks the call from its input; this page asks with Approve and Deny."));
-  if (tool.runs === "client") notes.push(el("p", {class: "tool-note runs-note error"},
-    "Runs only in the client application that calls it: modhost has no client, so a call here fails."));
+  if (tool.runs === "client") notes.push(el("p", {class: "tool-note runs-note"},
+    "Runs only in the client application that calls it. Here the page is that client: run it, then give its one answer on the call's page. modhost mcp does not offer it."));
   if (tool.runs === "either") notes.push(el("p", {class: "tool-note runs-note"},
     "Runs in the client application when it handles the tool, else in its mod, as here."));
   return notes;
@@ -421,29 +523,35 @@ const callViews = {}; // call id -> {summary, activity, outcome, node parts}
 
 function renderCall(id) {
   const main = document.getElementById("main");
+  onFormChange = null;
   const c = state.calls.find(c => c.id === id);
   if (!c) { main.replaceChildren(el("p", {}, "No such call.")); return; }
   const title = el("h2", {}, c.tool);
   const status = el("p", {class: "status"});
+  const lastStatus = el("p", {class: "muted last-status", hidden: true});
   const badge = el("span", {class: "badge running"}, "running");
   const elapsed = el("span", {class: "muted elapsed"});
-  const logHead = el("h3", {}, "Log");
-  const log = el("ol", {class: "log"});
+  // Log and Outcome show only once they have something in them.
+  const logHead = el("h3", {hidden: true}, "Log");
+  const log = el("ol", {class: "log", hidden: true});
   const cancel = el("button", {id: "cancel", onclick: () => api("POST", `/api/calls/${id}/cancel`).catch(e => alert(e.message))}, "Cancel");
   const outcome = el("div", {class: "outcome"});
+  const controls = el("p", {}, badge, " ", elapsed, " ", cancel, " ",
+    el("button", {onclick: () => rerun(c)}, "Re-run"), " ", el("button", {onclick: () => edit(c)}, "Edit input"),
+    c.agent ? el("span", {class: "muted"}, " as agent " + c.agent) : null);
+  const input = [el("h3", {}, "Input"), jsonTree(c.input, true)];
+  let ended = null;
   const started = Date.parse(c.started);
   const tick = setInterval(() => { elapsed.textContent = ((Date.now() - started) / 1000).toFixed(1) + " s"; }, 100);
-  main.replaceChildren(title, el("p", {}, badge, " ", elapsed, " ", cancel, " ",
-    el("button", {onclick: () => rerun(c)}, "Re-run"), " ", el("button", {onclick: () => edit(c)}, "Edit input"),
-    c.agent ? el("span", {class: "muted"}, " as agent " + c.agent) : null),
-  status, logHead, log, outcome, el("h3", {}, "Input"), jsonTree(c.input, true));
+  const [bar, body] = pageTabs(() => [controls, status, lastStatus, logHead, log, outcome, ...input], () => clientReceives(c.tool, ended));
+  main.replaceChildren(title, el("div", {}, "call #" + c.id + " of ", el("a", {href: hrefOf("tool", c.tool), class: "tool-link"}, c.tool)), bar, body);
   if (streams[id]) streams[id].close();
   const es = streams[id] = sse(`/api/calls/${id}/events`);
   es.addEventListener("activity", ev => {
     const a = JSON.parse(ev.data);
     if (a.title) title.textContent = a.title;
     status.textContent = a.status;
-    if (a.kind === "log") log.append(el("li", {value: a.seq}, a.text));
+    if (a.kind === "log") { log.append(el("li", {value: a.seq}, a.text)); log.hidden = logHead.hidden = false; }
     elapsed.textContent = (a.elapsedMs / 1000).toFixed(1) + " s";
   });
   es.addEventListener("approval", ev => {
@@ -457,24 +565,60 @@ function renderCall(id) {
     outcome.replaceChildren(ask);
   });
   es.addEventListener("answered", () => outcome.replaceChildren());
+  es.addEventListener("client", () => outcome.replaceChildren(clientAnswerForm(c)));
+  es.addEventListener("clientAnswered", () => outcome.replaceChildren(el("p", {class: "muted client-answered"}, "Answered as the client.")));
   es.addEventListener("outcome", ev => {
     es.close(); delete streams[id]; clearInterval(tick);
-    const o = JSON.parse(ev.data);
+    const o = ended = JSON.parse(ev.data);
     badge.className = "badge " + o.status; badge.textContent = o.status;
     elapsed.textContent = (o.elapsedMs / 1000).toFixed(3) + " s";
     cancel.disabled = true;
     if (o.activity.title) title.textContent = o.activity.title;
-    status.textContent = o.activity.status;
+    if (o.status === "cancelled") {
+      // Not the running view: the call ended, and its last status is
+      // what it had said before.
+      status.textContent = `Cancelled after ${(o.elapsedMs / 1000).toFixed(1)} s.`;
+      status.classList.add("cancelled-status");
+      lastStatus.textContent = o.activity.status ? "Its last status: " + o.activity.status : "";
+      lastStatus.hidden = !o.activity.status;
+    } else {
+      status.textContent = o.activity.status;
+    }
     log.replaceChildren(...o.activity.log.map(e => el("li", {value: e.seq}, e.message)));
     log.hidden = logHead.hidden = o.activity.log.length === 0;
     renderOutcome(outcome, c, o);
+    if (pageTab === "client") body.redraw();
   });
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) clearInterval(tick); };
 }
 
+// clientAnswerForm lets the person answer a call of a tool only a client
+// runs, as that client would: the text the model reads, a rendered tool's
+// typed result from a form built from its result schema, or an error. A
+// call takes one answer.
+function clientAnswerForm(c) {
+  const t = findTool(c.tool);
+  const schema = t && t.tool.resultSchema;
+  const result = schema ? field(schema, schema, null, true) : null;
+  if (result) result.get("", {}); // names each field by its JSON path
+  const text = el("textarea", {rows: 3, class: "answer-text", placeholder: "what the model reads"});
+  const why = el("div", {class: "problem"});
+  const send = async body => {
+    why.textContent = "";
+    try { await api("POST", `/api/calls/${c.id}/answer`, body); } catch (e) { why.textContent = e.message; }
+  };
+  return el("div", {class: "card client-answer"}, el("h3", {}, "Answer as the client"),
+    el("p", {class: "muted"}, "This tool runs only in the client application that calls it; here the page is that client. Give its one answer."),
+    el("label", {class: "block"}, "Text for the model"), text,
+    result ? [el("label", {class: "block"}, "Result"), el("div", {class: "form answer-result"}, result.node)] : null,
+    el("p", {}, el("button", {class: "primary", id: "answer", onclick: () => send({text: text.value, result: result ? result.get("", {}) : undefined})}, "Answer"), " ",
+      el("button", {id: "answer-error", onclick: () => send({error: text.value || "the client failed"})}, "Fail the call with this text")),
+    why);
+}
+
 function renderOutcome(box, c, o) {
   const blocked = o.error && o.error.startsWith("blocked by a hook");
-  const kids = [el("h3", {}, "Outcome")];
+  const kids = [];
   if (o.status === "refused") kids.push(el("p", {class: "error refused-why"}, "Refused: " + o.error));
   if (blocked) kids.push(el("p", {class: "error"}, "A hook blocked this call: " + o.error));
   kids.push(el("h3", {}, "What the model reads"), o.text ? el("pre", {class: "model-text"}, o.text)
@@ -489,15 +633,18 @@ function renderOutcome(box, c, o) {
   const t = findTool(c.tool);
   if (t && t.tool.hasView && o.status !== "refused") {
     const frame = el("div");
+    const phases = ["preparing", "running", "completed", "failed"].map(p => el("button", {type: "button", onclick: () => show(p)}, p));
     const show = async phase => {
+      phases.forEach(b => b.classList.toggle("on", b.textContent === phase));
       try {
         const r = await api("POST", `/api/calls/${c.id}/view`, {phase});
         frame.replaceChildren(viewFrame(r.html, phase));
       } catch (e) { frame.replaceChildren(el("p", {class: "error"}, e.message)); }
     };
-    kids.push(el("h3", {}, "View"), el("div", {class: "tabs"}, ["preparing", "running", "completed", "failed"].map(p =>
-      el("button", {type: "button", onclick: () => show(p)}, p))), frame);
-    show(o.status === "completed" ? "completed" : o.status === "failed" ? "failed" : "running");
+    kids.push(el("h3", {}, "View"), el("div", {class: "tabs"}, phases), frame);
+    // A call that ended without completing shows its failed view, a
+    // cancelled one included: never the running view of a call that is over.
+    show(o.status === "completed" ? "completed" : "failed");
   }
   box.replaceChildren(...kids);
 }
@@ -539,11 +686,10 @@ async function rerun(c) {
 function edit(c) {
   const t = findTool(c.tool);
   if (!t) return;
-  select("tool", c.tool);
-  const kept = forms[c.tool];
+  const kept = keptForm(t.tool);
   kept.raw.value = JSON.stringify(c.input, null, 2);
   kept.mode = "raw";
-  renderMain();
+  select("tool", c.tool);
 }
 
 // ---- commands ----
@@ -590,6 +736,7 @@ function connect() {
 document.getElementById("agent").addEventListener("change", () => { if (selected && selected.kind === "tool") renderMain(); });
 
 try {
+  selected = route();
   show(JSON.parse(document.getElementById("state").textContent));
   performance.mark("modhost:ready"); // the browser test reads it
   connect();

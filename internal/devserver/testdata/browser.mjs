@@ -1,13 +1,18 @@
 // browser drives the page `modhost dev` serves in headless Chromium, as a
-// mod's author would: it browses the mods, fills the form of
-// research_search_workspace and sees the field problem for an empty query,
+// mod's author would: it browses the mods, opens the form of
+// research_search_workspace and sees its defaults prefilled and no problem
+// until it types, then the field problem for an empty query, fills a form of
+// every shape (an optional boolean is one control of three states),
 // sees the notes of tools that ask for approval, run in the client or emit
 // client actions, is asked to approve a note, denies it and sees the call
 // denied, runs a real search and sees its status updates and its
 // completed view in the sandboxed frame, acts as an agent that may not call
 // a tool, sees a hook block a call, runs research.stats and /deps, moves a
-// large tree into the workspace and cancels a long search of it, and edits
-// a mod's source to see the page pick up the change without a refresh. It saves
+// large tree into the workspace and cancels a long search of it and sees it
+// cancelled, follows and goes back through the panels' URLs, answers a tool
+// only a client runs as its client would, reads what an MCP client receives
+// for a tool and a call, and edits a mod's source to see the page pick up the
+// change without a refresh and a broken edit as a banner. It saves
 // screenshots in SHOT_DIR, fails on any console error, and prints a JSON
 // report on stdout, with timings: the page's loads (Navigation and Paint
 // Timing, and the page's own mark when it shows the tools), and how long
@@ -152,10 +157,35 @@ await step("load-times", async () => {
   report.timings.warmLoadMs = percentiles(warm);
 });
 
-await step("empty-query-problem", async () => {
-  await nav("tool", "research_search_workspace").click();
-  await page.locator("#main .field .problem", { hasText: "at least 1" }).waitFor();
-  check(!await strayNull(), "the tool panel shows a stray null");
+await step("defaults-and-problems", async () => {
+  const checks = [];
+  const onRequest = (r) => { if (r.url().includes("/api/check")) checks.push(r.url()); };
+  page.on("request", onRequest);
+  try {
+    await nav("tool", "research_search_workspace").click();
+    const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
+    await f("/query").waitFor();
+    // No problem shows, and none is asked for, before the person types.
+    const shown = await page.locator("#main .problem").evaluateAll((ps) => ps.filter((p) => p.textContent !== "").map((p) => p.textContent));
+    check(shown.length === 0, `problems shown before typing: ${JSON.stringify(shown)}`);
+    check(checks.length === 0, `${checks.length} checks asked for before typing`);
+    // The limit's default shows and fills its field.
+    const limit = await f("/limit").locator(":scope > input").inputValue();
+    check(limit === "50", `the limit field holds ${JSON.stringify(limit)}, want its default 50`);
+    await f("/limit").locator(":scope > .desc", { hasText: "default 50" }).waitFor();
+    // An optional boolean is one control: unset, true or false.
+    const options = await f("/regex").locator(":scope > select.tristate option").allTextContents();
+    check(options.length === 3 && options[0].startsWith("unset") && options[1] === "true" && options[2] === "false",
+      `the optional boolean regex offers ${JSON.stringify(options)}, want unset, true, false`);
+    check(await f("/regex").locator("input[type=checkbox]").count() === 0, "the optional boolean regex has a checkbox besides its select");
+    // Once the person types, the field's problem shows.
+    await f("/query").locator(":scope > input").fill("x");
+    await f("/query").locator(":scope > input").fill("");
+    await f("/query").locator(":scope > .problem", { hasText: "at least 1" }).waitFor();
+    check(!await strayNull(), "the tool panel shows a stray null");
+  } finally {
+    page.off("request", onRequest);
+  }
 });
 
 await step("tool-notes", async () => {
@@ -223,11 +253,17 @@ await step("form", async () => {
   await nav("tool", "reloady_form").click();
   const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
   const problem = (path) => f(path).locator(":scope > .problem");
+  // Run before typing: every problem shows, and no call starts.
+  const calls = await page.locator('nav a[data-kind="call"]').count();
+  await page.locator("#run").click();
   await problem("/name").filter({ hasText: "match" }).waitFor();
   await problem("/nested/title").filter({ hasText: "at least 1" }).waitFor();
+  check(await page.locator('nav a[data-kind="call"]').count() === calls, "Run with problems started a call");
   await f("/name").locator(":scope > input").fill("abc");
   await f("/color").locator(":scope > select").selectOption({ label: '"green"' });
-  await f("/loud").locator(":scope > input[type=checkbox]").check();
+  await f("/loud").locator(":scope > select.tristate").selectOption("true");
+  const sure = await f("/sure").locator(":scope > select.tristate option").allTextContents();
+  check(JSON.stringify(sure) === '["unset","true","false","null"]', `the optional *bool offers ${JSON.stringify(sure)}`);
   await f("/nested/title").locator(":scope > input").fill("x");
   await f("/items").getByRole("button", { name: "add item" }).click();
   await problem("/items/0/title").filter({ hasText: "at least 1" }).waitFor();
@@ -363,6 +399,80 @@ await step("slash", async () => {
   check(out.includes("example.com/ws/a"), `/deps said: ${out}`);
 });
 
+await step("urls", async () => {
+  // Each panel has a URL: links and the back button work, and a call's URL
+  // opens the call in another page.
+  await nav("tool", "research_word_count").click();
+  await page.waitForURL(/#tool\/research_word_count$/);
+  await nav("mod", "research").click();
+  await page.waitForURL(/#mod\/research$/);
+  await page.locator("#main h3", { hasText: "Slash commands" }).waitFor();
+  // The mod's panel links to its tools.
+  await page.locator('#main a[href="#tool/research_save_note"]').click();
+  await page.locator('nav a.sel[data-kind="tool"][data-key="research_save_note"]').waitFor();
+  await page.goBack();
+  await page.locator('nav a.sel[data-kind="mod"][data-key="research"]').waitFor();
+  await page.goBack();
+  await page.locator('nav a.sel[data-kind="tool"][data-key="research_word_count"]').waitFor();
+  await page.locator('#main code', { hasText: "research_word_count" }).first().waitFor();
+  await page.goForward();
+  await page.locator('nav a.sel[data-kind="mod"][data-key="research"]').waitFor();
+  const href = await page.locator('nav a[data-kind="call"]', { hasText: "research_search_workspace" }).first().getAttribute("href");
+  check(/^#call\/\d+$/.test(href || ""), `a call's link is ${href}, want #call/ID`);
+  const other = await newPage(page.context());
+  await other.goto(url + href);
+  await other.locator("#main .badge.completed").waitFor();
+  await other.locator("#main a.tool-link", { hasText: "research_search_workspace" }).click();
+  await other.waitForURL(/#tool\/research_search_workspace$/);
+  await other.close();
+});
+
+await step("client-answer", async () => {
+  // A tool only a client runs: the page answers as its client would, with
+  // the text and a result from a form built from the result schema.
+  await nav("tool", "clientside_measure").click();
+  await page.locator('#main .field[data-path="/element"] > input').fill("menu");
+  await page.locator("#run").click();
+  await page.locator("#main .client-answer").waitFor();
+  await page.locator("#main .answer-text").fill("menu is 120 px wide");
+  await page.locator('#main .answer-result .field[data-path="/width"] > input').fill("120");
+  await page.screenshot({ path: join(shotDir, "client-answer.png") });
+  await page.locator("#answer").click();
+  await badge("completed").waitFor();
+  const text = await page.locator("#main pre.model-text").textContent();
+  check(text === "menu is 120 px wide", `the answered call says ${JSON.stringify(text)}`);
+  check(await page.locator("#main .client-answer").count() === 0, "the answer form stays after the call's one answer");
+  await page.locator("#main details.json", { hasText: "width" }).first().waitFor();
+});
+
+await step("client-receives", async () => {
+  // What modhost mcp gives a client: the tools/list entry and the raw
+  // tools/call result, structuredContent and _meta included.
+  await nav("tool", "crashy_act").click();
+  await page.getByRole("button", { name: "Raw JSON" }).click();
+  await page.locator("#main textarea.raw").fill(JSON.stringify({ returned: [{ kind: "mark", params: { line: 4 } }] }));
+  await page.locator("#run").click();
+  await badge("completed").waitFor();
+  await page.getByRole("button", { name: "What a client receives" }).click();
+  const result = JSON.parse(await page.locator("#main pre.mcp-result").textContent());
+  check(JSON.stringify(result.structuredContent) === '{"clientActions":[{"kind":"mark","params":{"line":4}}]}',
+    `the tools/call result's structuredContent is ${JSON.stringify(result.structuredContent)}`);
+  check(result._meta && Object.values(result._meta).some((v) => JSON.stringify(v) === '[{"kind":"mark","params":{"line":4}}]'),
+    `the tools/call result's _meta is ${JSON.stringify(result._meta)}, want the client actions`);
+  const entry = JSON.parse(await page.locator("#main .mcp-entry pre").textContent());
+  check(entry.name === "crashy_act" && entry.outputSchema && entry.inputSchema, `the tools/list entry is ${JSON.stringify(entry)}`);
+  await page.screenshot({ path: join(shotDir, "client-receives.png") });
+  await page.getByRole("button", { name: "Workbench" }).click();
+  await nav("tool", "research_search_workspace").click();
+  await page.getByRole("button", { name: "What a client receives" }).click();
+  const view = JSON.parse(await page.locator("#main .mcp-entry pre").textContent());
+  check(view._meta?.ui?.resourceUri === "ui://research/research_search_workspace", `the search's entry has _meta ${JSON.stringify(view._meta)}`);
+  await nav("tool", "clientside_measure").click();
+  await page.getByRole("button", { name: "What a client receives" }).click();
+  await page.locator("#main .mcp-why", { hasText: "does not offer" }).waitFor();
+  await page.getByRole("button", { name: "Workbench" }).click();
+});
+
 await step("cancel-large-search", async () => {
   renameSync(bigTree, bigDest);
   await nav("tool", "research_search_workspace").click();
@@ -372,8 +482,12 @@ await step("cancel-large-search", async () => {
   await page.locator("#main p.status", { hasText: /^Searching [\d,]+ of [\d,]+ files/ }).waitFor();
   await page.locator("#cancel").click();
   await badge("cancelled").waitFor();
-  // The last status the search sent before it stopped.
-  const status = await page.locator("#main p.status").textContent();
+  // The call says it was cancelled, shows its failed view, not the running
+  // one, and, apart, the last status the search sent before it stopped.
+  await page.locator("#main p.status", { hasText: /^Cancelled after/ }).waitFor();
+  await page.locator('#main iframe.view[data-phase="failed"]').waitFor();
+  check(await page.locator('#main iframe.view[data-phase="running"]').count() === 0, "the cancelled call shows its running view");
+  const status = (await page.locator("#main p.last-status").textContent()).replace(/^Its last status: /, "");
   const [done, total] = (/^Searching ([\d,]+) of ([\d,]+) files/.exec(status) || [, "NaN", "NaN"]).slice(1).map((n) => Number(n.replace(/,/g, "")));
   check(total >= Number(bigFiles), `the search did not list the large tree: ${status}`);
   check(done < total, `the cancelled search went on to the end: ${status}`);
@@ -388,12 +502,18 @@ await step("live-reload", async () => {
   await page.locator("#main", { hasText: "Echoes its text, edited" }).waitFor();
   report.timings.editToPageMs = Date.now() - t0;
   save(before.replace('"v1"', "42"));
-  await page.locator('nav a[data-kind="build"]').click();
+  // A banner over the panel in view says where and what, in the compiler's words.
+  const banner = page.locator("#banners .build-banner");
+  await banner.waitFor();
   await page.screenshot({ path: join(shotDir, "build-error.png") });
+  const said = await banner.locator(".build-problems").textContent();
+  check(/reloady\.go:\d+:\d+: (invalid operation|cannot use|mismatched)/.test(said), `the build banner says ${JSON.stringify(said)}, want file:line:col and the compiler's text`);
+  await page.locator('nav a[data-kind="build"]').click();
   const problems = await page.locator("#main .build-problems").textContent();
   check(/reloady\.go:\d+:\d+/.test(problems), `build errors name no file:line:col: ${problems}`);
   save(before);
   await page.locator('nav a[data-kind="build"]').waitFor({ state: "detached" });
+  await banner.waitFor({ state: "detached" });
   check(await page.evaluate(() => window.notRefreshed === true), "the page was refreshed");
 });
 

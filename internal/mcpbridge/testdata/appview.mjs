@@ -5,7 +5,9 @@
 // research_search_workspace's view page through a sandbox proxy on a second
 // origin, as SEP-1865 describes. It drives every phase of a real call and
 // checks what the view shows, under the default sandbox and under
-// sandbox="allow-scripts" alone, with a dark theme; and that without tool
+// sandbox="allow-scripts" alone, with a dark theme, and with the frame
+// off screen, where Chromium runs no ResizeObserver in it; that the search
+// table keeps the line number apart from the text; and that without tool
 // proxying the view falls back to the tool's text. It prints a JSON report
 // on stdout and exits non-zero when a check fails.
 //
@@ -85,11 +87,13 @@ const hostPage = `<!doctype html><html><head><meta charset="utf-8"><title>host</
 <script src="/bridge.js"></script></head><body>
 <script>
 // startView shows a view page in a sandbox proxy on the second origin.
-window.startView = async ({ html, sandbox, serverTools, proxy }) => {
+window.startView = async ({ html, sandbox, serverTools, proxy, offscreen }) => {
   const frame = document.createElement("iframe");
   frame.id = "view";
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
   frame.style = "display: block; width: 640px; height: 400px; border: 0";
+  // Off screen: far below the viewport, never scrolled to.
+  if (offscreen) frame.style.cssText += "; position: absolute; top: 20000px";
   const ready = new Promise((resolve) => {
     window.addEventListener("message", function onReady(ev) {
       if (ev.source === frame.contentWindow && ev.data && ev.data.method === "ui/notifications/sandbox-proxy-ready") {
@@ -227,7 +231,7 @@ try {
     p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
     await p.exposeFunction("hostCallTool", (params) => client.callTool(params));
     await p.goto(hostURL);
-    await p.evaluate((args) => window.startView(args), { html: page, sandbox: opts.sandbox, serverTools: opts.serverTools, proxy: proxyURL });
+    await p.evaluate((args) => window.startView(args), { html: page, sandbox: opts.sandbox, serverTools: opts.serverTools, proxy: proxyURL, offscreen: !!opts.offscreen });
     const frame = await viewFrame(p);
     const step = async (key, send, arg, ok) => {
       await p.evaluate(send, arg);
@@ -242,6 +246,13 @@ try {
         (t) => t.includes("Searching the workspace for the text needle"));
       await step("completed", (r) => window.bridge.sendToolResult(r), completed,
         (t) => t.includes("40 matches for needle") && t.includes("notes.txt"));
+      // The gap between the end of a line number and the start of its text.
+      s.columnGap = await frame.evaluate(() => {
+        const row = document.querySelector("#view tbody tr");
+        const box = (cell) => { const r = document.createRange(); r.selectNodeContents(cell); return r.getBoundingClientRect(); };
+        return Math.round(box(row.cells[2]).left - box(row.cells[1]).right);
+      });
+      check(s.columnGap >= 8, `${name}: the Line and Text columns are ${s.columnGap}px apart, want at least 8`);
       await step("failed", async (r) => {
         await window.bridge.sendToolInput({ arguments: { query: "(", regex: true } });
         await window.bridge.sendToolResult(r);
@@ -273,6 +284,7 @@ try {
   };
   await run("default sandbox", { serverTools: true });
   await run("allow-scripts only", { sandbox: "allow-scripts", serverTools: true });
+  await run("off screen", { serverTools: true, offscreen: true });
   await run("no tool proxying", { sandbox: "allow-scripts", serverTools: false });
 } catch (e) {
   failures.push(String(e && e.stack || e));
