@@ -23,8 +23,8 @@ const (
 	// Input schemas describe what a tool accepts: slices and maps reject
 	// null.
 	Input Mode = iota
-	// Output schemas describe what encoding/json writes: nil slices and
-	// maps are null.
+	// Output schemas describe what the sdk writes: nil slices and maps
+	// encode as [] and {} (and a nil []byte as ""), so each has one type.
 	Output
 )
 
@@ -226,10 +226,10 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	case *types.Slice:
 		if b, ok := types.Unalias(u.Elem()).Underlying().(*types.Basic); ok && b.Kind() == types.Byte &&
 			!hasMethod(u.Elem(), "MarshalJSON") && !hasMethod(u.Elem(), "MarshalText") {
-			return &Schema{Type: "string", ContentEncoding: "base64", Nullable: g.Mode == Output}
+			return &Schema{Type: "string", ContentEncoding: "base64"}
 		}
 		return g.guard(named, pos, func() *Schema {
-			return &Schema{Type: "array", Items: g.typeSchema(u.Elem(), pos), Nullable: g.Mode == Output}
+			return &Schema{Type: "array", Items: g.typeSchema(u.Elem(), pos)}
 		})
 	case *types.Array:
 		return g.guard(named, pos, func() *Schema {
@@ -238,7 +238,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 		})
 	case *types.Map:
 		return g.guard(named, pos, func() *Schema {
-			s := &Schema{Type: "object", Nullable: g.Mode == Output}
+			s := &Schema{Type: "object"}
 			k := types.Unalias(u.Key())
 			switch kb, _ := k.Underlying().(*types.Basic); {
 			case kb != nil && kb.Info()&types.IsString != 0:
