@@ -124,6 +124,11 @@ trap cleanup EXIT
 go run ./cmd/modgen -check ./internal/mcpbridge/testdata/conformance
 go build -o "$work/modhost" ./cmd/modhost
 
+# Build the fixture mod before the suite runs: a scenario waits 30 s at
+# most, and a cold build on a busy machine can take longer.
+"$work/modhost" --mods internal/mcpbridge/testdata/conformance --workspace "$work" \
+	call test_simple_text '{}' >/dev/null
+
 # Start the server on a free loopback port and wait for its URL.
 "$work/modhost" --mods internal/mcpbridge/testdata/conformance --workspace "$work" \
 	mcp --http 127.0.0.1:0 2>"$work/server.log" &
