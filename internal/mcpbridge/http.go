@@ -16,7 +16,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -135,9 +134,10 @@ type cancelKey struct{ session, id string }
 
 // httpMessage is what the handler reads of a posted message.
 type httpMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Meta      map[string]any  `json:"_meta"`
 	} `json:"params"`
@@ -204,12 +204,12 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
-	if code, msg := checkBody(body); code != 0 {
+	m, code, msg := checkBody(body)
+	if code != 0 {
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
 		return
 	}
-	var m httpMessage
-	if json.Unmarshal(body, &m) != nil || m.Method == "" {
+	if m.Method == "" {
 		// Batches and responses: the SDK's to judge.
 		h.serveSession(w, req, session)
 		return
@@ -266,34 +266,63 @@ func (h *HTTPHandler) serveSession(w http.ResponseWriter, req *http.Request, id 
 	h.sessions.ServeHTTP(w, req)
 }
 
-// checkBody returns the JSON-RPC error code and message that answer a
-// posted body which is not JSON (-32700) or not a JSON-RPC message or
-// batch of them (-32600), or 0.
-func checkBody(body []byte) (code int, msg string) {
+// checkBody reads a posted body: one JSON-RPC message, or a batch of them.
+// It returns the message (zero for a batch), or the JSON-RPC error code and
+// text that answer a body which is not JSON (-32700) or not JSON-RPC
+// (-32600).
+func checkBody(body []byte) (m httpMessage, code int, msg string) {
 	body = bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(body) == 0:
-		return codeInvalidRequest, "invalid request: the body is empty"
-	case !json.Valid(body):
-		return codeParseError, "parse error: the body is not JSON"
+		return m, codeInvalidRequest, "invalid request: the body is empty"
 	case body[0] == '[':
 		var batch []json.RawMessage
-		if json.Unmarshal(body, &batch) != nil || len(batch) == 0 {
-			return codeInvalidRequest, "invalid request: an empty batch"
+		if err := json.Unmarshal(body, &batch); err != nil {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		if len(batch) == 0 {
+			return m, codeInvalidRequest, "invalid request: an empty batch"
 		}
 		for i, raw := range batch {
-			if _, err := jsonrpc.DecodeMessage(raw); err != nil {
-				return codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch: %v", i, err)
+			var one httpMessage
+			if err := json.Unmarshal(raw, &one); err != nil {
+				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch is not a JSON-RPC message", i)
+			}
+			if text := one.invalid(); text != "" {
+				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch: %s", i, text)
 			}
 		}
-		return 0, ""
+		return m, 0, ""
 	case body[0] != '{':
-		return codeInvalidRequest, "invalid request: a message is a JSON object"
+		if !json.Valid(body) {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		return m, codeInvalidRequest, "invalid request: a message is a JSON object"
 	}
-	if _, err := jsonrpc.DecodeMessage(body); err != nil {
-		return codeInvalidRequest, fmt.Sprintf("invalid request: %v", err)
+	if err := json.Unmarshal(body, &m); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || !json.Valid(body) {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		return m, codeInvalidRequest, "invalid request: not a JSON-RPC message"
 	}
-	return 0, ""
+	if text := m.invalid(); text != "" {
+		return m, codeInvalidRequest, "invalid request: " + text
+	}
+	return m, 0, ""
+}
+
+// invalid says what makes m no JSON-RPC 2.0 message, or "".
+func (m *httpMessage) invalid() string {
+	switch {
+	case m.JSONRPC != "2.0":
+		return `"jsonrpc" must be "2.0"`
+	case len(m.ID) > 0 && string(m.ID) != "null" && idKey(m.ID) == "":
+		return `"id" must be a string or a number`
+	case m.Method == "" && idKey(m.ID) == "":
+		return `no "method", and no "id" to answer`
+	}
+	return ""
 }
 
 // sessionStart notes the id of the session a response opens.
