@@ -136,6 +136,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 		sdk.PlainTool[None]{
+			Name:        "test_logging_tool",
+			Description: "Logs one entry, which a client of protocol 2026-07-28 receives only when its request asked for a log level. Call it to test that.",
+			Activity:    "Logging…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				tc.Log("test_logging_tool executed")
+				return sdk.Text("test_logging_tool executed"), nil
+			},
+		},
+		sdk.PlainTool[None]{
 			Name:        "test_tool_with_progress",
 			Description: "Reports a title and three statuses while it runs. Call it to test progress notifications.",
 			Activity:    "Progressing…",
