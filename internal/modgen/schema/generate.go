@@ -198,6 +198,9 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 		s := g.typeSchema(p.Elem(), pos)
 		if s.Type != "" || s.Ref != "" || len(s.Enum) > 0 {
 			s.Nullable = true
+			// An output schema gives each node one type: null is a branch
+			// of its own.
+			s.NullBranch = g.Mode == Output
 		}
 		return s
 	}
@@ -799,11 +802,11 @@ func (g *Generator) quote(s *Schema, f field, pos token.Pos) {
 		if b.Info()&types.IsUnsigned != 0 {
 			pattern = "^[0-9]+$"
 		}
-		*s = Schema{Type: "string", Pattern: pattern, Format: goFormat(b), Nullable: s.Nullable}
+		*s = Schema{Type: "string", Pattern: pattern, Format: goFormat(b), Nullable: s.Nullable, NullBranch: s.NullBranch}
 	case s.Type == "number" && b != nil:
-		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Format: goFormat(b), Nullable: s.Nullable}
+		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Format: goFormat(b), Nullable: s.Nullable, NullBranch: s.NullBranch}
 	case s.Type == "boolean":
-		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable}
+		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable, NullBranch: s.NullBranch}
 	default:
 		g.errorf(pos, "the \",string\" option is supported on integer, number and boolean fields only")
 	}
