@@ -70,7 +70,6 @@ KNOWN_FAILING=(
 	"2026-07-28 input-required-result-tampered-state requestState is not sealed yet"
 	"2026-07-28 input-required-result-capability-check the fixture has no tool that asks mid-call yet"
 	"2026-07-28 json-schema-2020-12 modgen cannot state allOf/anyOf, if/then/else or \$anchor for a Go type"
-	"2026-07-28 http-custom-header-server-validation modgen cannot mark an input field x-mcp-header"
 )
 
 packages=(

@@ -181,6 +181,7 @@
 //	Env   map[string]string `jsonschema:"minProperties=1,maxProperties=10"` // maps only
 //	Speed string            `jsonschema:"enum=fast,enum=slow"`               // one enum= per value
 //	Limit int               `json:"limit,omitempty" jsonschema:"default=50,The most hits."`
+//	Region string           `jsonschema:"x-mcp-header=Region"`              // MCP clients also send it as the Mcp-Param-Region header
 //
 // A default is published in the schema and filled in when the key is
 // absent, before the handler runs: above, {} gives Limit 50, while

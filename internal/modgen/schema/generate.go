@@ -16,6 +16,10 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
+// headerName is what x-mcp-header accepts: the end of an Mcp-Param-<name>
+// HTTP header's name.
+var headerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
+
 // Mode selects which side of the wire a schema describes.
 type Mode int
 
@@ -887,6 +891,16 @@ func apply(s *Schema, it tagItem) error {
 		default:
 			return fmt.Errorf("format %q: want date-time, date, email, uri or uuid", it.value)
 		}
+	case "x-mcp-header":
+		if !headerName.MatchString(it.value) {
+			return fmt.Errorf("x-mcp-header=%s: want a header name of letters, digits and '-'", it.value)
+		}
+		switch s.Type {
+		case "string", "integer", "number", "boolean":
+		default:
+			return fmt.Errorf("x-mcp-header applies to string, number and boolean fields only")
+		}
+		s.MCPHeader = it.value
 	case "uniqueItems":
 		if it.value != "true" {
 			return fmt.Errorf("uniqueItems=%s: only uniqueItems=true is meaningful", it.value)

@@ -25,8 +25,11 @@ type Schema struct {
 	// rather than with a type array, so that every "type" is one type.
 	NullBranch bool
 	// Enum lists the accepted values as JSON literals.
-	Enum            []string
-	Format          string
+	Enum   []string
+	Format string
+	// MCPHeader is the x-mcp-header keyword: the name of the HTTP header in
+	// which MCP clients mirror the value (SEP-2243).
+	MCPHeader       string
 	ContentEncoding string
 	Pattern         string
 	MinLength       *uint64
@@ -186,6 +189,7 @@ func (s *Schema) writeBody(w *objWriter) {
 		b.WriteByte(']')
 	}
 	w.str("format", s.Format)
+	w.str("x-mcp-header", s.MCPHeader)
 	w.str("contentEncoding", s.ContentEncoding)
 	w.str("pattern", s.Pattern)
 	w.uint("minLength", s.MinLength)
