@@ -47,7 +47,7 @@ type ClientActionKind[P any] struct {
 // New returns an action of kind k with params. A handler returns it in
 // Result.Actions or passes it to ToolContext.Act.
 func (k ClientActionKind[P]) New(params P) ClientAction {
-	data, err := json.Marshal(params)
+	data, err := marshalResult(params)
 	return ClientAction{Kind: k.Kind, Params: data, err: err}
 }
 

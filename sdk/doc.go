@@ -193,6 +193,7 @@
 //	Env   map[string]string `jsonschema:"minProperties=1,maxProperties=10"` // maps only
 //	Speed string            `jsonschema:"enum=fast,enum=slow"`               // one enum= per value
 //	Limit int               `json:"limit,omitempty" jsonschema:"default=50,The most hits."`
+//	Region string           `jsonschema:"x-mcp-header=Region"`              // MCP clients also send it as the Mcp-Param-Region header
 //
 // A default is published in the schema and filled in when the key is
 // absent, before the handler runs: above, {} gives Limit 50, while
@@ -287,9 +288,8 @@
 //
 //	Tool failed: tool notes_open returned client action 0 ("open_file"): invalid params: /line: must be at least 1, got 0
 //
-// The params are held to the schema as strictly as a tool's input: a nil
-// slice encodes as null, which an array refuses, so use omitempty or an
-// empty slice. A host hands the actions to its embedding application in
+// The params are held to the schema as strictly as a tool's input; nil
+// slices and maps encode as [] and {}, as in results. A host hands the actions to its embedding application in
 // CallResult.Actions; `modhost mcp` puts them in the result's structured
 // content and _meta; sdk/modtest's Outcome.WantActions asserts on them.
 //

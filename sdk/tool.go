@@ -217,7 +217,7 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 	if err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(out)
+	data, err := marshalResult(out)
 	if err != nil {
 		return nil, fmt.Errorf("tool %s returned a result that cannot be encoded: %s", t.Name, jsonwords.Encode(err))
 	}

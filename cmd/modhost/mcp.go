@@ -26,7 +26,7 @@ import (
 func runMCP(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
 	addr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio; the host defaults to 127.0.0.1")
-	sessionTimeout := fs.Duration("session-timeout", mcpbridge.DefaultSessionTimeout, "with --http, close a session idle this long")
+	sessionTimeout := fs.Duration("session-timeout", mcpbridge.DefaultSessionTimeout, "with --http, close a session idle this long with no event stream open")
 	maxSessions := fs.Int("max-sessions", mcpbridge.DefaultMaxSessions, "with --http, refuse new sessions past this many live ones")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)

@@ -79,10 +79,13 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Instructions: instructions(b, tools),
-		// Tools are advertised even when the agent may call none.
+		// Tools are advertised even when the agent may call none, and so
+		// are prompts: the SDK answers prompts/list, and server/discover
+		// must declare what the server answers.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{},
+			Prompts: &mcp.PromptCapabilities{},
 		},
 	})
 	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}}

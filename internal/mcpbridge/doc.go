@@ -70,7 +70,9 @@
 // unanswered requests with an error, as no answer can come); cancels the
 // calls in flight when the output breaks; and sends no response to a
 // request the client cancelled. [NewHTTPHandler] serves a
-// server over streamable HTTP with DNS-rebinding and cross-origin
-// protection, expiring and capped sessions, JSON-RPC error bodies, and no
-// response to a cancelled call.
+// server over streamable HTTP on one URL for both protocol revisions:
+// sessions for 2025-11-25 and earlier, stateless requests for 2026-07-28,
+// chosen per request. It adds DNS-rebinding and cross-origin protection,
+// sessions that expire only when idle with no event stream open, a cap on
+// sessions, JSON-RPC error bodies, and no response to a cancelled call.
 package mcpbridge

@@ -24,7 +24,7 @@ const HTTPPath = "/mcp"
 
 // Defaults of [HTTPOptions].
 const (
-	DefaultSessionTimeout = 30 * time.Minute
+	DefaultSessionTimeout = 24 * time.Hour
 	DefaultMaxSessions    = 256
 )
 
@@ -34,8 +34,10 @@ const retryAfter = 10
 
 // HTTPOptions configure [NewHTTPHandler]. A nil *HTTPOptions means defaults.
 type HTTPOptions struct {
-	// SessionTimeout closes a session that got no request for this long; a
-	// call in flight keeps its session open. Default: 30 minutes.
+	// SessionTimeout closes a session that has had no request in flight and
+	// no event stream open for this long: a session whose client holds its
+	// GET event stream open never expires. Sessions are those of protocol
+	// revisions up to 2025-11-25; 2026-07-28 has none. Default: 24 hours.
 	SessionTimeout time.Duration
 	// MaxSessions caps the live sessions: a client that asks for one more
 	// gets 503 Service Unavailable with Retry-After. Default: 256.
@@ -44,30 +46,42 @@ type HTTPOptions struct {
 	Logger *slog.Logger
 }
 
-// HTTPHandler serves an MCP server over streamable HTTP, one session per
-// client. Create it with [NewHTTPHandler].
+// HTTPHandler serves an MCP server over streamable HTTP: clients of
+// protocol revisions up to 2025-11-25 in sessions, clients of 2026-07-28
+// statelessly, on one URL. Create it with [NewHTTPHandler].
 type HTTPHandler struct {
-	srv      *mcp.Server
-	handler  http.Handler // serve behind cross-origin protection
-	sdk      http.Handler
-	opts     HTTPOptions
-	calls    context.Context
-	abort    context.CancelFunc
-	newMu    sync.Mutex // serializes session creation, for the cap
-	inflight sync.Map   // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
+	srv       *mcp.Server
+	handler   http.Handler // serve behind cross-origin protection
+	sessions  http.Handler // the SDK's handler with sessions
+	stateless http.Handler // the SDK's stateless handler
+	opts      HTTPOptions
+	clock     *sessionClock
+	calls     context.Context
+	abort     context.CancelFunc
+	newMu     sync.Mutex // serializes session creation, for the cap
+	inflight  sync.Map   // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
 }
 
-// NewHTTPHandler serves srv over streamable HTTP, with one MCP session per
-// client. It adds to the SDK's handler:
+// NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
+// the protocol revision it speaks: one that carries its protocol version
+// (the MCP-Protocol-Version header naming 2026-07-28 or later, or the
+// version in the request's _meta) or asks server/discover is served
+// statelessly, as 2026-07-28 has it; any other request belongs to a session
+// of an earlier revision, opened by initialize and named by the
+// Mcp-Session-Id header, where the server may send requests of its own.
+// It adds to the SDK's handlers:
 //
 //   - two protections of a server on a loopback address against web pages:
 //     a request that reached a loopback address with a Host header naming
 //     another host is refused with 403 (DNS rebinding protection, as the SDK
 //     does, but before anything else is read), and so is a browser's
 //     cross-origin request (net/http's CrossOriginProtection);
-//   - idle sessions expire and live sessions are capped ([HTTPOptions]);
-//   - a request for a method the server does not have gets a JSON-RPC
-//     -32601 error, and a message other than initialize without an
+//   - a body that is not JSON gets 400 with a JSON-RPC -32700 parse error,
+//     and one that is not a JSON-RPC message a -32600 invalid request;
+//   - sessions expire when idle with no event stream open, and live
+//     sessions are capped ([HTTPOptions]);
+//   - in a session, a request for a method the server does not have gets a
+//     JSON-RPC -32601 error, and a message other than initialize without an
 //     Mcp-Session-Id header gets 400 with a JSON-RPC -32600 error;
 //   - a call the client cancelled with notifications/cancelled gets no
 //     response: its event stream ends without one (the SDK alone answers
@@ -85,8 +99,13 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	calls, abort := context.WithCancel(context.Background())
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort}
-	h.sdk = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Logger: o.Logger, SessionTimeout: o.SessionTimeout})
+	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
+	get := func(*http.Request) *mcp.Server { return srv }
+	// The SDK's own session timeout counts only POST requests, so a client
+	// idle with its event stream open would lose its session: the clock
+	// counts both.
+	h.sessions = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger})
+	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
 	h.handler = http.NewCrossOriginProtection().Handler(http.HandlerFunc(h.serve))
 	return h
 }
@@ -95,8 +114,18 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 // that come after are still served.
 func (h *HTTPHandler) Close() {
 	h.abort()
+	h.clock.stop()
 	for ss := range h.srv.Sessions() {
 		ss.Close()
+	}
+}
+
+// closeSession closes the session named id, if it is still open.
+func (h *HTTPHandler) closeSession(id string) {
+	for ss := range h.srv.Sessions() {
+		if ss.ID() == id {
+			ss.Close()
+		}
 	}
 }
 
@@ -105,9 +134,10 @@ type cancelKey struct{ session, id string }
 
 // httpMessage is what the handler reads of a posted message.
 type httpMessage struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Meta      map[string]any  `json:"_meta"`
 	} `json:"params"`
@@ -125,9 +155,14 @@ var clientRequests = map[string]bool{
 	"server/discover": true, "subscriptions/listen": true,
 }
 
-// sessionless is the first protocol version without sessions, which the SDK
-// answers itself.
+// sessionless is the first protocol version without sessions.
 const sessionless = "2026-07-28"
+
+// Header names of the streamable HTTP transport.
+const (
+	sessionHeader  = "Mcp-Session-Id"
+	protocolHeader = "Mcp-Protocol-Version"
+)
 
 // ServeHTTP implements http.Handler.
 func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
@@ -140,8 +175,22 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	req = req.WithContext(withCallsContext(req.Context(), h.calls))
+	session := req.Header.Get(sessionHeader)
+	newHeader := req.Header.Get(protocolHeader) >= sessionless
 	if req.Method != http.MethodPost || req.Body == nil {
-		h.sdk.ServeHTTP(w, req)
+		// GET opens a session's event stream, DELETE ends a session: with
+		// no session named, there is none (the stateless handler answers
+		// 405 with Allow: POST).
+		if newHeader || session == "" {
+			h.stateless.ServeHTTP(w, req)
+			return
+		}
+		release := h.clock.hold(session)
+		defer release()
+		h.sessions.ServeHTTP(w, req)
+		if req.Method == http.MethodDelete {
+			h.clock.forget(session)
+		}
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes))
@@ -155,23 +204,29 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	req.Body = io.NopCloser(bytes.NewReader(body))
-	var m httpMessage
-	if json.Unmarshal(body, &m) != nil || m.Method == "" {
-		// Batches, responses and malformed bodies: the SDK's to judge.
-		h.sdk.ServeHTTP(w, req)
+	m, code, msg := checkBody(body)
+	if code != 0 {
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
 		return
 	}
-	session := req.Header.Get("Mcp-Session-Id")
+	if m.Method == "" {
+		// Batches and responses: the SDK's to judge.
+		h.serveSession(w, req, session)
+		return
+	}
+	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
+	if newHeader || metaVersion || (session == "" && m.Method == "server/discover") {
+		h.stateless.ServeHTTP(w, req)
+		return
+	}
 	id := idKey(m.ID)
-	newProtocol := req.Header.Get("Mcp-Protocol-Version") >= sessionless || m.Params.Meta["io.modelcontextprotocol/protocolVersion"] != nil
 	switch {
 	case id != "" && !clientRequests[m.Method]:
 		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + m.Method})
 		return
-	case newProtocol:
 	case session == "" && m.Method != "initialize":
 		writeRPCError(w, http.StatusBadRequest, m.ID, jsonrpcError{codeInvalidRequest,
-			"invalid request: no Mcp-Session-Id header; initialize a session first"})
+			"invalid request: no Mcp-Session-Id header; initialize a session first, or send the protocol version of a sessionless revision"})
 		return
 	case session == "":
 		h.newMu.Lock()
@@ -181,6 +236,12 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 			http.Error(w, fmt.Sprintf("too many sessions: %d are open, the limit is %d", n, h.opts.MaxSessions), http.StatusServiceUnavailable)
 			return
 		}
+		sw := &sessionStart{ResponseWriter: w}
+		h.sessions.ServeHTTP(sw, req)
+		if sw.id != "" {
+			h.clock.start(sw.id)
+		}
+		return
 	case m.Method == "notifications/cancelled":
 		if c, ok := h.inflight.Load(cancelKey{session, idKey(m.Params.RequestID)}); ok {
 			c.(*atomic.Bool).Store(true)
@@ -192,8 +253,106 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		defer h.inflight.Delete(key)
 		w = &cancelFilter{ResponseWriter: w, id: id, cancelled: cancelled}
 	}
-	h.sdk.ServeHTTP(w, req)
+	h.serveSession(w, req, session)
 }
+
+// serveSession serves a request of the session named id, which counts as
+// activity for its expiry.
+func (h *HTTPHandler) serveSession(w http.ResponseWriter, req *http.Request, id string) {
+	if id != "" {
+		release := h.clock.hold(id)
+		defer release()
+	}
+	h.sessions.ServeHTTP(w, req)
+}
+
+// checkBody reads a posted body: one JSON-RPC message, or a batch of them.
+// It returns the message (zero for a batch), or the JSON-RPC error code and
+// text that answer a body which is not JSON (-32700) or not JSON-RPC
+// (-32600).
+func checkBody(body []byte) (m httpMessage, code int, msg string) {
+	body = bytes.TrimLeft(body, " \t\r\n")
+	switch {
+	case len(body) == 0:
+		return m, codeInvalidRequest, "invalid request: the body is empty"
+	case body[0] == '[':
+		var batch []json.RawMessage
+		if err := json.Unmarshal(body, &batch); err != nil {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		if len(batch) == 0 {
+			return m, codeInvalidRequest, "invalid request: an empty batch"
+		}
+		for i, raw := range batch {
+			var one httpMessage
+			if err := json.Unmarshal(raw, &one); err != nil {
+				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch is not a JSON-RPC message", i)
+			}
+			if text := one.invalid(); text != "" {
+				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch: %s", i, text)
+			}
+		}
+		return m, 0, ""
+	case body[0] != '{':
+		if !json.Valid(body) {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		return m, codeInvalidRequest, "invalid request: a message is a JSON object"
+	}
+	if err := json.Unmarshal(body, &m); err != nil {
+		var syntax *json.SyntaxError
+		if errors.As(err, &syntax) || !json.Valid(body) {
+			return m, codeParseError, "parse error: the body is not JSON"
+		}
+		return m, codeInvalidRequest, "invalid request: not a JSON-RPC message"
+	}
+	if text := m.invalid(); text != "" {
+		return m, codeInvalidRequest, "invalid request: " + text
+	}
+	return m, 0, ""
+}
+
+// invalid says what makes m no JSON-RPC 2.0 message, or "".
+func (m *httpMessage) invalid() string {
+	switch {
+	case m.JSONRPC != "2.0":
+		return `"jsonrpc" must be "2.0"`
+	case len(m.ID) > 0 && string(m.ID) != "null" && idKey(m.ID) == "":
+		return `"id" must be a string or a number`
+	case m.Method == "" && idKey(m.ID) == "":
+		return `no "method", and no "id" to answer`
+	}
+	return ""
+}
+
+// sessionStart notes the id of the session a response opens.
+type sessionStart struct {
+	http.ResponseWriter
+	id string
+}
+
+func (s *sessionStart) WriteHeader(code int) {
+	if code == http.StatusOK {
+		s.id = s.Header().Get(sessionHeader)
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *sessionStart) Write(b []byte) (int, error) {
+	if s.id == "" {
+		s.id = s.Header().Get(sessionHeader)
+	}
+	return s.ResponseWriter.Write(b)
+}
+
+// Flush and Unwrap let the SDK flush each event.
+func (s *sessionStart) Flush() {
+	if fl, ok := s.ResponseWriter.(http.Flusher); ok {
+		fl.Flush()
+	}
+}
+
+func (s *sessionStart) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // rebound reports a request that reached a loopback address with a Host
 // header naming another host: a web page's, through DNS rebinding.
@@ -216,11 +375,14 @@ func isLoopback(addr string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// liveSessions counts the server's sessions.
+// liveSessions counts the server's sessions; the ephemeral ones of
+// stateless requests have no id and do not count.
 func (h *HTTPHandler) liveSessions() int {
 	n := 0
-	for range h.srv.Sessions() {
-		n++
+	for ss := range h.srv.Sessions() {
+		if ss.ID() != "" {
+			n++
+		}
 	}
 	return n
 }

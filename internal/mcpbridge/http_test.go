@@ -30,15 +30,15 @@ func TestHTTP(t *testing.T) {
 	url := serveHTTP(t)
 	n := newNotes()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, n.clientOptions()).
-		Connect(callCtx(t), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		Connect(callCtx(t), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
 	defer cs.Close()
-	// Streamable HTTP with sessions negotiates a protocol before 2026-07-28,
-	// where the client sets its log level once per session.
-	if v := cs.InitializeResult().ProtocolVersion; v >= "2026-07-28" {
-		t.Fatalf("protocol %s: want one with sessions", v)
+	// A client of 2025-11-25 gets a session, where it sets its log level
+	// once.
+	if v, id := cs.InitializeResult().ProtocolVersion, cs.ID(); v != "2025-11-25" || id == "" {
+		t.Fatalf("protocol %s, session %q: want 2025-11-25 with a session", v, id)
 	}
 	if err := cs.SetLoggingLevel(callCtx(t), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
 		t.Fatalf("SetLoggingLevel: %v", err)
@@ -53,6 +53,43 @@ func TestHTTP(t *testing.T) {
 	progress, logs := n.snapshot()
 	if len(progress) != 2 || len(logs) != 1 {
 		t.Errorf("notifications: got %d progress and %d logs, want 2 and 1", len(progress), len(logs))
+	}
+}
+
+// TestHTTPBothRevisions serves a client of 2025-11-25, in a session, and one
+// of 2026-07-28, without, on one URL at once.
+func TestHTTPBothRevisions(t *testing.T) {
+	url := serveHTTP(t)
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(version, func(t *testing.T) {
+			n := newNotes()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, n.clientOptions()).
+				Connect(callCtx(t), &mcp.StreamableClientTransport{Endpoint: url}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatalf("connect: %v", err)
+			}
+			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != version {
+				t.Fatalf("protocol: got %s, want %s", got, version)
+			}
+			if id, sessions := cs.ID(), version < "2026-07-28"; (id != "") != sessions {
+				t.Errorf("session id %q: want one only before 2026-07-28", id)
+			}
+			tools, err := cs.ListTools(callCtx(t), nil)
+			if err != nil || len(tools.Tools) == 0 {
+				t.Fatalf("ListTools: %v, %d tools", err, len(tools.Tools))
+			}
+			params := &mcp.CallToolParams{Name: "crashy_flood", Arguments: map[string]any{"n": 1}}
+			params.SetProgressToken(version)
+			res, err := cs.CallTool(callCtx(t), params)
+			if err != nil || res.IsError {
+				t.Fatalf("CallTool: %v %s", err, mustJSON(t, res))
+			}
+			n.settle(t, 2, 0)
+			if progress, _ := n.snapshot(); len(progress) != 2 {
+				t.Errorf("progress notifications: got %d, want 2", len(progress))
+			}
+		})
 	}
 }
 

@@ -100,6 +100,69 @@ func TestHTTPErrorShapes(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("tools/list in the session: got %s, want 200", resp.Status)
 	}
+	// Bodies that are not JSON-RPC get a JSON-RPC error with id null, in or
+	// out of a session.
+	for _, tt := range []struct {
+		name, body string
+		code       float64
+	}{
+		{"not JSON", `{"jsonrpc":"2.0","id":10,`, -32700},
+		{"text", `hello`, -32700},
+		{"empty", ``, -32600},
+		{"no jsonrpc", `{"id":11,"method":"ping"}`, -32600},
+		{"a number", `42`, -32600},
+		{"empty batch", `[]`, -32600},
+	} {
+		for _, in := range []string{"", session} {
+			resp := c.post(in, tt.body)
+			if id, code := rpcError(t, resp); resp.StatusCode != http.StatusBadRequest || id != nil || code != tt.code {
+				t.Errorf("%s (session %q): got %s, id %v, code %v; want 400, null, %v", tt.name, in, resp.Status, id, code, tt.code)
+			}
+		}
+	}
+}
+
+// TestHTTPSessionStreamHolds checks that an open event stream keeps its
+// session busy, so that it never expires, and that requests count too.
+func TestHTTPSessionStreamHolds(t *testing.T) {
+	c := newRawHTTP(t, waitBackend(make(chan struct{}), make(chan struct{})), nil)
+	session := c.initialize()
+	busy := func() int {
+		c.h.clock.mu.Lock()
+		defer c.h.clock.mu.Unlock()
+		if u := c.h.clock.sessions[session]; u != nil {
+			return u.busy
+		}
+		return -1
+	}
+	if got := busy(); got != 0 {
+		t.Fatalf("a new session: busy %d, want 0 (known, idle)", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET: %v %v", err, resp)
+	}
+	if got := busy(); got != 1 {
+		t.Errorf("with the event stream open: busy %d, want 1", got)
+	}
+	resp.Body.Close()
+	// The server notices the closed stream when it next writes, or when the
+	// session ends: end it, and the clock forgets it.
+	del, _ := http.NewRequest(http.MethodDelete, c.url, nil)
+	del.Header.Set("Mcp-Session-Id", session)
+	del.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if resp, err := http.DefaultClient.Do(del); err != nil || resp.StatusCode >= 300 {
+		t.Fatalf("DELETE: %v %v", err, resp)
+	}
+	if got := busy(); got != -1 {
+		t.Errorf("after DELETE: busy %d, want -1 (forgotten)", got)
+	}
 }
 
 func TestHTTPSessionCap(t *testing.T) {

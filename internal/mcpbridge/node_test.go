@@ -304,3 +304,73 @@ func TestTSApproval(t *testing.T) {
 		t.Errorf("workspace notes: got %v, want only notes/accepted.md", files)
 	}
 }
+
+// TestTSClientV2 calls tools through the official MCP TypeScript v2 client
+// pinned to protocol 2026-07-28 (testdata/tsv2.mjs), over modhost mcp
+// --http and over stdio: a plain tool, and research_save_note, whose
+// approval the client is asked in an input request and accepts.
+func TestTSClientV2(t *testing.T) {
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	args := []string{"--mods", research, "--workspace", ws, "mcp"}
+	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
+
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tsv2.mjs"), dir, url, stdio)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tsv2: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
+	}
+	var report struct {
+		Transports []struct {
+			Name, Protocol string
+			Calls          []struct {
+				Tool    string
+				Asked   []string
+				IsError bool
+				Text    string
+			}
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tsv2 output %s: %v", out, err)
+	}
+	if len(report.Transports) != 2 {
+		t.Fatalf("got %d transports, want 2: %s", len(report.Transports), out)
+	}
+	for _, tr := range report.Transports {
+		if tr.Protocol != "2026-07-28" {
+			t.Errorf("%s: protocol %q, want 2026-07-28", tr.Name, tr.Protocol)
+		}
+		want := map[string]struct {
+			asked int
+			text  string
+		}{
+			"research_word_count": {0, "3 words"},
+			"research_save_note":  {1, "Saved"},
+		}
+		if len(tr.Calls) != len(want) {
+			t.Fatalf("%s: got %d calls, want %d", tr.Name, len(tr.Calls), len(want))
+		}
+		for _, c := range tr.Calls {
+			w := want[c.Tool]
+			if c.IsError || len(c.Asked) != w.asked || !strings.Contains(c.Text, w.text) {
+				t.Errorf("%s %s: asked %q, isError %v, text %q; want %d questions and a text containing %q",
+					tr.Name, c.Tool, c.Asked, c.IsError, c.Text, w.asked, w.text)
+			}
+		}
+	}
+	for _, note := range []string{"http.md", "stdio.md"} {
+		if _, err := os.Stat(filepath.Join(ws, "notes", note)); err != nil {
+			t.Errorf("the approved note: %v", err)
+		}
+	}
+}

@@ -16,6 +16,10 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
+// headerName is what x-mcp-header accepts: the end of an Mcp-Param-<name>
+// HTTP header's name.
+var headerName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9-]*$`)
+
 // Mode selects which side of the wire a schema describes.
 type Mode int
 
@@ -23,8 +27,8 @@ const (
 	// Input schemas describe what a tool accepts: slices and maps reject
 	// null.
 	Input Mode = iota
-	// Output schemas describe what encoding/json writes: nil slices and
-	// maps are null.
+	// Output schemas describe what the sdk writes: nil slices and maps
+	// encode as [] and {} (and a nil []byte as ""), so each has one type.
 	Output
 )
 
@@ -198,6 +202,9 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 		s := g.typeSchema(p.Elem(), pos)
 		if s.Type != "" || s.Ref != "" || len(s.Enum) > 0 {
 			s.Nullable = true
+			// An output schema gives each node one type: null is a branch
+			// of its own.
+			s.NullBranch = g.Mode == Output
 		}
 		return s
 	}
@@ -226,10 +233,10 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	case *types.Slice:
 		if b, ok := types.Unalias(u.Elem()).Underlying().(*types.Basic); ok && b.Kind() == types.Byte &&
 			!hasMethod(u.Elem(), "MarshalJSON") && !hasMethod(u.Elem(), "MarshalText") {
-			return &Schema{Type: "string", ContentEncoding: "base64", Nullable: g.Mode == Output}
+			return &Schema{Type: "string", ContentEncoding: "base64"}
 		}
 		return g.guard(named, pos, func() *Schema {
-			return &Schema{Type: "array", Items: g.typeSchema(u.Elem(), pos), Nullable: g.Mode == Output}
+			return &Schema{Type: "array", Items: g.typeSchema(u.Elem(), pos)}
 		})
 	case *types.Array:
 		return g.guard(named, pos, func() *Schema {
@@ -238,7 +245,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 		})
 	case *types.Map:
 		return g.guard(named, pos, func() *Schema {
-			s := &Schema{Type: "object", Nullable: g.Mode == Output}
+			s := &Schema{Type: "object"}
 			k := types.Unalias(u.Key())
 			switch kb, _ := k.Underlying().(*types.Basic); {
 			case kb != nil && kb.Info()&types.IsString != 0:
@@ -799,11 +806,11 @@ func (g *Generator) quote(s *Schema, f field, pos token.Pos) {
 		if b.Info()&types.IsUnsigned != 0 {
 			pattern = "^[0-9]+$"
 		}
-		*s = Schema{Type: "string", Pattern: pattern, Format: goFormat(b), Nullable: s.Nullable}
+		*s = Schema{Type: "string", Pattern: pattern, Format: goFormat(b), Nullable: s.Nullable, NullBranch: s.NullBranch}
 	case s.Type == "number" && b != nil:
-		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Format: goFormat(b), Nullable: s.Nullable}
+		*s = Schema{Type: "string", Pattern: `^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`, Format: goFormat(b), Nullable: s.Nullable, NullBranch: s.NullBranch}
 	case s.Type == "boolean":
-		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable}
+		*s = Schema{Type: "string", Enum: []string{`"true"`, `"false"`}, Nullable: s.Nullable, NullBranch: s.NullBranch}
 	default:
 		g.errorf(pos, "the \",string\" option is supported on integer, number and boolean fields only")
 	}
@@ -884,6 +891,16 @@ func apply(s *Schema, it tagItem) error {
 		default:
 			return fmt.Errorf("format %q: want date-time, date, email, uri or uuid", it.value)
 		}
+	case "x-mcp-header":
+		if !headerName.MatchString(it.value) {
+			return fmt.Errorf("x-mcp-header=%s: want a header name of letters, digits and '-'", it.value)
+		}
+		switch s.Type {
+		case "string", "integer", "number", "boolean":
+		default:
+			return fmt.Errorf("x-mcp-header applies to string, number and boolean fields only")
+		}
+		s.MCPHeader = it.value
 	case "uniqueItems":
 		if it.value != "true" {
 			return fmt.Errorf("uniqueItems=%s: only uniqueItems=true is meaningful", it.value)

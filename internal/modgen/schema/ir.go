@@ -21,9 +21,15 @@ type Schema struct {
 	Type string
 	// Nullable adds null to the accepted values.
 	Nullable bool
+	// NullBranch writes a nullable node as anyOf [{"type":"null"}, node]
+	// rather than with a type array, so that every "type" is one type.
+	NullBranch bool
 	// Enum lists the accepted values as JSON literals.
-	Enum            []string
-	Format          string
+	Enum   []string
+	Format string
+	// MCPHeader is the x-mcp-header keyword: the name of the HTTP header in
+	// which MCP clients mirror the value (SEP-2243).
+	MCPHeader       string
 	ContentEncoding string
 	Pattern         string
 	MinLength       *uint64
@@ -128,11 +134,11 @@ func (s *Schema) write(b *bytes.Buffer) {
 		w.str("$schema", Draft)
 	}
 	w.str("description", s.Description)
-	if s.Nullable && (s.Ref != "" || len(s.Enum) > 0) {
+	if s.Nullable && (s.Ref != "" || len(s.Enum) > 0 || s.NullBranch) {
 		w.key("anyOf")
 		b.WriteString(`[{"type":"null"},`)
 		inner := *s
-		inner.Nullable, inner.Description, inner.Default, inner.Root, inner.Defs = false, "", "", false, nil
+		inner.Nullable, inner.NullBranch, inner.Description, inner.Default, inner.Root, inner.Defs = false, false, "", "", false, nil
 		inner.write(b)
 		b.WriteByte(']')
 	} else {
@@ -183,6 +189,7 @@ func (s *Schema) writeBody(w *objWriter) {
 		b.WriteByte(']')
 	}
 	w.str("format", s.Format)
+	w.str("x-mcp-header", s.MCPHeader)
 	w.str("contentEncoding", s.ContentEncoding)
 	w.str("pattern", s.Pattern)
 	w.uint("minLength", s.MinLength)

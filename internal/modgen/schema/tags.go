@@ -26,6 +26,9 @@ var constraintKeys = map[string]string{
 	"maxProperties":    "object",
 	"enum":             "",
 	"default":          "",
+	// x-mcp-header names the HTTP header (Mcp-Param-<name>) in which an MCP
+	// client of protocol 2026-07-28 mirrors the field's value.
+	"x-mcp-header": "",
 }
 
 // tagItem is one key=value item of a jsonschema tag.
@@ -117,7 +120,7 @@ func isIdent(s string) bool {
 		return false
 	}
 	for i, r := range s {
-		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9') {
+		if !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '-')) {
 			return false
 		}
 	}

@@ -18,7 +18,8 @@ func TestParseTag(t *testing.T) {
 		{tag: `pattern="^[a-z]{1,3}$",format=email`, want: parsedTag{items: []tagItem{{"pattern", "^[a-z]{1,3}$"}, {"format", "email"}}}},
 		{tag: "enum=a,enum=b,Pick one", want: parsedTag{items: []tagItem{{"enum", "a"}, {"enum", "b"}}, description: "Pick one"}},
 		{tag: "Just words = fine", want: parsedTag{description: "Just words = fine"}},
-		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun": want one of default, enum, exclusiveMaximum, exclusiveMinimum, format, maxItems, maxLength, maxProperties, maximum, minItems, minLength, minProperties, minimum, multipleOf, pattern, uniqueItems, or the bare keywords required, optional and enum`},
+		{tag: "minimun=1", wantErr: `unknown jsonschema tag key "minimun": want one of default, enum, exclusiveMaximum, exclusiveMinimum, format, maxItems, maxLength, maxProperties, maximum, minItems, minLength, minProperties, minimum, multipleOf, pattern, uniqueItems, x-mcp-header, or the bare keywords required, optional and enum`},
+		{tag: "x-mcp-header=Region,the region", want: parsedTag{items: []tagItem{{"x-mcp-header", "Region"}}, description: "the region"}},
 		{tag: "maxProperties=10", want: parsedTag{items: []tagItem{{"maxProperties", "10"}}}},
 		{tag: "required,optional", wantErr: "jsonschema tag says both required and optional"},
 		{tag: `pattern="abc`, wantErr: `jsonschema tag key pattern: bad quoted value: invalid syntax`},
@@ -55,6 +56,10 @@ func TestApply(t *testing.T) {
 		{"integer", tagItem{"enum", "1.5"}, "enum=1.5: want an integer"},
 		{"number", tagItem{"multipleOf", "0"}, "multipleOf=0: want a number greater than 0"},
 		{"integer", tagItem{"minimum", "5"}, ""},
+		{"string", tagItem{"x-mcp-header", "Region"}, ""},
+		{"boolean", tagItem{"x-mcp-header", "Dry-Run"}, ""},
+		{"string", tagItem{"x-mcp-header", "Re gion"}, "x-mcp-header=Re gion: want a header name of letters, digits and '-'"},
+		{"array", tagItem{"x-mcp-header", "Tags"}, "x-mcp-header applies to string, number and boolean fields only"},
 	}
 	for _, tt := range tests {
 		s := &Schema{Type: tt.typ}

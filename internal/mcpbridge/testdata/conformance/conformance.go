@@ -60,6 +60,15 @@ type address struct {
 	Previous *address `json:"previous,omitempty"`
 }
 
+// Regional is the input of test_x_mcp_header.
+type Regional struct {
+	// Region is mirrored into the Mcp-Param-Region header by clients of
+	// protocol 2026-07-28.
+	Region string `json:"region" jsonschema:"x-mcp-header=Region"`
+	// Level is not mirrored.
+	Level int `json:"level,omitempty"`
+}
+
 // Mod is the conformance fixture mod.
 var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{
@@ -133,6 +142,23 @@ var Mod = sdk.DefineMod(sdk.Mod{
 					tc.Log(msg)
 				}
 				return sdk.Text("Tool with logging executed successfully"), nil
+			},
+		},
+		sdk.PlainTool[Regional]{
+			Name:        "test_x_mcp_header",
+			Description: "Echoes its region, which clients also send in the Mcp-Param-Region header. Call it to test that header.",
+			Activity:    "Echoing…",
+			Run: func(tc *sdk.ToolContext, in Regional) (sdk.Result, error) {
+				return sdk.Text("region: " + in.Region), nil
+			},
+		},
+		sdk.PlainTool[None]{
+			Name:        "test_logging_tool",
+			Description: "Logs one entry, which a client of protocol 2026-07-28 receives only when its request asked for a log level. Call it to test that.",
+			Activity:    "Logging…",
+			Run: func(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+				tc.Log("test_logging_tool executed")
+				return sdk.Text("test_logging_tool executed"), nil
 			},
 		},
 		sdk.PlainTool[None]{

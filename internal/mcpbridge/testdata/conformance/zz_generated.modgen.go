@@ -14,7 +14,7 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools the official MCP conformance suite calls by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:a4479b71373535d7ac8a629f5f6cef323af13906de7a4a340062691efe909db6\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"The person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"How the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"The person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"The person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"A postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"The street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"The city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"The address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools the official MCP conformance suite calls by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:711f06d5eba9672df530776bc47f37cc5b5d02962bc4694bb2e9861b37cf3802\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_x_mcp_header\",\n      \"description\": \"Echoes its region, which clients also send in the Mcp-Param-Region header. Call it to test that header.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_x_mcp_header.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"region\": {\n            \"description\": \"Mirrored into the Mcp-Param-Region header by clients of protocol 2026-07-28.\",\n            \"type\": \"string\",\n            \"x-mcp-header\": \"Region\"\n          },\n          \"level\": {\n            \"description\": \"Not mirrored.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          }\n        },\n        \"required\": [\n          \"region\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_logging_tool\",\n      \"description\": \"Logs one entry, which a client of protocol 2026-07-28 receives only when its request asked for a log level. Call it to test that.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"The person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"How the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"The person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"The person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"A postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"The street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"The city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"The address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
@@ -26,17 +26,19 @@ func Modkit() *sdk.Generated {
 			"test_embedded_resource":      modkitDecodeTestSimpleText,
 			"test_error_handling":         modkitDecodeTestSimpleText,
 			"test_image_content":          modkitDecodeTestSimpleText,
+			"test_logging_tool":           modkitDecodeTestSimpleText,
 			"test_multiple_content_types": modkitDecodeTestSimpleText,
 			"test_simple_text":            modkitDecodeTestSimpleText,
 			"test_tool_with_logging":      modkitDecodeTestSimpleText,
 			"test_tool_with_progress":     modkitDecodeTestSimpleText,
+			"test_x_mcp_header":           modkitDecodeTestXMcpHeader,
 		},
 		Manifest: []byte(modkitManifest),
 		Mod:      Mod,
 	}
 }
 
-// modkitDecodeTestSimpleText validates the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress" and "test_error_handling" and decodes it.
+// modkitDecodeTestSimpleText validates the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress" and "test_error_handling" and decodes it.
 func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -53,13 +55,77 @@ func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckTestSimpleText checks the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress" and "test_error_handling".
+// modkitCheckTestSimpleText checks the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress" and "test_error_handling".
 func modkitCheckTestSimpleText(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
 		c.Enter()
 		for c.Next() {
 			c.Unknown("")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitDecodeTestXMcpHeader validates the input of tool "test_x_mcp_header" and decodes it.
+func modkitDecodeTestXMcpHeader(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckTestXMcpHeader(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in Regional
+	modkitFillRegional(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckTestXMcpHeader checks the input of tool "test_x_mcp_header".
+func modkitCheckTestXMcpHeader(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "region":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "level":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			default:
+				c.Unknown("\"region\", \"level\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("region")
 		}
 	default:
 		c.WrongType("an object")
@@ -222,6 +288,21 @@ func modkitFillNone(c *jsoncheck.Checker, v *None) {
 	c.Enter()
 	for c.Next() {
 		switch string(c.Key()) {
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillRegional decodes validated input into v.
+func modkitFillRegional(c *jsoncheck.Checker, v *Regional) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "region":
+			v.Region = string(c.Str())
+		case "level":
+			v.Level = int(c.Num().Int64())
 		default:
 			c.Skip()
 		}

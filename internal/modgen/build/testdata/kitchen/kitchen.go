@@ -45,6 +45,7 @@ type Hit struct {
 	Path string  `json:"path"`
 	Line int     `json:"line"`
 	Tree *Branch `json:"tree,omitempty"`
+	Note *string `json:"note"`
 }
 
 // Branch is a recursive tree.

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/bench/internal/echomod"
+	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/manifest"
+)
+
+// statelessVersion is the protocol revision both sides of
+// mcp_http_2026_vs_gosdk speak: no session, every request on its own.
+const statelessVersion = "2026-07-28"
+
+// mcpHTTP2026VsGoSDK compares a stateless 2026-07-28 tools/call of the echo
+// tool through modhost's HTTP endpoint (mcpbridge's handler, the echo mod in
+// its process) with the same call to go-sdk's stateless streamable HTTP
+// server with the echo tool in process, both on loopback, both called by
+// go-sdk's client.
+func mcpHTTP2026VsGoSDK(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+	if err != nil {
+		return row{}, err
+	}
+	bridge := mcpbridge.NewHTTPHandler(srv, nil)
+	defer bridge.Close()
+	modkitURL, stopModkit := serveLoopback(bridge)
+	defer stopModkit()
+
+	plain, err := goSDKEchoServer()
+	if err != nil {
+		return row{}, err
+	}
+	sdkURL, stopSDK := serveLoopback(mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return plain }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer stopSDK()
+
+	a, err := statelessClient(ctx, "modhost", modkitURL)
+	if err != nil {
+		return row{}, err
+	}
+	defer a.Close()
+	b, err := statelessClient(ctx, "go-sdk", sdkURL)
+	if err != nil {
+		return row{}, err
+	}
+	defer b.Close()
+	sa, sb, err := pairCalls(ctx, e.cfg, echoCall("modhost", a), echoCall("go-sdk", b))
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("modhost HTTP 2026-07-28", sa), latencySide("go-sdk stateless HTTP", sb), roundRatios(sa, sb), goal{}), nil
+}
+
+// serveLoopback serves handler at mcpbridge.HTTPPath on a loopback port.
+func serveLoopback(handler http.Handler) (url string, stop func()) {
+	mux := http.NewServeMux()
+	mux.Handle(mcpbridge.HTTPPath, handler)
+	ts := httptest.NewServer(mux)
+	return ts.URL + mcpbridge.HTTPPath, ts.Close
+}
+
+// statelessClient connects go-sdk's client at protocol 2026-07-28 and
+// checks that it got no session and that the echo answers.
+func statelessClient(ctx context.Context, side, url string) (*mcp.ClientSession, error) {
+	client := mcp.NewClient(&mcp.Implementation{Name: "modkit-bench", Version: "v1.0.0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url},
+		&mcp.ClientSessionOptions{ProtocolVersion: statelessVersion})
+	if err != nil {
+		return nil, fmt.Errorf("%s: connect: %w", side, err)
+	}
+	if v := cs.InitializeResult().ProtocolVersion; v != statelessVersion || cs.ID() != "" {
+		cs.Close()
+		return nil, fmt.Errorf("%s: protocol %s, session %q; want %s without a session", side, v, cs.ID(), statelessVersion)
+	}
+	if err := echoCall(side, cs)(ctx); err != nil {
+		cs.Close()
+		return nil, err
+	}
+	return cs, nil
+}
+
+// echoCall calls the echo tool and checks the reply.
+func echoCall(side string, cs *mcp.ClientSession) call {
+	return func(ctx context.Context) error {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(echo.Payload)})
+		if err != nil {
+			return fmt.Errorf("%s: tools/call: %w", side, err)
+		}
+		if res.IsError || len(res.Content) == 0 {
+			return fmt.Errorf("%s: tools/call: an error or no content", side)
+		}
+		text, ok := res.Content[0].(*mcp.TextContent)
+		if !ok {
+			return fmt.Errorf("%s: tools/call: got %T, want text", side, res.Content[0])
+		}
+		return checkReply(side, text.Text)
+	}
+}
+
+// goSDKEchoServer is go-sdk's server with the echo tool in process, its
+// input schema the one modgen wrote for the echo mod's echo tool, as
+// internal/mcpecho serves it over stdio.
+func goSDKEchoServer() (*mcp.Server, error) {
+	m, err := manifest.Decode(echomod.Modkit().Manifest)
+	if err != nil {
+		return nil, err
+	}
+	var schema json.RawMessage
+	for _, t := range m.Tools {
+		if t.Name == "echo" {
+			schema = t.InputSchema
+		}
+	}
+	if schema == nil {
+		return nil, fmt.Errorf("echo mod manifest has no echo tool")
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "mcpecho", Version: "v1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "echo",
+		Description: "Returns its input as JSON. Call it to measure the cost of a round trip.",
+		InputSchema: schema,
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in echo.Input) (*mcp.CallToolResult, any, error) {
+		reply, err := echo.Reply(in)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply}}}, nil, nil
+	})
+	return s, nil
+}

@@ -1,0 +1,39 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzCheckBody checks that any posted body is either accepted as JSON-RPC
+// or answered with a parse error (-32700) or an invalid request (-32600),
+// and that what is accepted is JSON.
+func FuzzCheckBody(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"a","result":{}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
+		`[]`, `{}`, `42`, `hello`, ``, `{"jsonrpc":"2.0","id":{},"method":"x"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		m, code, msg := checkBody(body)
+		switch code {
+		case 0:
+			if !json.Valid(body) {
+				t.Fatalf("accepted %q, which is not JSON", body)
+			}
+			if m.Method != "" && m.JSONRPC != "2.0" {
+				t.Fatalf("accepted %q with jsonrpc %q", body, m.JSONRPC)
+			}
+		case codeParseError, codeInvalidRequest:
+			if msg == "" {
+				t.Fatalf("%q: code %d without a message", body, code)
+			}
+		default:
+			t.Fatalf("%q: code %d", body, code)
+		}
+	})
+}
