@@ -73,3 +73,7 @@ type ViewState struct {
 // ToolOf returns the runtime view of tool, an sdk.Tool, and false for
 // anything else. Package sdk sets it when it initializes.
 var ToolOf func(tool any) (Tool, bool)
+
+// SetEnvNotify makes env, an *sdk.Env, pass the URIs its ResourceUpdated
+// receives to notify. Package sdk sets it when it initializes.
+var SetEnvNotify func(env any, notify func(uri string))
