@@ -44,6 +44,7 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped boo
 		"ui/resourceUri": uri,
 	}
 	br.views[t.Name] = viewTool{Tool: t, wrapped: wrapped}
+	br.apps[uri] = true
 	srv.AddResource(&mcp.Resource{
 		URI:         uri,
 		Name:        t.Name + "_view",
