@@ -23,8 +23,8 @@ const (
 	RoleAssistant Role = "assistant"
 )
 
-// PromptMessage is one message of a prompt: exactly one of Text, Image and
-// Resource.
+// PromptMessage is one message of a prompt: one of Text, Image and
+// Resource; with none it is an empty text.
 type PromptMessage struct {
 	// Role is RoleUser or RoleAssistant; empty means RoleUser.
 	Role Role

@@ -60,9 +60,25 @@ func (br *bridge) featureOptions(fb FeatureBackend, opts *mcp.ServerOptions) {
 	if len(fb.Prompts()) > 0 {
 		opts.Capabilities.Prompts = &mcp.PromptCapabilities{}
 	}
-	if len(fb.Prompts()) > 0 || len(fb.ResourceTemplates()) > 0 {
+	if completes(fb) {
 		opts.CompletionHandler = br.completionHandler(fb)
 	}
+}
+
+// completes reports whether some prompt or template has a Complete
+// handler: only then does the server offer completions.
+func completes(fb FeatureBackend) bool {
+	for _, p := range fb.Prompts() {
+		if p.Completes {
+			return true
+		}
+	}
+	for _, t := range fb.ResourceTemplates() {
+		if t.Completes {
+			return true
+		}
+	}
+	return false
 }
 
 // addFeatures registers the backend's resources, templates and prompts,

@@ -126,7 +126,8 @@ func OverLimit(what string, size, max int) string {
 }
 
 // CheckMessages returns what is wrong with a prompt's messages, or "":
-// each has one known role and exactly one of text, image and resource.
+// each has one known role and at most one of text, image and resource (a
+// message with none is an empty text).
 func CheckMessages(what string, msgs []sdk.PromptMessage) string {
 	for i, m := range msgs {
 		switch m.Role {
@@ -153,8 +154,8 @@ func CheckMessages(what string, msgs []sdk.PromptMessage) string {
 				return fmt.Sprintf("%s: message %d embeds a resource with both text and a blob", what, i)
 			}
 		}
-		if kinds != 1 {
-			return fmt.Sprintf("%s: message %d must have exactly one of text, an image and a resource", what, i)
+		if kinds > 1 {
+			return fmt.Sprintf("%s: message %d must have one of text, an image and a resource, not more", what, i)
 		}
 	}
 	return ""
