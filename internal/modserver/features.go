@@ -14,41 +14,63 @@ import (
 
 var _ modapi.Features = (*Server)(nil)
 
-// watchers are the host's WatchResources calls, and the URIs a mod
-// notified while none was listening is not kept: a host that was not
-// watching reads the resource afresh anyway.
+// watchers are the host's WatchResources calls. A mod's ResourceUpdated
+// never blocks: each watcher keeps the URIs not yet sent, once each, in
+// the order they first changed.
 type watchers struct {
 	mu   sync.Mutex
 	next int
-	fns  map[int]func(uri string)
+	all  map[int]*watcher
 }
 
-func (w *watchers) add(fn func(uri string)) (remove func()) {
+type watcher struct {
+	mu      sync.Mutex
+	pending []string
+	queued  map[string]bool
+	wake    chan struct{} // 1-buffered
+}
+
+func (w *watchers) add() (*watcher, func()) {
+	wt := &watcher{queued: map[string]bool{}, wake: make(chan struct{}, 1)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.fns == nil {
-		w.fns = map[int]func(string){}
+	if w.all == nil {
+		w.all = map[int]*watcher{}
 	}
 	id := w.next
 	w.next++
-	w.fns[id] = fn
-	return func() {
+	w.all[id] = wt
+	return wt, func() {
 		w.mu.Lock()
-		delete(w.fns, id)
+		delete(w.all, id)
 		w.mu.Unlock()
 	}
 }
 
 func (w *watchers) notify(uri string) {
 	w.mu.Lock()
-	fns := make([]func(string), 0, len(w.fns))
-	for _, fn := range w.fns {
-		fns = append(fns, fn)
+	defer w.mu.Unlock()
+	for _, wt := range w.all {
+		wt.mu.Lock()
+		if !wt.queued[uri] {
+			wt.queued[uri] = true
+			wt.pending = append(wt.pending, uri)
+		}
+		wt.mu.Unlock()
+		select {
+		case wt.wake <- struct{}{}:
+		default:
+		}
 	}
-	w.mu.Unlock()
-	for _, fn := range fns {
-		fn(uri)
-	}
+}
+
+// take returns the pending URIs and forgets them.
+func (wt *watcher) take() []string {
+	wt.mu.Lock()
+	defer wt.mu.Unlock()
+	out := wt.pending
+	wt.pending, wt.queued = nil, map[string]bool{}
+	return out
 }
 
 // env returns the Env a handler receives: its ResourceUpdated reaches the
@@ -61,19 +83,15 @@ func (s *Server) env(session sdk.Session, today string) *sdk.Env {
 
 // WatchResources implements modapi.Features.
 func (s *Server) WatchResources(ctx context.Context, updated func(uri string)) error {
-	// Updates come one at a time, in order, on this goroutine.
-	ch := make(chan string, 64)
-	remove := s.watch.add(func(uri string) {
-		select {
-		case ch <- uri:
-		case <-ctx.Done():
-		}
-	})
+	// Updates go out one at a time, in order, on this goroutine.
+	wt, remove := s.watch.add()
 	defer remove()
 	for {
 		select {
-		case uri := <-ch:
-			updated(uri)
+		case <-wt.wake:
+			for _, uri := range wt.take() {
+				updated(uri)
+			}
 		case <-ctx.Done():
 			return ctx.Err()
 		}
