@@ -118,7 +118,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 	}},
-	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
+	Commands: []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
 	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook}, {
 		ID: "recipe", Title: "A recipe", Description: "Writes a recipe.", Prompt: recipe, Complete: dishes,
 		Arguments: []sdk.PromptArgument{{Name: "dish", Description: "What to cook.", Required: true}, {Name: "serves"}},
