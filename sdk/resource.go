@@ -89,3 +89,12 @@ func (e *Env) ResourceUpdated(uri string) {
 		e.notify(uri)
 	}
 }
+
+// ResourceUpdated tells the host that the resource at uri changed, as
+// [Env.ResourceUpdated] does: call it when the tool wrote what a resource
+// reads. It never blocks.
+func (c *ToolContext) ResourceUpdated(uri string) {
+	if c.call.ResourceUpdated != nil {
+		c.call.ResourceUpdated(uri)
+	}
+}

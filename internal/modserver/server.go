@@ -219,7 +219,8 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			}
 			return log
 		},
-		Activity: activity,
+		Activity:        activity,
+		ResourceUpdated: s.watch.notify,
 	}
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {

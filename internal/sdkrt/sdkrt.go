@@ -43,6 +43,9 @@ type Call struct {
 	// Activity receives the handler's activity updates in order, one at a
 	// time, until the handler returns. Kind is "title", "status" or "log".
 	Activity func(kind, text string)
+	// ResourceUpdated receives the URIs of the resources the handler says
+	// changed; nil drops them.
+	ResourceUpdated func(uri string)
 }
 
 // Result is a handler's result as the wire carries it.
