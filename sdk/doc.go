@@ -431,7 +431,8 @@
 // [ResourceContents], text or a blob; wrap [ErrResourceNotFound] for a
 // resource that does not exist, which clients get as MCP's
 // resource-not-found error. A template's Complete suggests values for a
-// variable. A mod says a resource changed with [Env.ResourceUpdated]:
+// variable. A mod says a resource changed with [Env.ResourceUpdated] (or,
+// in a tool that wrote it, [ToolContext.ResourceUpdated]):
 // keep the Env given to Activate to call it from a goroutine that watches
 // the source, and the host tells the clients subscribed to it.
 //
