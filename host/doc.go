@@ -109,6 +109,21 @@
 // fails: "tool T runs in the client application, and no client handler
 // was given for it".
 //
+// # Resources, prompts and completions
+//
+// [Host.Resources], [Host.ResourceTemplates] and [Host.Prompts] list what
+// the manifests declare, starting no mod; resource URIs and templates are
+// unique across loaded mods like tool names. [Host.ReadResource] reads a
+// resource, or the resource a template matches (templates are tried in
+// sorted order), in its mod, and returns [ErrResourceNotFound] when none
+// has it. A slash command is a prompt: [Host.GetPrompt] checks the
+// arguments against its declared ones ([ErrBadArguments]) and runs it.
+// [Host.Complete] asks a prompt's or template's Complete handler for
+// values. [Host.SubscribeResource] starts the mod of a resource, and
+// [Host.OnResourceUpdated] receives the updates running mods send. Reads,
+// prompts and completions are bounded by CommandTimeout, and their
+// results by MaxResultBytes.
+//
 // # Crashes
 //
 // The host learns that a mod process exited from the process itself (its

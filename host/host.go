@@ -168,6 +168,8 @@ type Host struct {
 	sweepOnce sync.Once
 	// client holds the handlers of tools that run in the client.
 	client clientTools
+	// feat holds resources, templates and resource update listeners.
+	feat features
 
 	ctx    context.Context // the host's lifetime; Close cancels it
 	cancel context.CancelFunc
@@ -290,7 +292,11 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 			return clash("slash command", c.ID, prev)
 		}
 	}
+	if e := h.featuresClash(m, clash); e != nil {
+		return e
+	}
 	ids[m.man.ID] = m
+	h.addFeatures(m)
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return schemacheck.ToolInput(m.man.ID, t)

@@ -99,6 +99,7 @@ func (m *mod) get() (*proc, error) {
 		if m.ctx.Err() == nil { // else Close is under way and may have passed this mod
 			m.proc = p
 			m.mu.Unlock()
+			m.watchResources(p)
 			return p, nil
 		}
 		m.mu.Unlock()

@@ -45,8 +45,14 @@ type Manifest struct {
 	Tools []Tool `json:"tools"`
 	// Commands are run by a person.
 	Commands []Command `json:"commands,omitempty"`
-	// SlashCommands are run by a person typing "/id".
+	// SlashCommands are run by a person typing "/id", and are the mod's
+	// MCP prompts.
 	SlashCommands []SlashCommand `json:"slashCommands,omitempty"`
+	// Resources are the documents the mod offers at fixed URIs.
+	Resources []Resource `json:"resources,omitempty"`
+	// ResourceTemplates are the families of resources the mod offers by
+	// URI template.
+	ResourceTemplates []ResourceTemplate `json:"resourceTemplates,omitempty"`
 	// Hooks run before host actions.
 	Hooks []Hook `json:"hooks,omitempty"`
 	// Agents name the tools each agent may call.
@@ -138,10 +144,23 @@ type Command struct {
 	Title string `json:"title"`
 }
 
-// SlashCommand is run by a person typing "/ID args".
+// SlashCommand is run by a person typing "/ID args", and is an MCP prompt
+// of the same name.
 type SlashCommand struct {
 	ID          string `json:"id"`
+	Title       string `json:"title,omitempty"`
 	Description string `json:"description"`
+	// Arguments are the declared arguments, in the order typed.
+	Arguments []Argument `json:"arguments,omitempty"`
+	// Completes says the mod suggests values for the arguments.
+	Completes bool `json:"completes,omitempty"`
+}
+
+// Argument is one declared argument of a slash command.
+type Argument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
 }
 
 // Hook runs before a host action or one of the mod's own commands.
@@ -162,7 +181,12 @@ func (m *Manifest) Clone() *Manifest {
 	c := *m
 	c.Tools = cloneEach(m.Tools, Tool.Clone)
 	c.Commands = slices.Clone(m.Commands)
-	c.SlashCommands = slices.Clone(m.SlashCommands)
+	c.SlashCommands = cloneEach(m.SlashCommands, func(s SlashCommand) SlashCommand {
+		s.Arguments = slices.Clone(s.Arguments)
+		return s
+	})
+	c.Resources = slices.Clone(m.Resources)
+	c.ResourceTemplates = slices.Clone(m.ResourceTemplates)
 	c.Hooks = slices.Clone(m.Hooks)
 	c.Agents = cloneEach(m.Agents, func(a Agent) Agent {
 		a.Tools = slices.Clone(a.Tools)

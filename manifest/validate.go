@@ -203,6 +203,7 @@ func Validate(m *Manifest) error {
 	}
 
 	v.validateClientActions(m)
+	v.validateFeatures(m)
 
 	if len(v.problems) == 0 {
 		return nil

@@ -411,6 +411,55 @@
 //		},
 //	}},
 //
+// # Prompts: slash commands with arguments
+//
+// A slash command is also the MCP prompt of the same name: one concept,
+// whether a person types it or an MCP client gets it. Declare its
+// [PromptArgument]s in the order a person types them (each takes one
+// word, the last the rest of the line; required ones first), and give it
+// Run (a message for the person), Prompt (messages for a model: text,
+// [Image]s and [EmbeddedResource]s, each a [PromptMessage]) or both:
+//
+//	SlashCommands: []sdk.SlashCommand{{
+//		ID:          "summarize",
+//		Description: "Asks for a summary of a file: /summarize <path> [focus].",
+//		Arguments: []sdk.PromptArgument{
+//			{Name: "path", Description: "The file, relative to the workspace.", Required: true},
+//			{Name: "focus", Description: "What to dwell on."},
+//		},
+//		Prompt: func(ctx context.Context, env *sdk.Env, args map[string]string) ([]sdk.PromptMessage, error) {
+//			text, err := readFile(env.Session.Workspace, args["path"])
+//			return []sdk.PromptMessage{
+//				{Resource: &sdk.EmbeddedResource{URI: "file:///" + args["path"], ResourceContents: sdk.ResourceContents{Text: text}}},
+//				sdk.UserText("Summarize the file above."),
+//			}, err
+//		},
+//		Complete: completePaths, // optional: values for an argument as it is typed
+//	}},
+//
+// A person typing "/summarize notes.md risks" runs Run with "notes.md
+// risks"; a command with only Prompt splits the text into the arguments
+// and shows the messages' text. A client getting the prompt runs Prompt;
+// a command with only Run gets the arguments' values joined by spaces, and
+// its message is the prompt's one user message. The host refuses a
+// missing required argument, or one the command does not declare, before
+// the mod sees them. modgen checks the declarations with the rules
+// manifest.Validate applies.
+//
+// # Resources
+//
+// A [Resource] is a document at a fixed URI with a scheme of the mod's
+// own; a [ResourceTemplate] a family of them named by an RFC 6570 level-1
+// template ("notes://{name}": each variable one path segment). Their Read
+// handlers run in the mod when a client reads them, and return
+// [ResourceContents], text or a blob; wrap [ErrResourceNotFound] for a
+// resource that does not exist, which clients get as MCP's
+// resource-not-found error. A template's Complete suggests values for a
+// variable. A mod says a resource changed with [Env.ResourceUpdated] (or,
+// in a tool that wrote it, [ToolContext.ResourceUpdated]):
+// keep the Env given to Activate to call it from a goroutine that watches
+// the source, and the host tells the clients subscribed to it.
+//
 // A [Hook] runs before a host action: [ActionToolCall] (any tool call of any
 // mod), [ActionCommandRun] (any command), or "command:<id>" for one of the
 // mod's own commands. Returning an error blocks the action, and its text

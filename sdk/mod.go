@@ -25,8 +25,14 @@ type Mod struct {
 	AI AI
 	// Commands are run by a person, with JSON arguments.
 	Commands []Command
-	// SlashCommands are run by a person typing "/ID text".
+	// SlashCommands are run by a person typing "/ID text"; MCP clients
+	// get them as prompts.
 	SlashCommands []SlashCommand
+	// Resources are documents the mod offers by URI, read by a handler.
+	Resources []Resource
+	// ResourceTemplates are families of resources named by a URI
+	// template, read by a handler.
+	ResourceTemplates []ResourceTemplate
 	// Hooks run before host actions.
 	Hooks []Hook
 	// Agents scope which tools an agent may call.
@@ -64,15 +70,37 @@ type Command struct {
 	Run func(ctx context.Context, env *Env, args json.RawMessage) (string, error)
 }
 
-// SlashCommand is invoked by a person typing "/ID text" in a conversation.
+// SlashCommand is invoked by a person typing "/ID text" in a conversation,
+// and is the prompt an MCP client lists and gets by the same ID: one
+// concept for both.
+//
+// A person typing "/ID text" runs Run with the text; when the command has
+// only Prompt, the text is split into the declared Arguments (one word
+// each, the last takes the rest) and the answer is the prompt's text
+// messages. An MCP client getting the prompt runs Prompt with the
+// arguments; when the command has only Run, Run gets the arguments' values
+// joined by spaces in their declared order, and its message is the
+// prompt's one user message.
 type SlashCommand struct {
-	// ID is what follows the slash.
+	// ID is what follows the slash, and the prompt's name.
 	ID string
+	// Title is the command's name for people; optional.
+	Title string
 	// Description tells the person what the command does.
 	Description string
+	// Arguments are the command's declared arguments, in the order a
+	// person types them after "/ID": each takes one word, and the last
+	// takes the rest of the line.
+	Arguments []PromptArgument
 	// Run receives the text after "/ID " and returns a message for the
-	// person; modgen requires it.
+	// person. Set Run, Prompt or both; modgen requires one.
 	Run func(ctx context.Context, env *Env, text string) (string, error)
+	// Prompt returns the command's prompt messages for the arguments by
+	// name; optional.
+	Prompt func(ctx context.Context, env *Env, args map[string]string) ([]PromptMessage, error)
+	// Complete suggests values for one of Arguments as a person types it;
+	// optional.
+	Complete func(ctx context.Context, env *Env, req CompletionRequest) (Completion, error)
 }
 
 // Hook runs before a host action. Returning an error blocks the action; the
@@ -137,4 +165,6 @@ type Env struct {
 	Today string
 	// Logger writes to the host's log, never to stdout.
 	Logger *slog.Logger
+	// notify receives ResourceUpdated's URIs; nil drops them.
+	notify func(uri string)
 }

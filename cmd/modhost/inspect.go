@@ -118,12 +118,7 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 			fmt.Fprintf(out, "  %s: %s\n", c.ID, c.Title)
 		}
 	}
-	if len(m.SlashCommands) > 0 {
-		fmt.Fprintf(out, "\nslash commands:\n")
-		for _, c := range m.SlashCommands {
-			fmt.Fprintf(out, "  /%s: %s\n", c.ID, c.Description)
-		}
-	}
+	writeFeatures(out, m)
 	if len(m.Hooks) > 0 {
 		fmt.Fprintf(out, "\nhooks:\n")
 		for _, hk := range m.Hooks {

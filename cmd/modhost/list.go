@@ -32,14 +32,27 @@ func runList(_ context.Context, e *env, args []string) int {
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
+	what := "tools"
 	if fs.NArg() > 0 {
-		return e.fail(usagef("list: unexpected argument %q", fs.Arg(0)))
+		what = fs.Arg(0)
+	}
+	switch {
+	case fs.NArg() > 1:
+		return e.fail(usagef("list: unexpected argument %q", fs.Arg(1)))
+	case what != "tools" && what != "prompts" && what != "resources":
+		return e.fail(usagef("list: unexpected argument %q; list tools, prompts or resources", what))
 	}
 	h, err := e.load()
 	if err != nil {
 		return e.fail(err)
 	}
 	defer h.Close()
+	switch what {
+	case "prompts":
+		return listPrompts(e, h, *asJSON)
+	case "resources":
+		return listResources(e, h, *asJSON)
+	}
 	tools, err := h.Tools(e.agent)
 	if err != nil {
 		return e.fail(err)

@@ -60,7 +60,8 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
 
 commands:
-  list [--json]                         list tools
+  list [--json] [tools|prompts|resources]
+                                        list tools, prompts (slash commands) or resources
   inspect [--json|--markdown] [MOD]     show manifests
   call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
                                         run a tool

@@ -47,8 +47,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	}},
 	SlashCommands: []sdk.SlashCommand{{
 		ID:          "deps",
+		Title:       "Who imports a package",
 		Description: "Shows which workspace packages import a package, directly and indirectly: /deps <import path>.",
+		Arguments:   depsArgs,
 		Run:         depsSlash,
+		Prompt:      depsPrompt,
+		Complete:    completePackage,
 	}},
 	Agents: []sdk.Agent{{
 		Name:        "reviewer",

@@ -16,6 +16,9 @@
 // # For people
 //
 // The slash command "/deps <import path>" prints the same answer, transitive.
+// It is also the MCP prompt deps, whose package argument completes from the
+// workspace's import paths: the dependents, and a request to weigh a change
+// of the package's API against them.
 // The reviewer agent may call dependencies_inspect and the research mod's
 // search tool, and nothing else.
 package dependencies

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -88,6 +89,35 @@ func TestExamplesAsModBinaries(t *testing.T) {
 	msg, err := h.RunSlashCommand(ctx, "deps", "example.com/app/store", session)
 	if err != nil || !strings.HasPrefix(msg, "1 package imports example.com/app/store directly") {
 		t.Errorf("/deps: got %q, %v", msg, err)
+	}
+	// The same slash command is the prompt deps, with its declared
+	// argument, and completes import paths.
+	pr, err := h.GetPrompt(ctx, "deps", map[string]string{"package": "example.com/app/store"}, session)
+	if err != nil || len(pr.Messages) != 2 || !strings.HasPrefix(pr.Messages[0].Text, "1 package imports example.com/app/store directly") {
+		t.Errorf("prompt deps: got %+v, %v", pr, err)
+	}
+	if _, err := h.GetPrompt(ctx, "deps", nil, session); !errors.Is(err, host.ErrBadArguments) {
+		t.Errorf("prompt deps without its package: got %v, want ErrBadArguments", err)
+	}
+	c, err := h.Complete(ctx, &host.CompleteRequest{Prompt: "deps", CompletionRequest: sdk.CompletionRequest{Argument: "package", Value: "example.com/app/st"}, Session: session})
+	if err != nil || !slices.Equal(c.Values, []string{"example.com/app/store"}) {
+		t.Errorf("complete deps package: got %+v, %v; want example.com/app/store", c, err)
+	}
+	// research's /summarize has only a prompt: a person gets its text.
+	pr, err = h.GetPrompt(ctx, "summarize", map[string]string{"path": "api/api.go", "focus": "imports"}, session)
+	if err != nil || len(pr.Messages) != 2 || pr.Messages[0].Resource == nil || !strings.HasPrefix(pr.Messages[0].Resource.Text, "package api") ||
+		!strings.Contains(pr.Messages[1].Text, "dwelling on imports") {
+		t.Errorf("prompt summarize: got %+v, %v", pr, err)
+	}
+	if msg, err := h.RunSlashCommand(ctx, "summarize", "api/api.go", session); err != nil || !strings.HasPrefix(msg, "package api") {
+		t.Errorf("/summarize api/api.go: got %q, %v", msg, err)
+	}
+	if _, err := h.RunSlashCommand(ctx, "summarize", "", session); err == nil || !strings.Contains(err.Error(), "needs its path argument: type /summarize <path> [focus]") {
+		t.Errorf("/summarize: got %v, want the usage", err)
+	}
+	c, err = h.Complete(ctx, &host.CompleteRequest{Prompt: "summarize", CompletionRequest: sdk.CompletionRequest{Argument: "path", Value: "st"}, Session: session})
+	if err != nil || !slices.Equal(c.Values, []string{"store/store.go"}) {
+		t.Errorf("complete summarize path: got %+v, %v; want store/store.go", c, err)
 	}
 	msg, err = h.RunCommand(ctx, "research.stats", nil, session)
 	if err != nil || !strings.HasPrefix(msg, "The workspace has 3 files") {

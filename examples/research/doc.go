@@ -22,6 +22,14 @@
 //     open_file {path, line}, for the client to show it, with the line's
 //     text for the model.
 //
+// # Prompt
+//
+// The slash command /summarize <path> [focus] is also the MCP prompt
+// summarize: the workspace file, embedded as a resource read through the
+// root, and a request for its summary; its path argument completes from
+// the workspace's files. It has no Run: a person typing it reads the
+// prompt's text.
+//
 // # Reading a workspace safely
 //
 // The search is the pattern to copy for a tool that reads the workspace

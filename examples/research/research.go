@@ -70,6 +70,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		Title: "Count the files in the workspace",
 		Run:   workspaceStats,
 	}},
+	SlashCommands: []sdk.SlashCommand{summarize},
 	Hooks: []sdk.Hook{{
 		BeforeAction: sdk.ActionToolCall,
 		Run:          refuseWholeDiskSearch,

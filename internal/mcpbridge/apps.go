@@ -41,6 +41,7 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped boo
 	uri := AppURI(t.Mod, t.Name)
 	mt.Meta = appMeta(uri)
 	br.views[t.Name] = viewTool{Tool: t, wrapped: wrapped}
+	br.apps[uri] = true
 	srv.AddResource(&mcp.Resource{
 		URI:         uri,
 		Name:        t.Name + "_view",

@@ -76,7 +76,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: list tools: %w", err)
 	}
 	tools = inMod(tools)
-	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, &mcp.ServerOptions{
+	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}}
+	fb, _ := b.(FeatureBackend)
+	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Instructions: instructions(b, tools),
 		// Tools are advertised even when the agent may call none, and so
@@ -87,8 +89,10 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			Tools:   &mcp.ToolCapabilities{},
 			Prompts: &mcp.PromptCapabilities{},
 		},
-	})
-	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}}
+	}
+	br.featureOptions(fb, sopts)
+	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, sopts)
+	br.addFeatures(srv, fb)
 	for _, t := range tools {
 		mt, wrapped, err := mcpTool(t)
 		if err != nil {
@@ -144,6 +148,8 @@ type bridge struct {
 	// views are the tools with a custom view, by name; the map is not
 	// changed after NewServer returns.
 	views map[string]viewTool
+	// apps are the URIs of the views' pages, likewise.
+	apps map[string]bool
 }
 
 // viewTool is a tool with a custom view.

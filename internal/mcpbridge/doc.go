@@ -46,6 +46,16 @@
 // such tools are not listed, and a tool that runs either way runs in its
 // mod.
 //
+// # Resources, prompts and completions
+//
+// A Backend that is also a [FeatureBackend], as *host.Host is, serves the
+// mods' resources and resource templates (read in the mod; a missing one
+// is MCP's resource-not-found error, -32002 before revision 2026-07-28
+// and -32602 from it on, [CodeResourceNotFoundLegacy]), their slash
+// commands as prompts with the commands' arguments, completions of
+// prompt arguments and template variables, and resource subscriptions,
+// forwarding the updates mods send.
+//
 // # MCP Apps
 //
 // A rendered tool with a custom view is an MCP App: its _meta names a

@@ -27,6 +27,9 @@ type Server struct {
 
 	mu      sync.Mutex
 	running map[string]int // call id -> handlers running
+
+	// watch are the host's watchers of resource updates.
+	watch watchers
 }
 
 var _ modapi.Mod = (*Server)(nil)
@@ -99,7 +102,7 @@ func (s *Server) Activate(ctx context.Context, req *modapi.ActivateRequest) (*mo
 		if s.g.Mod.Activate == nil {
 			return
 		}
-		env := &sdk.Env{Today: req.Today, Logger: s.log}
+		env := s.env(sdk.Session{}, req.Today)
 		s.activateErr = s.recovered("activate", "", func() error { return s.g.Mod.Activate(ctx, env) })
 	})
 	if s.activateErr != nil {
@@ -216,7 +219,8 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			}
 			return log
 		},
-		Activity: activity,
+		Activity:        activity,
+		ResourceUpdated: s.watch.notify,
 	}
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {
@@ -277,7 +281,7 @@ func (s *Server) RenderView(_ context.Context, req *modapi.ViewRequest) (*modapi
 
 // RunCommand implements modapi.Mod.
 func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*modapi.CommandResponse, error) {
-	env := &sdk.Env{Session: req.Session, Today: req.Today, Logger: s.log}
+	env := s.env(req.Session, req.Today)
 	var what string
 	var run func() (string, error)
 	if req.Slash {
@@ -286,8 +290,8 @@ func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*m
 			return &modapi.CommandResponse{Error: fmt.Sprintf("mod %s has no slash command %s", s.id, req.ID)}, nil
 		}
 		what = "slash command /" + c.ID
-		if c.Run != nil {
-			run = func() (string, error) { return c.Run(ctx, env, modapi.SlashText(req.Text)) }
+		if c.Run != nil || c.Prompt != nil {
+			run = func() (string, error) { return s.slashRun(ctx, env, c, req.Text) }
 		}
 	} else {
 		c, ok := s.command(req.ID)
@@ -338,7 +342,7 @@ func (s *Server) slash(id string) (sdk.SlashCommand, bool) {
 // BeforeAction implements modapi.Mod: the hooks on req.Action.Name run in
 // order, and the first error refuses the action.
 func (s *Server) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
-	env := &sdk.Env{Session: req.Session, Today: req.Today, Logger: s.log}
+	env := s.env(req.Session, req.Today)
 	for _, hk := range s.g.Mod.Hooks {
 		if hk.BeforeAction != req.Action.Name || hk.Run == nil {
 			continue

@@ -16,6 +16,9 @@ import (
 type GRPCClient struct {
 	// PB is the generated client underneath.
 	PB pb.ModClient
+	// Features is the generated client of the ModFeatures service, on the
+	// same connection.
+	Features pb.ModFeaturesClient
 }
 
 var _ modapi.Mod = (*GRPCClient)(nil)

@@ -49,12 +49,13 @@ type GRPCPlugin struct {
 // GRPCServer implements plugin.GRPCPlugin.
 func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	pb.RegisterModServer(s, &GRPCServer{Impl: p.Impl})
+	pb.RegisterModFeaturesServer(s, &FeaturesServer{Impl: p.Impl})
 	return nil
 }
 
 // GRPCClient implements plugin.GRPCPlugin.
 func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &GRPCClient{PB: pb.NewModClient(c)}, nil
+	return &GRPCClient{PB: pb.NewModClient(c), Features: pb.NewModFeaturesClient(c)}, nil
 }
 
 // PluginSets returns the versioned plugin sets: server is nil on the host

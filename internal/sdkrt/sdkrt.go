@@ -43,6 +43,9 @@ type Call struct {
 	// Activity receives the handler's activity updates in order, one at a
 	// time, until the handler returns. Kind is "title", "status" or "log".
 	Activity func(kind, text string)
+	// ResourceUpdated receives the URIs of the resources the handler says
+	// changed; nil drops them.
+	ResourceUpdated func(uri string)
 }
 
 // Result is a handler's result as the wire carries it.
@@ -73,3 +76,7 @@ type ViewState struct {
 // ToolOf returns the runtime view of tool, an sdk.Tool, and false for
 // anything else. Package sdk sets it when it initializes.
 var ToolOf func(tool any) (Tool, bool)
+
+// SetEnvNotify makes env, an *sdk.Env, pass the URIs its ResourceUpdated
+// receives to notify. Package sdk sets it when it initializes.
+var SetEnvNotify func(env any, notify func(uri string))

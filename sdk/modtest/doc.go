@@ -69,6 +69,16 @@
 // host, activation sees no session). [Render] renders a rendered tool's view
 // for one phase; [Outcome.ViewState] gives the state of a finished call.
 //
+// # Resources, prompts and completions
+//
+// [ReadResource] reads a resource, or the resource a template matches, as
+// a mod process reads it for a host (a URI the mod does not have, or its
+// handler's sdk.ErrResourceNotFound, wraps sdk.ErrResourceNotFound);
+// [GetPrompt] gets a slash command's prompt messages for its arguments;
+// [Complete] asks a slash command or template for values:
+//
+//	msgs, err := modtest.GetPrompt(t, research.Modkit(), "summarize", map[string]string{"path": "a.md"}, opts)
+//
 // # Client actions
 //
 // A completed call's client actions are in [Outcome.Actions], each checked

@@ -106,9 +106,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 	for _, c := range m.Commands {
 		mf.Commands = append(mf.Commands, manifest.Command{ID: c.ID.Value, Title: c.Title.Value})
 	}
-	for _, s := range m.Slash {
-		mf.SlashCommands = append(mf.SlashCommands, manifest.SlashCommand{ID: s.ID.Value, Description: s.Description.Value})
-	}
+	mf.Resources, mf.ResourceTemplates, mf.SlashCommands = b.features(m)
 	for _, h := range m.Hooks {
 		mf.Hooks = append(mf.Hooks, manifest.Hook{BeforeAction: h.BeforeAction.Value})
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/modgen/load"
+	"github.com/modkit/modkit/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -32,6 +33,10 @@ func TestGolden(t *testing.T) {
 			}
 			if out == nil {
 				t.FailNow()
+			}
+			// What modgen writes, manifest.Validate accepts.
+			if _, err := manifest.Decode(out.Manifest); err != nil {
+				t.Errorf("the manifest modgen wrote does not decode: %v", err)
 			}
 			for _, f := range out.Files() {
 				if *update {

@@ -117,8 +117,8 @@ func (b *builder) rules(m *load.Mod) {
 		if strings.TrimSpace(s.Description.Value) == "" {
 			b.errorf(s.Description.Pos, "slash command %s has an empty description", s.ID.Value)
 		}
-		if !s.HasRun {
-			b.errorf(s.Pos, "slash command %s has no Run: set the function that answers it", s.ID.Value)
+		if !s.HasRun && !s.HasPrompt {
+			b.errorf(s.Pos, "slash command %s has no Run or Prompt: set the function that answers it", s.ID.Value)
 		}
 	}
 

@@ -27,6 +27,8 @@ type Mod struct {
 	Tools       []Tool
 	Commands    []Command
 	Slash       []Slash
+	Resources   []Resource
+	Templates   []ResourceTemplate
 	Hooks       []Hook
 	Agents      []Agent
 }
@@ -82,9 +84,12 @@ type Command struct {
 type Slash struct {
 	Pos         token.Pos
 	ID          Str
+	Title       Str
 	Description Str
-	// HasRun reports whether the slash command sets a Run function.
-	HasRun bool
+	Args        []Arg
+	// HasRun, HasPrompt and HasComplete report whether the slash command
+	// sets Run, Prompt and Complete.
+	HasRun, HasPrompt, HasComplete bool
 }
 
 // Hook is one hook of a mod.
@@ -349,22 +354,21 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 			}
 		case "SlashCommands":
 			for _, el := range r.elems(v, "SlashCommands") {
-				c, ok := r.lit(el, "a slash command")
-				if !ok {
-					continue
+				if sc, ok := r.readSlash(el); ok {
+					m.Slash = append(m.Slash, sc)
 				}
-				s := Slash{Pos: c.Pos()}
-				r.keyed(c, func(key string, v ast.Expr) {
-					switch key {
-					case "ID":
-						s.ID = r.str(v, "slash command ID")
-					case "Description":
-						s.Description = r.str(v, "slash command Description")
-					case "Run":
-						s.HasRun = !isNil(r.pkg.TypesInfo, v)
-					}
-				})
-				m.Slash = append(m.Slash, s)
+			}
+		case "Resources":
+			for _, el := range r.elems(v, "Resources") {
+				if res, ok := r.readResource(el); ok {
+					m.Resources = append(m.Resources, res)
+				}
+			}
+		case "ResourceTemplates":
+			for _, el := range r.elems(v, "ResourceTemplates") {
+				if t, ok := r.readTemplate(el); ok {
+					m.Templates = append(m.Templates, t)
+				}
 			}
 		case "Hooks":
 			for _, el := range r.elems(v, "Hooks") {

@@ -1676,6 +1676,714 @@ func (x *ClientAction) GetParams() []byte {
 	return nil
 }
 
+type ReadResourceRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Uri   string                 `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	// template is the resource template the URI matched, empty for a
+	// resource.
+	Template string   `protobuf:"bytes,2,opt,name=template,proto3" json:"template,omitempty"`
+	Session  *Session `protobuf:"bytes,3,opt,name=session,proto3" json:"session,omitempty"`
+	Today    string   `protobuf:"bytes,4,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId      string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	// max_result_bytes caps the contents' size; 0 means no cap.
+	MaxResultBytes int64 `protobuf:"varint,7,opt,name=max_result_bytes,json=maxResultBytes,proto3" json:"max_result_bytes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *ReadResourceRequest) Reset() {
+	*x = ReadResourceRequest{}
+	mi := &file_modkit_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceRequest) ProtoMessage() {}
+
+func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
+func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *ReadResourceRequest) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetTemplate() string {
+	if x != nil {
+		return x.Template
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetSession() *Session {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
+func (x *ReadResourceRequest) GetToday() string {
+	if x != nil {
+		return x.Today
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
+func (x *ReadResourceRequest) GetMaxResultBytes() int64 {
+	if x != nil {
+		return x.MaxResultBytes
+	}
+	return 0
+}
+
+type ResourceContents struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Uri           string                 `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	MimeType      string                 `protobuf:"bytes,2,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
+	Text          string                 `protobuf:"bytes,3,opt,name=text,proto3" json:"text,omitempty"`
+	Blob          []byte                 `protobuf:"bytes,4,opt,name=blob,proto3" json:"blob,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResourceContents) Reset() {
+	*x = ResourceContents{}
+	mi := &file_modkit_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResourceContents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResourceContents) ProtoMessage() {}
+
+func (x *ResourceContents) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResourceContents.ProtoReflect.Descriptor instead.
+func (*ResourceContents) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *ResourceContents) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetMimeType() string {
+	if x != nil {
+		return x.MimeType
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *ResourceContents) GetBlob() []byte {
+	if x != nil {
+		return x.Blob
+	}
+	return nil
+}
+
+type ReadResourceResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Contents *ResourceContents      `protobuf:"bytes,1,opt,name=contents,proto3" json:"contents,omitempty"`
+	// not_found is set when the mod says there is no such resource.
+	NotFound bool `protobuf:"varint,2,opt,name=not_found,json=notFound,proto3" json:"not_found,omitempty"`
+	// error says why the read failed.
+	Error         string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadResourceResponse) Reset() {
+	*x = ReadResourceResponse{}
+	mi := &file_modkit_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceResponse) ProtoMessage() {}
+
+func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
+func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *ReadResourceResponse) GetContents() *ResourceContents {
+	if x != nil {
+		return x.Contents
+	}
+	return nil
+}
+
+func (x *ReadResourceResponse) GetNotFound() bool {
+	if x != nil {
+		return x.NotFound
+	}
+	return false
+}
+
+func (x *ReadResourceResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type GetPromptRequest struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Id        string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Arguments map[string]string      `protobuf:"bytes,2,rep,name=arguments,proto3" json:"arguments,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Session   *Session               `protobuf:"bytes,3,opt,name=session,proto3" json:"session,omitempty"`
+	Today     string                 `protobuf:"bytes,4,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId      string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	// max_result_bytes caps the messages' size; 0 means no cap.
+	MaxResultBytes int64 `protobuf:"varint,7,opt,name=max_result_bytes,json=maxResultBytes,proto3" json:"max_result_bytes,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *GetPromptRequest) Reset() {
+	*x = GetPromptRequest{}
+	mi := &file_modkit_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPromptRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPromptRequest) ProtoMessage() {}
+
+func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPromptRequest.ProtoReflect.Descriptor instead.
+func (*GetPromptRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *GetPromptRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetPromptRequest) GetArguments() map[string]string {
+	if x != nil {
+		return x.Arguments
+	}
+	return nil
+}
+
+func (x *GetPromptRequest) GetSession() *Session {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
+func (x *GetPromptRequest) GetToday() string {
+	if x != nil {
+		return x.Today
+	}
+	return ""
+}
+
+func (x *GetPromptRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *GetPromptRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
+func (x *GetPromptRequest) GetMaxResultBytes() int64 {
+	if x != nil {
+		return x.MaxResultBytes
+	}
+	return 0
+}
+
+// PromptMessage has one of text, an image or an embedded resource.
+type PromptMessage struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Role          string                 `protobuf:"bytes,1,opt,name=role,proto3" json:"role,omitempty"`
+	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	ImageMimeType string                 `protobuf:"bytes,3,opt,name=image_mime_type,json=imageMimeType,proto3" json:"image_mime_type,omitempty"`
+	ImageData     []byte                 `protobuf:"bytes,4,opt,name=image_data,json=imageData,proto3" json:"image_data,omitempty"`
+	Resource      *ResourceContents      `protobuf:"bytes,5,opt,name=resource,proto3" json:"resource,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PromptMessage) Reset() {
+	*x = PromptMessage{}
+	mi := &file_modkit_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PromptMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PromptMessage) ProtoMessage() {}
+
+func (x *PromptMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PromptMessage.ProtoReflect.Descriptor instead.
+func (*PromptMessage) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *PromptMessage) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *PromptMessage) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+func (x *PromptMessage) GetImageMimeType() string {
+	if x != nil {
+		return x.ImageMimeType
+	}
+	return ""
+}
+
+func (x *PromptMessage) GetImageData() []byte {
+	if x != nil {
+		return x.ImageData
+	}
+	return nil
+}
+
+func (x *PromptMessage) GetResource() *ResourceContents {
+	if x != nil {
+		return x.Resource
+	}
+	return nil
+}
+
+type GetPromptResponse struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Messages []*PromptMessage       `protobuf:"bytes,1,rep,name=messages,proto3" json:"messages,omitempty"`
+	// error says why the prompt failed.
+	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPromptResponse) Reset() {
+	*x = GetPromptResponse{}
+	mi := &file_modkit_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPromptResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPromptResponse) ProtoMessage() {}
+
+func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPromptResponse.ProtoReflect.Descriptor instead.
+func (*GetPromptResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *GetPromptResponse) GetMessages() []*PromptMessage {
+	if x != nil {
+		return x.Messages
+	}
+	return nil
+}
+
+func (x *GetPromptResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type CompleteRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// prompt names a slash command; template a resource template.
+	Prompt   string            `protobuf:"bytes,1,opt,name=prompt,proto3" json:"prompt,omitempty"`
+	Template string            `protobuf:"bytes,2,opt,name=template,proto3" json:"template,omitempty"`
+	Argument string            `protobuf:"bytes,3,opt,name=argument,proto3" json:"argument,omitempty"`
+	Value    string            `protobuf:"bytes,4,opt,name=value,proto3" json:"value,omitempty"`
+	Context  map[string]string `protobuf:"bytes,5,rep,name=context,proto3" json:"context,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	Session  *Session          `protobuf:"bytes,6,opt,name=session,proto3" json:"session,omitempty"`
+	Today    string            `protobuf:"bytes,7,opt,name=today,proto3" json:"today,omitempty"`
+	// call_id and grace_millis are as in CallToolRequest.
+	CallId        string `protobuf:"bytes,8,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis   int64  `protobuf:"varint,9,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteRequest) Reset() {
+	*x = CompleteRequest{}
+	mi := &file_modkit_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteRequest) ProtoMessage() {}
+
+func (x *CompleteRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteRequest.ProtoReflect.Descriptor instead.
+func (*CompleteRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *CompleteRequest) GetPrompt() string {
+	if x != nil {
+		return x.Prompt
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetTemplate() string {
+	if x != nil {
+		return x.Template
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetArgument() string {
+	if x != nil {
+		return x.Argument
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetValue() string {
+	if x != nil {
+		return x.Value
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetContext() map[string]string {
+	if x != nil {
+		return x.Context
+	}
+	return nil
+}
+
+func (x *CompleteRequest) GetSession() *Session {
+	if x != nil {
+		return x.Session
+	}
+	return nil
+}
+
+func (x *CompleteRequest) GetToday() string {
+	if x != nil {
+		return x.Today
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetCallId() string {
+	if x != nil {
+		return x.CallId
+	}
+	return ""
+}
+
+func (x *CompleteRequest) GetGraceMillis() int64 {
+	if x != nil {
+		return x.GraceMillis
+	}
+	return 0
+}
+
+type CompleteResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Values        []string               `protobuf:"bytes,1,rep,name=values,proto3" json:"values,omitempty"`
+	Total         int32                  `protobuf:"varint,2,opt,name=total,proto3" json:"total,omitempty"`
+	HasMore       bool                   `protobuf:"varint,3,opt,name=has_more,json=hasMore,proto3" json:"has_more,omitempty"`
+	Error         string                 `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompleteResponse) Reset() {
+	*x = CompleteResponse{}
+	mi := &file_modkit_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompleteResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompleteResponse) ProtoMessage() {}
+
+func (x *CompleteResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompleteResponse.ProtoReflect.Descriptor instead.
+func (*CompleteResponse) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *CompleteResponse) GetValues() []string {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
+func (x *CompleteResponse) GetTotal() int32 {
+	if x != nil {
+		return x.Total
+	}
+	return 0
+}
+
+func (x *CompleteResponse) GetHasMore() bool {
+	if x != nil {
+		return x.HasMore
+	}
+	return false
+}
+
+func (x *CompleteResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+type WatchResourcesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchResourcesRequest) Reset() {
+	*x = WatchResourcesRequest{}
+	mi := &file_modkit_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchResourcesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchResourcesRequest) ProtoMessage() {}
+
+func (x *WatchResourcesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchResourcesRequest.ProtoReflect.Descriptor instead.
+func (*WatchResourcesRequest) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{32}
+}
+
+type ResourceUpdated struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Uri           string                 `protobuf:"bytes,1,opt,name=uri,proto3" json:"uri,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResourceUpdated) Reset() {
+	*x = ResourceUpdated{}
+	mi := &file_modkit_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResourceUpdated) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResourceUpdated) ProtoMessage() {}
+
+func (x *ResourceUpdated) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResourceUpdated.ProtoReflect.Descriptor instead.
+func (*ResourceUpdated) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *ResourceUpdated) GetUri() string {
+	if x != nil {
+		return x.Uri
+	}
+	return ""
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -1782,7 +2490,66 @@ const file_modkit_proto_rawDesc = "" +
 	"\bproblems\x18\x03 \x03(\tR\bproblems\":\n" +
 	"\fClientAction\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
-	"\x06params\x18\x02 \x01(\fR\x06params*w\n" +
+	"\x06params\x18\x02 \x01(\fR\x06params\"\xed\x01\n" +
+	"\x13ReadResourceRequest\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x1a\n" +
+	"\btemplate\x18\x02 \x01(\tR\btemplate\x12,\n" +
+	"\asession\x18\x03 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
+	"\x05today\x18\x04 \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\x05 \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12(\n" +
+	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\"i\n" +
+	"\x10ResourceContents\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\x12\x1b\n" +
+	"\tmime_type\x18\x02 \x01(\tR\bmimeType\x12\x12\n" +
+	"\x04text\x18\x03 \x01(\tR\x04text\x12\x12\n" +
+	"\x04blob\x18\x04 \x01(\fR\x04blob\"\x82\x01\n" +
+	"\x14ReadResourceResponse\x127\n" +
+	"\bcontents\x18\x01 \x01(\v2\x1b.modkit.v1.ResourceContentsR\bcontents\x12\x1b\n" +
+	"\tnot_found\x18\x02 \x01(\bR\bnotFound\x12\x14\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\xd4\x02\n" +
+	"\x10GetPromptRequest\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12H\n" +
+	"\targuments\x18\x02 \x03(\v2*.modkit.v1.GetPromptRequest.ArgumentsEntryR\targuments\x12,\n" +
+	"\asession\x18\x03 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
+	"\x05today\x18\x04 \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\x05 \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12(\n" +
+	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x1a<\n" +
+	"\x0eArgumentsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb7\x01\n" +
+	"\rPromptMessage\x12\x12\n" +
+	"\x04role\x18\x01 \x01(\tR\x04role\x12\x12\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12&\n" +
+	"\x0fimage_mime_type\x18\x03 \x01(\tR\rimageMimeType\x12\x1d\n" +
+	"\n" +
+	"image_data\x18\x04 \x01(\fR\timageData\x127\n" +
+	"\bresource\x18\x05 \x01(\v2\x1b.modkit.v1.ResourceContentsR\bresource\"_\n" +
+	"\x11GetPromptResponse\x124\n" +
+	"\bmessages\x18\x01 \x03(\v2\x18.modkit.v1.PromptMessageR\bmessages\x12\x14\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\xf6\x02\n" +
+	"\x0fCompleteRequest\x12\x16\n" +
+	"\x06prompt\x18\x01 \x01(\tR\x06prompt\x12\x1a\n" +
+	"\btemplate\x18\x02 \x01(\tR\btemplate\x12\x1a\n" +
+	"\bargument\x18\x03 \x01(\tR\bargument\x12\x14\n" +
+	"\x05value\x18\x04 \x01(\tR\x05value\x12A\n" +
+	"\acontext\x18\x05 \x03(\v2'.modkit.v1.CompleteRequest.ContextEntryR\acontext\x12,\n" +
+	"\asession\x18\x06 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
+	"\x05today\x18\a \x01(\tR\x05today\x12\x17\n" +
+	"\acall_id\x18\b \x01(\tR\x06callId\x12!\n" +
+	"\fgrace_millis\x18\t \x01(\x03R\vgraceMillis\x1a:\n" +
+	"\fContextEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"q\n" +
+	"\x10CompleteResponse\x12\x16\n" +
+	"\x06values\x18\x01 \x03(\tR\x06values\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x19\n" +
+	"\bhas_more\x18\x03 \x01(\bR\ahasMore\x12\x14\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\"\x17\n" +
+	"\x15WatchResourcesRequest\"#\n" +
+	"\x0fResourceUpdated\x12\x10\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -1805,7 +2572,12 @@ const file_modkit_proto_rawDesc = "" +
 	"\n" +
 	"CheckInput\x12\x1c.modkit.v1.CheckInputRequest\x1a\x1d.modkit.v1.CheckInputResponse\x12L\n" +
 	"\vCallRunning\x12\x1d.modkit.v1.CallRunningRequest\x1a\x1e.modkit.v1.CallRunningResponse\x12R\n" +
-	"\rNeedsApproval\x12\x1f.modkit.v1.NeedsApprovalRequest\x1a .modkit.v1.NeedsApprovalResponseB/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
+	"\rNeedsApproval\x12\x1f.modkit.v1.NeedsApprovalRequest\x1a .modkit.v1.NeedsApprovalResponse2\xbd\x02\n" +
+	"\vModFeatures\x12O\n" +
+	"\fReadResource\x12\x1e.modkit.v1.ReadResourceRequest\x1a\x1f.modkit.v1.ReadResourceResponse\x12F\n" +
+	"\tGetPrompt\x12\x1b.modkit.v1.GetPromptRequest\x1a\x1c.modkit.v1.GetPromptResponse\x12C\n" +
+	"\bComplete\x12\x1a.modkit.v1.CompleteRequest\x1a\x1b.modkit.v1.CompleteResponse\x12P\n" +
+	"\x0eWatchResources\x12 .modkit.v1.WatchResourcesRequest\x1a\x1a.modkit.v1.ResourceUpdated0\x01B/Z-github.com/modkit/modkit/internal/protocol/pbb\x06proto3"
 
 var (
 	file_modkit_proto_rawDescOnce sync.Once
@@ -1820,7 +2592,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -1848,6 +2620,18 @@ var file_modkit_proto_goTypes = []any{
 	(*NeedsApprovalRequest)(nil),  // 23: modkit.v1.NeedsApprovalRequest
 	(*NeedsApprovalResponse)(nil), // 24: modkit.v1.NeedsApprovalResponse
 	(*ClientAction)(nil),          // 25: modkit.v1.ClientAction
+	(*ReadResourceRequest)(nil),   // 26: modkit.v1.ReadResourceRequest
+	(*ResourceContents)(nil),      // 27: modkit.v1.ResourceContents
+	(*ReadResourceResponse)(nil),  // 28: modkit.v1.ReadResourceResponse
+	(*GetPromptRequest)(nil),      // 29: modkit.v1.GetPromptRequest
+	(*PromptMessage)(nil),         // 30: modkit.v1.PromptMessage
+	(*GetPromptResponse)(nil),     // 31: modkit.v1.GetPromptResponse
+	(*CompleteRequest)(nil),       // 32: modkit.v1.CompleteRequest
+	(*CompleteResponse)(nil),      // 33: modkit.v1.CompleteResponse
+	(*WatchResourcesRequest)(nil), // 34: modkit.v1.WatchResourcesRequest
+	(*ResourceUpdated)(nil),       // 35: modkit.v1.ResourceUpdated
+	nil,                           // 36: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 37: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -1862,31 +2646,47 @@ var file_modkit_proto_depIdxs = []int32{
 	2,  // 9: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
 	2,  // 10: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
 	2,  // 11: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	3,  // 12: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 13: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 14: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 15: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 16: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 17: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 18: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 19: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 20: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 21: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	4,  // 22: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 23: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 24: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 25: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 26: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 27: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 28: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 29: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 30: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 31: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	22, // [22:32] is the sub-list for method output_type
-	12, // [12:22] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	2,  // 12: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
+	27, // 13: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
+	36, // 14: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	2,  // 15: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
+	27, // 16: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	30, // 17: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	37, // 18: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	2,  // 19: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	3,  // 20: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 21: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 22: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 23: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 24: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 25: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 26: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 27: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 28: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 29: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	26, // 30: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	29, // 31: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	32, // 32: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	34, // 33: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	4,  // 34: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 35: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 36: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 37: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 38: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 39: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 40: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 41: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 42: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 43: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	28, // 44: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	31, // 45: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	33, // 46: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	35, // 47: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	34, // [34:48] is the sub-list for method output_type
+	20, // [20:34] is the sub-list for method input_type
+	20, // [20:20] is the sub-list for extension type_name
+	20, // [20:20] is the sub-list for extension extendee
+	0,  // [0:20] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -1904,9 +2704,9 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   24,
+			NumMessages:   36,
 			NumExtensions: 0,
-			NumServices:   1,
+			NumServices:   2,
 		},
 		GoTypes:           file_modkit_proto_goTypes,
 		DependencyIndexes: file_modkit_proto_depIdxs,

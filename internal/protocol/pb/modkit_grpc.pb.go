@@ -514,3 +514,243 @@ var Mod_ServiceDesc = grpc.ServiceDesc{
 	},
 	Metadata: "modkit.proto",
 }
+
+const (
+	ModFeatures_ReadResource_FullMethodName   = "/modkit.v1.ModFeatures/ReadResource"
+	ModFeatures_GetPrompt_FullMethodName      = "/modkit.v1.ModFeatures/GetPrompt"
+	ModFeatures_Complete_FullMethodName       = "/modkit.v1.ModFeatures/Complete"
+	ModFeatures_WatchResources_FullMethodName = "/modkit.v1.ModFeatures/WatchResources"
+)
+
+// ModFeaturesClient is the client API for ModFeatures service.
+//
+// For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
+//
+// ModFeatures is the second service a mod process serves: its resources,
+// its slash commands as prompts, and completions. A host reaches it on the
+// same connection as Mod.
+type ModFeaturesClient interface {
+	// ReadResource reads a resource, or a resource of a template, by URI.
+	ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error)
+	// GetPrompt returns a slash command's prompt messages for its arguments.
+	GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error)
+	// Complete suggests values for a slash command's argument or a resource
+	// template's variable.
+	Complete(ctx context.Context, in *CompleteRequest, opts ...grpc.CallOption) (*CompleteResponse, error)
+	// WatchResources sends the URI of each resource the mod says changed,
+	// until the host ends the call or the mod process exits.
+	WatchResources(ctx context.Context, in *WatchResourcesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ResourceUpdated], error)
+}
+
+type modFeaturesClient struct {
+	cc grpc.ClientConnInterface
+}
+
+func NewModFeaturesClient(cc grpc.ClientConnInterface) ModFeaturesClient {
+	return &modFeaturesClient{cc}
+}
+
+func (c *modFeaturesClient) ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReadResourceResponse)
+	err := c.cc.Invoke(ctx, ModFeatures_ReadResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *modFeaturesClient) GetPrompt(ctx context.Context, in *GetPromptRequest, opts ...grpc.CallOption) (*GetPromptResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(GetPromptResponse)
+	err := c.cc.Invoke(ctx, ModFeatures_GetPrompt_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *modFeaturesClient) Complete(ctx context.Context, in *CompleteRequest, opts ...grpc.CallOption) (*CompleteResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(CompleteResponse)
+	err := c.cc.Invoke(ctx, ModFeatures_Complete_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *modFeaturesClient) WatchResources(ctx context.Context, in *WatchResourcesRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ResourceUpdated], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &ModFeatures_ServiceDesc.Streams[0], ModFeatures_WatchResources_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchResourcesRequest, ResourceUpdated]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ModFeatures_WatchResourcesClient = grpc.ServerStreamingClient[ResourceUpdated]
+
+// ModFeaturesServer is the server API for ModFeatures service.
+// All implementations must embed UnimplementedModFeaturesServer
+// for forward compatibility.
+//
+// ModFeatures is the second service a mod process serves: its resources,
+// its slash commands as prompts, and completions. A host reaches it on the
+// same connection as Mod.
+type ModFeaturesServer interface {
+	// ReadResource reads a resource, or a resource of a template, by URI.
+	ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error)
+	// GetPrompt returns a slash command's prompt messages for its arguments.
+	GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error)
+	// Complete suggests values for a slash command's argument or a resource
+	// template's variable.
+	Complete(context.Context, *CompleteRequest) (*CompleteResponse, error)
+	// WatchResources sends the URI of each resource the mod says changed,
+	// until the host ends the call or the mod process exits.
+	WatchResources(*WatchResourcesRequest, grpc.ServerStreamingServer[ResourceUpdated]) error
+	mustEmbedUnimplementedModFeaturesServer()
+}
+
+// UnimplementedModFeaturesServer must be embedded to have
+// forward compatible implementations.
+//
+// NOTE: this should be embedded by value instead of pointer to avoid a nil
+// pointer dereference when methods are called.
+type UnimplementedModFeaturesServer struct{}
+
+func (UnimplementedModFeaturesServer) ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReadResource not implemented")
+}
+func (UnimplementedModFeaturesServer) GetPrompt(context.Context, *GetPromptRequest) (*GetPromptResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPrompt not implemented")
+}
+func (UnimplementedModFeaturesServer) Complete(context.Context, *CompleteRequest) (*CompleteResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Complete not implemented")
+}
+func (UnimplementedModFeaturesServer) WatchResources(*WatchResourcesRequest, grpc.ServerStreamingServer[ResourceUpdated]) error {
+	return status.Error(codes.Unimplemented, "method WatchResources not implemented")
+}
+func (UnimplementedModFeaturesServer) mustEmbedUnimplementedModFeaturesServer() {}
+func (UnimplementedModFeaturesServer) testEmbeddedByValue()                     {}
+
+// UnsafeModFeaturesServer may be embedded to opt out of forward compatibility for this service.
+// Use of this interface is not recommended, as added methods to ModFeaturesServer will
+// result in compilation errors.
+type UnsafeModFeaturesServer interface {
+	mustEmbedUnimplementedModFeaturesServer()
+}
+
+func RegisterModFeaturesServer(s grpc.ServiceRegistrar, srv ModFeaturesServer) {
+	// If the following call panics, it indicates UnimplementedModFeaturesServer was
+	// embedded by pointer and is nil.  This will cause panics if an
+	// unimplemented method is ever invoked, so we test this at initialization
+	// time to prevent it from happening at runtime later due to I/O.
+	if t, ok := srv.(interface{ testEmbeddedByValue() }); ok {
+		t.testEmbeddedByValue()
+	}
+	s.RegisterService(&ModFeatures_ServiceDesc, srv)
+}
+
+func _ModFeatures_ReadResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReadResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModFeaturesServer).ReadResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ModFeatures_ReadResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModFeaturesServer).ReadResource(ctx, req.(*ReadResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ModFeatures_GetPrompt_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(GetPromptRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModFeaturesServer).GetPrompt(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ModFeatures_GetPrompt_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModFeaturesServer).GetPrompt(ctx, req.(*GetPromptRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ModFeatures_Complete_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(CompleteRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(ModFeaturesServer).Complete(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: ModFeatures_Complete_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(ModFeaturesServer).Complete(ctx, req.(*CompleteRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _ModFeatures_WatchResources_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchResourcesRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(ModFeaturesServer).WatchResources(m, &grpc.GenericServerStream[WatchResourcesRequest, ResourceUpdated]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type ModFeatures_WatchResourcesServer = grpc.ServerStreamingServer[ResourceUpdated]
+
+// ModFeatures_ServiceDesc is the grpc.ServiceDesc for ModFeatures service.
+// It's only intended for direct use with grpc.RegisterService,
+// and not to be introspected or modified (even as a copy)
+var ModFeatures_ServiceDesc = grpc.ServiceDesc{
+	ServiceName: "modkit.v1.ModFeatures",
+	HandlerType: (*ModFeaturesServer)(nil),
+	Methods: []grpc.MethodDesc{
+		{
+			MethodName: "ReadResource",
+			Handler:    _ModFeatures_ReadResource_Handler,
+		},
+		{
+			MethodName: "GetPrompt",
+			Handler:    _ModFeatures_GetPrompt_Handler,
+		},
+		{
+			MethodName: "Complete",
+			Handler:    _ModFeatures_Complete_Handler,
+		},
+	},
+	Streams: []grpc.StreamDesc{
+		{
+			StreamName:    "WatchResources",
+			Handler:       _ModFeatures_WatchResources_Handler,
+			ServerStreams: true,
+		},
+	},
+	Metadata: "modkit.proto",
+}

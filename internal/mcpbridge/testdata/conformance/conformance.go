@@ -74,8 +74,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{
 		ID:          "conformance",
 		DisplayName: "MCP conformance fixture",
-		Description: "Tools the official MCP conformance suite calls by name.",
+		Description: "Tools, resources, prompts and completions the official MCP conformance suite asks for by name.",
 	},
+	Resources:         resources,
+	ResourceTemplates: templates,
+	SlashCommands:     prompts,
+	Activate:          activate,
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[None]{
 			Name:        "test_simple_text",

@@ -119,8 +119,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 	}},
-	Commands:      []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
-	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook}},
+	Commands: []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
+	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook}, {
+		ID: "recipe", Title: "A recipe", Description: "Writes a recipe.", Prompt: recipe, Complete: dishes,
+		Arguments: []sdk.PromptArgument{{Name: "dish", Description: "What to cook.", Required: true}, {Name: "serves"}},
+	}},
+	Resources: []sdk.Resource{{URI: "kitchen://pantry", Name: "pantry", Title: "Pantry", Description: "What is in the pantry.", MIMEType: "text/plain", Read: pantry}},
+	ResourceTemplates: []sdk.ResourceTemplate{{
+		URITemplate: "kitchen://recipes/{dish}", Name: "recipe_file", Description: "A recipe by dish.", MIMEType: "text/markdown", Read: recipeFile, Complete: dishes,
+	}},
 	Hooks: []sdk.Hook{
 		{BeforeAction: sdk.ActionToolCall, Run: allow},
 		{BeforeAction: "command:kitchen.clean", Run: allow},
@@ -135,3 +142,19 @@ func cook(_ context.Context, _ *sdk.Env, dish string) (string, error) {
 }
 
 func allow(context.Context, *sdk.Env, sdk.Action) error { return nil }
+
+func recipe(_ context.Context, _ *sdk.Env, args map[string]string) ([]sdk.PromptMessage, error) {
+	return []sdk.PromptMessage{sdk.UserText("Write a recipe for " + args["dish"] + ".")}, nil
+}
+
+func dishes(context.Context, *sdk.Env, sdk.CompletionRequest) (sdk.Completion, error) {
+	return sdk.Completion{Values: []string{"soup"}}, nil
+}
+
+func pantry(context.Context, *sdk.Env, string) (sdk.ResourceContents, error) {
+	return sdk.ResourceContents{Text: "flour"}, nil
+}
+
+func recipeFile(_ context.Context, _ *sdk.Env, _ string, vars map[string]string) (sdk.ResourceContents, error) {
+	return sdk.ResourceContents{Text: "# " + vars["dish"]}, nil
+}

@@ -1,0 +1,61 @@
+package mcpbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// addPrompt serves a slash command as the prompt of the same name.
+func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
+	mp := &mcp.Prompt{Name: p.ID, Title: p.Title, Description: p.Description}
+	for _, a := range p.Arguments {
+		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
+	}
+	srv.AddPrompt(mp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		res, err := fb.GetPrompt(ctx, p.ID, req.Params.Arguments, br.session(req.Session))
+		switch {
+		case errors.Is(err, host.ErrBadArguments):
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		case err != nil:
+			return nil, err
+		}
+		out := &mcp.GetPromptResult{Description: res.Description, Messages: make([]*mcp.PromptMessage, 0, len(res.Messages))}
+		for _, m := range res.Messages {
+			out.Messages = append(out.Messages, promptMessage(m))
+		}
+		return out, nil
+	})
+}
+
+// promptMessage converts a mod's message; the host checked it has one
+// kind of content.
+func promptMessage(m sdk.PromptMessage) *mcp.PromptMessage {
+	role := mcp.Role(m.Role)
+	if role == "" {
+		role = mcp.Role(sdk.RoleUser)
+	}
+	out := &mcp.PromptMessage{Role: role}
+	switch {
+	case m.Image != nil:
+		out.Content = &mcp.ImageContent{MIMEType: m.Image.MIMEType, Data: m.Image.Data}
+	case m.Resource != nil:
+		out.Content = &mcp.EmbeddedResource{Resource: &mcp.ResourceContents{
+			URI: m.Resource.URI, MIMEType: m.Resource.MIMEType, Text: m.Resource.Text, Blob: m.Resource.Blob,
+		}}
+	default:
+		out.Content = &mcp.TextContent{Text: m.Text}
+	}
+	return out
+}
+
+// invalidParams is a JSON-RPC invalid-params error saying msg.
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
