@@ -43,6 +43,8 @@ type Call struct {
 	// Activity receives the handler's activity updates in order, one at a
 	// time, until the handler returns. Kind is "title", "status" or "log".
 	Activity func(kind, text string)
+	// Ask answers the handler's questions; nil means none can be asked.
+	Ask Asker
 }
 
 // Result is a handler's result as the wire carries it.
