@@ -205,14 +205,22 @@ func checkAnswer(q *Question, a json.RawMessage) []string {
 		if json.Unmarshal(obj["action"], &action) != nil || !slices.Contains([]string{"accept", "decline", "cancel"}, action) {
 			return []string{`/action: must be one of "accept", "decline", "cancel"`}
 		}
-		if q.Kind != AskForm || action != "accept" || len(q.Schema) == 0 {
+		schema := q.Schema
+		if len(schema) == 0 {
+			var p struct {
+				RequestedSchema json.RawMessage `json:"requestedSchema"`
+			}
+			json.Unmarshal(q.Params, &p)
+			schema = p.RequestedSchema
+		}
+		if q.Kind != AskForm || action != "accept" || len(schema) == 0 {
 			return nil
 		}
 		content := obj["content"]
 		if len(content) == 0 || string(content) == "null" {
 			content = json.RawMessage("{}")
 		}
-		s, err := schemacheck.Compile("modkit:///questions/"+q.Key+".json", q.Schema)
+		s, err := schemacheck.Compile("modkit:///questions/"+q.Key+".json", schema)
 		if err != nil {
 			return []string{"/: the form's schema does not compile: " + err.Error()}
 		}
