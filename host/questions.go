@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -195,53 +193,10 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 // checkAnswer returns what is wrong with answer a to q, in the words the
 // host uses for a tool's input.
 func checkAnswer(q *Question, a json.RawMessage) []string {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(a, &obj); err != nil || obj == nil {
-		return []string{"/: must be an object"}
+	if len(q.Schema) > 0 && q.Kind == AskForm {
+		return modapi.CheckAnswer(q.Kind, q.Key, q.Schema, a)
 	}
-	switch q.Kind {
-	case AskForm, AskURL:
-		var action string
-		if json.Unmarshal(obj["action"], &action) != nil || !slices.Contains([]string{"accept", "decline", "cancel"}, action) {
-			return []string{`/action: must be one of "accept", "decline", "cancel"`}
-		}
-		schema := q.Schema
-		if len(schema) == 0 {
-			var p struct {
-				RequestedSchema json.RawMessage `json:"requestedSchema"`
-			}
-			json.Unmarshal(q.Params, &p)
-			schema = p.RequestedSchema
-		}
-		if q.Kind != AskForm || action != "accept" || len(schema) == 0 {
-			return nil
-		}
-		content := obj["content"]
-		if len(content) == 0 || string(content) == "null" {
-			content = json.RawMessage("{}")
-		}
-		s, err := schemacheck.Compile("modkit:///questions/"+q.Key+".json", schema)
-		if err != nil {
-			return []string{"/: the form's schema does not compile: " + err.Error()}
-		}
-		var out []string
-		for _, p := range s.Check(content) {
-			out = append(out, "/content"+p)
-		}
-		return out
-	case AskSample:
-		if _, ok := obj["content"]; !ok {
-			return []string{"/content: is required"}
-		}
-	case AskRoots:
-		var roots []struct {
-			URI string `json:"uri"`
-		}
-		if json.Unmarshal(obj["roots"], &roots) != nil {
-			return []string{"/roots: must be an array of roots"}
-		}
-	}
-	return nil
+	return modapi.CheckAnswer(q.Kind, q.Key, modapi.FormSchema(q.Params), a)
 }
 
 // modAnswers are the answers given for the handler's questions, as the
