@@ -53,6 +53,8 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	timeout := fs.Duration("timeout", 0, "fail the call after this long (default: the host's, 5m)")
 	sessionID := fs.String("session", "", "session id")
 	yes := fs.Bool("yes", false, "approve the call if the tool asks for a person's approval")
+	answers := answerFlags{}
+	fs.Var(answers, "answer", "answer the tool's question `KEY=VALUE` without a terminal (repeatable): a form's values as a JSON object, a lone field's value, accept, decline or cancel")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -110,6 +112,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Agent:      e.agent,
 		OnActivity: view.show,
 		Approver:   e.approver(*yes),
+		Asker:      e.asker(answers),
 	})
 	view.finish()
 	if err != nil {

@@ -148,6 +148,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("ROOT", root)
 			e.Setenv("CRASHY", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			e.Setenv("RESEARCH", filepath.Join(root, "examples", "research"))
+			e.Setenv("ASKING", filepath.Join(root, "host", "testdata", "mods", "asking"))
 			e.Setenv("MODHOST_MODS", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			return nil
 		},
