@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -36,11 +37,26 @@ func (a answerFlags) Set(s string) error {
 type callAsker struct {
 	e       *env
 	answers answerFlags
+	used    map[string]bool
 	in      *bufio.Reader
 }
 
 func (e *env) asker(answers answerFlags) *callAsker {
-	return &callAsker{e: e, answers: answers}
+	return &callAsker{e: e, answers: answers, used: map[string]bool{}}
+}
+
+// unused tells the operator about answers no question took.
+func (a *callAsker) unused() {
+	var keys []string
+	for k := range a.answers {
+		if !a.used[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(a.e.stderr, "modhost: --answer %s answered no question the tool asked\n", k)
+	}
 }
 
 // CanAsk implements host.Asker.
@@ -55,6 +71,7 @@ func (a *callAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage,
 		return json.Marshal(map[string]any{"roots": []map[string]string{{"uri": u.String(), "name": "workspace"}}})
 	}
 	if v, ok := a.answers[q.Key]; ok {
+		a.used[q.Key] = true
 		if q.Refusal != "" {
 			return nil, fmt.Errorf("--answer %s: %s", q.Key, q.Refusal)
 		}

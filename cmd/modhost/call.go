@@ -105,6 +105,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 
 	view := newActivityView(e.stderr)
+	asker := e.asker(answers)
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool:       tool,
 		Input:      input,
@@ -112,9 +113,10 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Agent:      e.agent,
 		OnActivity: view.show,
 		Approver:   e.approver(*yes),
-		Asker:      e.asker(answers),
+		Asker:      asker,
 	})
 	view.finish()
+	asker.unused()
 	if err != nil {
 		return e.fail(err)
 	}

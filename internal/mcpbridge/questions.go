@@ -171,8 +171,12 @@ func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult)
 // asked, in order, up to the first question without one (asked again).
 // With no request state, the call starts over and its input responses are
 // ignored. A state that is not this server's, has expired or belongs to
-// another call, and a response to a question never asked, are errors.
+// another call is an error; responses to questions the state does not list
+// are ignored.
 func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsRaw) ([]host.Answered, error) {
+	if params.RequestState == "" && len(params.InputResponses) > 0 {
+		br.opts.Logger.Debug("mcp: input responses without a request state, ignored", "tool", tool)
+	}
 	if params.RequestState == "" {
 		return nil, nil
 	}
@@ -181,17 +185,8 @@ func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsR
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 	}
 	given := st.answered()
-	var unasked []string
-	for key := range params.InputResponses {
-		if !slices.ContainsFunc(st.Pending, func(q stateQuestion) bool { return q.Key == key }) {
-			unasked = append(unasked, key)
-		}
-	}
-	if len(unasked) > 0 {
-		slices.Sort(unasked)
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("inputResponses: %q answers no question this call asked (asked: %s)", unasked[0], st.pendingKeys())}
-	}
+	// Responses to questions the state does not list are ignored, as
+	// SEP-2322 asks: a client may send more than was asked.
 	for _, q := range st.Pending {
 		resp, ok := params.InputResponses[q.Key]
 		if !ok || resp == nil {

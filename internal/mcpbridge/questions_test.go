@@ -227,8 +227,16 @@ func TestRequestState(t *testing.T) {
 		wantRefused(t, res, err, "requestState: is 65537 bytes, over the limit of 65536")
 	})
 	t.Run("never asked", func(t *testing.T) {
+		// Responses to questions not asked are ignored (SEP-2322): the
+		// question asked is asked again.
 		res, err := call("asking_greet", map[string]any{}, first.RequestState, mcp.InputResponseMap{"color": accept(map[string]any{"color": "red"})})
-		wantRefused(t, res, err, `inputResponses: "color" answers no question this call asked (asked: "name")`)
+		if err != nil || !res.NeedsInput() || res.InputRequests["name"] == nil || len(res.InputRequests) != 1 {
+			t.Errorf("got %+v, %v; want the name asked again", res, err)
+		}
+	})
+	t.Run("wrong kind", func(t *testing.T) {
+		res, err := call("asking_greet", map[string]any{}, first.RequestState, mcp.InputResponseMap{"name": &mcp.ListRootsResult{Roots: []*mcp.Root{}}})
+		wantRefused(t, res, err, `inputResponses["name"]: the question asked for an elicitation result`)
 	})
 	t.Run("another key", func(t *testing.T) {
 		other := connectWith(t, h, nil, copts, "")

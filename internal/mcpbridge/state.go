@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/modkit/modkit/host"
@@ -97,14 +96,6 @@ func (s *sealedState) answered() []host.Answered {
 		out[i] = host.Answered{Question: a.Question.question(), Answer: a.Answer}
 	}
 	return out
-}
-
-func (s *sealedState) pendingKeys() string {
-	keys := make([]string, len(s.Pending))
-	for i, q := range s.Pending {
-		keys[i] = fmt.Sprintf("%q", q.Key)
-	}
-	return strings.Join(keys, ", ")
 }
 
 // inputHash identifies a call's input: its JSON value, whatever its

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
@@ -38,6 +39,11 @@ func callAsking(ctx context.Context, srv *modserver.Server, req *modapi.CallRequ
 	for {
 		out.Runs++
 		resp, _ := srv.CallTool(ctx, req)
+		if resp.Outcome.Status == modapi.Completed {
+			if key := unasked(opts.Answers, out.Questions); key != "" {
+				return nil, fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key)
+			}
+		}
 		if resp.Outcome.Status != modapi.Asking {
 			return resp, ""
 		}
@@ -104,4 +110,20 @@ func encodeAnswer(kind modapi.QuestionKind, v any) (json.RawMessage, error) {
 		return json.Marshal(map[string]any{"roots": a})
 	}
 	return nil, fmt.Errorf("%T answers no question: use sdk.Answer, sdk.Sampled or []sdk.Root", v)
+}
+
+// unasked is the first key, in order, of answers that no question asked
+// has; "" when every answer was used.
+func unasked(answers map[string]any, asked []Question) string {
+	var keys []string
+	for k := range answers {
+		if !slices.ContainsFunc(asked, func(q Question) bool { return q.Key == k }) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if len(keys) == 0 {
+		return ""
+	}
+	return keys[0]
 }
