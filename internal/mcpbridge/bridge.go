@@ -187,7 +187,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		given, err := br.answers(t.Name, input, req.Params)
+		given, loose, err := br.answers(t.Name, input, req.Params)
 		if err != nil {
 			return nil, err
 		}
@@ -217,7 +217,9 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 				}
 			},
 		}
-		call.Asker = newAsker(req)
+		asker := newAsker(req)
+		asker.loose = loose
+		call.Asker = asker
 		call.Answers = given
 		res, err := br.backend.Call(ctx, call)
 		if progress != nil {

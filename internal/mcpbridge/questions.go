@@ -31,6 +31,10 @@ type clientAsker struct {
 	ss    *mcp.ServerSession
 	caps  *mcp.ClientCapabilities
 	later bool
+	// loose are input responses the request state did not ask for, by
+	// key: a client of 2026-07-28 may answer a question before it is
+	// asked.
+	loose map[string]mcp.InputResponse
 }
 
 // newAsker returns the asker of a call: what its client declared it can
@@ -86,6 +90,10 @@ func formElicitation(c *mcp.ElicitationCapabilities) bool {
 // Ask implements host.Asker.
 func (a *clientAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage, error) {
 	if a.later {
+		if r, ok := a.loose[q.Key]; ok && r != nil && fits(q.Kind, r) == nil {
+			delete(a.loose, q.Key) // refused, it is asked again
+			return json.Marshal(r)
+		}
 		return nil, host.ErrAskLater
 	}
 	if a.ss == nil {
@@ -169,39 +177,39 @@ func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult)
 // answers are the answers a retried call brings: those its request state
 // carries, then its input responses to the questions the state says were
 // asked, in order, up to the first question without one (asked again).
-// With no request state, the call starts over and its input responses are
-// ignored. A state that is not this server's, has expired or belongs to
-// another call is an error; responses to questions the state does not list
-// are ignored.
-func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsRaw) ([]host.Answered, error) {
-	if params.RequestState == "" && len(params.InputResponses) > 0 {
-		br.opts.Logger.Debug("mcp: input responses without a request state, ignored", "tool", tool)
+// The other input responses are loose: a question with their key takes
+// them when the handler asks it (SEP-2322 lets a client answer ahead, and
+// without a request state every response is loose). A state that is not
+// this server's, has expired or belongs to another call is an error.
+func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsRaw) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
+	loose = map[string]mcp.InputResponse{}
+	for k, r := range params.InputResponses {
+		loose[k] = r
 	}
 	if params.RequestState == "" {
-		return nil, nil
+		return nil, loose, nil
 	}
 	st, err := br.states.open(tool, input, params.RequestState)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
+		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 	}
-	given := st.answered()
-	// Responses to questions the state does not list are ignored, as
-	// SEP-2322 asks: a client may send more than was asked.
+	given = st.answered()
 	for _, q := range st.Pending {
 		resp, ok := params.InputResponses[q.Key]
 		if !ok || resp == nil {
 			break
 		}
 		if err := fits(q.Kind, resp); err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("inputResponses[%q]: %v", q.Key, err)}
+			return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("inputResponses[%q]: %v", q.Key, err)}
 		}
 		a, err := json.Marshal(resp)
 		if err != nil {
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("inputResponses[%q]: %v", q.Key, err)}
+			return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("inputResponses[%q]: %v", q.Key, err)}
 		}
 		given = append(given, host.Answered{Question: q.question(), Answer: a})
+		delete(loose, q.Key)
 	}
-	return given, nil
+	return given, loose, nil
 }
 
 // fits says what is wrong when resp is no answer to a question of kind.

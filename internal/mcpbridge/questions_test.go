@@ -234,6 +234,15 @@ func TestRequestState(t *testing.T) {
 			t.Errorf("got %+v, %v; want the name asked again", res, err)
 		}
 	})
+	t.Run("answered ahead", func(t *testing.T) {
+		// Without a state, responses answer the questions of their keys
+		// when asked; the others are ignored.
+		res, err := call("asking_greet", map[string]any{}, "", mcp.InputResponseMap{
+			"name": accept(map[string]any{"name": "Ada"}), "color": accept(map[string]any{"color": "red"}), "extra": accept(nil)})
+		if err != nil || res.NeedsInput() || resultText(res) != "Hello Ada, red" {
+			t.Errorf("got %+v (%q), %v; want the call completed", res, resultText(res), err)
+		}
+	})
 	t.Run("wrong kind", func(t *testing.T) {
 		res, err := call("asking_greet", map[string]any{}, first.RequestState, mcp.InputResponseMap{"name": &mcp.ListRootsResult{Roots: []*mcp.Root{}}})
 		wantRefused(t, res, err, `inputResponses["name"]: the question asked for an elicitation result`)
