@@ -33,6 +33,8 @@ type call struct {
 
 	// approval is the person's answer when the tool asks for approval.
 	approval approvalBox
+	// questions is the person's answer when the tool's handler asks.
+	questions questionBox
 }
 
 type sseEvent struct {
@@ -177,6 +179,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
 		Approver: c.approve,
+		Asker:    asker{c: c, workspace: s.opts.Session.Workspace},
 		OnActivity: func(e host.ActivityEvent) {
 			c.add("activity", activityJSON{Kind: e.Update.Kind, Text: e.Update.Text, Seq: e.Seq,
 				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed(),
