@@ -209,6 +209,8 @@ func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsR
 		given = append(given, host.Answered{Question: q.question(), Answer: a})
 		delete(loose, q.Key)
 	}
+	// The host takes answers in the order their questions were asked.
+	slices.SortStableFunc(given, func(a, b host.Answered) int { return a.Question.Position - b.Question.Position })
 	return given, loose, nil
 }
 
