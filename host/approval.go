@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -55,7 +56,7 @@ func (r *ApprovalRequest) Question() string {
 // approve runs the tool's approval rule in the mod and, when the call
 // needs approval, asks req.Approver. It returns the call's outcome when
 // the call must not run: denied, failed or cancelled.
-func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string) *CallResult {
+func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string, qs *questioning) *CallResult {
 	a, ok := p.rpc.(modapi.Approver)
 	if !ok {
 		return res.fail(fmt.Sprintf("mod %s cannot say whether a call needs approval", t.mod.man.ID))
@@ -73,9 +74,10 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 	case err != nil:
 		return res.fail(err.Error())
 	}
-	var ask func(reason string) (bool, error)
-	if req.Approver != nil {
-		ask = func(reason string) (bool, error) {
+	var ask func(reason string) (string, error)
+	switch {
+	case req.Approver != nil:
+		ask = func(reason string) (string, error) {
 			areq := &ApprovalRequest{
 				Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
 				Input: input, Session: req.Session, Agent: req.Agent,
@@ -84,12 +86,25 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 				copied := *a
 				areq.Annotations = &copied
 			}
-			return req.Approver(ctx, areq)
+			if ok, err := req.Approver(ctx, areq); ok || err != nil {
+				return "accept", err
+			}
+			return "decline", nil
+		}
+	case req.Asker != nil && req.Asker.CanAsk(AskForm):
+		ask = func(reason string) (string, error) {
+			areq := &ApprovalRequest{Tool: req.Tool, Title: t.man.Title, Reason: reason, Annotations: t.man.Annotations}
+			return qs.approve(ctx, areq.Question())
 		}
 	}
-	step := modapi.Decide(ctx, req.Tool, resp, ask)
+	step := modapi.DecideAction(ctx, req.Tool, resp, ask)
 	res.ApprovalReason = step.Reason
+	if errors.Is(step.Err, ErrAskLater) {
+		return res.asking(res.Questions)
+	}
 	switch step.Verdict {
+	case modapi.ApprovalDismissed:
+		return res.dismissed(step.Reason)
 	case modapi.ApprovalFailed:
 		return res.fail(step.Failure)
 	case modapi.ApprovalDenied:
@@ -98,6 +113,14 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 		return res.cancelled()
 	}
 	return nil
+}
+
+func (r *CallResult) dismissed(reason string) *CallResult {
+	r.Activity.Ended = true
+	r.Status = StatusDenied
+	r.Error = modapi.DismissedError
+	r.Text = modapi.Dismissed(r.Tool, reason)
+	return r
 }
 
 func (r *CallResult) denied(reason string) *CallResult {

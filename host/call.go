@@ -51,6 +51,17 @@ type CallRequest struct {
 	// rule says needs a person's approval. Without one, such a call fails:
 	// the tool needs approval and none could be asked.
 	Approver Approver
+	// Asker, when set, puts the questions a tool's handler asks mid-call
+	// (sdk.ToolContext.Ask, AskURL, Sample, Roots) and, when Approver is
+	// nil, the approval question (a form with no fields, ApprovalKey).
+	// Without one, the handler reads that nobody could be asked.
+	Asker Asker
+	// Answers are answers already given to the call's first questions, in
+	// order: a stateless caller's retry, with CallResult.Answered of the
+	// call that ended StatusAsking and the answers to its Questions. The
+	// host uses each while the call asks the same question and the answer
+	// fits it, and asks Asker the rest.
+	Answers []Answered
 	// Client has the handlers of this call's client (the session's, or
 	// the agent's), for tools that run in the client; they take
 	// precedence over those of Host.HandleClientTool. Handlers of tools
@@ -85,7 +96,7 @@ type CallResult struct {
 	CallID string
 	// Label is CallRequest.Label.
 	Label string
-	// Status is completed, failed, cancelled or denied.
+	// Status is completed, failed, cancelled, denied or asking.
 	Status Status
 	// Text is what the model reads: the tool's text when completed,
 	// "Tool failed: <message>" when failed.
@@ -106,6 +117,13 @@ type CallResult struct {
 	// the client application to take: each of a kind the tool declares in
 	// its manifest, with params its schema accepts.
 	Actions []sdk.ClientAction
+	// Questions are the questions to answer when Status is StatusAsking:
+	// what the call asked together when the Asker answered ErrAskLater.
+	Questions []Question
+	// Answered are the questions the call asked that have answers, in
+	// order, with them: with Questions' answers, they are the next
+	// request's Answers.
+	Answered []Answered
 }
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -184,8 +202,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			return res.fail(msg), nil
 		}
 	}
+	qs := h.newQuestioning(req, res, t)
 	if t.man.Approval != nil {
-		if r := h.approve(ctx, t, p, req, res, input, today); r != nil {
+		if r := h.approve(ctx, t, p, req, res, input, today, qs); r != nil {
 			return r, nil
 		}
 		// The person may have taken a while: the mod may have been
@@ -220,6 +239,8 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		Today:          today,
 		Grace:          h.grace(),
 		MaxResultBytes: h.opts.MaxResultBytes,
+		CanAsk:         req.canAsk(),
+		Answers:        qs.modAnswers(),
 	}
 	if req.OnActivity != nil {
 		callReq.OnActivity = func(u sdk.ActivityUpdate) {
@@ -232,24 +253,41 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			}
 		}
 	}
-	// Without OnActivity, one round trip carries the activity with the
-	// outcome.
-	resp, err := p.rpc.CallTool(callCtx, callReq)
-	if errors.Is(err, modapi.ErrNoOutcome) {
-		return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
+	for {
+		// Without OnActivity, one round trip carries the activity with the
+		// outcome.
+		resp, err := p.rpc.CallTool(callCtx, callReq)
+		if errors.Is(err, modapi.ErrNoOutcome) {
+			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
+		}
+		if err != nil {
+			return res.streamError(ctx, callCtx, p, err, timeout), nil
+		}
+		if resp.Outcome.Status == modapi.Cancelled {
+			// Only a mod in this process answers so; over the wire the call
+			// ends with the context's error.
+			return res.streamError(ctx, callCtx, p, callCtx.Err(), timeout), nil
+		}
+		for _, u := range resp.Activity {
+			modapi.Apply(&res.Activity, u)
+		}
+		if resp.Outcome.Status != modapi.Asking {
+			return res.outcome(t, &resp.Outcome, h.opts.MaxResultBytes), nil
+		}
+		// The handler asked: the wait for answers is nobody's timeout,
+		// and the handler runs again from the start with them.
+		timer.Stop()
+		answers, end := qs.ask(ctx, callReq.Answers, resp.Outcome.Questions)
+		if end != nil {
+			end.Activity.Ended = true
+			return end, nil
+		}
+		callReq.Answers = answers
+		if p, res, err = h.start(ctx, t, res); p == nil {
+			return res, err
+		}
+		timer.Reset(timeout)
 	}
-	if err != nil {
-		return res.streamError(ctx, callCtx, p, err, timeout), nil
-	}
-	if resp.Outcome.Status == modapi.Cancelled {
-		// Only a mod in this process answers so; over the wire the call
-		// ends with the context's error.
-		return res.streamError(ctx, callCtx, p, callCtx.Err(), timeout), nil
-	}
-	for _, u := range resp.Activity {
-		modapi.Apply(&res.Activity, u)
-	}
-	return res.outcome(t, &resp.Outcome, h.opts.MaxResultBytes), nil
 }
 
 // start returns the tool's mod process, starting it when needed. When it

@@ -78,6 +78,28 @@
 // [Options.CallTimeout] nor its grace period; a call cancelled while waiting
 // ends cancelled and its handler never runs.
 //
+// Without an Approver, a [CallRequest.Asker] that can ask forms is asked
+// instead: the approval question is a form with no fields under
+// [ApprovalKey] ("accept" runs the call, "decline" denies it, "cancel"
+// dismisses it, which the model reads differently).
+//
+// # Questions mid-call
+//
+// A tool's handler may ask questions while it runs (sdk.ToolContext.Ask,
+// AskURL, Sample, Roots). The mod ends that run of the handler with the
+// questions; the host puts each to [CallRequest.Asker], judges the answer
+// (an answer that breaks a form's schema is refused in the host's words,
+// [Question.Refusal], and asked again), then runs the handler again from
+// the start with the answers so far, until it completes. Asker.CanAsk says
+// which kinds can be asked at all: the handler reads the others as "could
+// not be asked". The wait for an answer counts toward no timeout.
+//
+// A stateless front end (MCP 2026-07-28) answers later: its Asker returns
+// [ErrAskLater], the call ends [StatusAsking] with [CallResult.Questions]
+// and [CallResult.Answered], and the next request carries those answers
+// and the new ones in [CallRequest.Answers], in order. The host uses each
+// answer while the call asks the same question and the answer fits it.
+//
 // # Client actions
 //
 // A completed call may carry client actions, [CallResult.Actions], for the

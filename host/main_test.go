@@ -45,7 +45,7 @@ const crashyDir = "testdata/mods/crashy"
 // prebuild builds every test mod that builds, once per test binary, so that
 // no test waits for a build it is not about.
 func prebuild() error {
-	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
+	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir, askingDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
 	if err != nil {
 		return err
 	}

@@ -345,6 +345,56 @@
 // cancelled. Name the file, the amount or whatever the person weighs in the
 // reason, and say when the call overwrites or deletes.
 //
+// # Questions mid-call
+//
+// A handler can ask while it runs: a person, with a [Form] (fields with
+// defaults and choices) or a [URLQuestion] (a sign-in, a payment); the
+// client's model, with a [SampleRequest]; the client, for its [Root]s.
+// [ToolContext.Ask], [ToolContext.AskURL], [ToolContext.Sample],
+// [ToolContext.Roots] and [ToolContext.AskAll] (several at once) work the
+// same under every front end: MCP clients of both protocol revisions,
+// modhost call (a terminal prompt, or --answer KEY=VALUE), modhost dev (a
+// form in its page), sdk/modtest (Options.Answers) and any application
+// embedding the host (host.CallRequest.Asker):
+//
+//	choice, err := tc.Ask(sdk.Form{
+//		Key:     "existing",
+//		Message: in.Path + " exists. What should happen to it?",
+//		Fields: []sdk.Field{{Name: "action", Required: true, Default: "keep_both",
+//			Options: []sdk.Option{{Value: "overwrite", Title: "Overwrite it"}, {Value: "append", Title: "Append"}, {Value: "keep_both", Title: "Keep both"}}}},
+//	})
+//	if err != nil {
+//		return sdk.Result{}, err // sdk.ErrAsking ends this run; see below
+//	}
+//	if !choice.Accepted() { // declined, or dismissed (sdk.Cancel)
+//		return sdk.Text("Nothing was saved: the person said no."), nil
+//	}
+//	// ... act on choice.String("action")
+//
+// What a handler sees, exactly: the first run reaches the question, and
+// Ask returns [ErrAsking]; the run must end there (return the error; what
+// it returns is dropped, and its questions are put to the person). Once
+// they answer, the handler is called again from the start, with the same
+// input and a fresh ToolContext; this time its first question returns the
+// answer at once, and the run goes on to its next question (ErrAsking
+// again) or to its result. Answers are matched to questions in the order
+// asked, and an answer is used only while the question is the same one
+// (same kind, key, message and form); a question that differs and every
+// later one are asked anew. The answers travel with the call (over MCP
+// 2026-07-28, inside the sealed request state the client sends back), never
+// in the mod, so a later run may happen in another mod process. So: ask
+// first and act after, keep what runs before a question free of side
+// effects, and expect each run's activity in the call's log.
+//
+// An answer that does not fit the form is refused by the host, in the
+// words it uses for a tool's input, and the question is asked again; the
+// handler only ever sees answers that fit. When nobody can be asked (an
+// MCP client that declared no elicitation, sampling or roots; modhost call
+// with neither a terminal nor --answer), the question returns an error
+// wrapping [ErrCannotAsk] at once: carry on without the answer, or return
+// the error and the model reads "the question could not be asked: …".
+// Approval (below) is one such question, asked by the host before Run.
+//
 // # Client-executed tools
 //
 // Some tools are best run by the client application that called them: it
@@ -536,6 +586,9 @@
 //		}
 //	}
 //
+// A handler's questions are answered from Options.Answers, by question key
+// (an sdk.Answer, an sdk.Sampled or a []sdk.Root), and Outcome.Questions
+// and Outcome.Runs show what was asked and how often the handler ran.
 // A tool that needs approval asks Options.Approver: modtest.Approve,
 // modtest.Deny, modtest.NeverAnswer (until the test cancels), or a function
 // of your own that checks the reason; the outcome is then completed,

@@ -52,6 +52,8 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	timeout := fs.Duration("timeout", 0, "fail the call when its tool runs longer than this, counted from when its mod is ready, not during its build (default: the host's, 5m)")
 	sessionID := fs.String("session", "", "session id")
 	yes := fs.Bool("yes", false, "approve the call if the tool asks for a person's approval")
+	answers := answerFlags{}
+	fs.Var(answers, "answer", "answer the tool's question `KEY=VALUE` without a terminal (repeatable): a form's values as a JSON object, a lone field's value, accept, decline or cancel")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -95,6 +97,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}()
 
 	view := newActivityView(e.stderr)
+	asker := e.asker(answers)
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool:       tool,
 		Input:      input,
@@ -102,11 +105,13 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Agent:      e.agent,
 		OnActivity: view.show,
 		Approver:   e.approver(*yes),
+		Asker:      asker,
 		// The host counts it from when the mod is ready: a first call's
 		// build is not the tool's time, nor thrown away when it is long.
 		Timeout: *timeout,
 	})
 	view.finish()
+	asker.unused()
 	if err != nil {
 		return e.fail(err)
 	}

@@ -22,11 +22,11 @@
 //	inspect [--json|--markdown] [MOD]         manifests as readable field trees; --markdown
 //	                                          a reference of the tools, commands, slash
 //	                                          commands, hooks and agents
-//	call [--json] [--yes] [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
+//	call [--json] [--yes] [--answer KEY=VALUE]... [--timeout D] [--session ID] TOOL [INPUT_JSON|-]
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
 //	slash ID [TEXT...]                        run a slash command
-//	mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
+//	mcp [--http ADDR] [--session-timeout D] [--max-sessions N] [--state-key-file FILE] [--state-ttl D]
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
 //	dev [--addr HOST:PORT] [--open]           serve the mod author's web inspector
@@ -52,6 +52,23 @@
 // reads and exits 1. A tool that runs only in the client application
 // fails, since modhost has no client; one that runs either way runs in
 // its mod.
+//
+// A tool that asks a question mid-call (sdk.ToolContext.Ask) is asked on
+// the terminal: a form field by field (an empty line keeps the default,
+// !decline declines, !cancel dismisses), a URL to open, or a reply to give
+// as the client's model; its roots are the workspace. --answer KEY=VALUE
+// answers the question KEY without a terminal: a form's values as a JSON
+// object, the value of a form's lone field, accept, decline or cancel, or
+// the model's reply. A question with neither fails the call, naming the
+// --answer that would answer it; an answer the form refuses fails it in
+// the host's words; an --answer no question took is named on stderr.
+//
+// mcp --state-key-file FILE seals the request states of such questions for
+// MCP 2026-07-28 clients with the 32 bytes in FILE (raw, hex or base64):
+// give every replica behind one URL the same file, so that any of them
+// opens a state another sealed (head -c 32 /dev/urandom > FILE). Without
+// it each process seals with a fresh key. --state-ttl says how long a state
+// stays valid (default 10m).
 //
 // mcp on stdio serves until stdin ends, then lets the calls in flight run to
 // their end (a first call may wait for its mod's build), writes their

@@ -150,6 +150,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CRASHY", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			e.Setenv("RESEARCH", filepath.Join(root, "examples", "research"))
 			e.Setenv("CONFORMANCE", filepath.Join(root, "internal", "mcpbridge", "testdata", "conformance"))
+			e.Setenv("ASKING", filepath.Join(root, "host", "testdata", "mods", "asking"))
 			e.Setenv("MODHOST_MODS", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			return nil
 		},

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,21 +31,31 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	addr := fs.String("http", "", "serve streamable HTTP on `host:port` instead of stdio; the host defaults to 127.0.0.1")
 	sessionTimeout := fs.Duration("session-timeout", mcpbridge.DefaultSessionTimeout, "with --http, close a session idle this long with no event stream open")
 	maxSessions := fs.Int("max-sessions", mcpbridge.DefaultMaxSessions, "with --http, refuse new sessions past this many live ones")
+	stateKeyFile := fs.String("state-key-file", "", "seal the request states of tools that ask questions with the 32 random bytes in `FILE`, shared by every replica of one URL (default: a fresh key per process)")
+	stateTTL := fs.Duration("state-ttl", mcpbridge.DefaultStateTTL, "how long a request state of a tool's question stays valid")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() > 0 {
 		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
 	}
-	if *sessionTimeout <= 0 || *maxSessions <= 0 {
-		return e.fail(usagef("mcp: --session-timeout and --max-sessions must be positive"))
+	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 {
+		return e.fail(usagef("mcp: --session-timeout, --max-sessions and --state-ttl must be positive"))
+	}
+	var stateKey []byte
+	if *stateKeyFile != "" {
+		var err error
+		if stateKey, err = readStateKey(*stateKeyFile); err != nil {
+			return e.fail(usagef("mcp: --state-key-file: %v", err))
+		}
 	}
 	h, err := e.load()
 	if err != nil {
 		return e.fail(err)
 	}
 	defer h.Close()
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion()})
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
+		StateKey: stateKey, StateTTL: *stateTTL})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -73,6 +86,28 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}
 	return exitOK
+}
+
+// readStateKey reads a state key: a file of exactly 32 bytes (head -c 32
+// /dev/urandom), or of their 64 hex digits or base64, with or without a
+// final newline.
+func readStateKey(name string) ([]byte, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) == mcpbridge.StateKeySize {
+		return data, nil
+	}
+	text := strings.TrimSpace(string(data))
+	if b, err := hex.DecodeString(text); err == nil && len(b) == mcpbridge.StateKeySize {
+		return b, nil
+	}
+	if b, err := base64.StdEncoding.DecodeString(text); err == nil && len(b) == mcpbridge.StateKeySize {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s holds %d bytes: want %d random bytes (head -c %d /dev/urandom > %s), or their hex or base64",
+		name, len(data), mcpbridge.StateKeySize, mcpbridge.StateKeySize, name)
 }
 
 // buildVersion is modhost's version from its build info: the module

@@ -44,8 +44,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[SaveNoteInput]{
 			Name:  "research_save_note",
 			Title: "Save a note",
-			Description: "Writes a note into the workspace as a .md or .txt file at path, making missing directories, and replaces a file already there. " +
-				"A person approves each note before it is written; if they decline, do not retry the same note. " +
+			Description: "Writes a note into the workspace as a .md or .txt file at path, making missing directories. " +
+				"A person approves each new note; when a file is already at path, they choose whether to overwrite it, append the note or keep both. " +
+				"If they decline, do not retry the same note. " +
 				"Call this when the person asks you to keep findings, a summary or a to-do list in the workspace.",
 			Activity: "Saving the note…",
 			// It may overwrite a note: destructive, though writing the same

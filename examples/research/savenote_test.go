@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/modtest"
 )
 
@@ -47,32 +48,77 @@ func TestSaveNoteCreates(t *testing.T) {
 	}
 }
 
-func TestSaveNoteOverwrites(t *testing.T) {
-	dir := workspace(t, map[string]string{"todo.txt": strings.Repeat("x", 2048)})
-	out := runSaveNote(t, dir, `{"path":"todo.txt","text":"done"}`, modtest.Approve)
-	mustComplete(t, out)
-	if want := "Overwrite todo.txt in the workspace (2 kB now) with a note of 4 bytes; its current text is lost."; out.ApprovalReason != want {
-		t.Errorf("got reason %q, want %q", out.ApprovalReason, want)
+// TestSaveNoteExisting: a note whose path holds a file asks the person
+// what to do, with no approval question before: overwrite, append, keep
+// both, or leave the file alone.
+func TestSaveNoteExisting(t *testing.T) {
+	choose := func(action string) map[string]any {
+		return map[string]any{"existing": sdk.Answer{Action: sdk.Accept, Values: map[string]any{"action": action}}}
 	}
-	if want := "Saved the note as todo.txt (4 bytes), replacing the previous 2 kB."; out.Text != want {
-		t.Errorf("got %q, want %q", out.Text, want)
+	tests := []struct {
+		name    string
+		answers map[string]any
+		want    string
+		files   map[string]string
+	}{
+		{"overwrite", choose(Overwrite), "Saved the note as todo.txt (4 bytes), replacing the previous 7 bytes.",
+			map[string]string{"todo.txt": "done"}},
+		{"append", choose(Append), "Appended the note to todo.txt (11 bytes now, 7 bytes before).",
+			map[string]string{"todo.txt": "keep medone"}},
+		{"keep both", choose(KeepBoth), "Saved the note as todo-2.txt (4 bytes, a new file).",
+			map[string]string{"todo.txt": "keep me", "todo-2.txt": "done"}},
+		{"decline", map[string]any{"existing": sdk.Answer{Action: sdk.Decline}},
+			"The note was not saved: the person chose to leave the existing todo.txt alone. Do not retry the same note.",
+			map[string]string{"todo.txt": "keep me"}},
+		{"dismiss", map[string]any{"existing": sdk.Answer{Action: sdk.Cancel}},
+			"The note was not saved: the person dismissed the question about the existing todo.txt. Ask them before trying again.",
+			map[string]string{"todo.txt": "keep me"}},
 	}
-	if got := readFile(t, dir, "todo.txt"); got != "done" {
-		t.Errorf("got file %q, want %q", got, "done")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := workspace(t, map[string]string{"todo.txt": "keep me"})
+			out := modtest.Run(t, generated(), "research_save_note", `{"path":"todo.txt","text":"done"}`,
+				&modtest.Options{Workspace: dir, Answers: tt.answers})
+			mustComplete(t, out)
+			if out.Text != tt.want || out.ApprovalReason != "" {
+				t.Errorf("got %q (approval %q), want %q and no approval asked", out.Text, out.ApprovalReason, tt.want)
+			}
+			if len(out.Questions) != 1 || out.Questions[0].Key != "existing" ||
+				out.Questions[0].Message != "todo.txt already exists in the workspace (7 bytes). What should happen to it?" {
+				t.Errorf("got questions %+v, want the one about todo.txt", out.Questions)
+			}
+			for name, want := range tt.files {
+				if got := readFile(t, dir, name); got != want {
+					t.Errorf("%s: got %q, want %q", name, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestSaveNoteExistingNobodyAsked(t *testing.T) {
+	dir := workspace(t, map[string]string{"todo.txt": "keep me"})
+	out := runSaveNote(t, dir, `{"path":"todo.txt","text":"gone"}`, nil)
+	want := "Tool failed: todo.txt exists, and nobody could be asked whether to overwrite it, append to it or keep both (the question could not be asked: "
+	if out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
+		t.Fatalf("got %s: %q, want failed: %q…", out.Status, out.Text, want)
+	}
+	if got := readFile(t, dir, "todo.txt"); got != "keep me" {
+		t.Errorf("got file %q, want it untouched", got)
 	}
 }
 
 func TestSaveNoteDenied(t *testing.T) {
-	dir := workspace(t, map[string]string{"todo.txt": "keep me"})
+	dir := workspace(t, nil)
 	out := runSaveNote(t, dir, `{"path":"todo.txt","text":"gone"}`, modtest.Deny)
 	if out.Status != modtest.Denied {
 		t.Fatalf("got %s: %s, want denied", out.Status, out.Text)
 	}
-	if !strings.HasPrefix(out.Text, "The person declined this call, so research_save_note did not run. They were asked: Overwrite todo.txt") {
+	if !strings.HasPrefix(out.Text, "The person declined this call, so research_save_note did not run. They were asked: Create todo.txt") {
 		t.Errorf("got %q, want the model told the person declined, with the reason", out.Text)
 	}
-	if got := readFile(t, dir, "todo.txt"); got != "keep me" {
-		t.Errorf("got file %q after a denial, want it untouched", got)
+	if _, err := os.Stat(filepath.Join(dir, "todo.txt")); !os.IsNotExist(err) {
+		t.Errorf("got %v after a denial, want no file", err)
 	}
 }
 

@@ -35,6 +35,8 @@ type call struct {
 	approval approvalBox
 	// client is the page's answer when the tool runs only in a client.
 	client clientBox
+	// questions is the person's answer when the tool's handler asks.
+	questions questionBox
 }
 
 type sseEvent struct {
@@ -186,6 +188,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
 		Approver: c.approve, Client: client,
+		Asker: asker{c: c, workspace: s.opts.Session.Workspace},
 		OnActivity: func(e host.ActivityEvent) {
 			c.add("activity", activityJSON{Kind: e.Update.Kind, Text: e.Update.Text, Seq: e.Seq,
 				Title: e.State.Title, Status: e.State.Status, ElapsedMS: c.elapsed(),

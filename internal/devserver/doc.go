@@ -26,7 +26,8 @@
 //	GET  /api/calls              the session's calls, newest last
 //	GET  /api/calls/{id}         one call, with its outcome once ended
 //	GET  /api/calls/{id}/events  the call's activity, "approval" questions
-//	                             and their "answered", "client" and
+//	                             and their "answered", the handler's
+//	                             "question"s, "client" and
 //	                             "clientAnswered" for a client-only tool,
 //	                             and its outcome, with the tools/call
 //	                             result an MCP client would get (SSE)
@@ -34,6 +35,10 @@
 //	POST /api/calls/{id}/approval
 //	                             {approve} answers the call's approval
 //	                             question; 409 when none waits
+//	POST /api/calls/{id}/question
+//	                             {key, answer} answers the question the
+//	                             tool's handler asks, as an MCP client's
+//	                             result would; 409 when none waits
 //	POST /api/calls/{id}/view    {phase} → the tool's view for that phase
 //	POST /api/calls/{id}/answer  {text, result, error} answers the call of a
 //	                             tool only a client runs, as its client;

@@ -96,6 +96,7 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	mux.HandleFunc("GET /api/calls/{id}/events", s.callEvents)
 	mux.HandleFunc("POST /api/calls/{id}/cancel", s.cancelCall)
 	mux.HandleFunc("POST /api/calls/{id}/approval", s.answerApproval)
+	mux.HandleFunc("POST /api/calls/{id}/question", s.answerQuestion)
 	mux.HandleFunc("POST /api/calls/{id}/view", s.view)
 	mux.HandleFunc("POST /api/calls/{id}/answer", s.answerClient)
 	mux.HandleFunc("GET /api/tools/{name}/mcp", s.mcpEntry)

@@ -198,6 +198,7 @@ func TestTokenRequired(t *testing.T) {
 		{"POST", "/api/calls/" + id + "/cancel"},
 		{"POST", "/api/calls/" + id + "/view"},
 		{"POST", "/api/calls/" + id + "/answer"},
+		{"POST", "/api/calls/" + id + "/question"},
 		{"GET", "/api/tools/quick_echo/mcp"},
 		{"POST", "/api/command"},
 		{"POST", "/api/slash"},

@@ -48,6 +48,14 @@ type Options struct {
 	Name, Version string
 	// Logger receives the bridge's own logs. Default: discard.
 	Logger *slog.Logger
+	// StateKey seals the request states of calls that ask their client
+	// questions (MCP 2026-07-28): StateKeySize random bytes, the same for
+	// every replica that serves one URL. Default: a fresh key per server,
+	// so a state opens only on the server that sealed it.
+	StateKey []byte
+	// StateTTL is how long a request state stays valid. Default
+	// DefaultStateTTL.
+	StateTTL time.Duration
 }
 
 // LogLevel is the MCP logging level of the notifications that carry a
@@ -76,7 +84,11 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: list tools: %w", err)
 	}
 	tools = inMod(tools)
-	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}}
+	st, err := newStates(o.StateKey, o.StateTTL)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %w", err)
+	}
+	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st}
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
@@ -109,6 +121,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		}
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
 		srv.AddReceivingMiddleware(hideRenderTool)
+	}
+	if approving := needApproval(tools); len(approving) > 0 {
+		srv.AddReceivingMiddleware(hideApprovalTools(approving))
 	}
 	return srv, nil
 }
@@ -150,6 +165,8 @@ type bridge struct {
 	views map[string]viewTool
 	// apps are the URIs of the views' pages, likewise.
 	apps map[string]bool
+	// states seals and opens request states.
+	states *states
 }
 
 // viewTool is a tool with a custom view.
@@ -179,6 +196,10 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
+		given, loose, err := br.answers(t.Name, input, req.Params)
+		if err != nil {
+			return nil, err
+		}
 		ctx, cancel := callContext(ctx)
 		defer cancel()
 		progress := br.progress(ctx, req, t)
@@ -205,15 +226,17 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 				}
 			},
 		}
-		elicit, approve := approver(req)
-		call.Approver = approve
+		asker := newAsker(req)
+		asker.loose = loose
+		call.Asker = asker
+		call.Answers = given
 		res, err := br.backend.Call(ctx, call)
 		if progress != nil {
 			// The latest update precedes the result.
 			progress.Flush()
 		}
-		if elicit != nil && elicit.asked != nil && err == nil && res.Status == host.StatusFailed {
-			return elicit.result(), nil // the client asks the person, then calls again
+		if err == nil && res.Status == host.StatusAsking {
+			return br.inputRequired(t.Name, input, res) // the client asks, then calls again
 		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {

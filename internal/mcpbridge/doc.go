@@ -36,12 +36,23 @@
 //
 // # Approval and tools the client runs
 //
-// A call whose tool needs a person's approval asks through MCP elicitation
-// when the client declares it: the first round of tools/call ends with the
-// input request [ApprovalInput], and the client calls again with the
-// person's answer ("accept" runs the call; anything else denies it). A
-// client that does not declare elicitation gets the call refused, saying
-// approval was needed and could not be asked. An MCP client is not the
+// A tool's questions mid-call (forms, URLs, sampling, roots; a call's
+// approval is a form keyed [ApprovalInput]) go to the client it declared
+// it can answer them: to a client of 2025-11-25 or older as server→client
+// requests (elicitation/create, sampling/createMessage, roots/list) within
+// the one tools/call; to a client of 2026-07-28 as an input_required result
+// with inputRequests keyed by the handler's question keys and a
+// requestState, and the client calls again with its inputResponses and the
+// state. A response may also answer ahead, by key. The state is sealed
+// with AES-256-GCM under [Options.StateKey] (shared by replicas; a fresh
+// key per server by default), carries the answers so far, is bound to the
+// tool and its arguments, and expires after [Options.StateTTL]. A state
+// altered or sealed by another key, expired, of another tool or arguments,
+// or over [MaxStateBytes] is refused with -32602, naming which. A client
+// that declared no form elicitation is not offered the tools that need
+// approval; a call of one anyway is refused, saying approval could not be
+// asked. An elicitation the client fails to answer is a tool result ("…
+// could not be asked: <the client's error>"), never a protocol error. An MCP client is not the
 // client application a tool that runs only in the client is written for:
 // such tools are not listed, and a tool that runs either way runs in its
 // mod.

@@ -27,15 +27,19 @@ func TestElicitationOverStdio(t *testing.T) {
 				tools: []host.Tool{{Mod: "m", Tool: manifestTool("t_write", `{"type":"object"}`)}},
 				call: func(ctx context.Context, req *host.CallRequest) *host.CallResult {
 					res := &host.CallResult{Tool: req.Tool, Status: host.StatusFailed, Text: "Tool failed: no approver"}
-					if req.Approver == nil {
+					if req.Asker == nil || !req.Asker.CanAsk(host.AskForm) {
 						return res
 					}
-					ok, err := req.Approver(ctx, &host.ApprovalRequest{Tool: req.Tool, Title: "Write a file", Reason: "Write a.md", Input: req.Input,
-						Annotations: &manifest.Annotations{Destructive: true}})
+					question := (&host.ApprovalRequest{Tool: req.Tool, Title: "Write a file", Reason: "Write a.md", Input: req.Input,
+						Annotations: &manifest.Annotations{Destructive: true}}).Question()
+					params, _ := json.Marshal(map[string]any{"mode": "form", "message": question, "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})
+					a, err := req.Asker.Ask(ctx, &host.Question{Kind: host.AskForm, Key: host.ApprovalKey, Approval: true, Message: question, Params: params})
+					var answer struct{ Action string }
+					json.Unmarshal(a, &answer)
 					switch {
 					case err != nil:
 						res.Text = "Tool failed: " + err.Error()
-					case !ok:
+					case answer.Action != "accept":
 						res.Status, res.Text = host.StatusDenied, "The person declined this call, so t_write did not run. They were asked: Write a.md"
 					default:
 						res.Status, res.Text, res.Result = host.StatusCompleted, "ran", json.RawMessage(`{}`)

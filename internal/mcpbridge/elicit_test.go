@@ -94,7 +94,7 @@ func TestElicitation(t *testing.T) {
 		{name: "decline", action: "decline", input: `{"reason":"Do it"}`, wantErr: true, wantAsk: "approving_guarded needs your approval: Do it",
 			wantText: "The person declined this call, so approving_guarded did not run. They were asked: Do it"},
 		{name: "cancel", action: "cancel", input: `{"reason":"Do it"}`, wantErr: true, wantAsk: "approving_guarded needs your approval: Do it",
-			wantText: "The person declined this call, so approving_guarded did not run. They were asked: Do it"},
+			wantText: "The person dismissed the question without choosing, so approving_guarded did not run; ask again only if they want it. They were asked: Do it"},
 		{name: "not needed", action: "accept", input: `{}`, wantText: "ran"},
 		{name: "no elicitation", input: `{"reason":"Do it"}`, wantErr: true,
 			wantText: "Tool failed: tool approving_guarded needs a person's approval and none could be asked: Do it"},
@@ -137,9 +137,8 @@ func TestElicitation(t *testing.T) {
 	}
 }
 
-// TestElicitationAnswersOnlyItsQuestion: an answer with a request state of
-// another question asks again; the state of the question asked runs the
-// call.
+// TestElicitationAnswersOnlyItsQuestion: an answer under a forged request
+// state is refused; the state of the question asked runs the call.
 func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
 	h := loadHost(t, approvingDir)
 	copts := &mcp.ClientOptions{
@@ -147,13 +146,16 @@ func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
 		MultiRoundTrip:     &mcp.MultiRoundTripOptions{Disabled: true},
 	}
 	cs := connectVersion(t, h, copts, "")
-	call := func(state string, answer bool) *mcp.CallToolResult {
-		t.Helper()
+	try := func(state string, answer bool) (*mcp.CallToolResult, error) {
 		params := &mcp.CallToolParams{Name: "approving_guarded", Arguments: jsonArgs(t, `{"reason":"Do it"}`), RequestState: state}
 		if answer {
 			params.InputResponses = mcp.InputResponseMap{mcpbridge.ApprovalInput: &mcp.ElicitResult{Action: "accept"}}
 		}
-		res, err := cs.CallTool(callCtx(t), params)
+		return cs.CallTool(callCtx(t), params)
+	}
+	call := func(state string, answer bool) *mcp.CallToolResult {
+		t.Helper()
+		res, err := try(state, answer)
 		if err != nil {
 			t.Fatalf("CallTool: %v", err)
 		}
@@ -167,8 +169,8 @@ func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
 	if !ok || el.Message != "approving_guarded needs your approval: Do it" {
 		t.Fatalf("got input requests %+v, want the approval elicitation", first.InputRequests)
 	}
-	if res := call("forged", true); !res.NeedsInput() {
-		t.Errorf("an answer under a forged request state ran the call: %q", resultText(res))
+	if res, err := try("forged", true); err == nil || !strings.Contains(err.Error(), "requestState: was altered") {
+		t.Errorf("an answer under a forged request state: got %+v, %v; want it refused", res, err)
 	}
 	if res := call(first.RequestState, true); res.NeedsInput() || res.IsError || resultText(res) != "ran" {
 		t.Errorf("got %+v (%q), want the call run", res, resultText(res))

@@ -56,6 +56,9 @@ const (
 	// ApprovalCancelled: the call was cancelled while the person was
 	// asked.
 	ApprovalCancelled
+	// ApprovalDismissed: the person dismissed the question without
+	// choosing; the call ends denied.
+	ApprovalDismissed
 )
 
 // ApprovalStep is the end of a call's approval step.
@@ -77,6 +80,23 @@ type ApprovalStep struct {
 // can be asked: the call fails). A call whose ctx ends while the person
 // is asked is cancelled, whatever they answer.
 func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (bool, error)) ApprovalStep {
+	var act func(string) (string, error)
+	if ask != nil {
+		act = func(reason string) (string, error) {
+			ok, err := ask(reason)
+			if ok {
+				return "accept", err
+			}
+			return "decline", err
+		}
+	}
+	return DecideAction(ctx, tool, resp, act)
+}
+
+// DecideAction is Decide with a person who answers "accept", "decline" or
+// "cancel" (dismissed the question): a dismissed call ends
+// ApprovalDismissed.
+func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (action string, err error)) ApprovalStep {
 	switch {
 	case len(resp.Problems) > 0:
 		return ApprovalStep{Verdict: ApprovalFailed, Failure: InvalidInput(tool, resp.Problems)}
@@ -90,14 +110,16 @@ func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(r
 		s.Verdict, s.Failure = ApprovalFailed, NoApprover(tool, s.Reason)
 		return s
 	}
-	approved, err := ask(s.Reason)
+	action, err := ask(s.Reason)
 	s.Err = err
 	switch {
 	case ctx.Err() != nil:
 		s.Verdict = ApprovalCancelled
 	case err != nil:
 		s.Verdict, s.Failure = ApprovalFailed, NotAsked(tool, err)
-	case !approved:
+	case action == "cancel":
+		s.Verdict = ApprovalDismissed
+	case action != "accept":
 		s.Verdict = ApprovalDenied
 	default:
 		s.Verdict = ApprovalRun
@@ -140,6 +162,17 @@ func NotAsked(tool string, err error) string {
 // they were asked to approve for reason.
 func Denied(tool, reason string) string {
 	return "The person declined this call, so " + tool + " did not run. They were asked: " + reason
+}
+
+// DismissedError is why a call whose approval question the person
+// dismissed did not run.
+const DismissedError = "the person dismissed the approval question"
+
+// Dismissed is what the model reads when the person dismissed the
+// question whether a call of tool may run, asked for reason, without
+// choosing.
+func Dismissed(tool, reason string) string {
+	return "The person dismissed the question without choosing, so " + tool + " did not run; ask again only if they want it. They were asked: " + reason
 }
 
 // NoApprover is the failure of a call of tool that needed approval for

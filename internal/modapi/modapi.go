@@ -78,6 +78,12 @@ type CallRequest struct {
 	// sends it, in order, from one goroutine, before CallTool returns. When
 	// nil, the updates come back in CallResponse.Activity.
 	OnActivity func(sdk.ActivityUpdate)
+	// Answers answer the handler's first questions, in order, while each
+	// one's question is the one the handler asks (Question.Same).
+	Answers []Answered
+	// CanAsk are the kinds of question the caller can put; the handler
+	// reads any other as not askable (CannotAsk).
+	CanAsk []QuestionKind
 }
 
 // ErrNoOutcome is CallTool's error when the mod ended a call without its
@@ -101,6 +107,8 @@ const (
 	Completed Status = iota + 1
 	Failed
 	Cancelled
+	// Asking: the handler asked Outcome.Questions, which no answer covers.
+	Asking
 )
 
 // Outcome is how a tool call ended.
@@ -122,6 +130,9 @@ type Outcome struct {
 	Cause error
 	// Actions are the client actions of a completed call, in order.
 	Actions []sdk.ClientAction
+	// Questions are what the handler asks together, when Status is
+	// Asking: none of them answered yet.
+	Questions []Question
 }
 
 // ViewRequest asks for a tool's view in one phase.

@@ -222,15 +222,21 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		Activity:        activity,
 		ResourceUpdated: s.watch.notify,
 	}
+	ask := newAsking(req)
+	call.Ask = ask.ask
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {
 		var err error
 		res, err = t.Run(ctx, call, input)
 		return err
 	})
+	pending := ask.questions()
 	switch {
 	case ctx.Err() != nil:
 		resp.Outcome = modapi.Outcome{Status: modapi.Cancelled, Cause: err}
+	case pending != nil:
+		// Whatever the run returned: it cannot go on without the answers.
+		resp.Outcome = modapi.Outcome{Status: modapi.Asking, Questions: pending}
 	case err != nil:
 		resp.Outcome = failed(err)
 	case res == nil:

@@ -53,6 +53,8 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		Today:          req.Today,
 		GraceMillis:    req.Grace.Milliseconds(),
 		MaxResultBytes: int64(req.MaxResultBytes),
+		Answers:        answersToProto(req.Answers),
+		CanAsk:         kindsToProto(req.CanAsk),
 	}
 	if req.OnActivity == nil {
 		resp, err := c.PB.CallToolOnce(ctx, preq)
@@ -188,6 +190,8 @@ func callFromProto(req *pb.CallToolRequest) *modapi.CallRequest {
 		Today:          req.GetToday(),
 		Grace:          millis(req.GetGraceMillis()),
 		MaxResultBytes: int(req.GetMaxResultBytes()),
+		Answers:        answersFromProto(req.GetAnswers()),
+		CanAsk:         kindsFromProto(req.GetCanAsk()),
 	}
 }
 
@@ -288,6 +292,9 @@ func (s *GRPCServer) CallRunning(ctx context.Context, req *pb.CallRunningRequest
 // no wire form; it converts as failed.
 func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
 	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems}
+	if o.Status == modapi.Asking {
+		return &pb.Outcome{Status: pb.Status_STATUS_ASKING, Questions: questionsToProto(o.Questions)}
+	}
 	if o.Status == modapi.Completed {
 		out.Status = pb.Status_STATUS_COMPLETED
 		out.Text = o.Text
@@ -301,6 +308,9 @@ func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
 // OutcomeFromProto converts a wire outcome; any status but completed is
 // failed.
 func OutcomeFromProto(o *pb.Outcome) modapi.Outcome {
+	if o.GetStatus() == pb.Status_STATUS_ASKING && len(o.GetQuestions()) > 0 {
+		return modapi.Outcome{Status: modapi.Asking, Questions: questionsFromProto(o.GetQuestions())}
+	}
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
 		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems()}
 	}

@@ -46,6 +46,8 @@ type Call struct {
 	// ResourceUpdated receives the URIs of the resources the handler says
 	// changed; nil drops them.
 	ResourceUpdated func(uri string)
+	// Ask answers the handler's questions; nil means none can be asked.
+	Ask Asker
 }
 
 // Result is a handler's result as the wire carries it.

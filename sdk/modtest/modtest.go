@@ -62,6 +62,14 @@ type Options struct {
 	// ran, with Hooks). Without one, such a call fails as on a host with
 	// no approver: the tool needs approval and none could be asked.
 	Approver Approver
+	// Answers script the answers to the questions a handler asks
+	// mid-call, by question key: an sdk.Answer for a form or a URL
+	// question, an sdk.Sampled for a sample, a []sdk.Root for roots. The
+	// handler is run again from the start after each answer, as under a
+	// host (see sdk.ToolContext.Ask). A question with no answer here fails
+	// the call, naming it; with Answers nil, nothing can be asked and the
+	// handler's questions return an error wrapping sdk.ErrCannotAsk.
+	Answers map[string]any
 	// Client, when set, is the client application that runs the tools
 	// that run in the client (see Client). When nil, a tool that runs
 	// either way runs in the mod, and one that runs only in the client
@@ -132,6 +140,10 @@ type Outcome struct {
 	// DroppedAnswers are the client's answers after the first, which a
 	// host drops and logs.
 	DroppedAnswers []sdk.ClientAnswer
+	// Questions are the questions the handler asked, in the order asked;
+	// Runs counts the handler's runs (one more than the answers it got).
+	Questions []Question
+	Runs      int
 
 	tool  string
 	input json.RawMessage
@@ -230,7 +242,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
 	rec.watch(ctx)
 	start := time.Now()
-	resp, _ := srv.CallTool(ctx, &modapi.CallRequest{
+	resp, failure := callAsking(ctx, srv, &modapi.CallRequest{
 		Tool:           tool,
 		Input:          data,
 		Session:        session(opts),
@@ -238,8 +250,16 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		Today:          orDefault(opts.Today, DefaultToday),
 		MaxResultBytes: maxBytes(opts),
 		OnActivity:     rec.Activity,
-	})
+	}, opts, out)
 	end := time.Now()
+	if failure != "" {
+		rec.mu.Lock()
+		defer rec.mu.Unlock()
+		rec.done = true
+		out.Activity.Ended = true
+		out.fail(failure, errors.New(failure))
+		return out, nil
+	}
 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

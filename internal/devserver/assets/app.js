@@ -564,6 +564,7 @@ function renderCall(id) {
       el("button", {id: "deny", onclick: () => answer(false)}, "Deny"));
     outcome.replaceChildren(ask);
   });
+  es.addEventListener("question", ev => outcome.replaceChildren(questionForm(id, JSON.parse(ev.data))));
   es.addEventListener("answered", () => outcome.replaceChildren());
   es.addEventListener("client", () => outcome.replaceChildren(clientAnswerForm(c)));
   es.addEventListener("clientAnswered", () => outcome.replaceChildren(el("p", {class: "muted client-answered"}, "Answered as the client.")));
@@ -614,6 +615,55 @@ function clientAnswerForm(c) {
     el("p", {}, el("button", {class: "primary", id: "answer", onclick: () => send({text: text.value, result: result ? result.get("", {}) : undefined})}, "Answer"), " ",
       el("button", {id: "answer-error", onclick: () => send({error: text.value || "the client failed"})}, "Fail the call with this text")),
     why);
+}
+
+// questionForm is the form of a question a tool's handler asks mid-call:
+// a form's fields (defaults filled in), a URL to visit, or a reply for the
+// client's model. The answer goes back as the MCP result would.
+function questionForm(id, q) {
+  const send = answer => api("POST", `/api/calls/${id}/question`, {key: q.key, answer}).catch(e => alert(e.message));
+  const kids = [el("h3", {}, "Question")];
+  if (q.refusal) kids.push(el("p", {class: "error"}, "Your last answer was refused: " + q.refusal));
+  if (q.kind === "sample") {
+    const reply = el("textarea", {class: "question-reply", rows: 4});
+    kids.push(el("p", {}, "The tool asks the client's model; answer as the model would."),
+      el("pre", {}, JSON.stringify(q.params, null, 2)), reply,
+      el("button", {class: "primary", onclick: () => send({role: "assistant", model: "modhost dev",
+        content: {type: "text", text: reply.value}})}, "Reply"));
+    return el("div", {class: "card question"}, ...kids);
+  }
+  kids.push(el("p", {class: "question-message"}, q.message || ""));
+  if (q.kind === "url") kids.push(el("p", {}, el("a", {href: q.url, target: "_blank", rel: "noopener"}, q.url)));
+  const props = (q.schema && q.schema.properties) || {};
+  const inputs = {};
+  for (const [name, s] of Object.entries(props)) {
+    const label = s.title || name;
+    let input;
+    const choices = s.enum ? s.enum.map((v, i) => [v, (s.enumNames || [])[i] || v])
+      : s.oneOf ? s.oneOf.map(o => [o.const, o.title || o.const]) : null;
+    const items = s.items && (s.items.enum ? s.items.enum.map(v => [v, v]) : s.items.anyOf ? s.items.anyOf.map(o => [o.const, o.title || o.const]) : null);
+    if (choices) input = el("select", {}, ...choices.map(([v, t]) => el("option", {value: v, selected: v === s.default}, t)));
+    else if (items) input = el("select", {multiple: true}, ...items.map(([v, t]) => el("option", {value: v, selected: (s.default || []).includes(v)}, t)));
+    else if (s.type === "boolean") input = el("input", {type: "checkbox", checked: s.default === true});
+    else input = el("input", {type: s.type === "number" || s.type === "integer" ? "number" : "text", value: s.default ?? ""});
+    inputs[name] = [input, s];
+    kids.push(el("label", {class: "question-field"}, label, " ", input));
+  }
+  const values = () => {
+    const out = {};
+    for (const [name, [input, s]] of Object.entries(inputs)) {
+      if (s.type === "boolean") out[name] = input.checked;
+      else if (s.type === "array") out[name] = [...input.selectedOptions].map(o => o.value);
+      else if (input.value === "") continue;
+      else out[name] = s.type === "number" || s.type === "integer" ? Number(input.value) : input.value;
+    }
+    return out;
+  };
+  kids.push(el("button", {class: "primary", id: "question-accept", onclick: () => send({action: "accept", content: values()})},
+    q.kind === "url" ? "Done" : "Submit"), " ",
+    el("button", {id: "question-decline", onclick: () => send({action: "decline"})}, "Decline"), " ",
+    el("button", {id: "question-cancel", onclick: () => send({action: "cancel"})}, "Dismiss"));
+  return el("div", {class: "card question"}, ...kids);
 }
 
 function renderOutcome(box, c, o) {

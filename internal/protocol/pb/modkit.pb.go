@@ -84,6 +84,10 @@ const (
 	Status_STATUS_UNSPECIFIED Status = 0
 	Status_STATUS_COMPLETED   Status = 1
 	Status_STATUS_FAILED      Status = 2
+	// STATUS_ASKING: the handler asked a question no answer covers; the
+	// outcome's question says which. The host asks, then runs the call again
+	// with one more answer.
+	Status_STATUS_ASKING Status = 3
 )
 
 // Enum value maps for Status.
@@ -92,11 +96,13 @@ var (
 		0: "STATUS_UNSPECIFIED",
 		1: "STATUS_COMPLETED",
 		2: "STATUS_FAILED",
+		3: "STATUS_ASKING",
 	}
 	Status_value = map[string]int32{
 		"STATUS_UNSPECIFIED": 0,
 		"STATUS_COMPLETED":   1,
 		"STATUS_FAILED":      2,
+		"STATUS_ASKING":      3,
 	}
 )
 
@@ -376,7 +382,13 @@ type CallToolRequest struct {
 	// max_result_bytes caps the outcome's size; 0 means no cap.
 	MaxResultBytes int64 `protobuf:"varint,7,opt,name=max_result_bytes,json=maxResultBytes,proto3" json:"max_result_bytes,omitempty"`
 	// label is the caller's name for the call, if any: for logs only.
-	Label         string `protobuf:"bytes,8,opt,name=label,proto3" json:"label,omitempty"`
+	Label string `protobuf:"bytes,8,opt,name=label,proto3" json:"label,omitempty"`
+	// answers are the answers already given to the handler's first
+	// questions, in the order it asked them (see Question).
+	Answers []*AnsweredQuestion `protobuf:"bytes,40,rep,name=answers,proto3" json:"answers,omitempty"`
+	// can_ask are the kinds of question the caller can put ("form", "url",
+	// "sample", "roots"); the handler reads any other as not askable.
+	CanAsk        []string `protobuf:"bytes,41,rep,name=can_ask,json=canAsk,proto3" json:"can_ask,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -465,6 +477,20 @@ func (x *CallToolRequest) GetLabel() string {
 		return x.Label
 	}
 	return ""
+}
+
+func (x *CallToolRequest) GetAnswers() []*AnsweredQuestion {
+	if x != nil {
+		return x.Answers
+	}
+	return nil
+}
+
+func (x *CallToolRequest) GetCanAsk() []string {
+	if x != nil {
+		return x.CanAsk
+	}
+	return nil
 }
 
 type Activity struct {
@@ -595,6 +621,9 @@ type Outcome struct {
 	Problems []string `protobuf:"bytes,6,rep,name=problems,proto3" json:"problems,omitempty"`
 	// client_actions are a completed call's client actions, in order.
 	ClientActions []*ClientAction `protobuf:"bytes,20,rep,name=client_actions,json=clientActions,proto3" json:"client_actions,omitempty"`
+	// questions are set when status is STATUS_ASKING: what the handler
+	// asks together, none of them answered yet.
+	Questions     []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -674,6 +703,13 @@ func (x *Outcome) GetProblems() []string {
 func (x *Outcome) GetClientActions() []*ClientAction {
 	if x != nil {
 		return x.ClientActions
+	}
+	return nil
+}
+
+func (x *Outcome) GetQuestions() []*Question {
+	if x != nil {
+		return x.Questions
 	}
 	return nil
 }
@@ -2384,6 +2420,139 @@ func (x *ResourceUpdated) GetUri() string {
 	return ""
 }
 
+// Question is what a tool's handler asks mid-call: a person (a form, or a
+// URL to visit), the client's model (sampling), or the client (its roots).
+// A handler is run again from the start with the answers so far: its n-th
+// question is answered by answers[n] when that answer's question is the
+// same.
+type Question struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// kind is "form", "url", "sample" or "roots".
+	Kind string `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`
+	// params are the question as JSON, in the shape of the MCP request's
+	// params (elicitation/create, sampling/createMessage, roots/list).
+	Params []byte `protobuf:"bytes,2,opt,name=params,proto3" json:"params,omitempty"`
+	// key names the question among the call's, as the handler named it.
+	Key string `protobuf:"bytes,3,opt,name=key,proto3" json:"key,omitempty"`
+	// position is the question's place among the call's questions, from 0.
+	Position      int32 `protobuf:"varint,4,opt,name=position,proto3" json:"position,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Question) Reset() {
+	*x = Question{}
+	mi := &file_modkit_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Question) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Question) ProtoMessage() {}
+
+func (x *Question) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Question.ProtoReflect.Descriptor instead.
+func (*Question) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *Question) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Question) GetParams() []byte {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+func (x *Question) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *Question) GetPosition() int32 {
+	if x != nil {
+		return x.Position
+	}
+	return 0
+}
+
+// AnsweredQuestion is a question with its answer.
+type AnsweredQuestion struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Question *Question              `protobuf:"bytes,1,opt,name=question,proto3" json:"question,omitempty"`
+	// answer is the answer as JSON, in the shape of the MCP result
+	// (ElicitResult, CreateMessageResult, ListRootsResult).
+	Answer        []byte `protobuf:"bytes,2,opt,name=answer,proto3" json:"answer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AnsweredQuestion) Reset() {
+	*x = AnsweredQuestion{}
+	mi := &file_modkit_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AnsweredQuestion) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AnsweredQuestion) ProtoMessage() {}
+
+func (x *AnsweredQuestion) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AnsweredQuestion.ProtoReflect.Descriptor instead.
+func (*AnsweredQuestion) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *AnsweredQuestion) GetQuestion() *Question {
+	if x != nil {
+		return x.Question
+	}
+	return nil
+}
+
+func (x *AnsweredQuestion) GetAnswer() []byte {
+	if x != nil {
+		return x.Answer
+	}
+	return nil
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -2399,7 +2568,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
-	"\x05error\x18\x01 \x01(\tR\x05error\"\xfb\x01\n" +
+	"\x05error\x18\x01 \x01(\tR\x05error\"\xcb\x02\n" +
 	"\x0fCallToolRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\fR\x05input\x12,\n" +
@@ -2408,14 +2577,16 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05today\x18\x05 \x01(\tR\x05today\x12!\n" +
 	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12(\n" +
 	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x12\x14\n" +
-	"\x05label\x18\b \x01(\tR\x05label\"K\n" +
+	"\x05label\x18\b \x01(\tR\x05label\x125\n" +
+	"\aanswers\x18( \x03(\v2\x1b.modkit.v1.AnsweredQuestionR\aanswers\x12\x17\n" +
+	"\acan_ask\x18) \x03(\tR\x06canAsk\"K\n" +
 	"\bActivity\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modkit.v1.ActivityKindR\x04kind\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"Q\n" +
 	"\x06Output\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x10\n" +
-	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xff\x01\n" +
+	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xb2\x02\n" +
 	"\aOutcome\x12)\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x11.modkit.v1.StatusR\x06status\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x16\n" +
@@ -2423,7 +2594,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\aoutputs\x18\x04 \x03(\v2\x11.modkit.v1.OutputR\aoutputs\x12\x14\n" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1a\n" +
 	"\bproblems\x18\x06 \x03(\tR\bproblems\x12>\n" +
-	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\"{\n" +
+	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\x121\n" +
+	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\"{\n" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
 	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
@@ -2549,16 +2721,25 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05error\x18\x04 \x01(\tR\x05error\"\x17\n" +
 	"\x15WatchResourcesRequest\"#\n" +
 	"\x0fResourceUpdated\x12\x10\n" +
-	"\x03uri\x18\x01 \x01(\tR\x03uri*w\n" +
+	"\x03uri\x18\x01 \x01(\tR\x03uri\"d\n" +
+	"\bQuestion\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
+	"\x06params\x18\x02 \x01(\fR\x06params\x12\x10\n" +
+	"\x03key\x18\x03 \x01(\tR\x03key\x12\x1a\n" +
+	"\bposition\x18\x04 \x01(\x05R\bposition\"[\n" +
+	"\x10AnsweredQuestion\x12/\n" +
+	"\bquestion\x18\x01 \x01(\v2\x13.modkit.v1.QuestionR\bquestion\x12\x16\n" +
+	"\x06answer\x18\x02 \x01(\fR\x06answer*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
 	"\x14ACTIVITY_KIND_STATUS\x10\x02\x12\x15\n" +
-	"\x11ACTIVITY_KIND_LOG\x10\x03*I\n" +
+	"\x11ACTIVITY_KIND_LOG\x10\x03*\\\n" +
 	"\x06Status\x12\x16\n" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
-	"\rSTATUS_FAILED\x10\x022\xf0\x05\n" +
+	"\rSTATUS_FAILED\x10\x02\x12\x11\n" +
+	"\rSTATUS_ASKING\x10\x032\xf0\x05\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
@@ -2592,7 +2773,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -2630,63 +2811,68 @@ var file_modkit_proto_goTypes = []any{
 	(*CompleteResponse)(nil),      // 33: modkit.v1.CompleteResponse
 	(*WatchResourcesRequest)(nil), // 34: modkit.v1.WatchResourcesRequest
 	(*ResourceUpdated)(nil),       // 35: modkit.v1.ResourceUpdated
-	nil,                           // 36: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 37: modkit.v1.CompleteRequest.ContextEntry
+	(*Question)(nil),              // 36: modkit.v1.Question
+	(*AnsweredQuestion)(nil),      // 37: modkit.v1.AnsweredQuestion
+	nil,                           // 38: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 39: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
-	0,  // 1: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
-	1,  // 2: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
-	9,  // 3: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
-	25, // 4: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
-	8,  // 5: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
-	10, // 6: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	8,  // 7: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
-	10, // 8: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
-	2,  // 9: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	2,  // 10: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	2,  // 11: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	2,  // 12: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
-	27, // 13: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	36, // 14: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
-	2,  // 15: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
-	27, // 16: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
-	30, // 17: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
-	37, // 18: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
-	2,  // 19: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
-	3,  // 20: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 21: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 22: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 23: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 24: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 25: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 26: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 27: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 28: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 29: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	26, // 30: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	29, // 31: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	32, // 32: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	34, // 33: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	4,  // 34: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 35: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 36: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 37: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 38: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 39: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 40: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 41: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 42: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 43: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	28, // 44: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	31, // 45: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	33, // 46: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	35, // 47: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	34, // [34:48] is the sub-list for method output_type
-	20, // [20:34] is the sub-list for method input_type
-	20, // [20:20] is the sub-list for extension type_name
-	20, // [20:20] is the sub-list for extension extendee
-	0,  // [0:20] is the sub-list for field type_name
+	37, // 1: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	0,  // 2: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
+	1,  // 3: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
+	9,  // 4: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
+	25, // 5: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
+	36, // 6: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
+	8,  // 7: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
+	10, // 8: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
+	8,  // 9: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	10, // 10: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	2,  // 11: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	2,  // 12: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	2,  // 13: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	2,  // 14: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
+	27, // 15: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
+	38, // 16: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	2,  // 17: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
+	27, // 18: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	30, // 19: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	39, // 20: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	2,  // 21: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	36, // 22: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
+	3,  // 23: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 24: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 25: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 26: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 27: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 28: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 29: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 30: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 31: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 32: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	26, // 33: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	29, // 34: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	32, // 35: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	34, // 36: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	4,  // 37: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 38: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 39: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 40: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 41: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 42: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 43: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 44: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 45: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 46: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	28, // 47: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	31, // 48: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	33, // 49: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	35, // 50: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	37, // [37:51] is the sub-list for method output_type
+	23, // [23:37] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -2704,7 +2890,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   36,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -196,6 +196,20 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				return sdk.Text("JSON Schema 2020-12 tool called for " + in.Name), nil
 			},
 		},
+		// The tools that ask (questions.go).
+		sdk.PlainTool[SamplingInput]{Name: "test_sampling", Description: "Asks the client's model the prompt. Call it to test sampling.", Activity: "Sampling…", Run: sampling},
+		sdk.PlainTool[ElicitationInput]{Name: "test_elicitation", Description: "Asks the person for a username and an email address. Call it to test elicitation.", Activity: "Asking…", Run: elicitation},
+		sdk.PlainTool[None]{Name: "test_elicitation_sep1034_defaults", Description: "Asks a form whose fields have defaults. Call it to test SEP-1034.", Activity: "Asking…", Run: askForm(defaultsForm)},
+		sdk.PlainTool[None]{Name: "test_elicitation_sep1330_enums", Description: "Asks a form with every kind of choice. Call it to test SEP-1330.", Activity: "Asking…", Run: askForm(enumsForm)},
+		sdk.PlainTool[None]{Name: "test_url_elicitation", Description: "Sends the person to a URL. Call it to test URL elicitation.", Activity: "Asking…", Run: urlElicitation},
+		sdk.PlainTool[None]{Name: "test_input_required_result_elicitation", Description: "Asks a name. Call it to test input_required with elicitation.", Activity: "Asking…", Run: inputElicitation},
+		sdk.PlainTool[None]{Name: "test_input_required_result_sampling", Description: "Asks the model a question. Call it to test input_required with sampling.", Activity: "Sampling…", Run: inputSampling},
+		sdk.PlainTool[None]{Name: "test_input_required_result_list_roots", Description: "Reads the client's roots. Call it to test input_required with roots.", Activity: "Listing…", Run: inputRoots},
+		sdk.PlainTool[None]{Name: "test_input_required_result_request_state", Description: "Asks a confirmation. Call it to test requestState.", Activity: "Asking…", Run: inputRequestState},
+		sdk.PlainTool[None]{Name: "test_input_required_result_tampered_state", Description: "Asks a confirmation. Call it to test tampered requestState.", Activity: "Asking…", Run: inputRequestState},
+		sdk.PlainTool[None]{Name: "test_input_required_result_multiple_inputs", Description: "Asks a name, the model and the roots at once. Call it to test several input requests.", Activity: "Asking…", Run: inputMultiple},
+		sdk.PlainTool[None]{Name: "test_input_required_result_multi_round", Description: "Asks a name, then a colour. Call it to test several rounds.", Activity: "Asking…", Run: inputMultiRound},
+		sdk.PlainTool[None]{Name: "test_input_required_result_capabilities", Description: "Asks what the client can be asked. Call it to test capability checks.", Activity: "Asking…", Run: inputCapabilities},
 	}},
 })
 

@@ -1,0 +1,69 @@
+package modserver
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/sdkrt"
+)
+
+// asking answers one run's questions from the answers the call was given,
+// in order, and keeps the first questions no answer covers: the run's
+// outcome asks them.
+type asking struct {
+	mu      sync.Mutex
+	answers []modapi.Answered
+	can     []modapi.QuestionKind
+	// asked counts the questions the run asked so far.
+	asked   int
+	pending []modapi.Question
+}
+
+func newAsking(req *modapi.CallRequest) *asking {
+	return &asking{answers: req.Answers, can: req.CanAsk}
+}
+
+// ask implements sdkrt.Asker.
+func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.pending != nil {
+		// The handler asks on after a question it must wait for.
+		return nil, sdkrt.ErrAsking
+	}
+	for _, q := range qs {
+		if !slices.Contains(a.can, modapi.QuestionKind(q.Kind)) {
+			return nil, errors.New(modapi.CannotAsk(modapi.QuestionKind(q.Kind)))
+		}
+	}
+	out := make([][]byte, len(qs))
+	start := a.asked
+	a.asked += len(qs)
+	for i, q := range qs {
+		pos := start + i
+		key := q.Key
+		if key == "" {
+			key = fmt.Sprintf("q%d", pos+1)
+		}
+		mq := modapi.Question{Kind: modapi.QuestionKind(q.Kind), Key: key, Params: q.Params, Position: pos}
+		if a.pending == nil && pos < len(a.answers) && a.answers[pos].Question.Same(mq) {
+			out[i] = a.answers[pos].Answer
+			continue
+		}
+		a.pending = append(a.pending, mq)
+	}
+	if a.pending != nil {
+		return nil, sdkrt.ErrAsking
+	}
+	return out, nil
+}
+
+// questions returns what the run asked that no answer covers, if any.
+func (a *asking) questions() []modapi.Question {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.pending
+}
