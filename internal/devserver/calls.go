@@ -74,7 +74,8 @@ type outcomeJSON struct {
 	ClientActions []sdk.ClientAction `json:"clientActions,omitempty"`
 	// ApprovalReason is what the person was asked to approve, if anything.
 	ApprovalReason string `json:"approvalReason,omitempty"`
-	// MCP is the tools/call result modhost mcp would give a client.
+	// MCP is the tools/call result modhost mcp would give a client; none
+	// for a tool it does not offer.
 	MCP json.RawMessage `json:"mcp,omitempty"`
 }
 

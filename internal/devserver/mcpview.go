@@ -80,10 +80,11 @@ func hasTool(tools []host.Tool, name string) bool {
 }
 
 // mcpResult is the tools/call result an MCP client would receive for the
-// call, as JSON, or nil when the tool is not loaded.
+// call, as JSON, or nil when modhost mcp would not offer the tool: it is
+// not loaded, or only a client runs it.
 func mcpResult(h *host.Host, tool string, res *host.CallResult, err error) json.RawMessage {
 	t, ok := toolOf(h, tool)
-	if !ok {
+	if !ok || !t.Runs.InMod() {
 		return nil
 	}
 	data, merr := json.Marshal(mcpbridge.CallToolResult(t, res, err))

@@ -471,7 +471,7 @@ function clientReceives(toolName, outcome) {
   if (outcome !== undefined) {
     kids.push(el("h3", {}, "tools/call result"));
     if (!outcome) kids.push(el("p", {class: "muted"}, "The result arrives when the call ends."));
-    else if (!outcome.mcp) kids.push(el("p", {class: "muted"}, "No result: the tool is no longer loaded."));
+    else if (!outcome.mcp) kids.push(el("p", {class: "muted mcp-none"}, "None: modhost mcp does not offer this tool (see below)."));
     else kids.push(el("pre", {class: "json-raw mcp-result"}, JSON.stringify(outcome.mcp, null, 2)));
   }
   kids.push(el("h3", {}, "tools/list entry"), entry);

@@ -443,6 +443,11 @@ await step("client-answer", async () => {
   check(text === "menu is 120 px wide", `the answered call says ${JSON.stringify(text)}`);
   check(await page.locator("#main .client-answer").count() === 0, "the answer form stays after the call's one answer");
   await page.locator("#main details.json", { hasText: "width" }).first().waitFor();
+  // modhost mcp does not offer the tool: no tools/call result, and why.
+  await page.getByRole("button", { name: "What a client receives" }).click();
+  await page.locator("#main .mcp-none").waitFor();
+  await page.locator("#main .mcp-why", { hasText: "does not offer" }).waitFor();
+  await page.getByRole("button", { name: "Workbench" }).click();
 });
 
 await step("client-receives", async () => {
