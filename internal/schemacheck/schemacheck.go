@@ -377,8 +377,10 @@ func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
 }
 
 // integers adds to at the offsets of the numbers, written within the
-// length limit, whose schema wants an integer: a generated validator holds
-// them to the integer's range, not to a 64-bit float's.
+// length limit, whose schema wants an integer with a bound on their side
+// (a format, an enum, a minimum for a negative number, a maximum for a
+// positive one): a generated validator holds them to that, not to a 64-bit
+// float's range.
 func (j *judge) integers(n *jsoncheck.Node, path []string, at map[int]bool) {
 	for i, m := range n.Members {
 		j.integers(m, append(path, n.Keys[i]), at)
@@ -389,8 +391,19 @@ func (j *judge) integers(n *jsoncheck.Node, path []string, at map[int]bool) {
 	if jsoncheck.KindOf(n.Value) != jsoncheck.Number || n.Long {
 		return
 	}
-	if sch := schemaAt(j.s.doc, path); sch != nil && typeOf(sch) == "integer" {
-		at[n.Start] = true
+	sch := schemaAt(j.s.doc, path)
+	if sch == nil || typeOf(sch) != "integer" {
+		return
+	}
+	bounds := []string{"format", "enum", "maximum", "exclusiveMaximum"}
+	if bytes.HasPrefix(n.Raw, []byte("-")) {
+		bounds = []string{"format", "enum", "minimum", "exclusiveMinimum"}
+	}
+	for _, k := range bounds {
+		if _, ok := sch.vals[k]; ok {
+			at[n.Start] = true
+			return
+		}
 	}
 }
 

@@ -50,9 +50,14 @@ func TestCheck(t *testing.T) {
 		{`{"query":"DefineMod","limit":1e10000000}`, []string{
 			"/limit: must be at most 200, got 1e10000000",
 		}},
+		// An integer without a bound on its side keeps the float's.
 		{`{"query":"x","opts":{"depth":1e400,"tags":[1e400]}}`, []string{
+			"/opts/depth: must be at most 1.7976931348623157e308, got 1e400",
 			"/opts/tags/0: must be a string, got a number",
 			"/opts/tags/0: must be at most 1.7976931348623157e308, got 1e400",
+		}},
+		{`{"query":"x","limit":-1e400}`, []string{
+			"/limit: must be at least 1, got -1e400",
 		}},
 		// A number written too long is one problem; the library never
 		// sees it.
