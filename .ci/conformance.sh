@@ -28,8 +28,9 @@ ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
 
 # The official suite's frozen requirement lists, both run against one URL:
 # `server --requirements REV` runs the scenarios REV requires (scored) and
-# the ones it runs but does not score: "pending" ones, which must pass as
-# well, and "extension" ones (the tasks extension), which are reported only.
+# the ones it runs but does not score: "pending" and "added-after-release"
+# ones, which must pass as well, and "extension" ones (the tasks
+# extension), which are reported only.
 REVISIONS=(2025-11-25 2026-07-28)
 
 # Scenarios known to fail, as "REVISION SCENARIO what is missing". Any other
@@ -206,12 +207,12 @@ for rev in "${REVISIONS[@]}"; do
 		fi
 	done < <(sed -n 's/^\([✓✗]\) \([^ :]*\): .*/\1 \2/p' <<<"$summary")
 	unset why
-	echo "$rev: $passed/$scored (pending scenarios: $pending_passed/$pending)"
-	scores+=("$rev: $passed/$scored (pending scenarios: $pending_passed/$pending)")
+	echo "$rev: $passed/$scored (run but not scored, pending or added later: $pending_passed/$pending)"
+	scores+=("$rev: $passed/$scored (run but not scored, pending or added later: $pending_passed/$pending)")
 done
 
 echo "--- MCP Inspector CLI over stdio, TypeScript client approval, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium"
-for test in TestInspectorCLI TestTSApproval TestTSClientV2 TestAppView; do
+for test in TestInspectorCLI TestTSApproval TestTSClientV2 TestTSIdleSession TestAppView; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then

@@ -374,3 +374,54 @@ func TestTSClientV2(t *testing.T) {
 		}
 	}
 }
+
+// TestTSIdleSession serves the research mod over modhost mcp --http with a
+// one-second session timeout, and has the official TypeScript clients (v1
+// and v2, with sessions) call, stay idle for three seconds and call again
+// (testdata/tsidle.mjs): they hold their event stream open, so their
+// sessions do not expire, and the second call works. Neither client opens
+// a new session after a 404, so an expired session would fail it.
+func TestTSIdleSession(t *testing.T) {
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := exec.Command(modhostBinary(t), "--mods", research, "--workspace", t.TempDir(),
+		"mcp", "--http", "127.0.0.1:0", "--session-timeout", "1s")
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tsidle.mjs"), dir, url, "3000")
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tsidle: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
+	}
+	var report struct {
+		Clients []struct {
+			Name, Session string
+			Calls         []struct{ Text, Error string }
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tsidle output %s: %v", out, err)
+	}
+	if len(report.Clients) != 2 {
+		t.Fatalf("got %d clients, want 2: %s", len(report.Clients), out)
+	}
+	for _, c := range report.Clients {
+		if c.Session == "" {
+			t.Errorf("%s: no session id; want a session", c.Name)
+		}
+		if len(c.Calls) != 2 {
+			t.Fatalf("%s: got %d calls, want 2", c.Name, len(c.Calls))
+		}
+		for i, call := range c.Calls {
+			if call.Error != "" || !strings.Contains(call.Text, "3 words") {
+				t.Errorf("%s call %d: text %q, error %q; want 3 words", c.Name, i+1, call.Text, call.Error)
+			}
+		}
+	}
+}
