@@ -40,7 +40,8 @@ type Resource struct {
 // ResourceTemplate is a family of resources named by a URI template of
 // RFC 6570 level 1: literal text and {variables}, like
 // "research://notes/{name}". Each variable matches one path segment (no
-// '/'), percent-decoded.
+// '/'), percent-decoded: the value comes from the client and may hold any
+// text, "../x" from "..%2Fx" included, so check it like any input.
 type ResourceTemplate struct {
 	// URITemplate is the template, with a scheme and at least one
 	// variable.

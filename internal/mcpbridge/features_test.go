@@ -3,6 +3,8 @@ package mcpbridge_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -228,5 +230,55 @@ func TestResourceSubscription(t *testing.T) {
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) || je.Code != mcpbridge.CodeResourceNotFoundLegacy {
 		t.Errorf("subscribe to an unknown resource: got %v, want resource not found", err)
+	}
+}
+
+// TestFeaturesOverStdio drives modhost mcp over stdio in both revisions:
+// a resource read, the revision's not-found code, a prompt and a
+// completion, as a client process sees them.
+func TestFeaturesOverStdio(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modhost")
+	}
+	bin := modhostBinary(t)
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			cmd := exec.Command(bin, "--mods", conformanceDir, "mcp")
+			cmd.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+			ctx := callCtx(t)
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+				Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: rev})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != rev {
+				t.Fatalf("negotiated %s, want %s", got, rev)
+			}
+			res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://template/8/data"})
+			if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, `"id":"8"`) {
+				t.Errorf("read: got %+v, %v", res, err)
+			}
+			wantCode := int64(mcpbridge.CodeResourceNotFoundLegacy)
+			if rev >= "2026-07-28" {
+				wantCode = jsonrpc.CodeInvalidParams
+			}
+			_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://template/missing/data"})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || je.Code != wantCode {
+				t.Errorf("not found: got %v, want code %d", err, wantCode)
+			}
+			pr, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_simple_prompt"})
+			if err != nil || len(pr.Messages) != 1 {
+				t.Errorf("prompt: got %+v, %v", pr, err)
+			}
+			c, err := cs.Complete(ctx, &mcp.CompleteParams{
+				Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "test://template/{id}/data"},
+				Argument: mcp.CompleteParamsArgument{Name: "id", Value: "4"},
+			})
+			if err != nil || !slices.Equal(c.Completion.Values, []string{"42"}) {
+				t.Errorf("complete: got %+v, %v", c, err)
+			}
+		})
 	}
 }

@@ -22,7 +22,7 @@ func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
 		res, err := fb.GetPrompt(ctx, p.ID, req.Params.Arguments, br.session(req.Session))
 		switch {
 		case errors.Is(err, host.ErrBadArguments):
-			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+			return nil, invalidParams("%s", err.Error())
 		case err != nil:
 			return nil, err
 		}
