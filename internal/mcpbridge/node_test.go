@@ -88,9 +88,10 @@ func TestInspectorCLI(t *testing.T) {
 			}
 		}
 		slices.Sort(names)
-		// The Inspector declares no MCP Apps extension: the app-only tool is
-		// not listed.
-		want := []string{"dependencies_inspect", "dependencies_modules", "research_open_file", "research_save_note", "research_search_workspace", "research_word_count"}
+		// The Inspector declares no MCP Apps extension, and no elicitation:
+		// neither the app-only tool nor research_save_note, which needs a
+		// person's approval, is listed.
+		want := []string{"dependencies_inspect", "dependencies_modules", "research_open_file", "research_search_workspace", "research_word_count"}
 		if !slices.Equal(names, want) {
 			t.Errorf("tools: got %v, want %v", names, want)
 		}
