@@ -20,8 +20,9 @@ var ErrAsking = sdkrt.ErrAsking
 // declared no elicitation, sampling or roots; modhost call without a
 // terminal and without an answer given by flag). The handler may carry on
 // without the answer, or return the error: the model reads "the question
-// could not be asked: …".
-var ErrCannotAsk = errors.New("the question could not be asked")
+// could not be asked: …", and an MCP client of 2026-07-28 or later gets a
+// MissingRequiredClientCapabilityError (-32021) naming what it lacks.
+var ErrCannotAsk = sdkrt.ErrCannotAsk
 
 // Question is a question a handler can put mid-call: a [Form], a
 // [URLQuestion], a [SampleRequest] or [RootsQuestion].

@@ -238,6 +238,9 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if err == nil && res.Status == host.StatusAsking {
 			return br.inputRequired(t.Name, input, res) // the client asks, then calls again
 		}
+		if err == nil && res.Status == host.StatusFailed && asker.later && len(res.Unasked) > 0 {
+			return nil, missingCapabilities(res.Unasked, res.Error)
+		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {
 				return nil, err

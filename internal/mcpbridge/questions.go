@@ -155,6 +155,33 @@ func inputRequest(q *host.Question) (mcp.InputRequest, error) {
 	return nil, fmt.Errorf("question %s: unknown kind %q", q.Key, q.Kind)
 }
 
+// missingCapabilities is the error of a request that failed because it
+// needed questions of the kinds unasked, which the client did not declare
+// it can answer (MCP 2026-07-28's MissingRequiredClientCapabilityError,
+// HTTP 400): its data names the capabilities the client lacks.
+func missingCapabilities(unasked []host.QuestionKind, why string) error {
+	// A map, not mcp.ClientCapabilities: that one always marshals roots.
+	need := map[string]map[string]any{}
+	for _, k := range unasked {
+		switch k {
+		case host.AskForm, host.AskURL:
+			if need["elicitation"] == nil {
+				need["elicitation"] = map[string]any{}
+			}
+			need["elicitation"][string(k)] = struct{}{}
+		case host.AskSample:
+			need["sampling"] = map[string]any{}
+		case host.AskRoots:
+			need["roots"] = map[string]any{}
+		}
+	}
+	data, err := json.Marshal(map[string]any{"requiredCapabilities": need})
+	if err != nil {
+		return err
+	}
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: why, Data: data}
+}
+
 // inputRequired is the result of a call that ended asking: the questions,
 // and the sealed state the client sends back with their answers.
 func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult) (*mcp.CallToolResult, error) {

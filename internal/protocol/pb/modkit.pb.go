@@ -623,7 +623,10 @@ type Outcome struct {
 	ClientActions []*ClientAction `protobuf:"bytes,20,rep,name=client_actions,json=clientActions,proto3" json:"client_actions,omitempty"`
 	// questions are set when status is STATUS_ASKING: what the handler
 	// asks together, none of them answered yet.
-	Questions     []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
+	Questions []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
+	// unasked are set when status is STATUS_FAILED because the handler
+	// could not ask questions of these kinds.
+	Unasked       []string `protobuf:"bytes,41,rep,name=unasked,proto3" json:"unasked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -710,6 +713,13 @@ func (x *Outcome) GetClientActions() []*ClientAction {
 func (x *Outcome) GetQuestions() []*Question {
 	if x != nil {
 		return x.Questions
+	}
+	return nil
+}
+
+func (x *Outcome) GetUnasked() []string {
+	if x != nil {
+		return x.Unasked
 	}
 	return nil
 }
@@ -2586,7 +2596,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Output\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x10\n" +
-	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xb2\x02\n" +
+	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xcc\x02\n" +
 	"\aOutcome\x12)\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x11.modkit.v1.StatusR\x06status\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x16\n" +
@@ -2595,7 +2605,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1a\n" +
 	"\bproblems\x18\x06 \x03(\tR\bproblems\x12>\n" +
 	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\x121\n" +
-	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\"{\n" +
+	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\x12\x18\n" +
+	"\aunasked\x18) \x03(\tR\aunasked\"{\n" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
 	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
