@@ -392,7 +392,10 @@
 // MCP client that declared no elicitation, sampling or roots; modhost call
 // with neither a terminal nor --answer), the question returns an error
 // wrapping [ErrCannotAsk] at once: carry on without the answer, or return
-// the error and the model reads "the question could not be asked: …".
+// the error and the model reads "the question could not be asked: …" (an
+// MCP client of 2026-07-28 or later instead gets the request's error
+// MissingRequiredClientCapabilityError, -32021, naming the capability it
+// did not declare).
 // Approval (below) is one such question, asked by the host before Run.
 //
 // # Client-executed tools
