@@ -499,6 +499,18 @@
 // the mod sees them. modgen checks the declarations with the rules
 // manifest.Validate applies.
 //
+// A Prompt can ask questions while it runs, with [Env.Ask], [Env.AskURL],
+// [Env.Sample], [Env.Roots] and [Env.AskAll]: the same questions, answers
+// and runs as a tool's (see "Questions mid-call"). The first run ends at
+// the question ([ErrAsking]: return it); once it is answered, the prompt
+// is got again from the start, for the same arguments, and the question
+// returns the answer. An MCP client of 2026-07-28 gets prompts/get's
+// input_required result with a sealed requestState bound to the prompt
+// and its arguments; an older client, elicitation/create within
+// prompts/get; the host API, host.GetPromptAsking with an Asker;
+// sdk/modtest, GetPrompt with Options.Answers. For a person typing the
+// command, nothing is asked: the questions return [ErrCannotAsk].
+//
 // # Resources
 //
 // A [Resource] is a document at a fixed URI with a scheme of the mod's

@@ -196,7 +196,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		given, loose, err := br.answers(t.Name, input, req.Params)
+		given, loose, err := br.answers(t.Name, input, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}

@@ -24,8 +24,8 @@ type asking struct {
 	unasked []modapi.QuestionKind
 }
 
-func newAsking(req *modapi.CallRequest) *asking {
-	return &asking{answers: req.Answers, can: req.CanAsk}
+func newAsking(answers []modapi.Answered, can []modapi.QuestionKind) *asking {
+	return &asking{answers: answers, can: can}
 }
 
 // ask implements sdkrt.Asker.

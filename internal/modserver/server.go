@@ -222,7 +222,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		Activity:        activity,
 		ResourceUpdated: s.watch.notify,
 	}
-	ask := newAsking(req)
+	ask := newAsking(req.Answers, req.CanAsk)
 	call.Ask = ask.ask
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {
