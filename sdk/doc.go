@@ -397,6 +397,8 @@
 // MissingRequiredClientCapabilityError, -32021, naming the capability it
 // did not declare).
 // Approval (below) is one such question, asked by the host before Run.
+// A slash command's Prompt asks the same way, through its [Env] (see
+// "Prompts: slash commands with arguments").
 //
 // # Client-executed tools
 //
