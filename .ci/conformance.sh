@@ -37,8 +37,6 @@ REVISIONS=(2025-11-25 2026-07-28)
 # failing scenario fails this script; a known failure that passes is
 # reported, so that its line can go.
 KNOWN_FAILING=(
-	"2026-07-28 server-stateless the fixture lacks test_missing_capability and test_streaming_elicitation"
-	"2026-07-28 input-required-result-non-tool-request a prompt cannot ask questions mid-prompt yet"
 	"2026-07-28 json-schema-2020-12 modgen cannot state allOf/anyOf, if/then/else or \$anchor for a Go type"
 )
 

@@ -124,6 +124,10 @@ type CallResult struct {
 	// order, with them: with Questions' answers, they are the next
 	// request's Answers.
 	Answered []Answered
+	// Unasked are the kinds of question the handler needed but the Asker
+	// could not put, when it failed for that (its error wrapped
+	// sdk.ErrCannotAsk): what the caller lacks.
+	Unasked []QuestionKind
 }
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -350,6 +354,7 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	// The mod caps the result too; a mod built against another sdk may not.
 	modapi.CapResult(t.man.Name, o, maxBytes)
 	if o.Status != modapi.Completed {
+		r.Unasked = o.Unasked
 		return r.fail(o.Message(t.man.Name))
 	}
 	if msg := t.checkActions(o.Actions); msg != "" {

@@ -139,7 +139,9 @@
 // resource, or the resource a template matches (templates are tried in
 // sorted order), in its mod, and returns [ErrResourceNotFound] when none
 // has it. A slash command is a prompt: [Host.GetPrompt] checks the
-// arguments against its declared ones ([ErrBadArguments]) and runs it.
+// arguments against its declared ones ([ErrBadArguments]) and runs it;
+// [Host.GetPromptAsking] also puts its handler's questions to a
+// [PromptRequest]'s Asker and runs it again with the answers, as a call's.
 // [Host.Complete] asks a prompt's or template's Complete handler for
 // values. [Host.SubscribeResource] starts the mod of a resource, and
 // [Host.OnResourceUpdated] receives the updates running mods send. Reads,

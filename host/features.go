@@ -60,6 +60,10 @@ type PromptResult struct {
 	Mod         string
 	Description string
 	Messages    []sdk.PromptMessage
+	// Questions are to be answered when the Asker answered ErrAskLater:
+	// then there are no messages. Answered are as in CallResult.
+	Questions []Question
+	Answered  []Answered
 }
 
 // CompleteRequest asks for values of one argument of the slash command
@@ -223,8 +227,32 @@ func (h *Host) ReadResource(ctx context.Context, uri string, session sdk.Session
 // GetPrompt gets the prompt of slash command id with args, in its mod: the
 // command's Prompt, or its Run whose message is one user message. It
 // returns ErrUnknownCommand for no such command and ErrBadArguments for
-// arguments the command does not declare or a required one left out.
+// arguments the command does not declare or a required one left out. Its
+// handler's questions cannot be asked; GetPromptAsking puts them.
 func (h *Host) GetPrompt(ctx context.Context, id string, args map[string]string, session sdk.Session) (*PromptResult, error) {
+	return h.GetPromptAsking(ctx, &PromptRequest{ID: id, Arguments: args, Session: session})
+}
+
+// PromptRequest asks for the prompt of a slash command whose Prompt may
+// ask questions (sdk.Env.Ask, AskURL, Sample, Roots, AskAll), as a tool's
+// handler does: Asker and Answers are as in CallRequest.
+type PromptRequest struct {
+	ID        string
+	Arguments map[string]string
+	Session   sdk.Session
+	Agent     string
+	Asker     Asker
+	Answers   []Answered
+}
+
+// GetPromptAsking is GetPrompt with questions: the handler is run again
+// from the start with each answer, as a tool's is. When the Asker answers
+// ErrAskLater, the result has no messages and its Questions are to be
+// answered, and the prompt got again with Answered and their answers.
+// A handler that fails because a question could not be asked leaves the
+// kinds in the error, a *PromptError.
+func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*PromptResult, error) {
+	id, args := preq.ID, preq.Arguments
 	m, ok := h.slash[id]
 	if !ok {
 		return nil, h.unknownCommand(id, true)
@@ -249,19 +277,56 @@ func (h *Host) GetPrompt(ctx context.Context, id string, args map[string]string,
 	if !ok {
 		return nil, fmt.Errorf("%s: mod %s serves no prompts", what, m.man.ID)
 	}
-	req := &modapi.PromptRequest{ID: id, Arguments: args, Session: session, Today: h.opts.Today(), MaxResultBytes: h.opts.MaxResultBytes, Run: h.newRun()}
-	resp, err := bounded(ctx, p, what, req.CallID, h.opts.CommandTimeout,
-		func(ctx context.Context) (*modapi.PromptResponse, error) { return f.GetPrompt(ctx, req) })
-	if err != nil {
-		return nil, err
+	// The prompt's questions go the way a call's do.
+	creq := &CallRequest{Tool: id, Session: preq.Session, Agent: preq.Agent, Asker: preq.Asker, Answers: preq.Answers}
+	run := h.newRun()
+	qs := h.newQuestioning(creq, &CallResult{Tool: id, CallID: run.CallID}, &tool{mod: m, man: manifest.Tool{Name: id, Title: sc.Title}})
+	req := &modapi.PromptRequest{ID: id, Arguments: args, Session: preq.Session, Today: h.opts.Today(), MaxResultBytes: h.opts.MaxResultBytes,
+		Run: run, Answers: qs.modAnswers(), CanAsk: creq.canAsk()}
+	for {
+		resp, err := bounded(ctx, p, what, req.CallID, h.opts.CommandTimeout,
+			func(ctx context.Context) (*modapi.PromptResponse, error) { return f.GetPrompt(ctx, req) })
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Questions) == 0 {
+			// The mod checks the messages too; a mod built against another
+			// sdk may not.
+			if e := cmp.Or(resp.Error, modapi.CheckMessages(what, resp.Messages)); e != "" {
+				return nil, &PromptError{Message: fmt.Sprintf("%s of mod %s failed: %s", what, m.man.ID, e), Unasked: resp.Unasked}
+			}
+			return &PromptResult{Mod: m.man.ID, Description: sc.Description, Messages: resp.Messages, Answered: qs.res.Answered}, nil
+		}
+		answers, end := qs.ask(ctx, req.Answers, resp.Questions)
+		switch {
+		case end == nil:
+		case end.Status == StatusAsking:
+			return &PromptResult{Mod: m.man.ID, Description: sc.Description, Questions: end.Questions, Answered: end.Answered}, nil
+		case end.Status == StatusCancelled:
+			return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
+		default:
+			return nil, fmt.Errorf("%s: %s", what, end.Error)
+		}
+		req.Answers = answers
+		req.Run = h.newRun()
+		if p, err = m.getCtx(ctx); err != nil {
+			return nil, fmt.Errorf("%s: %w", what, err)
+		}
+		if f, ok = p.rpc.(modapi.Features); !ok {
+			return nil, fmt.Errorf("%s: mod %s serves no prompts", what, m.man.ID)
+		}
 	}
-	// The mod checks the messages too; a mod built against another sdk
-	// may not.
-	if e := cmp.Or(resp.Error, modapi.CheckMessages(what, resp.Messages)); e != "" {
-		return nil, fmt.Errorf("%s of mod %s failed: %s", what, m.man.ID, e)
-	}
-	return &PromptResult{Mod: m.man.ID, Description: sc.Description, Messages: resp.Messages}, nil
 }
+
+// PromptError is why a prompt failed in its mod.
+type PromptError struct {
+	Message string
+	// Unasked are the kinds of question the handler needed but the Asker
+	// could not put, when it failed for that.
+	Unasked []QuestionKind
+}
+
+func (e *PromptError) Error() string { return e.Message }
 
 func slashCommand(m *mod, id string) manifest.SlashCommand {
 	for _, s := range m.man.SlashCommands {

@@ -63,7 +63,7 @@ func TestPromptsFromSlashCommands(t *testing.T) {
 		ids = append(ids, p.ID)
 	}
 	// crashy's /shout is a prompt too, with no arguments.
-	if want := []string{"shout", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"}; !slices.Equal(ids, want) {
+	if want := []string{"shout", "test_input_required_result_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image", "test_simple_prompt"}; !slices.Equal(ids, want) {
 		t.Errorf("Prompts: got %v, want %v", ids, want)
 	}
 	pr, err := h.GetPrompt(ctx, "test_prompt_with_arguments", map[string]string{"arg1": "a", "arg2": "b"}, sdk.Session{})
@@ -136,5 +136,39 @@ func TestResourceUpdates(t *testing.T) {
 	}
 	if u := <-got; u != (host.ResourceUpdate{Mod: "conformance", URI: "test://watched-resource"}) {
 		t.Errorf("got %+v, want the watched resource of mod conformance", u)
+	}
+}
+
+// TestPromptAsks gets a prompt whose handler asks the person, as a tool's
+// does: answered now by the Asker; answered on a later request (the
+// questions come back, then the prompt is got again with their answers);
+// and not askable, a *PromptError naming the kind.
+func TestPromptAsks(t *testing.T) {
+	h := loadFixture(t)
+	ctx := context.Background()
+	const id = "test_input_required_result_prompt"
+	now := &scripted{kinds: everyKind, answers: map[string][]string{"user_context": {`{"action":"accept","content":{"context":"tests"}}`}}}
+	pr, err := h.GetPromptAsking(ctx, &host.PromptRequest{ID: id, Asker: now})
+	if err != nil || len(pr.Messages) != 1 || pr.Messages[0].Text != "Answer in this context: tests" || len(now.asked) != 1 {
+		t.Fatalf("answered now: got %+v, %v (asked %d)", pr, err, len(now.asked))
+	}
+	if q := now.asked[0]; q.Kind != host.AskForm || q.Message != "What context should the prompt use?" || q.Tool != id {
+		t.Errorf("question: got %+v", q)
+	}
+
+	pr, err = h.GetPromptAsking(ctx, &host.PromptRequest{ID: id, Asker: laterAsker{}})
+	if err != nil || len(pr.Messages) != 0 || len(pr.Questions) != 1 || pr.Questions[0].Key != "user_context" {
+		t.Fatalf("asked later: got %+v, %v", pr, err)
+	}
+	answers := append(pr.Answered, host.Answered{Question: pr.Questions[0], Answer: host.FormAnswer("accept", map[string]any{"context": "later"})})
+	pr, err = h.GetPromptAsking(ctx, &host.PromptRequest{ID: id, Asker: laterAsker{}, Answers: answers})
+	if err != nil || len(pr.Messages) != 1 || pr.Messages[0].Text != "Answer in this context: later" {
+		t.Fatalf("answered later: got %+v, %v", pr, err)
+	}
+
+	_, err = h.GetPrompt(ctx, id, nil, sdk.Session{})
+	var pe *host.PromptError
+	if !errors.As(err, &pe) || !slices.Equal(pe.Unasked, []host.QuestionKind{host.AskForm}) || !strings.Contains(err.Error(), "could not be asked") {
+		t.Errorf("nobody to ask: got %v, want a *PromptError naming form", err)
 	}
 }

@@ -43,7 +43,8 @@ type Question struct {
 	// among them, from 0.
 	Key      string
 	Position int
-	// Tool is the tool's name; Title its name for people, if any.
+	// Tool is the tool's name (a prompt's question: the slash command's
+	// id); Title its name for people, if any.
 	Tool, Title string
 	// CallID and Label are as in CallResult.
 	CallID, Label string

@@ -392,8 +392,13 @@
 // MCP client that declared no elicitation, sampling or roots; modhost call
 // with neither a terminal nor --answer), the question returns an error
 // wrapping [ErrCannotAsk] at once: carry on without the answer, or return
-// the error and the model reads "the question could not be asked: …".
+// the error and the model reads "the question could not be asked: …" (an
+// MCP client of 2026-07-28 or later instead gets the request's error
+// MissingRequiredClientCapabilityError, -32021, naming the capability it
+// did not declare).
 // Approval (below) is one such question, asked by the host before Run.
+// A slash command's Prompt asks the same way, through its [Env] (see
+// "Prompts: slash commands with arguments").
 //
 // # Client-executed tools
 //
@@ -495,6 +500,18 @@
 // missing required argument, or one the command does not declare, before
 // the mod sees them. modgen checks the declarations with the rules
 // manifest.Validate applies.
+//
+// A Prompt can ask questions while it runs, with [Env.Ask], [Env.AskURL],
+// [Env.Sample], [Env.Roots] and [Env.AskAll]: the same questions, answers
+// and runs as a tool's (see "Questions mid-call"). The first run ends at
+// the question ([ErrAsking]: return it); once it is answered, the prompt
+// is got again from the start, for the same arguments, and the question
+// returns the answer. An MCP client of 2026-07-28 gets prompts/get's
+// input_required result with a sealed requestState bound to the prompt
+// and its arguments; an older client, elicitation/create within
+// prompts/get; the host API, host.GetPromptAsking with an Asker;
+// sdk/modtest, GetPrompt with Options.Answers. For a person typing the
+// command, nothing is asked: the questions return [ErrCannotAsk].
 //
 // # Resources
 //

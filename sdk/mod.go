@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+
+	"github.com/modkit/modkit/internal/sdkrt"
 )
 
 // DefineMod returns the mod described by def. It is the one declaration modgen
@@ -167,4 +169,6 @@ type Env struct {
 	Logger *slog.Logger
 	// notify receives ResourceUpdated's URIs; nil drops them.
 	notify func(uri string)
+	// ask answers a Prompt's questions; nil means none can be asked.
+	ask sdkrt.Asker
 }

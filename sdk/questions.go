@@ -20,8 +20,9 @@ var ErrAsking = sdkrt.ErrAsking
 // declared no elicitation, sampling or roots; modhost call without a
 // terminal and without an answer given by flag). The handler may carry on
 // without the answer, or return the error: the model reads "the question
-// could not be asked: …".
-var ErrCannotAsk = errors.New("the question could not be asked")
+// could not be asked: …", and an MCP client of 2026-07-28 or later gets a
+// MissingRequiredClientCapabilityError (-32021) naming what it lacks.
+var ErrCannotAsk = sdkrt.ErrCannotAsk
 
 // Question is a question a handler can put mid-call: a [Form], a
 // [URLQuestion], a [SampleRequest] or [RootsQuestion].
@@ -98,26 +99,20 @@ func (a Answer) Strings(name string) []string {
 //
 // An error wrapping ErrCannotAsk means nobody can be asked; the handler
 // decides what to do without the answer.
-func (c *ToolContext) Ask(f Form) (Answer, error) {
-	var a Answer
-	err := c.askOne(f, &a)
-	return a, err
-}
+func (c *ToolContext) Ask(f Form) (Answer, error) { return askForm(c.call.Ask, f) }
 
 // AskURL sends the person to a URL (MCP URL elicitation: a sign-in, a
 // payment) and returns whether they went through with it. It runs as Ask
 // does.
-func (c *ToolContext) AskURL(q URLQuestion) (Answer, error) {
-	var a Answer
-	err := c.askOne(q, &a)
-	return a, err
-}
+func (c *ToolContext) AskURL(q URLQuestion) (Answer, error) { return askForm(c.call.Ask, q) }
 
 // Sample asks the client's model for a message (MCP sampling). It runs as
 // Ask does.
-func (c *ToolContext) Sample(r SampleRequest) (Sampled, error) {
+func (c *ToolContext) Sample(r SampleRequest) (Sampled, error) { return sample(c.call.Ask, r) }
+
+func sample(ask sdkrt.Asker, r SampleRequest) (Sampled, error) {
 	var s sampledWire
-	if err := c.askOne(r, &s); err != nil {
+	if err := askOne(ask, r, &s); err != nil {
 		return Sampled{}, err
 	}
 	return s.sampled(), nil
@@ -125,11 +120,13 @@ func (c *ToolContext) Sample(r SampleRequest) (Sampled, error) {
 
 // Roots returns the client's roots: the directories or files it lets
 // servers work on (MCP roots/list). It runs as Ask does.
-func (c *ToolContext) Roots() ([]Root, error) {
+func (c *ToolContext) Roots() ([]Root, error) { return roots(c.call.Ask) }
+
+func roots(ask sdkrt.Asker) ([]Root, error) {
 	var r struct {
 		Roots []Root `json:"roots"`
 	}
-	if err := c.askOne(RootsQuestion{}, &r); err != nil {
+	if err := askOne(ask, RootsQuestion{}, &r); err != nil {
 		return nil, err
 	}
 	return r.Roots, nil
@@ -139,8 +136,10 @@ func (c *ToolContext) Roots() ([]Root, error) {
 // answers them at once), and returns their answers in order, each decoded
 // as Ask, AskURL, Sample or Roots return it: Answer, Sampled or []Root.
 // Give questions of one call distinct keys.
-func (c *ToolContext) AskAll(qs ...Question) ([]any, error) {
-	raw, err := c.ask(qs)
+func (c *ToolContext) AskAll(qs ...Question) ([]any, error) { return askAll(c.call.Ask, qs) }
+
+func askAll(ask sdkrt.Asker, qs []Question) ([]any, error) {
+	raw, err := askRaw(ask, qs)
 	if err != nil {
 		return nil, err
 	}
@@ -169,8 +168,14 @@ func (c *ToolContext) AskAll(qs ...Question) ([]any, error) {
 	return out, nil
 }
 
-func (c *ToolContext) askOne(q Question, into any) error {
-	raw, err := c.ask([]Question{q})
+func askForm(ask sdkrt.Asker, q Question) (Answer, error) {
+	var a Answer
+	err := askOne(ask, q, &a)
+	return a, err
+}
+
+func askOne(ask sdkrt.Asker, q Question, into any) error {
+	raw, err := askRaw(ask, []Question{q})
 	if err != nil {
 		return err
 	}
@@ -180,7 +185,7 @@ func (c *ToolContext) askOne(q Question, into any) error {
 	return nil
 }
 
-func (c *ToolContext) ask(qs []Question) ([][]byte, error) {
+func askRaw(ask sdkrt.Asker, qs []Question) ([][]byte, error) {
 	wire := make([]sdkrt.Question, len(qs))
 	for i, q := range qs {
 		if q == nil {
@@ -192,10 +197,10 @@ func (c *ToolContext) ask(qs []Question) ([][]byte, error) {
 		}
 		wire[i] = w
 	}
-	if c.call.Ask == nil {
+	if ask == nil {
 		return nil, fmt.Errorf("%w: nobody can be asked here", ErrCannotAsk)
 	}
-	raw, err := c.call.Ask(wire)
+	raw, err := ask(wire)
 	if err != nil && !errors.Is(err, ErrAsking) {
 		return nil, fmt.Errorf("%w: %s", ErrCannotAsk, trimCannotAsk(err.Error()))
 	}
@@ -207,3 +212,21 @@ func (c *ToolContext) ask(qs []Question) ([][]byte, error) {
 func trimCannotAsk(msg string) string {
 	return string(bytes.TrimPrefix([]byte(msg), []byte(ErrCannotAsk.Error()+": ")))
 }
+
+// Ask asks the person while a slash command's Prompt runs, as
+// [ToolContext.Ask] does while a tool runs: the same questions, answers
+// and runs (the prompt is got again from the start with the answers, for
+// the same arguments). Outside a Prompt its questions cannot be asked.
+func (e *Env) Ask(f Form) (Answer, error) { return askForm(e.ask, f) }
+
+// AskURL is [ToolContext.AskURL] for a slash command's Prompt.
+func (e *Env) AskURL(q URLQuestion) (Answer, error) { return askForm(e.ask, q) }
+
+// Sample is [ToolContext.Sample] for a slash command's Prompt.
+func (e *Env) Sample(r SampleRequest) (Sampled, error) { return sample(e.ask, r) }
+
+// Roots is [ToolContext.Roots] for a slash command's Prompt.
+func (e *Env) Roots() ([]Root, error) { return roots(e.ask) }
+
+// AskAll is [ToolContext.AskAll] for a slash command's Prompt.
+func (e *Env) AskAll(qs ...Question) ([]any, error) { return askAll(e.ask, qs) }

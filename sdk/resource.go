@@ -13,6 +13,11 @@ func init() {
 			e.notify = notify
 		}
 	}
+	sdkrt.SetEnvAsk = func(env any, ask sdkrt.Asker) {
+		if e, ok := env.(*Env); ok {
+			e.ask = ask
+		}
+	}
 }
 
 // Resource is a document a mod offers at a fixed URI: a client lists it and

@@ -196,7 +196,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		given, loose, err := br.answers(t.Name, input, req.Params)
+		given, loose, err := br.answers(t.Name, input, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}
@@ -237,6 +237,9 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		}
 		if err == nil && res.Status == host.StatusAsking {
 			return br.inputRequired(t.Name, input, res) // the client asks, then calls again
+		}
+		if err == nil && res.Status == host.StatusFailed && asker.later && len(res.Unasked) > 0 {
+			return nil, missingCapabilities(res.Unasked, res.Error)
 		}
 		if err != nil {
 			if errors.Is(err, host.ErrClosed) {

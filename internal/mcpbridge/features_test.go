@@ -282,3 +282,73 @@ func TestFeaturesOverStdio(t *testing.T) {
 		})
 	}
 }
+
+// TestPromptAsks gets a prompt whose handler asks the person, in both
+// revisions: through elicitation/create in a 2025-11-25 session, through
+// input_required and requestState in 2026-07-28 (the Go client answers
+// and retries); a client that declares no elicitation gets the prompt's
+// failure, and -32021 naming elicitation in 2026-07-28.
+func TestPromptAsks(t *testing.T) {
+	const id = "test_input_required_result_prompt"
+	for _, rev := range revisions {
+		t.Run(rev, func(t *testing.T) {
+			var asked []string
+			copts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				asked = append(asked, req.Params.Message)
+				return accept(map[string]any{"context": "tests"}), nil
+			}}
+			cs := connectRevision(t, rev, copts)
+			res, err := cs.GetPrompt(callCtx(t), &mcp.GetPromptParams{Name: id})
+			if err != nil || len(res.Messages) != 1 || res.Messages[0].Content.(*mcp.TextContent).Text != "Answer in this context: tests" {
+				t.Fatalf("answered: got %+v, %v", res, err)
+			}
+			if !slices.Equal(asked, []string{"What context should the prompt use?"}) {
+				t.Errorf("asked %q", asked)
+			}
+
+			_, err = connectRevision(t, rev, nil).GetPrompt(callCtx(t), &mcp.GetPromptParams{Name: id})
+			var je *jsonrpc.Error
+			if !errors.As(err, &je) || !strings.Contains(je.Message, "the client cannot ask a person to fill a form") {
+				t.Fatalf("no elicitation: got %v, want the question could not be asked", err)
+			}
+			if rev >= "2026-07-28" && (je.Code != mcp.CodeMissingRequiredClientCapabilities || !strings.Contains(string(je.Data), `"elicitation":{"form":{}}`)) {
+				t.Errorf("no elicitation: got code %d, data %s; want -32021 naming elicitation", je.Code, je.Data)
+			}
+		})
+	}
+}
+
+// TestPromptRequestState drives a prompt's round by hand: the answer on
+// the retry completes it; the state is bound to the prompt and its
+// arguments.
+func TestPromptRequestState(t *testing.T) {
+	copts := &mcp.ClientOptions{
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not asked this way")
+		},
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+	}
+	cs := connectRevision(t, "2026-07-28", copts)
+	ctx := callCtx(t)
+	const id = "test_input_required_result_prompt"
+	first, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: id})
+	if err != nil || first.RequestState == "" || len(first.Messages) != 0 {
+		t.Fatalf("got %+v, %v; want input requests with a state", first, err)
+	}
+	if el, ok := first.InputRequests["user_context"].(*mcp.ElicitParams); !ok || el.Message != "What context should the prompt use?" {
+		t.Fatalf("got input requests %+v, want the form user_context", first.InputRequests)
+	}
+	answer := mcp.InputResponseMap{"user_context": accept(map[string]any{"context": "by hand"})}
+	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: id, RequestState: first.RequestState, InputResponses: answer})
+	if err != nil || len(res.Messages) != 1 || res.Messages[0].Content.(*mcp.TextContent).Text != "Answer in this context: by hand" {
+		t.Fatalf("retry: got %+v, %v", res, err)
+	}
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: id, Arguments: map[string]string{"x": "y"}, RequestState: first.RequestState, InputResponses: answer})
+	if err == nil || !strings.Contains(err.Error(), "requestState: belongs to a call with other arguments") {
+		t.Errorf("other arguments: got %v", err)
+	}
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "test_simple_prompt", RequestState: first.RequestState, InputResponses: answer})
+	if err == nil || !strings.Contains(err.Error(), "requestState: belongs to a call of prompt "+id+", not test_simple_prompt") {
+		t.Errorf("another prompt: got %v", err)
+	}
+}

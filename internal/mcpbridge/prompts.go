@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -19,12 +20,32 @@ func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 	}
 	srv.AddPrompt(mp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		res, err := fb.GetPrompt(ctx, p.ID, req.Params.Arguments, br.session(req.Session))
+		// The prompt's questions go as a tool call's, their state bound to
+		// the prompt and its arguments.
+		bound := promptBinding(p.ID)
+		args, _ := json.Marshal(req.Params.Arguments)
+		given, loose, err := br.answers(bound, args, req.Params.InputResponses, req.Params.RequestState)
+		if err != nil {
+			return nil, err
+		}
+		asker := newAsker(req)
+		asker.loose = loose
+		res, err := fb.GetPromptAsking(ctx, &host.PromptRequest{ID: p.ID, Arguments: req.Params.Arguments,
+			Session: br.session(req.Session), Agent: br.opts.Agent, Asker: asker, Answers: given})
+		var pe *host.PromptError
 		switch {
 		case errors.Is(err, host.ErrBadArguments):
 			return nil, invalidParams("%s", err.Error())
+		case errors.As(err, &pe) && asker.later && len(pe.Unasked) > 0:
+			return nil, missingCapabilities(pe.Unasked, pe.Message)
 		case err != nil:
 			return nil, err
+		case len(res.Questions) > 0:
+			reqs, state, err := br.inputRequests(bound, args, res.Answered, res.Questions)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.GetPromptResult{InputRequests: reqs, RequestState: state}, nil
 		}
 		out := &mcp.GetPromptResult{Description: res.Description, Messages: make([]*mcp.PromptMessage, 0, len(res.Messages))}
 		for _, m := range res.Messages {

@@ -37,24 +37,22 @@ type clientAsker struct {
 	loose map[string]mcp.InputResponse
 }
 
-// newAsker returns the asker of a call: what its client declared it can
-// be asked, and how.
-func newAsker(req *mcp.CallToolRequest) *clientAsker {
+// newAsker returns the asker of a request (tools/call, prompts/get): what
+// its client declared it can be asked, and how.
+func newAsker[P mcp.Params](req *mcp.ServerRequest[P]) *clientAsker {
 	a := &clientAsker{ss: req.Session, caps: req.ClientCapabilities()}
-	a.later = protocolVersion(req) >= multiRoundTrip
+	a.later = protocolVersion(req.Params.GetMeta(), req.Session) >= multiRoundTrip
 	return a
 }
 
-// protocolVersion is the revision of the request: its _meta's, or its
+// protocolVersion is the revision of a request: its _meta's, or its
 // session's.
-func protocolVersion(req *mcp.CallToolRequest) string {
-	if m := req.Params.GetMeta(); m != nil {
-		if v, ok := m[mcp.MetaKeyProtocolVersion].(string); ok {
-			return v
-		}
+func protocolVersion(meta map[string]any, ss *mcp.ServerSession) string {
+	if v, ok := meta[mcp.MetaKeyProtocolVersion].(string); ok {
+		return v
 	}
-	if req.Session != nil {
-		if ip := req.Session.InitializeParams(); ip != nil {
+	if ss != nil {
+		if ip := ss.InitializeParams(); ip != nil {
 			return ip.ProtocolVersion
 		}
 	}
@@ -155,23 +153,57 @@ func inputRequest(q *host.Question) (mcp.InputRequest, error) {
 	return nil, fmt.Errorf("question %s: unknown kind %q", q.Key, q.Kind)
 }
 
+// missingCapabilities is the error of a request that failed because it
+// needed questions of the kinds unasked, which the client did not declare
+// it can answer (MCP 2026-07-28's MissingRequiredClientCapabilityError,
+// HTTP 400): its data names the capabilities the client lacks.
+func missingCapabilities(unasked []host.QuestionKind, why string) error {
+	// A map, not mcp.ClientCapabilities: that one always marshals roots.
+	need := map[string]map[string]any{}
+	for _, k := range unasked {
+		switch k {
+		case host.AskForm, host.AskURL:
+			if need["elicitation"] == nil {
+				need["elicitation"] = map[string]any{}
+			}
+			need["elicitation"][string(k)] = struct{}{}
+		case host.AskSample:
+			need["sampling"] = map[string]any{}
+		case host.AskRoots:
+			need["roots"] = map[string]any{}
+		}
+	}
+	data, err := json.Marshal(map[string]any{"requiredCapabilities": need})
+	if err != nil {
+		return err
+	}
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: why, Data: data}
+}
+
 // inputRequired is the result of a call that ended asking: the questions,
 // and the sealed state the client sends back with their answers.
 func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult) (*mcp.CallToolResult, error) {
-	reqs := make(mcp.InputRequestMap, len(res.Questions))
-	for i := range res.Questions {
-		q := &res.Questions[i]
-		ir, err := inputRequest(q)
-		if err != nil {
-			return errorResult("Tool failed: " + err.Error()), nil
-		}
-		reqs[q.Key] = ir
-	}
-	state, err := br.states.seal(tool, input, res.Answered, res.Questions)
+	reqs, state, err := br.inputRequests(tool, input, res.Answered, res.Questions)
 	if err != nil {
 		return errorResult("Tool failed: " + err.Error()), nil
 	}
 	return &mcp.CallToolResult{InputRequests: reqs, RequestState: state}, nil
+}
+
+// inputRequests are the input requests of questions, and the sealed state
+// of a request (bound to tool, or a prompt, and its input) that asks them.
+func (br *bridge) inputRequests(tool string, input []byte, answered []host.Answered, questions []host.Question) (mcp.InputRequestMap, string, error) {
+	reqs := make(mcp.InputRequestMap, len(questions))
+	for i := range questions {
+		q := &questions[i]
+		ir, err := inputRequest(q)
+		if err != nil {
+			return nil, "", err
+		}
+		reqs[q.Key] = ir
+	}
+	state, err := br.states.seal(tool, input, answered, questions)
+	return reqs, state, err
 }
 
 // answers are the answers a retried call brings: those its request state
@@ -181,21 +213,21 @@ func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult)
 // them when the handler asks it (SEP-2322 lets a client answer ahead, and
 // without a request state every response is loose). A state that is not
 // this server's, has expired or belongs to another call is an error.
-func (br *bridge) answers(tool string, input []byte, params *mcp.CallToolParamsRaw) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
+func (br *bridge) answers(tool string, input []byte, responses mcp.InputResponseMap, state string) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
 	loose = map[string]mcp.InputResponse{}
-	for k, r := range params.InputResponses {
+	for k, r := range responses {
 		loose[k] = r
 	}
-	if params.RequestState == "" {
+	if state == "" {
 		return nil, loose, nil
 	}
-	st, err := br.states.open(tool, input, params.RequestState)
+	st, err := br.states.open(tool, input, state)
 	if err != nil {
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 	}
 	given = st.answered()
 	for _, q := range st.Pending {
-		resp, ok := params.InputResponses[q.Key]
+		resp, ok := responses[q.Key]
 		if !ok || resp == nil {
 			break
 		}

@@ -2,6 +2,7 @@ package mcpbridge_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/internal/mcpbridge"
@@ -89,6 +91,9 @@ func TestQuestions(t *testing.T) {
 		roots      bool
 		wantErr    bool
 		wantText   string
+		// missing is the capability a client of the newest revision is
+		// told it lacks (-32021) instead of reading wantText.
+		missing string
 	}{
 		{name: "accept", tool: "asking_greet", client: &client{forms: ada}, wantText: "Hello Ada, green"},
 		{name: "decline", tool: "asking_greet", client: &client{forms: map[string]*mcp.ElicitResult{"What": {Action: "decline"}}}, wantText: "no name: decline"},
@@ -96,7 +101,7 @@ func TestQuestions(t *testing.T) {
 		{name: "no elicitation", tool: "asking_greet",
 			wantText: "no name: the question could not be asked: the client cannot ask a person to fill a form"},
 		{name: "sampling and roots", tool: "asking_model", client: &client{}, roots: true, wantText: "Paris | file:///work"},
-		{name: "no sampling", tool: "asking_model", wantErr: true,
+		{name: "no sampling", tool: "asking_model", wantErr: true, missing: "sampling",
 			wantText: "Tool failed: the question could not be asked: the client offers no model to sample"},
 		{name: "approval, then a question", tool: "asking_guarded",
 			client:   &client{forms: map[string]*mcp.ElicitResult{"asking_guarded needs your approval": {Action: "accept"}, "What": accept(map[string]any{"name": "Ada"})}},
@@ -117,6 +122,22 @@ func TestQuestions(t *testing.T) {
 				}
 				cs := connectWith(t, h, nil, copts, version, roots...)
 				res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: tt.tool, Arguments: map[string]any{}})
+				if tt.missing != "" && version == "" {
+					var je *jsonrpc.Error
+					if !errors.As(err, &je) || je.Code != mcp.CodeMissingRequiredClientCapabilities {
+						t.Fatalf("CallTool: %v, %v; want error %d", res, err, mcp.CodeMissingRequiredClientCapabilities)
+					}
+					var data struct {
+						RequiredCapabilities map[string]any `json:"requiredCapabilities"`
+					}
+					if json.Unmarshal(je.Data, &data); data.RequiredCapabilities[tt.missing] == nil || len(data.RequiredCapabilities) != 1 {
+						t.Errorf("error data %s; want requiredCapabilities naming %s alone", je.Data, tt.missing)
+					}
+					if want := strings.TrimPrefix(tt.wantText, "Tool failed: "); !strings.Contains(je.Message, want) {
+						t.Errorf("error message %q; want it to say %q", je.Message, want)
+					}
+					return
+				}
 				if err != nil {
 					t.Fatalf("CallTool: %v", err)
 				}

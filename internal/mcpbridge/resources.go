@@ -24,7 +24,7 @@ type FeatureBackend interface {
 	SubscribeResource(ctx context.Context, uri string) error
 	OnResourceUpdated(fn func(host.ResourceUpdate)) (remove func())
 	Prompts() []host.Prompt
-	GetPrompt(ctx context.Context, id string, args map[string]string, session sdk.Session) (*host.PromptResult, error)
+	GetPromptAsking(ctx context.Context, req *host.PromptRequest) (*host.PromptResult, error)
 	Complete(ctx context.Context, req *host.CompleteRequest) (sdk.Completion, error)
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modkit/modkit/host"
@@ -163,11 +164,27 @@ func (s *states) open(tool string, input []byte, token string) (*sealedState, er
 	}
 	switch {
 	case st.Tool != tool:
-		return nil, fmt.Errorf("belongs to a call of tool %s, not %s", st.Tool, tool)
+		was, is := boundTo(st.Tool), boundTo(tool)
+		if strings.Fields(was)[0] == strings.Fields(is)[0] {
+			is = strings.Fields(is)[1]
+		}
+		return nil, fmt.Errorf("belongs to a call of %s, not %s", was, is)
 	case st.Input != inputHash(input):
 		return nil, errors.New("belongs to a call with other arguments")
 	case timeNow().Unix() > st.Expires:
 		return nil, errStateExpired
 	}
 	return &st, nil
+}
+
+// promptBinding is what a prompt's request state is bound to, in place of
+// a tool's name: a tool's name has no space.
+func promptBinding(id string) string { return "prompt " + id }
+
+// boundTo names what a state is bound to: "tool NAME" or "prompt ID".
+func boundTo(name string) string {
+	if strings.HasPrefix(name, "prompt ") {
+		return name
+	}
+	return "tool " + name
 }

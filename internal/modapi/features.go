@@ -56,12 +56,20 @@ type PromptRequest struct {
 	// MaxResultBytes caps the messages' size; 0 means no cap.
 	MaxResultBytes int
 	Run
+	// Answers and CanAsk are as in CallRequest: the handler asks as a
+	// tool's does.
+	Answers []Answered
+	CanAsk  []QuestionKind
 }
 
-// PromptResponse is a prompt's messages, or why it failed.
+// PromptResponse is a prompt's messages, or why it failed, or the
+// questions its handler asks.
 type PromptResponse struct {
 	Messages []sdk.PromptMessage
 	Error    string
+	// Questions and Unasked are as in Outcome.
+	Questions []Question
+	Unasked   []QuestionKind
 }
 
 // CompleteRequest asks for values of one argument of the slash command

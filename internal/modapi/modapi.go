@@ -133,6 +133,9 @@ type Outcome struct {
 	// Questions are what the handler asks together, when Status is
 	// Asking: none of them answered yet.
 	Questions []Question
+	// Unasked are the kinds of question the handler could not ask, when
+	// it failed with that error (sdk.ErrCannotAsk): what the caller lacks.
+	Unasked []QuestionKind
 }
 
 // ViewRequest asks for a tool's view in one phase.

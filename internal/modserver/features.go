@@ -167,6 +167,8 @@ func (s *Server) GetPrompt(ctx context.Context, req *modapi.PromptRequest) (*mod
 	}
 	what := "prompt " + c.ID
 	env := s.env(req.Session, req.Today)
+	ask := newAsking(req.Answers, req.CanAsk)
+	sdkrt.SetEnvAsk(env, ask.ask)
 	s.track(req.CallID, 1)
 	defer s.track(req.CallID, -1)
 	var msgs []sdk.PromptMessage
@@ -187,8 +189,13 @@ func (s *Server) GetPrompt(ctx context.Context, req *modapi.PromptRequest) (*mod
 		}
 		return errors.New(what + " has no handler in the mod")
 	})
+	if pending := ask.questions(); pending != nil && ctx.Err() == nil {
+		// Whatever the run returned: it cannot go on without the answers.
+		return &modapi.PromptResponse{Questions: pending}, nil
+	}
 	if err != nil {
-		return &modapi.PromptResponse{Error: err.Error()}, nil
+		o := ask.failed(err)
+		return &modapi.PromptResponse{Error: err.Error(), Unasked: o.Unasked}, nil
 	}
 	if e := modapi.CheckMessages(what, msgs); e != "" {
 		return &modapi.PromptResponse{Error: e}, nil

@@ -20,10 +20,12 @@ type asking struct {
 	// asked counts the questions the run asked so far.
 	asked   int
 	pending []modapi.Question
+	// unasked are the kinds of the questions the caller could not put.
+	unasked []modapi.QuestionKind
 }
 
-func newAsking(req *modapi.CallRequest) *asking {
-	return &asking{answers: req.Answers, can: req.CanAsk}
+func newAsking(answers []modapi.Answered, can []modapi.QuestionKind) *asking {
+	return &asking{answers: answers, can: can}
 }
 
 // ask implements sdkrt.Asker.
@@ -35,8 +37,11 @@ func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
 		return nil, sdkrt.ErrAsking
 	}
 	for _, q := range qs {
-		if !slices.Contains(a.can, modapi.QuestionKind(q.Kind)) {
-			return nil, errors.New(modapi.CannotAsk(modapi.QuestionKind(q.Kind)))
+		if k := modapi.QuestionKind(q.Kind); !slices.Contains(a.can, k) {
+			if !slices.Contains(a.unasked, k) {
+				a.unasked = append(a.unasked, k)
+			}
+			return nil, errors.New(modapi.CannotAsk(k))
 		}
 	}
 	out := make([][]byte, len(qs))
@@ -66,4 +71,16 @@ func (a *asking) questions() []modapi.Question {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return a.pending
+}
+
+// failed is the outcome of a run that failed with err: when err says a
+// question could not be asked, with the kinds the caller could not put.
+func (a *asking) failed(err error) modapi.Outcome {
+	o := failed(err)
+	if errors.Is(err, sdkrt.ErrCannotAsk) {
+		a.mu.Lock()
+		o.Unasked = slices.Clone(a.unasked)
+		a.mu.Unlock()
+	}
+	return o
 }

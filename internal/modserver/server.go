@@ -222,7 +222,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		Activity:        activity,
 		ResourceUpdated: s.watch.notify,
 	}
-	ask := newAsking(req)
+	ask := newAsking(req.Answers, req.CanAsk)
 	call.Ask = ask.ask
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {
@@ -238,7 +238,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		// Whatever the run returned: it cannot go on without the answers.
 		resp.Outcome = modapi.Outcome{Status: modapi.Asking, Questions: pending}
 	case err != nil:
-		resp.Outcome = failed(err)
+		resp.Outcome = ask.failed(err)
 	case res == nil:
 		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("tool %s returned no result", req.Tool)}
 	default:

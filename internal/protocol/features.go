@@ -46,11 +46,12 @@ func (c *GRPCClient) GetPrompt(ctx context.Context, req *modapi.PromptRequest) (
 	resp, err := c.Features.GetPrompt(ctx, &pb.GetPromptRequest{
 		Id: req.ID, Arguments: req.Arguments, Session: SessionToProto(req.Session), Today: req.Today,
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(), MaxResultBytes: int64(req.MaxResultBytes),
+		Answers: answersToProto(req.Answers), CanAsk: kindsToProto(req.CanAsk),
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &modapi.PromptResponse{Error: resp.GetError()}
+	out := &modapi.PromptResponse{Error: resp.GetError(), Questions: questionsFromProto(resp.GetQuestions()), Unasked: kindsFromProto(resp.GetUnasked())}
 	for _, m := range resp.GetMessages() {
 		out.Messages = append(out.Messages, messageFromProto(m))
 	}
@@ -143,11 +144,12 @@ func (s *FeaturesServer) GetPrompt(ctx context.Context, req *pb.GetPromptRequest
 	resp, err := f.GetPrompt(ctx, &modapi.PromptRequest{
 		ID: req.GetId(), Arguments: req.GetArguments(), Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
 		MaxResultBytes: int(req.GetMaxResultBytes()), Run: modapi.Run{CallID: req.GetCallId(), Grace: millis(req.GetGraceMillis())},
+		Answers: answersFromProto(req.GetAnswers()), CanAsk: kindsFromProto(req.GetCanAsk()),
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.GetPromptResponse{Error: resp.Error}
+	out := &pb.GetPromptResponse{Error: resp.Error, Questions: questionsToProto(resp.Questions), Unasked: kindsToProto(resp.Unasked)}
 	for _, m := range resp.Messages {
 		out.Messages = append(out.Messages, messageToProto(m))
 	}

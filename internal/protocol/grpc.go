@@ -291,7 +291,7 @@ func (s *GRPCServer) CallRunning(ctx context.Context, req *pb.CallRunningRequest
 // OutcomeToProto converts an outcome for the wire. A cancelled outcome has
 // no wire form; it converts as failed.
 func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
-	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems}
+	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems, Unasked: kindsToProto(o.Unasked)}
 	if o.Status == modapi.Asking {
 		return &pb.Outcome{Status: pb.Status_STATUS_ASKING, Questions: questionsToProto(o.Questions)}
 	}
@@ -312,7 +312,7 @@ func OutcomeFromProto(o *pb.Outcome) modapi.Outcome {
 		return modapi.Outcome{Status: modapi.Asking, Questions: questionsFromProto(o.GetQuestions())}
 	}
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
-		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems()}
+		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems(), Unasked: kindsFromProto(o.GetUnasked())}
 	}
 	out := modapi.Outcome{Status: modapi.Completed, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs()), Actions: actionsFromProto(o.GetClientActions())}
 	if len(o.GetResult()) > 0 {

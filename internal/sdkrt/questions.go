@@ -18,3 +18,8 @@ type Asker func(qs []Question) ([][]byte, error)
 // model: this run of the handler ends, and the handler runs again from
 // the start with their answers.
 var ErrAsking = errors.New("the question is being asked: the call runs again with the answer")
+
+// ErrCannotAsk is wrapped by the error of a question the caller cannot
+// put. A handler that returns it (wrapped) ends its run as one that needed
+// what the caller could not give.
+var ErrCannotAsk = errors.New("the question could not be asked")

@@ -82,3 +82,7 @@ var ToolOf func(tool any) (Tool, bool)
 // SetEnvNotify makes env, an *sdk.Env, pass the URIs its ResourceUpdated
 // receives to notify. Package sdk sets it when it initializes.
 var SetEnvNotify func(env any, notify func(uri string))
+
+// SetEnvAsk makes env, an *sdk.Env, answer its questions with ask. Package
+// sdk sets it when it initializes.
+var SetEnvAsk func(env any, ask Asker)

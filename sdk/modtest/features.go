@@ -59,16 +59,35 @@ func GetPrompt(t testing.TB, g *sdk.Generated, id string, args map[string]string
 	if !slices.ContainsFunc(g.Mod.SlashCommands, func(c sdk.SlashCommand) bool { return c.ID == id }) {
 		t.Fatalf("modtest: mod %s has no slash command %q", modID(g), id)
 	}
-	resp, err := modserver.New(g, opts.Logger).GetPrompt(callContext(opts), &modapi.PromptRequest{
+	srv := modserver.New(g, opts.Logger)
+	req := &modapi.PromptRequest{
 		ID: id, Arguments: args, Session: session(opts), Today: orDefault(opts.Today, DefaultToday), MaxResultBytes: maxBytes(opts),
-	})
-	if err != nil {
-		return nil, err
 	}
-	if resp.Error != "" {
-		return nil, errors.New(resp.Error)
+	if opts.Answers != nil {
+		req.CanAsk = modapi.Kinds
 	}
-	return resp.Messages, nil
+	// The prompt's questions are answered from opts.Answers as a tool
+	// call's are, and the handler run again with them.
+	var seen []Question
+	for {
+		resp, err := srv.GetPrompt(callContext(opts), req)
+		if err != nil {
+			return nil, err
+		}
+		if len(resp.Questions) == 0 {
+			if resp.Error != "" {
+				return nil, errors.New(resp.Error)
+			}
+			if key := unasked(opts.Answers, seen); key != "" {
+				return nil, fmt.Errorf("modtest: Options.Answers answers question %q, which the handler never asked", key)
+			}
+			return resp.Messages, nil
+		}
+		var msg string
+		if req.Answers, msg = answerFrom(opts, resp.Questions, req.Answers, &seen, "prompt "+id); msg != "" {
+			return nil, errors.New(msg)
+		}
+	}
 }
 
 // Complete asks g's slash command prompt, or its resource template with

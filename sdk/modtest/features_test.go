@@ -2,6 +2,7 @@ package modtest_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance"
@@ -38,5 +39,22 @@ func TestGetPromptAndComplete(t *testing.T) {
 	c, err := modtest.Complete(t, g, "test_prompt_with_arguments", "", sdk.CompletionRequest{Argument: "arg2", Value: "wo"}, nil)
 	if err != nil || len(c.Values) != 2 {
 		t.Errorf("complete: got %+v, %v", c, err)
+	}
+}
+
+// TestGetPromptAsks answers a prompt's question from Options.Answers, as
+// a tool call's; without answers the question cannot be asked.
+func TestGetPromptAsks(t *testing.T) {
+	g := conformance.Modkit()
+	const id = "test_input_required_result_prompt"
+	msgs, err := modtest.GetPrompt(t, g, id, nil, &modtest.Options{Answers: map[string]any{"user_context": sdk.Answer{Action: sdk.Accept, Values: map[string]any{"context": "tests"}}}})
+	if err != nil || len(msgs) != 1 || msgs[0].Text != "Answer in this context: tests" {
+		t.Errorf("answered: got %+v, %v", msgs, err)
+	}
+	if _, err := modtest.GetPrompt(t, g, id, nil, nil); err == nil || !strings.Contains(err.Error(), "could not be asked") {
+		t.Errorf("no answers: got %v, want the question could not be asked", err)
+	}
+	if _, err := modtest.GetPrompt(t, g, id, nil, &modtest.Options{Answers: map[string]any{}}); err == nil || !strings.Contains(err.Error(), `no answer in Options.Answers for question "user_context"`) {
+		t.Errorf("no answer for the key: got %v", err)
 	}
 }

@@ -63,7 +63,8 @@ type Options struct {
 	// no approver: the tool needs approval and none could be asked.
 	Approver Approver
 	// Answers script the answers to the questions a handler asks
-	// mid-call, by question key: an sdk.Answer for a form or a URL
+	// mid-call (a tool's, or a slash command's Prompt, through sdk.Env),
+	// by question key: an sdk.Answer for a form or a URL
 	// question, an sdk.Sampled for a sample, a []sdk.Root for roots. The
 	// handler is run again from the start after each answer, as under a
 	// host (see sdk.ToolContext.Ask). A question with no answer here fails

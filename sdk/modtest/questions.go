@@ -47,29 +47,40 @@ func callAsking(ctx context.Context, srv *modserver.Server, req *modapi.CallRequ
 		if resp.Outcome.Status != modapi.Asking {
 			return resp, ""
 		}
-		for _, q := range resp.Outcome.Questions {
-			mq := question(q)
-			out.Questions = append(out.Questions, mq)
-			if q.Position >= modapi.MaxQuestions {
-				return nil, modapi.TooManyQuestions(req.Tool)
-			}
-			v, ok := opts.Answers[q.Key]
-			if !ok {
-				return nil, fmt.Sprintf("modtest: no answer in Options.Answers for question %q (%s: %s)", q.Key, q.Kind, mq.Message)
-			}
-			a, err := encodeAnswer(q.Kind, v)
-			if err != nil {
-				return nil, fmt.Sprintf("modtest: Options.Answers[%q]: %v", q.Key, err)
-			}
-			if problems := modapi.CheckAnswer(q.Kind, q.Key, modapi.FormSchema(q.Params), a); len(problems) > 0 {
-				return nil, fmt.Sprintf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
-			}
-			if q.Position < len(req.Answers) {
-				req.Answers = req.Answers[:q.Position]
-			}
-			req.Answers = append(req.Answers, modapi.Answered{Question: q, Answer: a})
+		var msg string
+		if req.Answers, msg = answerFrom(opts, resp.Outcome.Questions, req.Answers, &out.Questions, req.Tool); msg != "" {
+			return nil, msg
 		}
 	}
+}
+
+// answerFrom answers a run's questions from opts.Answers by key, records
+// them in seen, and returns the answers the next run is given, or why the
+// handler of name fails.
+func answerFrom(opts *Options, asked []modapi.Question, answers []modapi.Answered, seen *[]Question, name string) ([]modapi.Answered, string) {
+	for _, q := range asked {
+		mq := question(q)
+		*seen = append(*seen, mq)
+		if q.Position >= modapi.MaxQuestions {
+			return nil, modapi.TooManyQuestions(name)
+		}
+		v, ok := opts.Answers[q.Key]
+		if !ok {
+			return nil, fmt.Sprintf("modtest: no answer in Options.Answers for question %q (%s: %s)", q.Key, q.Kind, mq.Message)
+		}
+		a, err := encodeAnswer(q.Kind, v)
+		if err != nil {
+			return nil, fmt.Sprintf("modtest: Options.Answers[%q]: %v", q.Key, err)
+		}
+		if problems := modapi.CheckAnswer(q.Kind, q.Key, modapi.FormSchema(q.Params), a); len(problems) > 0 {
+			return nil, fmt.Sprintf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
+		}
+		if q.Position < len(answers) {
+			answers = answers[:q.Position]
+		}
+		answers = append(answers, modapi.Answered{Question: q, Answer: a})
+	}
+	return answers, ""
 }
 
 func question(q modapi.Question) Question {

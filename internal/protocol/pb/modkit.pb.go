@@ -623,7 +623,10 @@ type Outcome struct {
 	ClientActions []*ClientAction `protobuf:"bytes,20,rep,name=client_actions,json=clientActions,proto3" json:"client_actions,omitempty"`
 	// questions are set when status is STATUS_ASKING: what the handler
 	// asks together, none of them answered yet.
-	Questions     []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
+	Questions []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
+	// unasked are set when status is STATUS_FAILED because the handler
+	// could not ask questions of these kinds.
+	Unasked       []string `protobuf:"bytes,41,rep,name=unasked,proto3" json:"unasked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -710,6 +713,13 @@ func (x *Outcome) GetClientActions() []*ClientAction {
 func (x *Outcome) GetQuestions() []*Question {
 	if x != nil {
 		return x.Questions
+	}
+	return nil
+}
+
+func (x *Outcome) GetUnasked() []string {
+	if x != nil {
+		return x.Unasked
 	}
 	return nil
 }
@@ -1949,8 +1959,12 @@ type GetPromptRequest struct {
 	GraceMillis int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
 	// max_result_bytes caps the messages' size; 0 means no cap.
 	MaxResultBytes int64 `protobuf:"varint,7,opt,name=max_result_bytes,json=maxResultBytes,proto3" json:"max_result_bytes,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// answers and can_ask are as in CallToolRequest: the prompt's handler
+	// asks as a tool's does.
+	Answers       []*AnsweredQuestion `protobuf:"bytes,40,rep,name=answers,proto3" json:"answers,omitempty"`
+	CanAsk        []string            `protobuf:"bytes,41,rep,name=can_ask,json=canAsk,proto3" json:"can_ask,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *GetPromptRequest) Reset() {
@@ -2030,6 +2044,20 @@ func (x *GetPromptRequest) GetMaxResultBytes() int64 {
 		return x.MaxResultBytes
 	}
 	return 0
+}
+
+func (x *GetPromptRequest) GetAnswers() []*AnsweredQuestion {
+	if x != nil {
+		return x.Answers
+	}
+	return nil
+}
+
+func (x *GetPromptRequest) GetCanAsk() []string {
+	if x != nil {
+		return x.CanAsk
+	}
+	return nil
 }
 
 // PromptMessage has one of text, an image or an embedded resource.
@@ -2113,7 +2141,11 @@ type GetPromptResponse struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Messages []*PromptMessage       `protobuf:"bytes,1,rep,name=messages,proto3" json:"messages,omitempty"`
 	// error says why the prompt failed.
-	Error         string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	Error string `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// questions and unasked are as in Outcome: what the handler asks, none
+	// of it answered yet; the kinds it could not ask, when it failed so.
+	Questions     []*Question `protobuf:"bytes,40,rep,name=questions,proto3" json:"questions,omitempty"`
+	Unasked       []string    `protobuf:"bytes,41,rep,name=unasked,proto3" json:"unasked,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2160,6 +2192,20 @@ func (x *GetPromptResponse) GetError() string {
 		return x.Error
 	}
 	return ""
+}
+
+func (x *GetPromptResponse) GetQuestions() []*Question {
+	if x != nil {
+		return x.Questions
+	}
+	return nil
+}
+
+func (x *GetPromptResponse) GetUnasked() []string {
+	if x != nil {
+		return x.Unasked
+	}
+	return nil
 }
 
 type CompleteRequest struct {
@@ -2586,7 +2632,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x06Output\x12\x1b\n" +
 	"\tmime_type\x18\x01 \x01(\tR\bmimeType\x12\x18\n" +
 	"\acontent\x18\x02 \x01(\tR\acontent\x12\x10\n" +
-	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xb2\x02\n" +
+	"\x03uri\x18\x03 \x01(\tR\x03uri\"\xcc\x02\n" +
 	"\aOutcome\x12)\n" +
 	"\x06status\x18\x01 \x01(\x0e2\x11.modkit.v1.StatusR\x06status\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x16\n" +
@@ -2595,7 +2641,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05error\x18\x05 \x01(\tR\x05error\x12\x1a\n" +
 	"\bproblems\x18\x06 \x03(\tR\bproblems\x12>\n" +
 	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\x121\n" +
-	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\"{\n" +
+	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\x12\x18\n" +
+	"\aunasked\x18) \x03(\tR\aunasked\"{\n" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
 	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
@@ -2679,7 +2726,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x14ReadResourceResponse\x127\n" +
 	"\bcontents\x18\x01 \x01(\v2\x1b.modkit.v1.ResourceContentsR\bcontents\x12\x1b\n" +
 	"\tnot_found\x18\x02 \x01(\bR\bnotFound\x12\x14\n" +
-	"\x05error\x18\x03 \x01(\tR\x05error\"\xd4\x02\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\"\xa4\x03\n" +
 	"\x10GetPromptRequest\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12H\n" +
 	"\targuments\x18\x02 \x03(\v2*.modkit.v1.GetPromptRequest.ArgumentsEntryR\targuments\x12,\n" +
@@ -2687,7 +2734,9 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05today\x18\x04 \x01(\tR\x05today\x12\x17\n" +
 	"\acall_id\x18\x05 \x01(\tR\x06callId\x12!\n" +
 	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12(\n" +
-	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x1a<\n" +
+	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x125\n" +
+	"\aanswers\x18( \x03(\v2\x1b.modkit.v1.AnsweredQuestionR\aanswers\x12\x17\n" +
+	"\acan_ask\x18) \x03(\tR\x06canAsk\x1a<\n" +
 	"\x0eArgumentsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xb7\x01\n" +
@@ -2697,10 +2746,12 @@ const file_modkit_proto_rawDesc = "" +
 	"\x0fimage_mime_type\x18\x03 \x01(\tR\rimageMimeType\x12\x1d\n" +
 	"\n" +
 	"image_data\x18\x04 \x01(\fR\timageData\x127\n" +
-	"\bresource\x18\x05 \x01(\v2\x1b.modkit.v1.ResourceContentsR\bresource\"_\n" +
+	"\bresource\x18\x05 \x01(\v2\x1b.modkit.v1.ResourceContentsR\bresource\"\xac\x01\n" +
 	"\x11GetPromptResponse\x124\n" +
 	"\bmessages\x18\x01 \x03(\v2\x18.modkit.v1.PromptMessageR\bmessages\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"\xf6\x02\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\x121\n" +
+	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\x12\x18\n" +
+	"\aunasked\x18) \x03(\tR\aunasked\"\xf6\x02\n" +
 	"\x0fCompleteRequest\x12\x16\n" +
 	"\x06prompt\x18\x01 \x01(\tR\x06prompt\x12\x1a\n" +
 	"\btemplate\x18\x02 \x01(\tR\btemplate\x12\x1a\n" +
@@ -2835,44 +2886,46 @@ var file_modkit_proto_depIdxs = []int32{
 	27, // 15: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
 	38, // 16: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
 	2,  // 17: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
-	27, // 18: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
-	30, // 19: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
-	39, // 20: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
-	2,  // 21: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
-	36, // 22: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
-	3,  // 23: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 24: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 25: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 26: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 27: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 28: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 29: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 30: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 31: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 32: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	26, // 33: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	29, // 34: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	32, // 35: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	34, // 36: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	4,  // 37: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 38: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 39: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 40: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 41: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 42: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 43: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 44: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 45: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 46: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	28, // 47: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	31, // 48: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	33, // 49: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	35, // 50: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	37, // [37:51] is the sub-list for method output_type
-	23, // [23:37] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	37, // 18: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	27, // 19: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	30, // 20: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	36, // 21: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
+	39, // 22: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	2,  // 23: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	36, // 24: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
+	3,  // 25: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 26: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 27: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 28: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 29: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 30: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 31: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 32: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 33: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 34: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	26, // 35: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	29, // 36: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	32, // 37: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	34, // 38: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	4,  // 39: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 40: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 41: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 42: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 43: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 44: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 45: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 46: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 47: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 48: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	28, // 49: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	31, // 50: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	33, // 51: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	35, // 52: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	39, // [39:53] is the sub-list for method output_type
+	25, // [25:39] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }

@@ -209,6 +209,8 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[None]{Name: "test_input_required_result_tampered_state", Description: "Asks a confirmation. Call it to test tampered requestState.", Activity: "Asking…", Run: inputRequestState},
 		sdk.PlainTool[None]{Name: "test_input_required_result_multiple_inputs", Description: "Asks a name, the model and the roots at once. Call it to test several input requests.", Activity: "Asking…", Run: inputMultiple},
 		sdk.PlainTool[None]{Name: "test_input_required_result_multi_round", Description: "Asks a name, then a colour. Call it to test several rounds.", Activity: "Asking…", Run: inputMultiRound},
+		sdk.PlainTool[None]{Name: "test_missing_capability", Description: "Asks the client's model, and fails when it cannot. Call it to test a missing client capability.", Activity: "Sampling…", Run: missingCapability},
+		sdk.PlainTool[None]{Name: "test_streaming_elicitation", Description: "Asks the person a name. Call it to test that a question is an input request, not a request of its own.", Activity: "Asking…", Run: streamingElicitation},
 		sdk.PlainTool[None]{Name: "test_input_required_result_capabilities", Description: "Asks what the client can be asked. Call it to test capability checks.", Activity: "Asking…", Run: inputCapabilities},
 	}},
 })

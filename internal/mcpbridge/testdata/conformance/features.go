@@ -115,6 +115,21 @@ var prompts = []sdk.SlashCommand{
 		},
 	},
 	{
+		ID:          "test_input_required_result_prompt",
+		Description: "A prompt that asks the person for its context.",
+		Prompt: func(_ context.Context, env *sdk.Env, _ map[string]string) ([]sdk.PromptMessage, error) {
+			a, err := env.Ask(sdk.Form{Key: "user_context", Message: "What context should the prompt use?",
+				Fields: []sdk.Field{{Name: "context", Type: sdk.FieldString, Required: true}}})
+			if err != nil {
+				return nil, err
+			}
+			if !a.Accepted() {
+				return []sdk.PromptMessage{sdk.UserText("Answer without any particular context.")}, nil
+			}
+			return []sdk.PromptMessage{sdk.UserText("Answer in this context: " + a.String("context"))}, nil
+		},
+	},
+	{
 		ID:          "test_prompt_with_image",
 		Description: "A prompt with an image.",
 		Prompt: func(context.Context, *sdk.Env, map[string]string) ([]sdk.PromptMessage, error) {

@@ -195,3 +195,23 @@ func inputCapabilities(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
 	}
 	return sdk.Text("Asked what the client can answer: " + strings.Join(said, "; ")), nil
 }
+
+// missingCapability needs the client's model: without it, it returns the
+// error of the question it could not ask, and the request fails as one
+// that needs a capability the client lacks.
+func missingCapability(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+	s, err := tc.Sample(sdk.SampleRequest{Key: "greeting", Messages: []sdk.Message{{Role: "user", Text: "Generate a greeting"}}, MaxTokens: 50})
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.Text("The model said: " + s.Text), nil
+}
+
+// streamingElicitation asks the person a name.
+func streamingElicitation(tc *sdk.ToolContext, _ None) (sdk.Result, error) {
+	a, err := tc.Ask(nameForm("user_name", "What is your name?"))
+	if err != nil {
+		return sdk.Result{}, err
+	}
+	return sdk.Text("Hello, " + a.String("name")), nil
+}
