@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -92,7 +93,7 @@ type features struct {
 type template struct {
 	mod    *mod
 	man    manifest.ResourceTemplate
-	parsed *manifest.URITemplate
+	parsed *uritemplate.Template
 }
 
 // featuresClash returns the clash of m's resources or templates with a
@@ -123,7 +124,7 @@ func (h *Host) addFeatures(m *mod) {
 		h.feat.resources[r.URI] = m
 	}
 	for _, t := range m.man.ResourceTemplates {
-		parsed, err := manifest.ParseURITemplate(t.URITemplate)
+		parsed, err := uritemplate.Parse(t.URITemplate)
 		if err != nil { // the manifest was validated
 			continue
 		}

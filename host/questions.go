@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/modkit/modkit/internal/answercheck"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
@@ -195,9 +196,9 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 // host uses for a tool's input.
 func checkAnswer(q *Question, a json.RawMessage) []string {
 	if len(q.Schema) > 0 && q.Kind == AskForm {
-		return modapi.CheckAnswer(q.Kind, q.Key, q.Schema, a)
+		return answercheck.Check(q.Kind, q.Key, q.Schema, a)
 	}
-	return modapi.CheckAnswer(q.Kind, q.Key, modapi.FormSchema(q.Params), a)
+	return answercheck.Check(q.Kind, q.Key, answercheck.FormSchema(q.Params), a)
 }
 
 // modAnswers are the answers given for the handler's questions, as the

@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+
+	"github.com/modkit/modkit/internal/uritemplate"
 )
 
 // Resource is a document a mod offers at a fixed URI.
@@ -108,96 +110,6 @@ func CheckArguments(args []Argument) []string {
 	return out
 }
 
-// URITemplate is a parsed URI template of RFC 6570 level 1: literal text
-// and {variables}.
-type URITemplate struct {
-	// Vars are the variables' names, in order.
-	Vars []string
-	re   *regexp.Regexp
-}
-
-// ParseURITemplate parses a resource template's URI template: it must have
-// a scheme, at least one variable, variables named like Go identifiers,
-// each once, and literal text between two variables.
-func ParseURITemplate(s string) (*URITemplate, error) {
-	if s == "" {
-		return nil, fmt.Errorf("uriTemplate is empty")
-	}
-	if strings.ContainsAny(s, " \t\r\n") {
-		return nil, fmt.Errorf("uriTemplate %q contains white space", s)
-	}
-	if !uriScheme.MatchString(s) {
-		return nil, fmt.Errorf("uriTemplate %q has no scheme, like \"mymod://\"", s)
-	}
-	t := &URITemplate{}
-	var re strings.Builder
-	re.WriteString("^")
-	rest := s
-	lastWasVar := false
-	for rest != "" {
-		open := strings.IndexAny(rest, "{}")
-		if open < 0 {
-			re.WriteString(regexp.QuoteMeta(rest))
-			break
-		}
-		if rest[open] == '}' {
-			return nil, fmt.Errorf("uriTemplate %q has a '}' with no '{'", s)
-		}
-		if open > 0 {
-			re.WriteString(regexp.QuoteMeta(rest[:open]))
-			lastWasVar = false
-		}
-		end := strings.IndexAny(rest[open+1:], "{}")
-		if end < 0 || rest[open+1+end] == '{' {
-			return nil, fmt.Errorf("uriTemplate %q has a '{' with no '}'", s)
-		}
-		name := rest[open+1 : open+1+end]
-		switch {
-		case name == "":
-			return nil, fmt.Errorf("uriTemplate %q has an empty {}", s)
-		case strings.ContainsAny(name[:1], "+#./;?&=,!@|"):
-			return nil, fmt.Errorf("uriTemplate %q: {%s} uses an operator; only simple {name} variables are supported", s, name)
-		case !varName.MatchString(name):
-			return nil, fmt.Errorf("uriTemplate %q: variable {%s} must be a letter or '_', then letters, digits or '_'", s, name)
-		case lastWasVar:
-			return nil, fmt.Errorf("uriTemplate %q: variables {%s} and {%s} need literal text between them", s, t.Vars[len(t.Vars)-1], name)
-		}
-		for _, v := range t.Vars {
-			if v == name {
-				return nil, fmt.Errorf("uriTemplate %q: variable {%s} appears twice", s, name)
-			}
-		}
-		t.Vars = append(t.Vars, name)
-		re.WriteString("([^/]+)")
-		lastWasVar = true
-		rest = rest[open+1+end+1:]
-	}
-	if len(t.Vars) == 0 {
-		return nil, fmt.Errorf("uriTemplate %q has no {variable}: declare it as a resource", s)
-	}
-	re.WriteString("$")
-	t.re = regexp.MustCompile(re.String())
-	return t, nil
-}
-
-// Match reports whether uri is one of the template's resources and returns
-// its variables, percent-decoded.
-func (t *URITemplate) Match(uri string) (map[string]string, bool) {
-	m := t.re.FindStringSubmatch(uri)
-	if m == nil {
-		return nil, false
-	}
-	vars := make(map[string]string, len(t.Vars))
-	for i, name := range t.Vars {
-		v, err := url.PathUnescape(m[i+1])
-		if err != nil {
-			return nil, false
-		}
-		vars[name] = v
-	}
-	return vars, true
-}
-
 // validateFeatures checks the manifest's resources, resource templates and
 // slash command arguments.
 func (v *validator) validateFeatures(m *Manifest) {
@@ -233,7 +145,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
 		entry := fmt.Sprintf("resourceTemplates[%d] %q", i, t.URITemplate)
-		if _, err := ParseURITemplate(t.URITemplate); err != nil {
+		if _, err := uritemplate.Parse(t.URITemplate); err != nil {
 			v.add(entry, err.Error())
 		} else if j, dup := templates[t.URITemplate]; dup {
 			v.add(entry, fmt.Sprintf("duplicate uriTemplate, first at resourceTemplates[%d]", j))

@@ -1,80 +1,9 @@
 package manifest
 
 import (
-	"maps"
 	"strings"
 	"testing"
 )
-
-func TestURITemplateMatch(t *testing.T) {
-	tests := []struct {
-		tmpl, uri string
-		want      map[string]string // nil: no match
-	}{
-		{"test://template/{id}/data", "test://template/123/data", map[string]string{"id": "123"}},
-		{"test://template/{id}/data", "test://template/a%20b/data", map[string]string{"id": "a b"}},
-		{"test://template/{id}/data", "test://template/1/2/data", nil},
-		{"test://template/{id}/data", "test://template//data", nil},
-		{"test://template/{id}/data", "test://template/1/datax", nil},
-		{"notes://{dir}/{name}.md", "notes://a/b.md", map[string]string{"dir": "a", "name": "b"}},
-		{"notes://{name}", "notes://x", map[string]string{"name": "x"}},
-		{"notes://{name}", "other://x", nil},
-		{"notes://{name}", "notes://%zz", nil},
-	}
-	for _, tt := range tests {
-		tmpl, err := ParseURITemplate(tt.tmpl)
-		if err != nil {
-			t.Fatalf("ParseURITemplate(%q): %v", tt.tmpl, err)
-		}
-		got, ok := tmpl.Match(tt.uri)
-		if ok != (tt.want != nil) || !maps.Equal(got, tt.want) {
-			t.Errorf("%q.Match(%q) = %v, %v; want %v", tt.tmpl, tt.uri, got, ok, tt.want)
-		}
-	}
-}
-
-func TestParseURITemplateErrors(t *testing.T) {
-	tests := map[string]string{
-		"":                 "uriTemplate is empty",
-		"x/{a}":            "has no scheme",
-		"x://{a":           "a '{' with no '}'",
-		"x://a}":           "a '}' with no '{'",
-		"x://{}":           "an empty {}",
-		"x://{+a}":         "uses an operator",
-		"x://{a-b}":        "must be a letter or '_'",
-		"x://{a}{b}":       "need literal text between them",
-		"x://{a}/{a}":      "appears twice",
-		"x://fixed":        "has no {variable}",
-		"x://{a} b":        "contains white space",
-		"x://{a{b}}":       "a '{' with no '}'",
-		"x://{a}/{b}/{c}?": "",
-	}
-	for in, want := range tests {
-		_, err := ParseURITemplate(in)
-		switch {
-		case want == "" && err != nil:
-			t.Errorf("ParseURITemplate(%q): %v, want no error", in, err)
-		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
-			t.Errorf("ParseURITemplate(%q): %v, want an error with %q", in, err, want)
-		}
-	}
-}
-
-func FuzzParseURITemplate(f *testing.F) {
-	for _, s := range []string{"test://template/{id}/data", "x://{a}{b}", "x://{a", "notes://{d}/{n}.md"} {
-		f.Add(s, "test://template/1/data")
-	}
-	f.Fuzz(func(t *testing.T, tmpl, uri string) {
-		p, err := ParseURITemplate(tmpl)
-		if err != nil {
-			return
-		}
-		vars, ok := p.Match(uri)
-		if ok && len(vars) != len(p.Vars) {
-			t.Fatalf("%q.Match(%q) gave %d variables, want %d", tmpl, uri, len(vars), len(p.Vars))
-		}
-	})
-}
 
 func TestValidateFeatures(t *testing.T) {
 	m := &Manifest{

@@ -8,7 +8,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
-	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -117,7 +117,7 @@ func (s *Server) ReadResource(ctx context.Context, req *modapi.ResourceRequest) 
 		if !ok {
 			return &modapi.ResourceResponse{Error: fmt.Sprintf("mod %s has no resource template %s", s.id, req.Template)}, nil
 		}
-		parsed, err := manifest.ParseURITemplate(t.URITemplate)
+		parsed, err := uritemplate.Parse(t.URITemplate)
 		if err != nil {
 			return &modapi.ResourceResponse{Error: fmt.Sprintf("mod %s: %v", s.id, err)}, nil
 		}

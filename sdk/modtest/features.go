@@ -8,7 +8,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
-	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -24,7 +24,7 @@ func ReadResource(t testing.TB, g *sdk.Generated, uri string, opts *Options) (sd
 	req := &modapi.ResourceRequest{URI: uri, Session: session(opts), Today: orDefault(opts.Today, DefaultToday), MaxResultBytes: maxBytes(opts)}
 	if !slices.ContainsFunc(g.Mod.Resources, func(r sdk.Resource) bool { return r.URI == uri }) {
 		for _, tmpl := range g.Mod.ResourceTemplates {
-			p, err := manifest.ParseURITemplate(tmpl.URITemplate)
+			p, err := uritemplate.Parse(tmpl.URITemplate)
 			if err != nil {
 				t.Fatalf("modtest: mod %s: %v", modID(g), err)
 			}

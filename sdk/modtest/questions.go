@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/modkit/modkit/internal/answercheck"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
@@ -72,7 +73,7 @@ func answerFrom(opts *Options, asked []modapi.Question, answers []modapi.Answere
 		if err != nil {
 			return nil, fmt.Sprintf("modtest: Options.Answers[%q]: %v", q.Key, err)
 		}
-		if problems := modapi.CheckAnswer(q.Kind, q.Key, modapi.FormSchema(q.Params), a); len(problems) > 0 {
+		if problems := answercheck.Check(q.Kind, q.Key, answercheck.FormSchema(q.Params), a); len(problems) > 0 {
 			return nil, fmt.Sprintf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
 		}
 		if q.Position < len(answers) {

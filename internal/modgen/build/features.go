@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/internal/modgen/load"
+	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -65,7 +66,7 @@ func (b *builder) features(m *load.Mod) ([]manifest.Resource, []manifest.Resourc
 	for _, t := range m.Templates {
 		what := "resource template " + t.URITemplate.Value
 		if !t.URITemplate.Bad {
-			if _, err := manifest.ParseURITemplate(t.URITemplate.Value); err != nil {
+			if _, err := uritemplate.Parse(t.URITemplate.Value); err != nil {
 				b.errorf(t.URITemplate.Pos, "resource template: %v", err)
 			} else if first, dup := tmpls[t.URITemplate.Value]; dup {
 				b.errorf(t.URITemplate.Pos, "duplicate resource template %q (first at %s)", t.URITemplate.Value, b.short(first))

@@ -1,10 +1,15 @@
-package modapi
+// Package answercheck judges the answers to the questions a tool's handler
+// asks, on the host's side (and in sdk/modtest): in the words the host uses
+// for a tool's input. It is kept out of modapi, which mod binaries link, as
+// it compiles JSON Schemas.
+package answercheck
 
 import (
 	"encoding/json"
 	"slices"
 	"strings"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
 )
 
@@ -18,22 +23,22 @@ func FormSchema(params json.RawMessage) json.RawMessage {
 	return p.RequestedSchema
 }
 
-// CheckAnswer returns what is wrong with answer a to the question of kind
+// Check returns what is wrong with answer a to the question of kind
 // named key (a form's with its requested schema), in the words the host
 // uses for a tool's input: JSON paths into the answer, as the MCP result
 // carries it.
-func CheckAnswer(kind QuestionKind, key string, schema, a json.RawMessage) []string {
+func Check(kind modapi.QuestionKind, key string, schema, a json.RawMessage) []string {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(a, &obj); err != nil || obj == nil {
 		return []string{"/: must be an object"}
 	}
 	switch kind {
-	case AskForm, AskURL:
+	case modapi.AskForm, modapi.AskURL:
 		var action string
 		if json.Unmarshal(obj["action"], &action) != nil || !slices.Contains([]string{"accept", "decline", "cancel"}, action) {
 			return []string{`/action: must be one of "accept", "decline", "cancel"`}
 		}
-		if kind != AskForm || action != "accept" || len(schema) == 0 {
+		if kind != modapi.AskForm || action != "accept" || len(schema) == 0 {
 			return nil
 		}
 		content := obj["content"]
@@ -52,11 +57,11 @@ func CheckAnswer(kind QuestionKind, key string, schema, a json.RawMessage) []str
 			out = append(out, "/content"+p)
 		}
 		return out
-	case AskSample:
+	case modapi.AskSample:
 		if _, ok := obj["content"]; !ok {
 			return []string{"/content: is required"}
 		}
-	case AskRoots:
+	case modapi.AskRoots:
 		var roots []struct {
 			URI string `json:"uri"`
 		}
