@@ -8,7 +8,7 @@ import (
 	"github.com/modkit/modkit/internal/modapi"
 )
 
-func TestCheckAnswer(t *testing.T) {
+func TestCheck(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1},"n":{"type":"integer"}},"required":["name"]}`)
 	tests := []struct {
 		kind   modapi.QuestionKind
