@@ -366,11 +366,8 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 	inputs, err := listInputs(m.ctx, m.dir, overlay, cfg.modCache, out)
 	if err != nil {
 		output := strings.TrimSpace(out.buf.String())
-		switch cause := passingCause(err, output); {
-		case m.ctx.Err() != nil:
-			return nil, ErrClosed
-		case cause != "":
-			return nil, m.passingFailure(cause, output)
+		if err := m.notTheSources(err, output); err != nil {
+			return nil, err
 		}
 		return nil, m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s): %w%s", id, m.given, err, indented(output)))
 	}
@@ -393,11 +390,8 @@ func (m *mod) build(c *cache, cfg *buildConfig) (*record, error) {
 		// stopped by Close, or failed for a cause outside the sources (a
 		// full disk, a killed compiler), is tried again next time.
 		output := strings.TrimSpace(out.buf.String())
-		switch cause := passingCause(err, output); {
-		case m.ctx.Err() != nil:
-			return nil, ErrClosed
-		case cause != "":
-			return nil, m.passingFailure(cause, output)
+		if err := m.notTheSources(err, output); err != nil {
+			return nil, err
 		}
 		r.Failure = output
 		if r.Failure == "" {
@@ -531,6 +525,19 @@ const reasonBuild = "it does not build"
 // the mod's sources, which may pass: it says what happened and that the
 // next start builds again. It is reported on Options.Progress, with the go
 // command's output, and not remembered as the mod's reason not to run.
+// notTheSources returns the error of a go command that failed through no
+// fault of the mod's sources (the host closed, or the machine failed), nil
+// when the sources are to blame.
+func (m *mod) notTheSources(err error, output string) error {
+	if m.ctx.Err() != nil {
+		return ErrClosed
+	}
+	if cause := passingCause(err, output); cause != "" {
+		return m.passingFailure(cause, output)
+	}
+	return nil
+}
+
 func (m *mod) passingFailure(cause, output string) *ModError {
 	e := &ModError{Dir: m.given, Mod: m.man.ID, Reason: "its build failed: " + cause + "; the next call builds it again",
 		Err: fmt.Errorf("mod %s (%s): the build failed for a cause outside the mod's sources, %s; nothing is remembered, and the next call builds again%s",

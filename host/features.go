@@ -203,13 +203,9 @@ func (h *Host) ReadResource(ctx context.Context, uri string, session sdk.Session
 		return nil, fmt.Errorf("%w: %s", ErrResourceNotFound, uri)
 	}
 	what := "read resource " + uri
-	p, err := m.getCtx(ctx)
+	p, f, err := m.features(ctx, what, "resources")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	f, ok := p.rpc.(modapi.Features)
-	if !ok {
-		return nil, fmt.Errorf("%s: mod %s serves no resources", what, m.man.ID)
+		return nil, err
 	}
 	req := &modapi.ResourceRequest{URI: uri, Template: tmpl, Session: session, Today: h.opts.Today(), MaxResultBytes: h.opts.MaxResultBytes, Run: h.newRun()}
 	resp, err := bounded(ctx, p, what, req.CallID, h.opts.CommandTimeout,
@@ -270,13 +266,9 @@ func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*Promp
 	if err := h.requestTooLarge("the arguments", size); err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	p, err := m.getCtx(ctx)
+	p, f, err := m.features(ctx, what, "prompts")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	f, ok := p.rpc.(modapi.Features)
-	if !ok {
-		return nil, fmt.Errorf("%s: mod %s serves no prompts", what, m.man.ID)
+		return nil, err
 	}
 	// The prompt's questions go the way a call's do.
 	creq := &CallRequest{Tool: id, Session: preq.Session, Agent: preq.Agent, Asker: preq.Asker, Answers: preq.Answers}
@@ -310,11 +302,8 @@ func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*Promp
 		}
 		req.Answers = answers
 		req.Run = h.newRun()
-		if p, err = m.getCtx(ctx); err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		if f, ok = p.rpc.(modapi.Features); !ok {
-			return nil, fmt.Errorf("%s: mod %s serves no prompts", what, m.man.ID)
+		if p, f, err = m.features(ctx, what, "prompts"); err != nil {
+			return nil, err
 		}
 	}
 }
@@ -414,13 +403,9 @@ func (h *Host) Complete(ctx context.Context, req *CompleteRequest) (sdk.Completi
 	if err := h.requestTooLarge("the value", len(req.Value)); err != nil {
 		return sdk.Completion{}, fmt.Errorf("%s: %w", what, err)
 	}
-	p, err := m.getCtx(ctx)
+	p, f, err := m.features(ctx, what, "completions")
 	if err != nil {
-		return sdk.Completion{}, fmt.Errorf("%s: %w", what, err)
-	}
-	f, ok := p.rpc.(modapi.Features)
-	if !ok {
-		return sdk.Completion{}, fmt.Errorf("%s: mod %s serves no completions", what, m.man.ID)
+		return sdk.Completion{}, err
 	}
 	mreq := &modapi.CompleteRequest{Prompt: req.Prompt, Template: req.Template, CompletionRequest: req.CompletionRequest,
 		Session: req.Session, Today: h.opts.Today(), Run: h.newRun()}
@@ -482,6 +467,20 @@ func (h *Host) resourceUpdated(u ResourceUpdate) {
 	for _, fn := range fns {
 		fn(u)
 	}
+}
+
+// features returns m's process, started when needed, and its features;
+// serves names them in the error of a mod that has none.
+func (m *mod) features(ctx context.Context, what, serves string) (*proc, modapi.Features, error) {
+	p, err := m.getCtx(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	f, ok := p.rpc.(modapi.Features)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: mod %s serves no %s", what, m.man.ID, serves)
+	}
+	return p, f, nil
 }
 
 // watchResources relays the updates of p, m's new process, while it runs,

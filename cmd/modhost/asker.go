@@ -260,26 +260,12 @@ func (a *callAsker) prompt(ctx context.Context, q *host.Question) (json.RawMessa
 		return flagAnswer(q, line)
 	case host.AskURL:
 		fmt.Fprintf(w, "%s\nOpen %s, then answer: done? [y/N] ", q.Message, q.URL)
-		line, err := a.line(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if yes(line) {
-			return host.FormAnswer("accept", nil), nil
-		}
-		return host.FormAnswer("decline", nil), nil
+		return a.confirm(ctx)
 	}
 	fs := formFields(q.Schema)
 	if len(fs) == 0 {
 		fmt.Fprintf(w, "%s\n[y/N] ", q.Message)
-		line, err := a.line(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if yes(line) {
-			return host.FormAnswer("accept", nil), nil
-		}
-		return host.FormAnswer("decline", nil), nil
+		return a.confirm(ctx)
 	}
 	fmt.Fprintf(w, "%s\n(an empty line keeps the default; !decline declines, !cancel dismisses)\n", q.Message)
 	values := map[string]any{}
@@ -318,6 +304,18 @@ func (a *callAsker) prompt(ctx context.Context, q *host.Question) (json.RawMessa
 		values[f.name] = v
 	}
 	return host.FormAnswer("accept", values), nil
+}
+
+// confirm reads a y/N line: accept on yes, decline otherwise.
+func (a *callAsker) confirm(ctx context.Context) (json.RawMessage, error) {
+	line, err := a.line(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if yes(line) {
+		return host.FormAnswer("accept", nil), nil
+	}
+	return host.FormAnswer("decline", nil), nil
 }
 
 func yes(line string) bool {
