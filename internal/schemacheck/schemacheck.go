@@ -187,6 +187,16 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	if keyword == "type" && sch.get("type") == "null" {
 		return // the null branch of an optional value: it never speaks
 	}
+	if keyword == "anyOf" {
+		if names, ok := anyRequired(sch); ok {
+			// At least one of several properties: one line, not one per
+			// branch.
+			if node := j.node(ve.InstanceLocation); node != nil {
+				j.add(node.End, anyRequiredRank+groupIndex(parentLoc), ve.InstanceLocation, jsoncheck.MsgMissingOneOf(names))
+				return
+			}
+		}
+	}
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
 			j.collect(c)
@@ -265,9 +275,13 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	case "maxProperties":
 		j.add(node.End, 2, loc, jsoncheck.MsgMaxProperties(uintOf(sch, keyword), len(node.Keys)))
 	case "required":
+		rank := 1
+		if strings.HasSuffix(parentLoc, "/then") || strings.HasSuffix(parentLoc, "/else") {
+			rank = condRank // after the object's own required and anyOf groups
+		}
 		for i, name := range stringsOf(sch.get("required")) {
 			if !hasKey(node, name) {
-				j.add(node.End, 1+i, loc, jsoncheck.MsgMissing(name))
+				j.add(node.End, rank+i, loc, jsoncheck.MsgMissing(name))
 			}
 		}
 	case "additionalProperties":
@@ -281,6 +295,40 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	default:
 		j.add(node.Start, 0, loc, "does not match the tool's schema")
 	}
+}
+
+// The ranks at an object's end, in the order a generated validator checks:
+// required properties (from 1), then each anyOf group of allOf, then what
+// the if/then/else requires.
+const (
+	anyRequiredRank = 1 << 20
+	condRank        = 1 << 21
+)
+
+// anyRequired returns the property names of an anyOf whose branches each
+// require one property, as modgen writes "at least one of".
+func anyRequired(sch *object) ([]string, bool) {
+	branches, _ := sch.get("anyOf").([]any)
+	if len(branches) == 0 {
+		return nil, false
+	}
+	var names []string
+	for _, b := range branches {
+		o, _ := b.(*object)
+		req := stringsOf(o.get("required"))
+		if o == nil || len(o.keys) != 1 || len(req) != 1 {
+			return nil, false
+		}
+		names = append(names, req[0])
+	}
+	return names, true
+}
+
+// groupIndex is N of a keyword location ending in /allOf/N.
+func groupIndex(loc string) int {
+	i := strings.LastIndexByte(loc, '/')
+	n, _ := strconv.Atoi(loc[i+1:])
+	return min(n, anyRequiredRank-1)
 }
 
 // keyName words a problem with an object key, which the library reports

@@ -142,6 +142,20 @@ func MsgKeyFormat(format, key string) string {
 // MsgMissing says a required property is absent.
 func MsgMissing(name string) string { return "missing required property " + strconv.Quote(name) }
 
+// MsgMissingOneOf words an object that has none of the properties names,
+// of which it needs one or more (anyOf of required).
+func MsgMissingOneOf(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	last := len(q) - 1
+	if last < 1 {
+		return "missing required property " + strings.Join(q, "")
+	}
+	return "missing one of the properties " + strings.Join(q[:last], ", ") + " or " + q[last]
+}
+
 // echo is the one way a value from the input enters a message, as sent.
 // A JSON string cut short keeps its closing quote.
 func echo(raw string) string {

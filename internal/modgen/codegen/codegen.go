@@ -603,21 +603,58 @@ func (g *gen) object(s *schema.Schema) []jen.Code {
 			jen.If(jen.Id("seen").Index(jen.Lit(i))).Block(c("Duplicate"), jen.Continue()),
 			jen.Id("seen").Index(jen.Lit(i)).Op("=").True(),
 		}
-		body = append(body, g.value(p.Schema)...)
+		if s.Cond != nil && p.Name == s.Cond.If {
+			// The if/then/else judges the value given first.
+			body = append(body, jen.Id("ifStart").Op(":=").Id("c").Dot("Offset").Call())
+			body = append(body, g.value(p.Schema)...)
+			body = append(body, jen.Id("ifValue").Op("=").Id("c").Dot("Span").Call(jen.Id("ifStart")))
+		} else {
+			body = append(body, g.value(p.Schema)...)
+		}
 		cases = append(cases, jen.Case(jen.Lit(p.Name)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(c("Unknown", jen.Lit(strings.Join(allowed, ", ")))))
-	out := []jen.Code{
-		jen.Var().Id("seen").Index(jen.Lit(len(s.Properties))).Bool(),
+	out := []jen.Code{jen.Var().Id("seen").Index(jen.Lit(len(s.Properties))).Bool()}
+	if s.Cond != nil {
+		out = append(out, jen.Var().Id("ifValue").Index().Byte())
+	}
+	out = append(out,
 		c("Enter"),
 		jen.For(c("Next")).Block(jen.Switch(jen.String().Parens(c("Key"))).Block(cases...)),
-	}
+	)
 	index := map[string]int{}
 	for i, p := range s.Properties {
 		index[p.Name] = i
 	}
-	for _, r := range s.Required {
-		out = append(out, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(index[r]))).Block(c("Missing", jen.Lit(r))))
+	missing := func(names []string) []jen.Code {
+		var out []jen.Code
+		for _, r := range names {
+			out = append(out, jen.If(jen.Op("!").Id("seen").Index(jen.Lit(index[r]))).Block(c("Missing", jen.Lit(r))))
+		}
+		return out
+	}
+	out = append(out, missing(s.Required)...)
+	for _, group := range s.AnyRequired {
+		var none *jen.Statement
+		var names []jen.Code
+		for i, n := range group {
+			if i > 0 {
+				none = none.Op("&&")
+			} else {
+				none = jen.Empty()
+			}
+			none = none.Op("!").Id("seen").Index(jen.Lit(index[n]))
+			names = append(names, jen.Lit(n))
+		}
+		out = append(out, jen.If(none).Block(problem("MsgMissingOneOf", jen.Index().String().Values(names...))))
+	}
+	if cond := s.Cond; cond != nil {
+		test := jen.Id("seen").Index(jen.Lit(index[cond.If])).Op("&&").Qual(checkPath, "OneOf").Call(jen.Id("ifValue"), jen.Lit(cond.IfConst))
+		stmt := jen.If(test).Block(missing(cond.Then)...)
+		if len(cond.Else) > 0 {
+			stmt = stmt.Else().Block(missing(cond.Else)...)
+		}
+		out = append(out, stmt)
 	}
 	return out
 }

@@ -54,7 +54,8 @@ type Generator struct {
 	// outside the standard library.
 	Module string
 
-	defs    map[string]*def // by type key
+	defs    map[string]*def   // by type key
+	anchors map[string]string // $anchor → the type key that has it
 	names   map[string]string
 	errs    []Error
 	errSeen map[string]bool
@@ -687,6 +688,12 @@ func (g *Generator) object(t types.Type, st *types.Struct, pos token.Pos) *Schem
 	}
 	if s.Properties == nil {
 		s.Properties = []*Property{}
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		f := st.Field(i)
+		if raw, ok := reflect.StructTag(st.Tag(i)).Lookup("jsonschema"); ok && f.Name() == "_" {
+			g.structTag(t, s, raw, f.Pos())
+		}
 	}
 	return s
 }

@@ -59,11 +59,27 @@ type Schema struct {
 	Defs map[string]*Schema
 	// Root marks the top-level schema, which declares the dialect.
 	Root bool
+	// Anchor is the $anchor keyword: a name for the schema within its root
+	// document.
+	Anchor string
+	// AnyRequired are an object's groups of properties of which at least
+	// one must be present: allOf, one anyOf of required per group.
+	AnyRequired [][]string
+	// Cond is an object's if/then/else on one property's value.
+	Cond *Cond
 	// GoTime marks a time.Time: beyond its format, the validator accepts
 	// only what Go's time decoding takes. It is not part of the JSON.
 	GoTime bool
 
 	enumFromTag bool
+}
+
+// Cond requires properties depending on one property's value: when
+// property If is present and equals IfConst (a JSON literal), the
+// properties Then are required, otherwise the properties Else.
+type Cond struct {
+	If, IfConst string
+	Then, Else  []string
 }
 
 // Property is one property of an object schema.
@@ -133,12 +149,14 @@ func (s *Schema) write(b *bytes.Buffer) {
 	if s.Root {
 		w.str("$schema", Draft)
 	}
+	w.str("$anchor", s.Anchor)
 	w.str("description", s.Description)
 	if s.Nullable && (s.Ref != "" || len(s.Enum) > 0 || s.NullBranch) {
 		w.key("anyOf")
 		b.WriteString(`[{"type":"null"},`)
 		inner := *s
 		inner.Nullable, inner.NullBranch, inner.Description, inner.Default, inner.Root, inner.Defs = false, false, "", "", false, nil
+		inner.Anchor = ""
 		inner.write(b)
 		b.WriteByte(']')
 	} else {
@@ -243,6 +261,54 @@ func (s *Schema) writeBody(w *objWriter) {
 	}
 	w.uint("minProperties", s.MinProps)
 	w.uint("maxProperties", s.MaxProps)
+	s.writeConditions(w)
+}
+
+// writeConditions writes an object's allOf of anyOf groups and its
+// if/then/else.
+func (s *Schema) writeConditions(w *objWriter) {
+	b := w.b
+	required := func(names []string) {
+		q, _ := json.Marshal(names)
+		b.WriteString(`{"required":`)
+		b.Write(q)
+		b.WriteByte('}')
+	}
+	if len(s.AnyRequired) > 0 {
+		w.key("allOf")
+		b.WriteByte('[')
+		for i, group := range s.AnyRequired {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(`{"anyOf":[`)
+			for j, name := range group {
+				if j > 0 {
+					b.WriteByte(',')
+				}
+				required([]string{name})
+			}
+			b.WriteString(`]}`)
+		}
+		b.WriteByte(']')
+	}
+	if c := s.Cond; c != nil {
+		w.key("if")
+		name, _ := json.Marshal(c.If)
+		b.WriteString(`{"properties":{`)
+		b.Write(name)
+		b.WriteString(`:{"const":` + c.IfConst + `}},"required":[`)
+		b.Write(name)
+		b.WriteString(`]}`)
+		if len(c.Then) > 0 {
+			w.key("then")
+			required(c.Then)
+		}
+		if len(c.Else) > 0 {
+			w.key("else")
+			required(c.Else)
+		}
+	}
 }
 
 // Indent returns the schema as indented JSON with a trailing newline.

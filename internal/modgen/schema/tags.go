@@ -31,6 +31,21 @@ var constraintKeys = map[string]string{
 	"x-mcp-header": "",
 }
 
+// structKeys are the keys the jsonschema tag of a struct's blank field
+// (a field named _, of type struct{}) may set: they constrain the struct as
+// a whole.
+var structKeys = map[string]string{
+	// anchor names the struct's schema ($anchor).
+	"anchor": "",
+	// anyRequired=a|b: at least one of the properties a and b is present.
+	"anyRequired": "",
+	// if=p=v, then=a b, else=c: when property p is v, a and b are
+	// required; otherwise c is.
+	"if":   "",
+	"then": "",
+	"else": "",
+}
+
 // tagItem is one key=value item of a jsonschema tag.
 type tagItem struct {
 	key, value string
@@ -48,7 +63,19 @@ type parsedTag struct {
 // parseTag reads leading key=value items and bare keywords; the rest of the
 // tag is the description. A value may be a Go quoted string, for values
 // that hold commas.
-func parseTag(tag string) (parsedTag, error) {
+func parseTag(tag string) (parsedTag, error) { return parseTagKeys(tag, constraintKeys) }
+
+// parseStructTag parses the tag of a struct's blank field: key=value items
+// of structKeys only.
+func parseStructTag(tag string) ([]tagItem, error) {
+	p, err := parseTagKeys(tag, structKeys)
+	if err == nil && (p.required || p.optional || p.enum || p.description != "") {
+		err = fmt.Errorf("the tag of a blank field takes %s items only, not %q", keyList(structKeys), tag)
+	}
+	return p.items, err
+}
+
+func parseTagKeys(tag string, keys map[string]string) (parsedTag, error) {
 	var p parsedTag
 	rest := tag
 	for rest != "" {
@@ -76,7 +103,13 @@ func parseTag(tag string) (parsedTag, error) {
 			break
 		}
 		key := strings.TrimSpace(item[:eq])
-		if _, ok := constraintKeys[key]; !ok {
+		if _, ok := keys[key]; !ok {
+			if _, onStruct := structKeys[key]; onStruct {
+				return p, fmt.Errorf("jsonschema tag key %s constrains a struct: put it in the tag of the struct's blank field, _ struct{}", key)
+			}
+			if _, onField := constraintKeys[key]; onField {
+				return p, fmt.Errorf("jsonschema tag key %s constrains a field, not a struct's blank field: want one of %s", key, keyList(structKeys))
+			}
 			return p, fmt.Errorf("unknown jsonschema tag key %q: want one of %s, or the bare keywords required, optional and enum", key, knownKeys())
 		}
 		value := strings.TrimLeft(rest[eq+1:], " ")
@@ -106,9 +139,12 @@ func parseTag(tag string) (parsedTag, error) {
 }
 
 // knownKeys lists the tag keys, sorted.
-func knownKeys() string {
-	keys := make([]string, 0, len(constraintKeys))
-	for k := range constraintKeys {
+func knownKeys() string { return keyList(constraintKeys) }
+
+// keyList lists a set of tag keys, sorted.
+func keyList(set map[string]string) string {
+	keys := make([]string, 0, len(set))
+	for k := range set {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)

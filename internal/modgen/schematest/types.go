@@ -298,3 +298,51 @@ type Owned struct {
 	Day Day    `json:"day"`
 	Op  Opaque `json:"op"`
 }
+
+// Method is how to reach a contact.
+type Method string
+
+// The methods.
+const (
+	Phone Method = "phone"
+	Email Method = "email"
+)
+
+// Contact states constraints on the struct as a whole, in its blank
+// field's tag: a phone or an email or both, and the one its method names.
+type Contact struct {
+	_       struct{} `jsonschema:"anyRequired=phone|email,if=contactMethod=phone,then=phone,else=email"`
+	Name    string   `json:"name,omitempty"`
+	Address *Address `json:"address,omitempty"`
+	Method  Method   `json:"contactMethod,omitempty"`
+	Phone   string   `json:"phone,omitempty"`
+	Email   string   `json:"email,omitempty"`
+	// Backup is a second way to reach the contact.
+	Backup *Backup `json:"backup,omitempty"`
+}
+
+// Address is where a contact lives.
+type Address struct {
+	_      struct{} `jsonschema:"anchor=addressDef"`
+	Street string   `json:"street,omitempty"`
+	City   string   `json:"city,omitempty"`
+}
+
+// Backup has two groups and a condition on an integer and on a boolean.
+type Backup struct {
+	_       struct{} `jsonschema:"anyRequired=a|b|c,anyRequired=d|e,if=level=2,then=a d"`
+	Level   int      `json:"level,omitempty"`
+	A       *int     `json:"a,omitempty"`
+	B       *string  `json:"b,omitempty"`
+	C       *bool    `json:"c,omitempty"`
+	D       *string  `json:"d,omitempty"`
+	E       *string  `json:"e,omitempty"`
+	Through *Urgency `json:"through,omitempty"`
+}
+
+// Urgency switches on a boolean.
+type Urgency struct {
+	_      struct{} `jsonschema:"if=urgent=true,else=note"`
+	Urgent bool     `json:"urgent,omitempty"`
+	Note   string   `json:"note,omitempty"`
+}

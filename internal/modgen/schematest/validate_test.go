@@ -30,6 +30,7 @@ var checks = map[string]func(*jsoncheck.Checker){
 	"Level":       checkLevel,
 	"Wire":        checkWire,
 	"Owned":       checkOwned,
+	"Contact":     checkContact,
 }
 
 // validate runs the generated validator of root on data.
@@ -53,6 +54,7 @@ var decoders = map[string]func([]byte) (any, error){
 	"Level":       decodeLevel,
 	"Wire":        decodeWire,
 	"Owned":       decodeOwned,
+	"Contact":     decodeContact,
 }
 
 // decode runs a generated decoder and asserts its result's type.
@@ -117,6 +119,28 @@ var problemCases = []struct {
 		`/: missing required property "query"`,
 	}},
 	{"Search", `[]`, []string{"/: must be an object, got an array"}},
+	// Constraints on a struct as a whole: anyRequired and if/then/else.
+	{"Contact", `{"contactMethod":"email","email":"a@b"}`, nil},
+	{"Contact", `{"contactMethod":"phone","phone":"1","address":{"city":"x"}}`, nil},
+	{"Contact", `{"name":"x"}`, []string{
+		`/: missing one of the properties "phone" or "email"`,
+		`/: missing required property "email"`,
+	}},
+	{"Contact", `{"contactMethod":"phone","email":"a@b"}`, []string{`/: missing required property "phone"`}},
+	{"Contact", `{"contactMethod":"fax","phone":"1"}`, []string{
+		`/contactMethod: must be one of "phone", "email", got "fax"`,
+		`/: missing required property "email"`,
+	}},
+	{"Contact", `{"phone":"1","backup":{"level":2}}`, []string{
+		`/backup: missing one of the properties "a", "b" or "c"`,
+		`/backup: missing one of the properties "d" or "e"`,
+		`/backup: missing required property "a"`,
+		`/backup: missing required property "d"`,
+		`/: missing required property "email"`,
+	}},
+	{"Contact", `{"email":"e","backup":{"level":2.0,"a":null,"d":"x","through":{"urgent":false}}}`, []string{
+		`/backup/through: missing required property "note"`,
+	}},
 	{"Search", `{"query":"a","kinds":["text","pdf"],"since":"yesterday","options":{"caseSensitive":false,"context":1.5}}`, []string{
 		`/kinds/1: must be one of "text", "code", "doc", got "pdf"`,
 		`/since: must be an RFC 3339 date-time such as 2026-05-01T12:00:00Z, got "yesterday"`,

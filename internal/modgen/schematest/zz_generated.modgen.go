@@ -436,6 +436,128 @@ func decodeConstraints(data []byte) (any, error) {
 	return in, nil
 }
 
+func checkContact(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [6]bool
+		var ifValue []byte
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "name":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "address":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				if c.Kind() == jsoncheck.Null {
+					c.Null()
+				} else {
+					modkitCheckDefAddress(c)
+				}
+			case "contactMethod":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				ifStart := c.Offset()
+				switch c.Kind() {
+				case jsoncheck.String:
+					s := c.Str()
+					switch string(s) {
+					case "phone", "email":
+					default:
+						c.Problem(jsoncheck.MsgEnum([]string{"\"phone\"", "\"email\""}, strconv.Quote(string(s))))
+					}
+				default:
+					c.WrongType("a string")
+				}
+				ifValue = c.Span(ifStart)
+			case "phone":
+				if seen[3] {
+					c.Duplicate()
+					continue
+				}
+				seen[3] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "email":
+				if seen[4] {
+					c.Duplicate()
+					continue
+				}
+				seen[4] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "backup":
+				if seen[5] {
+					c.Duplicate()
+					continue
+				}
+				seen[5] = true
+				if c.Kind() == jsoncheck.Null {
+					c.Null()
+				} else {
+					modkitCheckDefBackup(c)
+				}
+			default:
+				c.Unknown("\"name\", \"address\", \"contactMethod\", \"phone\", \"email\", \"backup\"")
+			}
+		}
+		if !seen[3] && !seen[4] {
+			c.Problem(jsoncheck.MsgMissingOneOf([]string{"phone", "email"}))
+		}
+		if seen[2] && jsoncheck.OneOf(ifValue, "\"phone\"") {
+			if !seen[3] {
+				c.Missing("phone")
+			}
+		} else {
+			if !seen[4] {
+				c.Missing("email")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+func decodeContact(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	checkContact(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in Contact
+	modkitFillContact(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
 func checkEverything(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
@@ -1553,6 +1675,180 @@ func decodeWire(data []byte) (any, error) {
 	return in, nil
 }
 
+// modkitCheckDefAddress checks a value of $defs/Address.
+func modkitCheckDefAddress(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "street":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "city":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"street\", \"city\"")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitCheckDefBackup checks a value of $defs/Backup.
+func modkitCheckDefBackup(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [7]bool
+		var ifValue []byte
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "level":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				ifStart := c.Offset()
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+				ifValue = c.Span(ifStart)
+			case "a":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "b":
+				if seen[2] {
+					c.Duplicate()
+					continue
+				}
+				seen[2] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "c":
+				if seen[3] {
+					c.Duplicate()
+					continue
+				}
+				seen[3] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+			case "d":
+				if seen[4] {
+					c.Duplicate()
+					continue
+				}
+				seen[4] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "e":
+				if seen[5] {
+					c.Duplicate()
+					continue
+				}
+				seen[5] = true
+				switch c.Kind() {
+				case jsoncheck.Null:
+					c.Null()
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			case "through":
+				if seen[6] {
+					c.Duplicate()
+					continue
+				}
+				seen[6] = true
+				if c.Kind() == jsoncheck.Null {
+					c.Null()
+				} else {
+					modkitCheckDefUrgency(c)
+				}
+			default:
+				c.Unknown("\"level\", \"a\", \"b\", \"c\", \"d\", \"e\", \"through\"")
+			}
+		}
+		if !seen[1] && !seen[2] && !seen[3] {
+			c.Problem(jsoncheck.MsgMissingOneOf([]string{"a", "b", "c"}))
+		}
+		if !seen[4] && !seen[5] {
+			c.Problem(jsoncheck.MsgMissingOneOf([]string{"d", "e"}))
+		}
+		if seen[0] && jsoncheck.OneOf(ifValue, "2") {
+			if !seen[1] {
+				c.Missing("a")
+			}
+			if !seen[4] {
+				c.Missing("d")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitCheckDefItem checks a value of $defs/Item.
 func modkitCheckDefItem(c *jsoncheck.Checker) {
 	switch c.Kind() {
@@ -2069,6 +2365,56 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitCheckDefUrgency checks a value of $defs/Urgency.
+func modkitCheckDefUrgency(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		var ifValue []byte
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "urgent":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				ifStart := c.Offset()
+				switch c.Kind() {
+				case jsoncheck.Bool:
+					c.Bool()
+				default:
+					c.WrongType("a boolean")
+				}
+				ifValue = c.Span(ifStart)
+			case "note":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"urgent\", \"note\"")
+			}
+		}
+		if seen[0] && jsoncheck.OneOf(ifValue, "true") {
+		} else {
+			if !seen[1] {
+				c.Missing("note")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitFillConstraints decodes validated input into v.
 func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 	var has1 bool
@@ -2156,6 +2502,45 @@ func modkitFillConstraints(c *jsoncheck.Checker, v *Constraints) {
 	}
 	if !has2 {
 		c.Default(&v.Mode, "\"fast\"")
+	}
+}
+
+// modkitFillContact decodes validated input into v.
+func modkitFillContact(c *jsoncheck.Checker, v *Contact) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "name":
+			v.Name = string(c.Str())
+		case "address":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Address = nil
+			} else {
+				if v.Address == nil {
+					v.Address = new(Address)
+				}
+				modkitFillAddress(c, &(*v.Address))
+			}
+		case "contactMethod":
+			v.Method = Method(c.Str())
+		case "phone":
+			v.Phone = string(c.Str())
+		case "email":
+			v.Email = string(c.Str())
+		case "backup":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Backup = nil
+			} else {
+				if v.Backup == nil {
+					v.Backup = new(Backup)
+				}
+				modkitFillBackup(c, &(*v.Backup))
+			}
+		default:
+			c.Skip()
+		}
 	}
 }
 
@@ -2527,6 +2912,94 @@ func modkitFillWire(c *jsoncheck.Checker, v *Wire) {
 	}
 }
 
+// modkitFillAddress decodes validated input into v.
+func modkitFillAddress(c *jsoncheck.Checker, v *Address) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "street":
+			v.Street = string(c.Str())
+		case "city":
+			v.City = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillBackup decodes validated input into v.
+func modkitFillBackup(c *jsoncheck.Checker, v *Backup) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "level":
+			v.Level = int(c.Num().Int64())
+		case "a":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.A = nil
+			} else {
+				if v.A == nil {
+					v.A = new(int)
+				}
+				(*v.A) = int(c.Num().Int64())
+			}
+		case "b":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.B = nil
+			} else {
+				if v.B == nil {
+					v.B = new(string)
+				}
+				(*v.B) = string(c.Str())
+			}
+		case "c":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.C = nil
+			} else {
+				if v.C == nil {
+					v.C = new(bool)
+				}
+				(*v.C) = c.Bool()
+			}
+		case "d":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.D = nil
+			} else {
+				if v.D == nil {
+					v.D = new(string)
+				}
+				(*v.D) = string(c.Str())
+			}
+		case "e":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.E = nil
+			} else {
+				if v.E == nil {
+					v.E = new(string)
+				}
+				(*v.E) = string(c.Str())
+			}
+		case "through":
+			if c.Kind() == jsoncheck.Null {
+				c.Null()
+				v.Through = nil
+			} else {
+				if v.Through == nil {
+					v.Through = new(Urgency)
+				}
+				modkitFillUrgency(c, &(*v.Through))
+			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
 // modkitFillNested decodes validated input into v.
 func modkitFillNested(c *jsoncheck.Checker, v *Nested) {
 	c.Enter()
@@ -2572,6 +3045,21 @@ func modkitFillSearchOptions(c *jsoncheck.Checker, v *SearchOptions) {
 				v.Exclude = append(v.Exclude, zero)
 				v.Exclude[len(v.Exclude)-1] = string(c.Str())
 			}
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillUrgency decodes validated input into v.
+func modkitFillUrgency(c *jsoncheck.Checker, v *Urgency) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "urgent":
+			v.Urgent = c.Bool()
+		case "note":
+			v.Note = string(c.Str())
 		default:
 			c.Skip()
 		}

@@ -38,6 +38,9 @@ const (
 
 // Contact is the input of json_schema_2020_12_tool.
 type Contact struct {
+	// The person gives a phone number or an email address, and the one
+	// their contact method names.
+	_ struct{} `jsonschema:"anyRequired=phone|email,if=contactMethod=phone,then=phone,else=email"`
 	// Name is the person's name.
 	Name string `json:"name,omitempty"`
 	// Address is where the person lives.
@@ -52,6 +55,8 @@ type Contact struct {
 
 // address is a postal address; the previous one, if any, nests.
 type address struct {
+	// The schema's $anchor names the address.
+	_ struct{} `jsonschema:"anchor=addressDef"`
 	// Street is the street and number.
 	Street string `json:"street,omitempty"`
 	// City is the city.

@@ -10,7 +10,7 @@ import (
 )
 
 // Roots are the types whose schemas and validators are pinned.
-var Roots = []string{"Everything", "Constraints", "Node", "ItemPage", "Search", "Sizes", "Color", "Level", "Wire", "Owned"}
+var Roots = []string{"Everything", "Constraints", "Node", "ItemPage", "Search", "Sizes", "Color", "Level", "Wire", "Owned", "Contact"}
 
 // Generate loads the schematest package in dir and returns the schema of
 // each root and the generated validator file.
