@@ -104,7 +104,7 @@ func (a *clientAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessag
 	var res any
 	switch p := ir.(type) {
 	case *mcp.ElicitParams:
-		res, err = a.ss.Elicit(ctx, p)
+		res, err = elicit(ctx, a.ss, p)
 	case *mcp.CreateMessageParams:
 		res, err = a.ss.CreateMessage(ctx, p)
 	case *mcp.ListRootsParams:
