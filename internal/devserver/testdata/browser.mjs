@@ -6,7 +6,8 @@
 // sees the notes of tools that ask for approval, run in the client or emit
 // client actions, is asked to approve a note, denies it and sees the call
 // denied, runs a real search and sees its status updates and its
-// completed view in the sandboxed frame, acts as an agent that may not call
+// completed view in the sandboxed frame, answers a tool's questions
+// mid-call in the page's forms (one refused and asked again), acts as an agent that may not call
 // a tool, sees a hook block a call, runs research.stats and /deps, moves a
 // large tree into the workspace and cancels a long search of it and sees it
 // cancelled, follows and goes back through the panels' URLs, answers a tool
@@ -298,6 +299,30 @@ await step("outputs", async () => {
   await nav("tool", "test_audio_content").click();
   await page.locator("#run").click();
   await page.locator('#main .output audio[src^="data:audio/wav;base64,"]').waitFor();
+});
+
+await step("question-form", async () => {
+  // A tool's handler asks the person mid-call: the page shows each form,
+  // refuses an answer that breaks it in the host's words and asks again,
+  // and the call completes with the answers.
+  await nav("tool", "test_input_required_result_multi_round").click();
+  await page.locator("#run").click();
+  const card = page.locator("#main .card.question");
+  await card.locator(".question-message", { hasText: "Step 1: What is your name?" }).waitFor();
+  await page.screenshot({ path: join(shotDir, "question-form.png") });
+  await card.locator("#question-accept").click(); // no name: the form requires one
+  await card.locator("p.error", { hasText: 'missing required property "name"' }).waitFor();
+  await card.locator(".question-message", { hasText: "Step 1: What is your name?" }).waitFor();
+  await card.locator("label.question-field", { hasText: "name" }).locator("input").fill("Ada");
+  await card.locator("#question-accept").click();
+  await card.locator(".question-message", { hasText: "Step 2: What is your favorite color?" }).waitFor();
+  check(await card.locator("p.error").count() === 0, "the second question shows the first one's refusal");
+  await card.locator("label.question-field", { hasText: "color" }).locator("input").fill("teal");
+  await card.locator("#question-accept").click();
+  await badge("completed").waitFor();
+  const text = await page.locator("#main pre.model-text").textContent();
+  check(text === "Ada likes teal", `the answered call says ${JSON.stringify(text)}, want "Ada likes teal"`);
+  check(await page.locator("#main .card.question").count() === 0, "the question form stays after the call completed");
 });
 
 await step("latency", async () => {
