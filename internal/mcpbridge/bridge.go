@@ -209,7 +209,11 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			Input:   input,
 			Session: br.session(req.Session),
 			Agent:   br.opts.Agent,
-			OnActivity: func(ev host.ActivityEvent) {
+		}
+		// Without a progress token or logs to send, the call's activity
+		// goes unread: the mod answers in one round trip, not a stream.
+		if progress != nil || wantsLogs(req) {
+			call.OnActivity = func(ev host.ActivityEvent) {
 				switch ev.Update.Kind {
 				case sdk.ActivityTitle, sdk.ActivityStatus:
 					if progress != nil {
@@ -225,7 +229,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 						br.opts.Logger.Debug("mcp: log notification", "tool", t.Name, "err", err)
 					}
 				}
-			},
+			}
 		}
 		asker := newAsker(req)
 		asker.loose = loose
@@ -252,6 +256,18 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		}
 		return withActions(callResult(res, wrapped), t, res), nil
 	}
+}
+
+// wantsLogs reports whether a call's logs may reach its client: always in
+// a session, whose level logging/setLevel sets; for a request of 2026-07-28
+// or later, only when its _meta names a level.
+func wantsLogs(req *mcp.CallToolRequest) bool {
+	meta := req.Params.GetMeta()
+	if _, stateless := meta[mcp.MetaKeyProtocolVersion]; !stateless {
+		return true
+	}
+	_, ok := meta[mcp.MetaKeyLogLevel]
+	return ok
 }
 
 // ProgressInterval is the least time between two progress notifications of

@@ -138,8 +138,8 @@ type httpMessage struct {
 	ID      json.RawMessage `json:"id"`
 	Method  string          `json:"method"`
 	Params  struct {
-		RequestID json.RawMessage `json:"requestId"`
-		Meta      map[string]any  `json:"_meta"`
+		RequestID json.RawMessage            `json:"requestId"`
+		Meta      map[string]json.RawMessage `json:"_meta"`
 	} `json:"params"`
 }
 

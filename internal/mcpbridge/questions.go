@@ -28,8 +28,9 @@ const multiRoundTrip = "2026-07-28"
 // session of an older revision; as input requests of an input_required
 // result (host.ErrAskLater) for a client of 2026-07-28 or later.
 type clientAsker struct {
-	ss    *mcp.ServerSession
-	caps  *mcp.ClientCapabilities
+	ss *mcp.ServerSession
+	// can is what the client declared it can be asked.
+	can   askable
 	later bool
 	// loose are input responses the request state did not ask for, by
 	// key: a client of 2026-07-28 may answer a question before it is
@@ -40,7 +41,7 @@ type clientAsker struct {
 // newAsker returns the asker of a request (tools/call, prompts/get): what
 // its client declared it can be asked, and how.
 func newAsker[P mcp.Params](req *mcp.ServerRequest[P]) *clientAsker {
-	a := &clientAsker{ss: req.Session, caps: req.ClientCapabilities()}
+	a := &clientAsker{ss: req.Session, can: askableOf(req)}
 	a.later = protocolVersion(req.Params.GetMeta(), req.Session) >= multiRoundTrip
 	return a
 }
@@ -61,19 +62,15 @@ func protocolVersion(meta map[string]any, ss *mcp.ServerSession) string {
 
 // CanAsk implements host.Asker: what the client declared.
 func (a *clientAsker) CanAsk(kind host.QuestionKind) bool {
-	c := a.caps
-	if c == nil {
-		return false
-	}
 	switch kind {
 	case host.AskForm:
-		return formElicitation(c.Elicitation)
+		return a.can.form
 	case host.AskURL:
-		return c.Elicitation != nil && c.Elicitation.URL != nil
+		return a.can.url
 	case host.AskSample:
-		return c.Sampling != nil
+		return a.can.sample
 	case host.AskRoots:
-		return c.RootsV2 != nil
+		return a.can.roots
 	}
 	return false
 }
