@@ -103,9 +103,11 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		},
 	}
 	br.featureOptions(fb, sopts)
-	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, sopts)
+	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
+	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
 	br.addFeatures(srv, fb)
+	direct := &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
 	for _, t := range tools {
 		mt, wrapped, err := mcpTool(t)
 		if err != nil {
@@ -114,8 +116,13 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		if t.HasView {
 			br.addApp(srv, t, mt, wrapped)
 		}
-		srv.AddTool(mt, br.callHandler(t, wrapped))
+		handler := br.callHandler(t, wrapped)
+		srv.AddTool(mt, handler)
+		if directTool(t.InputSchema) {
+			direct.handlers[t.Name] = handler
+		}
 	}
+	registerDirect(srv, direct)
 	if len(br.views) > 0 {
 		if i := slices.IndexFunc(tools, func(t host.Tool) bool { return t.Name == RenderViewTool }); i >= 0 {
 			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)

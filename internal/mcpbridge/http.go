@@ -54,6 +54,7 @@ type HTTPHandler struct {
 	handler   http.Handler // serve behind cross-origin protection
 	sessions  http.Handler // the SDK's handler with sessions
 	stateless http.Handler // the SDK's stateless handler
+	direct    *directCalls // the calls served without the SDK's handler
 	opts      HTTPOptions
 	clock     *sessionClock
 	calls     context.Context
@@ -98,7 +99,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 		o.MaxSessions = DefaultMaxSessions
 	}
 	calls, abort := context.WithCancel(context.Background())
-	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort}
+	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv)}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
 	// The SDK's own session timeout counts only POST requests, so a client
@@ -216,6 +217,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	if newHeader || metaVersion || (session == "" && m.Method == "server/discover") {
+		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, body) {
+			return
+		}
 		h.stateless.ServeHTTP(w, req)
 		return
 	}

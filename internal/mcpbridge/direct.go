@@ -1,0 +1,230 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync"
+	"weak"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The direct path: a plain stateless tools/call (protocol 2026-07-28) is
+// served by the HTTP handler itself, with the tool's handler NewServer
+// gave the SDK, instead of through the SDK's stateless handler, which
+// builds a session per request and reads the body several times over.
+// Anything out of the plain (another method or revision, a header or
+// _meta key the direct path does not know, progress or log notifications
+// to send, answers to questions, a tool whose arguments go in headers) is
+// left to the SDK, so that both paths answer alike. SDK middleware does
+// not see what the direct path serves.
+
+// directCalls are what the direct path serves of one server.
+type directCalls struct {
+	// handlers are the tools/call handlers of the tools it may serve, by
+	// name.
+	handlers map[string]mcp.ToolHandler
+	// impl is the server's name and version, which each result's _meta
+	// carries.
+	impl *mcp.Implementation
+}
+
+// directs holds the directCalls of each server NewServer made.
+var directs sync.Map // weak.Pointer[mcp.Server] -> *directCalls
+
+// registerDirect records the direct calls of srv for as long as srv lives.
+func registerDirect(srv *mcp.Server, calls *directCalls) {
+	k := weak.Make(srv)
+	directs.Store(k, calls)
+	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { directs.Delete(k) }, k)
+}
+
+// directCallsOf returns the direct calls of srv, nil for a server NewServer
+// did not make.
+func directCallsOf(srv *mcp.Server) *directCalls {
+	c, _ := directs.Load(weak.Make(srv))
+	calls, _ := c.(*directCalls)
+	return calls
+}
+
+// directTool reports whether calls of a tool with this input schema may
+// take the direct path: none of its arguments is mirrored in a header,
+// which only the SDK checks.
+func directTool(inputSchema []byte) bool {
+	return !bytes.Contains(inputSchema, []byte(`"x-mcp-header"`))
+}
+
+// directMeta are the _meta keys a direct call may carry.
+var directMeta = map[string]bool{
+	mcp.MetaKeyProtocolVersion:    true,
+	mcp.MetaKeyClientCapabilities: true,
+	mcp.MetaKeyClientInfo:         true,
+}
+
+// serveDirect serves a stateless tools/call whose body is body, and
+// reports whether it did; when it did not, nothing was written.
+func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, body []byte) bool {
+	if req.Header.Get(protocolHeader) != multiRoundTrip || req.Header.Get("Mcp-Method") != "tools/call" ||
+		!isJSON(req.Header.Get("Content-Type")) || !acceptsBoth(req.Header.Values("Accept")) {
+		return false
+	}
+	for name := range req.Header {
+		if strings.HasPrefix(http.CanonicalHeaderKey(name), "Mcp-Param-") {
+			return false
+		}
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(body, &msg) != nil || len(msg) != 4 || string(msg["jsonrpc"]) != `"2.0"` ||
+		string(msg["method"]) != `"tools/call"` || idKey(msg["id"]) == "" || msg["params"] == nil {
+		return false
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(msg["params"], &params) != nil {
+		return false
+	}
+	p := &mcp.CallToolParamsRaw{}
+	for k, v := range params {
+		var err error
+		switch k {
+		case "name":
+			err = json.Unmarshal(v, &p.Name)
+		case "arguments":
+			if len(v) == 0 || v[0] != '{' {
+				return false
+			}
+			p.Arguments = v
+		case "_meta":
+			err = json.Unmarshal(v, &p.Meta)
+		default:
+			return false
+		}
+		if err != nil {
+			return false
+		}
+	}
+	handler, ok := calls.handlers[p.Name]
+	if !ok || req.Header.Get("Mcp-Name") != p.Name || !directMetaOK(p.Meta) {
+		return false
+	}
+	res, err := handler(req.Context(), &mcp.CallToolRequest{Params: p})
+	if err == nil {
+		// As the SDK does: the server names itself in the result.
+		meta := res.GetMeta()
+		if meta == nil {
+			meta = map[string]any{}
+		}
+		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+			meta[mcp.MetaKeyServerInfo] = calls.impl
+		}
+		res.SetMeta(meta)
+	}
+	writeDirect(w, msg["id"], res, err)
+	return true
+}
+
+// directMetaOK reports whether a call's _meta is one the SDK takes as it
+// is: the protocol version of the header, the client's capabilities, and
+// perhaps its name, nothing else.
+func directMetaOK(meta map[string]any) bool {
+	if meta[mcp.MetaKeyProtocolVersion] != multiRoundTrip {
+		return false
+	}
+	for k := range meta {
+		if !directMeta[k] {
+			return false
+		}
+	}
+	if _, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any); !ok || !decodes(meta[mcp.MetaKeyClientCapabilities], new(mcp.ClientCapabilities)) {
+		return false
+	}
+	info, present := meta[mcp.MetaKeyClientInfo]
+	if _, ok := info.(map[string]any); present && (!ok || !decodes(info, new(mcp.Implementation))) {
+		return false
+	}
+	return true
+}
+
+// decodes reports whether the decoded JSON value v decodes into target.
+func decodes(v, target any) bool {
+	raw, err := json.Marshal(v)
+	return err == nil && json.Unmarshal(raw, target) == nil
+}
+
+// isJSON reports whether a Content-Type is application/json.
+func isJSON(contentType string) bool {
+	media, _, _ := strings.Cut(contentType, ";")
+	return strings.EqualFold(strings.TrimSpace(media), "application/json")
+}
+
+// acceptsBoth reports whether Accept names both application/json and
+// text/event-stream, as the transport requires of a POST.
+func acceptsBoth(values []string) bool {
+	var json, stream bool
+	for _, v := range values {
+		for part := range strings.SplitSeq(v, ",") {
+			media, _, _ := strings.Cut(part, ";")
+			switch strings.ToLower(strings.TrimSpace(media)) {
+			case "application/json":
+				json = true
+			case "text/event-stream":
+				stream = true
+			}
+		}
+	}
+	return json && stream
+}
+
+// writeDirect writes the response to the call id: its result, with the
+// resultType of protocol 2026-07-28, or its error, with the HTTP status
+// that revision gives it.
+func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolResult, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	if err != nil {
+		var je *jsonrpc.Error
+		if !errors.As(err, &je) {
+			je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+		}
+		status := http.StatusOK
+		switch je.Code {
+		case jsonrpc.CodeMethodNotFound:
+			status = http.StatusNotFound
+		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+			status = http.StatusBadRequest
+		}
+		data, _ := json.Marshal(struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Error   *jsonrpc.Error  `json:"error"`
+		}{"2.0", id, je})
+		w.WriteHeader(status)
+		w.Write(data)
+		return
+	}
+	resultType := "complete"
+	if res.InputRequests != nil {
+		resultType = "input_required"
+	} else if res.Content == nil {
+		res.Content = []mcp.Content{} // never "null"
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		writeDirect(w, id, nil, err)
+		return
+	}
+	var b bytes.Buffer
+	b.Grow(len(result) + len(id) + 64)
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(id)
+	b.WriteString(`,"result":`)
+	b.Write(result[:len(result)-1])
+	if len(result) > 2 {
+		b.WriteByte(',')
+	}
+	b.WriteString(`"resultType":"` + resultType + `"}}`)
+	w.Write(b.Bytes())
+}
