@@ -413,8 +413,12 @@
 // effects, and expect each run's activity in the call's log.
 //
 // An answer that does not fit the form is refused by the host, in the
-// words it uses for a tool's input, and the question is asked again; the
-// handler only ever sees answers that fit. When nobody can be asked (an
+// words it uses for a tool's input, and the question is asked again, the
+// refusal shown with it, under every front end; the handler only ever sees
+// answers that fit. Where the call waits for the answer (an MCP session of
+// 2025-11-25, modhost call, modhost dev), a third refusal in a row fails
+// the call with it; a client of 2026-07-28 gets the question back with each
+// refusal. When nobody can be asked (an
 // MCP client that declared no elicitation, sampling or roots; modhost call
 // with neither a terminal nor --answer), the question returns an error
 // wrapping [ErrCannotAsk] at once: carry on without the answer, or return

@@ -87,6 +87,10 @@ type HTTPHandler struct {
 //   - a call the client cancelled with notifications/cancelled gets no
 //     response: its event stream ends without one (the SDK alone answers
 //     it, go-sdk#1235).
+//   - a plain stateless tools/call (2026-07-28; no progress, logs or
+//     answers, no header-mirrored arguments) is served without the SDK's
+//     stateless handler, which builds a session per request: same
+//     answer, as one JSON response.
 func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	var o HTTPOptions
 	if opts != nil {
