@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"weak"
@@ -80,7 +81,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	}
 	var msg map[string]json.RawMessage
 	if json.Unmarshal(body, &msg) != nil || len(msg) != 4 || string(msg["jsonrpc"]) != `"2.0"` ||
-		string(msg["method"]) != `"tools/call"` || idKey(msg["id"]) == "" || msg["params"] == nil {
+		string(msg["method"]) != `"tools/call"` || !directID(msg["id"]) || msg["params"] == nil {
 		return false
 	}
 	var params map[string]json.RawMessage
@@ -125,6 +126,16 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	}
 	writeDirect(w, msg["id"], res, err)
 	return true
+}
+
+// directID reports whether a request id is a string, or an integer
+// written as one, which the response repeats as written.
+func directID(raw json.RawMessage) bool {
+	if len(raw) > 0 && raw[0] == '"' {
+		return idKey(raw) != ""
+	}
+	_, err := strconv.ParseInt(string(raw), 10, 64)
+	return err == nil
 }
 
 // directMetaOK reports whether a call's _meta is one the SDK takes as it

@@ -11,7 +11,9 @@
 // pointer; pointers accept null; objects are closed; doc comments become
 // descriptions, without their leading Go name where the rest reads as a
 // sentence ("Caps the hits.", but "Options tune the scan." as written); `jsonschema:"..."` tags add
-// constraints and defaults; typed constants of the mod's own module make
+// constraints and defaults, and the tag of a struct's blank field (_
+// struct{}) the struct's own: anyRequired (allOf of anyOf of required),
+// if/then/else on one property's value, and $anchor; typed constants of the mod's own module make
 // enums; narrow Go integers become bounds and 64-bit ones formats; named
 // structs, recursive and generic types go through $defs and $ref, a
 // recursive root once.
