@@ -14,14 +14,20 @@ const _ = jsoncheck.RegenerateWithGoGenerate(3 - jsoncheck.MinVersion)
 const _ = jsoncheck.RegenerateWithGoGenerate(jsoncheck.Version - 3)
 
 // modkitManifest is the mod.manifest.json modgen derived from this package.
-const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools, resources, prompts and completions the official MCP conformance suite asks for by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:95ab6d50f33f02591e319bbfa4556bd01301669e45e3256ab7f30881a0f97495\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_x_mcp_header\",\n      \"description\": \"Echoes its region, which clients also send in the Mcp-Param-Region header. Call it to test that header.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_x_mcp_header.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"region\": {\n            \"description\": \"Mirrored into the Mcp-Param-Region header by clients of protocol 2026-07-28.\",\n            \"type\": \"string\",\n            \"x-mcp-header\": \"Region\"\n          },\n          \"level\": {\n            \"description\": \"Not mirrored.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          }\n        },\n        \"required\": [\n          \"region\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_logging_tool\",\n      \"description\": \"Logs one entry, which a client of protocol 2026-07-28 receives only when its request asked for a log level. Call it to test that.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"The person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"How the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"The person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"The person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"A postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"The street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"The city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"The address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"test_sampling\",\n      \"description\": \"Asks the client's model the prompt. Call it to test sampling.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_sampling.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"prompt\": {\n            \"description\": \"What the client's model is asked.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"prompt\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation\",\n      \"description\": \"Asks the person for a username and an email address. Call it to test elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_elicitation.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"description\": \"What the person reads.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"message\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation_sep1034_defaults\",\n      \"description\": \"Asks a form whose fields have defaults. Call it to test SEP-1034.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation_sep1330_enums\",\n      \"description\": \"Asks a form with every kind of choice. Call it to test SEP-1330.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_url_elicitation\",\n      \"description\": \"Sends the person to a URL. Call it to test URL elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_elicitation\",\n      \"description\": \"Asks a name. Call it to test input_required with elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_sampling\",\n      \"description\": \"Asks the model a question. Call it to test input_required with sampling.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_list_roots\",\n      \"description\": \"Reads the client's roots. Call it to test input_required with roots.\",\n      \"activity\": \"Listing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_request_state\",\n      \"description\": \"Asks a confirmation. Call it to test requestState.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_tampered_state\",\n      \"description\": \"Asks a confirmation. Call it to test tampered requestState.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_multiple_inputs\",\n      \"description\": \"Asks a name, the model and the roots at once. Call it to test several input requests.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_multi_round\",\n      \"description\": \"Asks a name, then a colour. Call it to test several rounds.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_missing_capability\",\n      \"description\": \"Asks the client's model, and fails when it cannot. Call it to test a missing client capability.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_streaming_elicitation\",\n      \"description\": \"Asks the person a name. Call it to test that a question is an input request, not a request of its own.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_capabilities\",\n      \"description\": \"Asks what the client can be asked. Call it to test capability checks.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"test_simple_prompt\",\n      \"description\": \"A prompt with no arguments.\"\n    },\n    {\n      \"id\": \"test_prompt_with_arguments\",\n      \"description\": \"A prompt with two required arguments.\",\n      \"arguments\": [\n        {\n          \"name\": \"arg1\",\n          \"description\": \"First test argument\",\n          \"required\": true\n        },\n        {\n          \"name\": \"arg2\",\n          \"description\": \"Second test argument\",\n          \"required\": true\n        }\n      ],\n      \"completes\": true\n    },\n    {\n      \"id\": \"test_prompt_with_embedded_resource\",\n      \"description\": \"A prompt that embeds a resource.\",\n      \"arguments\": [\n        {\n          \"name\": \"resourceUri\",\n          \"description\": \"URI of the resource to embed\",\n          \"required\": true\n        }\n      ]\n    },\n    {\n      \"id\": \"test_input_required_result_prompt\",\n      \"description\": \"A prompt that asks the person for its context.\"\n    },\n    {\n      \"id\": \"test_prompt_with_image\",\n      \"description\": \"A prompt with an image.\"\n    }\n  ],\n  \"resources\": [\n    {\n      \"uri\": \"test://static-text\",\n      \"name\": \"static_text\",\n      \"title\": \"Static text\",\n      \"description\": \"A fixed text resource.\",\n      \"mimeType\": \"text/plain\"\n    },\n    {\n      \"uri\": \"test://static-binary\",\n      \"name\": \"static_binary\",\n      \"title\": \"Static binary\",\n      \"description\": \"A 1x1 red PNG.\",\n      \"mimeType\": \"image/png\"\n    },\n    {\n      \"uri\": \"test://watched-resource\",\n      \"name\": \"watched_resource\",\n      \"title\": \"Watched resource\",\n      \"description\": \"A text that changes every second, for subscriptions.\",\n      \"mimeType\": \"text/plain\"\n    }\n  ],\n  \"resourceTemplates\": [\n    {\n      \"uriTemplate\": \"test://template/{id}/data\",\n      \"name\": \"template_data\",\n      \"title\": \"Data by id\",\n      \"description\": \"JSON data for an id, which the URI carries.\",\n      \"mimeType\": \"application/json\",\n      \"completes\": true\n    }\n  ]\n}\n"
+const modkitManifest = "{\n  \"formatVersion\": \"1.0\",\n  \"id\": \"conformance\",\n  \"displayName\": \"MCP conformance fixture\",\n  \"description\": \"Tools, resources, prompts and completions the official MCP conformance suite asks for by name.\",\n  \"goPackage\": \"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance\",\n  \"sourceHash\": \"sha256:d84f015de27a9a7ad3dab317b4ea40c8caa34c4aa23d847acdc70861ba1cc2f4\",\n  \"tools\": [\n    {\n      \"name\": \"test_simple_text\",\n      \"description\": \"Returns a fixed text. Call it to test text results.\",\n      \"activity\": \"Answering…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_image_content\",\n      \"description\": \"Returns a 1x1 red PNG. Call it to test image results.\",\n      \"activity\": \"Drawing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_audio_content\",\n      \"description\": \"Returns a short silent WAV. Call it to test audio results.\",\n      \"activity\": \"Recording…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_embedded_resource\",\n      \"description\": \"Returns a text document as a resource. Call it to test embedded resources.\",\n      \"activity\": \"Attaching…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_multiple_content_types\",\n      \"description\": \"Returns text, an image and a resource. Call it to test mixed results.\",\n      \"activity\": \"Assembling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_logging\",\n      \"description\": \"Logs three entries while it runs. Call it to test log notifications.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_x_mcp_header\",\n      \"description\": \"Echoes its region, which clients also send in the Mcp-Param-Region header. Call it to test that header.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_x_mcp_header.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"region\": {\n            \"description\": \"Mirrored into the Mcp-Param-Region header by clients of protocol 2026-07-28.\",\n            \"type\": \"string\",\n            \"x-mcp-header\": \"Region\"\n          },\n          \"level\": {\n            \"description\": \"Not mirrored.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          }\n        },\n        \"required\": [\n          \"region\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_logging_tool\",\n      \"description\": \"Logs one entry, which a client of protocol 2026-07-28 receives only when its request asked for a log level. Call it to test that.\",\n      \"activity\": \"Logging…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_tool_with_progress\",\n      \"description\": \"Reports a title and three statuses while it runs. Call it to test progress notifications.\",\n      \"activity\": \"Progressing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_error_handling\",\n      \"description\": \"Always fails. Call it to test error results.\",\n      \"activity\": \"Failing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"json_schema_2020_12_tool\",\n      \"description\": \"Echoes a contact. Call it to test JSON Schema 2020-12 input schemas.\",\n      \"activity\": \"Echoing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of json_schema_2020_12_tool.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"The person's name.\",\n            \"type\": \"string\"\n          },\n          \"address\": {\n            \"description\": \"Where the person lives.\",\n            \"anyOf\": [\n              {\n                \"type\": \"null\"\n              },\n              {\n                \"$ref\": \"#/$defs/address\"\n              }\n            ]\n          },\n          \"contactMethod\": {\n            \"description\": \"How the person prefers to be reached.\",\n            \"type\": \"string\",\n            \"enum\": [\n              \"phone\",\n              \"email\"\n            ]\n          },\n          \"phone\": {\n            \"description\": \"The person's phone number.\",\n            \"type\": \"string\"\n          },\n          \"email\": {\n            \"description\": \"The person's email address.\",\n            \"type\": \"string\",\n            \"format\": \"email\"\n          }\n        },\n        \"additionalProperties\": false,\n        \"$defs\": {\n          \"address\": {\n            \"description\": \"A postal address; the previous one, if any, nests.\",\n            \"type\": \"object\",\n            \"properties\": {\n              \"street\": {\n                \"description\": \"The street and number.\",\n                \"type\": \"string\"\n              },\n              \"city\": {\n                \"description\": \"The city.\",\n                \"type\": \"string\"\n              },\n              \"previous\": {\n                \"description\": \"The address before this one.\",\n                \"anyOf\": [\n                  {\n                    \"type\": \"null\"\n                  },\n                  {\n                    \"$ref\": \"#/$defs/address\"\n                  }\n                ]\n              }\n            },\n            \"additionalProperties\": false\n          }\n        }\n      }\n    },\n    {\n      \"name\": \"test_sampling\",\n      \"description\": \"Asks the client's model the prompt. Call it to test sampling.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_sampling.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"prompt\": {\n            \"description\": \"What the client's model is asked.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"prompt\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation\",\n      \"description\": \"Asks the person for a username and an email address. Call it to test elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of test_elicitation.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"message\": {\n            \"description\": \"What the person reads.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"message\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation_sep1034_defaults\",\n      \"description\": \"Asks a form whose fields have defaults. Call it to test SEP-1034.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_elicitation_sep1330_enums\",\n      \"description\": \"Asks a form with every kind of choice. Call it to test SEP-1330.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_url_elicitation\",\n      \"description\": \"Sends the person to a URL. Call it to test URL elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_elicitation\",\n      \"description\": \"Asks a name. Call it to test input_required with elicitation.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_sampling\",\n      \"description\": \"Asks the model a question. Call it to test input_required with sampling.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_list_roots\",\n      \"description\": \"Reads the client's roots. Call it to test input_required with roots.\",\n      \"activity\": \"Listing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_request_state\",\n      \"description\": \"Asks a confirmation. Call it to test requestState.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_tampered_state\",\n      \"description\": \"Asks a confirmation. Call it to test tampered requestState.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_multiple_inputs\",\n      \"description\": \"Asks a name, the model and the roots at once. Call it to test several input requests.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_multi_round\",\n      \"description\": \"Asks a name, then a colour. Call it to test several rounds.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_missing_capability\",\n      \"description\": \"Asks the client's model, and fails when it cannot. Call it to test a missing client capability.\",\n      \"activity\": \"Sampling…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_streaming_elicitation\",\n      \"description\": \"Asks the person a name. Call it to test that a question is an input request, not a request of its own.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"test_input_required_result_capabilities\",\n      \"description\": \"Asks what the client can be asked. Call it to test capability checks.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"greet\",\n      \"description\": \"Greets a name at once; never a task. Call it to test a plain call beside tasks.\",\n      \"activity\": \"Greeting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of greet.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"name\": {\n            \"description\": \"Who is greeted.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"name\"\n        ],\n        \"additionalProperties\": false\n      }\n    },\n    {\n      \"name\": \"slow_compute\",\n      \"description\": \"Works for the given seconds, as a task when the client supports tasks. Call it to test a task's lifecycle.\",\n      \"activity\": \"Computing…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of slow_compute.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"seconds\": {\n            \"description\": \"How long the computation takes.\",\n            \"type\": \"integer\",\n            \"format\": \"int64\"\n          },\n          \"label\": {\n            \"description\": \"Names the computation.\",\n            \"type\": \"string\"\n          }\n        },\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": true,\n        \"destructive\": false,\n        \"idempotent\": true,\n        \"openWorld\": false\n      },\n      \"task\": \"optional\"\n    },\n    {\n      \"name\": \"failing_job\",\n      \"description\": \"Works a second, then fails; only as a task. Call it to test a tool's error in a task.\",\n      \"activity\": \"Working…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"task\": \"required\"\n    },\n    {\n      \"name\": \"protocol_error_job\",\n      \"description\": \"Crashes its mod. Call it to test a task that fails.\",\n      \"activity\": \"Working…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"task\": \"optional\"\n    },\n    {\n      \"name\": \"confirm_delete\",\n      \"description\": \"Asks to confirm a deletion, in a task when the client supports tasks. Call it to test a question in a task.\",\n      \"activity\": \"Deleting…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"The input of confirm_delete.\",\n        \"type\": \"object\",\n        \"properties\": {\n          \"filename\": {\n            \"description\": \"The file to delete.\",\n            \"type\": \"string\"\n          }\n        },\n        \"required\": [\n          \"filename\"\n        ],\n        \"additionalProperties\": false\n      },\n      \"annotations\": {\n        \"readOnly\": false,\n        \"destructive\": true,\n        \"idempotent\": false,\n        \"openWorld\": false\n      },\n      \"task\": \"optional\"\n    },\n    {\n      \"name\": \"multi_input\",\n      \"description\": \"Asks two questions at once, in a task when the client supports tasks. Call it to test answering them one by one.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"task\": \"optional\"\n    },\n    {\n      \"name\": \"test_tool_with_task\",\n      \"description\": \"Asks a name, then greets it in a task. Call it to test questions before a task.\",\n      \"activity\": \"Asking…\",\n      \"kind\": \"plain\",\n      \"inputSchema\": {\n        \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n        \"description\": \"Takes no input.\",\n        \"type\": \"object\",\n        \"properties\": {},\n        \"additionalProperties\": false\n      },\n      \"task\": \"required\"\n    }\n  ],\n  \"slashCommands\": [\n    {\n      \"id\": \"test_simple_prompt\",\n      \"description\": \"A prompt with no arguments.\"\n    },\n    {\n      \"id\": \"test_prompt_with_arguments\",\n      \"description\": \"A prompt with two required arguments.\",\n      \"arguments\": [\n        {\n          \"name\": \"arg1\",\n          \"description\": \"First test argument\",\n          \"required\": true\n        },\n        {\n          \"name\": \"arg2\",\n          \"description\": \"Second test argument\",\n          \"required\": true\n        }\n      ],\n      \"completes\": true\n    },\n    {\n      \"id\": \"test_prompt_with_embedded_resource\",\n      \"description\": \"A prompt that embeds a resource.\",\n      \"arguments\": [\n        {\n          \"name\": \"resourceUri\",\n          \"description\": \"URI of the resource to embed\",\n          \"required\": true\n        }\n      ]\n    },\n    {\n      \"id\": \"test_input_required_result_prompt\",\n      \"description\": \"A prompt that asks the person for its context.\"\n    },\n    {\n      \"id\": \"test_prompt_with_image\",\n      \"description\": \"A prompt with an image.\"\n    }\n  ],\n  \"resources\": [\n    {\n      \"uri\": \"test://static-text\",\n      \"name\": \"static_text\",\n      \"title\": \"Static text\",\n      \"description\": \"A fixed text resource.\",\n      \"mimeType\": \"text/plain\"\n    },\n    {\n      \"uri\": \"test://static-binary\",\n      \"name\": \"static_binary\",\n      \"title\": \"Static binary\",\n      \"description\": \"A 1x1 red PNG.\",\n      \"mimeType\": \"image/png\"\n    },\n    {\n      \"uri\": \"test://watched-resource\",\n      \"name\": \"watched_resource\",\n      \"title\": \"Watched resource\",\n      \"description\": \"A text that changes every second, for subscriptions.\",\n      \"mimeType\": \"text/plain\"\n    }\n  ],\n  \"resourceTemplates\": [\n    {\n      \"uriTemplate\": \"test://template/{id}/data\",\n      \"name\": \"template_data\",\n      \"title\": \"Data by id\",\n      \"description\": \"JSON data for an id, which the URI carries.\",\n      \"mimeType\": \"application/json\",\n      \"completes\": true\n    }\n  ]\n}\n"
 
 // Modkit returns the mod with what modgen derived from it: the manifest and
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
 		Inputs: map[string]sdk.InputDecoder{
+			"confirm_delete":                             modkitDecodeConfirmDelete,
+			"failing_job":                                modkitDecodeTestSimpleText,
+			"greet":                                      modkitDecodeGreet,
 			"json_schema_2020_12_tool":                   modkitDecodeJsonSchema202012Tool,
+			"multi_input":                                modkitDecodeTestSimpleText,
+			"protocol_error_job":                         modkitDecodeTestSimpleText,
+			"slow_compute":                               modkitDecodeSlowCompute,
 			"test_audio_content":                         modkitDecodeTestSimpleText,
 			"test_elicitation":                           modkitDecodeTestElicitation,
 			"test_elicitation_sep1034_defaults":          modkitDecodeTestSimpleText,
@@ -45,6 +51,7 @@ func Modkit() *sdk.Generated {
 			"test_streaming_elicitation":                 modkitDecodeTestSimpleText,
 			"test_tool_with_logging":                     modkitDecodeTestSimpleText,
 			"test_tool_with_progress":                    modkitDecodeTestSimpleText,
+			"test_tool_with_task":                        modkitDecodeTestSimpleText,
 			"test_url_elicitation":                       modkitDecodeTestSimpleText,
 			"test_x_mcp_header":                          modkitDecodeTestXMcpHeader,
 		},
@@ -53,7 +60,7 @@ func Modkit() *sdk.Generated {
 	}
 }
 
-// modkitDecodeTestSimpleText validates the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress", "test_error_handling", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "test_url_elicitation", "test_input_required_result_elicitation", "test_input_required_result_sampling", "test_input_required_result_list_roots", "test_input_required_result_request_state", "test_input_required_result_tampered_state", "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round", "test_missing_capability", "test_streaming_elicitation" and "test_input_required_result_capabilities" and decodes it.
+// modkitDecodeTestSimpleText validates the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress", "test_error_handling", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "test_url_elicitation", "test_input_required_result_elicitation", "test_input_required_result_sampling", "test_input_required_result_list_roots", "test_input_required_result_request_state", "test_input_required_result_tampered_state", "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round", "test_missing_capability", "test_streaming_elicitation", "test_input_required_result_capabilities", "failing_job", "protocol_error_job", "multi_input" and "test_tool_with_task" and decodes it.
 func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -70,7 +77,7 @@ func modkitDecodeTestSimpleText(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckTestSimpleText checks the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress", "test_error_handling", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "test_url_elicitation", "test_input_required_result_elicitation", "test_input_required_result_sampling", "test_input_required_result_list_roots", "test_input_required_result_request_state", "test_input_required_result_tampered_state", "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round", "test_missing_capability", "test_streaming_elicitation" and "test_input_required_result_capabilities".
+// modkitCheckTestSimpleText checks the input of tools "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types", "test_tool_with_logging", "test_logging_tool", "test_tool_with_progress", "test_error_handling", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "test_url_elicitation", "test_input_required_result_elicitation", "test_input_required_result_sampling", "test_input_required_result_list_roots", "test_input_required_result_request_state", "test_input_required_result_tampered_state", "test_input_required_result_multiple_inputs", "test_input_required_result_multi_round", "test_missing_capability", "test_streaming_elicitation", "test_input_required_result_capabilities", "failing_job", "protocol_error_job", "multi_input" and "test_tool_with_task".
 func modkitCheckTestSimpleText(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
@@ -344,6 +351,165 @@ func modkitCheckTestElicitation(c *jsoncheck.Checker) {
 	}
 }
 
+// modkitDecodeGreet validates the input of tool "greet" and decodes it.
+func modkitDecodeGreet(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckGreet(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in GreetInput
+	modkitFillGreetInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckGreet checks the input of tool "greet".
+func modkitCheckGreet(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [1]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "name":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"name\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("name")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitDecodeSlowCompute validates the input of tool "slow_compute" and decodes it.
+func modkitDecodeSlowCompute(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckSlowCompute(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in ComputeInput
+	modkitFillComputeInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckSlowCompute checks the input of tool "slow_compute".
+func modkitCheckSlowCompute(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [2]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "seconds":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.Number:
+					n := c.Int()
+					if n.IsInt() {
+						c.Range("int64", n)
+					}
+				default:
+					c.WrongType("an integer")
+				}
+			case "label":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"seconds\", \"label\"")
+			}
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
+// modkitDecodeConfirmDelete validates the input of tool "confirm_delete" and decodes it.
+func modkitDecodeConfirmDelete(data []byte) (any, error) {
+	c := jsoncheck.New(data)
+	defer c.Release()
+	modkitCheckConfirmDelete(c)
+	c.End()
+	if !c.Fill() {
+		return nil, c.Err()
+	}
+	var in DeleteInput
+	modkitFillDeleteInput(c, &in)
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// modkitCheckConfirmDelete checks the input of tool "confirm_delete".
+func modkitCheckConfirmDelete(c *jsoncheck.Checker) {
+	switch c.Kind() {
+	case jsoncheck.Object:
+		var seen [1]bool
+		c.Enter()
+		for c.Next() {
+			switch string(c.Key()) {
+			case "filename":
+				if seen[0] {
+					c.Duplicate()
+					continue
+				}
+				seen[0] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
+			default:
+				c.Unknown("\"filename\"")
+			}
+		}
+		if !seen[0] {
+			c.Missing("filename")
+		}
+	default:
+		c.WrongType("an object")
+	}
+}
+
 // modkitCheckDefAddress checks a value of $defs/address.
 func modkitCheckDefAddress(c *jsoncheck.Checker) {
 	switch c.Kind() {
@@ -471,6 +637,47 @@ func modkitFillElicitationInput(c *jsoncheck.Checker, v *ElicitationInput) {
 		switch string(c.Key()) {
 		case "message":
 			v.Message = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillGreetInput decodes validated input into v.
+func modkitFillGreetInput(c *jsoncheck.Checker, v *GreetInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "name":
+			v.Name = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillComputeInput decodes validated input into v.
+func modkitFillComputeInput(c *jsoncheck.Checker, v *ComputeInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "seconds":
+			v.Seconds = int(c.Num().Int64())
+		case "label":
+			v.Label = string(c.Str())
+		default:
+			c.Skip()
+		}
+	}
+}
+
+// modkitFillDeleteInput decodes validated input into v.
+func modkitFillDeleteInput(c *jsoncheck.Checker, v *DeleteInput) {
+	c.Enter()
+	for c.Next() {
+		switch string(c.Key()) {
+		case "filename":
+			v.Filename = string(c.Str())
 		default:
 			c.Skip()
 		}
