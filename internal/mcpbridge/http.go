@@ -61,6 +61,7 @@ type HTTPHandler struct {
 	newMu     sync.Mutex  // serializes session creation, for the cap
 	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
 	tasks     *taskRunner // nil when srv is not NewServer's
+	posts     inflight    // posted requests in flight, for Drain
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
@@ -200,6 +201,11 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	if !h.posts.enter() {
+		refuseDraining(w)
+		return
+	}
+	defer h.posts.leave()
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
