@@ -186,7 +186,13 @@ type task struct {
 
 func (c *cluster) startTask(t *testing.T, seconds int, label string) (task, string) {
 	t.Helper()
-	res := rpc(t, c.url, "tools/call", "slow_compute", map[string]any{"name": "slow_compute",
+	return startTaskAt(t, c.url, "slow_compute", seconds, label)
+}
+
+// startTaskAt starts a task of tool (slow_compute or rerun_compute) at url.
+func startTaskAt(t *testing.T, url, tool string, seconds int, label string) (task, string) {
+	t.Helper()
+	res := rpc(t, url, "tools/call", tool, map[string]any{"name": tool,
 		"arguments": map[string]any{"seconds": seconds, "label": label}}, tasksCaps)
 	var tk task
 	if res.Error != nil || json.Unmarshal(res.Result, &tk) != nil || tk.ResultType != "task" {
@@ -363,6 +369,45 @@ func TestReplicas(t *testing.T) {
 		tk, _ := c.startTask(t, 1, "up again")
 		if got := c.waitEnded(t, tk.TaskID); got.Status != "completed" {
 			t.Fatalf("task after Redis restarted: got %s", got.Status)
+		}
+	})
+
+	t.Run("SIGTERM drains a replica", func(t *testing.T) {
+		r := c.replicas[1]
+		direct := fmt.Sprintf("http://127.0.0.1:%d", r.port)
+		short, _ := startTaskAt(t, direct+"/mcp", "slow_compute", 2, "short")
+		long, _ := startTaskAt(t, direct+"/mcp", "slow_compute", 60, "long")
+		again, _ := startTaskAt(t, direct+"/mcp", "rerun_compute", 7, "again")
+		r.cmd.Process.Signal(syscall.SIGTERM)
+		for {
+			resp, err := http.Get(direct + "/readyz")
+			if err != nil {
+				t.Fatalf("readyz while draining: %v", err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusServiceUnavailable {
+				break
+			}
+		}
+		resp, err := http.Post(direct+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		if err != nil || resp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("a request while draining: got %v %v, want 503", resp.Status, err)
+		}
+		resp.Body.Close()
+		stopped := time.Now()
+		r.cmd.Wait()
+		t.Logf("the replica exited %s after SIGTERM (drain 5s)", time.Since(stopped).Round(100*time.Millisecond))
+		if got := c.waitEnded(t, short.TaskID); got.Status != "completed" {
+			t.Errorf("a task that finished within the drain: got %s (%s), want completed", got.Status, got.StatusMessage)
+		}
+		if got := c.waitEnded(t, long.TaskID); got.Status != "failed" || got.Error == nil || !strings.Contains(got.Error.Message, "replica") {
+			t.Errorf("a task that outlived the drain: got %s %+v, want failed saying its replica stopped", got.Status, got.Error)
+		}
+		if got := c.waitEnded(t, again.TaskID); got.Status != "completed" {
+			t.Errorf("an idempotent task that outlived the drain: got %s (%s), want completed by another replica", got.Status, got.StatusMessage)
+		}
+		if st, err := c.store.Get(context.Background(), again.TaskID); err != nil || st.Runs != 2 {
+			t.Errorf("the idempotent task ran %d times (%v), want twice", st.Runs, err)
 		}
 	})
 

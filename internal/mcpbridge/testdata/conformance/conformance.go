@@ -215,6 +215,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		// The tools of the tasks extension's scenarios (tasks.go).
 		sdk.PlainTool[GreetInput]{Name: "greet", Description: "Greets a name at once; never a task. Call it to test a plain call beside tasks.", Activity: "Greeting…", Run: greet},
 		sdk.PlainTool[ComputeInput]{Name: "slow_compute", Description: "Works for the given seconds, as a task when the client supports tasks. Call it to test a task's lifecycle.", Activity: "Computing…", Run: slowCompute, Task: sdk.TaskOptional},
+		sdk.PlainTool[ComputeInput]{Name: "rerun_compute", Description: "Works for the given seconds, as a task; safe to run again. Call it to test a task run again by another replica.", Activity: "Computing…", Run: slowCompute, Task: sdk.TaskOptional, Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true}},
 		sdk.PlainTool[None]{Name: "failing_job", Description: "Works a second, then fails; only as a task. Call it to test a tool's error in a task.", Activity: "Working…", Run: failingJob, Task: sdk.TaskRequired},
 		sdk.PlainTool[None]{Name: "protocol_error_job", Description: "Crashes its mod. Call it to test a task that fails.", Activity: "Working…", Run: protocolErrorJob, Task: sdk.TaskOptional},
 		sdk.PlainTool[DeleteInput]{Name: "confirm_delete", Description: "Asks to confirm a deletion, in a task when the client supports tasks. Call it to test a question in a task.", Activity: "Deleting…", Run: confirmDelete, Task: sdk.TaskOptional, Annotations: &sdk.Annotations{Destructive: true}},
