@@ -19,7 +19,6 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/coalesce"
 	"github.com/modkit/modkit/internal/taskstore"
-	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -751,6 +750,3 @@ func inputResponse(kind host.QuestionKind, raw json.RawMessage) (mcp.InputRespon
 	}
 	return r, fits(kind, r)
 }
-
-// taskSupport is a tool's declared task support.
-func taskSupport(t host.Tool) manifest.TaskSupport { return t.Task }
