@@ -115,7 +115,8 @@
 // becomes a task answers as a plain call would, questions included. A
 // tool's error completes the task with isError; a crash or panic fails it.
 // A client without the extension calls an optional tool as a plain call
-// and is refused a required one (-32021).
+// and is refused a required one (-32021). Over stdio and in sessions of
+// 2025-11-25 and earlier, a call of a task tool is a plain call.
 //
 // Tasks live in [Options].TaskStore (internal/taskstore: memory, or Redis
 // shared by replicas) for [Options].TaskTTL. A replica renews a lease on
