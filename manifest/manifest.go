@@ -103,7 +103,19 @@ type Tool struct {
 	// RunsInClient only in the client application, RunsEither in the
 	// client when it handles the tool and in the mod otherwise.
 	Runs Runs `json:"runs,omitempty"`
+	// Task says whether calls run as MCP tasks: absent never,
+	// TaskOptional when the client supports tasks, TaskRequired always.
+	Task TaskSupport `json:"task,omitempty"`
 }
+
+// TaskSupport says whether a tool's calls run as MCP tasks.
+type TaskSupport string
+
+// The task supports a tool may declare.
+const (
+	TaskOptional TaskSupport = "optional"
+	TaskRequired TaskSupport = "required"
+)
 
 // Annotations are a tool's declared behaviour, hints for clients that decide
 // whether to ask a person before a call (MCP's tool annotations).

@@ -123,6 +123,9 @@ func Validate(m *Manifest) error {
 		if !t.Runs.valid() {
 			v.add(entry, fmt.Sprintf("runs %q is neither %q nor %q", t.Runs, RunsInClient, RunsEither))
 		}
+		if t.Task != "" && t.Task != TaskOptional && t.Task != TaskRequired {
+			v.add(entry, fmt.Sprintf("task %q is neither %q nor %q", t.Task, TaskOptional, TaskRequired))
+		}
 		if len(t.InputSchema) == 0 {
 			v.add(entry, "inputSchema is missing")
 		} else if !isObject(t.InputSchema) {

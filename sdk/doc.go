@@ -430,6 +430,24 @@
 // A slash command's Prompt asks the same way, through its [Env] (see
 // "Prompts: slash commands with arguments").
 //
+// # Long calls as tasks
+//
+// A tool that declares Task (see [TaskSupport]) runs, for an MCP client
+// that supports tasks, as a task the client polls and may cancel, from
+// any replica of a server behind a load balancer:
+//
+//	Task: sdk.TaskRequired, // or sdk.TaskOptional
+//
+// The handler is written as any other. The call becomes a task when it
+// first reports a title or status (or after a second); its status message
+// then follows [ToolContext.Title] and [ToolContext.Status]. Questions
+// asked before that are asked in the call itself; questions asked after
+// are the task's, and once they are answered the handler runs again from
+// the start with the answers, as described above. Cancelling the task
+// cancels the handler's context. Annotate a tool Idempotent (or ReadOnly)
+// when running it twice is safe: a task whose server stops is then run
+// again by another, rather than failed.
+//
 // # Client-executed tools
 //
 // Some tools are best run by the client application that called them: it

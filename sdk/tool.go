@@ -36,6 +36,27 @@ type Annotations struct {
 	OpenWorld bool
 }
 
+// TaskSupport says whether a tool's calls run as MCP tasks (the
+// io.modelcontextprotocol/tasks extension): the call returns at once with
+// a task the client polls, cancels and answers questions through.
+//
+// A call becomes a task when its handler first reports what it is doing
+// (ToolContext.Title or Status) or has run for a second, whichever comes
+// first; questions it asks before then are asked in the call itself. A
+// call that finishes sooner returns its result directly. The task's status
+// message follows the call's title and status.
+type TaskSupport string
+
+const (
+	// TaskOptional: a call runs as a task when its client supports tasks,
+	// and as a plain call otherwise.
+	TaskOptional TaskSupport = "optional"
+	// TaskRequired: a call always runs as a task; a client that does not
+	// support tasks is refused. For work that outlives any one request,
+	// such as a search over a large tree.
+	TaskRequired TaskSupport = "required"
+)
+
 // Result is what a tool call gives the model: text, and for plain tools an
 // optional output such as an image.
 type Result struct {
@@ -97,6 +118,11 @@ type PlainTool[In any] struct {
 	// may be nil: then only a client runs the tool, and it lists no
 	// ClientActions.
 	Client bool
+	// Task says whether a call may run as an MCP task, which a client
+	// polls and may cancel, from any replica behind a load balancer:
+	// empty means never, TaskOptional when the client supports tasks,
+	// TaskRequired always (a client without tasks is refused).
+	Task TaskSupport
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -178,6 +204,8 @@ type RenderedTool[In, Out any] struct {
 	// a client answers with the typed result, as JSON, and the text the
 	// model reads.
 	Client bool
+	// Task says whether a call may run as an MCP task, as for PlainTool.
+	Task TaskSupport
 }
 
 // View presents a rendered tool's result.

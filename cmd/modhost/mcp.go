@@ -18,7 +18,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/internal/taskstore"
 )
 
 // runMCP serves the loaded mods' tools over the Model Context Protocol: on
@@ -33,18 +35,26 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	maxSessions := fs.Int("max-sessions", mcpbridge.DefaultMaxSessions, "with --http, refuse new sessions past this many live ones")
 	stateKeyFile := fs.String("state-key-file", "", "seal the request states of tools that ask questions with the 32 random bytes in `FILE`, shared by every replica of one URL (default: a fresh key per process)")
 	stateTTL := fs.Duration("state-ttl", mcpbridge.DefaultStateTTL, "how long a request state of a tool's question stays valid")
+	storeSpec := fs.String("store", "memory", "keep tasks in `STORE`: memory (this process), or redis://HOST:PORT/DB, shared by every replica of one URL")
+	taskTTL := fs.Duration("task-ttl", mcpbridge.DefaultTaskTTL, "how long a task and its result are kept")
+	taskLease := fs.Duration("task-lease", mcpbridge.DefaultTaskLease, "how long a task stays working after its replica last renewed its claim: a killed replica's tasks fail after this long")
+	drain := fs.Duration("drain", 30*time.Second, "with --http, on SIGTERM how long requests and tasks in flight have to finish")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() > 0 {
 		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
 	}
-	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 {
-		return e.fail(usagef("mcp: --session-timeout, --max-sessions and --state-ttl must be positive"))
+	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *drain < 0 {
+		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl and --task-lease must be positive, --drain not negative"))
 	}
+	store, err := taskstore.Open(*storeSpec)
+	if err != nil {
+		return e.fail(usagef("mcp: --store: %v", err))
+	}
+	defer store.Close()
 	var stateKey []byte
 	if *stateKeyFile != "" {
-		var err error
 		if stateKey, err = readStateKey(*stateKeyFile); err != nil {
 			return e.fail(usagef("mcp: --state-key-file: %v", err))
 		}
@@ -55,7 +65,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL})
+		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -80,12 +90,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
-		})
+		}, &serveOptions{drain: *drain, ready: func() error { return modsReady(h) }})
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}
 	return exitOK
+}
+
+// modsReady says why h's mods cannot serve: one that did not load, or
+// whose generated files are stale.
+func modsReady(h *host.Host) error {
+	if bad := h.Unavailable(); len(bad) > 0 {
+		return fmt.Errorf("mod %s is unavailable: %s", bad[0].Dir, bad[0].Reason)
+	}
+	return nil
 }
 
 // readStateKey reads a state key: a file of exactly 32 bytes (head -c 32
@@ -140,9 +159,23 @@ func buildVersion() string {
 	return v
 }
 
+// serveOptions configure serveHTTP.
+type serveOptions struct {
+	// drain is how long requests and tasks in flight have to finish once
+	// ctx is done.
+	drain time.Duration
+	// ready, when set, says why the replica cannot serve, or nil.
+	ready func() error
+}
+
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
 // endpoint's URL on stderr once it listens, so that ":0" can be used.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions) error {
+// GET /healthz answers 200 while the process serves; GET /readyz answers
+// 200 when the replica takes requests (its mods load, its task store
+// answers, it is not draining) and 503 saying why not. When ctx is done,
+// the replica drains: /readyz turns 503, new requests are refused with
+// 503, and those in flight and the tasks running have so.drain to finish.
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, so *serveOptions) error {
 	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
 	if err != nil {
 		return err
@@ -150,6 +183,24 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 	mux := http.NewServeMux()
 	handler := mcpbridge.NewHTTPHandler(srv, opts)
 	mux.Handle(mcpbridge.HTTPPath, handler)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, req *http.Request) {
+		err := handler.Ready(req.Context())
+		if err == nil && so != nil && so.ready != nil {
+			err = so.ready()
+		}
+		if err != nil {
+			http.Error(w, "not ready: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
+		// A task store that does not answer fails task calls only: the
+		// replica stays ready for plain calls, and says so.
+		if err := handler.StoreReachable(req.Context()); err != nil {
+			io.WriteString(w, "ready; tasks unavailable: "+err.Error()+"\n")
+			return
+		}
+		io.WriteString(w, "ready\n")
+	})
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "modhost: serving MCP at http://%s%s\n", ln.Addr(), mcpbridge.HTTPPath)
 	errc := make(chan error, 1)
@@ -158,6 +209,12 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 	case err := <-errc:
 		return err
 	case <-ctx.Done():
+	}
+	if so != nil && so.drain > 0 {
+		fmt.Fprintf(stderr, "modhost: draining for up to %s\n", so.drain)
+		dctx, cancel := context.WithTimeout(context.Background(), so.drain)
+		handler.Drain(dctx)
+		cancel()
 	}
 	// Cancel the calls and close the sessions, which ends their event
 	// streams; give the requests a moment to finish, then close what is

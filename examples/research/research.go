@@ -35,7 +35,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				"Call this when you need to find where something is mentioned or defined in the workspace.",
 			Activity:    "Searching the workspace…",
 			Annotations: readOnly,
-			Run:         searchWorkspace,
+			// A search of a large tree outlives a request: an MCP client
+			// gets a task it polls and may cancel, from any replica.
+			Task: sdk.TaskRequired,
+			Run:  searchWorkspace,
 			View: sdk.View[SearchInput, SearchResult]{
 				Text:   searchText,
 				Render: renderSearch,

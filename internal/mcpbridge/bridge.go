@@ -8,12 +8,14 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -56,6 +58,17 @@ type Options struct {
 	// StateTTL is how long a request state stays valid. Default
 	// DefaultStateTTL.
 	StateTTL time.Duration
+	// TaskStore keeps the tasks of calls of tools that support tasks,
+	// shared by the replicas that serve one URL. Default: a store in
+	// this process's memory.
+	TaskStore taskstore.Store
+	// TaskTTL is how long a task and its result are kept from its
+	// creation. Default DefaultTaskTTL.
+	TaskTTL time.Duration
+	// TaskLease is how long a task stays "working" after its replica
+	// last said it runs it: a replica that dies leaves its tasks failed
+	// after this long. Default DefaultTaskLease.
+	TaskLease time.Duration
 }
 
 // LogLevel is the MCP logging level of the notifications that carry a
@@ -89,6 +102,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
 	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st}
+	br.tasks = newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
@@ -100,6 +114,8 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			Logging: &mcp.LoggingCapabilities{},
 			Tools:   &mcp.ToolCapabilities{},
 			Prompts: &mcp.PromptCapabilities{},
+			// Tasks are served on streamable HTTP to clients of 2026-07-28.
+			Extensions: map[string]any{TasksExtension: map[string]any{}},
 		},
 	}
 	br.featureOptions(fb, sopts)
@@ -121,6 +137,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		if directTool(t.InputSchema) {
 			direct.handlers[t.Name] = handler
 		}
+		if t.Task != "" {
+			br.tasks.add(t, wrapped)
+		}
 	}
 	registerDirect(srv, direct)
 	if len(br.views) > 0 {
@@ -133,6 +152,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	if approving := needApproval(tools); len(approving) > 0 {
 		srv.AddReceivingMiddleware(hideApprovalTools(approving))
 	}
+	bridges.Store(srv, br)
 	return srv, nil
 }
 
@@ -175,7 +195,12 @@ type bridge struct {
 	apps map[string]bool
 	// states seals and opens request states.
 	states *states
+	// tasks runs the calls that are tasks.
+	tasks *taskRunner
 }
+
+// bridges are the bridges of the servers NewServer returned, by server.
+var bridges sync.Map // *mcp.Server -> *bridge
 
 // viewTool is a tool with a custom view.
 type viewTool struct {
@@ -247,21 +272,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			// The latest update precedes the result.
 			progress.Flush()
 		}
-		if err == nil && res.Status == host.StatusAsking {
-			return br.inputRequired(t.Name, input, res) // the client asks, then calls again
-		}
-		if err == nil && res.Status == host.StatusFailed && asker.later && len(res.Unasked) > 0 {
-			return nil, missingCapabilities(res.Unasked, res.Error)
-		}
-		if err != nil {
-			if errors.Is(err, host.ErrClosed) {
-				return nil, err
-			}
-			// Unknown or forbidden tools: the call did not happen, and the
-			// model should read why.
-			return errorResult(err.Error()), nil
-		}
-		return withActions(callResult(res, wrapped), t, res), nil
+		return br.outcome(t, wrapped, input, asker, res, err)
 	}
 }
 
@@ -275,6 +286,26 @@ func wantsLogs(req *mcp.CallToolRequest) bool {
 	}
 	_, ok := meta[mcp.MetaKeyLogLevel]
 	return ok
+}
+
+// outcome is the MCP result of a call of t with input that returned res
+// and err, its questions put by asker.
+func (br *bridge) outcome(t host.Tool, wrapped bool, input []byte, asker *clientAsker, res *host.CallResult, err error) (*mcp.CallToolResult, error) {
+	if err == nil && res.Status == host.StatusAsking {
+		return br.inputRequired(t.Name, input, res) // the client asks, then calls again
+	}
+	if err == nil && res.Status == host.StatusFailed && asker.later && len(res.Unasked) > 0 {
+		return nil, missingCapabilities(res.Unasked, res.Error)
+	}
+	if err != nil {
+		if errors.Is(err, host.ErrClosed) {
+			return nil, err
+		}
+		// Unknown or forbidden tools: the call did not happen, and the
+		// model should read why.
+		return errorResult(err.Error()), nil
+	}
+	return withActions(callResult(res, wrapped), t, res), nil
 }
 
 // ProgressInterval is the least time between two progress notifications of

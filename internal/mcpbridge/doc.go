@@ -96,4 +96,31 @@
 // chosen per request. It adds DNS-rebinding and cross-origin protection,
 // sessions that expire only when idle with no event stream open, a cap on
 // sessions, JSON-RPC error bodies, and no response to a cancelled call.
+// [HTTPHandler.Drain] prepares a replica to stop; [HTTPHandler.Ready] and
+// [HTTPHandler.StoreReachable] back modhost's /readyz.
+//
+// # Tasks
+//
+// A tool whose manifest declares task support (optional or required)
+// serves the MCP tasks extension, [TasksExtension], on streamable HTTP to
+// clients of 2026-07-28 that declare it in a request's capabilities. The
+// call runs; when its handler first reports a title or status, or after
+// [TaskAfter], it becomes a task: the client gets a CreateTaskResult at
+// once, and polls tasks/get for the status (its message follows the
+// call's title and status), the result, a failure, or questions
+// (input_required with inputRequests), which it answers with tasks/update
+// (one by one if it likes: the call runs again, as a retried call does,
+// once every question has an answer). tasks/cancel cancels the handler in
+// its mod, on whichever replica runs it. A call that ends before it
+// becomes a task answers as a plain call would, questions included. A
+// tool's error completes the task with isError; a crash or panic fails it.
+// A client without the extension calls an optional tool as a plain call
+// and is refused a required one (-32021). Over stdio and in sessions of
+// 2025-11-25 and earlier, a call of a task tool is a plain call.
+//
+// Tasks live in [Options].TaskStore (internal/taskstore: memory, or Redis
+// shared by replicas) for [Options].TaskTTL. A replica renews a lease on
+// the tasks it runs; a task whose lease lapsed fails when next read, or,
+// when its tool is annotated idempotent or read-only, runs again on the
+// replica that read it.
 package mcpbridge

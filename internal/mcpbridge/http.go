@@ -59,8 +59,10 @@ type HTTPHandler struct {
 	clock     *sessionClock
 	calls     context.Context
 	abort     context.CancelFunc
-	newMu     sync.Mutex // serializes session creation, for the cap
-	inflight  sync.Map   // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
+	newMu     sync.Mutex  // serializes session creation, for the cap
+	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
+	tasks     *taskRunner // nil when srv is not NewServer's
+	posts     inflight    // posted requests in flight, for Drain
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
@@ -104,6 +106,9 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	}
 	calls, abort := context.WithCancel(context.Background())
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv)}
+	if br, ok := bridges.Load(srv); ok {
+		h.tasks = br.(*bridge).tasks
+	}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
 	// The SDK's own session timeout counts only POST requests, so a client
@@ -119,6 +124,9 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 // that come after are still served.
 func (h *HTTPHandler) Close() {
 	h.abort()
+	if h.tasks != nil {
+		h.tasks.Close()
+	}
 	h.clock.stop()
 	for ss := range h.srv.Sessions() {
 		ss.Close()
@@ -198,6 +206,11 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	}
+	if !h.posts.enter() {
+		refuseDraining(w)
+		return
+	}
+	defer h.posts.leave()
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes))
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -221,6 +234,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	if newHeader || metaVersion || (session == "" && m.Method == "server/discover") {
+		if h.serveTasks(w, req, &m, body) {
+			return
+		}
 		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, body) {
 			return
 		}

@@ -49,6 +49,17 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				return sdk.Text(reply), err
 			},
 		},
+		sdk.PlainTool[echo.Input]{
+			Name:        "echo_task",
+			Description: "Says what it does, then returns its input as JSON; always an MCP task. Call it to measure the cost of a task.",
+			Activity:    "Echoing as a task…",
+			Task:        sdk.TaskRequired,
+			Run: func(tc *sdk.ToolContext, in echo.Input) (sdk.Result, error) {
+				tc.Status("echoing")
+				reply, err := echo.Reply(in)
+				return sdk.Text(reply), err
+			},
+		},
 		sdk.PlainTool[WaitInput]{
 			Name:        "wait_cancel",
 			Description: "Waits until the call is cancelled and writes the time it noticed to a file. Call it to measure cancellation latency.",

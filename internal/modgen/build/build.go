@@ -88,6 +88,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			mt.Approval = approval(a)
 		}
 		mt.Runs = runs(t)
+		mt.Task = manifest.TaskSupport(t.Task.Value)
 		if mt.Runs == manifest.RunsInClient && len(t.ClientActions) > 0 {
 			b.errorf(t.ClientActions[0].Ref, "tool %s runs only in the client application, which acts on its screen itself: it emits no client actions; give it a Run or drop its ClientActions", t.Name.Value)
 		}

@@ -51,6 +51,8 @@ type Tool struct {
 	ClientActions []ClientActionKind
 	// Client is the tool's Client field: a client application may run it.
 	Client bool
+	// Task is the tool's declared task support, empty when none.
+	Task Str
 	// HasRun reports whether the tool sets a Run handler.
 	HasRun bool
 	// HasText reports whether a rendered tool's View sets Text, or the
@@ -468,6 +470,11 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 				return
 			}
 			t.Client = constant.BoolVal(tv.Value)
+		case "Task":
+			t.Task = r.str(v, "tool Task")
+			if !t.Task.Bad && t.Task.Value != "" && t.Task.Value != "optional" && t.Task.Value != "required" {
+				r.errorf(v.Pos(), "tool Task is %q: want sdk.TaskOptional or sdk.TaskRequired", t.Task.Value)
+			}
 		case "View":
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {

@@ -217,6 +217,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[None]{Name: "test_missing_capability", Description: "Asks the client's model, and fails when it cannot. Call it to test a missing client capability.", Activity: "Sampling…", Run: missingCapability},
 		sdk.PlainTool[None]{Name: "test_streaming_elicitation", Description: "Asks the person a name. Call it to test that a question is an input request, not a request of its own.", Activity: "Asking…", Run: streamingElicitation},
 		sdk.PlainTool[None]{Name: "test_input_required_result_capabilities", Description: "Asks what the client can be asked. Call it to test capability checks.", Activity: "Asking…", Run: inputCapabilities},
+		// The tools of the tasks extension's scenarios (tasks.go).
+		sdk.PlainTool[GreetInput]{Name: "greet", Description: "Greets a name at once; never a task. Call it to test a plain call beside tasks.", Activity: "Greeting…", Run: greet},
+		sdk.PlainTool[ComputeInput]{Name: "slow_compute", Description: "Works for the given seconds, as a task when the client supports tasks. Call it to test a task's lifecycle.", Activity: "Computing…", Run: slowCompute, Task: sdk.TaskOptional},
+		sdk.PlainTool[ComputeInput]{Name: "rerun_compute", Description: "Works for the given seconds, as a task; safe to run again. Call it to test a task run again by another replica.", Activity: "Computing…", Run: slowCompute, Task: sdk.TaskOptional, Annotations: &sdk.Annotations{ReadOnly: true, Idempotent: true}},
+		sdk.PlainTool[None]{Name: "failing_job", Description: "Works a second, then fails; only as a task. Call it to test a tool's error in a task.", Activity: "Working…", Run: failingJob, Task: sdk.TaskRequired},
+		sdk.PlainTool[None]{Name: "protocol_error_job", Description: "Crashes its mod. Call it to test a task that fails.", Activity: "Working…", Run: protocolErrorJob, Task: sdk.TaskOptional},
+		sdk.PlainTool[DeleteInput]{Name: "confirm_delete", Description: "Asks to confirm a deletion, in a task when the client supports tasks. Call it to test a question in a task.", Activity: "Deleting…", Run: confirmDelete, Task: sdk.TaskOptional, Annotations: &sdk.Annotations{Destructive: true}},
+		sdk.PlainTool[None]{Name: "multi_input", Description: "Asks two questions at once, in a task when the client supports tasks. Call it to test answering them one by one.", Activity: "Asking…", Run: multiInput, Task: sdk.TaskOptional},
+		sdk.PlainTool[None]{Name: "test_tool_with_task", Description: "Asks a name, then greets it in a task. Call it to test questions before a task.", Activity: "Asking…", Run: toolWithTask, Task: sdk.TaskRequired},
 	}},
 })
 

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/internal/mcpbridge"
+)
+
+// taskVsCall compares a task-augmented tools/call of echo_task (it reports
+// a status, which makes it a task, then echoes), polled with tasks/get
+// until it completes, with a plain tools/call of echo, both stateless
+// 2026-07-28 requests to modhost's HTTP endpoint on loopback.
+func taskVsCall(ctx context.Context, e *env) (row, error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+	if err != nil {
+		return row{}, err
+	}
+	handler := mcpbridge.NewHTTPHandler(srv, nil)
+	defer handler.Close()
+	url, stop := serveLoopback(handler)
+	defer stop()
+	c := &rawClient{url: url, http: &http.Client{}}
+	plain := func(ctx context.Context) error { return c.echo(ctx, "echo") }
+	task := func(ctx context.Context) error { return c.echoTask(ctx) }
+	if err := task(ctx); err != nil {
+		return row{}, err
+	}
+	sa, sb, err := pairCalls(ctx, e.cfg, task, plain)
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("task, polled to completion", sa), latencySide("plain call", sb), roundRatios(sa, sb), goal{}), nil
+}
+
+// balancedVsDirect compares a plain 2026-07-28 tools/call of echo through
+// HAProxy, round-robin over three replicas (three modhost HTTP handlers on
+// loopback ports, sharing the bench's host), with the same call straight
+// to one replica. It needs haproxy installed.
+func balancedVsDirect(ctx context.Context, e *env) (row, error) {
+	bin, err := exec.LookPath("haproxy")
+	if err != nil {
+		return row{}, errors.New("haproxy is not installed (apt-get install haproxy)")
+	}
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	var urls []string
+	for range 3 {
+		srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+		if err != nil {
+			return row{}, err
+		}
+		handler := mcpbridge.NewHTTPHandler(srv, nil)
+		defer handler.Close()
+		url, stop := serveLoopback(handler)
+		defer stop()
+		urls = append(urls, url)
+	}
+	lbURL, stopLB, err := startHAProxy(ctx, bin, e.tmp, urls)
+	if err != nil {
+		return row{}, err
+	}
+	defer stopLB()
+	direct := &rawClient{url: urls[0], http: &http.Client{}}
+	balanced := &rawClient{url: lbURL, http: &http.Client{}}
+	a := func(ctx context.Context) error { return balanced.echo(ctx, "echo") }
+	b := func(ctx context.Context) error { return direct.echo(ctx, "echo") }
+	sa, sb, err := pairCalls(ctx, e.cfg, a, b)
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("via HAProxy, 3 replicas", sa), latencySide("direct to one replica", sb), roundRatios(sa, sb), goal{}), nil
+}
+
+// startHAProxy balances round-robin over the replicas at urls, as
+// docs/deploy.md configures it, and returns its /mcp URL.
+func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	var cfg strings.Builder
+	fmt.Fprintf(&cfg, "defaults\n\tmode http\n\ttimeout connect 2s\n\ttimeout client 60s\n\ttimeout server 60s\n\toption http-keep-alive\n")
+	fmt.Fprintf(&cfg, "frontend mcp\n\tbind 127.0.0.1:%d\n\tdefault_backend replicas\nbackend replicas\n\tbalance roundrobin\n", port)
+	for i, u := range urls {
+		hostport := strings.TrimSuffix(strings.TrimPrefix(u, "http://"), mcpbridge.HTTPPath)
+		fmt.Fprintf(&cfg, "\tserver r%d %s\n", i+1, hostport)
+	}
+	dir, err := os.MkdirTemp(tmp, "haproxy")
+	if err != nil {
+		return "", nil, err
+	}
+	file := filepath.Join(dir, "haproxy.cfg")
+	if err := os.WriteFile(file, []byte(cfg.String()), 0o644); err != nil {
+		return "", nil, err
+	}
+	cmd := exec.CommandContext(ctx, bin, "-db", "-f", file)
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("haproxy: %w", err)
+	}
+	stop := func() { cmd.Process.Kill(); cmd.Wait() }
+	url := fmt.Sprintf("http://127.0.0.1:%d%s", port, mcpbridge.HTTPPath)
+	c := &rawClient{url: url, http: &http.Client{}}
+	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		if err := c.echo(ctx, "echo"); err == nil {
+			return url, stop, nil
+		} else if time.Since(start) > 10*time.Second {
+			stop()
+			return "", nil, fmt.Errorf("haproxy did not answer within 10 s: %w", err)
+		}
+	}
+}
+
+// rawClient posts stateless 2026-07-28 requests, declaring the tasks
+// extension.
+type rawClient struct {
+	url  string
+	http *http.Client
+}
+
+func (c *rawClient) post(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
+	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": statelessVersion,
+		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{mcpbridge.TasksExtension: map[string]any{}}}}
+	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", c.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", statelessVersion)
+	req.Header.Set("Mcp-Method", method)
+	req.Header.Set("Mcp-Name", name)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
+		data = data[i+len("data: "):]
+	}
+	var out struct {
+		Result json.RawMessage `json:"result"`
+		Error  json.RawMessage `json:"error"`
+	}
+	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&out); err != nil {
+		return nil, fmt.Errorf("%s: HTTP %d: %q", method, resp.StatusCode, data)
+	}
+	if out.Error != nil {
+		return nil, fmt.Errorf("%s: %s", method, out.Error)
+	}
+	return out.Result, nil
+}
+
+// echo calls tool with the echo payload and checks a plain result.
+func (c *rawClient) echo(ctx context.Context, tool string) error {
+	res, err := c.post(ctx, "tools/call", tool, map[string]any{"name": tool, "arguments": json.RawMessage(echo.Payload)})
+	if err != nil {
+		return err
+	}
+	return checkText(tool, res)
+}
+
+// echoTask calls echo_task and polls its task until it completes.
+func (c *rawClient) echoTask(ctx context.Context) error {
+	res, err := c.post(ctx, "tools/call", "echo_task", map[string]any{"name": "echo_task", "arguments": json.RawMessage(echo.Payload)})
+	if err != nil {
+		return err
+	}
+	var t struct {
+		ResultType string          `json:"resultType"`
+		TaskID     string          `json:"taskId"`
+		Status     string          `json:"status"`
+		Result     json.RawMessage `json:"result"`
+	}
+	if err := json.Unmarshal(res, &t); err != nil || t.ResultType != "task" {
+		return fmt.Errorf("echo_task: got %s, want a task", res)
+	}
+	for {
+		res, err := c.post(ctx, "tasks/get", t.TaskID, map[string]any{"taskId": t.TaskID})
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(res, &t); err != nil {
+			return err
+		}
+		switch t.Status {
+		case "working":
+			continue
+		case "completed":
+			return checkText("echo_task", t.Result)
+		default:
+			return fmt.Errorf("echo_task: task %s", t.Status)
+		}
+	}
+}
+
+// checkText checks the echo reply in a tools/call result.
+func checkText(side string, res json.RawMessage) error {
+	var r struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		IsError bool `json:"isError"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil || r.IsError || len(r.Content) == 0 {
+		return fmt.Errorf("%s: got %s, want the echo", side, res)
+	}
+	return checkReply(side, r.Content[0].Text)
+}

@@ -1,0 +1,752 @@
+package mcpbridge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/internal/taskstore"
+	"github.com/modkit/modkit/sdk"
+)
+
+// TasksExtension is the MCP extension of tasks (SEP-2663): a client that
+// declares it in its capabilities gets a task for a call of a tool that
+// supports tasks.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// Defaults of the task options.
+const (
+	DefaultTaskTTL   = time.Hour
+	DefaultTaskLease = 10 * time.Second
+	// TaskAfter is how long a call of a task tool may run before it becomes
+	// a task without having reported what it does.
+	TaskAfter = time.Second
+	// taskPollInterval is what a client is told to wait between polls.
+	taskPollInterval = 500 * time.Millisecond
+)
+
+// errReplicaStopped is the error of a task whose replica stopped before it
+// finished.
+const errReplicaStopped = "the replica running the task stopped before it finished"
+
+// taskRunner runs the calls that are tasks and answers the tasks methods,
+// keeping tasks in a store shared by replicas.
+type taskRunner struct {
+	br      *bridge
+	store   taskstore.Store
+	replica string // this process's id, as tasks' owner
+	ttl     time.Duration
+	lease   time.Duration
+	tools   map[string]taskTool
+
+	ctx  context.Context // cancelled when the runner stops
+	stop context.CancelFunc
+	// draining is set on shutdown: no task is started or taken over.
+	draining atomic.Bool
+
+	once    sync.Once
+	mu      sync.Mutex
+	running map[string]context.CancelFunc // task id -> cancels its run here
+	wg      sync.WaitGroup
+}
+
+// taskTool is a tool whose calls may be tasks.
+type taskTool struct {
+	host.Tool
+	wrapped bool
+}
+
+func newTaskRunner(br *bridge, o *Options) *taskRunner {
+	store := o.TaskStore
+	if store == nil {
+		store = taskstore.NewMemory()
+	}
+	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease,
+		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}}
+	if tr.ttl <= 0 {
+		tr.ttl = DefaultTaskTTL
+	}
+	if tr.lease <= 0 {
+		tr.lease = DefaultTaskLease
+	}
+	tr.ctx, tr.stop = context.WithCancel(context.Background())
+	return tr
+}
+
+// begin starts, with the first task here, what tasks need: listening for
+// cancellations, and renewing the leases.
+func (tr *taskRunner) begin() {
+	tr.once.Do(func() {
+		tr.store.Subscribe(tr.ctx, tr.cancelled)
+		go tr.renewLeases()
+	})
+}
+
+func newID() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// add lists t, which declares task support.
+func (tr *taskRunner) add(t host.Tool, wrapped bool) {
+	tr.tools[t.Name] = taskTool{Tool: t, wrapped: wrapped}
+}
+
+// cancelled cancels the run of task id, if it runs here.
+func (tr *taskRunner) cancelled(id string) {
+	tr.mu.Lock()
+	cancel := tr.running[id]
+	tr.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// renewLeases keeps the claims on the tasks running here alive.
+func (tr *taskRunner) renewLeases() {
+	tick := time.NewTicker(tr.lease / 3)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tr.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		tr.mu.Lock()
+		ids := make([]string, 0, len(tr.running))
+		for id := range tr.running {
+			ids = append(ids, id)
+		}
+		tr.mu.Unlock()
+		for _, id := range ids {
+			ctx, cancel := context.WithTimeout(tr.ctx, tr.lease/3)
+			_, err := tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+				if t.Owner != tr.replica {
+					return errNotOwner
+				}
+				t.LeaseUntil = time.Now().Add(tr.lease)
+				return nil
+			})
+			cancel()
+			if errors.Is(err, taskstore.ErrEnded) || errors.Is(err, errNotOwner) || errors.Is(err, taskstore.ErrNotFound) {
+				tr.cancelled(id) // cancelled, and the notice lost: stop it
+				continue
+			}
+			if err != nil {
+				tr.br.opts.Logger.Debug("mcp: renew task lease", "task", id, "err", err)
+			}
+		}
+	}
+}
+
+var errNotOwner = errors.New("another replica runs the task")
+
+// Drain stops taking tasks and waits, until ctx is done, for the tasks
+// running here to finish. Those still running then fail, saying their
+// replica stopped, or, for an idempotent tool, are released for another
+// replica to run again.
+func (tr *taskRunner) Drain(ctx context.Context) {
+	tr.draining.Store(true)
+	done := make(chan struct{})
+	go func() { tr.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-ctx.Done():
+	}
+	tr.mu.Lock()
+	ids := make([]string, 0, len(tr.running))
+	for id := range tr.running {
+		ids = append(ids, id)
+	}
+	tr.mu.Unlock()
+	for _, id := range ids {
+		sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		tr.store.Update(sctx, id, func(t *taskstore.Task) error {
+			if t.Owner != tr.replica {
+				return errNotOwner
+			}
+			if t.Idempotent {
+				t.Owner, t.LeaseUntil = "", time.Time{} // the next tasks/get runs it again
+				return nil
+			}
+			failTask(t, jsonrpc.CodeInternalError, errReplicaStopped)
+			return nil
+		})
+		cancel()
+	}
+	tr.stop()
+}
+
+// Close cancels every run and stops the runner.
+func (tr *taskRunner) Close() { tr.stop() }
+
+// failTask marks t failed with a JSON-RPC error.
+func failTask(t *taskstore.Task, code int64, msg string) {
+	t.Status = taskstore.Failed
+	t.Error, _ = json.Marshal(&jsonrpc.Error{Code: code, Message: msg})
+	t.Result, t.InputRequests, t.Owner = nil, nil, ""
+	t.StatusMessage = msg
+	t.UpdatedAt = time.Now()
+}
+
+// wantsTasks reports whether caps declares the tasks extension.
+func wantsTasks(caps *mcp.ClientCapabilities) bool {
+	if caps == nil {
+		return false
+	}
+	_, ok := caps.Extensions[TasksExtension]
+	return ok
+}
+
+// taskCall is a tools/call request as the runner reads it.
+type taskCall struct {
+	Name           string               `json:"name"`
+	Arguments      json.RawMessage      `json:"arguments"`
+	InputResponses mcp.InputResponseMap `json:"inputResponses"`
+	RequestState   string               `json:"requestState"`
+}
+
+// run is one run of a call: the first, which may end before it becomes a
+// task, or one that resumes or repeats a task.
+type run struct {
+	tr    *taskRunner
+	tool  taskTool
+	input []byte
+	asker *clientAsker
+	given []host.Answered
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	// started is closed when the call first reports a title or status.
+	started   chan struct{}
+	startOnce sync.Once
+	done      chan runResult
+
+	mu      sync.Mutex
+	id      string // the task's id, once it is one
+	message string // the latest title or status
+	push    *coalesce.Coalescer[string]
+}
+
+type runResult struct {
+	res *host.CallResult
+	err error
+}
+
+func (tr *taskRunner) newRun(t taskTool, input []byte, caps *mcp.ClientCapabilities, given []host.Answered, loose map[string]mcp.InputResponse) *run {
+	ctx, cancel := context.WithCancel(tr.ctx)
+	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
+		asker:   &clientAsker{can: askableFrom(caps), later: true, loose: loose},
+		started: make(chan struct{}), done: make(chan runResult, 1)}
+	return r
+}
+
+// exec runs the call and sends its outcome on r.done.
+func (r *run) exec() {
+	call := &host.CallRequest{
+		Tool:    r.tool.Name,
+		Input:   r.input,
+		Session: r.tr.br.session(nil),
+		Agent:   r.tr.br.opts.Agent,
+		Asker:   r.asker,
+		Answers: r.given,
+		OnActivity: func(ev host.ActivityEvent) {
+			if ev.Update.Kind != sdk.ActivityTitle && ev.Update.Kind != sdk.ActivityStatus {
+				return
+			}
+			r.mu.Lock()
+			r.message = ev.Update.Text
+			push := r.push
+			r.mu.Unlock()
+			if push != nil {
+				push.Push(ev.Update.Text)
+			}
+			r.startOnce.Do(func() { close(r.started) })
+		},
+	}
+	res, err := r.tr.br.backend.Call(r.ctx, call)
+	r.done <- runResult{res, err}
+}
+
+// becameTask makes r the run of task id: its status updates go to the
+// store from now on.
+func (r *run) becameTask(id string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.id = id
+	r.push = coalesce.New(ProgressInterval, func(text string) {
+		ctx, cancel := context.WithTimeout(r.tr.ctx, 2*time.Second)
+		defer cancel()
+		r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+			if t.Status != taskstore.Working || t.Owner != r.tr.replica {
+				return errNotOwner
+			}
+			t.StatusMessage, t.UpdatedAt = text, time.Now()
+			return nil
+		})
+	})
+	r.tr.mu.Lock()
+	r.tr.running[id] = r.cancel
+	r.tr.mu.Unlock()
+	r.tr.begin()
+}
+
+// call runs a tools/call of a task tool from a client that supports tasks:
+// it answers with the call's result or its questions when the call ends
+// before it becomes a task, and with a CreateTaskResult once it is one.
+func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *mcp.ClientCapabilities) (json.RawMessage, error) {
+	if tr.draining.Load() {
+		return nil, errDraining
+	}
+	input := []byte(p.Arguments)
+	if string(input) == "null" {
+		input = nil
+	}
+	given, loose, err := tr.br.answers(t.Name, input, p.InputResponses, p.RequestState)
+	if err != nil {
+		return nil, err
+	}
+	r := tr.newRun(t, input, caps, given, loose)
+	tr.wg.Add(1)
+	go r.exec()
+	stopOnGone := context.AfterFunc(ctx, r.cancel) // the client left before a task existed
+	timer := time.NewTimer(TaskAfter)
+	defer timer.Stop()
+	select {
+	case out := <-r.done:
+		stopOnGone()
+		tr.wg.Done()
+		r.cancel()
+		res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
+		if err != nil {
+			return nil, err
+		}
+		return resultJSON(res)
+	case <-r.started:
+	case <-timer.C:
+	case <-ctx.Done():
+		r.cancel()
+		go func() { <-r.done; tr.wg.Done() }()
+		return nil, ctx.Err()
+	}
+	stopOnGone()
+	now := time.Now()
+	r.mu.Lock()
+	message := r.message
+	r.mu.Unlock()
+	capsJSON, _ := json.Marshal(caps)
+	task := &taskstore.Task{
+		ID: newID(), Tool: t.Name, Status: taskstore.Working, StatusMessage: message,
+		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: capsJSON,
+		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
+		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
+	}
+	if err := tr.store.Create(ctx, task); err != nil {
+		r.cancel()
+		go func() { <-r.done; tr.wg.Done() }()
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
+	}
+	r.becameTask(task.ID)
+	go r.finish()
+	return createTaskResult(task), nil
+}
+
+// errDraining refuses a call on a replica that is shutting down.
+var errDraining = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "this replica is shutting down: call again, another replica will answer"}
+
+// finish waits for the run of a task and stores its outcome.
+func (r *run) finish() {
+	defer r.tr.wg.Done()
+	out := <-r.done
+	r.mu.Lock()
+	id, push := r.id, r.push
+	r.mu.Unlock()
+	if push != nil {
+		push.Flush()
+	}
+	r.tr.mu.Lock()
+	delete(r.tr.running, id)
+	r.tr.mu.Unlock()
+	r.cancel()
+	change, err := r.outcome(out)
+	if err != nil {
+		change = func(t *taskstore.Task) { failTask(t, jsonrpc.CodeInternalError, err.Error()) }
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, err = r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+		if t.Owner != r.tr.replica {
+			return errNotOwner // the lease lapsed and another replica took it
+		}
+		change(t)
+		t.UpdatedAt = time.Now()
+		return nil
+	})
+	if err != nil && !errors.Is(err, taskstore.ErrEnded) {
+		r.tr.br.opts.Logger.Warn("mcp: store a task's outcome", "task", id, "err", err)
+	}
+}
+
+// outcome is how a task's record changes for the outcome of its run.
+func (r *run) outcome(out runResult) (func(*taskstore.Task), error) {
+	t := r.tool
+	res, err := out.res, out.err
+	switch {
+	case err != nil:
+		msg := err.Error()
+		return func(tk *taskstore.Task) { failTask(tk, jsonrpc.CodeInternalError, msg) }, nil
+	case res.Status == host.StatusAsking:
+		reqs := make(map[string]json.RawMessage, len(res.Questions))
+		for i := range res.Questions {
+			ir, err := inputRequest(&res.Questions[i])
+			if err != nil {
+				return nil, err
+			}
+			data, err := json.Marshal(mcp.InputRequestMap{"x": ir})
+			if err != nil {
+				return nil, err
+			}
+			var one map[string]json.RawMessage
+			json.Unmarshal(data, &one)
+			reqs[res.Questions[i].Key] = one["x"]
+		}
+		qs, err := json.Marshal(askedOf(res.Answered, res.Questions))
+		if err != nil {
+			return nil, err
+		}
+		return func(tk *taskstore.Task) {
+			tk.Status, tk.InputRequests, tk.Questions, tk.Owner = taskstore.InputRequired, reqs, qs, ""
+			tk.StatusMessage = "waiting for answers to " + strings.Join(slices.Sorted(mapsKeys(reqs)), ", ")
+		}, nil
+	case res.Status == host.StatusFailed && len(res.Unasked) > 0:
+		e := missingCapabilities(res.Unasked, res.Error).(*jsonrpc.Error)
+		data, _ := json.Marshal(e)
+		return func(tk *taskstore.Task) {
+			tk.Status, tk.Error, tk.Owner, tk.StatusMessage = taskstore.Failed, data, "", res.Error
+		}, nil
+	case res.Status == host.StatusFailed && crashed(t.Mod, t.Name, res.Error):
+		msg := res.Error
+		return func(tk *taskstore.Task) { failTask(tk, jsonrpc.CodeInternalError, msg) }, nil
+	}
+	mres, err := r.tr.br.outcome(t.Tool, t.wrapped, r.input, r.asker, res, nil)
+	if err != nil {
+		return nil, err
+	}
+	data, err := resultJSON(mres)
+	if err != nil {
+		return nil, err
+	}
+	return func(tk *taskstore.Task) {
+		tk.Status, tk.Result, tk.Owner, tk.InputRequests = taskstore.Completed, data, "", nil
+		if mres.IsError {
+			tk.StatusMessage = "the tool reported an error"
+		} else {
+			tk.StatusMessage = "done"
+		}
+	}, nil
+}
+
+// crashed reports whether a failed call's error says its mod crashed or
+// its handler panicked (as the host and the mod's server word them): a
+// failure outside what the tool reports, which fails the task rather than
+// completing it with the tool's error.
+func crashed(mod, tool, msg string) bool {
+	return strings.HasPrefix(msg, "mod "+mod+" crashed") || strings.HasPrefix(msg, "tool "+tool+" panicked")
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// asked is a task's record of its call's questions: those answered, with
+// their answers, and those pending.
+type asked struct {
+	Answered []stateAnswer   `json:"answered,omitempty"`
+	Pending  []stateQuestion `json:"pending,omitempty"`
+}
+
+func askedOf(answered []host.Answered, pending []host.Question) asked {
+	var a asked
+	for _, x := range answered {
+		a.Answered = append(a.Answered, stateAnswer{Question: toState(x.Question), Answer: x.Answer})
+	}
+	for _, q := range pending {
+		a.Pending = append(a.Pending, toState(q))
+	}
+	return a
+}
+
+// resultJSON is a tools/call result as sent, with its resultType.
+func resultJSON(res *mcp.CallToolResult) (json.RawMessage, error) {
+	rt := "complete"
+	if res.InputRequests != nil {
+		rt = "input_required"
+	}
+	return withField(res, "resultType", rt)
+}
+
+// withField marshals v, an object, with one more field.
+func withField(v any, key string, value any) (json.RawMessage, error) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	m[key], _ = json.Marshal(value)
+	return json.Marshal(m)
+}
+
+// taskFields are the fields every task result carries (SEP-2663's Task).
+type taskFields struct {
+	ResultType     string `json:"resultType"`
+	TaskID         string `json:"taskId"`
+	Status         string `json:"status"`
+	StatusMessage  string `json:"statusMessage,omitempty"`
+	CreatedAt      string `json:"createdAt"`
+	LastUpdatedAt  string `json:"lastUpdatedAt"`
+	TTLMs          int64  `json:"ttlMs"`
+	PollIntervalMs int64  `json:"pollIntervalMs"`
+}
+
+func fieldsOf(t *taskstore.Task, resultType string) taskFields {
+	return taskFields{
+		ResultType: resultType, TaskID: t.ID, Status: string(t.Status), StatusMessage: t.StatusMessage,
+		CreatedAt: t.CreatedAt.UTC().Format(time.RFC3339Nano), LastUpdatedAt: t.UpdatedAt.UTC().Format(time.RFC3339Nano),
+		TTLMs: t.TTL.Milliseconds(), PollIntervalMs: taskPollInterval.Milliseconds(),
+	}
+}
+
+// createTaskResult is the answer to a call that became task t.
+func createTaskResult(t *taskstore.Task) json.RawMessage {
+	data, _ := json.Marshal(fieldsOf(t, "task"))
+	return data
+}
+
+// detailedTask is the answer to tasks/get: the task, with its result,
+// error or questions.
+func detailedTask(t *taskstore.Task) json.RawMessage {
+	data, _ := json.Marshal(struct {
+		taskFields
+		Result        json.RawMessage            `json:"result,omitempty"`
+		Error         json.RawMessage            `json:"error,omitempty"`
+		InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
+	}{fieldsOf(t, "complete"), t.Result, t.Error, t.InputRequests})
+	return data
+}
+
+// ack is the empty answer to tasks/cancel and tasks/update.
+var ack = json.RawMessage(`{"resultType":"complete"}`)
+
+// taskParams are the params of tasks/get, tasks/update and tasks/cancel.
+type taskParams struct {
+	TaskID         string                     `json:"taskId"`
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+}
+
+func unknownTask(id string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q: it never existed, or its TTL has passed", id)}
+}
+
+func storeError(err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task store is unavailable: " + err.Error()}
+}
+
+// get answers tasks/get. A working task whose replica's lease has lapsed
+// fails then, or, idempotent, runs again here.
+func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, error) {
+	t, err := tr.store.Get(ctx, p.TaskID)
+	if errors.Is(err, taskstore.ErrNotFound) {
+		return nil, unknownTask(p.TaskID)
+	}
+	if err != nil {
+		return nil, storeError(err)
+	}
+	if t.Status == taskstore.Working && time.Now().After(t.LeaseUntil) {
+		t, err = tr.orphaned(ctx, t)
+		if err != nil {
+			return nil, storeError(err)
+		}
+	}
+	return detailedTask(t), nil
+}
+
+// orphaned handles a working task whose replica stopped renewing its
+// lease: an idempotent one is run again here, any other fails.
+func (tr *taskRunner) orphaned(ctx context.Context, t *taskstore.Task) (*taskstore.Task, error) {
+	tool, known := tr.tools[t.Tool]
+	rerun := t.Idempotent && known && !tr.draining.Load()
+	after, err := tr.store.Update(ctx, t.ID, func(t *taskstore.Task) error {
+		if t.Status != taskstore.Working || !time.Now().After(t.LeaseUntil) {
+			return errNotOwner // someone else dealt with it
+		}
+		if rerun {
+			t.Owner, t.LeaseUntil, t.Runs = tr.replica, time.Now().Add(tr.lease), t.Runs+1
+			t.StatusMessage, t.UpdatedAt = "running again: the replica running it stopped", time.Now()
+			return nil
+		}
+		failTask(t, jsonrpc.CodeInternalError, errReplicaStopped)
+		return nil
+	})
+	switch {
+	case errors.Is(err, errNotOwner), errors.Is(err, taskstore.ErrEnded):
+		return tr.store.Get(ctx, t.ID)
+	case err != nil:
+		return nil, err
+	}
+	if rerun {
+		var a asked
+		json.Unmarshal(after.Questions, &a)
+		tr.resume(after, tool, answeredOf(a))
+	}
+	return after, nil
+}
+
+func answeredOf(a asked) []host.Answered {
+	out := make([]host.Answered, len(a.Answered))
+	for i, x := range a.Answered {
+		out[i] = host.Answered{Question: x.Question.question(), Answer: x.Answer}
+	}
+	slices.SortStableFunc(out, func(a, b host.Answered) int { return a.Question.Position - b.Question.Position })
+	return out
+}
+
+// resume runs task t, owned by this replica now, in the background with
+// the answers given.
+func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answered) {
+	var caps mcp.ClientCapabilities
+	json.Unmarshal(t.Client, &caps)
+	r := tr.newRun(tool, t.Input, &caps, given, nil)
+	r.becameTask(t.ID)
+	tr.wg.Add(1)
+	go r.exec()
+	go r.finish()
+}
+
+// cancel answers tasks/cancel: the task is cancelled at once, and its run
+// on whichever replica has it is told to stop.
+func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessage, error) {
+	_, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+		t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Cancelled, "cancelled by the client", time.Now()
+		t.InputRequests, t.Owner = nil, ""
+		return nil
+	})
+	switch {
+	case errors.Is(err, taskstore.ErrNotFound):
+		return nil, unknownTask(p.TaskID)
+	case errors.Is(err, taskstore.ErrEnded):
+		return ack, nil
+	case err != nil:
+		return nil, storeError(err)
+	}
+	if err := tr.store.Notify(ctx, p.TaskID); err != nil {
+		tr.br.opts.Logger.Warn("mcp: notify a task's cancellation", "task", p.TaskID, "err", err)
+	}
+	return ack, nil
+}
+
+// update answers tasks/update: answers to a task's pending questions. Once
+// every question has its answer, the call runs again, here, with them.
+func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessage, error) {
+	var resume []host.Answered
+	var tool taskTool
+	t, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+		resume = nil
+		if t.Status != taskstore.InputRequired {
+			return nil
+		}
+		var a asked
+		if err := json.Unmarshal(t.Questions, &a); err != nil {
+			return err
+		}
+		var still []stateQuestion
+		for _, q := range a.Pending {
+			raw, ok := p.InputResponses[q.Key]
+			if !ok || raw == nil {
+				still = append(still, q)
+				continue
+			}
+			resp, err := inputResponse(q.Kind, raw)
+			if err != nil {
+				return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("inputResponses[%q]: %v", q.Key, err)}
+			}
+			ans, _ := json.Marshal(resp)
+			a.Answered = append(a.Answered, stateAnswer{Question: q, Answer: ans})
+			delete(t.InputRequests, q.Key)
+		}
+		a.Pending = still
+		t.Questions, _ = json.Marshal(a)
+		t.UpdatedAt = time.Now()
+		if len(still) > 0 {
+			return nil
+		}
+		var ok bool
+		if tool, ok = tr.tools[t.Tool]; !ok || tr.draining.Load() {
+			failTask(t, jsonrpc.CodeInternalError, "this replica cannot run tool "+t.Tool)
+			return nil
+		}
+		t.Status, t.InputRequests, t.StatusMessage = taskstore.Working, nil, "resuming with the answers"
+		t.Owner, t.LeaseUntil, t.Runs = tr.replica, time.Now().Add(tr.lease), t.Runs+1
+		resume = answeredOf(a)
+		return nil
+	})
+	switch {
+	case errors.Is(err, taskstore.ErrNotFound):
+		return nil, unknownTask(p.TaskID)
+	case errors.Is(err, taskstore.ErrEnded):
+		return ack, nil
+	case err != nil:
+		var je *jsonrpc.Error
+		if errors.As(err, &je) {
+			return nil, err
+		}
+		return nil, storeError(err)
+	}
+	if resume != nil {
+		tr.resume(t, tool, resume)
+	}
+	return ack, nil
+}
+
+// inputResponse decodes an answer to a question of kind.
+func inputResponse(kind host.QuestionKind, raw json.RawMessage) (mcp.InputResponse, error) {
+	var r mcp.InputResponse
+	switch kind {
+	case host.AskForm, host.AskURL:
+		r = &mcp.ElicitResult{}
+	case host.AskSample:
+		r = &mcp.CreateMessageResult{}
+	case host.AskRoots:
+		r = &mcp.ListRootsResult{}
+	default:
+		return nil, fmt.Errorf("unknown kind of question %q", kind)
+	}
+	if err := json.Unmarshal(raw, r); err != nil {
+		return nil, err
+	}
+	return r, fits(kind, r)
+}

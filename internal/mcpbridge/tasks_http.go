@@ -1,0 +1,175 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Header names of the standard request headers (SEP-2243).
+const (
+	methodHeader = "Mcp-Method"
+	nameHeader   = "Mcp-Name"
+)
+
+// taskMethods are the methods of the tasks extension served here; the
+// extension removed tasks/result and tasks/list.
+var taskMethods = map[string]bool{"tasks/get": true, "tasks/update": true, "tasks/cancel": true}
+
+// rpcRequest is a JSON-RPC request as the tasks code reads it.
+type rpcRequest struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// requestMeta is the _meta of a stateless request.
+type requestMeta struct {
+	Meta struct {
+		Caps *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+	} `json:"_meta"`
+}
+
+// serveTasks answers a stateless request when it is the tasks extension's:
+// a tasks method, or a tools/call that may become a task. It reports
+// whether it answered.
+func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) bool {
+	tr := h.tasks
+	if tr == nil {
+		return false
+	}
+	switch {
+	case m.Method == "tasks/result" || m.Method == "tasks/list":
+		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + m.Method + " (the tasks extension has none: tasks/get carries the result)"})
+		return true
+	case taskMethods[m.Method]:
+	case m.Method == "tools/call":
+	default:
+		return false
+	}
+	var r rpcRequest
+	var meta requestMeta
+	if err := json.Unmarshal(body, &r); err != nil {
+		return false
+	}
+	json.Unmarshal(r.Params, &meta)
+	caps := meta.Meta.Caps
+	if m.Method == "tools/call" {
+		var p taskCall
+		if err := json.Unmarshal(r.Params, &p); err != nil {
+			return false // the SDK says what is wrong
+		}
+		t, ok := tr.tools[p.Name]
+		if !ok {
+			return false
+		}
+		if !wantsTasks(caps) {
+			if t.Task != "required" {
+				return false // a plain call
+			}
+			writeError(w, r.ID, needTasks("tool "+t.Name+" runs only as a task: declare the "+TasksExtension+" extension in the client's capabilities"))
+			return true
+		}
+		if !h.headersMatch(w, req, &r, p.Name) {
+			return true
+		}
+		res, err := tr.call(req.Context(), t, &p, caps)
+		writeResult(w, r.ID, res, err)
+		return true
+	}
+	var p taskParams
+	if err := json.Unmarshal(r.Params, &p); err != nil || p.TaskID == "" {
+		writeError(w, r.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
+		return true
+	}
+	if !wantsTasks(caps) {
+		writeError(w, r.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
+		return true
+	}
+	if !h.headersMatch(w, req, &r, p.TaskID) {
+		return true
+	}
+	ctx := req.Context()
+	var res json.RawMessage
+	var err error
+	switch m.Method {
+	case "tasks/get":
+		res, err = tr.get(ctx, &p)
+	case "tasks/cancel":
+		res, err = tr.cancel(ctx, &p)
+	case "tasks/update":
+		res, err = tr.update(ctx, &p)
+	}
+	writeResult(w, r.ID, res, err)
+	return true
+}
+
+// needTasks is the error of a request that needs the tasks extension.
+func needTasks(why string) error {
+	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: why,
+		Data: json.RawMessage(`{"requiredCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}`)}
+}
+
+// headersMatch checks the Mcp-Method and Mcp-Name headers of a request of
+// revision 2026-07-28 against its body, as the SDK does for the requests
+// it serves; a mismatch is answered with 400 and -32020.
+func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, r *rpcRequest, name string) bool {
+	if req.Header.Get(protocolHeader) < sessionless {
+		return true
+	}
+	var why string
+	method := strings.TrimSpace(req.Header.Get(methodHeader))
+	got := strings.TrimSpace(req.Header.Get(nameHeader))
+	switch {
+	case method == "":
+		why = "missing required Mcp-Method header"
+	case method != r.Method:
+		why = fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, r.Method)
+	case got == "" && r.Method == "tools/call":
+		why = fmt.Sprintf("missing required Mcp-Name header for method %q", r.Method)
+	case got != "" && got != name:
+		why = fmt.Sprintf("header mismatch: Mcp-Name header value %q does not match body value %q", got, name)
+	default:
+		return true
+	}
+	writeRPCError(w, http.StatusBadRequest, r.ID, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
+	return false
+}
+
+// writeResult answers a request with res, or with err.
+func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage, err error) {
+	if err != nil {
+		writeError(w, id, err)
+		return
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  json.RawMessage `json:"result"`
+	}{"2.0", id, res})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(data)
+}
+
+// writeError answers a request with a JSON-RPC error.
+func writeError(w http.ResponseWriter, id json.RawMessage, err error) {
+	var je *jsonrpc.Error
+	if !errors.As(err, &je) {
+		je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+	}
+	if idKey(id) == "" {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *jsonrpc.Error  `json:"error"`
+	}{"2.0", id, je})
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(data)
+}
