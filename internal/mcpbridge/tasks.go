@@ -330,6 +330,14 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *m
 	defer timer.Stop()
 	select {
 	case out := <-r.done:
+		select {
+		case <-r.started:
+			// It reported a status before it ended: it is a task all the
+			// same, which finish completes with this outcome.
+			r.done <- out
+			goto task
+		default:
+		}
 		stopOnGone()
 		tr.wg.Done()
 		r.cancel()
@@ -345,6 +353,7 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *m
 		go func() { <-r.done; tr.wg.Done() }()
 		return nil, ctx.Err()
 	}
+task:
 	stopOnGone()
 	now := time.Now()
 	r.mu.Lock()

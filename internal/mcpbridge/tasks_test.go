@@ -33,7 +33,7 @@ func newTaskBackend() *taskBackend {
 			InputSchema: json.RawMessage(`{"type":"object"}`), Task: task}}
 	}
 	b.tools = []host.Tool{tool("work", manifest.TaskOptional), tool("ask", manifest.TaskOptional),
-		tool("quick", manifest.TaskRequired), tool("plain", "")}
+		tool("quick", manifest.TaskRequired), tool("plain", ""), tool("flash", manifest.TaskOptional)}
 	b.call = func(ctx context.Context, req *host.CallRequest) *host.CallResult {
 		status := func(text string) {
 			req.OnActivity(host.ActivityEvent{Update: sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: text}})
@@ -48,6 +48,9 @@ func newTaskBackend() *taskBackend {
 				b.cancelled <- string(req.Input)
 				return &host.CallResult{Status: host.StatusCancelled, Error: "cancelled"}
 			}
+		case "flash":
+			status("flashing")
+			return &host.CallResult{Status: host.StatusCompleted, Text: "flashed"}
 		case "ask":
 			status("asking")
 			if len(req.Answers) == 0 {
@@ -222,6 +225,13 @@ func TestTaskErrors(t *testing.T) {
 	res, e := post(t, url, "tools/call", "quick", map[string]any{"name": "quick", "arguments": map[string]any{}}, withTasks)
 	if e != nil || res["resultType"] != "complete" {
 		t.Errorf("quick: got %v %v, want a plain result", res, e)
+	}
+	// A call that reports a status is a task, however soon it ends.
+	res, e = post(t, url, "tools/call", "flash", map[string]any{"name": "flash", "arguments": map[string]any{}}, withTasks)
+	if e != nil || res["resultType"] != "task" {
+		t.Errorf("flash: got %v %v, want a task", res, e)
+	} else if got := pollUntilEnded(t, url, res["taskId"].(string)); got["status"] != "completed" {
+		t.Errorf("flash: got %v, want completed", got)
 	}
 	// Without the extension, a task-optional tool is a plain call.
 	if _, e := post(t, url, "tools/call", "plain", map[string]any{"name": "plain", "arguments": map[string]any{}}, map[string]any{}); e != nil {
