@@ -39,9 +39,10 @@ func (e *MismatchError) Error() string {
 
 func (e *MismatchError) Unwrap() error { return ErrMismatch }
 
-// Resolve returns the directories of the locked mods in the module cache,
-// in the entries' order. A mod missing from the cache is fetched; each is
-// checked against its entry: the zip's hash the go command recorded, the
+// Resolve returns the directories of the locked mods, in the entries'
+// order: in copies of their modules in Options.CopyDir, which the go
+// command can build. A mod missing from the module cache is fetched; each
+// is checked against its entry: the zip's hash the go command recorded, the
 // hash of the extracted files, the go.mod's and the manifest's. The first
 // difference is a *MismatchError.
 func Resolve(ctx context.Context, entries []Entry, opts *Options) ([]string, error) {
@@ -50,6 +51,9 @@ func Resolve(ctx context.Context, entries []Entry, opts *Options) ([]string, err
 	}
 	modCache, err := goModCache(ctx, opts)
 	if err != nil {
+		return nil, err
+	}
+	if _, err := opts.copyDir(); err != nil {
 		return nil, err
 	}
 	dirs := make([]string, 0, len(entries))
@@ -160,13 +164,17 @@ func resolve(ctx context.Context, e Entry, modCache string, opts *Options) (stri
 	} else if got != e.GoMod {
 		return "", &MismatchError{Entry: e, What: "go.mod", Where: where, Got: got, Want: e.GoMod}
 	}
-	modDir := filepath.Join(dir, filepath.FromSlash(e.Rel()))
-	if got, err := manifestSum(modDir); err != nil {
+	if got, err := manifestSum(filepath.Join(dir, filepath.FromSlash(e.Rel()))); err != nil {
 		return "", fmt.Errorf("%s: %v", e.String(), err)
 	} else if got != e.Manifest {
 		return "", &MismatchError{Entry: e, What: "manifest", Where: where, Got: got, Want: e.Manifest}
 	}
-	return modDir, nil
+	copyRoot, _ := opts.copyDir()
+	copied, err := copyOf(e, dir, copyRoot, escPath+"@"+escVersion)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(copied, filepath.FromSlash(e.Rel())), nil
 }
 
 // compare checks a fetched module version against its lock entry.
@@ -224,3 +232,7 @@ func goModCache(ctx context.Context, opts *Options) (string, error) {
 	}
 	return dir, nil
 }
+
+// Compare checks a fetched mod against the lock entry of the same version:
+// a *MismatchError names the hash that differs.
+func Compare(e Entry, f *Fetched) error { return compare(e, f, "fetched") }

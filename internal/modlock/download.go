@@ -21,6 +21,21 @@ type Options struct {
 	// Progress receives the go command's download lines ("go: downloading
 	// …"). Default: discard.
 	Progress io.Writer
+	// CopyDir keeps the copies of locked modules that mods are built from,
+	// as the go command builds nothing in the module cache. Default:
+	// <os.UserCacheDir>/modkit/mods.
+	CopyDir string
+}
+
+func (o *Options) copyDir() (string, error) {
+	if o != nil && o.CopyDir != "" {
+		return o.CopyDir, nil
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory for the copies of locked mods: %w", err)
+	}
+	return filepath.Join(dir, "modkit", "mods"), nil
 }
 
 func (o *Options) env() []string {

@@ -59,7 +59,8 @@ func published(t *testing.T) (*modproxytest.Proxy, string, []string) {
 func TestDownloadResolve(t *testing.T) {
 	p, src, env := published(t)
 	ctx := context.Background()
-	opts := &modlock.Options{Env: env}
+	copies := t.TempDir()
+	opts := &modlock.Options{Env: env, CopyDir: copies}
 	f, err := modlock.Download(ctx, "example.com/greet", "latest", opts)
 	if err != nil {
 		t.Fatal(err)
@@ -76,8 +77,8 @@ func TestDownloadResolve(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) != 1 || dirs[0] != f.ModDir {
-		t.Fatalf("Resolve: got %v, want [%s]", dirs, f.ModDir)
+	if want := filepath.Join(copies, "example.com", "greet@v1.0.0"); len(dirs) != 1 || dirs[0] != want {
+		t.Fatalf("Resolve: got %v, want [%s]", dirs, want)
 	}
 	if errs := modlock.Verify(ctx, []modlock.Entry{e}, opts); len(errs) > 0 {
 		t.Fatalf("Verify: %v", errs)

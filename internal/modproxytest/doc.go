@@ -8,3 +8,13 @@
 // The modules modkit requires come from the module cache the tests run
 // with, used as a second proxy: nothing is fetched from the network.
 package modproxytest
+
+// T is what the package needs of a test; a *testing.T has it, and a
+// testscript setup can adapt its environment to it.
+type T interface {
+	Helper()
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Cleanup(func())
+	TempDir() string
+}

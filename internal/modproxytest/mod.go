@@ -8,14 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"testing"
 
 	"golang.org/x/mod/modfile"
 )
 
 // AddModkit adds this checkout as the module github.com/modkit/modkit at
 // version, with edits (contents by slash-separated path) applied.
-func (p *Proxy) AddModkit(t testing.TB, version string, edits map[string][]byte) {
+func (p *Proxy) AddModkit(t T, version string, edits map[string][]byte) {
 	t.Helper()
 	p.Add(t, ModkitPath, version, p.Root, edits)
 }
@@ -25,7 +24,7 @@ func (p *Proxy) AddModkit(t testing.TB, version string, edits map[string][]byte)
 // (which must be in the proxy) and everything modkit requires, a go.sum
 // with their hashes, and the files modgen generates, by the modgen of this
 // checkout.
-func (p *Proxy) WriteMod(t testing.TB, dir, path, modkitVersion, goFile string) {
+func (p *Proxy) WriteMod(t T, dir, path, modkitVersion, goFile string) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
@@ -61,7 +60,7 @@ func (p *Proxy) WriteMod(t testing.TB, dir, path, modkitVersion, goFile string) 
 
 // writeGoMod writes the mod's go.mod: modkit at modkitVersion and, as
 // indirect requirements, everything this checkout's go.mod requires.
-func (p *Proxy) writeGoMod(t testing.TB, dir, path, modkitVersion, extra string) {
+func (p *Proxy) writeGoMod(t T, dir, path, modkitVersion, extra string) {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(p.Root, "go.mod"))
 	if err != nil {
@@ -92,7 +91,7 @@ var modgenBuild struct {
 }
 
 // modgen builds this checkout's modgen once per test process.
-func (p *Proxy) modgen(t testing.TB) string {
+func (p *Proxy) modgen(t T) string {
 	t.Helper()
 	modgenBuild.once.Do(func() {
 		dir, err := os.MkdirTemp("", "modproxytest-modgen-")

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"testing"
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb"
@@ -39,7 +38,7 @@ type Proxy struct {
 
 // New starts a checksum database on loopback, stopped at cleanup, and
 // makes an empty proxy directory. root is the directory of this checkout.
-func New(t testing.TB, root string) *Proxy {
+func New(t T, root string) *Proxy {
 	t.Helper()
 	skey, vkey, err := note.GenerateKey(rand.Reader, "modkit.test")
 	if err != nil {
@@ -59,7 +58,7 @@ func New(t testing.TB, root string) *Proxy {
 // KEY=value: the proxy, then the module cache the tests run with, as
 // GOPROXY; the database as GOSUMDB; a new GOPATH and module cache in
 // work, and the build cache the tests run with.
-func (p *Proxy) Env(t testing.TB, work string) []string {
+func (p *Proxy) Env(t T, work string) []string {
 	t.Helper()
 	vars := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOROOT"} {
@@ -90,7 +89,7 @@ func fileURL(dir string) string { return "file://" + filepath.ToSlash(dir) }
 // Add zips the directory dir as the module path@version into the proxy
 // and records its hashes in the checksum database. edits replace the
 // content of files, by slash-separated path in dir.
-func (p *Proxy) Add(t testing.TB, path, version, dir string, edits map[string][]byte) {
+func (p *Proxy) Add(t T, path, version, dir string, edits map[string][]byte) {
 	t.Helper()
 	mv := module.Version{Path: path, Version: version}
 	files, err := dirFiles(dir, edits)
@@ -119,7 +118,7 @@ func (p *Proxy) Add(t testing.TB, path, version, dir string, edits map[string][]
 
 // Sums returns the h1: hashes of path@version's zip and go.mod as the
 // proxy serves them.
-func (p *Proxy) Sums(t testing.TB, path, version string) (zipSum, modSum string) {
+func (p *Proxy) Sums(t T, path, version string) (zipSum, modSum string) {
 	t.Helper()
 	base := p.base(path, version)
 	zipData, err := os.ReadFile(base + ".zip")
@@ -139,7 +138,7 @@ func (p *Proxy) Sums(t testing.TB, path, version string) (zipSum, modSum string)
 
 // TamperZip makes the proxy serve other bytes for path@version's zip: the
 // files of dir with edits. The database keeps the first hash.
-func (p *Proxy) TamperZip(t testing.TB, path, version, dir string, edits map[string][]byte) {
+func (p *Proxy) TamperZip(t T, path, version, dir string, edits map[string][]byte) {
 	t.Helper()
 	files, err := dirFiles(dir, edits)
 	if err != nil {
@@ -155,7 +154,7 @@ func (p *Proxy) TamperZip(t testing.TB, path, version, dir string, edits map[str
 }
 
 // TamperGoMod makes the proxy serve goMod as path@version's go.mod.
-func (p *Proxy) TamperGoMod(t testing.TB, path, version string, goMod []byte) {
+func (p *Proxy) TamperGoMod(t T, path, version string, goMod []byte) {
 	t.Helper()
 	if err := os.WriteFile(p.base(path, version)+".mod", goMod, 0o644); err != nil {
 		t.Fatal(err)
@@ -166,7 +165,7 @@ func (p *Proxy) TamperGoMod(t testing.TB, path, version string, goMod []byte) {
 // proxy serves now for path@version, by rewriting its record: a tree of
 // the same size with another root, which a go command that saw the first
 // tree must refuse.
-func (p *Proxy) ForkTree(t testing.TB, path, version string) {
+func (p *Proxy) ForkTree(t T, path, version string) {
 	t.Helper()
 	zipSum, modSum := p.Sums(t, path, version)
 	if err := p.db.fork(path, version, zipSum, modSum); err != nil {
