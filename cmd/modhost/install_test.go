@@ -82,8 +82,9 @@ func TestInstallScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/install",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"tamper":  tamper,
-			"lockset": lockSet,
+			"tamper":        tamper,
+			"lockset":       lockSet,
+			"publishfuture": publishFuture,
 		},
 		Setup: func(e *testscript.Env) error {
 			st := scriptT{e}
@@ -134,6 +135,32 @@ func tamper(ts *testscript.TestScript, neg bool, args []string) {
 	default:
 		ts.Fatalf("tamper: unknown target %q", args[0])
 	}
+}
+
+// publishFuture adds to the proxy modkit v0.2.0, this checkout speaking
+// protocol 2 only, and the mod example.com/future v1.0.0 built against it.
+func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: publishfuture")
+	}
+	p := ts.Value("proxy").(*modproxytest.Proxy)
+	st := tsT{ts}
+	const file = "internal/protocol/protocol.go"
+	data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(file)))
+	ts.Check(err)
+	src := string(data)
+	for _, edit := range [][2]string{{"const Version = 1\n", "const Version = 2\n"}, {"\t\t1: {PluginName:", "\t\t2: {PluginName:"}} {
+		if !strings.Contains(src, edit[0]) {
+			ts.Fatalf("%s has no %q to make protocol 2 of", file, edit[0])
+		}
+		src = strings.Replace(src, edit[0], edit[1], 1)
+	}
+	p.AddModkit(st, "v0.2.0", map[string][]byte{file: []byte(src)})
+	dir := filepath.Join(ts.Getenv("WORK"), "src", "future")
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "count.go"), []byte(strings.ReplaceAll(greetCount, "greet", "future")), 0o644))
+	p.WriteMod(st, dir, "example.com/future", "v0.2.0", strings.ReplaceAll(greetSource, "greet", "future"))
+	p.Add(st, "example.com/future", "v1.0.0", dir, nil)
 }
 
 // lockSet sets a field of the first block of mods.lock: lockset KEY VALUE.

@@ -76,8 +76,10 @@ func (p *Proxy) Env(t T, work string) []string {
 		"GOROOT=" + vars["GOROOT"],
 		"GOPATH=" + filepath.Join(work, "gopath"),
 		"GOMODCACHE=" + filepath.Join(work, "modcache"),
-		// The module cache is made writable so that the test can remove it.
-		"GOFLAGS=-mod=readonly -modcacherw",
+		// The module cache is made writable so that the test can remove
+		// it. Without -trimpath a package's build hashes its directory, so
+		// every new module cache would build modkit's dependencies anew.
+		"GOFLAGS=-mod=readonly -modcacherw -trimpath",
 		"GOTOOLCHAIN=local",
 		"GOWORK=off",
 		"GOENV=off",
