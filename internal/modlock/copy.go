@@ -36,13 +36,20 @@ func copyOf(e Entry, dir, copyRoot, name string) (string, error) {
 	if sum, err := dirhash.HashDir(tmp, e.Module+"@"+e.Version, dirhash.Hash1); err != nil || sum != e.Zip {
 		return "", fmt.Errorf("copy %s: its files changed while copied", e.String())
 	}
-	if err := os.RemoveAll(target); err != nil {
-		return "", err
+	if _, err := os.Stat(target); err == nil {
+		// A copy that differs from the module: made again.
+		if err := os.RemoveAll(target); err != nil {
+			return "", err
+		}
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
 		return "", err
 	}
 	if err := os.Rename(tmp, target); err != nil {
+		// Another modhost may have made the copy meanwhile.
+		if sum, hashErr := dirhash.HashDir(target, e.Module+"@"+e.Version, dirhash.Hash1); hashErr == nil && sum == e.Zip {
+			return target, nil
+		}
 		return "", err
 	}
 	return target, nil

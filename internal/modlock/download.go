@@ -162,3 +162,12 @@ func indent(s string) string {
 	}
 	return ":\n\t" + strings.ReplaceAll(s, "\n", "\n\t")
 }
+
+// Latest returns the latest version of a module, fetching it.
+func Latest(ctx context.Context, module string, opts *Options) (string, error) {
+	f, err := download(ctx, module, "latest", opts)
+	if err != nil {
+		return "", err
+	}
+	return f.Version, nil
+}
