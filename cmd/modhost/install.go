@@ -205,15 +205,15 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	for _, old := range todo {
-		f, err := modlock.Download(ctx, old.Mod, "latest", lockOptions(e.stderr))
+		latest, err := modlock.Latest(ctx, old.Module, lockOptions(e.stderr))
 		if err != nil {
 			return e.fail(fmt.Errorf("update %s: %w", old.String(), err))
 		}
-		if semver.Compare(f.Version, old.Version) <= 0 {
+		if semver.Compare(latest, old.Version) <= 0 {
 			fmt.Fprintf(e.stdout, "%s %s is up to date\n", old.Module, old.Version)
 			continue
 		}
-		entry, err := e.install(ctx, old.Mod, f.Version, entries)
+		entry, err := e.install(ctx, old.Mod, latest, entries)
 		if err != nil {
 			return e.fail(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -79,6 +80,7 @@ func TestInstallScripts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	warmBuildCache(t, root)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/install",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -112,6 +114,28 @@ func TestInstallScripts(t *testing.T) {
 			return nil
 		},
 	})
+}
+
+// warmBuildCache builds what a mod built against this checkout as a
+// published modkit version needs, once, so that the scripts, which run in
+// parallel, find it in the build cache rather than all build it at once.
+func warmBuildCache(t *testing.T, root string) {
+	p := modproxytest.New(t, root)
+	p.AddModkit(t, "v0.1.0", nil)
+	dir := filepath.Join(t.TempDir(), "greet")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "count.go"), []byte(greetCount), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.WriteMod(t, dir, "example.com/greet", "v0.1.0", greetSource)
+	cmd := exec.Command("go", "build", "-o", os.DevNull, modproxytest.ModkitPath+"/sdk/serve", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), p.Env(t, t.TempDir())...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build in %s: %v\n%s", dir, err, out)
+	}
 }
 
 // tamper changes what the proxy or the checksum database serves for

@@ -27,14 +27,14 @@ type MismatchError struct {
 	Entry Entry
 	// What is "zip", "go.mod" or "manifest".
 	What string
-	// Where says what was hashed: "fetched", "in the module cache".
+	// Where says what was hashed: "as fetched", "in the module cache".
 	Where string
 	// Got is the hash of the bytes; Want, the lock's.
 	Got, Want string
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%s: %s %s: its %s hashes to %s, mods.lock has %s", e.Entry.String(), ErrMismatch, e.Where, e.What, e.Got, e.Want)
+	return fmt.Sprintf("%s %s: its %s hashes to %s, mods.lock has %s", e.Entry.String(), e.Where, e.What, e.Got, e.Want)
 }
 
 func (e *MismatchError) Unwrap() error { return ErrMismatch }
@@ -86,7 +86,7 @@ func Verify(ctx context.Context, entries []Entry, opts *Options) []error {
 			continue
 		}
 		f.ModDir = filepath.Join(f.Dir, filepath.FromSlash(e.Rel()))
-		if err := compare(e, f, "fetched again"); err != nil {
+		if err := compare(e, f, "as fetched again"); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -140,7 +140,7 @@ func resolve(ctx context.Context, e Entry, modCache string, opts *Options) (stri
 			return "", fmt.Errorf("%s: %w", e.String(), err)
 		}
 		f.ModDir = filepath.Join(f.Dir, filepath.FromSlash(e.Rel()))
-		if err := compare(e, f, "fetched"); err != nil {
+		if err := compare(e, f, "as fetched"); err != nil {
 			return "", err
 		}
 		dir = f.Dir
@@ -235,4 +235,4 @@ func goModCache(ctx context.Context, opts *Options) (string, error) {
 
 // Compare checks a fetched mod against the lock entry of the same version:
 // a *MismatchError names the hash that differs.
-func Compare(e Entry, f *Fetched) error { return compare(e, f, "fetched") }
+func Compare(e Entry, f *Fetched) error { return compare(e, f, "as fetched") }
