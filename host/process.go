@@ -301,6 +301,9 @@ func (p *proc) startError(bin string, err error) error {
 	if p.m.ctx.Err() != nil {
 		return ErrClosed
 	}
+	if err := incompatibleProtocol(id, bin, err); err != nil {
+		return err
+	}
 	var msg string
 	switch ownExit := p.run.exitCode() >= 0 || !p.run.killedByHost(); {
 	case ownExit:

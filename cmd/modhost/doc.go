@@ -30,6 +30,16 @@
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
 //	dev [--addr HOST:PORT] [--open]           serve the mod author's web inspector
+//	get MODULE[/PACKAGE][@VERSION]...         install published mods: fetch through the go
+//	                                          command, verify, build, pin in ./mods.lock
+//	update [MODULE...]                        move locked mods to their latest versions
+//	remove MODULE...                          unpin mods from ./mods.lock
+//	verify                                    fetch the locked mods again and compare
+//
+// Every command runs the mods ./mods.lock pins, besides --mods (and instead
+// of the bundled examples): each is checked against its lock entry first,
+// fetched when the module cache lacks it, and a mismatch, named with both
+// hashes, runs nothing.
 //
 // modhost COMMAND --help, or modhost help COMMAND, says what the command does
 // and lists its own flags; modhost --help lists the commands.

@@ -41,6 +41,22 @@ var commandDocs = map[string]commandDoc{
 	"dev": {summary: "Serves the mod author's web inspector on loopback and prints its URL: forms for the " +
 		"tools, live activity, results and views, commands, agents; an edit of a mod regenerates, rebuilds " +
 		"and restarts it. Serves until SIGINT or SIGTERM."},
+	"get": {args: "MODULE[/PACKAGE][@VERSION]...", summary: "Installs published mods: fetches each module version " +
+		"(default @latest) with the go command, so GOPROXY, GOSUMDB, GONOSUMDB, GOPRIVATE and GOFLAGS mean what " +
+		"they mean to go get and the checksum database verifies what comes; builds the mod against the modkit " +
+		"version its module requires and starts it, so a mod speaking another protocol is refused now; prints " +
+		"what it offers; and pins it in ./mods.lock: module, version, the h1: hashes of its zip and go.mod, " +
+		"and its manifest's hash. PACKAGE names a mod below the module's root.\n" +
+		"A version mods.lock pins already must come with the same bytes: other bytes are refused, naming both " +
+		"hashes, and the lock is left as it was."},
+	"update": {args: "[MODULE...]", summary: "Moves the mods of the named modules (default: every mod in " +
+		"./mods.lock) to their modules' latest versions, as get does, and rewrites the lock; a mod at its latest " +
+		"version is left as it is."},
+	"remove": {args: "MODULE...", summary: "Removes the mods of the named modules, or the named mod packages, " +
+		"from ./mods.lock. The module cache keeps their files."},
+	"verify": {summary: "Fetches every mod ./mods.lock pins again, into an empty module cache, so the module " +
+		"proxy and the checksum database answer anew, and compares the hashes with the lock's; then checks the " +
+		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes."},
 }
 
 // helpRequest is the error of a command whose flags asked for help.
@@ -72,7 +88,9 @@ func writeCommandHelp(w io.Writer, fs *flag.FlagSet) {
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
-	fmt.Fprintf(w, "\nglobal flags, before %s: --mods DIR[,DIR...], --workspace DIR, --agent NAME (modhost --help)\n", name)
+	if !lockCommands[name] {
+		fmt.Fprintf(w, "\nglobal flags, before %s: --mods DIR[,DIR...], --workspace DIR, --agent NAME (modhost --help)\n", name)
+	}
 }
 
 // wrap breaks text into lines of at most width columns, at spaces.

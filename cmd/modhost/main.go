@@ -55,6 +55,10 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"slash":   runSlash,
 	"mcp":     runMCP,
 	"dev":     runDev,
+	"get":     runGet,
+	"update":  runUpdate,
+	"remove":  runRemove,
+	"verify":  runVerify,
 }
 
 const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
@@ -70,6 +74,12 @@ commands:
   mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--open]       serve the mod author's web inspector, with live reload
+  get MODULE[/PACKAGE][@VERSION]...     install a published mod: fetch, verify, build, pin in mods.lock
+  update [MODULE...]                    move locked mods to their latest versions
+  remove MODULE...                      remove mods from mods.lock
+  verify                                fetch the locked mods again and compare them with mods.lock
+
+Every command also runs the mods ./mods.lock pins, from the module cache.
 
 modhost COMMAND --help (or modhost help COMMAND) explains a command and its flags.
 `
@@ -112,6 +122,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// needs any mod.
 		return sub(ctx, e, rest)
 	}
+	if lockCommands[name] {
+		return sub(ctx, e, rest)
+	}
 	ws := *workspace
 	if ws == "" {
 		wd, err := os.Getwd()
@@ -131,11 +144,17 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	e.workspace = abs
-	e.mods, err = modDirs(*mods)
+	locked, err := lockedMods(ctx, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "modhost: %v\n", err)
+		return exitFailed
+	}
+	e.mods, err = modDirs(*mods, len(locked) > 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "modhost: %v\n", err)
 		return exitUsage
 	}
+	e.mods = append(e.mods, locked...)
 	return sub(ctx, e, rest)
 }
 
@@ -153,10 +172,10 @@ func helpAsked(args []string) bool {
 	return false
 }
 
-// modDirs resolves --mods: the flag, else $MODHOST_MODS, else the examples
-// of the modkit repository around the current directory or around the
-// modhost executable.
-func modDirs(flagValue string) ([]string, error) {
+// modDirs resolves --mods: the flag, else $MODHOST_MODS, else, when
+// mods.lock pins no mod, the examples of the modkit repository around the
+// current directory or around the modhost executable.
+func modDirs(flagValue string, locked bool) ([]string, error) {
 	v := flagValue
 	if v == "" {
 		v = os.Getenv("MODHOST_MODS")
@@ -169,6 +188,9 @@ func modDirs(flagValue string) ([]string, error) {
 			}
 		}
 		return dirs, nil
+	}
+	if locked {
+		return nil, nil
 	}
 	var looked []string
 	for _, start := range searchStarts() {

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/mod/semver"
+
+	"github.com/modkit/modkit/internal/modlock"
+	"github.com/modkit/modkit/manifest"
+)
+
+// lockCommands manage ./mods.lock; they load no mods but the ones they
+// install.
+var lockCommands = map[string]bool{"get": true, "update": true, "remove": true, "verify": true}
+
+// lockedMods returns the directories, in the module cache, of the mods
+// ./mods.lock pins, fetching those missing; a mod whose bytes differ from
+// the lock is an error, and then nothing runs.
+func lockedMods(ctx context.Context, progress io.Writer) ([]string, error) {
+	entries, err := modlock.Read(modlock.FileName)
+	if err != nil {
+		return nil, err
+	}
+	dirs, err := modlock.Resolve(ctx, entries, lockOptions(progress))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", modlock.FileName, err)
+	}
+	return dirs, nil
+}
+
+// lockOptions are modlock's options: the go command's output on progress,
+// the copies of locked modules beside the host's build cache.
+func lockOptions(progress io.Writer) *modlock.Options {
+	opts := &modlock.Options{Progress: progress}
+	if dir := os.Getenv("MODKIT_CACHE"); dir != "" {
+		opts.CopyDir = filepath.Join(dir, "mods")
+	}
+	return opts
+}
+
+func runGet(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("get", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() == 0 {
+		return e.fail(usagef("get: name a mod, MODULE[/PACKAGE]@VERSION"))
+	}
+	entries, err := modlock.Read(modlock.FileName)
+	if err != nil {
+		return e.fail(err)
+	}
+	for _, arg := range fs.Args() {
+		path, version, _ := strings.Cut(arg, "@")
+		if path == "" || strings.ContainsAny(version, "@ ") {
+			return e.fail(usagef("get: %q: want MODULE[/PACKAGE]@VERSION", arg))
+		}
+		if version == "" {
+			version = "latest"
+		}
+		entry, err := e.install(ctx, path, version, entries)
+		if err != nil {
+			return e.fail(err)
+		}
+		entries = replaceEntry(entries, entry)
+	}
+	if err := modlock.Write(modlock.FileName, entries); err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+// install fetches a mod, checks it against the lock when it pins the same
+// version, builds and starts it (so an incompatible protocol is refused
+// now), prints what it offers and returns its lock entry.
+func (e *env) install(ctx context.Context, path, version string, locked []modlock.Entry) (modlock.Entry, error) {
+	f, err := modlock.Download(ctx, path, version, lockOptions(e.stderr))
+	if err != nil {
+		return modlock.Entry{}, fmt.Errorf("get %s@%s: %w", path, version, err)
+	}
+	entry, err := f.Entry()
+	if err != nil {
+		return modlock.Entry{}, fmt.Errorf("get %s@%s: %v", f.Module, f.Version, err)
+	}
+	for _, old := range locked {
+		if old.Mod == entry.Mod && old.Version == entry.Version {
+			if err := modlock.Compare(old, f); err != nil {
+				return modlock.Entry{}, fmt.Errorf("%s: %w", modlock.FileName, err)
+			}
+		}
+	}
+	dirs, err := modlock.Resolve(ctx, []modlock.Entry{entry}, lockOptions(e.stderr))
+	if err != nil {
+		return modlock.Entry{}, fmt.Errorf("get %s: %w", entry.String(), err)
+	}
+	man, err := e.startMod(ctx, dirs[0])
+	if err != nil {
+		return modlock.Entry{}, fmt.Errorf("get %s: %w", entry.String(), err)
+	}
+	fmt.Fprintf(e.stdout, "%s %s\n", f.Module, f.Version)
+	writeOffers(e.stdout, man)
+	return entry, nil
+}
+
+// startMod loads the mod in dir, builds and starts it, and returns its
+// manifest.
+func (e *env) startMod(ctx context.Context, dir string) (*manifest.Manifest, error) {
+	e.mods = []string{dir}
+	h, err := e.load()
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	if u := h.Unavailable(); len(u) > 0 {
+		return nil, u[0].Err
+	}
+	mods := h.Mods()
+	if len(mods) != 1 {
+		return nil, fmt.Errorf("%s holds %d mods, want 1", dir, len(mods))
+	}
+	if err := h.Start(ctx, mods[0].ID); err != nil {
+		return nil, err
+	}
+	return mods[0], nil
+}
+
+// writeOffers prints what a mod offers: its tools, commands, slash
+// commands, resources and agents.
+func writeOffers(w io.Writer, man *manifest.Manifest) {
+	fmt.Fprintf(w, "mod %s: %s\n", man.ID, man.Description)
+	for _, t := range man.Tools {
+		fmt.Fprintf(w, "  tool %s: %s\n", t.Name, firstSentence(t.Description))
+	}
+	for _, c := range man.Commands {
+		fmt.Fprintf(w, "  command %s: %s\n", c.ID, c.Title)
+	}
+	for _, s := range man.SlashCommands {
+		fmt.Fprintf(w, "  slash command /%s: %s\n", s.ID, firstSentence(s.Description))
+	}
+	for _, r := range man.Resources {
+		fmt.Fprintf(w, "  resource %s: %s\n", r.URI, firstSentence(r.Description))
+	}
+	for _, a := range man.Agents {
+		fmt.Fprintf(w, "  agent %s: tools %s\n", a.Name, strings.Join(a.Tools, ", "))
+	}
+	// Declared permissions, once the manifest has them, are printed here,
+	// one line each: "  permission …".
+}
+
+// firstSentence returns text up to its first ". ", for one-line listings.
+func firstSentence(text string) string {
+	if i := strings.Index(text, ". "); i >= 0 {
+		return text[:i+1]
+	}
+	return text
+}
+
+// replaceEntry returns entries with e in place of the entry of the same
+// mod, or added.
+func replaceEntry(entries []modlock.Entry, e modlock.Entry) []modlock.Entry {
+	out := slices.DeleteFunc(slices.Clone(entries), func(old modlock.Entry) bool { return old.Mod == e.Mod })
+	return append(out, e)
+}
+
+// selected returns the entries naming, by module or mod path, one of
+// names, all of them for none; a name matching no entry is an error.
+func selected(entries []modlock.Entry, names []string) ([]modlock.Entry, error) {
+	if len(names) == 0 {
+		return entries, nil
+	}
+	var out []modlock.Entry
+	for _, name := range names {
+		n := len(out)
+		for _, e := range entries {
+			if e.Module == name || e.Mod == name {
+				out = append(out, e)
+			}
+		}
+		if len(out) == n {
+			return nil, usagef("%s locks no mod of %s", modlock.FileName, name)
+		}
+	}
+	return out, nil
+}
+
+func runUpdate(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("update", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	entries, err := modlock.Read(modlock.FileName)
+	if err != nil {
+		return e.fail(err)
+	}
+	todo, err := selected(entries, fs.Args())
+	if err != nil {
+		return e.fail(err)
+	}
+	for _, old := range todo {
+		latest, err := modlock.Latest(ctx, old.Module, lockOptions(e.stderr))
+		if err != nil {
+			return e.fail(fmt.Errorf("update %s: %w", old.String(), err))
+		}
+		if semver.Compare(latest, old.Version) <= 0 {
+			fmt.Fprintf(e.stdout, "%s %s is up to date\n", old.Module, old.Version)
+			continue
+		}
+		entry, err := e.install(ctx, old.Mod, latest, entries)
+		if err != nil {
+			return e.fail(err)
+		}
+		entries = replaceEntry(entries, entry)
+	}
+	if err := modlock.Write(modlock.FileName, entries); err != nil {
+		return e.fail(err)
+	}
+	return exitOK
+}
+
+func runRemove(_ context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("remove", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() == 0 {
+		return e.fail(usagef("remove: name a module or a mod's package"))
+	}
+	entries, err := modlock.Read(modlock.FileName)
+	if err != nil {
+		return e.fail(err)
+	}
+	gone, err := selected(entries, fs.Args())
+	if err != nil {
+		return e.fail(err)
+	}
+	entries = slices.DeleteFunc(entries, func(e modlock.Entry) bool { return slices.Contains(gone, e) })
+	if err := modlock.Write(modlock.FileName, entries); err != nil {
+		return e.fail(err)
+	}
+	for _, g := range gone {
+		fmt.Fprintf(e.stdout, "removed %s\n", g.String())
+	}
+	return exitOK
+}
+
+func runVerify(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return e.fail(err)
+	}
+	if fs.NArg() > 0 {
+		return e.fail(usagef("verify: unexpected argument %q", fs.Arg(0)))
+	}
+	entries, err := modlock.Read(modlock.FileName)
+	if err != nil {
+		return e.fail(err)
+	}
+	errs := modlock.Verify(ctx, entries, lockOptions(e.stderr))
+	if len(errs) > 0 {
+		for _, err := range errs {
+			fmt.Fprintf(e.stderr, "modhost: verify: %v\n", err)
+		}
+		return e.fail(errors.New("verify: " + modlock.FileName + " does not match what was fetched"))
+	}
+	fmt.Fprintf(e.stdout, "%s: %d mods verified\n", modlock.FileName, len(entries))
+	return exitOK
+}

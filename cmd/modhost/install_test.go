@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/modkit/modkit/internal/modproxytest"
+)
+
+// greetSource is a mod published as the module example.com/greet; update
+// makes v1.1.0 say hello differently.
+const greetSource = `// Package greet is a test mod published as a module.
+package greet
+
+import "github.com/modkit/modkit/sdk"
+
+// HelloInput says whom to greet.
+type HelloInput struct {
+	// Name is the person to greet.
+	Name string ` + "`json:\"name\"`" + `
+}
+
+// Mod is the greet mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{ID: "greet", Description: "Greets people."},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[HelloInput]{
+			Name:        "greet_hello",
+			Description: "Greets a person by name. Call it to say hello.",
+			Run: func(tc *sdk.ToolContext, in HelloInput) (sdk.Result, error) {
+				return sdk.Text("GREETING, " + in.Name + "!"), nil
+			},
+		},
+	}},
+	Commands: []sdk.Command{{ID: "greet.count", Title: "Count the greetings", Run: count}},
+})
+`
+
+const greetCount = `package greet
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/modkit/modkit/sdk"
+)
+
+func count(context.Context, *sdk.Env, json.RawMessage) (string, error) { return "none yet", nil }
+`
+
+// scriptT adapts a script's environment to what modproxytest needs.
+type scriptT struct{ e *testscript.Env }
+
+func (s scriptT) Helper()                           {}
+func (s scriptT) Fatal(args ...any)                 { s.e.T().Fatal(args...) }
+func (s scriptT) Fatalf(format string, args ...any) { s.e.T().Fatal(fmt.Sprintf(format, args...)) }
+func (s scriptT) Cleanup(f func())                  { s.e.Defer(f) }
+func (s scriptT) TempDir() string {
+	dir, err := os.MkdirTemp(s.e.WorkDir, "tmp")
+	if err != nil {
+		s.Fatal(err)
+	}
+	return dir
+}
+
+// TestInstallScripts runs testdata/install/*.txtar. Each script has its own
+// module proxy, in $PROXY, holding this checkout as modkit v0.1.0 and the
+// mod example.com/greet v1.0.0 and v1.1.0 (sources in $GREET), its own
+// checksum database, and a new module cache: the go command reads modkit's
+// dependencies from the test's module cache, and nothing from the network.
+func TestInstallScripts(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	warmBuildCache(t, root)
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/install",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"tamper":        tamper,
+			"lockset":       lockSet,
+			"publishfuture": publishFuture,
+		},
+		Setup: func(e *testscript.Env) error {
+			st := scriptT{e}
+			p := modproxytest.New(st, root)
+			p.AddModkit(st, "v0.1.0", nil)
+			greet := filepath.Join(e.WorkDir, "src", "greet")
+			if err := os.MkdirAll(greet, 0o755); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(greet, "count.go"), []byte(greetCount), 0o644); err != nil {
+				return err
+			}
+			p.WriteMod(st, greet, "example.com/greet", "v0.1.0", greetSource)
+			p.Add(st, "example.com/greet", "v1.0.0", greet, nil)
+			p.Add(st, "example.com/greet", "v1.1.0", greet, map[string][]byte{"README": []byte("v1.1.0\n")})
+			for _, kv := range p.Env(st, e.WorkDir) {
+				k, v, _ := strings.Cut(kv, "=")
+				e.Setenv(k, v)
+			}
+			e.Setenv("PROXY", p.Dir)
+			e.Setenv("GREET", greet)
+			e.Setenv("MODKIT_CACHE", cacheDir)
+			e.Setenv("MODHOST_MODS", "")
+			e.Values["proxy"] = p
+			return nil
+		},
+	})
+}
+
+// warmBuildCache builds what a mod built against this checkout as a
+// published modkit version needs, once, so that the scripts, which run in
+// parallel, find it in the build cache rather than all build it at once.
+func warmBuildCache(t *testing.T, root string) {
+	p := modproxytest.New(t, root)
+	p.AddModkit(t, "v0.1.0", nil)
+	dir := filepath.Join(t.TempDir(), "greet")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "count.go"), []byte(greetCount), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p.WriteMod(t, dir, "example.com/greet", "v0.1.0", greetSource)
+	cmd := exec.Command("go", "build", "-o", os.DevNull, modproxytest.ModkitPath+"/sdk/serve", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), p.Env(t, t.TempDir())...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build in %s: %v\n%s", dir, err, out)
+	}
+}
+
+// tamper changes what the proxy or the checksum database serves for
+// example.com/greet@VERSION: tamper zip|gomod|tree VERSION.
+func tamper(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: tamper zip|gomod|tree VERSION")
+	}
+	p := ts.Value("proxy").(*modproxytest.Proxy)
+	st := tsT{ts}
+	version := args[1]
+	switch args[0] {
+	case "zip":
+		p.TamperZip(st, "example.com/greet", version, ts.Getenv("GREET"), map[string][]byte{"extra.go": []byte("package greet\n\nvar injected = 1\n")})
+	case "gomod":
+		goMod, err := os.ReadFile(filepath.Join(ts.Getenv("GREET"), "go.mod"))
+		ts.Check(err)
+		p.TamperGoMod(st, "example.com/greet", version, append(goMod, "// tampered\n"...))
+	case "tree":
+		p.ForkTree(st, "example.com/greet", version)
+	default:
+		ts.Fatalf("tamper: unknown target %q", args[0])
+	}
+}
+
+// publishFuture adds to the proxy modkit v0.2.0, this checkout speaking
+// protocol 2 only, and the mod example.com/future v1.0.0 built against it.
+func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: publishfuture")
+	}
+	p := ts.Value("proxy").(*modproxytest.Proxy)
+	st := tsT{ts}
+	const file = "internal/protocol/protocol.go"
+	data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(file)))
+	ts.Check(err)
+	src := string(data)
+	for _, edit := range [][2]string{{"const Version = 1\n", "const Version = 2\n"}, {"\t\t1: {PluginName:", "\t\t2: {PluginName:"}} {
+		if !strings.Contains(src, edit[0]) {
+			ts.Fatalf("%s has no %q to make protocol 2 of", file, edit[0])
+		}
+		src = strings.Replace(src, edit[0], edit[1], 1)
+	}
+	p.AddModkit(st, "v0.2.0", map[string][]byte{file: []byte(src)})
+	dir := filepath.Join(ts.Getenv("WORK"), "src", "future")
+	ts.Check(os.MkdirAll(dir, 0o755))
+	ts.Check(os.WriteFile(filepath.Join(dir, "count.go"), []byte(strings.ReplaceAll(greetCount, "greet", "future")), 0o644))
+	p.WriteMod(st, dir, "example.com/future", "v0.2.0", strings.ReplaceAll(greetSource, "greet", "future"))
+	p.Add(st, "example.com/future", "v1.0.0", dir, nil)
+}
+
+// lockSet sets a field of the first block of mods.lock: lockset KEY VALUE.
+func lockSet(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: lockset KEY VALUE")
+	}
+	path := ts.MkAbs("mods.lock")
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	lines := bytes.Split(data, []byte("\n"))
+	for i, l := range lines {
+		if f := strings.Fields(string(l)); len(f) >= 2 && f[0] == args[0] && l[0] == '\t' {
+			lines[i] = fmt.Appendf(nil, "\t%-8s %s", args[0], args[1])
+			ts.Check(os.WriteFile(path, bytes.Join(lines, []byte("\n")), 0o644))
+			return
+		}
+	}
+	ts.Fatalf("mods.lock has no %s line", args[0])
+}
+
+// tsT adapts a running script to what modproxytest needs.
+type tsT struct{ ts *testscript.TestScript }
+
+func (s tsT) Helper()                           {}
+func (s tsT) Fatal(args ...any)                 { s.ts.Fatalf("%s", fmt.Sprint(args...)) }
+func (s tsT) Fatalf(format string, args ...any) { s.ts.Fatalf(format, args...) }
+func (s tsT) Cleanup(f func())                  { s.ts.Defer(f) }
+func (s tsT) TempDir() string {
+	dir, err := os.MkdirTemp(s.ts.Getenv("WORK"), "tmp")
+	s.ts.Check(err)
+	return dir
+}

@@ -1,0 +1,25 @@
+// Package modlock pins the mods modhost installs from Go modules, in the
+// mods.lock file, and fetches and checks them through the go command.
+//
+// # The lock file
+//
+// [Parse] reads mods.lock and [Format] writes it: one block per mod, sorted
+// by the mod's package path, naming the module version it comes from, the
+// h1: hashes of the module's zip and go.mod (the hashes go.sum and the
+// checksum database hold) and the SHA-256 of the mod's mod.manifest.json:
+//
+//	mod example.com/weather
+//		module   example.com/weather v1.2.0
+//		zip      h1:…
+//		go.mod   h1:…
+//		manifest sha256:…
+//
+// # Fetching and checking
+//
+// [Download] fetches a module version with go mod download, so GOPROXY,
+// GOSUMDB, GONOSUMDB, GOPRIVATE and GOFLAGS mean what they mean to the go
+// command and the checksum database verifies what is fetched. [Resolve]
+// finds each locked mod in the module cache, fetching it when missing, and
+// refuses one whose bytes differ from the lock with a [*MismatchError]
+// naming both hashes.
+package modlock
