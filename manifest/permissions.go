@@ -87,6 +87,14 @@ func listOrAny(list []string, anyText string) string {
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
+// Problems returns what is wrong with p, each problem naming its field
+// and index ("permissions.connect[0]"); nil when nothing is.
+func (p *Permissions) Problems() []Problem {
+	v := validator{}
+	v.validatePermissions(p)
+	return v.problems
+}
+
 // validatePermissions checks the declared permissions, naming each bad
 // entry by its field and index.
 func (v *validator) validatePermissions(p *Permissions) {
