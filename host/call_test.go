@@ -245,7 +245,7 @@ func TestCancel(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "seen")
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := h.Call(ctx, &host.CallRequest{
-		Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+		Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: inWorkspace(filepath.Dir(marker)),
 		OnActivity: func(e host.ActivityEvent) {
 			if e.Update.Kind == sdk.ActivityStatus {
 				cancel()

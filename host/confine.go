@@ -23,6 +23,22 @@ import (
 // operator did not allow unconfined mods (Options.AllowUnconfined).
 var ErrUnconfined = errors.New("mods cannot be confined here")
 
+// Unconfined says why the host cannot confine its mods' processes to
+// their declared permissions on this machine; nil when it confines them.
+// Such a host starts mods only with Options.AllowUnconfined.
+func (h *Host) Unconfined() error { return h.sandboxErr }
+
+// readOnly returns the annotations of a tool that can change nothing: it
+// runs only in its mod, which the host confines and which declares no
+// permission to write the workspace, connect or run programs. nil for any
+// other tool, whose annotations stand as declared.
+func (h *Host) readOnly(t *tool) *manifest.Annotations {
+	if !h.confining() || t.man.Runs != manifest.RunsInMod || t.mod.man.Permissions.Writes() {
+		return nil
+	}
+	return &manifest.Annotations{ReadOnly: true}
+}
+
 // confining reports whether the host confines its mods' processes.
 func (h *Host) confining() bool { return h.sandboxErr == nil }
 

@@ -205,7 +205,10 @@ type agent struct {
 	allowed map[string]bool
 }
 
-// Tool is a tool as listed by the host.
+// Tool is a tool as listed by the host. Its Annotations are read-only,
+// whatever the manifest declares, when the host confines the tool's mod
+// and the mod declares no permission to write the workspace, connect or
+// run programs: its process cannot change anything.
 type Tool struct {
 	// Mod is the id of the mod that has the tool.
 	Mod string
@@ -403,7 +406,11 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
+		mt := t.man.Clone()
+		if a := h.readOnly(t); a != nil {
+			mt.Annotations = a
+		}
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -23,6 +23,9 @@ func ABI() int {
 // Check returns nil when the kernel can enforce a Policy, else an error
 // saying why not: the kernel's version and what its Landlock lacks.
 func Check() error {
+	if disabled.Load() {
+		return errDisabled
+	}
 	abi := ABI()
 	if abi >= RequiredABI {
 		return nil

@@ -12,6 +12,9 @@ func ABI() int { return 0 }
 
 // Check fails: mods are confined only on Linux.
 func Check() error {
+	if disabled.Load() {
+		return errDisabled
+	}
 	return errors.New(runtime.GOOS + " has no Landlock: mods are confined only on Linux")
 }
 

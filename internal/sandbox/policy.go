@@ -1,5 +1,10 @@
 package sandbox
 
+import (
+	"errors"
+	"sync/atomic"
+)
+
 // Policy is what one mod process may do. Paths need not exist: a missing
 // one grants nothing.
 type Policy struct {
@@ -35,3 +40,15 @@ var abiFeatures = map[int]string{
 	5: "device ioctl",
 	6: "scoping of abstract unix sockets and signals",
 }
+
+// disabled makes Check fail, for benchmarks that measure what confinement
+// costs.
+var disabled atomic.Bool
+
+// Disable makes Check fail (true) or judge the kernel again (false), as
+// on a machine that cannot confine: for benchmarks comparing a confined
+// host with an unconfined one. Not for production code.
+func Disable(off bool) { disabled.Store(off) }
+
+// errDisabled is Check's error while Disable is on.
+var errDisabled = errors.New("confinement is disabled (sandbox.Disable)")

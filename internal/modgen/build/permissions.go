@@ -64,4 +64,3 @@ func (b *builder) annotationWarnings(m *load.Mod, p *manifest.Permissions) {
 		}
 	}
 }
-
