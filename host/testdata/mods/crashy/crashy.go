@@ -90,9 +90,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		ID:          "crashy",
 		DisplayName: "Crashy",
 		Description: "Test mod that misbehaves on request.",
-	},	// crashy_wait writes its marker files into the workspace.
+	},
+	// crashy_wait writes its marker files into the workspace.
 	Permissions: sdk.Permissions{WriteWorkspace: true},
-
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[EchoInput]{
 			Name:        "crashy_echo",
