@@ -188,11 +188,14 @@ func (m *mod) modEnv(spec []string, dir string) []string {
 	var env []string
 	for _, kv := range spec {
 		k, _, _ := strings.Cut(kv, "=")
+		if runtime.GOOS == "windows" {
+			k = strings.ToUpper(k) // Path is PATH
+		}
 		if keep[k] || strings.HasPrefix(k, "PLUGIN_") {
 			env = append(env, kv)
 		}
 	}
-	if !keep["GOMAXPROCS"] || os.Getenv("GOMAXPROCS") == "" {
+	if os.Getenv("GOMAXPROCS") == "" {
 		// A confined mod cannot read its cgroup's CPU limit from /proc:
 		// it gets the host's.
 		env = append(env, "GOMAXPROCS="+strconv.Itoa(runtime.GOMAXPROCS(0)))

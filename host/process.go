@@ -120,7 +120,13 @@ func (m *mod) get(ctx context.Context) (*proc, error) {
 	ws, _ := m.procKey(ctx)
 	start := func() (*proc, error) { return m.startFresh(ws) }
 	if m.inProcess != nil {
-		start = m.startInProcess
+		start = func() (*proc, error) {
+			p, err := m.startInProcess()
+			if p != nil {
+				p.workspace = ws
+			}
+			return p, err
+		}
 	}
 	p, err := start()
 	if err == nil {
@@ -129,7 +135,6 @@ func (m *mod) get(ctx context.Context) (*proc, error) {
 			if m.procs == nil {
 				m.procs = map[string]*proc{}
 			}
-			p.workspace = ws
 			m.procs[ws] = p
 			m.mu.Unlock()
 			m.watchResources(p)
@@ -250,7 +255,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		StartTimeout:     m.h.opts.HandshakeTimeout,
 		GRPCDialOptions:  dialOpts,
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, confined: run.policy != nil}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
