@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/go-plugin"
 
@@ -149,8 +150,22 @@ func (m *mod) pathVars() map[string]string {
 	return vars
 }
 
+// dynamics caches dynamic by binary: a cached binary's name holds its
+// checksum, so its answer never changes.
+var dynamics sync.Map // path -> bool
+
 // dynamic reports whether bin needs the dynamic loader.
 func dynamic(bin string) bool {
+	if d, ok := dynamics.Load(bin); ok {
+		return d.(bool)
+	}
+	d := readsInterp(bin)
+	dynamics.Store(bin, d)
+	return d
+}
+
+// readsInterp reports whether the ELF file bin names an interpreter.
+func readsInterp(bin string) bool {
 	f, err := elf.Open(bin)
 	if err != nil {
 		return false

@@ -61,7 +61,7 @@ func denial(err error, id string, p *sdk.Permissions, workspace string) (op, mod
 		return "mod " + id + " tried to run " + pathErr.Path + "; " + lacks,
 			refused + "may not run " + name + " (" + lacks + ")" + end, true
 	case errors.As(err, &pathErr):
-		if workspace != "" && (!filepath.IsAbs(pathErr.Path) || within(pathErr.Path, workspace)) {
+		if workspace != "" && (!filepath.IsAbs(pathErr.Path) || within(pathErr.Path, workspace)) && !leadsOut(pathErr.Path, workspace) {
 			if p.WriteWorkspace {
 				return "", "", false // the file's own mode, not confinement
 			}
@@ -97,6 +97,23 @@ func addrText(e *net.OpError) string {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// leadsOut reports whether path, in the workspace, leads outside it
+// through a symbolic link: reading it is what was refused.
+func leadsOut(path, workspace string) bool {
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(workspace, path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	ws, err := filepath.EvalSymlinks(workspace)
+	if err != nil {
+		ws = workspace
+	}
+	return !within(real, ws)
 }
 
 // permissionsText lists what p allows, for the operator.
