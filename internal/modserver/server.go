@@ -323,6 +323,10 @@ func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*m
 		return err
 	})
 	if err != nil {
+		if op, text, ok := denial(err, s.id, &s.g.Mod.Permissions, req.Session.Workspace); ok {
+			s.log.Warn(op, "command", what, "error", err.Error())
+			return &modapi.CommandResponse{Error: text}, nil
+		}
 		return &modapi.CommandResponse{Error: err.Error()}, nil
 	}
 	if e := modapi.CapMessage(what, msg, req.MaxMessageBytes); e != "" {
