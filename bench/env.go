@@ -57,7 +57,7 @@ const callTimeout = 30 * time.Second
 
 // hostOptions are the options of every host the benchmark loads.
 func (e *env) hostOptions() *host.Options {
-	return &host.Options{CacheDir: e.cfg.cacheDir, Progress: e.log, CallTimeout: callTimeout}
+	return &host.Options{CacheDir: e.cfg.cacheDir, Progress: e.log, CallTimeout: callTimeout, AllowUnconfined: true}
 }
 
 // bareProcess returns the long-running bare plugin, starting it once.

@@ -92,6 +92,7 @@ var measurements = []measurement{
 	{"balanced_vs_direct", atMost(1.2), balancedVsDirect},
 	{"concurrent_vs_goplugin", atLeast(0.8), concurrentVsGoPlugin},
 	{"coldstart_vs_goplugin", atMost(1.2), coldStartVsGoPlugin},
+	{"coldstart_confined_vs_unconfined", atMost(1.05), coldStartConfined},
 	{"validate_vs_json", atMost(1.5), validateVsJSON},
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
 	{"cancel_p50_ms", atMost(1), cancelP50},

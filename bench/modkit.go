@@ -15,6 +15,7 @@ import (
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/bench/internal/echomod"
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -215,6 +216,43 @@ func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	return compare("", msSide("Load + first call", a), msSide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
+}
+
+// coldStartConfined compares modkit's cold start (Load and a first call)
+// with its mod confined by Landlock against the same start unconfined, as
+// on a kernel without Landlock.
+func coldStartConfined(ctx context.Context, e *env) (row, error) {
+	if err := sandbox.Check(); err != nil {
+		return row{}, fmt.Errorf("mods cannot be confined here: %w", err)
+	}
+	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
+		return row{}, err
+	}
+	starts := func(confined bool) func(int) ([]float64, error) {
+		return func(int) ([]float64, error) {
+			sandbox.Disable(!confined)
+			defer sandbox.Disable(false)
+			ds := make([]time.Duration, e.cfg.coldStarts)
+			for i := range ds {
+				d, h, err := coldModkit(ctx, e)
+				if err != nil {
+					return nil, err
+				}
+				if got := h.Unconfined() == nil; got != confined {
+					h.Close()
+					return nil, fmt.Errorf("host confines mods: %v, want %v", got, confined)
+				}
+				h.Close()
+				ds[i] = d
+			}
+			return micros(ds), nil
+		}
+	}
+	a, b, err := pair(e.cfg.rounds, starts(true), starts(false))
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", msSide("confined Load + first call", a), msSide("unconfined", b), roundRatios(a, b), goal{}), nil
 }
 
 // cancelOnce starts a wait_cancel call, cancels it once the handler runs,

@@ -72,7 +72,7 @@ func TestApproval(t *testing.T) {
 				input = json.RawMessage(strings.Replace(tt.input, "{", `{"marker":`+strconv.Quote(marker)+",", 1))
 				input = json.RawMessage(strings.Replace(string(input), ",}", "}", 1))
 			}
-			req := &host.CallRequest{Tool: tt.tool, Input: input, Session: session(t), Label: "L1"}
+			req := &host.CallRequest{Tool: tt.tool, Input: input, Session: inWorkspace(filepath.Dir(marker)), Label: "L1"}
 			if tt.asker != nil {
 				req.Approver = tt.asker.approve
 			}
@@ -119,7 +119,7 @@ func TestApprovalCancelledWhileWaiting(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var pid int
 	res, err := h.Call(ctx, &host.CallRequest{
-		Tool: "approving_guarded", Input: json.RawMessage(`{"reason":"wait","marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+		Tool: "approving_guarded", Input: json.RawMessage(`{"reason":"wait","marker":` + strconv.Quote(marker) + `}`), Session: inWorkspace(filepath.Dir(marker)),
 		Approver: func(ctx context.Context, _ *host.ApprovalRequest) (bool, error) {
 			pid = host.PID(h.Host, "approving")
 			cancel()

@@ -136,6 +136,7 @@ type CallResult struct {
 // happened: ErrUnknownTool, ErrNotAllowed or ErrClosed (wrapped; test with
 // errors.Is).
 func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) {
+	ctx = withWorkspace(ctx, req.Session.Workspace)
 	t, ok := h.tools[req.Tool]
 	if !ok {
 		return nil, h.unknownTool(req.Tool)

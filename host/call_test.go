@@ -245,7 +245,7 @@ func TestCancel(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "seen")
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := h.Call(ctx, &host.CallRequest{
-		Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+		Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: inWorkspace(filepath.Dir(marker)),
 		OnActivity: func(e host.ActivityEvent) {
 			if e.Update.Kind == sdk.ActivityStatus {
 				cancel()
@@ -261,7 +261,11 @@ func TestCancel(t *testing.T) {
 	}
 	// The handler saw the cancellation: it writes the marker then.
 	waitForFile(t, marker)
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"after"}`), host.StatusCompleted)
+	after, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"after"}`), Session: inWorkspace(filepath.Dir(marker))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, after, host.StatusCompleted)
 	if n := strings.Count(h.logs.String(), "mod started"); n != 1 {
 		t.Errorf("got %d mod starts, want 1: a handler that ends on cancellation keeps its mod", n)
 	}

@@ -106,6 +106,7 @@ func (h *Host) RenderView(ctx context.Context, toolName string, state sdk.RawVie
 // after the command.run hooks of every mod and the command's own hooks. It
 // returns the command's message for the person.
 func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, session sdk.Session) (string, error) {
+	ctx = withWorkspace(ctx, session.Workspace)
 	m, ok := h.cmds[id]
 	if !ok {
 		return "", h.unknownCommand(id, false)
@@ -134,6 +135,7 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 
 // RunSlashCommand runs a slash command with the text typed after "/id ".
 func (h *Host) RunSlashCommand(ctx context.Context, id, text string, session sdk.Session) (string, error) {
+	ctx = withWorkspace(ctx, session.Workspace)
 	m, ok := h.slash[id]
 	if !ok {
 		return "", h.unknownCommand(id, true)

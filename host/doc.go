@@ -54,6 +54,29 @@
 // Linux by a parent-death signal, elsewhere because the mod watches its
 // parent and exits when it is gone.
 //
+// # Confinement
+//
+// On Linux with Landlock ABI 6 or later every mod process starts confined
+// to its manifest's permissions (see manifest.Permissions): it reads the
+// session workspace it was started for and what the Go runtime needs,
+// writes its private temporary directory (its TMPDIR, removed with the
+// process), receives only the environment variables it declares besides
+// the runtime's, and connects, runs programs, reads further paths or
+// writes the workspace only as declared. Signals to other processes and
+// abstract unix sockets made outside it are always refused. The host
+// restricts one thread of its own and starts the mod from it, so the
+// restriction holds from the mod's first instruction, before any init
+// function of the author's packages; then the mod must report that it is
+// confined, or it does not start. Since a confined process reads one
+// workspace, a mod gets a process per session workspace it serves.
+//
+// Where the kernel cannot confine (no Landlock, an older ABI, macOS,
+// Windows), [Load] still loads, but no mod starts, each start failing
+// with [ErrUnconfined] and the reason, unless [Options.AllowUnconfined]
+// is set; [Host.Unconfined] says why. [Host.Tools] lists every tool of a
+// confined mod that may neither write the workspace, connect nor run
+// programs as read-only.
+//
 // # Calls
 //
 // [Host.Call] looks the tool up, applies the agent's allowlist, validates the

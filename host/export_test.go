@@ -20,7 +20,7 @@ func BareUnary(h *Host, id string) (func(context.Context) error, error) {
 		if m.man.ID != id {
 			continue
 		}
-		p, err := m.get()
+		p, err := m.get(context.Background())
 		if err != nil {
 			return nil, err
 		}
@@ -41,7 +41,7 @@ func BareStream(h *Host, tool string, input []byte) (func(context.Context) error
 	if !ok {
 		return nil, ErrUnknownTool
 	}
-	p, err := t.mod.get()
+	p, err := t.mod.get(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +70,7 @@ func BareOnce(h *Host, tool string, input []byte) (func(context.Context) error, 
 	if !ok {
 		return nil, ErrUnknownTool
 	}
-	p, err := t.mod.get()
+	p, err := t.mod.get(context.Background())
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +112,7 @@ func Binary(h *Host, id string) (bin, record string, err error) {
 func PID(h *Host, id string) int {
 	for _, m := range h.mods {
 		if m.man.ID == id {
-			if p := m.current(); p != nil {
+			if p := m.current(context.Background()); p != nil {
 				return p.run.pid
 			}
 		}

@@ -195,6 +195,7 @@ func (h *Host) sortedTemplates() []*template {
 // template matches, in its mod. It returns ErrResourceNotFound when no
 // loaded mod has it or its mod says it does not exist.
 func (h *Host) ReadResource(ctx context.Context, uri string, session sdk.Session) (*ResourceResult, error) {
+	ctx = withWorkspace(ctx, session.Workspace)
 	if err := h.requestTooLarge("the uri", len(uri)); err != nil {
 		return nil, fmt.Errorf("read resource: %w", err)
 	}
@@ -249,6 +250,7 @@ type PromptRequest struct {
 // A handler that fails because a question could not be asked leaves the
 // kinds in the error, a *PromptError.
 func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*PromptResult, error) {
+	ctx = withWorkspace(ctx, preq.Session.Workspace)
 	id, args := preq.ID, preq.Arguments
 	m, ok := h.slash[id]
 	if !ok {
@@ -368,6 +370,7 @@ func checkPromptArgs(sc manifest.SlashCommand, args map[string]string) error {
 // unknown template ErrResourceNotFound, and an argument or variable the
 // prompt or template does not have ErrBadArguments.
 func (h *Host) Complete(ctx context.Context, req *CompleteRequest) (sdk.Completion, error) {
+	ctx = withWorkspace(ctx, req.Session.Workspace)
 	var m *mod
 	var completes bool
 	var what string

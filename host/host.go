@@ -92,6 +92,13 @@ type Options struct {
 	// call of a tool that runs in the client; a call over it fails.
 	// Default 5m.
 	ClientTimeout time.Duration
+	// AllowUnconfined lets mods run where the kernel cannot confine them
+	// (Linux without Landlock ABI 6, macOS, Windows), with every right of
+	// the user who runs the host; without it such a host starts no mod
+	// and says why. Where the kernel can, mods are confined whatever it
+	// says: each reads its session's workspace and what its manifest's
+	// permissions allow, and nothing else.
+	AllowUnconfined bool
 }
 
 func (o *Options) withDefaults() (Options, error) {
@@ -166,6 +173,8 @@ type Host struct {
 	// sweepOnce sweeps socket directories left by dead hosts, once, before
 	// the first mod starts.
 	sweepOnce sync.Once
+	// sandboxErr says why the kernel cannot confine mods; nil when it can.
+	sandboxErr error
 	// client holds the handlers of tools that run in the client.
 	client clientTools
 	// feat holds resources, templates and resource update listeners.
@@ -196,7 +205,10 @@ type agent struct {
 	allowed map[string]bool
 }
 
-// Tool is a tool as listed by the host.
+// Tool is a tool as listed by the host. Its Annotations are read-only,
+// whatever the manifest declares, when the host confines the tool's mod
+// and the mod declares no permission to write the workspace, connect or
+// run programs: its process cannot change anything.
 type Tool struct {
 	// Mod is the id of the mod that has the tool.
 	Mod string
@@ -233,6 +245,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		idPrefix:  newIDPrefix(),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.checkSandbox()
 	ids := map[string]*mod{}
 	for _, dir := range dirs {
 		m, err := loadMod(h, dir)
@@ -393,7 +406,11 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		if a != nil && !a.allowed[t.man.Name] {
 			continue
 		}
-		out = append(out, Tool{Mod: t.mod.man.ID, Tool: t.man.Clone(), ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
+		mt := t.man.Clone()
+		if a := h.readOnly(t); a != nil {
+			mt.Annotations = a
+		}
+		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
@@ -448,7 +465,7 @@ func (h *Host) Close() error {
 	h.cancel()
 	var procs []*proc
 	for _, m := range h.mods {
-		if p := m.take(); p != nil {
+		for _, p := range m.take() {
 			p.stopBecause("the host closed")
 			procs = append(procs, p)
 		}

@@ -40,12 +40,18 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-const crashyDir = "testdata/mods/crashy"
+const (
+	crashyDir = "testdata/mods/crashy"
+	// hostileDir and permittedDir try what confinement denies, declaring
+	// nothing and the permissions for it.
+	hostileDir   = "testdata/mods/hostile"
+	permittedDir = "testdata/mods/permitted"
+)
 
 // prebuild builds every test mod that builds, once per test binary, so that
 // no test waits for a build it is not about.
 func prebuild() error {
-	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir, askingDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
+	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir, askingDir, hostileDir, permittedDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
 	if err != nil {
 		return err
 	}
@@ -161,6 +167,8 @@ func (b *logBuffer) String() string {
 
 type testHost struct {
 	*host.Host
+	// ws, when set, is the workspace of the sessions of askCall.
+	ws       string
 	logs     *logBuffer
 	progress *logBuffer
 	cacheDir string
@@ -203,6 +211,10 @@ func session(t testing.TB) sdk.Session {
 	}
 	return sdk.Session{ID: "s1", Workspace: wd}
 }
+
+// inWorkspace is a session working in dir: a test mod that writes there,
+// as it declares, may.
+func inWorkspace(dir string) sdk.Session { return sdk.Session{ID: "s1", Workspace: dir} }
 
 // call runs a tool and fails the test when no call happened.
 func call(t testing.TB, h *testHost, tool, input string) *host.CallResult {

@@ -139,7 +139,7 @@ func latencyGoals(t *testing.B) {
 		cctx, cancel := context.WithCancel(ctx)
 		var at time.Time
 		res, err := hc.Call(cctx, &host.CallRequest{
-			Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: session(t),
+			Tool: "crashy_wait", Input: json.RawMessage(`{"marker":` + strconv.Quote(marker) + `}`), Session: inWorkspace(dir),
 			OnActivity: func(e host.ActivityEvent) {
 				if e.Update.Kind == sdk.ActivityStatus {
 					at = time.Now()

@@ -30,7 +30,7 @@ func (h *Host) Check(ctx context.Context, toolName string, input json.RawMessage
 	if problems := checkInput(schema, input); len(problems) > 0 {
 		return problems, nil
 	}
-	if p := t.mod.current(); p != nil && p.validates[toolName] {
+	if p := t.mod.current(ctx); p != nil && p.validates[toolName] {
 		return p.checkInput(ctx, toolName, input)
 	}
 	return nil, nil

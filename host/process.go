@@ -43,8 +43,11 @@ type mod struct {
 	cancel context.CancelFunc
 
 	starting sync.Mutex // held while building and starting
-	mu       sync.Mutex // guards proc
-	proc     *proc
+	mu       sync.Mutex // guards procs
+	// procs are the running processes by workspace: a confined process
+	// may read only the session workspace it was started for. Unconfined,
+	// one process, under "", serves every workspace.
+	procs map[string]*proc
 	// inProcess, when set, runs the mod in the host's process (see
 	// startInProcess).
 	inProcess *sdk.Generated
@@ -59,6 +62,10 @@ type proc struct {
 	rpc       modapi.Mod
 	tail      *stderrTail
 	socketDir string
+	// workspace is the session workspace the process was started for.
+	workspace string
+	// confined reports that the host started the process confined.
+	confined bool
 	// validates holds the tools whose input the mod checks with a
 	// generated validator for the same schema as the loaded manifest's.
 	validates map[string]bool
@@ -67,37 +74,68 @@ type proc struct {
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
 }
 
-// current returns the mod's running process, or nil.
-func (m *mod) current() *proc {
+// current returns the mod's running process for the workspace in ctx
+// (see withWorkspace), or nil. Without a workspace any running process
+// will do.
+func (m *mod) current(ctx context.Context) *proc {
+	ws, any := m.procKey(ctx)
 	m.mu.Lock()
-	p := m.proc
-	m.mu.Unlock()
-	if p != nil && !p.hasExited() {
+	defer m.mu.Unlock()
+	if p := m.procs[ws]; p != nil && !p.hasExited() {
 		return p
+	}
+	if any {
+		for _, p := range m.procs {
+			if !p.hasExited() {
+				return p
+			}
+		}
 	}
 	return nil
 }
 
-// get returns the mod's running process, building and starting it when
-// there is none or the last one exited.
-func (m *mod) get() (*proc, error) {
+// procKey is the key of the process serving ctx's workspace: its
+// workspace when mods are confined, since a confined process may read
+// only the one it was started for; "" otherwise. any reports that any
+// running process will do.
+func (m *mod) procKey(ctx context.Context) (key string, any bool) {
+	ws, ok := ctx.Value(workspaceKey{}).(string)
+	if !m.h.confining() {
+		return "", true
+	}
+	return ws, !ok || ws == ""
+}
+
+// get returns the mod's running process for ctx's workspace, building and
+// starting it when there is none or the last one exited.
+func (m *mod) get(ctx context.Context) (*proc, error) {
 	m.starting.Lock()
 	defer m.starting.Unlock()
-	if p := m.current(); p != nil {
+	if p := m.current(ctx); p != nil {
 		return p, nil
 	}
 	if m.ctx.Err() != nil {
 		return nil, ErrClosed
 	}
-	start := m.startFresh
+	ws, _ := m.procKey(ctx)
+	start := func() (*proc, error) { return m.startFresh(ws) }
 	if m.inProcess != nil {
-		start = m.startInProcess
+		start = func() (*proc, error) {
+			p, err := m.startInProcess()
+			if p != nil {
+				p.workspace = ws
+			}
+			return p, err
+		}
 	}
 	p, err := start()
 	if err == nil {
 		m.mu.Lock()
 		if m.ctx.Err() == nil { // else Close is under way and may have passed this mod
-			m.proc = p
+			if m.procs == nil {
+				m.procs = map[string]*proc{}
+			}
+			m.procs[ws] = p
 			m.mu.Unlock()
 			m.watchResources(p)
 			return p, nil
@@ -115,7 +153,7 @@ func (m *mod) get() (*proc, error) {
 // built or started, a cancelled ctx returns at once while the start goes on
 // for the next caller.
 func (m *mod) getCtx(ctx context.Context) (*proc, error) {
-	if p := m.current(); p != nil {
+	if p := m.current(ctx); p != nil {
 		return p, nil
 	}
 	type got struct {
@@ -123,8 +161,9 @@ func (m *mod) getCtx(ctx context.Context) (*proc, error) {
 		err error
 	}
 	ch := make(chan got, 1)
+	startCtx := context.WithoutCancel(ctx)
 	go func() {
-		p, err := m.get()
+		p, err := m.get(startCtx)
 		ch <- got{p, err}
 	}()
 	select {
@@ -135,23 +174,35 @@ func (m *mod) getCtx(ctx context.Context) (*proc, error) {
 	}
 }
 
-// drop forgets p if it is the mod's current process, and kills it.
+// drop forgets p if it is one of the mod's current processes, and kills it.
 func (m *mod) drop(p *proc) {
 	m.mu.Lock()
-	if m.proc == p {
-		m.proc = nil
+	if m.procs[p.workspace] == p {
+		delete(m.procs, p.workspace)
 	}
 	m.mu.Unlock()
 	p.kill()
 }
 
-// take forgets the current process and returns it, for Close.
-func (m *mod) take() *proc {
+// take forgets the current processes and returns them, for Close.
+func (m *mod) take() []*proc {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p := m.proc
-	m.proc = nil
-	return p
+	var ps []*proc
+	for _, p := range m.procs {
+		ps = append(ps, p)
+	}
+	m.procs = nil
+	return ps
+}
+
+// workspaceKey is the context key of a request's session workspace.
+type workspaceKey struct{}
+
+// withWorkspace returns ctx naming the session workspace a request works
+// in, which picks the mod process that serves it.
+func withWorkspace(ctx context.Context, workspace string) context.Context {
+	return context.WithValue(ctx, workspaceKey{}, workspace)
 }
 
 // stopBecause records why the host is about to stop p, for the calls it
@@ -160,8 +211,13 @@ func (p *proc) stopBecause(reason string) { p.stopped.CompareAndSwap(nil, &reaso
 
 func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.ID) }
 
-func (m *mod) start(bin string, sum []byte) (*proc, error) {
+// start starts a process of m running bin, whose recorded checksum is
+// sum, confined to workspace when the host confines mods.
+func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	id := m.man.ID
+	if err := m.h.unconfinedError(id); err != nil {
+		return nil, err
+	}
 	m.h.sweepOnce.Do(sweepSocketDirs)
 	socketDir, err := newSocketDir(id)
 	if err != nil {
@@ -174,6 +230,9 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = modSysProcAttr()
 	run := &modRunner{cmd: cmd, sum: sum}
+	if m.h.confining() {
+		run.policy = m.policy(bin, socketDir, workspace)
+	}
 	tail := &stderrTail{}
 	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
 	client := plugin.NewClient(&plugin.ClientConfig{
@@ -182,7 +241,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			// The socket goes in the host's own directory, which the host
 			// removes when the process ends and sweeps when a host died.
-			cmd.Env = append(spec.Env, plugin.EnvUnixSocketDir+"="+socketDir, protocol.EnvLogLevel+"="+levelName(log),
+			cmd.Env = append(m.modEnv(spec.Env, socketDir), protocol.EnvLogLevel+"="+levelName(log),
 				protocol.EnvMaxMessageBytes+"="+strconv.Itoa(maxMsg))
 			return run, nil
 		},
@@ -196,7 +255,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		StartTimeout:     m.h.opts.HandshakeTimeout,
 		GRPCDialOptions:  dialOpts,
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -230,7 +289,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		return nil, err
 	}
 	p.unwatch()
-	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion())
+	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion(), "confined", p.confined, "workspace", workspace)
 	return p, nil
 }
 
@@ -245,6 +304,10 @@ func (p *proc) describeAndActivate(bin string) error {
 	if err != nil {
 		p.kill()
 		return err
+	}
+	if p.confined && !desc.Confined {
+		p.kill()
+		return fmt.Errorf("start mod %s: the host confined its process, but the mod does not report being confined (%s)", id, bin)
 	}
 	if got, err := manifest.Decode(desc.Manifest); err != nil {
 		p.kill()

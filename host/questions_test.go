@@ -49,7 +49,11 @@ var everyKind = []host.QuestionKind{host.AskForm, host.AskURL, host.AskSample, h
 
 func askCall(t *testing.T, h *testHost, tool, input string, a host.Asker, given []host.Answered) *host.CallResult {
 	t.Helper()
-	res, err := h.Call(context.Background(), &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: session(t), Asker: a, Answers: given})
+	sess := session(t)
+	if h.ws != "" {
+		sess = inWorkspace(h.ws)
+	}
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: tool, Input: json.RawMessage(input), Session: sess, Asker: a, Answers: given})
 	if err != nil {
 		t.Fatalf("Call(%s): %v", tool, err)
 	}
@@ -141,6 +145,7 @@ func (laterAsker) Ask(context.Context, *host.Question) (json.RawMessage, error) 
 func TestQuestionsAskLater(t *testing.T) {
 	h := load(t, nil, askingDir)
 	dir := t.TempDir()
+	h.ws = dir
 	runs, marker := filepath.Join(dir, "runs"), filepath.Join(dir, "marker")
 	input, _ := json.Marshal(map[string]string{"runs": runs, "marker": marker})
 	answers := map[string]string{"name": `{"action":"accept","content":{"name":"Ada"}}`, "color": `{"action":"accept","content":{"color":"blue"}}`}

@@ -12,6 +12,8 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
+
+	"github.com/modkit/modkit/internal/sandbox"
 )
 
 // drainWait bounds how long, after a mod process exited, the host waits for
@@ -26,6 +28,8 @@ const drainWait = 2 * time.Second
 type modRunner struct {
 	cmd *exec.Cmd
 	sum []byte // the binary's recorded SHA-256, checked before the start
+	// policy, when set, confines the process from its first instruction.
+	policy *sandbox.Policy
 
 	stdout, stderr *os.File // read ends, read by go-plugin
 	drained        chan struct{}
@@ -62,7 +66,12 @@ func (r *modRunner) Start(context.Context) error {
 	r.cmd.Stdout, r.cmd.Stderr = outW, errW
 	r.mu.Lock() // a kill waits for the start
 	defer r.mu.Unlock()
-	err = r.cmd.Start()
+	exited := make(chan struct{})
+	if r.policy != nil {
+		err = sandbox.Start(r.policy, r.cmd.Start, exited)
+	} else {
+		err = r.cmd.Start()
+	}
 	outW.Close()
 	errW.Close()
 	if err != nil {
@@ -73,7 +82,7 @@ func (r *modRunner) Start(context.Context) error {
 	r.pid = r.cmd.Process.Pid
 	r.stdout, r.stderr = outR, errR
 	r.drained = make(chan struct{})
-	r.exited = make(chan struct{})
+	r.exited = exited
 	go r.wait()
 	return nil
 }

@@ -126,7 +126,7 @@ var errBadBinary = errors.New("the cached binary failed an identity check")
 // startFresh checks the mod's generated files against its sources, gets
 // its binary and starts it. A binary that fails an identity check (its
 // checksum, or the mod it serves) is evicted and rebuilt, once.
-func (m *mod) startFresh() (_ *proc, err error) {
+func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 	defer func() { m.show(err) }()
 	if m.stale != nil {
 		return nil, m.stale
@@ -142,7 +142,7 @@ func (m *mod) startFresh() (_ *proc, err error) {
 		if m.ctx.Err() != nil {
 			return nil, ErrClosed
 		}
-		p, err := m.start(b.path, b.sum)
+		p, err := m.start(b.path, b.sum, workspace)
 		if errors.Is(err, errBadBinary) {
 			b.evict()
 			m.logger().Warn("evicted a cached binary that failed an identity check", "error", err)

@@ -60,6 +60,9 @@ type Manifest struct {
 	// ClientActions are the kinds of client action the mod's tools may
 	// emit, each once.
 	ClientActions []ClientActionKind `json:"clientActions,omitempty"`
+	// Permissions are what the mod's process may do beyond reading its
+	// session's workspace; nil when it declares nothing.
+	Permissions *Permissions `json:"permissions,omitempty"`
 }
 
 // ToolKind tells a plain tool from a rendered one.

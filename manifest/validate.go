@@ -207,6 +207,7 @@ func Validate(m *Manifest) error {
 
 	v.validateClientActions(m)
 	v.validateFeatures(m)
+	v.validatePermissions(m.Permissions)
 
 	if len(v.problems) == 0 {
 		return nil

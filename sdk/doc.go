@@ -345,6 +345,20 @@
 //
 // Nothing in the context works after Run returns; never keep it.
 //
+// # Permissions
+//
+// A mod's process may read its session's workspace and what the Go runtime
+// needs, and write only its private temporary directory (os.TempDir); on
+// Linux the kernel enforces it from before the mod's first init function.
+// [Mod.Permissions] declares more, as compile-time constants: writing the
+// workspace, TCP endpoints it may connect to, programs it may run, further
+// paths it may read, and the environment variables it receives. An
+// operation outside them fails with a permission error (errors.Is
+// fs.ErrPermission); a handler that returns it, wrapped with %w, gives the
+// model a sentence naming the permission the mod lacks and the operator a
+// log line naming what it tried. Declare what the tools need and nothing
+// more: people read the list before they install a mod.
+//
 // # Tools that need a person's approval
 //
 // A tool that changes what a person cares about can ask them first. Its

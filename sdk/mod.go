@@ -39,6 +39,9 @@ type Mod struct {
 	Hooks []Hook
 	// Agents scope which tools an agent may call.
 	Agents []Agent
+	// Permissions are what the mod's process may do beyond reading its
+	// session's workspace; the zero value is least privilege.
+	Permissions Permissions
 	// Activate, when set, runs once when the mod process starts, before any
 	// call. An error stops the mod from serving.
 	Activate func(ctx context.Context, env *Env) error

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
+//	modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] COMMAND [ARGS]
 //
 // Global flags, before the command:
 //
@@ -13,6 +13,22 @@
 //	             elsewhere, so give them absolute paths
 //	--workspace  the session's workspace; default the current directory
 //	--agent      call tools as this agent: its allowlist applies
+//	--allow-unconfined
+//	             run mods where the kernel cannot confine them (Linux without
+//	             Landlock ABI 6, macOS, Windows), with every right of your user;
+//	             without it modhost starts no mod there and says why
+//
+// # Confinement
+//
+// On Linux every mod process is confined by Landlock to its manifest's
+// permissions (modhost inspect shows them): it reads its session's
+// workspace and what the Go runtime needs, writes its private temporary
+// directory, and connects, runs programs, reads further paths or writes the
+// workspace only as it declares. A denied operation fails in the mod with
+// permission denied; the model reads which permission the mod lacks, and
+// $MODHOST_LOG=warn shows the operator what it tried. macOS and Windows do
+// not confine mods: there, as on a kernel without Landlock ABI 6, mods run
+// only with --allow-unconfined.
 //
 // Commands:
 //

@@ -79,6 +79,7 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		fmt.Fprintf(out, "  %s\n", m.Description)
 	}
 	fmt.Fprintf(out, "  package %s\n", m.GoPackage)
+	fmt.Fprintf(out, "  permissions: %s\n", m.Permissions.Summary())
 	fmt.Fprintf(out, "\ntools:\n")
 	if len(m.Tools) == 0 {
 		fmt.Fprintf(out, "  (none)\n")
@@ -176,6 +177,7 @@ func writeMarkdown(out io.Writer, mods []*manifest.Manifest) {
 			fmt.Fprintf(out, "\n%s\n", m.Description)
 		}
 		fmt.Fprintf(out, "\nGo package: `%s`.\n", m.GoPackage)
+		fmt.Fprintf(out, "\nPermissions: %s.\n", m.Permissions.Summary())
 		if len(m.Tools) > 0 {
 			fmt.Fprintf(out, "\n### Tools\n")
 		}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
 )
 
 type listedTool struct {
@@ -24,6 +26,9 @@ type listedTool struct {
 	// Approval is when a call waits for a person's approval: "always",
 	// or "byInput" when the mod decides from the input.
 	Approval string `json:"approval,omitempty"`
+	// Permissions are what the tool's mod declares it may do beyond
+	// reading the workspace, one a line; absent when it declares nothing.
+	Permissions []string `json:"permissions,omitempty"`
 }
 
 func runList(_ context.Context, e *env, args []string) int {
@@ -65,12 +70,19 @@ func runList(_ context.Context, e *env, args []string) int {
 			unavailable[u.Mod] = "unavailable: " + u.Reason
 		}
 	}
+	perms := map[string]*manifest.Permissions{}
+	for _, m := range h.Mods() {
+		perms[m.ID] = m.Permissions
+	}
 	if *asJSON {
 		out := make([]listedTool, 0, len(tools))
 		for _, t := range tools {
 			lt := listedTool{Name: t.Name, Mod: t.Mod, Kind: string(t.Kind), Description: t.Description, Unavailable: unavailable[t.Mod], Runs: string(t.Runs)}
 			if t.Approval != nil {
 				lt.Approval = string(t.Approval.When)
+			}
+			if p := perms[t.Mod]; !p.IsZero() {
+				lt.Permissions = p.Lines()
 			}
 			out = append(out, lt)
 		}
@@ -91,7 +103,30 @@ func runList(_ context.Context, e *env, args []string) int {
 		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}
 	w.Flush()
+	writePermissions(e.stdout, h.Mods(), tools)
 	return listStatus(h)
+}
+
+// writePermissions lists what the mods of the listed tools declare they may
+// do beyond reading the workspace, for the mods that declare something.
+func writePermissions(out io.Writer, mods []*manifest.Manifest, tools []host.Tool) {
+	listed := map[string]bool{}
+	for _, t := range tools {
+		listed[t.Mod] = true
+	}
+	w := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	header := false
+	for _, m := range mods {
+		if !listed[m.ID] || m.Permissions.IsZero() {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(w, "\nmods that may do more than read the workspace:\n")
+			header = true
+		}
+		fmt.Fprintf(w, "  %s\t%s\n", m.ID, m.Permissions.Summary())
+	}
+	w.Flush()
 }
 
 // listStatus fails a list when a mod cannot run, so scripts notice.

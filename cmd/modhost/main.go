@@ -37,6 +37,8 @@ type env struct {
 	mods           []string
 	workspace      string
 	agent          string
+	// allowUnconfined runs mods where the kernel cannot confine them.
+	allowUnconfined bool
 }
 
 // usageError is a mistake in the command line: exit 2.
@@ -61,7 +63,7 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"verify":  runVerify,
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -90,6 +92,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	mods := fs.String("mods", "", "mod directories, comma-separated")
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
+	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods even where the kernel cannot confine them to their declared permissions")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -116,7 +119,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, allowUnconfined: *allowUnconfined}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -252,7 +255,7 @@ func repoRoot(d string) string {
 // load loads the mods with the CLI's options: builds report on stderr, and
 // logs go there too when $MODHOST_LOG asks.
 func (e *env) load() (*host.Host, error) {
-	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE")}
+	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE"), AllowUnconfined: e.allowUnconfined}
 	if lv := os.Getenv("MODHOST_LOG"); lv != "" {
 		var level slog.Level
 		if err := level.UnmarshalText([]byte(lv)); err != nil {
@@ -260,7 +263,13 @@ func (e *env) load() (*host.Host, error) {
 		}
 		opts.Logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 	}
-	return host.Load(e.mods, opts)
+	h, err := host.Load(e.mods, opts)
+	if err == nil && e.allowUnconfined {
+		if why := h.Unconfined(); why != nil {
+			fmt.Fprintf(e.stderr, "modhost: mods run unconfined, with every right of your user: %v\n", why)
+		}
+	}
+	return h, err
 }
 
 func (e *env) session(id string) sdk.Session {

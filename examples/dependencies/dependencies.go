@@ -13,6 +13,17 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "Dependencies",
 		Description: "Finds which packages of the workspace's Go module depend on a package, and through which imports.",
 	},
+	// The dependencies.toolchain command runs the go command, which reads
+	// its Go root; the tools read the workspace only.
+	Permissions: sdk.Permissions{
+		Run:  []string{"go"},
+		Read: []string{"$GOROOT"},
+	},
+	Commands: []sdk.Command{{
+		ID:    "dependencies.toolchain",
+		Title: "Say which Go toolchain builds the workspace",
+		Run:   toolchain,
+	}},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.RenderedTool[InspectInput, InspectResult]{
 			Name:  "dependencies_inspect",

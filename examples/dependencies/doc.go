@@ -10,8 +10,15 @@
 //     unknown import path gets a plain answer listing close matches.
 //
 // It reads go.work or go.mod and the import blocks of the .go files itself,
-// with go/parser: it runs no go command, needs no network, and treats every
-// file as part of its package whatever its build constraints.
+// with go/parser: its tools run no go command, need no network, and treat
+// every file as part of its package whatever its build constraints.
+//
+// # Permissions
+//
+// The command dependencies.toolchain says which Go toolchain builds the
+// workspace, asking the go command. So the mod declares that it runs "go"
+// and reads "$GOROOT", and nothing else: on Linux the host confines it to
+// that, its workspace read-only.
 //
 // # For people
 //

@@ -86,6 +86,11 @@ func TestExamplesAsModBinaries(t *testing.T) {
 		t.Errorf("reviewer calling word count: got %v, want ErrNotAllowed", err)
 	}
 
+	// The one command that runs the go command, as the mod declares.
+	if msg, err := h.RunCommand(ctx, "dependencies.toolchain", nil, session); err != nil || !strings.HasPrefix(msg, "The workspace builds with go1.") {
+		t.Errorf("dependencies.toolchain: got %q, %v", msg, err)
+	}
+
 	msg, err := h.RunSlashCommand(ctx, "deps", "example.com/app/store", session)
 	if err != nil || !strings.HasPrefix(msg, "1 package imports example.com/app/store directly") {
 		t.Errorf("/deps: got %q, %v", msg, err)

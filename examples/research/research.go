@@ -17,6 +17,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "Research",
 		Description: "Counts words and searches the text files of the workspace.",
 	},
+	// research_save_note writes notes into the workspace; nothing else
+	// needs more than reading it.
+	Permissions: sdk.Permissions{WriteWorkspace: true},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[WordCountInput]{
 			Name:  "research_word_count",

@@ -189,13 +189,19 @@ const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 
 // stateJSON is what /api/state returns.
 type stateJSON struct {
-	Workspace   string               `json:"workspace"`
-	Agent       string               `json:"agent"`
-	Mods        []*manifest.Manifest `json:"mods"`
-	Unavailable []unavailableJSON    `json:"unavailable"`
-	Builds      []*buildError        `json:"builds"`
-	Reloads     int                  `json:"reloads"`
-	Calls       []*callSummary       `json:"calls"`
+	Workspace string               `json:"workspace"`
+	Agent     string               `json:"agent"`
+	Mods      []*manifest.Manifest `json:"mods"`
+	// Permissions are what each mod, by id, may do, one permission a
+	// line, in the words of modhost inspect.
+	Permissions map[string][]string `json:"permissions"`
+	// Unconfined says why mods run unconfined; empty when the host
+	// confines them.
+	Unconfined  string            `json:"unconfined,omitempty"`
+	Unavailable []unavailableJSON `json:"unavailable"`
+	Builds      []*buildError     `json:"builds"`
+	Reloads     int               `json:"reloads"`
+	Calls       []*callSummary    `json:"calls"`
 	// Version counts the events /api/events has published: a page whose
 	// state is older than the stream's first event refetches it.
 	Version int `json:"version"`
@@ -217,7 +223,13 @@ func (s *Server) snapshot() *stateJSON {
 	h, done := s.host()
 	defer done()
 	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
-		Unavailable: []unavailableJSON{}, Builds: []*buildError{}}
+		Unavailable: []unavailableJSON{}, Builds: []*buildError{}, Permissions: map[string][]string{}}
+	for _, m := range st.Mods {
+		st.Permissions[m.ID] = m.Permissions.Lines()
+	}
+	if why := h.Unconfined(); why != nil {
+		st.Unconfined = why.Error()
+	}
 	for _, e := range h.Unavailable() {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
 	}

@@ -292,8 +292,15 @@ func TestState(t *testing.T) {
 			Hooks []struct{ BeforeAction string }
 		}
 		Unavailable []struct{ Dir, Reason, Error string }
+		Permissions map[string][]string
 	}
 	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if got := st.Permissions["crashy"]; strings.Join(got, "|") != "writes the workspace" {
+		t.Errorf("crashy's permissions: got %q, want [writes the workspace]", got)
+	}
+	if got := st.Permissions["quick"]; len(got) != 1 || !strings.HasPrefix(got[0], "reads the workspace only") {
+		t.Errorf("quick's permissions: got %q, want that it reads the workspace only", got)
+	}
 	if len(st.Mods) != 2 || st.Mods[0].ID != "crashy" || st.Mods[1].ID != "quick" {
 		t.Fatalf("mods: got %+v, want crashy and quick", st.Mods)
 	}

@@ -43,6 +43,9 @@ type DescribeResponse struct {
 	// ValidatedTools are the tools whose input the mod checks with a
 	// generated validator, sorted.
 	ValidatedTools []string
+	// Confined reports that the mod's process runs inside a Landlock
+	// domain, as the host started it.
+	Confined bool
 }
 
 // ActivateRequest asks the mod to activate.

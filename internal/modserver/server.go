@@ -239,6 +239,10 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = modapi.Outcome{Status: modapi.Asking, Questions: pending}
 	case err != nil:
 		resp.Outcome = ask.failed(err)
+		if op, model, ok := denial(err, s.id, &s.g.Mod.Permissions, req.Session.Workspace); ok {
+			s.log.Warn(op, "tool", req.Tool, "call", req.CallID, "error", err.Error())
+			resp.Outcome.Error = model
+		}
 	case res == nil:
 		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("tool %s returned no result", req.Tool)}
 	default:
@@ -319,6 +323,10 @@ func (s *Server) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*m
 		return err
 	})
 	if err != nil {
+		if op, text, ok := denial(err, s.id, &s.g.Mod.Permissions, req.Session.Workspace); ok {
+			s.log.Warn(op, "command", what, "error", err.Error())
+			return &modapi.CommandResponse{Error: text}, nil
+		}
 		return &modapi.CommandResponse{Error: err.Error()}, nil
 	}
 	if e := modapi.CapMessage(what, msg, req.MaxMessageBytes); e != "" {

@@ -29,7 +29,7 @@ func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*
 	if err != nil {
 		return nil, err
 	}
-	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools()}, nil
+	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined()}, nil
 }
 
 // Activate implements modapi.Mod.
@@ -168,7 +168,7 @@ func (s *GRPCServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (*pb.D
 	if err != nil {
 		return nil, err
 	}
-	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools}, nil
+	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools, Confined: resp.Confined}, nil
 }
 
 // Activate implements pb.ModServer.

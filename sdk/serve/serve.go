@@ -17,6 +17,7 @@ import (
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -135,4 +136,14 @@ type tracked struct {
 
 func (t tracked) CallRunning(_ context.Context, req *modapi.CallRunningRequest) (*modapi.CallRunningResponse, error) {
 	return &modapi.CallRunningResponse{Running: t.hs.isRunning(req.CallID)}, nil
+}
+
+// Describe adds to the mod's description whether its process is confined,
+// as the host that started it checks.
+func (t tracked) Describe(ctx context.Context, req *modapi.DescribeRequest) (*modapi.DescribeResponse, error) {
+	resp, err := t.Server.Describe(ctx, req)
+	if err == nil {
+		resp.Confined = sandbox.Confined()
+	}
+	return resp, err
 }

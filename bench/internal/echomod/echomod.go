@@ -27,6 +27,8 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "Benchmark echo",
 		Description: "Tools that do nearly nothing, to measure what a call costs.",
 	},
+	// wait_cancel writes when it saw the cancellation into the workspace.
+	Permissions: sdk.Permissions{WriteWorkspace: true},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[echo.Input]{
 			Name:        "echo",

@@ -118,6 +118,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		}
 		mf.Agents = append(mf.Agents, ma)
 	}
+	mf.Permissions = b.permissions(m)
 	load.SortDiags(b.diags)
 	if b.failed() {
 		return nil, b.diags

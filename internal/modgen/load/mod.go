@@ -31,6 +31,8 @@ type Mod struct {
 	Templates   []ResourceTemplate
 	Hooks       []Hook
 	Agents      []Agent
+	// Permissions are the declared ones; nil when the mod declares none.
+	Permissions *Permissions
 }
 
 // Tool is one AI tool of a mod.
@@ -389,6 +391,8 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 				})
 				m.Hooks = append(m.Hooks, h)
 			}
+		case "Permissions":
+			m.Permissions = r.permissions(v)
 		case "Agents":
 			for _, el := range r.elems(v, "Agents") {
 				c, ok := r.lit(el, "an agent")

@@ -229,8 +229,11 @@ type DescribeResponse struct {
 	// validated_tools are the tools whose input the mod checks with a
 	// validator modgen generated from the embedded manifest's schemas.
 	ValidatedTools []string `protobuf:"bytes,2,rep,name=validated_tools,json=validatedTools,proto3" json:"validated_tools,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// confined reports that the mod process found itself inside a Landlock
+	// domain when it answered (it may not signal its host).
+	Confined      bool `protobuf:"varint,3,opt,name=confined,proto3" json:"confined,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *DescribeResponse) Reset() {
@@ -275,6 +278,13 @@ func (x *DescribeResponse) GetValidatedTools() []string {
 		return x.ValidatedTools
 	}
 	return nil
+}
+
+func (x *DescribeResponse) GetConfined() bool {
+	if x != nil {
+		return x.Confined
+	}
+	return false
 }
 
 type ActivateRequest struct {
@@ -2607,10 +2617,11 @@ const file_modkit_proto_rawDesc = "" +
 	"\aSession\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\x11\n" +
-	"\x0fDescribeRequest\"W\n" +
+	"\x0fDescribeRequest\"s\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
 	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
-	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\"'\n" +
+	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\x12\x1a\n" +
+	"\bconfined\x18\x03 \x01(\bR\bconfined\"'\n" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +

@@ -59,6 +59,8 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "Approving",
 		Description: "Test mod whose tools need approval.",
 	},
+	// approving_guarded writes its marker file into the workspace.
+	Permissions: sdk.Permissions{WriteWorkspace: true},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[GuardedInput]{
 			Name:        "approving_guarded",

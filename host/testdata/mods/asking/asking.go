@@ -38,6 +38,8 @@ var colorForm = sdk.Form{Key: "color", Message: "Which colour?", Fields: []sdk.F
 // Mod is the asking test mod.
 var Mod = sdk.DefineMod(sdk.Mod{
 	Metadata: sdk.Metadata{ID: "asking", DisplayName: "Asking", Description: "Test mod whose tools ask questions mid-call."},
+	// asking_greet writes its run log and marker into the workspace.
+	Permissions: sdk.Permissions{WriteWorkspace: true},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[GreetInput]{
 			Name:        "asking_greet",

@@ -91,6 +91,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "Crashy",
 		Description: "Test mod that misbehaves on request.",
 	},
+	// crashy_wait writes its marker files into the workspace; StartEnv
+	// picks how a start fails.
+	Permissions: sdk.Permissions{WriteWorkspace: true, Env: []string{StartEnv}},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[EchoInput]{
 			Name:        "crashy_echo",

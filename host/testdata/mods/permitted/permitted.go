@@ -1,0 +1,80 @@
+// Package permitted is a test-only mod that declares the permissions for what the hostile mod tries: the same operations succeed.
+package permitted
+
+//go:generate go run github.com/modkit/modkit/cmd/modgen
+
+import (
+	"github.com/modkit/modkit/host/testdata/mods/hostile/attempt"
+	"github.com/modkit/modkit/sdk"
+)
+
+// TargetInput names what to try.
+type TargetInput struct {
+	// Target is a path, an address, a process id or a socket name.
+	Target string `json:"target"`
+}
+
+func try(f func(string) (string, error)) func(*sdk.ToolContext, TargetInput) (sdk.Result, error) {
+	return func(_ *sdk.ToolContext, in TargetInput) (sdk.Result, error) {
+		text, err := f(in.Target)
+		if err != nil {
+			return sdk.Result{}, err
+		}
+		return sdk.Text(text), nil
+	}
+}
+
+// Mod is the permitted test mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata: sdk.Metadata{ID: "permitted", Description: "Tries what a mod may not do unless it declares it."},
+	Permissions: sdk.Permissions{
+		WriteWorkspace: true,
+		Connect:        []string{sdk.Any},
+		Run:            []string{"true"},
+		Read:           []string{"$GOROOT"},
+	},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_read",
+			Description: "Tries to read the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Read),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_write",
+			Description: "Tries to write the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Write),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_link",
+			Description: "Tries to link the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Link),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_connect",
+			Description: "Tries to connect the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Connect),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_run",
+			Description: "Tries to run the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Run),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_signal",
+			Description: "Tries to signal the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Signal),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_abstract",
+			Description: "Tries to abstract the target. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Abstract),
+		},
+	}},
+})
