@@ -163,6 +163,7 @@ defaults
 	retries 3
 	option redispatch
 	retry-on conn-failure empty-response
+	timeout check 2s
 frontend mcp
 	bind 127.0.0.1:$lb_port
 	default_backend replicas

@@ -91,12 +91,14 @@ func (h *HTTPHandler) Ready(context.Context) error {
 	return nil
 }
 
-// StoreReachable reports whether the task store answers within a second.
+// StoreReachable reports whether the task store answers within 200 ms:
+// soon enough for a balancer's health check, which gives up sooner than
+// the store's own timeouts.
 func (h *HTTPHandler) StoreReachable(ctx context.Context) error {
 	if h.tasks == nil {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	if err := h.tasks.store.Ping(ctx); err != nil {
 		return fmt.Errorf("task store: %w", err)

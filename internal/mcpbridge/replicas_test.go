@@ -39,6 +39,7 @@ defaults
 	retries 3
 	option redispatch
 	retry-on conn-failure empty-response
+	timeout check 2s
 frontend mcp
 	bind 127.0.0.1:{{PORT}}
 	use_backend sticky if { path_beg /sticky/ }
