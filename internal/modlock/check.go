@@ -25,7 +25,7 @@ var ErrMismatch = errors.New("does not match mods.lock")
 type MismatchError struct {
 	// Entry is the locked mod.
 	Entry Entry
-	// What is "zip", "go.mod" or "manifest".
+	// What is "zip", "extracted files", "go.mod" or "manifest".
 	What string
 	// Where says what was hashed: "as fetched", "in the module cache".
 	Where string
@@ -34,7 +34,11 @@ type MismatchError struct {
 }
 
 func (e *MismatchError) Error() string {
-	return fmt.Sprintf("%s %s: its %s hashes to %s, mods.lock has %s", e.Entry.String(), e.Where, e.What, e.Got, e.Want)
+	verb := "hashes"
+	if strings.HasSuffix(e.What, "files") {
+		verb = "hash"
+	}
+	return fmt.Sprintf("%s %s: its %s %s to %s, mods.lock has %s", e.Entry.String(), e.Where, e.What, verb, e.Got, e.Want)
 }
 
 func (e *MismatchError) Unwrap() error { return ErrMismatch }
@@ -157,7 +161,7 @@ func resolve(ctx context.Context, e Entry, modCache string, opts *Options) (stri
 		return "", fmt.Errorf("%s: %v", e.String(), err)
 	}
 	if got != e.Zip {
-		return "", &MismatchError{Entry: e, What: "extracted files'", Where: where + " (" + dir + ")", Got: got, Want: e.Zip}
+		return "", &MismatchError{Entry: e, What: "extracted files", Where: where + " (" + dir + ")", Got: got, Want: e.Zip}
 	}
 	if got, err := goModSum(dl + ".mod"); err != nil {
 		return "", fmt.Errorf("%s: %v", e.String(), err)

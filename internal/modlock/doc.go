@@ -19,7 +19,9 @@
 // [Download] fetches a module version with go mod download, so GOPROXY,
 // GOSUMDB, GONOSUMDB, GOPRIVATE and GOFLAGS mean what they mean to the go
 // command and the checksum database verifies what is fetched. [Resolve]
-// finds each locked mod in the module cache, fetching it when missing, and
+// finds each locked mod in the module cache, fetching it when missing,
 // refuses one whose bytes differ from the lock with a [*MismatchError]
-// naming both hashes.
+// naming both hashes, and returns a checked copy of its module, since the
+// go command builds nothing inside the module cache. [Verify] fetches every
+// locked mod again, into an empty module cache, and compares.
 package modlock

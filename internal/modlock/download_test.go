@@ -100,7 +100,7 @@ func TestDownloadResolve(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = modlock.Resolve(ctx, []modlock.Entry{e}, opts)
-	assertMismatch(t, err, "extracted files'", "", e.Zip)
+	assertMismatch(t, err, "extracted files", "", e.Zip)
 	if err := os.WriteFile(cached, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -143,5 +143,42 @@ func assertMismatch(t *testing.T, err error, what, got, want string) {
 		if !strings.Contains(err.Error(), h) {
 			t.Errorf("error %q does not name %s", err, h)
 		}
+	}
+}
+
+// TestModBelowRoot installs a mod in a package below its module's root:
+// MODULE/PACKAGE@VERSION finds the module, and the lock names both.
+func TestModBelowRoot(t *testing.T) {
+	p, src, env := published(t)
+	manifest, err := os.ReadFile(filepath.Join(src, "mod.manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Add(t, "example.com/multi", "v1.0.0", src, map[string][]byte{
+		"go.mod":                []byte("module example.com/multi\n\ngo 1.26.0\n"),
+		"sub/mod.manifest.json": manifest,
+	})
+	ctx := context.Background()
+	opts := &modlock.Options{Env: env, CopyDir: t.TempDir()}
+	f, err := modlock.Download(ctx, "example.com/multi/sub", "v1.0.0", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := f.Entry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Mod != "example.com/multi/sub" || e.Module != "example.com/multi" || e.Rel() != "sub" {
+		t.Fatalf("got %+v, want mod example.com/multi/sub of module example.com/multi", e)
+	}
+	dirs, err := modlock.Resolve(ctx, []modlock.Entry{e}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(opts.CopyDir, "example.com", "multi@v1.0.0", "sub"); dirs[0] != want {
+		t.Fatalf("got %s, want %s", dirs[0], want)
+	}
+	if _, err := modlock.Parse("mods.lock", modlock.Format([]modlock.Entry{e})); err != nil {
+		t.Fatalf("its lock entry does not parse: %v", err)
 	}
 }
