@@ -650,9 +650,14 @@ func (g *gen) object(s *schema.Schema) []jen.Code {
 	}
 	if cond := s.Cond; cond != nil {
 		test := jen.Id("seen").Index(jen.Lit(index[cond.If])).Op("&&").Qual(checkPath, "OneOf").Call(jen.Id("ifValue"), jen.Lit(cond.IfConst))
-		stmt := jen.If(test).Block(missing(cond.Then)...)
-		if len(cond.Else) > 0 {
-			stmt = stmt.Else().Block(missing(cond.Else)...)
+		var stmt *jen.Statement
+		switch {
+		case len(cond.Then) == 0:
+			stmt = jen.If(jen.Op("!").Parens(test)).Block(missing(cond.Else)...)
+		case len(cond.Else) == 0:
+			stmt = jen.If(test).Block(missing(cond.Then)...)
+		default:
+			stmt = jen.If(test).Block(missing(cond.Then)...).Else().Block(missing(cond.Else)...)
 		}
 		out = append(out, stmt)
 	}

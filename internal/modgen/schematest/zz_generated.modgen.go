@@ -2404,8 +2404,7 @@ func modkitCheckDefUrgency(c *jsoncheck.Checker) {
 				c.Unknown("\"urgent\", \"note\"")
 			}
 		}
-		if seen[0] && jsoncheck.OneOf(ifValue, "true") {
-		} else {
+		if !(seen[0] && jsoncheck.OneOf(ifValue, "true")) {
 			if !seen[1] {
 				c.Missing("note")
 			}
