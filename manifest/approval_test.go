@@ -28,7 +28,7 @@ func TestApprovalValidates(t *testing.T) {
 			t.Errorf("%+v: got %v, want valid", tt.approval, err)
 		case tt.want != "" && !errors.As(err, &me):
 			t.Errorf("%+v: got %v, want *Error", tt.approval, err)
-		case tt.want != "" && !reflect.DeepEqual(me.Problems, []Problem{{Entry: `tools[0] "research_word_count"`, Message: tt.want}}):
+		case tt.want != "" && !reflect.DeepEqual(plain(me.Problems), []Problem{{Entry: `tools[0] "research_word_count"`, Message: tt.want}}):
 			t.Errorf("%+v: got problems %v, want %q", tt.approval, me.Problems, tt.want)
 		}
 	}

@@ -290,7 +290,7 @@ func TestValidateProblems(t *testing.T) {
 		{Entry: `tools[0] "CountWords"`, Message: "name must be snake_case"},
 		{Entry: `slashCommands[0] "grep"`, Message: "description is empty"},
 	}
-	if !reflect.DeepEqual(me.Problems, want) {
+	if !reflect.DeepEqual(plain(me.Problems), want) {
 		t.Errorf("got problems %v, want %v", me.Problems, want)
 	}
 	if got, want := me.Error(), "manifest research: tools[0] \"CountWords\": name must be snake_case\nmanifest research: slashCommands[0] \"grep\": description is empty"; got != want {
