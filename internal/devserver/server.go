@@ -189,13 +189,16 @@ const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-i
 
 // stateJSON is what /api/state returns.
 type stateJSON struct {
-	Workspace   string               `json:"workspace"`
-	Agent       string               `json:"agent"`
-	Mods        []*manifest.Manifest `json:"mods"`
-	Unavailable []unavailableJSON    `json:"unavailable"`
-	Builds      []*buildError        `json:"builds"`
-	Reloads     int                  `json:"reloads"`
-	Calls       []*callSummary       `json:"calls"`
+	Workspace string               `json:"workspace"`
+	Agent     string               `json:"agent"`
+	Mods      []*manifest.Manifest `json:"mods"`
+	// Views are the field trees of the mods' schemas, by mod id: the page
+	// shows them as modhost inspect prints them.
+	Views       map[string]modViews `json:"views"`
+	Unavailable []unavailableJSON   `json:"unavailable"`
+	Builds      []*buildError       `json:"builds"`
+	Reloads     int                 `json:"reloads"`
+	Calls       []*callSummary      `json:"calls"`
 	// Version counts the events /api/events has published: a page whose
 	// state is older than the stream's first event refetches it.
 	Version int `json:"version"`
@@ -216,8 +219,9 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 func (s *Server) snapshot() *stateJSON {
 	h, done := s.host()
 	defer done()
-	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
-		Unavailable: []unavailableJSON{}, Builds: []*buildError{}}
+	mods := h.Mods()
+	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: mods,
+		Views: schemaViews(mods), Unavailable: []unavailableJSON{}, Builds: []*buildError{}}
 	for _, e := range h.Unavailable() {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
 	}
