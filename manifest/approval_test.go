@@ -8,6 +8,7 @@ import (
 )
 
 func TestApprovalValidates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		approval *Approval
 		want     string // "" for valid
@@ -35,6 +36,7 @@ func TestApprovalValidates(t *testing.T) {
 }
 
 func TestApprovalRoundTrips(t *testing.T) {
+	t.Parallel()
 	m := sample()
 	m.Tools[0].Approval = &Approval{When: ApprovalAlways, Reason: "Delete the cache"}
 	data, err := json.Marshal(m)

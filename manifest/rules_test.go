@@ -20,6 +20,7 @@ func plain(ps []Problem) []Problem {
 // TestRulesLocate checks that a broken rule is reported with its name and
 // the entry's location, which modgen maps back to the source.
 func TestRulesLocate(t *testing.T) {
+	t.Parallel()
 	m := sample()
 	m.Commands = append(m.Commands, Command{ID: "Stats"})
 	err := Validate(m)
@@ -43,6 +44,7 @@ func TestRulesLocate(t *testing.T) {
 }
 
 func TestRulesNamedOnce(t *testing.T) {
+	t.Parallel()
 	seen := map[string]bool{}
 	for _, r := range Rules() {
 		if r.Name == "" || r.Doc == "" {

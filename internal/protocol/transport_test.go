@@ -14,6 +14,7 @@ import (
 )
 
 func TestFromWire(t *testing.T) {
+	t.Parallel()
 	small := &pb.CheckInputRequest{Tool: "t"}
 	big := &pb.CheckInputRequest{Tool: "t", Input: []byte(strings.Repeat("x", 100))}
 	plain := errors.New("not from the wire")

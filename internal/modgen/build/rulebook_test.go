@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/modgen/load"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -91,15 +92,8 @@ var _, _, _ = tool, open, json.Valid
 // it: a rule manifest.Validate applies and modgen misses would let a mod
 // generate that the host then refuses. A new rule needs a case here.
 func TestRulebook(t *testing.T) {
-	root, err := filepath.Abs("../../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
+	t.Parallel()
+	dir := testenv.ModuleDir(t)
 	write := func(name, data string) {
 		t.Helper()
 		path := filepath.Join(dir, name)
@@ -110,8 +104,6 @@ func TestRulebook(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", "module example.com/rules\n\ngo 1.26\n\nrequire github.com/modkit/modkit v0.0.0\n\nreplace github.com/modkit/modkit => "+root+"\n")
-	write("go.sum", string(sum))
 
 	type want struct{ file, at string }
 	wants := map[string]want{} // package name → where the error must be
@@ -145,9 +137,6 @@ func TestRulebook(t *testing.T) {
 		t.FailNow()
 	}
 
-	t.Setenv("GOFLAGS", "-mod=mod")
-	t.Setenv("GOPROXY", "off")
-	t.Setenv("GOWORK", "off")
 	pkgs, diags, err := load.Packages(dir, "./...")
 	if err != nil {
 		t.Fatal(err)
