@@ -12,6 +12,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // cachedRecord returns the path of mod id's one build record in cache, and
@@ -251,13 +252,11 @@ func TestReadOnlyCacheIsRefused(t *testing.T) {
 // evicted and rebuilt, not reported as out of date.
 func TestBinaryOfOtherSources(t *testing.T) {
 	// A copy of crashy with an edited source, regenerated: the same mod id,
-	// another source hash. Under testdata, so inside the module and out of
-	// ./... patterns.
-	other, err := os.MkdirTemp("testdata", "othersources-")
-	if err != nil {
+	// another source hash, in a module outside the source tree.
+	other := filepath.Join(testenv.ModuleDir(t), "othersources")
+	if err := os.Mkdir(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { os.RemoveAll(other) })
 	entries, err := os.ReadDir(crashyDir)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +269,7 @@ func TestBinaryOfOtherSources(t *testing.T) {
 		if e.Name() == "crashy.go" {
 			data = append(data, "\n// Another source.\n"...)
 		}
-		data = bytes.ReplaceAll(data, []byte("host/testdata/mods/crashy"), []byte("host/testdata/"+filepath.Base(other)))
+		data = bytes.ReplaceAll(data, []byte("github.com/modkit/modkit/host/testdata/mods/crashy"), []byte(testenv.ModulePath+"/othersources"))
 		if err := os.WriteFile(filepath.Join(other, e.Name()), data, 0o644); err != nil {
 			t.Fatal(err)
 		}

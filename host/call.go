@@ -10,9 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
-
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
@@ -185,7 +182,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		}
 	case h.callHooks || client != nil:
 		if problems, err = p.checkInput(ctx, t.man.Name, input); err != nil {
-			if _, ok := status.FromError(err); !ok {
+			if modapi.AsTransport(err) == nil {
 				return res.fail(err.Error()), nil
 			}
 			return res.streamError(ctx, ctx, p, err, h.opts.CallTimeout), nil
@@ -339,7 +336,7 @@ func (r *CallResult) end(ctx context.Context, err error) *CallResult {
 
 func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err error, timeout time.Duration) *CallResult {
 	switch {
-	case ctx.Err() != nil || status.Code(err) == codes.DeadlineExceeded:
+	case ctx.Err() != nil || isDeadline(err):
 		// Only the caller's deadline travels to the mod, whose timer may
 		// fire before ours: either way the caller gave up.
 		p.reapAfterGrace(r.CallID)
@@ -403,3 +400,10 @@ func newIDPrefix() string {
 }
 
 func isAbs(path string) bool { return filepath.IsAbs(path) }
+
+// isDeadline reports whether err is a call's deadline passing on the way
+// to or from the mod.
+func isDeadline(err error) bool {
+	te := modapi.AsTransport(err)
+	return te != nil && te.Kind == modapi.TransportDeadline
+}

@@ -18,9 +18,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
@@ -234,10 +231,9 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		run.policy = m.policy(bin, socketDir, workspace)
 	}
 	tail := &stderrTail{}
-	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.PluginSets(nil),
+		VersionedPlugins: protocol.HostPluginSets(maxMsg),
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			// The socket goes in the host's own directory, which the host
 			// removes when the process ends and sweeps when a host died.
@@ -253,7 +249,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
 		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
 		StartTimeout:     m.h.opts.HandshakeTimeout,
-		GRPCDialOptions:  dialOpts,
+		GRPCDialOptions:  protocol.DialOptions(maxMsg),
 	})
 	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil}
 	// Close kills a process that is still starting; a started one it stops
@@ -564,13 +560,14 @@ func (p *proc) transportError(err error) string {
 	if reason := p.stopped.Load(); reason != nil {
 		return "mod " + p.m.man.ID + " was stopped: " + *reason
 	}
-	switch status.Code(err) {
-	case codes.Unavailable, codes.Canceled, codes.Internal, codes.Unknown:
-		if p.run == nil { // in the host's process: no exit to wait for
-			return "mod " + p.m.man.ID + ": " + status.Convert(err).Message()
-		}
-	default:
-		return "mod " + p.m.man.ID + ": " + status.Convert(err).Message()
+	// An error that did not cross the wire (a mod in the host's process)
+	// reads as the mod's own words.
+	msg, broken := err.Error(), true
+	if te := modapi.AsTransport(err); te != nil {
+		msg, broken = te.Msg, te.Kind == modapi.TransportBroken
+	}
+	if !broken || p.run == nil { // in the host's process: no exit to wait for
+		return "mod " + p.m.man.ID + ": " + msg
 	}
 	t := time.NewTimer(crashWait)
 	defer t.Stop()
@@ -579,10 +576,10 @@ func (p *proc) transportError(err error) string {
 		return p.exitText()
 	case <-t.C:
 	}
-	p.stopBecause("its connection broke: " + status.Convert(err).Message())
+	p.stopBecause("its connection broke: " + msg)
 	p.run.kill()
 	p.m.drop(p)
-	return "mod " + p.m.man.ID + " stopped answering: " + status.Convert(err).Message()
+	return "mod " + p.m.man.ID + " stopped answering: " + msg
 }
 
 // exitText says why the exited process ended.

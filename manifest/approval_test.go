@@ -8,6 +8,7 @@ import (
 )
 
 func TestApprovalValidates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		approval *Approval
 		want     string // "" for valid
@@ -28,13 +29,14 @@ func TestApprovalValidates(t *testing.T) {
 			t.Errorf("%+v: got %v, want valid", tt.approval, err)
 		case tt.want != "" && !errors.As(err, &me):
 			t.Errorf("%+v: got %v, want *Error", tt.approval, err)
-		case tt.want != "" && !reflect.DeepEqual(me.Problems, []Problem{{Entry: `tools[0] "research_word_count"`, Message: tt.want}}):
+		case tt.want != "" && !reflect.DeepEqual(plain(me.Problems), []Problem{{Entry: `tools[0] "research_word_count"`, Message: tt.want}}):
 			t.Errorf("%+v: got problems %v, want %q", tt.approval, me.Problems, tt.want)
 		}
 	}
 }
 
 func TestApprovalRoundTrips(t *testing.T) {
+	t.Parallel()
 	m := sample()
 	m.Tools[0].Approval = &Approval{When: ApprovalAlways, Reason: "Delete the cache"}
 	data, err := json.Marshal(m)

@@ -52,17 +52,17 @@ func (v *validator) validateClientActions(m *Manifest) {
 		entry := fmt.Sprintf("clientActions[%d] %q", i, k.Kind)
 		switch {
 		case k.Kind == "":
-			v.add(entry, "kind is empty")
+			v.rule(ruleClientActionKind, at("clientActions", i, "kind"), entry, "kind is empty")
 		case !IsSnakeCase(k.Kind):
-			v.add(entry, "kind must be snake_case")
+			v.rule(ruleClientActionKind, at("clientActions", i, "kind"), entry, "kind must be snake_case")
 		}
 		if j, dup := kinds[k.Kind]; dup && k.Kind != "" {
-			v.add(entry, fmt.Sprintf("duplicate kind, first at clientActions[%d]", j))
+			v.problems = append(v.problems, Problem{Entry: entry, Message: "duplicate kind", First: fmt.Sprintf("clientActions[%d]", j), At: Location{Item: -1}})
 		} else {
 			kinds[k.Kind] = i
 		}
 		if strings.TrimSpace(k.Description) == "" {
-			v.add(entry, "description is empty")
+			v.rule(ruleClientActionDescription, at("clientActions", i, "description"), entry, "description is empty")
 		}
 		if len(k.ParamsSchema) == 0 {
 			v.add(entry, "paramsSchema is missing")
@@ -72,13 +72,13 @@ func (v *validator) validateClientActions(m *Manifest) {
 	}
 	for i, t := range m.Tools {
 		seen := map[string]bool{}
-		for _, kind := range t.ClientActions {
+		for k, kind := range t.ClientActions {
 			entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
 			if _, ok := kinds[kind]; !ok {
 				v.add(entry, fmt.Sprintf("clientActions names kind %q, which the manifest's clientActions do not declare", kind))
 			}
 			if seen[kind] {
-				v.add(entry, fmt.Sprintf("clientActions names kind %q twice", kind))
+				v.rule(ruleToolActionsOnce, Location{List: "tools", Index: i, Field: "clientActions", Item: k}, entry, fmt.Sprintf("clientActions names kind %q twice", kind))
 			}
 			seen[kind] = true
 		}

@@ -16,6 +16,7 @@ func withActions(d map[string]any) {
 }
 
 func TestClientActionsDecode(t *testing.T) {
+	t.Parallel()
 	m, err := Decode(edit(t, withActions))
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +33,7 @@ func TestClientActionsDecode(t *testing.T) {
 }
 
 func TestClientActionsRejected(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		f    func(d map[string]any)
@@ -74,6 +76,7 @@ func TestClientActionsRejected(t *testing.T) {
 }
 
 func TestClientActionsClone(t *testing.T) {
+	t.Parallel()
 	m, err := Decode(edit(t, withActions))
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +92,7 @@ func TestClientActionsClone(t *testing.T) {
 }
 
 func TestToolClientActions(t *testing.T) {
+	t.Parallel()
 	m, err := Decode(edit(t, withActions))
 	if err != nil {
 		t.Fatal(err)

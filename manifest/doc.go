@@ -31,6 +31,15 @@
 //
 //	manifest research: tools[1] "Bad-Name": name must be snake_case
 //
-// [Validate] runs the same semantic checks on a manifest built in Go; modgen
-// calls it before it writes a file.
+// [Validate] runs the same semantic checks on a manifest built in Go.
+//
+// # Rules
+//
+// Every check on what a mod's author declares is a [Rule], listed by
+// [Rules]: one place holds them, so the host and modgen never disagree.
+// modgen builds the manifest, runs [Validate] on it and reports each
+// [Problem] at the declaration that breaks the rule, using the problem's
+// [Rule] name and [Location]; a mod that generates is a mod the host loads.
+// A new rule is declared in rules.go, reported with its location, and given
+// a case in modgen's rulebook test, which fails for a rule without one.
 package manifest

@@ -86,22 +86,37 @@ func CheckMIMEType(mt string) string {
 // arguments, one message per problem, each naming the argument.
 func CheckArguments(args []Argument) []string {
 	var out []string
+	for _, p := range argumentProblems(args) {
+		out = append(out, p.msg)
+	}
+	return out
+}
+
+// argProblem is one problem with one argument.
+type argProblem struct {
+	rule *Rule
+	item int
+	msg  string
+}
+
+func argumentProblems(args []Argument) []argProblem {
+	var out []argProblem
 	seen := map[string]bool{}
 	optional := ""
 	for i, a := range args {
 		switch {
 		case a.Name == "":
-			out = append(out, fmt.Sprintf("arguments[%d]: name is empty", i))
+			out = append(out, argProblem{ruleArgumentName, i, fmt.Sprintf("arguments[%d]: name is empty", i)})
 			continue
 		case !argumentName.MatchString(a.Name):
-			out = append(out, fmt.Sprintf("argument %q: the name must be letters, digits, '_' or '-', starting with a letter", a.Name))
+			out = append(out, argProblem{ruleArgumentName, i, fmt.Sprintf("argument %q: the name must be letters, digits, '_' or '-', starting with a letter", a.Name)})
 		}
 		if seen[a.Name] {
-			out = append(out, fmt.Sprintf("argument %q is declared twice", a.Name))
+			out = append(out, argProblem{ruleArgumentUnique, i, fmt.Sprintf("argument %q is declared twice", a.Name)})
 		}
 		seen[a.Name] = true
 		if a.Required && optional != "" {
-			out = append(out, fmt.Sprintf("required argument %q follows optional argument %q: a person types them in order", a.Name, optional))
+			out = append(out, argProblem{ruleArgumentOrder, i, fmt.Sprintf("required argument %q follows optional argument %q: a person types them in order", a.Name, optional)})
 		}
 		if !a.Required && optional == "" {
 			optional = a.Name
@@ -110,60 +125,62 @@ func CheckArguments(args []Argument) []string {
 	return out
 }
 
-// validateFeatures checks the manifest's resources, resource templates and
-// slash command arguments.
 func (v *validator) validateFeatures(m *Manifest) {
-	uris, names := map[string]int{}, map[string]string{}
-	name := func(entry, n string) {
+	type named struct {
+		entry string
+		at    Location
+	}
+	uris, names := map[string]int{}, map[string]named{}
+	name := func(entry string, loc Location, n string) {
 		if msg := CheckResourceName(n); msg != "" {
-			v.add(entry, msg)
+			v.rule(ruleResourceName, loc, entry, msg)
 			return
 		}
 		if first, dup := names[n]; dup {
-			v.add(entry, fmt.Sprintf("duplicate name, first at %s", first))
+			v.problems = append(v.problems, Problem{Entry: entry, Message: "duplicate name", Rule: ruleResourceNameUnique.Name, At: loc, First: first.entry, FirstAt: first.at})
 			return
 		}
-		names[n] = entry
+		names[n] = named{entry, loc}
 	}
 	for i, r := range m.Resources {
 		entry := fmt.Sprintf("resources[%d] %q", i, r.URI)
 		if msg := CheckResourceURI(r.URI); msg != "" {
-			v.add(entry, msg)
+			v.rule(ruleResourceURI, at("resources", i, "uri"), entry, msg)
 		} else if j, dup := uris[r.URI]; dup {
-			v.add(entry, fmt.Sprintf("duplicate uri, first at resources[%d]", j))
+			v.dup(ruleResourceURIUnique, at("resources", i, "uri"), entry, "duplicate uri", at("resources", j, "uri"))
 		} else {
 			uris[r.URI] = i
 		}
-		name(entry, r.Name)
+		name(entry, at("resources", i, "name"), r.Name)
 		if strings.TrimSpace(r.Description) == "" {
-			v.add(entry, "description is empty")
+			v.rule(ruleResourceDescription, at("resources", i, "description"), entry, "description is empty")
 		}
 		if msg := CheckMIMEType(r.MIMEType); msg != "" {
-			v.add(entry, msg)
+			v.rule(ruleResourceMIMEType, at("resources", i, "mimeType"), entry, msg)
 		}
 	}
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
 		entry := fmt.Sprintf("resourceTemplates[%d] %q", i, t.URITemplate)
 		if _, err := uritemplate.Parse(t.URITemplate); err != nil {
-			v.add(entry, err.Error())
+			v.rule(ruleTemplateURI, at("resourceTemplates", i, "uriTemplate"), entry, err.Error())
 		} else if j, dup := templates[t.URITemplate]; dup {
-			v.add(entry, fmt.Sprintf("duplicate uriTemplate, first at resourceTemplates[%d]", j))
+			v.dup(ruleTemplateURIUnique, at("resourceTemplates", i, "uriTemplate"), entry, "duplicate uriTemplate", at("resourceTemplates", j, "uriTemplate"))
 		} else {
 			templates[t.URITemplate] = i
 		}
-		name(entry, t.Name)
+		name(entry, at("resourceTemplates", i, "name"), t.Name)
 		if strings.TrimSpace(t.Description) == "" {
-			v.add(entry, "description is empty")
+			v.rule(ruleResourceDescription, at("resourceTemplates", i, "description"), entry, "description is empty")
 		}
 		if msg := CheckMIMEType(t.MIMEType); msg != "" {
-			v.add(entry, msg)
+			v.rule(ruleResourceMIMEType, at("resourceTemplates", i, "mimeType"), entry, msg)
 		}
 	}
 	for i, s := range m.SlashCommands {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
-		for _, msg := range CheckArguments(s.Arguments) {
-			v.add(entry, msg)
+		for _, p := range argumentProblems(s.Arguments) {
+			v.rule(p.rule, Location{List: "slashCommands", Index: i, Field: "arguments", Item: p.item}, entry, p.msg)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 )
 
 func TestValidateFeatures(t *testing.T) {
+	t.Parallel()
 	m := &Manifest{
 		FormatVersion: FormatVersion, ID: "m", GoPackage: "x", SourceHash: "sha256:" + strings.Repeat("0", 64), Tools: []Tool{},
 		Resources: []Resource{

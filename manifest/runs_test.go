@@ -6,6 +6,7 @@ import (
 )
 
 func TestDecodeRuns(t *testing.T) {
+	t.Parallel()
 	for _, runs := range []string{"client", "either"} {
 		m, err := Decode(edit(t, func(d map[string]any) { item(d, "tools", 0)["runs"] = runs }))
 		if err != nil {
@@ -27,6 +28,7 @@ func TestDecodeRuns(t *testing.T) {
 }
 
 func TestRuns(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		runs          Runs
 		inClient, mod bool

@@ -21,13 +21,26 @@ type Problem struct {
 	Entry string
 	// Message says what is wrong.
 	Message string
+	// Rule names the [Rule] the entry breaks; empty when the problem is
+	// with what a generator writes rather than what an author declares.
+	Rule string
+	// At locates the problem when Rule is set.
+	At Location
+	// First names the entry a duplicate repeats, like "tools[0]"; empty
+	// when the problem is no duplicate. FirstAt locates it.
+	First   string
+	FirstAt Location
 }
 
 func (p Problem) String() string {
-	if p.Entry == "" {
-		return p.Message
+	msg := p.Message
+	if p.First != "" {
+		msg += ", first at " + p.First
 	}
-	return p.Entry + ": " + p.Message
+	if p.Entry == "" {
+		return msg
+	}
+	return p.Entry + ": " + msg
 }
 
 // Error returns one line per problem, each starting "manifest <id>: ".
@@ -77,9 +90,9 @@ func Validate(m *Manifest) error {
 	}
 	switch {
 	case m.ID == "":
-		v.add("id", "missing")
+		v.rule(ruleModID, top("id"), "id", "missing")
 	case !modID.MatchString(m.ID):
-		v.add("id", fmt.Sprintf("%q must be lower-case letters, digits, '_', '.' or '-', starting with a letter", m.ID))
+		v.rule(ruleModID, top("id"), "id", fmt.Sprintf("%q must be lower-case letters, digits, '_', '.' or '-', starting with a letter", m.ID))
 	}
 	if m.GoPackage == "" {
 		v.add("goPackage", "missing")
@@ -93,17 +106,17 @@ func Validate(m *Manifest) error {
 		entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
 		switch {
 		case t.Name == "":
-			v.add(entry, "name is empty")
+			v.rule(ruleToolName, at("tools", i, "name"), entry, "name is empty")
 		case !IsSnakeCase(t.Name):
-			v.add(entry, "name must be snake_case")
+			v.rule(ruleToolName, at("tools", i, "name"), entry, "name must be snake_case")
 		}
 		if j, dup := tools[t.Name]; dup && t.Name != "" {
-			v.add(entry, fmt.Sprintf("duplicate tool name, first at tools[%d]", j))
+			v.dup(ruleToolNameUnique, at("tools", i, "name"), entry, "duplicate tool name", at("tools", j, "name"))
 		} else {
 			tools[t.Name] = i
 		}
 		if strings.TrimSpace(t.Description) == "" {
-			v.add(entry, "description is empty")
+			v.rule(ruleToolDescription, at("tools", i, "description"), entry, "description is empty")
 		}
 		switch t.Kind {
 		case KindPlain:
@@ -135,7 +148,7 @@ func Validate(m *Manifest) error {
 			v.add(entry, "resultSchema must be a JSON object")
 		}
 		if a := t.Approval; a != nil {
-			v.approval(entry, a)
+			v.approval(entry, at("tools", i, "approval"), a)
 		}
 	}
 
@@ -144,17 +157,17 @@ func Validate(m *Manifest) error {
 		entry := fmt.Sprintf("commands[%d] %q", i, c.ID)
 		switch {
 		case c.ID == "":
-			v.add(entry, "id is empty")
+			v.rule(ruleCommandID, at("commands", i, "id"), entry, "id is empty")
 		case !commandID.MatchString(c.ID):
-			v.add(entry, "id must be lower-case words joined by '.', like \"research.stats\"")
+			v.rule(ruleCommandID, at("commands", i, "id"), entry, "id must be lower-case words joined by '.', like \"research.stats\"")
 		}
 		if j, dup := commands[c.ID]; dup && c.ID != "" {
-			v.add(entry, fmt.Sprintf("duplicate command id, first at commands[%d]", j))
+			v.dup(ruleCommandIDUnique, at("commands", i, "id"), entry, "duplicate command id", at("commands", j, "id"))
 		} else {
 			commands[c.ID] = i
 		}
 		if strings.TrimSpace(c.Title) == "" {
-			v.add(entry, "title is empty")
+			v.rule(ruleCommandTitle, at("commands", i, "title"), entry, "title is empty")
 		}
 	}
 
@@ -163,24 +176,24 @@ func Validate(m *Manifest) error {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
 		switch {
 		case s.ID == "":
-			v.add(entry, "id is empty")
+			v.rule(ruleSlashID, at("slashCommands", i, "id"), entry, "id is empty")
 		case !slashID.MatchString(s.ID):
-			v.add(entry, "id must be lower-case letters, digits, '_' or '-', starting with a letter")
+			v.rule(ruleSlashID, at("slashCommands", i, "id"), entry, "id must be lower-case letters, digits, '_' or '-', starting with a letter")
 		}
 		if j, dup := slashes[s.ID]; dup && s.ID != "" {
-			v.add(entry, fmt.Sprintf("duplicate slash command id, first at slashCommands[%d]", j))
+			v.dup(ruleSlashIDUnique, at("slashCommands", i, "id"), entry, "duplicate slash command id", at("slashCommands", j, "id"))
 		} else {
 			slashes[s.ID] = i
 		}
 		if strings.TrimSpace(s.Description) == "" {
-			v.add(entry, "description is empty")
+			v.rule(ruleSlashDescription, at("slashCommands", i, "description"), entry, "description is empty")
 		}
 	}
 
 	for i, h := range m.Hooks {
 		entry := fmt.Sprintf("hooks[%d] %q", i, h.BeforeAction)
 		if msg := checkHookTarget(h.BeforeAction, commands); msg != "" {
-			v.add(entry, msg)
+			v.rule(ruleHookTarget, at("hooks", i, "beforeAction"), entry, msg)
 		}
 	}
 
@@ -189,18 +202,18 @@ func Validate(m *Manifest) error {
 		entry := fmt.Sprintf("agents[%d] %q", i, a.Name)
 		switch {
 		case a.Name == "":
-			v.add(entry, "name is empty")
+			v.rule(ruleAgentName, at("agents", i, "name"), entry, "name is empty")
 		case !agentName.MatchString(a.Name):
-			v.add(entry, "name must be lower-case letters, digits, '_' or '-', starting with a letter")
+			v.rule(ruleAgentName, at("agents", i, "name"), entry, "name must be lower-case letters, digits, '_' or '-', starting with a letter")
 		}
 		if j, dup := agents[a.Name]; dup && a.Name != "" {
-			v.add(entry, fmt.Sprintf("duplicate agent name, first at agents[%d]", j))
+			v.dup(ruleAgentNameUnique, at("agents", i, "name"), entry, "duplicate agent name", at("agents", j, "name"))
 		} else {
 			agents[a.Name] = i
 		}
 		for k, name := range a.Tools {
 			if name == "" {
-				v.add(entry, fmt.Sprintf("tools[%d] is empty", k))
+				v.rule(ruleAgentTools, Location{List: "agents", Index: i, Field: "tools", Item: k}, entry, fmt.Sprintf("tools[%d] is empty", k))
 			}
 		}
 	}
@@ -258,22 +271,42 @@ func isObject(raw []byte) bool {
 
 type validator struct{ problems []Problem }
 
+// add records a problem with what a generator writes.
 func (v *validator) add(entry, msg string) {
-	v.problems = append(v.problems, Problem{Entry: entry, Message: msg})
+	v.problems = append(v.problems, Problem{Entry: entry, Message: msg, At: Location{Item: -1}})
 }
 
+// rule records a declaration that breaks r.
+func (v *validator) rule(r *Rule, loc Location, entry, msg string) {
+	v.problems = append(v.problems, Problem{Entry: entry, Message: msg, Rule: r.Name, At: loc})
+}
+
+// dup records a declaration that repeats the one at first.
+func (v *validator) dup(r *Rule, loc Location, entry, msg string, first Location) {
+	v.problems = append(v.problems, Problem{Entry: entry, Message: msg, Rule: r.Name, At: loc,
+		First: fmt.Sprintf("%s[%d]", first.List, first.Index), FirstAt: first})
+}
+
+// at locates field of entry i of list.
+func at(list string, i int, field string) Location {
+	return Location{List: list, Index: i, Field: field, Item: -1}
+}
+
+// top locates a top-level field.
+func top(field string) Location { return Location{Field: field, Item: -1} }
+
 // approval checks a tool's approval rule.
-func (v *validator) approval(entry string, a *Approval) {
+func (v *validator) approval(entry string, loc Location, a *Approval) {
 	switch a.When {
 	case ApprovalAlways:
 		if strings.TrimSpace(a.Reason) == "" {
-			v.add(entry, "approval always needs a reason")
+			v.rule(ruleToolApproval, loc, entry, "approval always needs a reason")
 		}
 	case ApprovalByInput:
 		if a.Reason != "" {
-			v.add(entry, "approval byInput has no reason: the mod gives one per call")
+			v.rule(ruleToolApproval, loc, entry, "approval byInput has no reason: the mod gives one per call")
 		}
 	default:
-		v.add(entry, fmt.Sprintf("approval when %q is neither %q nor %q", a.When, ApprovalAlways, ApprovalByInput))
+		v.rule(ruleToolApproval, loc, entry, fmt.Sprintf("approval when %q is neither %q nor %q", a.When, ApprovalAlways, ApprovalByInput))
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/modkit/modkit/internal/schemaview"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -140,7 +141,8 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 }
 
 func writeTree(out io.Writer, label string, schema json.RawMessage) {
-	fs, typ := fields(schema)
+	v := schemaview.Of(schema)
+	fs, typ := v.Fields, v.Type
 	if len(fs) == 0 {
 		if typ == "object" {
 			fmt.Fprintf(out, "    %s: (no fields)\n", label)
@@ -153,7 +155,7 @@ func writeTree(out io.Writer, label string, schema json.RawMessage) {
 	var buf strings.Builder
 	w := tabwriter.NewWriter(&buf, 0, 0, 2, ' ', 0)
 	for _, f := range fs {
-		fmt.Fprintf(w, "      %s%s\t%s\t%s\t%s\n", strings.Repeat("  ", f.Depth), f.Name, f.Type, requiredWord(f.Required), describeField(f))
+		fmt.Fprintf(w, "      %s%s\t%s\t%s\t%s\n", strings.Repeat("  ", f.Depth), f.Name, f.Type, f.RequiredWord(), f.Describe())
 	}
 	w.Flush()
 	for _, line := range strings.SplitAfter(buf.String(), "\n") {
@@ -303,7 +305,8 @@ func annotationWords(a *manifest.Annotations) string {
 }
 
 func markdownTable(out io.Writer, label string, schema json.RawMessage) {
-	fs, typ := fields(schema)
+	v := schemaview.Of(schema)
+	fs, typ := v.Fields, v.Type
 	if len(fs) == 0 {
 		if typ == "object" {
 			fmt.Fprintf(out, "\n%s: no fields.\n", label)
@@ -314,7 +317,7 @@ func markdownTable(out io.Writer, label string, schema json.RawMessage) {
 	}
 	fmt.Fprintf(out, "\n%s:\n\n| Field | Type | Required | Description |\n| --- | --- | --- | --- |\n", label)
 	for _, f := range fs {
-		fmt.Fprintf(out, "| `%s` | `%s` | %s | %s |\n", f.Path, mdEscape(f.Type), yesNo(f.Required), mdEscape(describeField(f)))
+		fmt.Fprintf(out, "| `%s` | `%s` | %s | %s |\n", f.Path, mdEscape(f.Type), yesNo(f.Required), mdEscape(f.Describe()))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	schema := json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":1},"n":{"type":"integer"}},"required":["name"]}`)
 	tests := []struct {
 		kind   modapi.QuestionKind

@@ -29,6 +29,7 @@ func (r *recorder[T]) values() []T {
 }
 
 func TestCoalescer(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder[int]{}
 		c := coalesce.New(100*time.Millisecond, r.deliver)
@@ -74,6 +75,7 @@ func TestCoalescer(t *testing.T) {
 }
 
 func TestCoalescerQuiet(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		r := &recorder[string]{}
 		c := coalesce.New(100*time.Millisecond, r.deliver)

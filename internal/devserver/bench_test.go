@@ -13,6 +13,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/devserver"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -21,11 +22,7 @@ import (
 // the same edit's binary with go build alone, as the host does (the mod
 // with a serving main), for comparison.
 func BenchmarkReload(b *testing.B) {
-	dir, err := os.MkdirTemp("testdata", "reload-")
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.ModuleDir(b)
 	src := filepath.Join(dir, "reloady.go")
 	edit := func(i int) {
 		if err := os.WriteFile(src, []byte(reloadySource(strconv.Quote("v"+strconv.Itoa(i)))), 0o644); err != nil {

@@ -22,10 +22,8 @@ import (
 // ($MODKIT_CHROMIUM), which .ci/conformance.sh installs and sets; it skips
 // without them. $MODKIT_SCREENSHOTS keeps the screenshots.
 func TestBrowser(t *testing.T) {
-	tools, browser := os.Getenv("MODKIT_NODE_TOOLS_DIR"), os.Getenv("MODKIT_CHROMIUM")
-	if tools == "" || browser == "" {
-		t.Skip("$MODKIT_NODE_TOOLS_DIR or $MODKIT_CHROMIUM is not set (.ci/conformance.sh sets them)")
-	}
+	tools := testenv.Getenv(t, "MODKIT_NODE_TOOLS_DIR", "the folder of the node tools (.ci/conformance.sh installs them and sets it)")
+	browser := testenv.Getenv(t, "MODKIT_CHROMIUM", "the Chromium binary (.ci/conformance.sh sets it)")
 	modhost := os.Getenv("MODKIT_MODHOST")
 	if modhost == "" {
 		modhost = filepath.Join(t.TempDir(), "modhost")
@@ -51,11 +49,7 @@ func TestBrowser(t *testing.T) {
 	// search of it, so that the searches before are quick.
 	bigTree := filepath.Join(t.TempDir(), "big")
 	writeTree(t, bigTree, bigDirs, bigFiles)
-	modDir, err := os.MkdirTemp("testdata", "reload-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(modDir) })
+	modDir := testenv.ModuleDir(t)
 	src := filepath.Join(modDir, "reloady.go")
 	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
 		t.Fatal(err)

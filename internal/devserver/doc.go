@@ -20,7 +20,8 @@
 // the state, so that a first visit shows the mods after one round trip.
 // The API is JSON under "/api/":
 //
-//	GET  /api/state              mods, tools, failures, agents, build errors
+//	GET  /api/state              mods, tools, failures, agents, build errors, and
+//	                             the field trees of the schemas (package schemaview)
 //	POST /api/check              {tool, input} → {problems: [{path, message}]}
 //	POST /api/calls              {tool, input, agent} → the call, started
 //	GET  /api/calls              the session's calls, newest last

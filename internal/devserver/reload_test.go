@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // reloadySource is a mod whose echo tool answers with version, whose
@@ -124,12 +126,8 @@ var Mod = sdk.DefineMod(sdk.Mod{
 // each change, a good edit is served, a broken one is shown with
 // file:line:col while the last good build keeps serving.
 func TestReload(t *testing.T) {
-	// The mod lives in this module, so it builds with no module of its own.
-	dir, err := os.MkdirTemp("testdata", "reload-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	// The mod lives in a module of its own, which requires this checkout.
+	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
 	write := func(content string) {
 		t.Helper()
@@ -235,11 +233,7 @@ func (f *fixture) subscribe() <-chan struct{} {
 // TestWatchEvents sees an edit through file events alone: the poll is an
 // hour away.
 func TestWatchEvents(t *testing.T) {
-	dir, err := os.MkdirTemp("testdata", "reload-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
 	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
 		t.Fatal(err)
@@ -265,11 +259,7 @@ func TestWatchEvents(t *testing.T) {
 // TestWatchRegeneratesStale starts on a mod edited after its last
 // generation: Watch regenerates and serves it without waiting for a save.
 func TestWatchRegeneratesStale(t *testing.T) {
-	dir, err := os.MkdirTemp("testdata", "reload-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
 	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
 		t.Fatal(err)

@@ -197,11 +197,14 @@ type stateJSON struct {
 	Permissions map[string][]string `json:"permissions"`
 	// Unconfined says why mods run unconfined; empty when the host
 	// confines them.
-	Unconfined  string            `json:"unconfined,omitempty"`
-	Unavailable []unavailableJSON `json:"unavailable"`
-	Builds      []*buildError     `json:"builds"`
-	Reloads     int               `json:"reloads"`
-	Calls       []*callSummary    `json:"calls"`
+	Unconfined string `json:"unconfined,omitempty"`
+	// Views are the field trees of the mods' schemas, by mod id: the page
+	// shows them as modhost inspect prints them.
+	Views       map[string]modViews `json:"views"`
+	Unavailable []unavailableJSON   `json:"unavailable"`
+	Builds      []*buildError       `json:"builds"`
+	Reloads     int                 `json:"reloads"`
+	Calls       []*callSummary      `json:"calls"`
 	// Version counts the events /api/events has published: a page whose
 	// state is older than the stream's first event refetches it.
 	Version int `json:"version"`
@@ -222,9 +225,11 @@ func (s *Server) state(w http.ResponseWriter, r *http.Request) {
 func (s *Server) snapshot() *stateJSON {
 	h, done := s.host()
 	defer done()
-	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: h.Mods(),
-		Unavailable: []unavailableJSON{}, Builds: []*buildError{}, Permissions: map[string][]string{}}
-	for _, m := range st.Mods {
+	mods := h.Mods()
+	st := &stateJSON{Workspace: s.opts.Session.Workspace, Agent: s.opts.Agent, Mods: mods,
+		Views: schemaViews(mods), Unavailable: []unavailableJSON{}, Builds: []*buildError{},
+		Permissions: map[string][]string{}}
+	for _, m := range mods {
 		st.Permissions[m.ID] = m.Permissions.Lines()
 	}
 	if why := h.Unconfined(); why != nil {

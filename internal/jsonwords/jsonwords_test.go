@@ -12,6 +12,7 @@ import (
 )
 
 func TestProblem(t *testing.T) {
+	t.Parallel()
 	type item struct {
 		B int `json:"b"`
 	}
@@ -49,6 +50,7 @@ func (b badMarshaler) MarshalJSON() ([]byte, error) {
 type loop struct{ Next *loop }
 
 func TestEncode(t *testing.T) {
+	t.Parallel()
 	cycle := &loop{}
 	cycle.Next = cycle
 	for _, tt := range []struct {
@@ -103,6 +105,7 @@ type person struct {
 // TestOwnDecoders: what a type's own decoder returns reaches the model in
 // JSON terms, at the property it decodes.
 func TestOwnDecoders(t *testing.T) {
+	t.Parallel()
 	decode := func(data []byte) error {
 		var p person
 		return json.Unmarshal(data, &p)
@@ -124,6 +127,7 @@ func TestOwnDecoders(t *testing.T) {
 }
 
 func TestTyped(t *testing.T) {
+	t.Parallel()
 	var n int
 	typeErr := json.Unmarshal([]byte(`"x"`), &n)
 	synErr := json.Unmarshal([]byte(`{"a":`), &n)

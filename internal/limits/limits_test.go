@@ -8,6 +8,7 @@ import (
 )
 
 func TestCut(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		s    string
 		n    int
@@ -32,6 +33,7 @@ func TestCut(t *testing.T) {
 }
 
 func TestProblems(t *testing.T) {
+	t.Parallel()
 	list := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -65,6 +67,7 @@ func TestProblems(t *testing.T) {
 }
 
 func TestMessageIsBounded(t *testing.T) {
+	t.Parallel()
 	huge := "/" + strings.Repeat("x", 1<<20)
 	lines := make([]string, 10000)
 	for i := range lines {

@@ -27,11 +27,7 @@ const nodeToolsEnv = "MODKIT_NODE_TOOLS_DIR"
 // the Inspector, or skips the test.
 func nodeTools(t *testing.T) string {
 	t.Helper()
-	dir := os.Getenv(nodeToolsEnv)
-	if dir == "" {
-		t.Skipf("$%s is not set (.ci/conformance.sh sets it)", nodeToolsEnv)
-	}
-	return dir
+	return testenv.Getenv(t, nodeToolsEnv, "the folder of the node tools (.ci/conformance.sh installs them and sets it)")
 }
 
 // nodeCommand runs a Node 22 program from the tools folder.
@@ -183,10 +179,7 @@ func TestInspectorCLI(t *testing.T) {
 // the browser (.ci/conformance.sh installs Debian's chromium).
 func TestAppView(t *testing.T) {
 	dir := nodeTools(t)
-	browser := os.Getenv("MODKIT_CHROMIUM")
-	if browser == "" {
-		t.Skip("$MODKIT_CHROMIUM is not set (.ci/conformance.sh sets it)")
-	}
+	browser := testenv.Getenv(t, "MODKIT_CHROMIUM", "the Chromium binary (.ci/conformance.sh sets it)")
 	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
 	if err != nil {
 		t.Fatal(err)

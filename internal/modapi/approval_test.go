@@ -7,6 +7,7 @@ import (
 )
 
 func TestDecide(t *testing.T) {
+	t.Parallel()
 	yes := func(string) (bool, error) { return true, nil }
 	no := func(string) (bool, error) { return false, nil }
 	broken := func(string) (bool, error) { return false, errors.New("no terminal") }
@@ -51,6 +52,7 @@ func TestDecide(t *testing.T) {
 }
 
 func TestApprovalQuestion(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		title       string
 		destructive bool

@@ -10,6 +10,7 @@ import (
 )
 
 func TestResultCapCountsActions(t *testing.T) {
+	t.Parallel()
 	o := Outcome{Status: Completed, Text: "ok", Actions: []sdk.ClientAction{{Kind: "mark", Params: json.RawMessage(`{"line":1}`)}}}
 	if got, want := ResultSize(&o), len("ok")+len("mark")+len(`{"line":1}`); got != want {
 		t.Errorf("got size %d, want %d", got, want)
@@ -21,6 +22,7 @@ func TestResultCapCountsActions(t *testing.T) {
 }
 
 func TestBadAction(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ got, want string }{
 		{BadAction("t", 1, "wipe", UndeclaredAction([]string{"mark", "open"})),
 			`tool t returned client action 1 ("wipe"): the tool declares no such kind (it declares "mark", "open")`},

@@ -15,6 +15,7 @@ import (
 // Of answers given at once from many goroutines, exactly one is the
 // call's; every other is dropped.
 func TestClientGateOneAnswer(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	dropped := map[string]string{}
 	g := NewClientGate(func(a sdk.ClientAnswer, why string) {
@@ -49,6 +50,7 @@ func TestClientGateOneAnswer(t *testing.T) {
 }
 
 func TestClientGateEnds(t *testing.T) {
+	t.Parallel()
 	var whys []string
 	drop := func(_ sdk.ClientAnswer, why string) { whys = append(whys, why) }
 
@@ -71,6 +73,7 @@ func TestClientGateEnds(t *testing.T) {
 }
 
 func TestClientOutcome(t *testing.T) {
+	t.Parallel()
 	none := func([]byte) ([]string, error) { return nil, nil }
 	widthNegative := func([]byte) ([]string, error) { return []string{"/width: must be at least 0, got -1"}, nil }
 	tests := []struct {

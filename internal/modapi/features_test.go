@@ -9,6 +9,7 @@ import (
 )
 
 func TestSlashArgs(t *testing.T) {
+	t.Parallel()
 	names, required := []string{"path", "focus"}, []bool{true, false}
 	tests := []struct {
 		text string
@@ -34,12 +35,14 @@ func TestSlashArgs(t *testing.T) {
 }
 
 func TestJoinArgs(t *testing.T) {
+	t.Parallel()
 	if got := JoinArgs([]string{"a", "b", "c"}, map[string]string{"c": "3", "a": " 1 "}); got != "1 3" {
 		t.Errorf("got %q, want %q", got, "1 3")
 	}
 }
 
 func TestCheckMessages(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		msg  sdk.PromptMessage
 		want string
@@ -61,6 +64,7 @@ func TestCheckMessages(t *testing.T) {
 }
 
 func TestCapCompletion(t *testing.T) {
+	t.Parallel()
 	values := make([]string, 150)
 	c := CapCompletion(sdk.Completion{Values: values})
 	if len(c.Values) != MaxCompletionValues || !c.HasMore || c.Total != 150 {

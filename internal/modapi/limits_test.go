@@ -11,6 +11,7 @@ import (
 )
 
 func TestApplyLimits(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name      string
 		n, size   int // log entries sent and their size

@@ -6,6 +6,7 @@ import (
 )
 
 func TestQuestionSame(t *testing.T) {
+	t.Parallel()
 	a := Question{Kind: AskForm, Key: "k", Params: json.RawMessage(`{"message":"m","mode":"form"}`)}
 	b := Question{Kind: AskForm, Key: "k", Params: json.RawMessage(`{ "mode": "form", "message": "m" }`), Position: 3}
 	if !a.Same(b) {

@@ -9,6 +9,7 @@ import (
 )
 
 func TestCapResult(t *testing.T) {
+	t.Parallel()
 	outputs := []sdk.Output{{MimeType: "text/plain", Content: "abc", URI: "file:///x"}} // 10 + 3 + 9 bytes
 	tests := []struct {
 		name     string
@@ -38,6 +39,7 @@ func TestCapResult(t *testing.T) {
 }
 
 func TestCapMessage(t *testing.T) {
+	t.Parallel()
 	if got := modapi.CapMessage("command c", "12345", 5); got != "" {
 		t.Errorf("at the cap: got %q, want none", got)
 	}
@@ -51,6 +53,7 @@ func TestCapMessage(t *testing.T) {
 }
 
 func TestOutcomeMessage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		o    modapi.Outcome
 		want string
@@ -68,12 +71,14 @@ func TestOutcomeMessage(t *testing.T) {
 }
 
 func TestSlashText(t *testing.T) {
+	t.Parallel()
 	if got := modapi.SlashText(" \t many  words \n"); got != "many  words" {
 		t.Errorf("got %q, want %q", got, "many  words")
 	}
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	var s sdk.ActivityState
 	steps := []struct {
 		u    sdk.ActivityUpdate

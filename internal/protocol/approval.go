@@ -19,7 +19,7 @@ func (c *GRPCClient) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequ
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
 	})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	return &modapi.ApprovalResponse{Reason: resp.GetReason(), Error: resp.GetError(), Problems: resp.GetProblems()}, nil
 }

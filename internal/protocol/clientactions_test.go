@@ -11,6 +11,7 @@ import (
 )
 
 func TestOutcomeActionsRoundTrip(t *testing.T) {
+	t.Parallel()
 	actions := []sdk.ClientAction{
 		{Kind: "open_file", Params: json.RawMessage(`{"path":"a.md","line":3}`)},
 		{Kind: "mark", Params: json.RawMessage(`{}`)},

@@ -29,7 +29,7 @@ func (c *GRPCClient) ReadResource(ctx context.Context, req *modapi.ResourceReque
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(), MaxResultBytes: int64(req.MaxResultBytes),
 	})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	out := &modapi.ResourceResponse{NotFound: resp.GetNotFound(), Error: resp.GetError()}
 	if rc := resp.GetContents(); rc != nil {
@@ -49,7 +49,7 @@ func (c *GRPCClient) GetPrompt(ctx context.Context, req *modapi.PromptRequest) (
 		Answers: answersToProto(req.Answers), CanAsk: kindsToProto(req.CanAsk),
 	})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	out := &modapi.PromptResponse{Error: resp.GetError(), Questions: questionsFromProto(resp.GetQuestions()), Unasked: kindsFromProto(resp.GetUnasked())}
 	for _, m := range resp.GetMessages() {
@@ -68,7 +68,7 @@ func (c *GRPCClient) Complete(ctx context.Context, req *modapi.CompleteRequest) 
 		Session: SessionToProto(req.Session), Today: req.Today, CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
 	})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	return &modapi.CompleteResponse{
 		Completion: sdk.Completion{Values: resp.GetValues(), Total: int(resp.GetTotal()), HasMore: resp.GetHasMore()},
@@ -83,7 +83,7 @@ func (c *GRPCClient) WatchResources(ctx context.Context, updated func(uri string
 	}
 	stream, err := c.Features.WatchResources(ctx, &pb.WatchResourcesRequest{})
 	if err != nil {
-		return err
+		return c.wire(err, nil)
 	}
 	for {
 		ev, err := stream.Recv()
@@ -94,7 +94,7 @@ func (c *GRPCClient) WatchResources(ctx context.Context, updated func(uri string
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return err
+			return c.wire(err, nil)
 		}
 		updated(ev.GetUri())
 	}

@@ -41,6 +41,7 @@ func featuresOverGRPC(t *testing.T) (*protocol.GRPCClient, *modserver.Server) {
 }
 
 func TestFeaturesRoundTrip(t *testing.T) {
+	t.Parallel()
 	c, _ := featuresOverGRPC(t)
 	ctx := context.Background()
 
@@ -87,6 +88,7 @@ func TestFeaturesRoundTrip(t *testing.T) {
 // its watched resource every second, and waits for the update to cross
 // the stream.
 func TestWatchResources(t *testing.T) {
+	t.Parallel()
 	c, srv := featuresOverGRPC(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -6,6 +6,8 @@ import (
 	"io"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
@@ -19,6 +21,16 @@ type GRPCClient struct {
 	// Features is the generated client of the ModFeatures service, on the
 	// same connection.
 	Features pb.ModFeaturesClient
+	// MaxSendBytes is the largest request the connection sends, which
+	// tells a request over the limit from a response over it; 0 when
+	// unknown.
+	MaxSendBytes int
+}
+
+// wire turns a gRPC failure of the request sent into a
+// *modapi.TransportError.
+func (c *GRPCClient) wire(err error, sent proto.Message) error {
+	return fromWire(err, sent, c.MaxSendBytes)
 }
 
 var _ modapi.Mod = (*GRPCClient)(nil)
@@ -27,7 +39,7 @@ var _ modapi.Mod = (*GRPCClient)(nil)
 func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*modapi.DescribeResponse, error) {
 	resp, err := c.PB.Describe(ctx, &pb.DescribeRequest{})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined()}, nil
 }
@@ -36,7 +48,7 @@ func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*
 func (c *GRPCClient) Activate(ctx context.Context, req *modapi.ActivateRequest) (*modapi.ActivateResponse, error) {
 	resp, err := c.PB.Activate(ctx, &pb.ActivateRequest{Today: req.Today})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	return &modapi.ActivateResponse{Error: resp.GetError()}, nil
 }
@@ -59,7 +71,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	if req.OnActivity == nil {
 		resp, err := c.PB.CallToolOnce(ctx, preq)
 		if err != nil {
-			return nil, err
+			return nil, c.wire(err, preq)
 		}
 		if resp.GetOutcome() == nil {
 			return nil, modapi.ErrNoOutcome
@@ -75,7 +87,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	}
 	stream, err := c.PB.CallTool(ctx, preq)
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, preq)
 	}
 	for {
 		ev, err := stream.Recv()
@@ -83,7 +95,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 			return nil, modapi.ErrNoOutcome
 		}
 		if err != nil {
-			return nil, err
+			return nil, c.wire(err, preq)
 		}
 		if a := ev.GetActivity(); a != nil {
 			req.OnActivity(ActivityFromProto(a))
@@ -101,34 +113,37 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 // RenderView implements modapi.Mod.
 func (c *GRPCClient) RenderView(ctx context.Context, req *modapi.ViewRequest) (*modapi.ViewResponse, error) {
 	s := req.State
-	resp, err := c.PB.RenderView(ctx, &pb.RenderViewRequest{
+	preq := &pb.RenderViewRequest{
 		Tool: req.Tool, Phase: string(s.Phase), Input: s.Input, Result: s.Result, Error: s.Error,
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
-	})
+	}
+	resp, err := c.PB.RenderView(ctx, preq)
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, preq)
 	}
 	return &modapi.ViewResponse{HTML: resp.GetHtml(), HasView: resp.GetHasView(), Error: resp.GetError()}, nil
 }
 
 // RunCommand implements modapi.Mod.
 func (c *GRPCClient) RunCommand(ctx context.Context, req *modapi.CommandRequest) (*modapi.CommandResponse, error) {
-	resp, err := c.PB.RunCommand(ctx, &pb.RunCommandRequest{
+	preq := &pb.RunCommandRequest{
 		Id: req.ID, Slash: req.Slash, Args: req.Args, Text: req.Text,
 		Session: SessionToProto(req.Session), Today: req.Today, MaxMessageBytes: int64(req.MaxMessageBytes),
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
-	})
+	}
+	resp, err := c.PB.RunCommand(ctx, preq)
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, preq)
 	}
 	return &modapi.CommandResponse{Message: resp.GetMessage(), Error: resp.GetError()}, nil
 }
 
 // CheckInput implements modapi.Mod.
 func (c *GRPCClient) CheckInput(ctx context.Context, req *modapi.CheckRequest) (*modapi.CheckResponse, error) {
-	resp, err := c.PB.CheckInput(ctx, &pb.CheckInputRequest{Tool: req.Tool, Input: req.Input})
+	preq := &pb.CheckInputRequest{Tool: req.Tool, Input: req.Input}
+	resp, err := c.PB.CheckInput(ctx, preq)
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, preq)
 	}
 	return &modapi.CheckResponse{Problems: resp.GetProblems(), Error: resp.GetError()}, nil
 }
@@ -136,13 +151,14 @@ func (c *GRPCClient) CheckInput(ctx context.Context, req *modapi.CheckRequest) (
 // BeforeAction implements modapi.Mod.
 func (c *GRPCClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
 	a := req.Action
-	resp, err := c.PB.BeforeAction(ctx, &pb.BeforeActionRequest{
+	preq := &pb.BeforeActionRequest{
 		Action: a.Name, Tool: a.Tool, Command: a.Command, Input: a.Input,
 		Session: SessionToProto(req.Session), Today: req.Today,
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
-	})
+	}
+	resp, err := c.PB.BeforeAction(ctx, preq)
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, preq)
 	}
 	return &modapi.ActionResponse{Refusal: resp.GetRefusal()}, nil
 }
@@ -151,7 +167,7 @@ func (c *GRPCClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest
 func (c *GRPCClient) CallRunning(ctx context.Context, req *modapi.CallRunningRequest) (*modapi.CallRunningResponse, error) {
 	resp, err := c.PB.CallRunning(ctx, &pb.CallRunningRequest{CallId: req.CallID})
 	if err != nil {
-		return nil, err
+		return nil, c.wire(err, nil)
 	}
 	return &modapi.CallRunningResponse{Running: resp.GetRunning()}, nil
 }

@@ -27,6 +27,7 @@ func (c *onceClient) CallToolOnce(_ context.Context, req *pb.CallToolRequest, _ 
 }
 
 func TestGRPCClientCallToolOnce(t *testing.T) {
+	t.Parallel()
 	pc := &onceClient{resp: &pb.CallToolResponse{
 		Activity: []*pb.Activity{{Kind: pb.ActivityKind_ACTIVITY_KIND_TITLE, Text: "t"}},
 		Outcome:  &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "done"},

@@ -44,6 +44,9 @@ type GRPCPlugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	// Impl is the mod in the mod process.
 	Impl modapi.Mod
+	// MaxMessageBytes is the largest message the host's connection sends;
+	// see [GRPCClient.MaxSendBytes].
+	MaxMessageBytes int
 }
 
 // GRPCServer implements plugin.GRPCPlugin.
@@ -55,7 +58,7 @@ func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 
 // GRPCClient implements plugin.GRPCPlugin.
 func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &GRPCClient{PB: pb.NewModClient(c), Features: pb.NewModFeaturesClient(c)}, nil
+	return &GRPCClient{PB: pb.NewModClient(c), Features: pb.NewModFeaturesClient(c), MaxSendBytes: p.MaxMessageBytes}, nil
 }
 
 // PluginSets returns the versioned plugin sets: server is nil on the host
@@ -64,4 +67,19 @@ func PluginSets(server modapi.Mod) map[int]plugin.PluginSet {
 	return map[int]plugin.PluginSet{
 		1: {PluginName: &GRPCPlugin{Impl: server}},
 	}
+}
+
+// HostPluginSets returns the versioned plugin sets of a host whose
+// connections carry messages of at most maxMsg bytes each way; use it
+// with [DialOptions].
+func HostPluginSets(maxMsg int) map[int]plugin.PluginSet {
+	return map[int]plugin.PluginSet{
+		1: {PluginName: &GRPCPlugin{MaxMessageBytes: maxMsg}},
+	}
+}
+
+// DialOptions are the host's options for its connection to a mod: messages
+// of at most maxMsg bytes each way.
+func DialOptions(maxMsg int) []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
 }

@@ -16,6 +16,7 @@ import (
 )
 
 func TestActivityRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, kind := range []sdk.ActivityKind{sdk.ActivityTitle, sdk.ActivityStatus, sdk.ActivityLog} {
 		u := sdk.ActivityUpdate{Kind: kind, Text: "text of " + string(kind)}
 		if got := protocol.ActivityFromProto(protocol.ActivityToProto(u)); got != u {
@@ -31,6 +32,7 @@ func TestActivityRoundTrip(t *testing.T) {
 }
 
 func TestOutcomeRoundTrip(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   modapi.Outcome
@@ -56,6 +58,7 @@ func TestOutcomeRoundTrip(t *testing.T) {
 }
 
 func TestSessionRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := sdk.Session{ID: "s1", Workspace: "/w"}
 	if got := protocol.SessionFromProto(protocol.SessionToProto(s)); got != s {
 		t.Errorf("got %+v, want %+v", got, s)
@@ -63,6 +66,7 @@ func TestSessionRoundTrip(t *testing.T) {
 }
 
 func TestJSONLogHandler(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	log := slog.New(protocol.NewJSONLogHandler(&buf, slog.LevelDebug))
 	log.With("tool", "t1").WithGroup("req").Warn("slow", "ms", 12, "err", errTest{})
@@ -104,6 +108,7 @@ type errTest struct{}
 func (errTest) Error() string { return "test error" }
 
 func TestHCLogger(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	l := protocol.HCLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
 	l.Named("plugin").With("mod", "m1").Error("boom", "code", 3)

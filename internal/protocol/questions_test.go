@@ -9,6 +9,7 @@ import (
 )
 
 func TestQuestionsRoundTrip(t *testing.T) {
+	t.Parallel()
 	qs := []modapi.Question{
 		{Kind: modapi.AskForm, Key: "name", Params: json.RawMessage(`{"message":"m"}`), Position: 0},
 		{Kind: modapi.AskSample, Key: "q2", Params: json.RawMessage(`{"maxTokens":5}`), Position: 1},

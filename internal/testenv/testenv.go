@@ -1,5 +1,8 @@
 // Package testenv holds what the tests of several packages share: the
-// cache of the mods they build, and a modhost server process to talk to.
+// cache of the mods they build, a modhost server process to talk to, a
+// module outside the source tree to write mods into ([ModuleDir]), and
+// [Missing] for a test whose program, server or tools this machine lacks:
+// it skips locally, naming what is missing, and fails when $CI is set.
 // It is for tests only.
 package testenv
 

@@ -7,6 +7,7 @@ import (
 )
 
 func TestMatch(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tmpl, uri string
 		want      map[string]string // nil: no match
@@ -34,6 +35,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	tests := map[string]string{
 		"":                 "uriTemplate is empty",
 		"x/{a}":            "has no scheme",

@@ -3,6 +3,7 @@ package jsoncheck
 import "testing"
 
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		format, s string
 		want      bool
@@ -51,6 +52,7 @@ func TestFormats(t *testing.T) {
 }
 
 func TestBase64(t *testing.T) {
+	t.Parallel()
 	for s, want := range map[string]bool{"aGk=": true, "aGk": false, "": true, "a\nGk=": true, "!!": false} {
 		if got := Base64([]byte(s)); got != want {
 			t.Errorf("Base64(%q): got %v, want %v", s, got, want)
@@ -59,6 +61,7 @@ func TestBase64(t *testing.T) {
 }
 
 func TestInRange(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		format, n string
 		want      bool
@@ -83,6 +86,7 @@ func TestInRange(t *testing.T) {
 }
 
 func TestIsGoTime(t *testing.T) {
+	t.Parallel()
 	for raw, want := range map[string]bool{
 		"2026-01-02T15:04:05Z":        true,
 		"2026-01-02T15:04:05.5+01:00": true,

@@ -11,6 +11,7 @@ import (
 )
 
 func TestNumCmp(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want int
@@ -39,6 +40,7 @@ func TestNumCmp(t *testing.T) {
 }
 
 func TestNumInt(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in      string
 		isInt   bool
@@ -73,6 +75,7 @@ func TestNumInt(t *testing.T) {
 }
 
 func TestMultipleOf(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n, m string
 		want bool
@@ -95,6 +98,7 @@ func TestMultipleOf(t *testing.T) {
 }
 
 func TestStr(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -118,6 +122,7 @@ func TestStr(t *testing.T) {
 }
 
 func TestSyntax(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		in   string
 		want string
@@ -144,6 +149,7 @@ func TestSyntax(t *testing.T) {
 }
 
 func TestPathEscaping(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`{"a/b":{"c~d":[0,{"e\"f":true}]}}`))
 	defer c.Release()
 	c.Enter()
@@ -163,6 +169,7 @@ func TestPathEscaping(t *testing.T) {
 }
 
 func TestErr(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`"x"`))
 	defer c.Release()
 	c.Report("a")
@@ -175,6 +182,7 @@ func TestErr(t *testing.T) {
 }
 
 func TestEqual(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b string
 		want bool
@@ -194,6 +202,7 @@ func TestEqual(t *testing.T) {
 }
 
 func TestMaxDepth(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
 	c := New([]byte(deep))
 	defer c.Release()
@@ -207,6 +216,7 @@ func TestMaxDepth(t *testing.T) {
 // TestSyntaxAlone: problems found before a syntax error are dropped, so
 // every judge of the input says the same one thing.
 func TestSyntaxAlone(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`{"a":5,"b":`))
 	defer c.Release()
 	c.Enter()
@@ -222,6 +232,7 @@ func TestSyntaxAlone(t *testing.T) {
 // TestHugeNumbers: a number beyond a 64-bit float is refused wherever it
 // is, even in a skipped value, and costs no more than its text.
 func TestHugeNumbers(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`{"a":[1e10000000,-1e309,1e308,1e-10000000]}`))
 	defer c.Release()
 	c.Skip()
@@ -236,6 +247,7 @@ func TestHugeNumbers(t *testing.T) {
 }
 
 func TestUnmarshalRewritesIntegers(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`{"m": [1.0, 3e0]}`))
 	defer c.Release()
 	c.Enter()
@@ -253,6 +265,7 @@ func TestUnmarshalRewritesIntegers(t *testing.T) {
 }
 
 func TestDecodeProblemWords(t *testing.T) {
+	t.Parallel()
 	var n int8
 	err := json.Unmarshal([]byte(`300`), &n)
 	if got, want := decodeProblem(err), "must be an integer in range, got number 300"; got != want {

@@ -12,6 +12,7 @@ import (
 // TestProblemsAreCapped checks that past 50 problems a checker only
 // counts, and that quoted input is cut while the schema's words are not.
 func TestProblemsAreCapped(t *testing.T) {
+	t.Parallel()
 	c := New([]byte(`{}`))
 	defer c.Release()
 	for i := range 120 {
@@ -42,6 +43,7 @@ func TestProblemsAreCapped(t *testing.T) {
 // characters is one problem and that the checks of its value say nothing,
 // up to the next value.
 func TestLongNumber(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("7", 1001)
 	c := New([]byte(`[` + long + `,` + long[:1000] + `]`))
 	defer c.Release()

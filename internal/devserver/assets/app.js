@@ -205,10 +205,11 @@ function typeName(root, s) {
   if (n) return typeName(root, n) + " or null";
   if (s.enum) return "one of " + s.enum.map(v => JSON.stringify(v)).join(", ");
   if (s.type === "array") return "array of " + typeName(root, s.items || {});
-  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") return "map to " + typeName(root, s.additionalProperties);
-  return s.type || "any JSON";
+  if (s.type === "object" && s.additionalProperties && typeof s.additionalProperties === "object") return "object of " + typeName(root, s.additionalProperties);
+  return s.type || "any JSON value";
 }
 
+// limits says what a form field's schema allows, beside its input.
 function limits(s) {
   const out = [];
   const add = (k, label) => { if (s[k] !== undefined) out.push(label + " " + s[k]); };
@@ -220,30 +221,21 @@ function limits(s) {
   return out.join(", ");
 }
 
-// fieldRows flattens a schema into table rows: path, type, required, limits, description.
-function fieldRows(root, s, path, required, rows, depth) {
-  s = resolve(root, s);
-  const inner = nullable(root, s) || s;
-  if (path) rows.push([path, typeName(root, s), required ? "yes" : "", limits(inner), s.description || inner.description || ""]);
-  if (depth > 6) return rows;
-  if (inner.type === "object" && inner.properties) {
-    for (const [k, v] of Object.entries(inner.properties)) fieldRows(root, v, path + "/" + k, (inner.required || []).includes(k), rows, depth + 1);
-  } else if (inner.type === "array" && inner.items) {
-    const it = resolve(root, inner.items);
-    if ((nullable(root, it) || it).type === "object") fieldRows(root, it, path + "/*", true, rows, depth + 1);
-  } else if (inner.type === "object" && inner.additionalProperties && typeof inner.additionalProperties === "object") {
-    const it = resolve(root, inner.additionalProperties);
-    if ((nullable(root, it) || it).type === "object") fieldRows(root, it, path + "/{key}", true, rows, depth + 1);
-  }
-  return rows;
+// schemaTable shows a schema's field tree, a view the server flattens once
+// for the page and modhost inspect alike (package schemaview).
+function schemaTable(view) {
+  if (!view) return el("p", {class: "muted"}, "none");
+  if (!view.fields.length) return el("p", {class: "muted"}, view.type === "object" ? "no fields" : view.type);
+  return el("table", {class: "schema"}, el("tr", {}, ["field", "type", "required", "limits", "description"].map(h => el("th", {}, h))),
+    view.fields.map(f => el("tr", {}, [
+      el("td", {}, el("code", {}, f.path)), el("td", {}, f.type), el("td", {}, f.required ? "yes" : ""),
+      el("td", {}, (f.constraints || []).join(", ")), el("td", {}, f.description || ""),
+    ])));
 }
 
-function schemaTable(schema) {
-  if (!schema) return el("p", {class: "muted"}, "none");
-  const rows = fieldRows(schema, schema, "", true, [], 0);
-  if (!rows.length) return el("p", {class: "muted"}, typeName(schema, schema));
-  return el("table", {class: "schema"}, el("tr", {}, ["field", "type", "required", "limits", "description"].map(h => el("th", {}, h))),
-    rows.map(r => el("tr", {}, r.map((c, i) => el("td", {}, i === 0 ? el("code", {}, c) : c)))));
+// viewsOf returns the schema views of a mod.
+function viewsOf(mod) {
+  return (state.views || {})[mod.id] || {tools: {}, clientActions: {}};
 }
 
 // ---- forms ----
@@ -434,8 +426,8 @@ function renderTool(name) {
       ...toolNotes(tool),
       el("h3", {}, "Call"), agentNote(tool.name), tabs, kept.problems, formBox, rawBox,
       el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")),
-      el("h3", {}, "Input"), schemaTable(tool.inputSchema),
-      el("h3", {}, "Result"), schemaTable(tool.resultSchema),
+      el("h3", {}, "Input"), schemaTable((viewsOf(mod).tools[tool.name] || {}).input),
+      el("h3", {}, "Result"), schemaTable((viewsOf(mod).tools[tool.name] || {}).result),
       ...clientActionTables(mod, tool),
     ], () => clientReceives(tool.name, null)),
   ];
@@ -500,7 +492,7 @@ function toolNotes(tool) {
 function clientActionTables(mod, tool) {
   return (tool.clientActions || []).flatMap(kind => {
     const k = (mod.clientActions || []).find(k => k.kind === kind);
-    return [el("h3", {}, "Client action ", el("code", {}, kind)), k ? el("p", {}, k.description) : null, schemaTable(k && k.paramsSchema)];
+    return [el("h3", {}, "Client action ", el("code", {}, kind)), k ? el("p", {}, k.description) : null, schemaTable(k && viewsOf(mod).clientActions[kind])];
   });
 }
 

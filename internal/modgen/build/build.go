@@ -64,6 +64,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		SourceHash:    SourceHash(pkg),
 		Tools:         []manifest.Tool{},
 	}
+	ds := decls{}
 	var tools []codegen.Tool
 	for _, t := range m.Tools {
 		if _, ok := types.Unalias(t.In).Underlying().(*types.Struct); !ok {
@@ -97,19 +98,22 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			mt.ResultSchema = mustJSON(described(out.Root(t.Out, t.Pos), "Result of the "+t.Name.Value+" tool."))
 		}
 		mf.Tools = append(mf.Tools, mt)
+		ds.add("tools", toolDecl(t))
 		tools = append(tools, codegen.Tool{Name: t.Name.Value, Input: t.In, Schema: ins})
 	}
 	var actions []codegen.ClientAction
-	mf.ClientActions, actions = b.clientActions(m, in)
+	mf.ClientActions, actions = b.clientActions(m, in, ds)
 	for _, e := range append(in.Errors(), out.Errors()...) {
 		b.diags = append(b.diags, load.Diag{Pos: e.Pos, Msg: e.Msg})
 	}
 	for _, c := range m.Commands {
 		mf.Commands = append(mf.Commands, manifest.Command{ID: c.ID.Value, Title: c.Title.Value})
+		ds.add("commands", decl{noun: "command", name: c.ID.Value, pos: c.Pos, fields: map[string]load.Str{"id": c.ID, "title": c.Title}})
 	}
-	mf.Resources, mf.ResourceTemplates, mf.SlashCommands = b.features(m)
+	mf.Resources, mf.ResourceTemplates, mf.SlashCommands = b.features(m, ds)
 	for _, h := range m.Hooks {
 		mf.Hooks = append(mf.Hooks, manifest.Hook{BeforeAction: h.BeforeAction.Value})
+		ds.add("hooks", decl{noun: "hook", name: h.BeforeAction.Value, pos: h.Pos, fields: map[string]load.Str{"beforeAction": h.BeforeAction}})
 	}
 	for _, a := range m.Agents {
 		ma := manifest.Agent{Name: a.Name.Value, Description: a.Description.Value, Tools: []string{}}
@@ -117,8 +121,10 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			ma.Tools = append(ma.Tools, t.Value)
 		}
 		mf.Agents = append(mf.Agents, ma)
+		ds.add("agents", decl{noun: "agent", name: a.Name.Value, pos: a.Pos, fields: map[string]load.Str{"name": a.Name}, items: map[string][]load.Str{"tools": a.Tools}})
 	}
 	mf.Permissions = b.permissions(m)
+	b.rulebook(m, mf, ds)
 	load.SortDiags(b.diags)
 	if b.failed() {
 		return nil, b.diags
@@ -159,6 +165,22 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		return nil, b.diags
 	}
 	return &Output{Dir: packageDir(pkg), Manifest: mjson, Go: goSrc}, b.diags
+}
+
+// toolDecl is where t's fields are, for the rulebook.
+func toolDecl(t load.Tool) decl {
+	d := decl{noun: "tool", name: t.Name.Value, pos: t.Pos, fields: map[string]load.Str{
+		"name": t.Name, "description": t.Description,
+	}, items: map[string][]load.Str{}}
+	if a := t.Approval; a != nil {
+		// load reports an approval with neither or both of Reason and Ask.
+		reported := a.Reason.Bad || (a.ByInput && a.Reason.Pos.IsValid()) || (!a.ByInput && a.Reason.Value == "")
+		d.fields["approval"] = load.Str{Pos: a.Pos, Bad: reported}
+	}
+	for _, k := range t.ClientActions {
+		d.items["clientActions"] = append(d.items["clientActions"], load.Str{Value: k.Kind.Value, Pos: k.Ref, Bad: k.Kind.Bad})
+	}
+	return d
 }
 
 // compiles checks an emitted schema with the JSON Schema implementation

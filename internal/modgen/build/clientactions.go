@@ -1,8 +1,8 @@
 package build
 
 import (
+	"encoding/json"
 	"go/types"
-	"strings"
 
 	"github.com/modkit/modkit/internal/modgen/codegen"
 	"github.com/modkit/modkit/internal/modgen/load"
@@ -15,12 +15,11 @@ import (
 // the tools first list them. A kind may be listed by several tools; two
 // literals that give one kind different params types or descriptions are
 // an error.
-func (b *builder) clientActions(m *load.Mod, gen *schema.Generator) ([]manifest.ClientActionKind, []codegen.ClientAction) {
+func (b *builder) clientActions(m *load.Mod, gen *schema.Generator, ds decls) ([]manifest.ClientActionKind, []codegen.ClientAction) {
 	var kinds []manifest.ClientActionKind
 	var checks []codegen.ClientAction
 	first := map[string]load.ClientActionKind{}
 	for _, t := range m.Tools {
-		listed := map[string]bool{}
 		for _, k := range t.ClientActions {
 			name := k.Kind.Value
 			if k.Kind.Bad || k.Description.Bad {
@@ -33,32 +32,26 @@ func (b *builder) clientActions(m *load.Mod, gen *schema.Generator) ([]manifest.
 						name, b.typeString(k.Params), b.typeString(f.Params), b.short(f.Pos))
 				case f.Description.Value != k.Description.Value:
 					b.errorf(k.Description.Pos, "client action kind %q has another description at %s: declare each kind once", name, b.short(f.Pos))
-				case listed[name]:
-					b.errorf(k.Ref, "tool %s lists client action kind %q twice", t.Name.Value, name)
+				default:
+					continue
 				}
-				listed[name] = true
+				ds.reported("tools", "clientActions", k.Ref)
 				continue
 			}
-			listed[name] = true
 			first[name] = k
-			switch {
-			case name == "":
-				b.errorf(k.Pos, "client action kind has no Kind")
-				continue
-			case !snakeCase.MatchString(name):
-				b.errorf(k.Kind.Pos, "client action kind %q is not snake_case, like open_file", name)
-				continue
-			}
-			if strings.TrimSpace(k.Description.Value) == "" {
-				b.errorf(k.Description.Pos, "client action kind %s has an empty description: say what the client does with it", name)
-			}
+			// The kind is recorded even when the rulebook will refuse its
+			// name, so the tools that list it name a declared kind.
+			mk := manifest.ClientActionKind{Kind: name, Description: k.Description.Value, ParamsSchema: json.RawMessage(`{"type":"object"}`)}
 			if _, ok := types.Unalias(k.Params).Underlying().(*types.Struct); !ok {
 				b.errorf(k.Pos, "client action kind %s: params type %s must be a struct, so the params are a JSON object", name, b.typeString(k.Params))
-				continue
+			} else {
+				s := gen.Root(k.Params, k.Pos)
+				mk.ParamsSchema = mustJSON(s)
+				checks = append(checks, codegen.ClientAction{Kind: name, Params: k.Params, Schema: s})
 			}
-			s := gen.Root(k.Params, k.Pos)
-			kinds = append(kinds, manifest.ClientActionKind{Kind: name, Description: k.Description.Value, ParamsSchema: mustJSON(s)})
-			checks = append(checks, codegen.ClientAction{Kind: name, Params: k.Params, Schema: s})
+			kinds = append(kinds, mk)
+			ds.add("clientActions", decl{noun: "client action kind", name: name, pos: k.Pos,
+				fields: map[string]load.Str{"kind": k.Kind, "description": k.Description}})
 		}
 	}
 	return kinds, checks

@@ -5,12 +5,16 @@
 //
 // # Rules
 //
-// Errors (the run fails): no or two DefineMod values, non-constant names,
-// duplicate tool names or command ids, names that are not snake_case, empty
-// descriptions, hook targets that are neither a host action nor
-// "command:<own id>", a tool with neither Run nor Client, a command, slash
-// command or hook with no Run, and types JSON cannot carry. Warnings (the run
-// succeeds): descriptions that do not say when to call the tool, and
+// The rules about a mod's declarations are manifest's ([manifest.Rules]):
+// the rulebook pass runs [manifest.Validate] on the manifest built from the
+// source and reports each problem at the literal that causes it, so a mod
+// that generates is a mod the host loads. TestRulebook breaks every rule and
+// fails for a rule it has no case for.
+//
+// modgen adds errors only the Go source shows: no or two DefineMod values,
+// non-constant names, a tool with neither Run nor Client, a command, slash
+// command or hook with no Run, and types JSON cannot carry. Warnings (the
+// run succeeds): descriptions that do not say when to call the tool, and
 // activity labels that are not present tense with an ellipsis.
 //
 // Nothing here writes files; see [Mod] and [Output].

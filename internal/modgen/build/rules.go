@@ -4,17 +4,13 @@ import (
 	"fmt"
 	"go/token"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/modkit/modkit/internal/modgen/load"
-	"github.com/modkit/modkit/manifest"
 )
 
 func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
-var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 // whenWords are phrases that tell a model when to call a tool.
 var whenWords = []string{"when", "use this", "use it", "call this", "call it", "use to", "use for", "if ", "before", "after", "in order to"}
@@ -35,29 +31,13 @@ func writerWord(name string) string {
 	return ""
 }
 
-// rules checks the mod's names, descriptions, hooks and agents.
+// rules checks what only the Go source shows (a Run set, a View.Text)
+// and warns on style: names, descriptions and labels a model or a person
+// reads. The rules the host enforces are manifest's; see rulebook.
 func (b *builder) rules(m *load.Mod) {
-	toolAt := map[string]token.Pos{}
 	for _, t := range m.Tools {
 		name := t.Name
-		switch {
-		case name.Bad:
-		case name.Value == "":
-			b.errorf(t.Pos, "tool has no Name")
-		case !snakeCase.MatchString(name.Value):
-			b.errorf(name.Pos, "tool name %q is not snake_case, like search_files", name.Value)
-		}
-		if first, ok := toolAt[name.Value]; ok && name.Value != "" {
-			b.errorf(name.Pos, "duplicate tool name %q (first at %s)", name.Value, b.short(first))
-		} else {
-			toolAt[name.Value] = name.Pos
-		}
-		desc := strings.TrimSpace(t.Description.Value)
-		if t.Description.Bad {
-			// already reported
-		} else if desc == "" {
-			b.errorf(t.Description.Pos, "tool %s has an empty description: say what it returns and when to call it", name.Value)
-		} else if !saysWhen(desc) {
+		if desc := strings.TrimSpace(t.Description.Value); desc != "" && !saysWhen(desc) {
 			b.warnf(t.Description.Pos, "tool %s: the description does not say when to call the tool (\"Use this when …\")", name.Value)
 		}
 		if t.Annotations == nil && !name.Bad {
@@ -79,76 +59,19 @@ func (b *builder) rules(m *load.Mod) {
 			b.warnf(t.Activity.Pos, "tool %s: activity label %q should be present tense with an ellipsis, like \"Searching files…\"", name.Value, act)
 		}
 	}
-
-	cmdAt := map[string]token.Pos{}
 	for _, c := range m.Commands {
-		switch {
-		case c.ID.Value == "":
-			b.errorf(c.Pos, "command has no ID")
-		case strings.ContainsAny(c.ID.Value, " \t\n"):
-			b.errorf(c.ID.Pos, "command id %q contains white space", c.ID.Value)
-		}
-		if first, ok := cmdAt[c.ID.Value]; ok && c.ID.Value != "" {
-			b.errorf(c.ID.Pos, "duplicate command id %q (first at %s)", c.ID.Value, b.short(first))
-		} else {
-			cmdAt[c.ID.Value] = c.ID.Pos
-		}
-		if c.Title.Value == "" {
-			b.warnf(c.Pos, "command %s has no title for people to pick it by", c.ID.Value)
-		}
 		if !c.HasRun {
 			b.errorf(c.Pos, "command %s has no Run: set the function that does its work", c.ID.Value)
 		}
 	}
-
-	slashAt := map[string]token.Pos{}
 	for _, s := range m.Slash {
-		switch {
-		case s.ID.Value == "":
-			b.errorf(s.Pos, "slash command has no ID")
-		case strings.ContainsAny(s.ID.Value, " \t\n/"):
-			b.errorf(s.ID.Pos, "slash command id %q must not contain white space or '/'", s.ID.Value)
-		}
-		if first, ok := slashAt[s.ID.Value]; ok && s.ID.Value != "" {
-			b.errorf(s.ID.Pos, "duplicate slash command id %q (first at %s)", s.ID.Value, b.short(first))
-		} else {
-			slashAt[s.ID.Value] = s.ID.Pos
-		}
-		if strings.TrimSpace(s.Description.Value) == "" {
-			b.errorf(s.Description.Pos, "slash command %s has an empty description", s.ID.Value)
-		}
 		if !s.HasRun && !s.HasPrompt {
 			b.errorf(s.Pos, "slash command %s has no Run or Prompt: set the function that answers it", s.ID.Value)
 		}
 	}
-
 	for _, h := range m.Hooks {
-		target := h.BeforeAction.Value
 		if !h.HasRun {
-			b.errorf(h.Pos, "hook before %q has no Run: set the function that inspects the action", target)
-		}
-		if slices.Contains(manifest.HostActions(), target) {
-			continue
-		}
-		if id, ok := strings.CutPrefix(target, "command:"); ok {
-			if _, known := cmdAt[id]; known {
-				continue
-			}
-			b.errorf(h.BeforeAction.Pos, "hook target %q names no command of this mod", target)
-			continue
-		}
-		pos := h.BeforeAction.Pos
-		if pos == token.NoPos {
-			pos = h.Pos
-		}
-		b.errorf(pos, "hook target %q is neither a host action (%s) nor \"command:<id>\" of this mod",
-			target, strings.Join(manifest.HostActions(), ", "))
-	}
-
-	for _, a := range m.Agents {
-		// An agent may name tools of other mods: only its name is checked.
-		if a.Name.Value == "" && !a.Name.Bad {
-			b.errorf(a.Pos, "agent has no Name")
+			b.errorf(h.Pos, "hook before %q has no Run: set the function that inspects the action", h.BeforeAction.Value)
 		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 // was generated for, and one generated for another version fails with a
 // message that says to regenerate.
 func TestVersionGuard(t *testing.T) {
+	t.Parallel()
 	src, err := Checkers("example.com/m", "m", map[string]Root{
 		"Flag": {Type: types.Typ[types.Bool], Schema: &schema.Schema{Type: "boolean", Root: true}},
 	})

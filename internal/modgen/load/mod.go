@@ -20,8 +20,11 @@ type Mod struct {
 	// Var is the package-level variable DefineMod initializes.
 	Var *types.Var
 	// Pos is the DefineMod call.
-	Pos         token.Pos
-	ID          string
+	Pos token.Pos
+	ID  string
+	// IDPos is where Metadata.ID is set; NoPos when the id defaults to the
+	// package name.
+	IDPos       token.Pos
 	DisplayName string
 	Description string
 	Tools       []Tool
@@ -316,7 +319,8 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 			r.keyed(md, func(key string, v ast.Expr) {
 				switch key {
 				case "ID":
-					m.ID = r.str(v, "Metadata.ID").Value
+					id := r.str(v, "Metadata.ID")
+					m.ID, m.IDPos = id.Value, id.Pos
 				case "DisplayName":
 					m.DisplayName = r.str(v, "Metadata.DisplayName").Value
 				case "Description":

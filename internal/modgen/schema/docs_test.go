@@ -6,6 +6,7 @@ import (
 )
 
 func TestCleanDoc(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		lines []string
@@ -35,6 +36,7 @@ func TestCleanDoc(t *testing.T) {
 }
 
 func TestDropName(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ doc, name, want string }{
 		{"WordCountInput is the passage whose words are counted.", "WordCountInput", "The passage whose words are counted."},
 		{"Limit caps the hits.", "Limit", "Caps the hits."},

@@ -6,6 +6,7 @@ import (
 )
 
 func TestParseTag(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		tag     string
 		want    parsedTag
@@ -43,6 +44,7 @@ func TestParseTag(t *testing.T) {
 }
 
 func TestApply(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		typ     string
 		item    tagItem

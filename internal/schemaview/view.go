@@ -1,4 +1,4 @@
-package main
+package schemaview
 
 import (
 	"bytes"
@@ -9,15 +9,34 @@ import (
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
-// field is one row of a schema's field tree.
-type field struct {
-	Path     string   `json:"path"`  // "filters.kind", "items[].name"
-	Name     string   `json:"name"`  // last element of Path
-	Depth    int      `json:"depth"` // nesting level, 0 at the top
-	Type     string   `json:"type"`
-	Required bool     `json:"required"`
-	Doc      string   `json:"description,omitempty"`
-	Rules    []string `json:"constraints,omitempty"`
+// View is a schema as people read it: the root's type and the rows of its
+// field tree.
+type View struct {
+	// Type is the root's type in JSON terms, like "object".
+	Type string `json:"type"`
+	// Fields are the rows, in declaration order, each after its parent.
+	Fields []Field `json:"fields"`
+}
+
+// Field is one row of a schema's field tree.
+type Field struct {
+	// Path is where the field is, in JSON Pointer form with "*" for any
+	// array element and "{key}" for any map key: "/filters/kind",
+	// "/items/*/name", "/weights/{key}/value".
+	Path string `json:"path"`
+	// Name is the last element of Path.
+	Name string `json:"name"`
+	// Depth is the nesting level, 0 at the top.
+	Depth int `json:"depth"`
+	// Type is the field's type in JSON terms: "string", "array of
+	// integer", `one of "a", "b"`, "object or null".
+	Type     string `json:"type"`
+	Required bool   `json:"required"`
+	// Doc is the field's description.
+	Doc string `json:"description,omitempty"`
+	// Rules are the field's constraints as keyword=value, like
+	// "maxLength=100".
+	Rules []string `json:"constraints,omitempty"`
 }
 
 type node map[string]json.RawMessage
@@ -28,9 +47,18 @@ var timePattern = func() string {
 	return string(b)
 }()
 
-// fields flattens a JSON Schema into rows, in declaration order, resolving
-// local $refs; a recursive reference is shown once.
-func fields(schema json.RawMessage) ([]field, string) {
+// Of flattens a JSON Schema into rows, in declaration order, resolving
+// local $refs; a recursive reference is shown once. A schema that is not a
+// JSON object has Type "invalid schema" and no fields.
+func Of(schema json.RawMessage) View {
+	fs, typ := fields(schema)
+	if fs == nil {
+		fs = []Field{}
+	}
+	return View{Type: typ, Fields: fs}
+}
+
+func fields(schema json.RawMessage) ([]Field, string) {
 	var root node
 	if err := json.Unmarshal(schema, &root); err != nil {
 		return nil, "invalid schema"
@@ -40,7 +68,7 @@ func fields(schema json.RawMessage) ([]field, string) {
 		w.seen[ref] = true // a recursive root: shown once
 	}
 	n := w.resolve(root)
-	var out []field
+	var out []Field
 	w.children(n, "", 0, &out)
 	return out, w.typeOf(n)
 }
@@ -182,7 +210,7 @@ func (w *walker) present(n node) node {
 
 // children appends the rows below n: an object's properties, an array's
 // item properties, a map's value properties.
-func (w *walker) children(n node, prefix string, depth int, out *[]field) {
+func (w *walker) children(n node, prefix string, depth int, out *[]Field) {
 	n = w.present(n)
 	if ref := w.str(n, "$ref"); ref != "" {
 		if w.seen[ref] {
@@ -194,14 +222,14 @@ func (w *walker) children(n node, prefix string, depth int, out *[]field) {
 	}
 	var items node
 	if json.Unmarshal(n["items"], &items) == nil {
-		w.children(items, prefix+"[]", depth, out)
+		w.children(items, prefix+"/*", depth, out)
 		return
 	}
 	props, ok := n["properties"]
 	if !ok {
 		var add node
 		if json.Unmarshal(n["additionalProperties"], &add) == nil {
-			w.children(add, prefix+"[key]", depth, out)
+			w.children(add, prefix+"/{key}", depth, out)
 		}
 		return
 	}
@@ -215,10 +243,7 @@ func (w *walker) children(n node, prefix string, depth int, out *[]field) {
 	json.Unmarshal(props, &pm)
 	for _, name := range orderedKeys(props) {
 		p := pm[name]
-		path := name
-		if prefix != "" {
-			path = prefix + "." + name
-		}
+		path := prefix + "/" + pointerToken(name)
 		target := w.resolve(w.present(p))
 		doc := w.str(p, "description")
 		if doc == "" {
@@ -230,7 +255,7 @@ func (w *walker) children(n node, prefix string, depth int, out *[]field) {
 				rules = w.rules(w.resolve(inner))
 			}
 		}
-		*out = append(*out, field{Path: path, Name: name, Depth: depth, Type: w.typeOf(p), Required: req[name], Doc: doc, Rules: rules})
+		*out = append(*out, Field{Path: path, Name: name, Depth: depth, Type: w.typeOf(p), Required: req[name], Doc: doc, Rules: rules})
 		w.children(p, path, depth+1, out)
 	}
 }
@@ -265,14 +290,22 @@ func orderedKeys(obj json.RawMessage) []string {
 	return keys
 }
 
-func requiredWord(r bool) string {
-	if r {
+// pointerToken escapes a property name as a JSON Pointer token.
+func pointerToken(name string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(name, "~", "~0"), "/", "~1")
+}
+
+// RequiredWord is "required" or "optional".
+func (f Field) RequiredWord() string {
+	if f.Required {
 		return "required"
 	}
 	return "optional"
 }
 
-func describeField(f field) string {
+// Describe returns the field's description and constraints on one line:
+// "The text to find. (minLength=1, maxLength=100)".
+func (f Field) Describe() string {
 	s := strings.Join(strings.Fields(f.Doc), " ")
 	if len(f.Rules) > 0 {
 		if s != "" {
