@@ -25,7 +25,9 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -36,6 +38,7 @@ type mod struct {
 	dir string
 	man *manifest.Manifest
 	availability
+	tele modTelemetry
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or
 	// start under way and ends the host's watchers; then it stops the
 	// current process.
@@ -175,7 +178,9 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	cmd.SysProcAttr = modSysProcAttr()
 	run := &modRunner{cmd: cmd, sum: sum}
 	tail := &stderrTail{}
-	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg))}
+	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
+		grpc.WithChainUnaryInterceptor(modtrace.ClientUnary(telemetry.ModSpans(id))),
+		grpc.WithChainStreamInterceptor(modtrace.ClientStream(telemetry.ModSpans(id)))}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.PluginSets(nil),
@@ -364,9 +369,11 @@ func (p *proc) watch() {
 	case p.stopped.Load() != nil:
 		log.Debug("mod process exited", "status", p.run.exitStatus(), "why", *p.stopped.Load())
 	case p.run.exitCode() == protocol.ExitGraceExpired:
+		telemetry.ModCrashed(p.m.man.ID)
 		log.Warn("a cancelled handler ignored cancellation past the grace period; the mod exited", "grace", p.m.h.opts.GracePeriod.String())
 	default:
 		log.Error("mod process exited", "status", p.run.exitStatus())
+		telemetry.ModCrashed(p.m.man.ID)
 	}
 	p.m.drop(p)
 }

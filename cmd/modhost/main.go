@@ -37,6 +37,7 @@ type env struct {
 	mods           []string
 	workspace      string
 	agent          string
+	logFormat      string // "text" or "json"
 }
 
 // usageError is a mistake in the command line: exit 2.
@@ -57,7 +58,7 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"dev":     runDev,
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--log-format text|json] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -67,9 +68,10 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
-  mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
+  mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
-  dev [--addr HOST:PORT] [--open]       serve the mod author's web inspector, with live reload
+  dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
+                                        serve the mod author's web inspector, with live reload
 
 modhost COMMAND --help (or modhost help COMMAND) explains a command and its flags.
 `
@@ -80,6 +82,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	mods := fs.String("mods", "", "mod directories, comma-separated")
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
+	logFormat := fs.String("log-format", "text", "log as `text` or json lines (log/slog), with trace and call ids; json logs at info unless $MODHOST_LOG sets a level")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -106,7 +109,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent}
+	if *logFormat != "text" && *logFormat != "json" {
+		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -231,12 +238,14 @@ func repoRoot(d string) string {
 // logs go there too when $MODHOST_LOG asks.
 func (e *env) load() (*host.Host, error) {
 	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE")}
-	if lv := os.Getenv("MODHOST_LOG"); lv != "" {
+	if lv := os.Getenv("MODHOST_LOG"); lv != "" || e.logFormat == "json" {
 		var level slog.Level
-		if err := level.UnmarshalText([]byte(lv)); err != nil {
-			return nil, fmt.Errorf("MODHOST_LOG: %v", err)
+		if lv != "" {
+			if err := level.UnmarshalText([]byte(lv)); err != nil {
+				return nil, fmt.Errorf("MODHOST_LOG: %v", err)
+			}
 		}
-		opts.Logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+		opts.Logger = slog.New(e.logHandler(level))
 	}
 	return host.Load(e.mods, opts)
 }

@@ -33,6 +33,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	maxSessions := fs.Int("max-sessions", mcpbridge.DefaultMaxSessions, "with --http, refuse new sessions past this many live ones")
 	stateKeyFile := fs.String("state-key-file", "", "seal the request states of tools that ask questions with the 32 random bytes in `FILE`, shared by every replica of one URL (default: a fresh key per process)")
 	stateTTL := fs.Duration("state-ttl", mcpbridge.DefaultStateTTL, "how long a request state of a tool's question stays valid")
+	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -49,11 +50,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 			return e.fail(usagef("mcp: --state-key-file: %v", err))
 		}
 	}
+	tel, stopTelemetry, err := e.startTelemetry(ctx, *addr != "" || *metricsAddr != "")
+	if err != nil {
+		return e.fail(fmt.Errorf("mcp: %w", err))
+	}
+	defer stopTelemetry()
 	h, err := e.load()
 	if err != nil {
 		return e.fail(err)
 	}
 	defer h.Close()
+	if *metricsAddr != "" {
+		if err := e.serveMetrics(ctx, *metricsAddr, tel); err != nil {
+			return e.fail(usagef("mcp: %v", err))
+		}
+	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
 		StateKey: stateKey, StateTTL: *stateTTL})
 	if err != nil {
@@ -80,7 +91,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
-		})
+		}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -140,9 +151,10 @@ func buildVersion() string {
 	return v
 }
 
-// serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
+// serveHTTP serves streamable HTTP on addr until ctx is done, and metrics,
+// when set, at /metrics. It prints the
 // endpoint's URL on stderr once it listens, so that ":0" can be used.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions) error {
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, metrics http.Handler) error {
 	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
 	if err != nil {
 		return err
@@ -150,6 +162,9 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 	mux := http.NewServeMux()
 	handler := mcpbridge.NewHTTPHandler(srv, opts)
 	mux.Handle(mcpbridge.HTTPPath, handler)
+	if metrics != nil {
+		mux.Handle("GET "+MetricsPath, metrics)
+	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "modhost: serving MCP at http://%s%s\n", ln.Addr(), mcpbridge.HTTPPath)
 	errc := make(chan error, 1)

@@ -104,6 +104,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	}
 	br.featureOptions(fb, sopts)
 	srv := mcp.NewServer(&mcp.Implementation{Name: o.Name, Version: o.Version}, sopts)
+	srv.AddReceivingMiddleware(observe)
 	br.addFeatures(srv, fb)
 	for _, t := range tools {
 		mt, wrapped, err := mcpTool(t)

@@ -1,0 +1,196 @@
+package telemetry
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/modkit/modkit/internal/modtrace"
+)
+
+// Options configure Setup. A nil *Options means defaults.
+type Options struct {
+	// Metrics keeps metrics, for MetricsHandler.
+	Metrics bool
+	// Console receives the spans when OTEL_TRACES_EXPORTER is "console".
+	// Default: os.Stderr (stdout may be a protocol's).
+	Console io.Writer
+	// Exporter, when set, receives every span synchronously whatever the
+	// environment says: for tests (sdk/trace/tracetest).
+	Exporter sdktrace.SpanExporter
+	// Getenv reads the environment; default os.Getenv.
+	Getenv func(string) string
+}
+
+// Telemetry is what Setup turned on; Shutdown flushes and turns it off.
+type Telemetry struct {
+	tp      *sdktrace.TracerProvider
+	mp      *sdkmetric.MeterProvider
+	metrics http.Handler
+}
+
+var (
+	tracingOn  atomic.Bool
+	meteringOn atomic.Bool
+)
+
+// Tracing reports whether spans are recorded.
+func Tracing() bool { return tracingOn.Load() }
+
+// Setup turns on what the environment and opts ask for, as the process's
+// global providers. It fails on an exporter name it does not know.
+func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Console == nil {
+		o.Console = os.Stderr
+	}
+	t := &Telemetry{}
+	res, err := newResource(ctx, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := spanExporter(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	if exp != nil {
+		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(replayIDs{})}
+		if o.Exporter != nil {
+			popts = append(popts, sdktrace.WithSyncer(exp))
+		} else {
+			popts = append(popts, sdktrace.WithBatcher(exp))
+		}
+		t.tp = sdktrace.NewTracerProvider(popts...)
+		otel.SetTracerProvider(t.tp)
+		otel.SetTextMapPropagator(modtrace.Propagator)
+		tracingOn.Store(true)
+	}
+	if o.Metrics {
+		if err := t.setupMetrics(res); err != nil {
+			t.Shutdown(ctx)
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+func newResource(ctx context.Context, getenv func(string) string) (*resource.Resource, error) {
+	attrs := []attribute.KeyValue{attribute.String("service.name", "modhost")}
+	res, err := resource.New(ctx, resource.WithAttributes(attrs...), resource.WithFromEnv(), resource.WithTelemetrySDK())
+	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
+		return nil, fmt.Errorf("telemetry: resource: %w", err)
+	}
+	return res, nil
+}
+
+// spanExporter returns the exporter OTEL_TRACES_EXPORTER names, or nil for
+// none.
+func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error) {
+	if o.Exporter != nil {
+		return o.Exporter, nil
+	}
+	switch name := strings.TrimSpace(o.Getenv("OTEL_TRACES_EXPORTER")); name {
+	case "", "none":
+		return nil, nil
+	case "console":
+		return stdouttrace.New(stdouttrace.WithWriter(o.Console))
+	case "otlp":
+		switch proto := o.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"); {
+		case proto == "grpc", proto == "" && o.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+			return otlptracegrpc.New(ctx)
+		}
+		return otlptracehttp.New(ctx)
+	default:
+		return nil, fmt.Errorf("telemetry: OTEL_TRACES_EXPORTER=%q: want otlp, console or none", name)
+	}
+}
+
+func (t *Telemetry) setupMetrics(res *resource.Resource) error {
+	reg := prometheus.NewRegistry()
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
+	if err != nil {
+		return fmt.Errorf("telemetry: prometheus: %w", err)
+	}
+	t.mp = sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(exp))
+	otel.SetMeterProvider(t.mp)
+	if err := newInstruments(t.mp); err != nil {
+		return err
+	}
+	t.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	meteringOn.Store(true)
+	return nil
+}
+
+// MetricsHandler serves the metrics in Prometheus text format; nil when
+// Setup kept no metrics.
+func (t *Telemetry) MetricsHandler() http.Handler {
+	if t == nil {
+		return nil
+	}
+	return t.metrics
+}
+
+// Shutdown exports what is pending and turns telemetry off.
+func (t *Telemetry) Shutdown(ctx context.Context) error {
+	if t == nil {
+		return nil
+	}
+	var errs []error
+	if t.tp != nil {
+		tracingOn.Store(false)
+		errs = append(errs, t.tp.Shutdown(ctx))
+	}
+	if t.mp != nil {
+		meteringOn.Store(false)
+		errs = append(errs, t.mp.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// replayIDs is the SDK's random ids, except for a mod's span replayed
+// with the id the mod gave it.
+type replayIDs struct{}
+
+func (replayIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+	var tid trace.TraceID
+	for !tid.IsValid() {
+		rand.Read(tid[:])
+	}
+	return tid, replayIDs{}.NewSpanID(ctx, tid)
+}
+
+func (replayIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
+	if id, ok := modtrace.SpanID(ctx); ok {
+		return id
+	}
+	var id trace.SpanID
+	for !id.IsValid() {
+		rand.Read(id[:])
+	}
+	return id
+}
