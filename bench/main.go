@@ -88,6 +88,7 @@ var measurements = []measurement{
 	{"call_vs_mcp", atMost(0.6), callVsMCP},
 	{"mcp_http_2026_vs_gosdk", atMost(1.3), mcpHTTP2026VsGoSDK},
 	{"activity10_vs_call", atMost(1.3), activityVsCall},
+	{"traced_vs_call", atMost(1.10), tracedVsCall},
 	{"concurrent_vs_goplugin", atLeast(0.8), concurrentVsGoPlugin},
 	{"coldstart_vs_goplugin", atMost(1.2), coldStartVsGoPlugin},
 	{"validate_vs_json", atMost(1.5), validateVsJSON},

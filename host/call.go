@@ -175,13 +175,16 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return res, err
 	}
 	var problems []string
-	vctx, vspan := telemetry.StartStep(ctx, telemetry.StepValidate, "")
+	var vspan telemetry.Span
 	switch {
 	case !p.validates[t.man.Name]:
+		_, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
 		if problems = checkInput(schema, input); len(problems) == 0 {
 			input = schema.WithDefaults(input)
 		}
 	case h.callHooks || client != nil:
+		var vctx context.Context
+		vctx, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
 		if problems, err = p.checkInput(vctx, t.man.Name, input); err != nil {
 			vspan.End()
 			if _, ok := status.FromError(err); !ok {

@@ -33,11 +33,11 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	outcome := "error"
 	if res != nil {
 		outcome = string(res.Status)
-		span.Set("modkit.call.id", res.CallID)
-		span.Set("modkit.call.label", res.Label)
+		failure := ""
 		if res.Status == StatusFailed {
-			span.Fail("tool_error", res.Error)
+			failure = res.Error
 		}
+		span.SetCall(res.CallID, res.Label, failure)
 	}
 	telemetry.CallEnded(req.Tool, outcome)
 	return res, err

@@ -2,9 +2,11 @@ package modtrace
 
 import (
 	"context"
+	"encoding/hex"
 	"io"
 	"sync"
 
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
@@ -44,13 +46,32 @@ func (c carrier) Keys() []string {
 // outgoing returns ctx with its trace context in the outgoing metadata,
 // and whether it has one to send.
 func outgoing(ctx context.Context) (context.Context, bool) {
-	if !trace.SpanContextFromContext(ctx).IsSampled() {
+	sc := trace.SpanContextFromContext(ctx)
+	if !sc.IsSampled() {
 		return ctx, false
 	}
-	md, _ := metadata.FromOutgoingContext(ctx)
-	md = md.Copy()
-	Propagator.Inject(ctx, carrier(md))
-	return metadata.NewOutgoingContext(ctx, md), true
+	kv := make([]string, 0, 6)
+	kv = append(kv, "traceparent", traceparent(sc))
+	if ts := sc.TraceState(); ts.Len() > 0 {
+		kv = append(kv, "tracestate", ts.String())
+	}
+	if b := baggage.FromContext(ctx); b.Len() > 0 {
+		kv = append(kv, "baggage", b.String())
+	}
+	return metadata.AppendToOutgoingContext(ctx, kv...), true
+}
+
+// traceparent is the W3C traceparent header of sc.
+func traceparent(sc trace.SpanContext) string {
+	var b [55]byte
+	tid, sid := sc.TraceID(), sc.SpanID()
+	copy(b[:], "00-")
+	hex.Encode(b[3:35], tid[:])
+	b[35] = '-'
+	hex.Encode(b[36:52], sid[:])
+	b[52] = '-'
+	hex.Encode(b[53:55], []byte{byte(sc.TraceFlags())})
+	return string(b[:])
 }
 
 // incoming returns ctx with the trace context its request carries.

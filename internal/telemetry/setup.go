@@ -2,10 +2,11 @@ package telemetry
 
 import (
 	"context"
-	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"strings"
@@ -34,9 +35,15 @@ type Options struct {
 	// Console receives the spans when OTEL_TRACES_EXPORTER is "console".
 	// Default: os.Stderr (stdout may be a protocol's).
 	Console io.Writer
-	// Exporter, when set, receives every span synchronously whatever the
-	// environment says: for tests (sdk/trace/tracetest).
+	// Exporter, when set, receives every span synchronously, in place of
+	// the environment's exporter: for tests (sdk/trace/tracetest).
 	Exporter sdktrace.SpanExporter
+	// Batched, when set, receives every span in batches, as the
+	// environment's exporter would, in its place: for benchmarks.
+	Batched sdktrace.SpanExporter
+	// Processor, when set, receives every span too, whatever the
+	// environment says: the workbench's timeline, a benchmark's batcher.
+	Processor sdktrace.SpanProcessor
 	// Getenv reads the environment; default os.Getenv.
 	Getenv func(string) string
 }
@@ -78,14 +85,20 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if exp != nil {
+	if exp != nil || o.Processor != nil {
 		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(replayIDs{})}
-		if o.Exporter != nil {
+		switch {
+		case o.Exporter != nil:
 			popts = append(popts, sdktrace.WithSyncer(exp))
-		} else {
-			popts = append(popts, sdktrace.WithBatcher(exp))
+		case exp != nil:
+			popts = append(popts, sdktrace.WithSpanProcessor(newBatcher(exp, o.Getenv)))
+		}
+		if o.Processor != nil {
+			popts = append(popts, sdktrace.WithSpanProcessor(o.Processor))
 		}
 		t.tp = sdktrace.NewTracerProvider(popts...)
+		ht := t.tp.Tracer(tracerName)
+		hostTracer.Store(&ht)
 		otel.SetTracerProvider(t.tp)
 		otel.SetTextMapPropagator(modtrace.Propagator)
 		tracingOn.Store(true)
@@ -113,6 +126,9 @@ func newResource(ctx context.Context, getenv func(string) string) (*resource.Res
 func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error) {
 	if o.Exporter != nil {
 		return o.Exporter, nil
+	}
+	if o.Batched != nil {
+		return o.Batched, nil
 	}
 	switch name := strings.TrimSpace(o.Getenv("OTEL_TRACES_EXPORTER")); name {
 	case "", "none":
@@ -146,6 +162,14 @@ func (t *Telemetry) setupMetrics(res *resource.Resource) error {
 	return nil
 }
 
+// SetTracing turns span recording off and on again, for a comparison of
+// the two; it does nothing when Setup turned no tracing on.
+func (t *Telemetry) SetTracing(on bool) {
+	if t != nil && t.tp != nil {
+		tracingOn.Store(on)
+	}
+}
+
 // MetricsHandler serves the metrics in Prometheus text format; nil when
 // Setup kept no metrics.
 func (t *Telemetry) MetricsHandler() http.Handler {
@@ -163,6 +187,7 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	var errs []error
 	if t.tp != nil {
 		tracingOn.Store(false)
+		hostTracer.Store(nil)
 		errs = append(errs, t.tp.Shutdown(ctx))
 	}
 	if t.mp != nil {
@@ -176,11 +201,12 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 // with the id the mod gave it.
 type replayIDs struct{}
 
+// Ids need to be unique, not secret: math/rand/v2's generator is seeded
+// from the system's randomness and is far cheaper than crypto/rand.
 func (replayIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	var tid trace.TraceID
-	for !tid.IsValid() {
-		rand.Read(tid[:])
-	}
+	binary.LittleEndian.PutUint64(tid[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(tid[8:], rand.Uint64()|1)
 	return tid, replayIDs{}.NewSpanID(ctx, tid)
 }
 
@@ -189,8 +215,6 @@ func (replayIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
 		return id
 	}
 	var id trace.SpanID
-	for !id.IsValid() {
-		rand.Read(id[:])
-	}
+	binary.LittleEndian.PutUint64(id[:], rand.Uint64()|1)
 	return id
 }

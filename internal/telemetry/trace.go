@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -54,7 +55,34 @@ func (s Span) Set(key, value string) {
 	}
 }
 
-func tracer() trace.Tracer { return otel.Tracer(tracerName) }
+// SetCall sets the attributes of a call's outcome: the host's id for it,
+// the caller's label, and error.type tool_error with the error when it
+// failed.
+func (s Span) SetCall(callID, label, failure string) {
+	if s.s == nil {
+		return
+	}
+	kvs := make([]attribute.KeyValue, 0, 3)
+	kvs = append(kvs, attribute.String("modkit.call.id", callID))
+	if label != "" {
+		kvs = append(kvs, attribute.String("modkit.call.label", label))
+	}
+	if failure != "" {
+		kvs = append(kvs, attribute.String("error.type", "tool_error"))
+		s.s.SetStatus(codes.Error, failure)
+	}
+	s.s.SetAttributes(kvs...)
+}
+
+// hostTracer is the host's tracer, from the provider Setup made.
+var hostTracer atomic.Pointer[trace.Tracer]
+
+func tracer() trace.Tracer {
+	if t := hostTracer.Load(); t != nil {
+		return *t
+	}
+	return otel.Tracer(tracerName)
+}
 
 // StartRequest starts the span of one MCP request, SERVER kind, named
 // "{method} {tool}" (the tool's name only for tools/call). Its parent is
