@@ -277,7 +277,9 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	for {
 		// Without OnActivity, one round trip carries the activity with the
 		// outcome.
+		p.calls.add(res.CallID)
 		resp, err := p.rpc.CallTool(callCtx, callReq)
+		p.calls.remove(res.CallID)
 		if errors.Is(err, modapi.ErrNoOutcome) {
 			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
 		}

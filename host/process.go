@@ -68,6 +68,7 @@ type proc struct {
 	unwatch   func() bool // stops the kill at Close
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
+	calls     *runningCalls          // the tool calls it runs, for its stderr lines
 }
 
 // current returns the mod's running process, or nil.
@@ -178,6 +179,7 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 	cmd.SysProcAttr = modSysProcAttr()
 	run := &modRunner{cmd: cmd, sum: sum}
 	tail := &stderrTail{}
+	calls := &runningCalls{}
 	dialOpts := []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMsg), grpc.MaxCallSendMsgSize(maxMsg)),
 		grpc.WithChainUnaryInterceptor(modtrace.ClientUnary(telemetry.ModSpans(id))),
 		grpc.WithChainStreamInterceptor(modtrace.ClientStream(telemetry.ModSpans(id)))}
@@ -196,12 +198,12 @@ func (m *mod) start(bin string, sum []byte) (*proc, error) {
 		AutoMTLS:         true,
 		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
-		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
-		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
+		SyncStdout:       &lineLogger{log: log, stream: "stdout", calls: calls},
+		SyncStderr:       &lineLogger{log: log, stream: "stderr", calls: calls},
 		StartTimeout:     m.h.opts.HandshakeTimeout,
 		GRPCDialOptions:  dialOpts,
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, calls: calls}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -652,6 +654,7 @@ func (t *stderrTail) last() []string {
 type lineLogger struct {
 	log    *slog.Logger
 	stream string
+	calls  *runningCalls // tags a line with the call when only one runs
 	mu     sync.Mutex
 	buf    []byte
 }
@@ -665,14 +668,22 @@ func (l *lineLogger) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.log.Info(string(l.buf[:i]), "stream", l.stream)
+		l.logLine(string(l.buf[:i]))
 		l.buf = l.buf[i+1:]
 	}
 	if len(l.buf) > 64<<10 {
-		l.log.Info(string(l.buf), "stream", l.stream)
+		l.logLine(string(l.buf))
 		l.buf = l.buf[:0]
 	}
 	return len(p), nil
+}
+
+func (l *lineLogger) logLine(line string) {
+	if key, id := l.calls.tag(); key != "" {
+		l.log.Info(line, "stream", l.stream, key, id)
+		return
+	}
+	l.log.Info(line, "stream", l.stream)
 }
 
 func firstLine(s string) string {
