@@ -219,7 +219,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			if req.Label != "" {
 				log = log.With("label", req.Label)
 			}
-			return log
+			return withTrace(ctx, log)
 		},
 		Activity:        activity,
 		ResourceUpdated: s.watch.notify,

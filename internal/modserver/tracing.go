@@ -2,6 +2,7 @@ package modserver
 
 import (
 	"context"
+	"log/slog"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -50,4 +51,12 @@ func traceHooks(ctx context.Context, action string) (context.Context, func(refus
 		}
 		span.End()
 	}
+}
+
+// withTrace adds the trace and span ids of a traced call to its logger.
+func withTrace(ctx context.Context, log *slog.Logger) *slog.Logger {
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		return log.With("trace_id", sc.TraceID().String(), "span_id", sc.SpanID().String())
+	}
+	return log
 }
