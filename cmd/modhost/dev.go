@@ -35,7 +35,9 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	if fs.NArg() != 0 {
 		return e.fail(usagef("dev: want no arguments"))
 	}
-	tel, stopTelemetry, err := e.startTelemetry(ctx, *metricsAddr != "")
+	// The page shows each call's spans as a timeline: dev always traces.
+	spans := devserver.NewSpans()
+	tel, stopTelemetry, err := e.startTelemetry(ctx, *metricsAddr != "", spans)
 	if err != nil {
 		return e.fail(fmt.Errorf("dev: %w", err))
 	}
@@ -69,6 +71,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		Agent:   e.agent,
 		Dirs:    e.mods,
 		Load:    func() (*host.Host, error) { return e.load() },
+		Spans:   spans,
 	})
 	if err != nil {
 		ln.Close()

@@ -50,7 +50,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 			return e.fail(usagef("mcp: --state-key-file: %v", err))
 		}
 	}
-	tel, stopTelemetry, err := e.startTelemetry(ctx, *addr != "" || *metricsAddr != "")
+	tel, stopTelemetry, err := e.startTelemetry(ctx, *addr != "" || *metricsAddr != "", nil)
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}

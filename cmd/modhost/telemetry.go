@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/modkit/modkit/internal/telemetry"
 )
 
@@ -16,9 +18,9 @@ const MetricsPath = "/metrics"
 
 // startTelemetry turns on what the OTEL_* environment asks for (spans on
 // stderr for OTEL_TRACES_EXPORTER=console), and metrics when metrics is
-// set. The returned stop flushes what is pending.
-func (e *env) startTelemetry(ctx context.Context, metrics bool) (*telemetry.Telemetry, func(), error) {
-	t, err := telemetry.Setup(ctx, &telemetry.Options{Metrics: metrics, Console: e.stderr})
+// set; spans, when set, receives every span. The returned stop flushes what is pending.
+func (e *env) startTelemetry(ctx context.Context, metrics bool, spans sdktrace.SpanProcessor) (*telemetry.Telemetry, func(), error) {
+	t, err := telemetry.Setup(ctx, &telemetry.Options{Metrics: metrics, Console: e.stderr, Processor: spans})
 	if err != nil {
 		return nil, nil, err
 	}
