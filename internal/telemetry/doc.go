@@ -9,8 +9,12 @@
 // "http/protobuf", the default, or "grpc"; endpoint, headers and the rest
 // from the OTLP exporters' own variables). OTEL_SERVICE_NAME and
 // OTEL_RESOURCE_ATTRIBUTES name the service ("modhost" by default), and
-// OTEL_TRACES_SAMPLER picks the sampler. Metrics are kept when the caller
-// serves them ([Telemetry.MetricsHandler], Prometheus text format).
+// OTEL_TRACES_SAMPLER picks the sampler; OTEL_BSP_SCHEDULE_DELAY,
+// OTEL_BSP_MAX_QUEUE_SIZE and OTEL_BSP_MAX_EXPORT_BATCH_SIZE shape the
+// batches. Metrics are kept when the caller serves them
+// ([Telemetry.MetricsHandler], Prometheus text format); no OTLP metrics
+// exporter is linked, and OTEL_METRICS_EXPORTER=otlp only earns a note on
+// the console writer.
 //
 // # Cost
 //

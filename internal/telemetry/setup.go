@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -103,6 +104,13 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		otel.SetTextMapPropagator(modtrace.Propagator)
 		tracingOn.Store(true)
 	}
+	switch m := strings.TrimSpace(o.Getenv("OTEL_METRICS_EXPORTER")); m {
+	case "", "none", "prometheus":
+	default:
+		// No OTLP metrics exporter is linked: say so rather than refuse to
+		// start where the variable is set for every program.
+		fmt.Fprintf(o.Console, "telemetry: OTEL_METRICS_EXPORTER=%q is not supported; metrics are served in Prometheus format at /metrics\n", m)
+	}
 	if o.Metrics {
 		if err := t.setupMetrics(res); err != nil {
 			t.Shutdown(ctx)
@@ -112,9 +120,25 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 	return t, nil
 }
 
+// newResource describes the process: service.name modhost unless
+// OTEL_SERVICE_NAME says otherwise, with OTEL_RESOURCE_ATTRIBUTES
+// ("key=value,…", values percent-encoded).
 func newResource(ctx context.Context, getenv func(string) string) (*resource.Resource, error) {
 	attrs := []attribute.KeyValue{attribute.String("service.name", "modhost")}
-	res, err := resource.New(ctx, resource.WithAttributes(attrs...), resource.WithFromEnv(), resource.WithTelemetrySDK())
+	for _, pair := range strings.Split(getenv("OTEL_RESOURCE_ATTRIBUTES"), ",") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			continue
+		}
+		if u, err := url.PathUnescape(strings.TrimSpace(v)); err == nil {
+			v = u
+		}
+		attrs = append(attrs, attribute.String(strings.TrimSpace(k), v))
+	}
+	if name := getenv("OTEL_SERVICE_NAME"); name != "" {
+		attrs = append(attrs, attribute.String("service.name", name))
+	}
+	res, err := resource.New(ctx, resource.WithAttributes(attrs...), resource.WithTelemetrySDK())
 	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
 		return nil, fmt.Errorf("telemetry: resource: %w", err)
 	}
