@@ -250,7 +250,7 @@ await step("search", async () => {
   check(reach === "blocked", `the view frame reached the page: ${reach}`);
   // The call's timeline: the host's call and, from the mod's process, its
   // handler, nested under it.
-  const row = (lane, name) => page.locator(`#main .timeline .span-row[data-lane="${lane}"]`, { hasText: name });
+  const row = (lane, name) => page.locator(`#main .timeline .span-row[data-lane="${lane}"]`, { has: page.locator(".span-name", { hasText: new RegExp(`^${name}$`) }) });
   await row("host", "call research_search_workspace").waitFor();
   await row("mod", "run_tool research_search_workspace").waitFor();
   const pad = (lane, name) => row(lane, name).locator(".span-name").evaluate((e) => parseFloat(e.style.paddingLeft));
