@@ -305,7 +305,9 @@ func (m *mod) binary() (*built, error) {
 	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
 		return b, err
 	}
+	buildStart := time.Now()
 	r, err := m.build(c, cfg)
+	m.tele.buildEnded(m.man.ID, buildStart, err == nil && r.Failure == "")
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -127,12 +128,8 @@ type CallResult struct {
 	Unasked []QuestionKind
 }
 
-// Call runs one tool and returns its one outcome. Invalid input, a hook's
-// refusal, a handler's error, a crashed mod and an oversize result are
-// failed results, not errors. Call returns an error only when no call
-// happened: ErrUnknownTool, ErrNotAllowed or ErrClosed (wrapped; test with
-// errors.Is).
-func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) {
+// call is Call, untraced and uncounted.
+func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) {
 	ctx = withWorkspace(ctx, req.Session.Workspace)
 	t, ok := h.tools[req.Tool]
 	if !ok {
@@ -153,6 +150,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
 	input := inputOrEmpty(req.Input)
 	if err := h.requestTooLarge("the input", len(input)); err != nil {
+		telemetry.InputRefused(req.Tool, telemetry.RefusedTooLarge)
 		return res.fail(err.Error()), nil
 	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
@@ -175,13 +173,18 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return res, err
 	}
 	var problems []string
+	var vspan telemetry.Span
 	switch {
 	case !p.validates[t.man.Name]:
+		_, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
 		if problems = checkInput(schema, input); len(problems) == 0 {
 			input = schema.WithDefaults(input)
 		}
 	case h.callHooks || client != nil:
-		if problems, err = p.checkInput(ctx, t.man.Name, input); err != nil {
+		var vctx context.Context
+		vctx, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
+		if problems, err = p.checkInput(vctx, t.man.Name, input); err != nil {
+			vspan.End()
 			if modapi.AsTransport(err) == nil {
 				return res.fail(err.Error()), nil
 			}
@@ -189,14 +192,25 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		}
 	}
 	if len(problems) > 0 {
+		vspan.Fail("invalid_input", "the input does not fit the tool's schema")
+		vspan.End()
+		telemetry.InputRefused(req.Tool, telemetry.RefusedInvalid)
 		return res.fail(modapi.InvalidInput(t.man.Name, problems)), nil
 	}
+	vspan.End()
 	today := h.opts.Today()
 	if h.callHooks {
-		if msg, err := h.runHooks(ctx, &modapi.ActionRequest{
+		hctx, hspan := telemetry.StartStep(ctx, telemetry.StepHooks, sdk.ActionToolCall)
+		msg, err := h.runHooks(hctx, &modapi.ActionRequest{
 			Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: input},
 			Session: req.Session, Today: today,
-		}, nil); errors.Is(err, ErrClosed) {
+		}, nil)
+		if msg != "" {
+			hspan.Fail("refused", msg)
+			telemetry.InputRefused(req.Tool, telemetry.RefusedHook)
+		}
+		hspan.End()
+		if errors.Is(err, ErrClosed) {
 			return nil, err
 		} else if err != nil {
 			return res.end(ctx, err), nil
@@ -206,7 +220,10 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	qs := h.newQuestioning(req, res, t)
 	if t.man.Approval != nil {
-		if r := h.approve(ctx, t, p, req, res, input, today, qs); r != nil {
+		actx, aspan := telemetry.StartStep(ctx, telemetry.StepApproval, "")
+		r := h.approve(actx, t, p, req, res, input, today, qs)
+		approvalEnded(aspan, req.Tool, res, r)
+		if r != nil {
 			return r, nil
 		}
 		// The person may have taken a while: the mod may have been
@@ -258,7 +275,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	for {
 		// Without OnActivity, one round trip carries the activity with the
 		// outcome.
+		p.calls.add(res.CallID)
 		resp, err := p.rpc.CallTool(callCtx, callReq)
+		p.calls.remove(res.CallID)
 		if errors.Is(err, modapi.ErrNoOutcome) {
 			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
 		}
@@ -279,7 +298,9 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		// The handler asked: the wait for answers is nobody's timeout,
 		// and the handler runs again from the start with them.
 		timer.Stop()
-		answers, end := qs.ask(ctx, callReq.Answers, resp.Outcome.Questions)
+		qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(resp.Outcome.Questions))
+		answers, end := qs.ask(qctx, callReq.Answers, resp.Outcome.Questions)
+		questionsEnded(qspan, req.Tool, resp.Outcome.Questions, end)
 		if end != nil {
 			end.Activity.Ended = true
 			return end, nil
@@ -298,7 +319,9 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 	if ctx.Err() != nil {
 		return nil, res.cancelled(), nil
 	}
+	started := h.startSpan(ctx, t.mod)
 	p, err := t.mod.getCtx(ctx)
+	started(err != nil)
 	switch {
 	case err == nil:
 		return p, res, nil

@@ -417,7 +417,6 @@ func TestModOutputDoesNotBreakProtocol(t *testing.T) {
 	h := load(t, nil, crashyDir)
 	res := call(t, h, "crashy_noisy", `{}`)
 	wantStatus(t, res, host.StatusCompleted)
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
 	for _, want := range []string{
 		"crashy says hello on stdout",
 		"crashy says hello on stderr",
@@ -425,6 +424,14 @@ func TestModOutputDoesNotBreakProtocol(t *testing.T) {
 	} {
 		waitForLog(t, h, want)
 	}
+	// Each line names its mod and the call it came from.
+	for _, line := range strings.Split(h.logs.String(), "\n") {
+		if strings.Contains(line, "crashy says hello") && !strings.Contains(line, "mod=crashy") ||
+			strings.Contains(line, "crashy says hello") && !strings.Contains(line, "call="+res.CallID) {
+			t.Errorf("got log line %q, want it to name mod crashy and call %s", line, res.CallID)
+		}
+	}
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
 }
 
 func waitForLog(t *testing.T, h *testHost, want string) {

@@ -22,7 +22,9 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -33,6 +35,7 @@ type mod struct {
 	dir string
 	man *manifest.Manifest
 	availability
+	tele modTelemetry
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or
 	// start under way and ends the host's watchers; then it stops the
 	// current process.
@@ -69,6 +72,7 @@ type proc struct {
 	unwatch   func() bool // stops the kill at Close
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
+	calls     *runningCalls          // the tool calls it runs, for its stderr lines
 }
 
 // current returns the mod's running process for the workspace in ctx
@@ -231,6 +235,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		run.policy = m.policy(bin, socketDir, workspace)
 	}
 	tail := &stderrTail{}
+	calls := &runningCalls{}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.HostPluginSets(maxMsg),
@@ -246,12 +251,12 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		AutoMTLS:         true,
 		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
-		SyncStdout:       &lineLogger{log: log, stream: "stdout"},
-		SyncStderr:       &lineLogger{log: log, stream: "stderr"},
+		SyncStdout:       &lineLogger{log: log, stream: "stdout", calls: calls},
+		SyncStderr:       &lineLogger{log: log, stream: "stderr", calls: calls},
 		StartTimeout:     m.h.opts.HandshakeTimeout,
-		GRPCDialOptions:  protocol.DialOptions(maxMsg),
+		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), modtrace.DialOptions(telemetry.ModSpans(id))...),
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil, calls: calls}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -426,9 +431,11 @@ func (p *proc) watch() {
 	case p.stopped.Load() != nil:
 		log.Debug("mod process exited", "status", p.run.exitStatus(), "why", *p.stopped.Load())
 	case p.run.exitCode() == protocol.ExitGraceExpired:
+		telemetry.ModCrashed(p.m.man.ID)
 		log.Warn("a cancelled handler ignored cancellation past the grace period; the mod exited", "grace", p.m.h.opts.GracePeriod.String())
 	default:
 		log.Error("mod process exited", "status", p.run.exitStatus())
+		telemetry.ModCrashed(p.m.man.ID)
 	}
 	p.m.drop(p)
 }
@@ -708,6 +715,7 @@ func (t *stderrTail) last() []string {
 type lineLogger struct {
 	log    *slog.Logger
 	stream string
+	calls  *runningCalls // tags a line with the call when only one runs
 	mu     sync.Mutex
 	buf    []byte
 }
@@ -721,14 +729,22 @@ func (l *lineLogger) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		l.log.Info(string(l.buf[:i]), "stream", l.stream)
+		l.logLine(string(l.buf[:i]))
 		l.buf = l.buf[i+1:]
 	}
 	if len(l.buf) > 64<<10 {
-		l.log.Info(string(l.buf), "stream", l.stream)
+		l.logLine(string(l.buf))
 		l.buf = l.buf[:0]
 	}
 	return len(p), nil
+}
+
+func (l *lineLogger) logLine(line string) {
+	if key, id := l.calls.tag(); key != "" {
+		l.log.Info(line, "stream", l.stream, key, id)
+		return
+	}
+	l.log.Info(line, "stream", l.stream)
 }
 
 func firstLine(s string) string {

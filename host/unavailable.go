@@ -156,6 +156,7 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 			return nil, err
 		}
 		m.started()
+		m.tele.started(m.man.ID)
 		return p, nil
 	}
 }

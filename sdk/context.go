@@ -58,7 +58,9 @@ func (c *ToolContext) end() {
 }
 
 // Context is cancelled when the call is cancelled or has ended. Pass it to
-// long work and check Done between steps.
+// long work and check Done between steps. When the host traces the call, it
+// carries the call's OpenTelemetry span: spans started from it with
+// otel.Tracer(...) nest under the call, and the host exports them.
 func (c *ToolContext) Context() context.Context { return c.ctx }
 
 // Done is shorthand for Context().Done().

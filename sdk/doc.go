@@ -359,6 +359,18 @@
 // log line naming what it tried. Declare what the tools need and nothing
 // more: people read the list before they install a mod.
 //
+// # Tracing
+//
+// When the host traces a call (OpenTelemetry, configured by the host's
+// OTEL_* environment), the handler's Context carries the call's span. Start
+// spans of your own from it with go.opentelemetry.io/otel, as anywhere:
+//
+//	ctx, span := otel.Tracer("example.com/tasks").Start(tc.Context(), "parse feed")
+//	defer span.End()
+//
+// They nest under the call, and the host exports them with its own: a mod
+// configures no exporter. A call the host does not trace records nothing.
+//
 // # Tools that need a person's approval
 //
 // A tool that changes what a person cares about can ask them first. Its

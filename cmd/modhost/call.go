@@ -73,6 +73,12 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		}
 		input = json.RawMessage(arg)
 	}
+	// Spans go where OTEL_* says, never to stdout: a call prints nothing more.
+	_, stopTelemetry, err := e.startTelemetry(ctx, false, nil)
+	if err != nil {
+		return e.fail(fmt.Errorf("call: %w", err))
+	}
+	defer stopTelemetry()
 	h, err := e.load()
 	if err != nil {
 		return e.fail(err)

@@ -28,11 +28,24 @@ func runDev(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:0", "listen on this address (loopback unless it says otherwise)")
 	open := fs.Bool("open", false, "open the page in a browser")
+	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() != 0 {
 		return e.fail(usagef("dev: want no arguments"))
+	}
+	// The page shows each call's spans as a timeline: dev always traces.
+	spans := devserver.NewSpans()
+	tel, stopTelemetry, err := e.startTelemetry(ctx, *metricsAddr != "", spans)
+	if err != nil {
+		return e.fail(fmt.Errorf("dev: %w", err))
+	}
+	defer stopTelemetry()
+	if *metricsAddr != "" {
+		if err := e.serveMetrics(ctx, *metricsAddr, tel); err != nil {
+			return e.fail(usagef("dev: %v", err))
+		}
 	}
 	h, err := e.load()
 	if err != nil {
@@ -58,6 +71,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		Agent:   e.agent,
 		Dirs:    e.mods,
 		Load:    func() (*host.Host, error) { return e.load() },
+		Spans:   spans,
 	})
 	if err != nil {
 		ln.Close()

@@ -129,5 +129,28 @@
 //
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends
-// the host's and the mods' logs to stderr.
+// the host's and the mods' logs to stderr; --log-format json writes them as
+// JSON lines (at info unless $MODHOST_LOG says otherwise), a mod's lines
+// naming the mod and the call, and the trace when the call is traced.
+//
+// # Observability
+//
+// Traces follow the standard OpenTelemetry environment:
+// OTEL_TRACES_EXPORTER=otlp (OTEL_EXPORTER_OTLP_ENDPOINT and the rest),
+// console (JSON on stderr; stdout stays the command's) or none, the default,
+// which costs a call nothing. Each MCP request is a span named by OpenTelemetry's MCP
+// conventions ("tools/call NAME"), its parent the traceparent in the
+// request's _meta or HTTP headers; under it the host's call, its steps
+// (input validation, hooks, approval, questions, the mod's build and start)
+// and the mod's own spans, which the mod sends back to modhost to export.
+//
+// Metrics, in Prometheus text format, are at /metrics of the mcp --http
+// server, or at --metrics-addr for stdio and dev:
+// mcp_server_operation_duration_seconds (by mcp_method_name,
+// gen_ai_tool_name, error_type), modkit_calls_total (by tool and outcome),
+// modkit_calls_in_flight, modkit_mod_starts_total, modkit_mod_crashes_total,
+// modkit_mod_restarts_total, modkit_mod_build_duration_seconds,
+// modkit_input_refusals_total (by reason), modkit_approvals_total and
+// modkit_questions_total (by outcome). modhost dev always traces, and shows
+// each call's spans as a timeline.
 package main

@@ -39,6 +39,7 @@ type env struct {
 	agent          string
 	// allowUnconfined runs mods where the kernel cannot confine them.
 	allowUnconfined bool
+	logFormat       string // "text" or "json"
 }
 
 // usageError is a mistake in the command line: exit 2.
@@ -63,7 +64,7 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"verify":  runVerify,
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -73,9 +74,10 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
-  mcp [--http ADDR] [--session-timeout D] [--max-sessions N]
+  mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
-  dev [--addr HOST:PORT] [--open]       serve the mod author's web inspector, with live reload
+  dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
+                                        serve the mod author's web inspector, with live reload
   get MODULE[/PACKAGE][@VERSION]...     install a published mod: fetch, verify, build, pin in mods.lock
   update [MODULE...]                    move locked mods to their latest versions
   remove MODULE...                      remove mods from mods.lock
@@ -93,6 +95,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
 	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods even where the kernel cannot confine them to their declared permissions")
+	logFormat := fs.String("log-format", "text", "log as `text` or json lines (log/slog), with trace and call ids; json logs at info unless $MODHOST_LOG sets a level")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -119,7 +122,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: unknown command %q\n%s", name, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, allowUnconfined: *allowUnconfined}
+	if *logFormat != "text" && *logFormat != "json" {
+		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat, allowUnconfined: *allowUnconfined}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -256,12 +263,14 @@ func repoRoot(d string) string {
 // logs go there too when $MODHOST_LOG asks.
 func (e *env) load() (*host.Host, error) {
 	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE"), AllowUnconfined: e.allowUnconfined}
-	if lv := os.Getenv("MODHOST_LOG"); lv != "" {
+	if lv := os.Getenv("MODHOST_LOG"); lv != "" || e.logFormat == "json" {
 		var level slog.Level
-		if err := level.UnmarshalText([]byte(lv)); err != nil {
-			return nil, fmt.Errorf("MODHOST_LOG: %v", err)
+		if lv != "" {
+			if err := level.UnmarshalText([]byte(lv)); err != nil {
+				return nil, fmt.Errorf("MODHOST_LOG: %v", err)
+			}
 		}
-		opts.Logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+		opts.Logger = slog.New(e.logHandler(level))
 	}
 	h, err := host.Load(e.mods, opts)
 	if err == nil && e.allowUnconfined {

@@ -39,6 +39,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	taskTTL := fs.Duration("task-ttl", mcpbridge.DefaultTaskTTL, "how long a task and its result are kept")
 	taskLease := fs.Duration("task-lease", mcpbridge.DefaultTaskLease, "how long a task stays working after its replica last renewed its claim: a killed replica's tasks fail after this long")
 	drain := fs.Duration("drain", 30*time.Second, "with --http, on SIGTERM how long requests and tasks in flight have to finish")
+	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -59,11 +60,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 			return e.fail(usagef("mcp: --state-key-file: %v", err))
 		}
 	}
+	tel, stopTelemetry, err := e.startTelemetry(ctx, *addr != "" || *metricsAddr != "", nil)
+	if err != nil {
+		return e.fail(fmt.Errorf("mcp: %w", err))
+	}
+	defer stopTelemetry()
 	h, err := e.load()
 	if err != nil {
 		return e.fail(err)
 	}
 	defer h.Close()
+	if *metricsAddr != "" {
+		if err := e.serveMetrics(ctx, *metricsAddr, tel); err != nil {
+			return e.fail(usagef("mcp: %v", err))
+		}
+	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
 		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease})
 	if err != nil {
@@ -90,7 +101,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
-		}, &serveOptions{drain: *drain, ready: func() error { return modsReady(h) }})
+		}, &serveOptions{drain: *drain, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -175,7 +186,8 @@ type serveOptions struct {
 // answers, it is not draining) and 503 saying why not. When ctx is done,
 // the replica drains: /readyz turns 503, new requests are refused with
 // 503, and those in flight and the tasks running have so.drain to finish.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, so *serveOptions) error {
+// metrics, when set, is served at /metrics.
+func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, so *serveOptions, metrics http.Handler) error {
 	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
 	if err != nil {
 		return err
@@ -201,6 +213,9 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 		}
 		io.WriteString(w, "ready\n")
 	})
+	if metrics != nil {
+		mux.Handle("GET "+MetricsPath, metrics)
+	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stderr, "modhost: serving MCP at http://%s%s\n", ln.Addr(), mcpbridge.HTTPPath)
 	errc := make(chan error, 1)

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
 )
@@ -25,6 +27,7 @@ type call struct {
 	input           json.RawMessage
 	started         time.Time
 	cancel          context.CancelFunc
+	trace           trace.TraceID // its spans' trace, when the server keeps spans
 
 	mu      sync.Mutex
 	events  []sseEvent
@@ -77,6 +80,8 @@ type outcomeJSON struct {
 	// MCP is the tools/call result modhost mcp would give a client; none
 	// for a tool it does not offer.
 	MCP json.RawMessage `json:"mcp,omitempty"`
+	// Traced says the call's spans are at /api/calls/{id}/spans.
+	Traced bool `json:"traced,omitempty"`
 }
 
 type outputJSON struct {
@@ -186,6 +191,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	if t, ok := toolOf(h, c.tool); ok && !t.Runs.InMod() {
 		client = host.ClientHandlers{c.tool: c.answerAsClient}
 	}
+	ctx, endSpan := s.traceCall(ctx, c)
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
 		Approver: c.approve, Client: client,
@@ -196,7 +202,8 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 				AtMS: float64(time.Now().UnixMicro()) / 1000})
 		},
 	})
-	out := &outcomeJSON{Outputs: []outputJSON{}, ElapsedMS: c.elapsed()}
+	endSpan()
+	out := &outcomeJSON{Outputs: []outputJSON{}, ElapsedMS: c.elapsed(), Traced: c.trace.IsValid()}
 	if err != nil {
 		out.Status, out.Error = "refused", err.Error()
 		if errors.Is(err, host.ErrNotAllowed) {

@@ -32,6 +32,9 @@
 //	                             "clientAnswered" for a client-only tool,
 //	                             and its outcome, with the tools/call
 //	                             result an MCP client would get (SSE)
+//	GET  /api/calls/{id}/spans   the call's timeline: its spans, host's
+//	                             and mod's, in the order they started
+//	                             (with Options.Spans; modhost dev sets it)
 //	POST /api/calls/{id}/cancel  cancels the call in the mod
 //	POST /api/calls/{id}/approval
 //	                             {approve} answers the call's approval

@@ -35,6 +35,10 @@ type Options struct {
 	Load func() (*host.Host, error)
 	// Logger receives the server's errors; nil discards them.
 	Logger *slog.Logger
+	// Spans, when set, keeps the spans of the page's calls, which it shows
+	// as each call's timeline; it must be a span processor of the
+	// process's tracer provider.
+	Spans *Spans
 }
 
 // Server is the inspector's HTTP handler. It is safe for concurrent use.
@@ -94,6 +98,7 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	mux.HandleFunc("GET /api/calls", s.listCalls)
 	mux.HandleFunc("GET /api/calls/{id}", s.getCall)
 	mux.HandleFunc("GET /api/calls/{id}/events", s.callEvents)
+	mux.HandleFunc("GET /api/calls/{id}/spans", s.callSpans)
 	mux.HandleFunc("POST /api/calls/{id}/cancel", s.cancelCall)
 	mux.HandleFunc("POST /api/calls/{id}/approval", s.answerApproval)
 	mux.HandleFunc("POST /api/calls/{id}/question", s.answerQuestion)

@@ -47,7 +47,10 @@ type fixture struct {
 	ts  *httptest.Server
 }
 
-func start(t *testing.T, dirs ...string) *fixture {
+func start(t *testing.T, dirs ...string) *fixture { return startWith(t, nil, dirs...) }
+
+// startWith is start with the server keeping spans in spans, when set.
+func startWith(t *testing.T, spans *devserver.Spans, dirs ...string) *fixture {
 	t.Helper()
 	opts := &host.Options{CacheDir: cacheDir, Progress: io.Discard}
 	load := func() (*host.Host, error) { return host.Load(dirs, opts) }
@@ -58,7 +61,7 @@ func start(t *testing.T, dirs ...string) *fixture {
 	ts := httptest.NewUnstartedServer(nil)
 	srv, err := devserver.New(h, &devserver.Options{
 		Token: token, Addr: ts.Listener.Addr().String(), Dirs: dirs, Load: load,
-		Session: sdk.Session{ID: "test", Workspace: t.TempDir()},
+		Session: sdk.Session{ID: "test", Workspace: t.TempDir()}, Spans: spans,
 	})
 	if err != nil {
 		h.Close()

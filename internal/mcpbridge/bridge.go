@@ -122,6 +122,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
 	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
+	srv.AddReceivingMiddleware(observe)
 	br.addFeatures(srv, fb)
 	direct := &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
 	for _, t := range tools {

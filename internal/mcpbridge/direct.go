@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"net/http"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/telemetry"
 )
 
 // The direct path: a plain stateless tools/call (protocol 2026-07-28) is
@@ -112,7 +115,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok || req.Header.Get("Mcp-Name") != p.Name || !directMetaOK(p.Meta) {
 		return false
 	}
-	res, err := handler(req.Context(), &mcp.CallToolRequest{Params: p})
+	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header}})
 	if err == nil {
 		// As the SDK does: the server names itself in the result.
 		meta := res.GetMeta()
@@ -238,4 +241,17 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 	}
 	b.WriteString(`"resultType":"` + resultType + `"}}`)
 	w.Write(b.Bytes())
+}
+
+// observeDirect calls handler as the SDK's receiving middleware would: a
+// span and a duration for the request when telemetry is on.
+func observeDirect(req *http.Request, handler mcp.ToolHandler, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !telemetry.Tracing() && !telemetry.Metering() {
+		return handler(req.Context(), call)
+	}
+	res, err := observe(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
+		return handler(ctx, r.(*mcp.CallToolRequest))
+	})(req.Context(), "tools/call", call)
+	r, _ := res.(*mcp.CallToolResult)
+	return r, err
 }

@@ -186,6 +186,8 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
 		return resp, nil
 	}
+	ctx, traced := traceCall(ctx, req)
+	defer func() { traced(&resp.Outcome) }()
 	// The call runs from here, decoding included: CallRunning says so, and
 	// a call cancelled while its input is decoded never reaches its handler.
 	s.track(req.CallID, 1)
@@ -217,7 +219,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			if req.Label != "" {
 				log = log.With("label", req.Label)
 			}
-			return log
+			return withTrace(ctx, log)
 		},
 		Activity:        activity,
 		ResourceUpdated: s.watch.notify,
@@ -357,13 +359,17 @@ func (s *Server) slash(id string) (sdk.SlashCommand, bool) {
 // order, and the first error refuses the action.
 func (s *Server) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
 	env := s.env(req.Session, req.Today)
+	ctx, traced := traceHooks(ctx, string(req.Action.Name))
+	resp := &modapi.ActionResponse{}
+	defer func() { traced(resp.Refusal) }()
 	for _, hk := range s.g.Mod.Hooks {
 		if hk.BeforeAction != req.Action.Name || hk.Run == nil {
 			continue
 		}
 		if err := s.recovered("hook before ", hk.BeforeAction, func() error { return hk.Run(ctx, env, req.Action) }); err != nil {
-			return &modapi.ActionResponse{Refusal: err.Error()}, nil
+			resp.Refusal = err.Error()
+			return resp, nil
 		}
 	}
-	return &modapi.ActionResponse{}, nil
+	return resp, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/sdk"
@@ -79,6 +80,7 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 		exit = func(int) {}
 	}
 	hs := newHandlers(o.Logger, exit)
+	spans := tracing()
 	srv := tracked{modserver.New(g, o.Logger), hs}
 	if test == nil {
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
@@ -88,7 +90,8 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 		VersionedPlugins: protocol.PluginSets(srv),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			max := maxMessageBytes()
-			opts = append(opts, grpc.ChainUnaryInterceptor(hs.unary), grpc.ChainStreamInterceptor(hs.stream),
+			opts = append(opts, grpc.ChainUnaryInterceptor(modtrace.ServerUnary(spans), hs.unary),
+				grpc.ChainStreamInterceptor(modtrace.ServerStream(spans), hs.stream),
 				grpc.MaxRecvMsgSize(max), grpc.MaxSendMsgSize(max))
 			return plugin.DefaultGRPCServer(opts)
 		},

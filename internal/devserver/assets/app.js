@@ -582,6 +582,7 @@ function renderCall(id) {
     log.replaceChildren(...o.activity.log.map(e => el("li", {value: e.seq}, e.message)));
     log.hidden = logHead.hidden = o.activity.log.length === 0;
     renderOutcome(outcome, c, o);
+    if (o.traced) timeline(outcome, id);
     if (pageTab === "client") body.redraw();
   });
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) clearInterval(tick); };
@@ -691,6 +692,27 @@ function renderOutcome(box, c, o) {
     show(o.status === "completed" ? "completed" : "failed");
   }
   box.replaceChildren(...kids);
+}
+
+// timeline appends a call's spans to box, one bar each on a shared time
+// axis: the host's call and its steps, the mod's handler, the author's own
+// spans, hooks, approval, questions and the mod's build and start.
+async function timeline(box, id) {
+  let spans;
+  try { spans = await api("GET", `/api/calls/${id}/spans`); } catch (e) { return; }
+  if (!spans.length) return;
+  const total = Math.max(...spans.map(s => s.startMs + s.durationMs)) || 1;
+  const rows = spans.map(s => {
+    const bar = el("span", {class: "span-bar"});
+    bar.style.left = (s.startMs / total * 100) + "%";
+    bar.style.width = Math.max(s.durationMs / total * 100, 0.3) + "%";
+    const name = el("span", {class: "span-name", title: s.error || s.name}, s.name);
+    name.style.paddingLeft = s.depth + "em";
+    return el("div", {class: "span-row lane-" + s.lane + (s.error ? " span-error" : ""), "data-lane": s.lane},
+      name, el("span", {class: "span-lane"}, s.lane), el("span", {class: "span-track"}, bar),
+      el("span", {class: "span-ms"}, s.durationMs.toFixed(2) + " ms"));
+  });
+  box.append(el("h3", {}, "Timeline"), el("div", {class: "timeline"}, rows));
 }
 
 // viewCSP is the frame's own policy: inline script and style, data: images,

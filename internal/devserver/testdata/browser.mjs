@@ -6,9 +6,11 @@
 // sees the notes of tools that ask for approval, run in the client or emit
 // client actions, is asked to approve a note, denies it and sees the call
 // denied, runs a real search and sees its status updates and its
-// completed view in the sandboxed frame, answers a tool's questions
-// mid-call in the page's forms (one refused and asked again), acts as an agent that may not call
-// a tool, sees a hook block a call, runs research.stats and /deps, moves a
+// completed view in the sandboxed frame and its timeline (the host's call,
+// the mod's handler nested under it), answers a tool's questions mid-call
+// in the page's forms (one refused and asked again), acts as an agent that
+// may not call a tool, sees a hook block a call (and the hooks on the
+// timeline), runs research.stats and /deps, moves a
 // large tree into the workspace and cancels a long search of it and sees it
 // cancelled, follows and goes back through the panels' URLs, answers a tool
 // only a client runs as its client would, reads what an MCP client receives
@@ -248,6 +250,16 @@ await step("search", async () => {
     try { return String(window.parent.document.querySelector("meta")); } catch (e) { return "blocked"; }
   });
   check(reach === "blocked", `the view frame reached the page: ${reach}`);
+  // The call's timeline: the host's call and, from the mod's process, its
+  // handler, nested under it.
+  const row = (lane, name) => page.locator(`#main .timeline .span-row[data-lane="${lane}"]`, { has: page.locator(".span-name", { hasText: new RegExp(`^${name}$`) }) });
+  await row("host", "call research_search_workspace").waitFor();
+  await row("mod", "run_tool research_search_workspace").waitFor();
+  const pad = (lane, name) => row(lane, name).locator(".span-name").evaluate((e) => parseFloat(e.style.paddingLeft));
+  const [callPad, modPad] = [await pad("host", "call research_search_workspace"), await pad("mod", "run_tool research_search_workspace")];
+  check(modPad > callPad, `the mod's span is not nested under the host's call: indents ${callPad} and ${modPad}`);
+  const bar = await row("mod", "run_tool research_search_workspace").locator(".span-bar").boundingBox();
+  check(bar && bar.width > 0, `the mod's span has no bar: ${JSON.stringify(bar)}`);
 });
 
 await step("form", async () => {
@@ -407,6 +419,7 @@ await step("hook-blocks", async () => {
   await nav("tool", "crashy_blocked").click();
   await page.locator("#run").click();
   await page.locator("#main p.error", { hasText: "A hook blocked this call" }).waitFor();
+  await page.locator('#main .timeline .span-row[data-lane="hooks"]').first().waitFor();
 });
 
 await step("command", async () => {

@@ -2609,6 +2609,380 @@ func (x *AnsweredQuestion) GetAnswer() []byte {
 	return nil
 }
 
+// SpanBatch is the spans a mod finished, sent back to the host in the
+// binary trailer "modkit-spans-bin" of the RPC that follows them: the host
+// exports them, so a mod needs no exporter of its own.
+type SpanBatch struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Spans         []*Span                `protobuf:"bytes,1,rep,name=spans,proto3" json:"spans,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SpanBatch) Reset() {
+	*x = SpanBatch{}
+	mi := &file_modkit_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SpanBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SpanBatch) ProtoMessage() {}
+
+func (x *SpanBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SpanBatch.ProtoReflect.Descriptor instead.
+func (*SpanBatch) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *SpanBatch) GetSpans() []*Span {
+	if x != nil {
+		return x.Spans
+	}
+	return nil
+}
+
+// Span is one finished OpenTelemetry span, in the shape of OTLP's.
+type Span struct {
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	TraceId      []byte                 `protobuf:"bytes,1,opt,name=trace_id,json=traceId,proto3" json:"trace_id,omitempty"`
+	SpanId       []byte                 `protobuf:"bytes,2,opt,name=span_id,json=spanId,proto3" json:"span_id,omitempty"`
+	ParentSpanId []byte                 `protobuf:"bytes,3,opt,name=parent_span_id,json=parentSpanId,proto3" json:"parent_span_id,omitempty"`
+	Name         string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	// kind is trace.SpanKind's value.
+	Kind          int32            `protobuf:"varint,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	StartUnixNano uint64           `protobuf:"fixed64,6,opt,name=start_unix_nano,json=startUnixNano,proto3" json:"start_unix_nano,omitempty"`
+	EndUnixNano   uint64           `protobuf:"fixed64,7,opt,name=end_unix_nano,json=endUnixNano,proto3" json:"end_unix_nano,omitempty"`
+	Attributes    []*SpanAttribute `protobuf:"bytes,8,rep,name=attributes,proto3" json:"attributes,omitempty"`
+	Events        []*SpanEvent     `protobuf:"bytes,9,rep,name=events,proto3" json:"events,omitempty"`
+	// status_code is codes.Code's value.
+	StatusCode    int32  `protobuf:"varint,10,opt,name=status_code,json=statusCode,proto3" json:"status_code,omitempty"`
+	StatusMessage string `protobuf:"bytes,11,opt,name=status_message,json=statusMessage,proto3" json:"status_message,omitempty"`
+	TraceState    string `protobuf:"bytes,12,opt,name=trace_state,json=traceState,proto3" json:"trace_state,omitempty"`
+	Scope         string `protobuf:"bytes,13,opt,name=scope,proto3" json:"scope,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Span) Reset() {
+	*x = Span{}
+	mi := &file_modkit_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Span) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Span) ProtoMessage() {}
+
+func (x *Span) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Span.ProtoReflect.Descriptor instead.
+func (*Span) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *Span) GetTraceId() []byte {
+	if x != nil {
+		return x.TraceId
+	}
+	return nil
+}
+
+func (x *Span) GetSpanId() []byte {
+	if x != nil {
+		return x.SpanId
+	}
+	return nil
+}
+
+func (x *Span) GetParentSpanId() []byte {
+	if x != nil {
+		return x.ParentSpanId
+	}
+	return nil
+}
+
+func (x *Span) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Span) GetKind() int32 {
+	if x != nil {
+		return x.Kind
+	}
+	return 0
+}
+
+func (x *Span) GetStartUnixNano() uint64 {
+	if x != nil {
+		return x.StartUnixNano
+	}
+	return 0
+}
+
+func (x *Span) GetEndUnixNano() uint64 {
+	if x != nil {
+		return x.EndUnixNano
+	}
+	return 0
+}
+
+func (x *Span) GetAttributes() []*SpanAttribute {
+	if x != nil {
+		return x.Attributes
+	}
+	return nil
+}
+
+func (x *Span) GetEvents() []*SpanEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *Span) GetStatusCode() int32 {
+	if x != nil {
+		return x.StatusCode
+	}
+	return 0
+}
+
+func (x *Span) GetStatusMessage() string {
+	if x != nil {
+		return x.StatusMessage
+	}
+	return ""
+}
+
+func (x *Span) GetTraceState() string {
+	if x != nil {
+		return x.TraceState
+	}
+	return ""
+}
+
+func (x *Span) GetScope() string {
+	if x != nil {
+		return x.Scope
+	}
+	return ""
+}
+
+// SpanAttribute is one attribute; a slice value travels as its string.
+type SpanAttribute struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Key   string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
+	// Types that are valid to be assigned to Value:
+	//
+	//	*SpanAttribute_StringValue
+	//	*SpanAttribute_IntValue
+	//	*SpanAttribute_DoubleValue
+	//	*SpanAttribute_BoolValue
+	Value         isSpanAttribute_Value `protobuf_oneof:"value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SpanAttribute) Reset() {
+	*x = SpanAttribute{}
+	mi := &file_modkit_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SpanAttribute) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SpanAttribute) ProtoMessage() {}
+
+func (x *SpanAttribute) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SpanAttribute.ProtoReflect.Descriptor instead.
+func (*SpanAttribute) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *SpanAttribute) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *SpanAttribute) GetValue() isSpanAttribute_Value {
+	if x != nil {
+		return x.Value
+	}
+	return nil
+}
+
+func (x *SpanAttribute) GetStringValue() string {
+	if x != nil {
+		if x, ok := x.Value.(*SpanAttribute_StringValue); ok {
+			return x.StringValue
+		}
+	}
+	return ""
+}
+
+func (x *SpanAttribute) GetIntValue() int64 {
+	if x != nil {
+		if x, ok := x.Value.(*SpanAttribute_IntValue); ok {
+			return x.IntValue
+		}
+	}
+	return 0
+}
+
+func (x *SpanAttribute) GetDoubleValue() float64 {
+	if x != nil {
+		if x, ok := x.Value.(*SpanAttribute_DoubleValue); ok {
+			return x.DoubleValue
+		}
+	}
+	return 0
+}
+
+func (x *SpanAttribute) GetBoolValue() bool {
+	if x != nil {
+		if x, ok := x.Value.(*SpanAttribute_BoolValue); ok {
+			return x.BoolValue
+		}
+	}
+	return false
+}
+
+type isSpanAttribute_Value interface {
+	isSpanAttribute_Value()
+}
+
+type SpanAttribute_StringValue struct {
+	StringValue string `protobuf:"bytes,2,opt,name=string_value,json=stringValue,proto3,oneof"`
+}
+
+type SpanAttribute_IntValue struct {
+	IntValue int64 `protobuf:"varint,3,opt,name=int_value,json=intValue,proto3,oneof"`
+}
+
+type SpanAttribute_DoubleValue struct {
+	DoubleValue float64 `protobuf:"fixed64,4,opt,name=double_value,json=doubleValue,proto3,oneof"`
+}
+
+type SpanAttribute_BoolValue struct {
+	BoolValue bool `protobuf:"varint,5,opt,name=bool_value,json=boolValue,proto3,oneof"`
+}
+
+func (*SpanAttribute_StringValue) isSpanAttribute_Value() {}
+
+func (*SpanAttribute_IntValue) isSpanAttribute_Value() {}
+
+func (*SpanAttribute_DoubleValue) isSpanAttribute_Value() {}
+
+func (*SpanAttribute_BoolValue) isSpanAttribute_Value() {}
+
+// SpanEvent is an event on a span (an error recorded, say).
+type SpanEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	TimeUnixNano  uint64                 `protobuf:"fixed64,2,opt,name=time_unix_nano,json=timeUnixNano,proto3" json:"time_unix_nano,omitempty"`
+	Attributes    []*SpanAttribute       `protobuf:"bytes,3,rep,name=attributes,proto3" json:"attributes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SpanEvent) Reset() {
+	*x = SpanEvent{}
+	mi := &file_modkit_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SpanEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SpanEvent) ProtoMessage() {}
+
+func (x *SpanEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SpanEvent.ProtoReflect.Descriptor instead.
+func (*SpanEvent) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *SpanEvent) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SpanEvent) GetTimeUnixNano() uint64 {
+	if x != nil {
+		return x.TimeUnixNano
+	}
+	return 0
+}
+
+func (x *SpanEvent) GetAttributes() []*SpanAttribute {
+	if x != nil {
+		return x.Attributes
+	}
+	return nil
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -2791,7 +3165,42 @@ const file_modkit_proto_rawDesc = "" +
 	"\bposition\x18\x04 \x01(\x05R\bposition\"[\n" +
 	"\x10AnsweredQuestion\x12/\n" +
 	"\bquestion\x18\x01 \x01(\v2\x13.modkit.v1.QuestionR\bquestion\x12\x16\n" +
-	"\x06answer\x18\x02 \x01(\fR\x06answer*w\n" +
+	"\x06answer\x18\x02 \x01(\fR\x06answer\"2\n" +
+	"\tSpanBatch\x12%\n" +
+	"\x05spans\x18\x01 \x03(\v2\x0f.modkit.v1.SpanR\x05spans\"\xbb\x03\n" +
+	"\x04Span\x12\x19\n" +
+	"\btrace_id\x18\x01 \x01(\fR\atraceId\x12\x17\n" +
+	"\aspan_id\x18\x02 \x01(\fR\x06spanId\x12$\n" +
+	"\x0eparent_span_id\x18\x03 \x01(\fR\fparentSpanId\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x12\n" +
+	"\x04kind\x18\x05 \x01(\x05R\x04kind\x12&\n" +
+	"\x0fstart_unix_nano\x18\x06 \x01(\x06R\rstartUnixNano\x12\"\n" +
+	"\rend_unix_nano\x18\a \x01(\x06R\vendUnixNano\x128\n" +
+	"\n" +
+	"attributes\x18\b \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
+	"attributes\x12,\n" +
+	"\x06events\x18\t \x03(\v2\x14.modkit.v1.SpanEventR\x06events\x12\x1f\n" +
+	"\vstatus_code\x18\n" +
+	" \x01(\x05R\n" +
+	"statusCode\x12%\n" +
+	"\x0estatus_message\x18\v \x01(\tR\rstatusMessage\x12\x1f\n" +
+	"\vtrace_state\x18\f \x01(\tR\n" +
+	"traceState\x12\x14\n" +
+	"\x05scope\x18\r \x01(\tR\x05scope\"\xb4\x01\n" +
+	"\rSpanAttribute\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12#\n" +
+	"\fstring_value\x18\x02 \x01(\tH\x00R\vstringValue\x12\x1d\n" +
+	"\tint_value\x18\x03 \x01(\x03H\x00R\bintValue\x12#\n" +
+	"\fdouble_value\x18\x04 \x01(\x01H\x00R\vdoubleValue\x12\x1f\n" +
+	"\n" +
+	"bool_value\x18\x05 \x01(\bH\x00R\tboolValueB\a\n" +
+	"\x05value\"\x7f\n" +
+	"\tSpanEvent\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12$\n" +
+	"\x0etime_unix_nano\x18\x02 \x01(\x06R\ftimeUnixNano\x128\n" +
+	"\n" +
+	"attributes\x18\x03 \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
+	"attributes*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -2835,7 +3244,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -2875,8 +3284,12 @@ var file_modkit_proto_goTypes = []any{
 	(*ResourceUpdated)(nil),       // 35: modkit.v1.ResourceUpdated
 	(*Question)(nil),              // 36: modkit.v1.Question
 	(*AnsweredQuestion)(nil),      // 37: modkit.v1.AnsweredQuestion
-	nil,                           // 38: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 39: modkit.v1.CompleteRequest.ContextEntry
+	(*SpanBatch)(nil),             // 38: modkit.v1.SpanBatch
+	(*Span)(nil),                  // 39: modkit.v1.Span
+	(*SpanAttribute)(nil),         // 40: modkit.v1.SpanAttribute
+	(*SpanEvent)(nil),             // 41: modkit.v1.SpanEvent
+	nil,                           // 42: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 43: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -2895,48 +3308,52 @@ var file_modkit_proto_depIdxs = []int32{
 	2,  // 13: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
 	2,  // 14: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
 	27, // 15: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	38, // 16: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	42, // 16: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
 	2,  // 17: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
 	37, // 18: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	27, // 19: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
 	30, // 20: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
 	36, // 21: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	39, // 22: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	43, // 22: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
 	2,  // 23: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
 	36, // 24: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
-	3,  // 25: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 26: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 27: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 28: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 29: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 30: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 31: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 32: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 33: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 34: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	26, // 35: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	29, // 36: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	32, // 37: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	34, // 38: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	4,  // 39: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 40: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 41: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 42: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 43: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 44: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 45: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 46: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 47: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 48: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	28, // 49: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	31, // 50: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	33, // 51: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	35, // 52: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	39, // [39:53] is the sub-list for method output_type
-	25, // [25:39] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	39, // 25: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
+	40, // 26: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
+	41, // 27: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
+	40, // 28: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
+	3,  // 29: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 30: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 31: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 32: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 33: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 34: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 35: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 36: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 37: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 38: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	26, // 39: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	29, // 40: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	32, // 41: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	34, // 42: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	4,  // 43: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 44: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 45: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 46: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 47: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 48: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 49: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 50: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 51: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 52: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	28, // 53: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	31, // 54: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	33, // 55: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	35, // 56: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	43, // [43:57] is the sub-list for method output_type
+	29, // [29:43] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -2948,13 +3365,19 @@ func file_modkit_proto_init() {
 		(*CallToolEvent_Activity)(nil),
 		(*CallToolEvent_Outcome)(nil),
 	}
+	file_modkit_proto_msgTypes[38].OneofWrappers = []any{
+		(*SpanAttribute_StringValue)(nil),
+		(*SpanAttribute_IntValue)(nil),
+		(*SpanAttribute_DoubleValue)(nil),
+		(*SpanAttribute_BoolValue)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   38,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

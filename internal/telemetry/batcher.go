@@ -1,0 +1,143 @@
+package telemetry
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+)
+
+// batcher is a span processor that queues ended spans and exports them
+// from one goroutine every schedule delay, or sooner when a batch is full.
+// Unlike the SDK's batch processor it wakes no goroutine per span: a call
+// ends a handful of spans, and on a busy machine each wake-up costs more
+// than the span. It reads the SDK's OTEL_BSP_SCHEDULE_DELAY,
+// OTEL_BSP_MAX_QUEUE_SIZE and OTEL_BSP_MAX_EXPORT_BATCH_SIZE; a span past
+// a full queue is dropped.
+type batcher struct {
+	exp      sdktrace.SpanExporter
+	delay    time.Duration
+	maxQueue int
+	maxBatch int
+
+	mu      sync.Mutex
+	queue   []sdktrace.ReadOnlySpan
+	full    chan struct{} // a batch is ready
+	flushes chan chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
+}
+
+func newBatcher(exp sdktrace.SpanExporter, getenv func(string) string) *batcher {
+	b := &batcher{
+		exp:      exp,
+		delay:    envMillis(getenv, "OTEL_BSP_SCHEDULE_DELAY", 5000),
+		maxQueue: envInt(getenv, "OTEL_BSP_MAX_QUEUE_SIZE", 2048),
+		maxBatch: envInt(getenv, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512),
+		full:     make(chan struct{}, 1),
+		flushes:  make(chan chan struct{}),
+		stop:     make(chan struct{}),
+		done:     make(chan struct{}),
+	}
+	b.maxBatch = min(b.maxBatch, b.maxQueue)
+	go b.run()
+	return b
+}
+
+func envInt(getenv func(string) string, name string, def int) int {
+	if n, err := strconv.Atoi(getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
+
+func envMillis(getenv func(string) string, name string, def int) time.Duration {
+	return time.Duration(envInt(getenv, name, def)) * time.Millisecond
+}
+
+func (b *batcher) OnStart(context.Context, sdktrace.ReadWriteSpan) {}
+
+func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
+	if !s.SpanContext().IsSampled() {
+		return
+	}
+	b.mu.Lock()
+	if len(b.queue) >= b.maxQueue {
+		b.mu.Unlock()
+		return
+	}
+	b.queue = append(b.queue, s)
+	ready := len(b.queue) == b.maxBatch
+	b.mu.Unlock()
+	if ready {
+		select {
+		case b.full <- struct{}{}:
+		default:
+		}
+	}
+}
+
+func (b *batcher) run() {
+	defer close(b.done)
+	t := time.NewTicker(b.delay)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+		case <-b.full:
+		case ack := <-b.flushes:
+			b.export()
+			close(ack)
+			continue
+		case <-b.stop:
+			b.export()
+			return
+		}
+		b.export()
+	}
+}
+
+// export exports everything queued, in batches.
+func (b *batcher) export() {
+	b.mu.Lock()
+	spans := b.queue
+	b.queue = nil
+	b.mu.Unlock()
+	for len(spans) > 0 {
+		n := min(len(spans), b.maxBatch)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		b.exp.ExportSpans(ctx, spans[:n]) // a failed export is the exporter's to report
+		cancel()
+		spans = spans[n:]
+	}
+}
+
+func (b *batcher) ForceFlush(ctx context.Context) error {
+	ack := make(chan struct{})
+	select {
+	case b.flushes <- ack:
+	case <-b.done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-ack:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (b *batcher) Shutdown(ctx context.Context) error {
+	b.once.Do(func() { close(b.stop) })
+	select {
+	case <-b.done:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return b.exp.Shutdown(ctx)
+}

@@ -1,0 +1,244 @@
+package telemetry
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/modkit/modkit/internal/modtrace"
+)
+
+// Options configure Setup. A nil *Options means defaults.
+type Options struct {
+	// Metrics keeps metrics, for MetricsHandler.
+	Metrics bool
+	// Console receives the spans when OTEL_TRACES_EXPORTER is "console".
+	// Default: os.Stderr (stdout may be a protocol's).
+	Console io.Writer
+	// Exporter, when set, receives every span synchronously, in place of
+	// the environment's exporter: for tests (sdk/trace/tracetest).
+	Exporter sdktrace.SpanExporter
+	// Batched, when set, receives every span in batches, as the
+	// environment's exporter would, in its place: for benchmarks.
+	Batched sdktrace.SpanExporter
+	// Processor, when set, receives every span too, whatever the
+	// environment says: the workbench's timeline, a benchmark's batcher.
+	Processor sdktrace.SpanProcessor
+	// Getenv reads the environment; default os.Getenv.
+	Getenv func(string) string
+}
+
+// Telemetry is what Setup turned on; Shutdown flushes and turns it off.
+type Telemetry struct {
+	tp      *sdktrace.TracerProvider
+	mp      *sdkmetric.MeterProvider
+	metrics http.Handler
+}
+
+var (
+	tracingOn  atomic.Bool
+	meteringOn atomic.Bool
+)
+
+// Tracing reports whether spans are recorded.
+func Tracing() bool { return tracingOn.Load() }
+
+// Setup turns on what the environment and opts ask for, as the process's
+// global providers. It fails on an exporter name it does not know.
+func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Console == nil {
+		o.Console = os.Stderr
+	}
+	t := &Telemetry{}
+	res, err := newResource(ctx, o.Getenv)
+	if err != nil {
+		return nil, err
+	}
+	exp, err := spanExporter(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	if exp != nil || o.Processor != nil {
+		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(replayIDs{})}
+		switch {
+		case o.Exporter != nil:
+			popts = append(popts, sdktrace.WithSyncer(exp))
+		case exp != nil:
+			popts = append(popts, sdktrace.WithSpanProcessor(newBatcher(exp, o.Getenv)))
+		}
+		if o.Processor != nil {
+			popts = append(popts, sdktrace.WithSpanProcessor(o.Processor))
+		}
+		t.tp = sdktrace.NewTracerProvider(popts...)
+		ht := t.tp.Tracer(tracerName)
+		hostTracer.Store(&ht)
+		otel.SetTracerProvider(t.tp)
+		otel.SetTextMapPropagator(modtrace.Propagator)
+		tracingOn.Store(true)
+	}
+	switch m := strings.TrimSpace(o.Getenv("OTEL_METRICS_EXPORTER")); m {
+	case "", "none", "prometheus":
+	default:
+		// No OTLP metrics exporter is linked: say so rather than refuse to
+		// start where the variable is set for every program.
+		fmt.Fprintf(o.Console, "telemetry: OTEL_METRICS_EXPORTER=%q is not supported; metrics are served in Prometheus format at /metrics\n", m)
+	}
+	if o.Metrics {
+		if err := t.setupMetrics(res); err != nil {
+			t.Shutdown(ctx)
+			return nil, err
+		}
+	}
+	return t, nil
+}
+
+// newResource describes the process: service.name modhost unless
+// OTEL_SERVICE_NAME says otherwise, with OTEL_RESOURCE_ATTRIBUTES
+// ("key=value,…", values percent-encoded).
+func newResource(ctx context.Context, getenv func(string) string) (*resource.Resource, error) {
+	attrs := []attribute.KeyValue{attribute.String("service.name", "modhost")}
+	for _, pair := range strings.Split(getenv("OTEL_RESOURCE_ATTRIBUTES"), ",") {
+		k, v, ok := strings.Cut(pair, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			continue
+		}
+		if u, err := url.PathUnescape(strings.TrimSpace(v)); err == nil {
+			v = u
+		}
+		attrs = append(attrs, attribute.String(strings.TrimSpace(k), v))
+	}
+	if name := getenv("OTEL_SERVICE_NAME"); name != "" {
+		attrs = append(attrs, attribute.String("service.name", name))
+	}
+	res, err := resource.New(ctx, resource.WithAttributes(attrs...), resource.WithTelemetrySDK())
+	if err != nil && !errors.Is(err, resource.ErrPartialResource) {
+		return nil, fmt.Errorf("telemetry: resource: %w", err)
+	}
+	return res, nil
+}
+
+// spanExporter returns the exporter OTEL_TRACES_EXPORTER names, or nil for
+// none.
+func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error) {
+	if o.Exporter != nil {
+		return o.Exporter, nil
+	}
+	if o.Batched != nil {
+		return o.Batched, nil
+	}
+	switch name := strings.TrimSpace(o.Getenv("OTEL_TRACES_EXPORTER")); name {
+	case "", "none":
+		return nil, nil
+	case "console":
+		return stdouttrace.New(stdouttrace.WithWriter(o.Console))
+	case "otlp":
+		switch proto := o.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"); {
+		case proto == "grpc", proto == "" && o.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+			return otlptracegrpc.New(ctx)
+		}
+		return otlptracehttp.New(ctx)
+	default:
+		return nil, fmt.Errorf("telemetry: OTEL_TRACES_EXPORTER=%q: want otlp, console or none", name)
+	}
+}
+
+func (t *Telemetry) setupMetrics(res *resource.Resource) error {
+	reg := prometheus.NewRegistry()
+	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
+	if err != nil {
+		return fmt.Errorf("telemetry: prometheus: %w", err)
+	}
+	t.mp = sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(exp))
+	otel.SetMeterProvider(t.mp)
+	if err := newInstruments(t.mp); err != nil {
+		return err
+	}
+	t.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	meteringOn.Store(true)
+	return nil
+}
+
+// SetTracing turns span recording off and on again, for a comparison of
+// the two; it does nothing when Setup turned no tracing on.
+func (t *Telemetry) SetTracing(on bool) {
+	if t != nil && t.tp != nil {
+		tracingOn.Store(on)
+	}
+}
+
+// MetricsHandler serves the metrics in Prometheus text format; nil when
+// Setup kept no metrics.
+func (t *Telemetry) MetricsHandler() http.Handler {
+	if t == nil {
+		return nil
+	}
+	return t.metrics
+}
+
+// Shutdown exports what is pending and turns telemetry off.
+func (t *Telemetry) Shutdown(ctx context.Context) error {
+	if t == nil {
+		return nil
+	}
+	var errs []error
+	if t.tp != nil {
+		tracingOn.Store(false)
+		hostTracer.Store(nil)
+		errs = append(errs, t.tp.Shutdown(ctx))
+	}
+	if t.mp != nil {
+		meteringOn.Store(false)
+		errs = append(errs, t.mp.Shutdown(ctx))
+	}
+	return errors.Join(errs...)
+}
+
+// replayIDs is the SDK's random ids, except for a mod's span replayed
+// with the id the mod gave it.
+type replayIDs struct{}
+
+// Ids need to be unique, not secret: math/rand/v2's generator is seeded
+// from the system's randomness and is far cheaper than crypto/rand.
+func (replayIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+	var tid trace.TraceID
+	binary.LittleEndian.PutUint64(tid[:8], rand.Uint64())
+	binary.LittleEndian.PutUint64(tid[8:], rand.Uint64()|1)
+	return tid, replayIDs{}.NewSpanID(ctx, tid)
+}
+
+func (replayIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
+	if id, ok := modtrace.SpanID(ctx); ok {
+		return id
+	}
+	var id trace.SpanID
+	binary.LittleEndian.PutUint64(id[:], rand.Uint64()|1)
+	return id
+}
