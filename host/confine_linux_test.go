@@ -151,3 +151,24 @@ func acceptAll(ln net.Listener) {
 		c.Close()
 	}
 }
+
+// TestUnconfinedIsRefused loads a host as on a kernel without Landlock:
+// no mod starts, and the error says why and how to allow it, unless the
+// operator allows unconfined mods.
+func TestUnconfinedIsRefused(t *testing.T) {
+	sandbox.Disable(true)
+	refusing := load(t, nil, quickDir)
+	allowing := load(t, &host.Options{AllowUnconfined: true}, quickDir)
+	sandbox.Disable(false)
+	if refusing.Unconfined() == nil || allowing.Unconfined() == nil {
+		t.Fatal("Unconfined: got nil, want why mods cannot be confined")
+	}
+	res := call(t, refusing, "quick_echo", `{"text":"x"}`)
+	if res.Status != host.StatusFailed || !strings.Contains(res.Error, "mods cannot be confined here: confinement is disabled") ||
+		!strings.Contains(res.Error, "--allow-unconfined") {
+		t.Errorf("refusing host: got %s %q, want failed saying why and naming --allow-unconfined", res.Status, res.Error)
+	}
+	if res := call(t, allowing, "quick_echo", `{"text":"x"}`); res.Status != host.StatusCompleted {
+		t.Errorf("allowing host: got %s %q, want completed", res.Status, res.Error)
+	}
+}

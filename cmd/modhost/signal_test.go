@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -32,15 +33,29 @@ func modhostCommand(t *testing.T, args ...string) *exec.Cmd {
 	if err := os.Symlink(os.Args[0], bin); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append([]string{"--workspace", testWorkspace(t)}, args...)...)
 	cmd.Env = append(os.Environ(), "MODHOST_MODS="+crashyDir(t), "MODKIT_CACHE="+cacheDir)
 	return cmd
+}
+
+// workspaces holds each test's workspace, where crashy_wait may write.
+var workspaces sync.Map // *testing.T -> string
+
+// testWorkspace returns the test's session workspace, made on first use.
+func testWorkspace(t *testing.T) string {
+	if ws, ok := workspaces.Load(t); ok {
+		return ws.(string)
+	}
+	ws := t.TempDir()
+	workspaces.Store(t, ws)
+	t.Cleanup(func() { workspaces.Delete(t) })
+	return ws
 }
 
 // waitInput is crashy_wait's input: files it writes when it starts and
 // when it sees the cancellation.
 func waitInput(t *testing.T) (input map[string]any, started, seen string) {
-	dir := t.TempDir()
+	dir := testWorkspace(t)
 	started, seen = filepath.Join(dir, "started"), filepath.Join(dir, "seen")
 	return map[string]any{"started": started, "marker": seen}, started, seen
 }

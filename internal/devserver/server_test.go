@@ -42,6 +42,8 @@ const (
 
 // fixture is a running inspector.
 type fixture struct {
+	// ws is the session's workspace.
+	ws  string
 	t   *testing.T
 	srv *devserver.Server
 	ts  *httptest.Server
@@ -59,9 +61,10 @@ func startWith(t *testing.T, spans *devserver.Spans, dirs ...string) *fixture {
 		t.Fatal(err)
 	}
 	ts := httptest.NewUnstartedServer(nil)
+	ws := t.TempDir()
 	srv, err := devserver.New(h, &devserver.Options{
 		Token: token, Addr: ts.Listener.Addr().String(), Dirs: dirs, Load: load,
-		Session: sdk.Session{ID: "test", Workspace: t.TempDir()}, Spans: spans,
+		Session: sdk.Session{ID: "test", Workspace: ws}, Spans: spans,
 	})
 	if err != nil {
 		h.Close()
@@ -73,7 +76,7 @@ func startWith(t *testing.T, spans *devserver.Spans, dirs ...string) *fixture {
 		ts.Close()
 		srv.Close()
 	})
-	return &fixture{t: t, srv: srv, ts: ts}
+	return &fixture{ws: ws, t: t, srv: srv, ts: ts}
 }
 
 // do sends a request with the token in its header, and returns the status
@@ -298,8 +301,8 @@ func TestState(t *testing.T) {
 		Permissions map[string][]string
 	}
 	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
-	if got := st.Permissions["crashy"]; strings.Join(got, "|") != "writes the workspace" {
-		t.Errorf("crashy's permissions: got %q, want [writes the workspace]", got)
+	if got := st.Permissions["crashy"]; strings.Join(got, "|") != "writes the workspace|receives MODKIT_TEST_CRASHY_START" {
+		t.Errorf("crashy's permissions: got %q, want that it writes the workspace and receives its variable", got)
 	}
 	if got := st.Permissions["quick"]; len(got) != 1 || !strings.HasPrefix(got[0], "reads the workspace only") {
 		t.Errorf("quick's permissions: got %q, want that it reads the workspace only", got)
@@ -373,7 +376,7 @@ func TestCallEvents(t *testing.T) {
 
 func TestCancelReachesHandler(t *testing.T) {
 	f := start(t, crashyDir)
-	dir := t.TempDir()
+	dir := f.ws // crashy_wait writes its markers in the workspace, as it may
 	started, marker := filepath.Join(dir, "started"), filepath.Join(dir, "marker")
 	input, _ := json.Marshal(map[string]string{"started": started, "marker": marker})
 	id := f.call("crashy_wait", string(input), "")

@@ -316,8 +316,10 @@ func TestLogging(t *testing.T) {
 func TestCancel(t *testing.T) {
 	h := loadHost(t, crashyDir)
 	n := newNotes()
-	cs := connect(t, h, nil, n)
-	marker := filepath.Join(t.TempDir(), "cancelled")
+	// crashy_wait writes its marker in the workspace, as it may.
+	ws := t.TempDir()
+	cs := connect(t, h, &mcpbridge.Options{Workspace: ws}, n)
+	marker := filepath.Join(ws, "cancelled")
 	ctx, cancel := context.WithCancel(callCtx(t))
 	params := &mcp.CallToolParams{Name: "crashy_wait", Arguments: map[string]any{"marker": marker}}
 	params.SetProgressToken("wait")

@@ -71,7 +71,9 @@ func TestCommandTransport(t *testing.T) {
 		t.Skip("builds modhost")
 	}
 	n := newNotes()
-	cs := connectCommand(t, n, "--mods", crashyDir, "--workspace", t.TempDir(), "mcp")
+	// crashy_wait writes its marker in the workspace, as it may.
+	ws := t.TempDir()
+	cs := connectCommand(t, n, "--mods", crashyDir, "--workspace", ws, "mcp")
 
 	t.Run("list", func(t *testing.T) {
 		res, err := cs.ListTools(callCtx(t), nil)
@@ -145,7 +147,7 @@ func TestCommandTransport(t *testing.T) {
 	})
 
 	t.Run("cancel", func(t *testing.T) {
-		marker := filepath.Join(t.TempDir(), "cancelled")
+		marker := filepath.Join(ws, "cancelled")
 		ctx, cancel := context.WithCancel(callCtx(t))
 		done := make(chan error, 1)
 		params := &mcp.CallToolParams{Name: "crashy_wait", Arguments: map[string]any{"marker": marker}}
