@@ -85,7 +85,8 @@ func TestInterruptExits130(t *testing.T) {
 	}
 	dir := t.TempDir()
 	started, seen := filepath.Join(dir, "started"), filepath.Join(dir, "seen")
-	cmd := exec.Command(bin, "call", "crashy_wait", `{"started":"`+started+`","marker":"`+seen+`"}`)
+	// The markers are in the workspace, where crashy_wait may write.
+	cmd := exec.Command(bin, "--workspace", dir, "call", "crashy_wait", `{"started":"`+started+`","marker":"`+seen+`"}`)
 	cmd.Env = append(os.Environ(), "MODHOST_MODS="+crashyDir(t), "MODKIT_CACHE="+cacheDir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
