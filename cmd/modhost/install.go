@@ -151,8 +151,9 @@ func writeOffers(w io.Writer, man *manifest.Manifest) {
 	for _, a := range man.Agents {
 		fmt.Fprintf(w, "  agent %s: tools %s\n", a.Name, strings.Join(a.Tools, ", "))
 	}
-	// Declared permissions, once the manifest has them, are printed here,
-	// one line each: "  permission …".
+	for _, p := range man.Permissions.Lines() {
+		fmt.Fprintf(w, "  permission: %s\n", p)
+	}
 }
 
 // firstSentence returns text up to its first ". ", for one-line listings.
