@@ -18,19 +18,14 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/internal/testserver"
 )
 
 // TestPrometheusScrapes starts a real Prometheus on loopback, lets it
 // scrape the host's metrics after two tool calls, and reads the series
 // back through its query API.
 func TestPrometheusScrapes(t *testing.T) {
-	bin, err := exec.LookPath("prometheus")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("prometheus is not installed (Debian package prometheus); .ci/run installs it")
-		}
-		t.Skip("prometheus is not installed (Debian package prometheus): skipping")
-	}
+	bin := testserver.Need(t, "prometheus")
 	ctx := context.Background()
 	tel, err := telemetry.Setup(ctx, &telemetry.Options{Metrics: true, Getenv: func(string) string { return "" }})
 	if err != nil {

@@ -11,27 +11,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
-// Need returns the path of program, skipping t (failing it under CI) when
-// it is not installed.
+// Need returns the path of program, reported missing (a skip locally, a
+// failure under CI) when it is not installed.
 func Need(t testing.TB, program string) string {
 	t.Helper()
-	path, err := exec.LookPath(program)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed, and CI is set: install it (apt-get install %s)", program, debianPackage(program))
-		}
-		t.Skipf("%s is not installed: skipping (apt-get install %s)", program, debianPackage(program))
-	}
-	return path
-}
-
-func debianPackage(program string) string {
-	if program == "redis-server" {
-		return "redis-server"
-	}
-	return program
+	return testenv.LookPath(t, program, "apt-get install "+program+" (.ci/run installs it)")
 }
 
 // FreePort returns a loopback port nothing listens on now.
