@@ -81,6 +81,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		DisplayName: "MCP conformance fixture",
 		Description: "Tools, resources, prompts and completions the official MCP conformance suite asks for by name.",
 	},
+	// It writes nothing, but its tools stand for tools that do: a mod that
+	// may not write would have every tool listed read-only, and a task of
+	// a read-only tool is run again, not failed, when its replica stops.
+	Permissions:       sdk.Permissions{WriteWorkspace: true},
 	Resources:         resources,
 	ResourceTemplates: templates,
 	SlashCommands:     prompts,

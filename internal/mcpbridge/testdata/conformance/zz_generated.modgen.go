@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "MCP conformance fixture",
   "description": "Tools, resources, prompts and completions the official MCP conformance suite asks for by name.",
   "goPackage": "github.com/modkit/modkit/internal/mcpbridge/testdata/conformance",
-  "sourceHash": "sha256:62fe0fb73a6a4cb74fbe75b292053f7e1e3652de140688164dd9b58acc569155",
+  "sourceHash": "sha256:7450275d8f0faa5123cd209d8d0a603385f70663db23e694e2fb8c3d9a605b62",
   "tools": [
     {
       "name": "test_simple_text",
@@ -725,7 +725,10 @@ const modkitManifest = `{
       "mimeType": "application/json",
       "completes": true
     }
-  ]
+  ],
+  "permissions": {
+    "writeWorkspace": true
+  }
 }
 `
 
