@@ -49,6 +49,14 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		return true
 	case taskMethods[m.Method]:
 	case m.Method == "tools/call":
+		// The Mcp-Name header names the tool without parsing the body: a
+		// tool with no task support is a plain call (and a header that
+		// does not match the body is refused on that path too).
+		if name := req.Header.Get("Mcp-Name"); name != "" {
+			if _, ok := tr.tools[name]; !ok {
+				return false
+			}
+		}
 	default:
 		return false
 	}
