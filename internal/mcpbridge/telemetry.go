@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strconv"
 	"time"
 
@@ -27,7 +28,8 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 			tool = c.Params.Name
 		}
 		var meta map[string]any
-		if p := req.GetParams(); p != nil {
+		// A notification without params holds a typed nil.
+		if p := req.GetParams(); p != nil && !reflect.ValueOf(p).IsNil() {
 			meta = p.GetMeta()
 		}
 		var session string
