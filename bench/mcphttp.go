@@ -11,6 +11,7 @@ import (
 
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/bench/internal/echomod"
+	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/manifest"
 )
@@ -29,13 +30,10 @@ func mcpHTTP2026VsGoSDK(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+	modkitURL, stopModkit, err := serveBridge(h, e.tmp)
 	if err != nil {
 		return row{}, err
 	}
-	bridge := mcpbridge.NewHTTPHandler(srv, nil)
-	defer bridge.Close()
-	modkitURL, stopModkit := serveLoopback(bridge)
 	defer stopModkit()
 
 	plain, err := goSDKEchoServer()
@@ -69,6 +67,18 @@ func serveLoopback(handler http.Handler) (url string, stop func()) {
 	mux.Handle(mcpbridge.HTTPPath, handler)
 	ts := httptest.NewServer(mux)
 	return ts.URL + mcpbridge.HTTPPath, ts.Close
+}
+
+// serveBridge serves h's tools over modhost's HTTP endpoint on a loopback
+// port; stop closes the server and the handler.
+func serveBridge(h *host.Host, workspace string) (url string, stop func(), err error) {
+	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: workspace})
+	if err != nil {
+		return "", nil, err
+	}
+	handler := mcpbridge.NewHTTPHandler(srv, nil)
+	url, stopServer := serveLoopback(handler)
+	return url, func() { stopServer(); handler.Close() }, nil
 }
 
 // statelessClient connects go-sdk's client at protocol 2026-07-28 and

@@ -28,13 +28,10 @@ func taskVsCall(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+	url, stop, err := serveBridge(h, e.tmp)
 	if err != nil {
 		return row{}, err
 	}
-	handler := mcpbridge.NewHTTPHandler(srv, nil)
-	defer handler.Close()
-	url, stop := serveLoopback(handler)
 	defer stop()
 	c := &rawClient{url: url, http: &http.Client{}}
 	plain := func(ctx context.Context) error { return c.echo(ctx, "echo") }
@@ -64,13 +61,10 @@ func balancedVsDirect(ctx context.Context, e *env) (row, error) {
 	}
 	var urls []string
 	for range 3 {
-		srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Workspace: e.tmp})
+		url, stop, err := serveBridge(h, e.tmp)
 		if err != nil {
 			return row{}, err
 		}
-		handler := mcpbridge.NewHTTPHandler(srv, nil)
-		defer handler.Close()
-		url, stop := serveLoopback(handler)
 		defer stop()
 		urls = append(urls, url)
 	}
