@@ -15,6 +15,7 @@ import (
 
 	"github.com/hashicorp/go-plugin"
 
+	"github.com/modkit/modkit/internal/modbuild"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/manifest"
@@ -139,7 +140,7 @@ func (m *mod) policy(bin, dir, workspace string) *sandbox.Policy {
 // pathVars are the values of manifest.PathVars for m.
 func (m *mod) pathVars() map[string]string {
 	vars := map[string]string{}
-	if env, err := goEnv(m.dir); err == nil {
+	if env, err := modbuild.GoEnv(m.dir); err == nil {
 		for _, k := range []string{"GOROOT", "GOMODCACHE", "GOCACHE"} {
 			vars[k] = env[k]
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 
+	"github.com/modkit/modkit/internal/modbuild"
 	"github.com/modkit/modkit/internal/sandbox"
 )
 
@@ -48,7 +49,7 @@ var _ runner.Runner = (*modRunner)(nil)
 // Start checks the binary's checksum, as go-plugin's SecureConfig does, and
 // starts the process.
 func (r *modRunner) Start(context.Context) error {
-	if sum, err := fileSum(r.cmd.Path); err != nil {
+	if sum, err := modbuild.FileSum(r.cmd.Path); err != nil {
 		return err
 	} else if string(sum) != string(r.sum) {
 		return plugin.ErrChecksumsDoNotMatch

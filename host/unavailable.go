@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/internal/modbuild"
 )
 
 // ErrUnavailable: the mod cannot run (it does not load, its generated
@@ -178,7 +179,7 @@ func (r *CallResult) failWith(err error) *CallResult {
 // command once per module, to learn its settings: a listing that wants to
 // mark mods that do not build calls it, a host need not.
 func (h *Host) CheckBuilds() []*ModError {
-	c, err := openCache(h.opts.CacheDir)
+	c, err := modbuild.OpenCache(h.opts.CacheDir)
 	if err != nil {
 		// One cache serves every mod: say why once.
 		shown := false
@@ -200,8 +201,8 @@ func (h *Host) CheckBuilds() []*ModError {
 		if err != nil {
 			continue
 		}
-		r, err := readRecord(c.record(m.man.ID, cfg.key))
-		if err == nil && r != nil && r.Failure != "" && digest(r.Inputs) == r.Digest {
+		r, err := modbuild.ReadRecord(c.Record(m.man.ID, cfg.Key))
+		if err == nil && r != nil && r.Failure != "" && modbuild.Digest(r.Inputs) == r.Digest {
 			h.report(m.buildFailure(r))
 		}
 	}

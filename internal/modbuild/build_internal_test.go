@@ -1,29 +1,26 @@
-package host
+package modbuild
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/modkit/modkit/manifest"
 )
 
 // The build configuration's key changes with every setting that changes
 // what go build makes.
 func TestConfigKeyCoversTheEnvironment(t *testing.T) {
-	dir, err := filepath.Abs("testdata/mods/crashy")
+	dir, err := filepath.Abs("../../host/testdata/mods/crashy")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &mod{dir: dir, man: &manifest.Manifest{ID: "crashy", GoPackage: "github.com/modkit/modkit/host/testdata/mods/crashy"}}
 	key := func(t *testing.T) string {
 		t.Helper()
-		cfg, err := m.config()
+		cfg, err := Configure(dir, "github.com/modkit/modkit/host/testdata/mods/crashy")
 		if err != nil {
 			t.Fatal(err)
 		}
-		return cfg.key
+		return cfg.Key
 	}
 	base := key(t)
 	if again := key(t); again != base {
@@ -49,13 +46,13 @@ func TestConfigKeyCoversTheEnvironment(t *testing.T) {
 
 func TestLockFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.lock")
-	unlock, err := lockFile(path)
+	unlock, err := LockFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan func(), 1)
 	go func() {
-		u, err := lockFile(path)
+		u, err := LockFile(path)
 		if err != nil {
 			u = func() {}
 		}
@@ -65,7 +62,7 @@ func TestLockFile(t *testing.T) {
 	case u := <-got:
 		u()
 		t.Fatal("a second holder took a held lock")
-	case <-time.After(50 * lockPoll):
+	case <-time.After(50 * LockPoll):
 	}
 	unlock()
 	(<-got)()
@@ -78,9 +75,9 @@ func TestLockFile(t *testing.T) {
 func TestStaleLockIsBroken(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.lock")
 	os.WriteFile(path, nil, 0o600)
-	old := time.Now().Add(-2 * lockStale)
+	old := time.Now().Add(-2 * LockStale)
 	os.Chtimes(path, old, old)
-	unlock, err := lockFile(path)
+	unlock, err := LockFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

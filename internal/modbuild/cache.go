@@ -1,4 +1,4 @@
-package host
+package modbuild
 
 import (
 	"encoding/json"
@@ -27,34 +27,36 @@ import (
 // place by accident. A binary that fails an identity check at start (its
 // checksum, or serving another mod than the one asked for) is evicted, with
 // its record, and rebuilt.
-type cache struct {
-	root, bin, rec, src string
+//
+// A Cache is the directories of one cache root: Bin holds the binaries.
+type Cache struct {
+	root, Bin, rec, src string
 }
 
-// openCache creates the cache's directories when needed and checks that
+// OpenCache creates the cache's directories when needed and checks that
 // only the user can write them.
-func openCache(root string) (*cache, error) {
-	c := &cache{root: root, bin: filepath.Join(root, "bin"), rec: filepath.Join(root, "rec"), src: filepath.Join(root, "src")}
+func OpenCache(root string) (*Cache, error) {
+	c := &Cache{root: root, Bin: filepath.Join(root, "bin"), rec: filepath.Join(root, "rec"), src: filepath.Join(root, "src")}
 	if err := os.MkdirAll(root, 0o700); err != nil {
-		return nil, cacheError(err)
+		return nil, CacheError(err)
 	}
-	for _, d := range []string{c.root, c.bin, c.rec, c.src} {
+	for _, d := range []string{c.root, c.Bin, c.rec, c.src} {
 		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return nil, cacheError(err)
+			return nil, CacheError(err)
 		}
-		if err := checkPrivate(d, true); err != nil {
+		if err := CheckPrivate(d, true); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
 }
 
-func (c *cache) record(id, key string) string { return filepath.Join(c.rec, id+"-"+key+".json") }
+func (c *Cache) Record(id, key string) string { return filepath.Join(c.rec, id+"-"+key+".json") }
 
-// overlay writes the serving main package for one mod and configuration
+// Overlay writes the serving main package for one mod and configuration
 // and the go build -overlay file placing it in dir/zz_modmain, and returns
 // the overlay file's path.
-func (c *cache) overlay(id, key, dir string, main []byte) (string, error) {
+func (c *Cache) Overlay(id, key, dir string, main []byte) (string, error) {
 	src := filepath.Join(c.src, id+"-"+key)
 	if err := os.MkdirAll(src, 0o700); err != nil {
 		return "", err
@@ -76,9 +78,9 @@ func (c *cache) overlay(id, key, dir string, main []byte) (string, error) {
 // otherCache says how to point a host at another cache directory.
 const otherCache = "or choose another cache directory (Options.CacheDir; $MODKIT_CACHE for modhost)"
 
-// cacheError explains a failed write into the cache: when the cache is
+// CacheError explains a failed write into the cache: when the cache is
 // read-only, which directory and how to fix it.
-func cacheError(err error) error {
+func CacheError(err error) error {
 	var pe *fs.PathError
 	if !errors.As(err, &pe) {
 		return fmt.Errorf("build cache: %w", err)
@@ -95,9 +97,9 @@ func cacheError(err error) error {
 	return fmt.Errorf("build cache: %w", err)
 }
 
-// checkPrivate refuses a cache file or directory that anyone but the user
+// CheckPrivate refuses a cache file or directory that anyone but the user
 // can write, with the command that fixes it.
-func checkPrivate(path string, dir bool) error {
+func CheckPrivate(path string, dir bool) error {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return err
@@ -115,23 +117,25 @@ func checkPrivate(path string, dir bool) error {
 	return nil
 }
 
-func readRecord(path string) (*record, error) {
-	if err := checkPrivate(path, false); err != nil {
+// ReadRecord reads the record at path; nil and nil when it is torn or
+// foreign, to be built again.
+func ReadRecord(path string) (*Record, error) {
+	if err := CheckPrivate(path, false); err != nil {
 		return nil, err
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var r record
+	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, nil // torn or foreign: build again
 	}
 	return &r, nil
 }
 
-// writeRecord replaces the record at path atomically.
-func writeRecord(path string, r *record) error {
+// WriteRecord replaces the record at path atomically.
+func WriteRecord(path string, r *Record) error {
 	data, err := json.MarshalIndent(r, "", "\t")
 	if err != nil {
 		return err
@@ -152,23 +156,23 @@ func writeRecord(path string, r *record) error {
 		return err
 	}
 	if err := os.Rename(f.Name(), path); err != nil {
-		removeFile(path) // Windows does not replace a read-only file
+		RemoveFile(path) // Windows does not replace a read-only file
 		return os.Rename(f.Name(), path)
 	}
 	return nil
 }
 
-// removeFile removes a cache file, read-only ones included: Windows
+// RemoveFile removes a cache file, read-only ones included: Windows
 // refuses to remove a read-only file.
-func removeFile(path string) {
+func RemoveFile(path string) {
 	if os.Remove(path) != nil {
 		os.Chmod(path, 0o600)
 		os.Remove(path)
 	}
 }
 
-// exeSuffix ends binary names: Windows runs only files named .exe.
-var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
+// ExeSuffix ends binary names: Windows runs only files named .exe.
+var ExeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 
 // Lock files: held while building, so hosts sharing a cache build each mod
 // once. The lock is a file created exclusively, which every OS offers; its
@@ -176,11 +180,11 @@ var exeSuffix = map[bool]string{true: ".exe"}[runtime.GOOS == "windows"]
 // for lockStale, left by a host that died.
 const (
 	lockBeat  = time.Second
-	lockStale = 10 * time.Second
-	lockPoll  = 25 * time.Millisecond
+	LockStale = 10 * time.Second
+	LockPoll  = 25 * time.Millisecond
 )
 
-func lockFile(path string) (unlock func(), err error) {
+func LockFile(path string) (unlock func(), err error) {
 	for {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err == nil {
@@ -209,13 +213,13 @@ func lockFile(path string) (unlock func(), err error) {
 		if !errors.Is(err, fs.ErrExist) {
 			return nil, err
 		}
-		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > lockStale {
+		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > LockStale {
 			// Rename first: of several waiters, one breaks the lock.
 			if os.Rename(path, path+".broken") == nil {
 				os.Remove(path + ".broken")
 			}
 			continue
 		}
-		time.Sleep(lockPoll)
+		time.Sleep(LockPoll)
 	}
 }

@@ -1,4 +1,4 @@
-package host
+package modbuild
 
 import (
 	"errors"
@@ -25,10 +25,10 @@ var passingCauses = []struct{ text, cause string }{
 // linker) that a signal ended: "…/compile: signal: killed".
 var killedBy = regexp.MustCompile(`(?m)(\S*): signal: ([a-z ]+)$`)
 
-// passingCause returns why a build that failed with err and printed output
+// PassingCause returns why a build that failed with err and printed output
 // failed for a reason that may pass, in words, or "" when the failure is
 // the mod's own (a compiler error, a missing module).
-func passingCause(err error, output string) string {
+func PassingCause(err error, output string) string {
 	var ee *exec.ExitError
 	if errors.As(err, &ee) && ee.ExitCode() == -1 {
 		return "the go command was killed (" + ee.String() + ")"

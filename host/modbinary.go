@@ -1,0 +1,233 @@
+package host
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modkit/modkit/internal/modbuild"
+)
+
+// config returns the build configuration of the mod (see
+// modbuild.Configure).
+func (m *mod) config() (*modbuild.Config, error) { return modbuild.Configure(m.dir, m.man.GoPackage) }
+
+// built is a mod binary in the cache.
+type built struct {
+	// path is the binary; record, the record naming it.
+	path, record string
+	// sum is the binary's SHA-256 as recorded when it was built.
+	sum []byte
+}
+
+// evict removes the binary and its record, so the next start builds it
+// again.
+func (b *built) evict() {
+	modbuild.RemoveFile(b.record)
+	modbuild.RemoveFile(b.path)
+}
+
+// reasonCache is the reason of a mod that cannot run because of the cache.
+const reasonCache = "the host's build cache is unusable"
+
+// binary returns the mod's binary, building it first when the cache has
+// none built from the current inputs.
+func (m *mod) binary() (*built, error) {
+	cfg, err := m.config()
+	if err != nil {
+		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))
+	}
+	c, err := modbuild.OpenCache(m.h.opts.CacheDir)
+	if err != nil {
+		return nil, m.unavailable(reasonCache, err)
+	}
+	recPath := c.Record(m.man.ID, cfg.Key)
+	if b, err := m.cached(c, recPath); b != nil || err != nil {
+		return b, err
+	}
+	unlock, err := modbuild.LockFile(recPath + ".lock")
+	if err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	defer unlock()
+	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
+		return b, err
+	}
+	buildStart := time.Now()
+	r, err := m.build(c, cfg)
+	m.tele.buildEnded(m.man.ID, buildStart, err == nil && r.Failure == "")
+	if err != nil {
+		return nil, err
+	}
+	if err := modbuild.WriteRecord(recPath, r); err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	if r.Failure != "" {
+		m.reportFailure(r)
+		return nil, m.buildFailure(r)
+	}
+	modbuild.PruneOld(c.Bin, m.man.ID, r.Binary)
+	sum, _ := hex.DecodeString(r.Sum)
+	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum}, nil
+}
+
+// cached looks for a build of the current inputs and returns its binary,
+// or the error of its recorded failure; nil and nil when there is none.
+func (m *mod) cached(c *modbuild.Cache, recPath string) (*built, error) {
+	r, err := modbuild.ReadRecord(recPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, m.unavailable(reasonCache, err)
+	}
+	if r == nil || modbuild.Digest(r.Inputs) != r.Digest {
+		return nil, nil
+	}
+	if r.Failure != "" {
+		m.reportFailure(r)
+		return nil, m.buildFailure(r)
+	}
+	b := &built{path: filepath.Join(c.Bin, r.Binary), record: recPath}
+	if err := modbuild.CheckPrivate(b.path, false); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, m.unavailable(reasonCache, err)
+	}
+	if b.sum, err = hex.DecodeString(r.Sum); err != nil || len(b.sum) != sha256.Size {
+		return nil, nil
+	}
+	return b, nil
+}
+
+// build lists the packages the mod's binary is built from, then builds it
+// with an overlay that adds the serving main package in a virtual
+// zz_modmain directory of the mod. A failed build is a record too.
+func (m *mod) build(c *modbuild.Cache, cfg *modbuild.Config) (*modbuild.Record, error) {
+	id := m.man.ID
+	start := time.Now()
+	fmt.Fprintf(m.h.opts.Progress, "building mod %s…\n", id)
+	overlay, err := c.Overlay(id, cfg.Key, m.dir, modbuild.MainFile(m.man.GoPackage))
+	if err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	out := modbuild.NewOutput(m.h.opts.Progress)
+	inputs, err := modbuild.ListInputs(m.ctx, m.dir, overlay, cfg.ModCache, out)
+	if err != nil {
+		output := strings.TrimSpace(out.String())
+		if err := m.notTheSources(err, output); err != nil {
+			return nil, err
+		}
+		return nil, m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s): %w%s", id, m.given, err, modbuild.Indented(output)))
+	}
+	r := &modbuild.Record{Inputs: inputs, Digest: modbuild.Digest(inputs)}
+	tmp, err := os.CreateTemp(c.Bin, ".build-"+id+"-*")
+	if err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	// Close stops the build; the compiler's children get a moment to let go
+	// of the output pipe.
+	cmd := exec.CommandContext(m.ctx, "go", "build", "-overlay", overlay, "-o", tmp.Name(), "./zz_modmain")
+	cmd.WaitDelay = time.Second
+	cmd.Dir = m.dir
+	cmd.Stdout = out
+	cmd.Stderr = out
+	if err := cmd.Run(); err != nil {
+		// Only a failure of the mod's own making is recorded: a build
+		// stopped by Close, or failed for a cause outside the sources (a
+		// full disk, a killed compiler), is tried again next time.
+		output := strings.TrimSpace(out.String())
+		if err := m.notTheSources(err, output); err != nil {
+			return nil, err
+		}
+		r.Failure = output
+		if r.Failure == "" {
+			r.Failure = err.Error()
+		}
+		return r, nil
+	}
+	sum, err := modbuild.FileSum(tmp.Name())
+	if err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	r.Sum = hex.EncodeToString(sum)
+	r.Binary = id + "-" + r.Sum[:24] + modbuild.ExeSuffix
+	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	if err := os.Rename(tmp.Name(), filepath.Join(c.Bin, r.Binary)); err != nil {
+		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+	}
+	fmt.Fprintf(m.h.opts.Progress, "built mod %s in %s\n", id, time.Since(start).Round(100*time.Millisecond))
+	return r, nil
+}
+
+// buildFailure is the error of a mod whose build failed: the first lines
+// of the compiler's output and the fix.
+func (m *mod) buildFailure(r *modbuild.Record) *ModError {
+	lines := strings.Split(r.Failure, "\n")
+	if len(lines) > 10 {
+		lines = append(lines[:10], fmt.Sprintf("… and %d more lines above", len(lines)-10))
+	}
+	return m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s) does not build; %s:\n\t%s", m.man.ID, m.given, m.fix(r), strings.Join(lines, "\n\t")))
+}
+
+// reasonBuild is the reason of a mod whose build failed for its sources.
+const reasonBuild = "it does not build"
+
+// passingFailure is the error of a build that failed for a cause outside
+// the mod's sources, which may pass: it says what happened and that the
+// next start builds again. It is reported on Options.Progress, with the go
+// command's output, and not remembered as the mod's reason not to run.
+// notTheSources returns the error of a go command that failed through no
+// fault of the mod's sources (the host closed, or the machine failed), nil
+// when the sources are to blame.
+func (m *mod) notTheSources(err error, output string) error {
+	if m.ctx.Err() != nil {
+		return ErrClosed
+	}
+	if cause := modbuild.PassingCause(err, output); cause != "" {
+		return m.passingFailure(cause, output)
+	}
+	return nil
+}
+
+func (m *mod) passingFailure(cause, output string) *ModError {
+	e := &ModError{Dir: m.given, Mod: m.man.ID, Reason: "its build failed: " + cause + "; the next call builds it again",
+		Err: fmt.Errorf("mod %s (%s): the build failed for a cause outside the mod's sources, %s; nothing is remembered, and the next call builds again%s",
+			m.man.ID, m.given, cause, modbuild.Indented(output))}
+	m.h.report(e)
+	return e
+}
+
+// fix says how to fix a failed build.
+func (m *mod) fix(r *modbuild.Record) string {
+	for _, s := range []string{"missing go.sum entry", "no required module provides", "updates to go.mod needed"} {
+		if strings.Contains(r.Failure, s) {
+			return "run go mod tidy in " + m.given
+		}
+	}
+	return "fix the errors, then call again"
+}
+
+// reportFailure writes a failed build's full output to the progress writer,
+// once per failure and process.
+func (m *mod) reportFailure(r *modbuild.Record) {
+	m.errMu.Lock()
+	defer m.errMu.Unlock()
+	if m.reported == r.Digest {
+		return
+	}
+	m.reported = r.Digest
+	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build; %s:\n%s\n", m.man.ID, m.given, m.fix(r), r.Failure)
+}

@@ -1,0 +1,25 @@
+// Package modbuild builds mods' binaries into the host's build cache and
+// finds them there again.
+//
+// # The key
+//
+// A binary is filed under the mod's id and a key ([Key]) that hashes
+// everything that changes what go build makes besides the sources: the go
+// command's settings, cgo's, the module and workspace files and the serving
+// main package. Key is a pure function of [KeyInputs]; [Configure] fills
+// them from the go command and this process's environment.
+//
+// # The record
+//
+// Each build leaves a [Record] naming the package directories it read
+// ([ListInputs]) and a [Digest] of their files as they were, so a later
+// host knows whether the sources changed without building. A failed build
+// is recorded too, unless [PassingCause] says the machine, not the
+// sources, failed.
+//
+// # The cache's guard
+//
+// Writing to the cache is running code: [OpenCache] and [CheckPrivate]
+// refuse directories and files others can write, and [LockFile] lets
+// hosts sharing a cache build each mod once.
+package modbuild
