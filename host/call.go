@@ -275,9 +275,9 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	for {
 		// Without OnActivity, one round trip carries the activity with the
 		// outcome.
-		p.calls.add(res.CallID)
+		p.calls.Add(res.CallID)
 		resp, err := p.rpc.CallTool(callCtx, callReq)
-		p.calls.remove(res.CallID)
+		p.calls.Remove(res.CallID)
 		if errors.Is(err, modapi.ErrNoOutcome) {
 			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
 		}

@@ -113,7 +113,7 @@ func PID(h *Host, id string) int {
 	for _, m := range h.mods {
 		if m.man.ID == id {
 			if p := m.current(context.Background()); p != nil {
-				return p.run.pid
+				return p.run.PID()
 			}
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,8 +21,10 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modproc"
 	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -58,9 +59,9 @@ type mod struct {
 type proc struct {
 	m         *mod
 	client    *plugin.Client
-	run       *modRunner
+	run       *modproc.Runner
 	rpc       modapi.Mod
-	tail      *stderrTail
+	tail      *modproc.Tail
 	socketDir string
 	// workspace is the session workspace the process was started for.
 	workspace string
@@ -72,7 +73,7 @@ type proc struct {
 	unwatch   func() bool // stops the kill at Close
 	killOnce  sync.Once
 	stopped   atomic.Pointer[string] // why the host stopped it, if it did
-	calls     *runningCalls          // the tool calls it runs, for its stderr lines
+	calls     *modproc.Calls         // the tool calls it runs, for its stderr lines
 }
 
 // current returns the mod's running process for the workspace in ctx
@@ -219,8 +220,8 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	if err := m.h.unconfinedError(id); err != nil {
 		return nil, err
 	}
-	m.h.sweepOnce.Do(sweepSocketDirs)
-	socketDir, err := newSocketDir(id)
+	m.h.sweepOnce.Do(modproc.SweepSocketDirs)
+	socketDir, err := modproc.NewSocketDir(id)
 	if err != nil {
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
 	}
@@ -229,13 +230,14 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	maxMsg := limits.MessageBytes(m.h.opts.MaxRequestBytes, m.h.opts.MaxResultBytes)
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
-	cmd.SysProcAttr = modSysProcAttr()
-	run := &modRunner{cmd: cmd, sum: sum}
+	cmd.SysProcAttr = modproc.SysProcAttr()
+	var policy *sandbox.Policy
 	if m.h.confining() {
-		run.policy = m.policy(bin, socketDir, workspace)
+		policy = m.policy(bin, socketDir, workspace)
 	}
-	tail := &stderrTail{}
-	calls := &runningCalls{}
+	run := modproc.NewRunner(cmd, sum, policy)
+	tail := &modproc.Tail{}
+	calls := &modproc.Calls{}
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  protocol.Handshake,
 		VersionedPlugins: protocol.HostPluginSets(maxMsg),
@@ -251,20 +253,20 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		AutoMTLS:         true,
 		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
-		SyncStdout:       &lineLogger{log: log, stream: "stdout", calls: calls},
-		SyncStderr:       &lineLogger{log: log, stream: "stderr", calls: calls},
+		SyncStdout:       modproc.NewLineLogger(log, "stdout", calls),
+		SyncStderr:       modproc.NewLineLogger(log, "stderr", calls),
 		StartTimeout:     m.h.opts.HandshakeTimeout,
 		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), modtrace.DialOptions(telemetry.ModSpans(id))...),
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil, calls: calls}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
 		p.stopBecause("the host closed")
-		run.kill()
+		run.KillNow()
 	})
 	var startErr error
-	onStarterThread(func() { _, startErr = client.Start() })
+	modproc.OnStarterThread(func() { _, startErr = client.Start() })
 	if startErr != nil {
 		p.kill()
 		return nil, p.startError(bin, startErr)
@@ -356,12 +358,12 @@ func (p *proc) startError(bin string, err error) error {
 	if errors.Is(err, plugin.ErrChecksumsDoNotMatch) {
 		return fmt.Errorf("start mod %s: %w: its checksum does not match the one recorded when it was built (%s)", id, errBadBinary, bin)
 	}
-	if p.run.exited == nil { // the process never started
+	if p.run.Exited() == nil { // the process never started
 		return fmt.Errorf("start mod %s: %w", id, err)
 	}
 	// go-plugin has killed the process, if it was still running.
-	<-p.run.exited
-	p.run.waitDrained()
+	<-p.run.Exited()
+	p.run.WaitDrained()
 	if p.m.ctx.Err() != nil {
 		return ErrClosed
 	}
@@ -369,15 +371,15 @@ func (p *proc) startError(bin string, err error) error {
 		return err
 	}
 	var msg string
-	switch ownExit := p.run.exitCode() >= 0 || !p.run.killedByHost(); {
+	switch ownExit := p.run.ExitCode() >= 0 || !p.run.KilledByHost(); {
 	case ownExit:
-		msg = "exited before the handshake (" + p.run.exitStatus() + ")"
+		msg = "exited before the handshake (" + p.run.ExitStatus() + ")"
 	case strings.Contains(err.Error(), "timeout while waiting"):
 		msg = "no handshake within " + p.m.h.opts.HandshakeTimeout.String() + " (Options.HandshakeTimeout)"
 	default:
 		msg = "handshake failed: " + firstLine(err.Error())
 	}
-	if lines := p.tail.last(); len(lines) > 0 {
+	if lines := p.tail.Last(); len(lines) > 0 {
 		msg += "; its stderr ends:\n  " + strings.Join(lines, "\n  ")
 	}
 	return fmt.Errorf("start mod %s: %s", id, msg)
@@ -416,7 +418,7 @@ func (p *proc) hasExited() bool {
 		return false
 	}
 	select {
-	case <-p.run.exited:
+	case <-p.run.Exited():
 		return true
 	default:
 		return false
@@ -425,16 +427,16 @@ func (p *proc) hasExited() bool {
 
 // watch waits for the process to exit, logs how, and cleans up after it.
 func (p *proc) watch() {
-	<-p.run.exited
+	<-p.run.Exited()
 	log := p.m.logger()
 	switch {
 	case p.stopped.Load() != nil:
-		log.Debug("mod process exited", "status", p.run.exitStatus(), "why", *p.stopped.Load())
-	case p.run.exitCode() == protocol.ExitGraceExpired:
+		log.Debug("mod process exited", "status", p.run.ExitStatus(), "why", *p.stopped.Load())
+	case p.run.ExitCode() == protocol.ExitGraceExpired:
 		telemetry.ModCrashed(p.m.man.ID)
 		log.Warn("a cancelled handler ignored cancellation past the grace period; the mod exited", "grace", p.m.h.opts.GracePeriod.String())
 	default:
-		log.Error("mod process exited", "status", p.run.exitStatus())
+		log.Error("mod process exited", "status", p.run.ExitStatus())
 		telemetry.ModCrashed(p.m.man.ID)
 	}
 	p.m.drop(p)
@@ -461,8 +463,8 @@ func (p *proc) kill() {
 		select {
 		case <-done:
 		case <-t.C:
-			p.run.kill()
-			<-done // the process is gone and its pipes close within drainWait
+			p.run.KillNow()
+			<-done // the process is gone and its pipes close within modproc's drain wait
 		}
 		os.RemoveAll(p.socketDir)
 		p.unwatch()
@@ -524,7 +526,7 @@ func (p *proc) reapAfterGrace(id string) {
 		defer t.Stop()
 		select {
 		case <-t.C:
-		case <-p.run.exited:
+		case <-p.run.Exited():
 			return
 		case <-p.m.ctx.Done():
 			return
@@ -547,7 +549,7 @@ func (p *proc) reapAfterGrace(id string) {
 			log.Warn("handler ignored cancellation past the grace period; killing the mod", "call", id, "grace", grace.String())
 			p.stopBecause("a cancelled handler ran past the " + grace.String() + " grace period")
 		}
-		p.run.kill()
+		p.run.KillNow()
 		p.m.drop(p)
 	}()
 }
@@ -579,12 +581,12 @@ func (p *proc) transportError(err error) string {
 	t := time.NewTimer(crashWait)
 	defer t.Stop()
 	select {
-	case <-p.run.exited:
+	case <-p.run.Exited():
 		return p.exitText()
 	case <-t.C:
 	}
 	p.stopBecause("its connection broke: " + msg)
-	p.run.kill()
+	p.run.KillNow()
 	p.m.drop(p)
 	return "mod " + p.m.man.ID + " stopped answering: " + msg
 }
@@ -595,156 +597,14 @@ func (p *proc) exitText() string {
 	if reason := p.stopped.Load(); reason != nil {
 		return "mod " + id + " was stopped: " + *reason
 	}
-	if p.run.exitCode() == protocol.ExitGraceExpired {
+	if p.run.ExitCode() == protocol.ExitGraceExpired {
 		return "mod " + id + " was stopped: a cancelled handler ran past the " + p.m.h.opts.GracePeriod.String() + " grace period"
 	}
-	p.run.waitDrained()
-	if line := p.tail.panicLine(); line != "" {
+	p.run.WaitDrained()
+	if line := p.tail.PanicLine(); line != "" {
 		return "mod " + id + " crashed: " + line
 	}
-	return "mod " + id + " crashed: " + p.run.exitStatus()
-}
-
-// idleStarters holds goroutines locked to their OS threads, waiting for a
-// start. Linux ties Pdeathsig to the thread that forked the child, not to
-// the process (golang/go#27505): a mod started from a thread that later
-// exits would be killed with it. So mods are started only from threads that
-// live as long as the host; one per concurrent start, reused.
-var idleStarters = make(chan chan func(), 64)
-
-// onStarterThread runs f on a starter thread.
-func onStarterThread(f func()) {
-	var ch chan func()
-	select {
-	case ch = <-idleStarters:
-	default:
-		ch = make(chan func())
-		go func() {
-			runtime.LockOSThread() // never unlocked: the thread must live on
-			for f := range ch {
-				f()
-				select {
-				case idleStarters <- ch:
-				default: // enough idle starters: this one just waits
-				}
-			}
-		}()
-	}
-	done := make(chan struct{})
-	ch <- func() {
-		defer close(done)
-		f()
-	}
-	<-done
-}
-
-// stderrTail receives the mod's raw stderr lines and keeps the panic line,
-// if any, and the last lines, for crash and start failure messages. Log
-// records (JSON lines go-plugin forwards to the host's log) are not kept:
-// the tail shows what the process printed.
-type stderrTail struct {
-	mu    sync.Mutex
-	panic string
-	lines []string // the last tailLines lines, oldest first
-	buf   []byte
-}
-
-const (
-	tailLines   = 8
-	tailLineMax = 300
-)
-
-func (t *stderrTail) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	for {
-		i := bytes.IndexByte(t.buf, '\n')
-		if i < 0 {
-			break
-		}
-		t.add(string(t.buf[:i]))
-		t.buf = t.buf[i+1:]
-	}
-	if len(t.buf) > 64<<10 {
-		t.buf = t.buf[:0]
-	}
-	return len(p), nil
-}
-
-func (t *stderrTail) add(line string) {
-	line = strings.TrimRight(line, "\r")
-	if strings.TrimSpace(line) == "" || strings.HasPrefix(line, `{"@`) {
-		return
-	}
-	if len(line) > tailLineMax {
-		line = line[:tailLineMax] + "…"
-	}
-	if t.panic == "" && (strings.HasPrefix(line, "panic: ") || strings.HasPrefix(line, "fatal error: ")) {
-		t.panic = line
-		t.lines = t.lines[:0] // what follows a panic matters most
-	}
-	if len(t.lines) == tailLines {
-		if t.panic != "" && t.lines[0] == t.panic {
-			return // keep the panic and the lines right after it
-		}
-		t.lines = append(t.lines[:0], t.lines[1:]...)
-	}
-	t.lines = append(t.lines, line)
-}
-
-func (t *stderrTail) panicLine() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.panic
-}
-
-// last returns the last lines kept, with a partial last line.
-func (t *stderrTail) last() []string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := append([]string(nil), t.lines...)
-	if rest := strings.TrimSpace(string(t.buf)); rest != "" && len(lines) < tailLines {
-		lines = append(lines, rest)
-	}
-	return lines
-}
-
-// lineLogger logs what a mod writes to its os.Stdout or os.Stderr after
-// serving started, one record per line.
-type lineLogger struct {
-	log    *slog.Logger
-	stream string
-	calls  *runningCalls // tags a line with the call when only one runs
-	mu     sync.Mutex
-	buf    []byte
-}
-
-func (l *lineLogger) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.buf = append(l.buf, p...)
-	for {
-		i := bytes.IndexByte(l.buf, '\n')
-		if i < 0 {
-			break
-		}
-		l.logLine(string(l.buf[:i]))
-		l.buf = l.buf[i+1:]
-	}
-	if len(l.buf) > 64<<10 {
-		l.logLine(string(l.buf))
-		l.buf = l.buf[:0]
-	}
-	return len(p), nil
-}
-
-func (l *lineLogger) logLine(line string) {
-	if key, id := l.calls.tag(); key != "" {
-		l.log.Info(line, "stream", l.stream, key, id)
-		return
-	}
-	l.log.Info(line, "stream", l.stream)
+	return "mod " + id + " crashed: " + p.run.ExitStatus()
 }
 
 func firstLine(s string) string {

@@ -1,4 +1,4 @@
-package host
+package modproc
 
 import (
 	"slices"
@@ -33,14 +33,14 @@ func TestStderrTail(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var tail stderrTail
+			var tail Tail
 			for _, w := range tt.writes {
 				tail.Write([]byte(w))
 			}
-			if got := tail.panicLine(); got != tt.wantPanic {
+			if got := tail.PanicLine(); got != tt.wantPanic {
 				t.Errorf("got panic line %q, want %q", got, tt.wantPanic)
 			}
-			if got := tail.last(); !slices.Equal(got, tt.wantLast) {
+			if got := tail.Last(); !slices.Equal(got, tt.wantLast) {
 				t.Errorf("got last lines %q, want %q", got, tt.wantLast)
 			}
 		})

@@ -1,4 +1,4 @@
-package host
+package modproc
 
 import (
 	"os"
@@ -11,17 +11,17 @@ import (
 // temporary directory: modkit-<mod id>-<host pid>-<random>.
 const socketDirPrefix = "modkit-"
 
-// newSocketDir creates the directory for the socket of a process of mod
+// NewSocketDir creates the directory for the socket of a process of mod
 // id. The host removes it when the process ends; when the host itself dies
 // first, the next host to start a mod sweeps it.
-func newSocketDir(id string) (string, error) {
+func NewSocketDir(id string) (string, error) {
 	return os.MkdirTemp("", socketDirPrefix+id+"-"+strconv.Itoa(os.Getpid())+"-")
 }
 
-// sweepSocketDirs removes the socket directories left by hosts that are
+// SweepSocketDirs removes the socket directories left by hosts that are
 // gone. A directory whose host process still runs, or whose name does not
 // say which host made it, is left alone.
-func sweepSocketDirs() {
+func SweepSocketDirs() {
 	dir := os.TempDir()
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -1,4 +1,4 @@
-package host
+package modproc
 
 import (
 	"context"
@@ -22,11 +22,11 @@ import (
 // the pipes: a child the mod left behind may hold them open.
 const drainWait = 2 * time.Second
 
-// modRunner starts and watches one mod process for go-plugin (through
+// Runner starts and watches one mod process for go-plugin (through
 // ClientConfig.RunnerFunc). Its own Wait on the process is how the host learns
 // that a mod exited and how: the exact exit status or signal, at once,
 // without polling and without reading go-plugin's logs.
-type modRunner struct {
+type Runner struct {
 	cmd *exec.Cmd
 	sum []byte // the binary's recorded SHA-256, checked before the start
 	// policy, when set, confines the process from its first instruction.
@@ -44,11 +44,36 @@ type modRunner struct {
 	killed bool // the host killed the process
 }
 
-var _ runner.Runner = (*modRunner)(nil)
+var _ runner.Runner = (*Runner)(nil)
+
+// NewRunner returns the runner of cmd, whose binary's recorded SHA-256 is
+// sum; policy, when not nil, confines the process from its first
+// instruction.
+func NewRunner(cmd *exec.Cmd, sum []byte, policy *sandbox.Policy) *Runner {
+	return &Runner{cmd: cmd, sum: sum, policy: policy}
+}
+
+// Confined reports whether the runner confines its process.
+func (r *Runner) Confined() bool { return r.policy != nil }
+
+// Exited is closed once the process has exited; nil before it started.
+func (r *Runner) Exited() <-chan struct{} {
+	if r.exited == nil {
+		return nil
+	}
+	return r.exited
+}
+
+// PID is the process id, 0 before the start.
+func (r *Runner) PID() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pid
+}
 
 // Start checks the binary's checksum, as go-plugin's SecureConfig does, and
 // starts the process.
-func (r *modRunner) Start(context.Context) error {
+func (r *Runner) Start(context.Context) error {
 	if sum, err := modbuild.FileSum(r.cmd.Path); err != nil {
 		return err
 	} else if string(sum) != string(r.sum) {
@@ -90,7 +115,7 @@ func (r *modRunner) Start(context.Context) error {
 
 // wait reaps the process, then closes the pipes once they are drained, or
 // after drainWait when something else holds them open.
-func (r *modRunner) wait() {
+func (r *Runner) wait() {
 	r.exitErr = r.cmd.Wait()
 	close(r.exited)
 	t := time.NewTimer(drainWait)
@@ -104,13 +129,13 @@ func (r *modRunner) wait() {
 }
 
 // Wait returns the process's exit error once it has exited.
-func (r *modRunner) Wait(context.Context) error {
+func (r *Runner) Wait(context.Context) error {
 	<-r.exited
 	return r.exitErr
 }
 
-// kill ends the process at once.
-func (r *modRunner) kill() {
+// KillNow ends the process at once.
+func (r *Runner) KillNow() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.pid == 0 || r.killed {
@@ -125,30 +150,30 @@ func (r *modRunner) kill() {
 	r.cmd.Process.Kill()
 }
 
-// killedByHost reports whether the host killed the process.
-func (r *modRunner) killedByHost() bool {
+// KilledByHost reports whether the host killed the process.
+func (r *Runner) KilledByHost() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.killed
 }
 
 // Kill implements runner.Runner.
-func (r *modRunner) Kill(context.Context) error {
-	r.kill()
+func (r *Runner) Kill(context.Context) error {
+	r.KillNow()
 	return nil
 }
 
 // Stdout is the pipe of the handshake.
-func (r *modRunner) Stdout() io.ReadCloser { return r.stdout }
+func (r *Runner) Stdout() io.ReadCloser { return r.stdout }
 
 // Stderr is the mod's raw stderr; reading it to its end marks it drained.
-func (r *modRunner) Stderr() io.ReadCloser { return &drainReader{File: r.stderr, r: r} }
+func (r *Runner) Stderr() io.ReadCloser { return &drainReader{File: r.stderr, r: r} }
 
 // Name is the binary's path.
-func (r *modRunner) Name() string { return r.cmd.Path }
+func (r *Runner) Name() string { return r.cmd.Path }
 
 // ID is the process id, "" before the start.
-func (r *modRunner) ID() string {
+func (r *Runner) ID() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.pid == 0 {
@@ -158,23 +183,23 @@ func (r *modRunner) ID() string {
 }
 
 // Diagnose adds nothing: the host reports a failed start itself.
-func (r *modRunner) Diagnose(context.Context) string { return "" }
+func (r *Runner) Diagnose(context.Context) string { return "" }
 
 // PluginToHost implements runner.AddrTranslator: host and mod share a
 // filesystem.
-func (r *modRunner) PluginToHost(network, addr string) (string, string, error) {
+func (r *Runner) PluginToHost(network, addr string) (string, string, error) {
 	return network, addr, nil
 }
 
 // HostToPlugin implements runner.AddrTranslator.
-func (r *modRunner) HostToPlugin(network, addr string) (string, string, error) {
+func (r *Runner) HostToPlugin(network, addr string) (string, string, error) {
 	return network, addr, nil
 }
 
 // drainReader marks the stderr pipe drained when a read ends it.
 type drainReader struct {
 	*os.File
-	r *modRunner
+	r *Runner
 }
 
 func (d *drainReader) Read(p []byte) (int, error) {
@@ -185,17 +210,17 @@ func (d *drainReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// exitStatus describes how the process ended: "exit status 3", "signal:
+// ExitStatus describes how the process ended: "exit status 3", "signal:
 // killed".
-func (r *modRunner) exitStatus() string {
+func (r *Runner) ExitStatus() string {
 	if r.exitErr == nil {
 		return "exit status 0"
 	}
 	return r.exitErr.Error()
 }
 
-// exitCode is the process's exit status, or -1 when a signal ended it.
-func (r *modRunner) exitCode() int {
+// ExitCode is the process's exit status, or -1 when a signal ended it.
+func (r *Runner) ExitCode() int {
 	var ee *exec.ExitError
 	if errors.As(r.exitErr, &ee) {
 		return ee.ExitCode()
@@ -206,9 +231,9 @@ func (r *modRunner) exitCode() int {
 	return -1
 }
 
-// waitDrained waits, at most drainWait, for the end of the mod's stderr,
+// WaitDrained waits, at most drainWait, for the end of the mod's stderr,
 // so that its last words are read.
-func (r *modRunner) waitDrained() {
+func (r *Runner) WaitDrained() {
 	t := time.NewTimer(drainWait)
 	defer t.Stop()
 	select {

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package host
+package modproc
 
 // processAlive cannot tell here: every process counts as alive, so no
 // socket directory is swept.

@@ -1,17 +1,18 @@
-package host
+package modproc
 
 import "sync"
 
-// runningCalls are the tool calls a mod process runs now, so that a line
+// Calls are the tool calls a mod process runs now, so that a line
 // the mod writes on its stderr names the call when only one runs. A nil
-// *runningCalls (a mod in the host's process) tracks nothing.
-type runningCalls struct {
+// *Calls (a mod in the host's process) tracks nothing.
+type Calls struct {
 	mu   sync.Mutex
 	ids  map[string]int
 	last string // the call that ended last
 }
 
-func (r *runningCalls) add(id string) {
+// Add notes that call id runs.
+func (r *Calls) Add(id string) {
 	if r == nil {
 		return
 	}
@@ -23,7 +24,8 @@ func (r *runningCalls) add(id string) {
 	r.mu.Unlock()
 }
 
-func (r *runningCalls) remove(id string) {
+// Remove notes that call id ended.
+func (r *Calls) Remove(id string) {
 	if r == nil {
 		return
 	}
@@ -35,11 +37,11 @@ func (r *runningCalls) remove(id string) {
 	r.mu.Unlock()
 }
 
-// tag returns the attribute that names the call a line of the mod's
+// Tag returns the attribute that names the call a line of the mod's
 // output belongs to: "call" when one call runs; "after_call", the call that
 // ended last, when none runs (the output travels apart from the call's
 // answer, and may arrive just after it); none when several run.
-func (r *runningCalls) tag() (key, id string) {
+func (r *Calls) Tag() (key, id string) {
 	if r == nil {
 		return "", ""
 	}
