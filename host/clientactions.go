@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -46,7 +46,7 @@ func (t *tool) checkActions(actions []sdk.ClientAction) string {
 			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.UndeclaredAction(t.man.ClientActions))
 		}
 		if problems := s.Check(a.Params); len(problems) > 0 {
-			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.InvalidParams(limits.Problems(problems, 0)))
+			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.InvalidParams(words.Problems(problems, 0)))
 		}
 	}
 	return ""

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -68,7 +69,7 @@ func TestHostileInputHostCheck(t *testing.T) {
 		if len(problems) > limits.MaxProblems+1 {
 			t.Errorf("%s: got %d lines, want at most %d", tt.name, len(problems), limits.MaxProblems+1)
 		}
-		msg := limits.Message("invalid input for tool quick_echo:", problems)
+		msg := words.Message("invalid input for tool quick_echo:", problems)
 		if len(msg) > 64<<10 || !strings.Contains(msg, tt.want) {
 			t.Errorf("%s: got a %d-byte message %.300q, want at most 64 KiB containing %q", tt.name, len(msg), msg, tt.want)
 		}

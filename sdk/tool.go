@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/sdkrt"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // Tool is a capability a model may call. Build one with PlainTool or
@@ -247,7 +247,7 @@ func (r renderedRuntime[In, Out]) Run(ctx context.Context, call sdkrt.Call, inpu
 	}
 	data, err := marshalResult(out)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s returned a result that cannot be encoded: %s", t.Name, jsonwords.Encode(err))
+		return nil, fmt.Errorf("tool %s returned a result that cannot be encoded: %s", t.Name, words.Encode(err))
 	}
 	return &sdkrt.Result{Text: t.View.Text(out), Data: data, Actions: wireActions(tc.takeActions(), nil)}, nil
 }
@@ -296,7 +296,7 @@ func (e *InputError) Error() string {
 	if len(e.Problems) == 1 && e.More <= 0 {
 		return "invalid input: " + limits.Cut(e.Problems[0], limits.MaxProblemBytes)
 	}
-	return limits.Message("invalid input:", limits.Problems(e.Problems, e.More))
+	return words.Message("invalid input:", words.Problems(e.Problems, e.More))
 }
 
 func (r plainRuntime[In]) Validate(input any) error {
@@ -348,7 +348,7 @@ func decodeJSON[In any](data []byte) (any, error) {
 			var in In
 			return json.Unmarshal(one, &in)
 		}
-		return nil, &InputError{Problems: []string{jsonwords.Problem(data, err, decode)}}
+		return nil, &InputError{Problems: []string{words.Problem(data, err, decode)}}
 	}
 	return in, nil
 }

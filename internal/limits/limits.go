@@ -1,15 +1,15 @@
 // Package limits holds the bounds modkit puts on the work one input or one
 // call can cause, so that the sdk, generated validators, the mod's server
-// and the host all apply the same numbers and the same wording.
+// and the host all apply the same numbers; internal/words words them.
 //
 // # Problems
 //
 // An invalid input reports at most [MaxProblems] problems; the rest are
 // counted in a last line, "and 19950 more problems". A problem quotes at
-// most [MaxEcho] bytes of an offending value ([Echo]) and is at most
-// [MaxProblemBytes] long. [Problems] caps a list, [Message] joins one, in
-// time linear in the list. A number written with more than
-// [MaxNumberChars] characters is one problem, and nothing computes with it.
+// most [MaxEcho] bytes of an offending value and is at most
+// [MaxProblemBytes] long; internal/words caps and joins lists by these
+// numbers. A number written with more than [MaxNumberChars] characters is
+// one problem, and nothing computes with it.
 //
 // # Activity
 //
@@ -27,8 +27,6 @@
 package limits
 
 import (
-	"strconv"
-	"strings"
 	"unicode/utf8"
 )
 
@@ -71,10 +69,6 @@ func MessageBytes(request, result int) int {
 	return request + result + MaxLogBytes + MaxLogEntries*16 + envelope
 }
 
-// Echo returns s cut to at most MaxEcho bytes at a character boundary,
-// with "…" appended when it was cut.
-func Echo(s string) string { return Cut(s, MaxEcho) }
-
 // Cut returns s cut to at most n bytes at a character boundary, with "…"
 // appended when it was cut.
 func Cut(s string, n int) string {
@@ -86,42 +80,6 @@ func Cut(s string, n int) string {
 		i--
 	}
 	return s[:i] + "…"
-}
-
-// Problems returns list as a message shows it: the first MaxProblems
-// entries, then, when list is longer or more is positive, a line counting
-// the rest. more counts problems found but never put in list.
-func Problems(list []string, more int) []string {
-	if len(list) > MaxProblems {
-		more += len(list) - MaxProblems
-		list = list[:MaxProblems]
-	}
-	if more <= 0 {
-		return list
-	}
-	out := make([]string, len(list), len(list)+1)
-	copy(out, list)
-	noun := " more problems"
-	if more == 1 {
-		noun = " more problem"
-	}
-	return append(out, "and "+strconv.Itoa(more)+noun)
-}
-
-// Message returns head followed by lines, each on its own line indented by
-// two spaces. It keeps at most MaxProblems+1 lines (a list from Problems),
-// each cut to MaxProblemBytes, so a message is bounded whatever it is given.
-func Message(head string, lines []string) string {
-	if len(lines) > MaxProblems+1 {
-		lines = lines[:MaxProblems+1]
-	}
-	var b strings.Builder
-	b.WriteString(head)
-	for _, l := range lines {
-		b.WriteString("\n  ")
-		b.WriteString(Cut(l, MaxProblemBytes))
-	}
-	return b.String()
 }
 
 // LogBudget counts one call's log entries and bytes against MaxLogEntries

@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // BadAction is the failure of a call of tool whose client action i (from
 // 0), of kind, is wrong; why says how.
 func BadAction(tool string, i int, kind, why string) string {
-	return fmt.Sprintf("tool %s returned client action %d (%s): %s", tool, i, strconv.Quote(limits.Echo(kind)), why)
+	return fmt.Sprintf("tool %s returned client action %d (%s): %s", tool, i, strconv.Quote(words.Echo(kind)), why)
 }
 
 // UndeclaredAction says why an action of a kind the tool does not
@@ -33,5 +34,5 @@ func InvalidParams(problems []string) string {
 	if len(problems) == 1 {
 		return "invalid params: " + limits.Cut(problems[0], limits.MaxProblemBytes)
 	}
-	return limits.Message("invalid params:", problems)
+	return words.Message("invalid params:", problems)
 }

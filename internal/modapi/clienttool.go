@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -158,7 +159,7 @@ func checkClientResult(name string, rendered bool, result json.RawMessage, check
 		return err.Error()
 	}
 	if len(problems) > 0 {
-		return limits.Message("the client answered tool "+name+" with an invalid result:", limits.Problems(problems, 0))
+		return words.Message("the client answered tool "+name+" with an invalid result:", words.Problems(problems, 0))
 	}
 	return ""
 }

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // QuestionKind is what a question asks for.
@@ -96,5 +96,5 @@ func CannotAsk(kind QuestionKind) string {
 // BadAnswer is the refusal of an answer to a form that breaks its schema,
 // in the words the host uses for a tool's input.
 func BadAnswer(problems []string) string {
-	return limits.Message("the answer does not fit the form:", problems)
+	return words.Message("the answer does not fit the form:", problems)
 }

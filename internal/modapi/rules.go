@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -50,7 +51,7 @@ func CapMessage(what, msg string, max int) string {
 
 // InvalidInput is the failure of a call to tool whose input has problems.
 func InvalidInput(tool string, problems []string) string {
-	return limits.Message("invalid input for tool "+tool+":", problems)
+	return words.Message("invalid input for tool "+tool+":", problems)
 }
 
 // Blocked is the failure of an action a hook of mod refused, for reason.

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -48,7 +48,7 @@ func (s *Server) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest)
 	}
 	var ie *sdk.InputError
 	if errors.As(err, &ie) {
-		return &modapi.ApprovalResponse{Problems: limits.Problems(ie.Problems, ie.More)}, nil
+		return &modapi.ApprovalResponse{Problems: words.Problems(ie.Problems, ie.More)}, nil
 	}
 	return &modapi.ApprovalResponse{Error: err.Error()}, nil
 }

@@ -6,10 +6,9 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/modkit/modkit/internal/jsonwords"
-	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -30,7 +29,7 @@ func (s *Server) actions(t sdkrt.Tool, emitted []sdkrt.Action) ([]sdk.ClientActi
 			return nil, modapi.BadAction(name, i, a.Kind, modapi.UndeclaredAction(declared))
 		}
 		if a.Err != nil {
-			return nil, modapi.BadAction(name, i, a.Kind, "params cannot be encoded: "+jsonwords.Encode(a.Err))
+			return nil, modapi.BadAction(name, i, a.Kind, "params cannot be encoded: "+words.Encode(a.Err))
 		}
 		if why := s.checkParams(a.Kind, a.Params); why != "" {
 			return nil, modapi.BadAction(name, i, a.Kind, why)
@@ -56,7 +55,7 @@ func (s *Server) checkParams(kind string, params []byte) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &ie):
-		return modapi.InvalidParams(limits.Problems(ie.Problems, ie.More))
+		return modapi.InvalidParams(words.Problems(ie.Problems, ie.More))
 	}
 	return err.Error()
 }

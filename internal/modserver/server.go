@@ -9,9 +9,9 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -127,7 +127,7 @@ func (s *Server) recovered(what, name string, f func() error) (err error) {
 func failed(err error) modapi.Outcome {
 	var ie *sdk.InputError
 	if errors.As(err, &ie) {
-		return modapi.Outcome{Status: modapi.Failed, Error: ie.Error(), Problems: limits.Problems(ie.Problems, ie.More), Cause: err}
+		return modapi.Outcome{Status: modapi.Failed, Error: ie.Error(), Problems: words.Problems(ie.Problems, ie.More), Cause: err}
 	}
 	return modapi.Outcome{Status: modapi.Failed, Error: err.Error(), Cause: err}
 }
@@ -172,7 +172,7 @@ func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modap
 	case err == nil:
 		return &modapi.CheckResponse{}, nil
 	case errors.As(err, &ie):
-		return &modapi.CheckResponse{Problems: limits.Problems(ie.Problems, ie.More)}, nil
+		return &modapi.CheckResponse{Problems: words.Problems(ie.Problems, ie.More)}, nil
 	}
 	return &modapi.CheckResponse{Error: err.Error()}, nil
 }

@@ -14,7 +14,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/jsontree"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
 
@@ -31,8 +32,8 @@ func Compile(url string, raw []byte) (*Schema, error) {
 	c.Draft = jsonschema.Draft2020
 	c.AssertFormat = true
 	c.AssertContent = true
-	for _, f := range jsoncheck.FormatNames() {
-		c.Formats[f] = func(v any) bool { return jsoncheck.FormatValue(f, v) }
+	for _, f := range jsontree.FormatNames() {
+		c.Formats[f] = func(v any) bool { return jsontree.FormatValue(f, v) }
 	}
 	if err := c.AddResource(url, bytes.NewReader(raw)); err != nil {
 		return nil, err
@@ -111,7 +112,7 @@ type problem struct {
 // "/json/path: what is wrong", in the words and order of the generated
 // validator of the same schema.
 func (s *Schema) Check(input []byte) (problems []string) {
-	root, found := jsoncheck.Parse(input)
+	root, found := jsontree.Parse(input)
 	if root == nil {
 		return []string{found[0].Line}
 	}
@@ -161,7 +162,7 @@ func (s *Schema) Check(input []byte) (problems []string) {
 // judge words the library's errors for one input.
 type judge struct {
 	s    *Schema
-	root *jsoncheck.Node
+	root *jsontree.Node
 	out  []problem
 }
 
@@ -192,7 +193,7 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 			// At least one of several properties: one line, not one per
 			// branch.
 			if node := j.node(ve.InstanceLocation); node != nil {
-				j.add(node.End, anyRequiredRank+groupIndex(parentLoc), ve.InstanceLocation, jsoncheck.MsgMissingOneOf(names))
+				j.add(node.End, anyRequiredRank+groupIndex(parentLoc), ve.InstanceLocation, words.MissingOneOf(names))
 				return
 			}
 		}
@@ -221,59 +222,59 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 	switch keyword {
 	case "type":
 		want := typeOf(sch)
-		if want == "integer" && jsoncheck.KindOf(node.Value) == jsoncheck.Number {
-			j.add(node.Start, 2, loc, jsoncheck.MsgNotInteger(raw()))
+		if want == "integer" && kindOf(node.Value) == jsoncheck.Number {
+			j.add(node.Start, 2, loc, words.NotInteger(raw()))
 			// A validator still holds the number to an enum of mixed
 			// values, which the library skips once the type fails.
 			if lits := enumLits(sch.get("enum")); len(lits) > 0 && !jsoncheck.OneOf(node.Raw, lits...) {
-				j.add(node.End, 0, loc, jsoncheck.MsgEnum(lits, raw()))
+				j.add(node.End, 0, loc, words.Enum(lits, raw()))
 			}
 			return
 		}
-		j.add(node.Start, 0, loc, jsoncheck.MsgType(typeWords(want), jsoncheck.KindOf(node.Value).String()))
+		j.add(node.Start, 0, loc, words.Type(typeWords(want), kindOf(node.Value).String()))
 	case "enum":
 		lits := enumLits(sch.get("enum"))
 		if typeOf(sch) == "string" && allQuoted(lits) {
-			j.add(node.Start, 6, loc, jsoncheck.MsgEnum(lits, strconv.Quote(str)))
+			j.add(node.Start, 6, loc, words.Enum(lits, strconv.Quote(str)))
 			return
 		}
-		j.add(node.End, 0, loc, jsoncheck.MsgEnum(lits, raw()))
+		j.add(node.End, 0, loc, words.Enum(lits, raw()))
 	case "minLength":
-		j.add(node.Start, 1, loc, jsoncheck.MsgMinLength(uintOf(sch, keyword), utf8.RuneCountInString(str)))
+		j.add(node.Start, 1, loc, words.MinLength(uintOf(sch, keyword), utf8.RuneCountInString(str)))
 	case "maxLength":
-		j.add(node.Start, 2, loc, jsoncheck.MsgMaxLength(uintOf(sch, keyword), utf8.RuneCountInString(str)))
+		j.add(node.Start, 2, loc, words.MaxLength(uintOf(sch, keyword), utf8.RuneCountInString(str)))
 	case "pattern":
-		j.add(node.Start, 3, loc, jsoncheck.MsgPattern(fmt.Sprint(sch.get(keyword)), str))
+		j.add(node.Start, 3, loc, words.Pattern(fmt.Sprint(sch.get(keyword)), str))
 	case "format":
 		format := fmt.Sprint(sch.get(keyword))
-		if jsoncheck.KindOf(node.Value) == jsoncheck.Number {
-			j.add(node.Start, 3, loc, jsoncheck.MsgRange(format, raw(), strings.HasPrefix(raw(), "-")))
+		if kindOf(node.Value) == jsoncheck.Number {
+			j.add(node.Start, 3, loc, words.Range(format, raw(), strings.HasPrefix(raw(), "-")))
 			return
 		}
-		j.add(node.Start, 4, loc, jsoncheck.MsgFormat(format, str))
+		j.add(node.Start, 4, loc, words.Format(format, str))
 	case "contentEncoding":
-		j.add(node.Start, 5, loc, jsoncheck.MsgBase64())
+		j.add(node.Start, 5, loc, words.Base64())
 	case "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum":
 		rank := map[string]int{"minimum": 4, "exclusiveMinimum": 5, "maximum": 6, "exclusiveMaximum": 7}[keyword]
-		j.add(node.Start, rank, loc, jsoncheck.MsgBound(keyword, fmt.Sprint(sch.get(keyword)), raw()))
+		j.add(node.Start, rank, loc, words.Bound(keyword, fmt.Sprint(sch.get(keyword)), raw()))
 	case "multipleOf":
-		j.add(node.Start, 8, loc, jsoncheck.MsgMultipleOf(fmt.Sprint(sch.get(keyword)), raw()))
+		j.add(node.Start, 8, loc, words.MultipleOf(fmt.Sprint(sch.get(keyword)), raw()))
 	case "minItems":
-		j.add(node.End, 1, loc, jsoncheck.MsgMinItems(uintOf(sch, keyword), len(node.Items)))
+		j.add(node.End, 1, loc, words.MinItems(uintOf(sch, keyword), len(node.Items)))
 	case "maxItems":
-		j.add(node.End, 2, loc, jsoncheck.MsgMaxItems(uintOf(sch, keyword), len(node.Items)))
+		j.add(node.End, 2, loc, words.MaxItems(uintOf(sch, keyword), len(node.Items)))
 	case "uniqueItems":
 		items := make([][]byte, len(node.Items))
 		for i, it := range node.Items {
 			items[i] = it.Raw
 		}
 		if a, b, ok := jsoncheck.Repeated(items); ok {
-			j.add(node.End, 3, loc, jsoncheck.MsgUnique(a, b))
+			j.add(node.End, 3, loc, words.Unique(a, b))
 		}
 	case "minProperties":
-		j.add(node.End, 1, loc, jsoncheck.MsgMinProperties(uintOf(sch, keyword), len(node.Keys)))
+		j.add(node.End, 1, loc, words.MinProperties(uintOf(sch, keyword), len(node.Keys)))
 	case "maxProperties":
-		j.add(node.End, 2, loc, jsoncheck.MsgMaxProperties(uintOf(sch, keyword), len(node.Keys)))
+		j.add(node.End, 2, loc, words.MaxProperties(uintOf(sch, keyword), len(node.Keys)))
 	case "required":
 		rank := 1
 		if strings.HasSuffix(parentLoc, "/then") || strings.HasSuffix(parentLoc, "/else") {
@@ -281,7 +282,7 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 		}
 		for i, name := range stringsOf(sch.get("required")) {
 			if !hasKey(node, name) {
-				j.add(node.End, rank+i, loc, jsoncheck.MsgMissing(name))
+				j.add(node.End, rank+i, loc, words.Missing(name))
 			}
 		}
 	case "additionalProperties":
@@ -289,7 +290,7 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 		allowed := allowedList(props)
 		for i, key := range node.Keys {
 			if props.get(key) == nil {
-				j.add(node.KeyAt[i], 0, loc, jsoncheck.MsgUnknown(key, allowed))
+				j.add(node.KeyAt[i], 0, loc, words.Unknown(key, allowed))
 			}
 		}
 	default:
@@ -352,9 +353,9 @@ func (j *judge) keyName(loc, keyword string, sch *object) {
 	}
 	switch keyword {
 	case "pattern":
-		j.add(at, 1, loc, jsoncheck.MsgKeyPattern(fmt.Sprint(sch.get(keyword))))
+		j.add(at, 1, loc, words.KeyPattern(fmt.Sprint(sch.get(keyword))))
 	case "format":
-		j.add(at, 2, loc, jsoncheck.MsgKeyFormat(fmt.Sprint(sch.get(keyword)), key))
+		j.add(at, 2, loc, words.KeyFormat(fmt.Sprint(sch.get(keyword)), key))
 	default:
 		j.add(at, 0, loc, "property name does not match the tool's schema")
 	}
@@ -402,12 +403,12 @@ func tokens(ptr string) []string {
 	return out
 }
 
-var timePattern = regexp.MustCompile(jsoncheck.TimePattern)
+var timePattern = regexp.MustCompile(words.TimePattern)
 
 // escapedTimes words the date-times of time.Time values (their schemas
-// carry jsoncheck.TimePattern) written with escapes, which Go's time
+// carry words.TimePattern) written with escapes, which Go's time
 // decoding refuses though the library sees only the unescaped text.
-func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
+func (j *judge) escapedTimes(n *jsontree.Node, path []string) {
 	for i, m := range n.Members {
 		j.escapedTimes(m, append(path, n.Keys[i]))
 	}
@@ -415,12 +416,12 @@ func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
 		j.escapedTimes(it, append(path, strconv.Itoa(i)))
 	}
 	s, ok := n.Value.(string)
-	if !ok || !n.Escaped || !timePattern.MatchString(s) || !jsoncheck.IsDateTime(s) {
+	if !ok || !n.Escaped || !timePattern.MatchString(s) || !jsontree.IsDateTime(s) {
 		return
 	}
 	raw := n.Raw[1 : len(n.Raw)-1]
-	if sch := schemaAt(j.s.doc, path); sch != nil && sch.get("pattern") == jsoncheck.TimePattern && !jsoncheck.IsGoTime(raw) {
-		j.addAt(n.Start, 5, path, jsoncheck.MsgGoTime(string(raw)))
+	if sch := schemaAt(j.s.doc, path); sch != nil && sch.get("pattern") == words.TimePattern && !jsontree.IsGoTime(raw) {
+		j.addAt(n.Start, 5, path, words.GoTime(string(raw)))
 	}
 }
 
@@ -429,14 +430,14 @@ func (j *judge) escapedTimes(n *jsoncheck.Node, path []string) {
 // (a format, an enum, a minimum for a negative number, a maximum for a
 // positive one): a generated validator holds them to that, not to a 64-bit
 // float's range.
-func (j *judge) integers(n *jsoncheck.Node, path []string, at map[int]bool) {
+func (j *judge) integers(n *jsontree.Node, path []string, at map[int]bool) {
 	for i, m := range n.Members {
 		j.integers(m, append(path, n.Keys[i]), at)
 	}
 	for i, it := range n.Items {
 		j.integers(it, append(path, strconv.Itoa(i)), at)
 	}
-	if jsoncheck.KindOf(n.Value) != jsoncheck.Number || n.Long {
+	if kindOf(n.Value) != jsoncheck.Number || n.Long {
 		return
 	}
 	sch := schemaAt(j.s.doc, path)
@@ -458,7 +459,7 @@ func (j *judge) integers(n *jsoncheck.Node, path []string, at map[int]bool) {
 // dups words the keys given twice, as the validator of the object's
 // schema does: twice a known property or a map key is a duplicate, twice
 // an unknown property is unknown again, and any other value takes them.
-func (j *judge) dups(n *jsoncheck.Node, path []string) {
+func (j *judge) dups(n *jsontree.Node, path []string) {
 	for i, m := range n.Members {
 		j.dups(m, append(path, n.Keys[i]))
 	}
@@ -477,11 +478,11 @@ func (j *judge) dups(n *jsoncheck.Node, path []string) {
 	for _, d := range n.Dups {
 		switch {
 		case props.get(d.Key) != nil:
-			j.addAt(d.At, 0, path, jsoncheck.MsgDuplicate(d.Key))
+			j.addAt(d.At, 0, path, words.Duplicate(d.Key))
 		case extra == false:
-			j.addAt(d.At, 0, path, jsoncheck.MsgUnknown(d.Key, allowedList(props)))
+			j.addAt(d.At, 0, path, words.Unknown(d.Key, allowedList(props)))
 		case extra != nil:
-			j.addAt(d.At, 0, path, jsoncheck.MsgDuplicate(d.Key))
+			j.addAt(d.At, 0, path, words.Duplicate(d.Key))
 		}
 	}
 }
@@ -555,13 +556,13 @@ func lookup(doc any, ptr string) any {
 }
 
 // node finds the input value at a JSON Pointer.
-func (j *judge) node(ptr string) *jsoncheck.Node {
+func (j *judge) node(ptr string) *jsontree.Node {
 	n := j.root
 	if ptr == "" {
 		return n
 	}
 	for _, tok := range tokens(ptr) {
-		next := (*jsoncheck.Node)(nil)
+		next := (*jsontree.Node)(nil)
 		if n.Items != nil {
 			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Items) {
 				next = n.Items[i]
@@ -588,7 +589,7 @@ func pointer(path []string) string {
 	for _, t := range path {
 		b.WriteByte('/')
 		// A key is cut as the generated validators cut it.
-		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(limits.Echo(t), "~", "~0"), "/", "~1"))
+		b.WriteString(strings.ReplaceAll(strings.ReplaceAll(words.Echo(t), "~", "~0"), "/", "~1"))
 	}
 	return b.String()
 }
@@ -658,7 +659,7 @@ func stringsOf(v any) []string {
 	return out
 }
 
-func hasKey(n *jsoncheck.Node, key string) bool {
+func hasKey(n *jsontree.Node, key string) bool {
 	for _, k := range n.Keys {
 		if k == key {
 			return true
@@ -684,7 +685,7 @@ func allowedList(props *object) string {
 // every absent property that has one filled in, as a generated decoder
 // fills them; input itself when nothing is absent.
 func (s *Schema) WithDefaults(input []byte) []byte {
-	root, _ := jsoncheck.Parse(input)
+	root, _ := jsontree.Parse(input)
 	if root == nil {
 		return input
 	}
@@ -777,4 +778,23 @@ func plain(v any) any {
 		return out
 	}
 	return v
+}
+
+// kindOf returns the kind of a decoded value.
+func kindOf(v any) jsoncheck.Kind {
+	switch v.(type) {
+	case nil:
+		return jsoncheck.Null
+	case bool:
+		return jsoncheck.Bool
+	case json.Number, float64:
+		return jsoncheck.Number
+	case string:
+		return jsoncheck.String
+	case []any:
+		return jsoncheck.Array
+	case map[string]any:
+		return jsoncheck.Object
+	}
+	return jsoncheck.Invalid
 }

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/modkit/modkit/sdk/jsoncheck"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // View is a schema as people read it: the root's type and the rows of its
@@ -41,9 +41,9 @@ type Field struct {
 
 type node map[string]json.RawMessage
 
-// timePattern is jsoncheck.TimePattern as the schema's JSON writes it.
+// timePattern is words.TimePattern as the schema's JSON writes it.
 var timePattern = func() string {
-	b, _ := json.Marshal(jsoncheck.TimePattern)
+	b, _ := json.Marshal(words.TimePattern)
 	return string(b)
 }()
 

@@ -10,8 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/modkit/modkit/internal/jsonwords"
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -179,7 +179,7 @@ func (c *Checker) syntax(msg string) {
 		return
 	}
 	c.failed = true
-	c.problems, c.more = append(c.problems[:0], "/: "+MsgSyntax(c.pos, msg)), 0
+	c.problems, c.more = append(c.problems[:0], "/: "+words.Syntax(c.pos, msg)), 0
 	c.pos = len(c.data)
 }
 
@@ -238,9 +238,9 @@ func echoArgs(args []any) []any {
 	return args
 }
 
-// echoBytes is limits.Echo for bytes, copying no more than it keeps.
+// echoBytes is words.Echo for bytes, copying no more than it keeps.
 func echoBytes(b []byte) string {
-	return limits.Echo(string(b[:min(len(b), limits.MaxEcho+1)]))
+	return words.Echo(string(b[:min(len(b), limits.MaxEcho+1)]))
 }
 
 func (c *Checker) pathString(n int) string {
@@ -279,7 +279,7 @@ func (c *Checker) WrongType(want string) {
 	if k == Invalid {
 		return
 	}
-	c.Problem(MsgType(want, k.String()))
+	c.Problem(words.Type(want, k.String()))
 	c.Skip()
 }
 
@@ -350,7 +350,7 @@ func (c *Checker) Str() []byte {
 // written as a string.
 func (c *Checker) CheckFormat(format string, s []byte) {
 	if !Format(format, s) {
-		c.Problem(MsgFormat(format, string(s)))
+		c.Problem(words.Format(format, string(s)))
 	}
 }
 
@@ -361,15 +361,15 @@ func (c *Checker) CheckGoTime(s []byte) {
 	if !c.escaped {
 		return
 	}
-	if !timePattern.Match(s) || !IsDateTime(string(s)) {
+	if !timePattern.Match(s) || !isDateTime(string(s)) {
 		return // the pattern and the format said so
 	}
-	if raw := c.lastRaw(s); !IsGoTime(raw) {
-		c.Problem(MsgGoTime(string(raw)))
+	if raw := c.lastRaw(s); !isGoTime(raw) {
+		c.Problem(words.GoTime(string(raw)))
 	}
 }
 
-var timePattern = regexp.MustCompile(TimePattern)
+var timePattern = regexp.MustCompile(words.TimePattern)
 
 // lastRaw returns the raw contents of the string just read, whose
 // unescaped value is s.
@@ -397,8 +397,8 @@ func escapedAt(data []byte, i int) bool {
 // Range reports the number n when the Go type behind format (int64,
 // uint64, float) cannot hold it.
 func (c *Checker) Range(format string, n Num) {
-	if !InRange(format, n) {
-		c.Problem(MsgRange(format, n.String(), n.neg))
+	if !inRange(format, n) {
+		c.Problem(words.Range(format, n.String(), n.neg))
 	}
 }
 
@@ -598,15 +598,15 @@ func (c *Checker) number(double bool) Num {
 	c.pos = i
 	if i-start > limits.MaxNumberChars {
 		// Judged no further: a check of its digits costs without bound.
-		c.Problem(MsgNumberLength(i - start))
+		c.Problem(words.NumberLength(i - start))
 		c.mute = true
 		return parseNum([]byte("0"))
 	}
 	n := parseNum(d[start:i])
-	if double && n.point > 308 && !InRange("double", n) {
+	if double && n.point > 308 && !inRange("double", n) {
 		// No JSON number beyond a 64-bit float is accepted anywhere:
 		// nothing decodes it, and judging it costs without bound.
-		c.Problem(MsgRange("double", n.String(), n.neg))
+		c.Problem(words.Range("double", n.String(), n.neg))
 	}
 	return n
 }
@@ -624,7 +624,7 @@ func (c *Checker) Int() Num {
 		return n
 	}
 	if !n.IsInt() {
-		c.Problem(MsgNotInteger(n.String()))
+		c.Problem(words.NotInteger(n.String()))
 		return n
 	}
 	if !n.plainInt() {
@@ -639,13 +639,13 @@ func (c *Checker) Enter() {
 	c.skipSpace()
 	c.path = append(c.path, segment{array: c.data[c.pos] == '['})
 	c.pos++
-	if len(c.path) > MaxDepth {
-		c.syntax("nested deeper than " + strconv.Itoa(MaxDepth) + " levels")
+	if len(c.path) > maxDepth {
+		c.syntax("nested deeper than " + strconv.Itoa(maxDepth) + " levels")
 	}
 }
 
-// MaxDepth is how deeply arrays and objects may nest, as in encoding/json.
-const MaxDepth = 10000
+// maxDepth is how deeply arrays and objects may nest, as in encoding/json.
+const maxDepth = 10000
 
 // Next advances to the next member of the array or object being iterated
 // and reports whether there is one. For objects it consumes the key, which
@@ -736,19 +736,19 @@ func (c *Checker) Index() int { return c.path[len(c.path)-1].count - 1 }
 // Unknown reports the current key as an unknown property of a closed
 // object, naming the allowed ones, and skips its value.
 func (c *Checker) Unknown(allowed string) {
-	c.reportParent(MsgUnknown(string(c.Key()), allowed))
+	c.reportParent(words.Unknown(string(c.Key()), allowed))
 	c.Skip()
 }
 
 // Duplicate reports the current key as given twice and skips its value.
 func (c *Checker) Duplicate() {
-	c.reportParent(MsgDuplicate(string(c.Key())))
+	c.reportParent(words.Duplicate(string(c.Key())))
 	c.Skip()
 }
 
 // Missing reports a required property that the current object lacks.
 func (c *Checker) Missing(name string) {
-	c.Problem(MsgMissing(name))
+	c.Problem(words.Missing(name))
 }
 
 // End checks that nothing but white space follows the top-level value.
@@ -818,7 +818,7 @@ func (c *Checker) Unmarshal(start int, v any) {
 		data = append(out, c.data[last:c.pos]...)
 	}
 	if err := json.Unmarshal(data, v); err != nil {
-		c.problems = append(c.problems, c.pathString(len(c.path))+": "+decodeProblem(err))
+		c.problems = append(c.problems, c.pathString(len(c.path))+": "+words.Decode(err))
 	}
 }
 
@@ -826,7 +826,7 @@ func (c *Checker) Unmarshal(start int, v any) {
 // decoders call it for a property the input leaves out.
 func (c *Checker) Default(v any, lit string) {
 	if err := json.Unmarshal([]byte(lit), v); err != nil {
-		c.problems = append(c.problems, c.pathString(len(c.path))+": default "+lit+" "+decodeProblem(err))
+		c.problems = append(c.problems, c.pathString(len(c.path))+": default "+lit+" "+words.Decode(err))
 	}
 }
 
@@ -836,7 +836,7 @@ func (c *Checker) Default(v any, lit string) {
 // any other error is the type's own words.
 func (c *Checker) DecodeFailed(err error) {
 	if c.counted() {
-		msg, ok := jsonwords.Typed(err)
+		msg, ok := words.Typed(err)
 		if !ok {
 			msg = err.Error()
 		}

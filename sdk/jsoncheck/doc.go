@@ -23,13 +23,15 @@
 //
 // # Words
 //
-// Every problem is worded by one of the Msg functions ([MsgType],
-// [MsgBound], [MsgMissing], …), in one place: generated code reports
-// through them ([Checker.Problem]), and a runtime that judges input another
-// way, the host's JSON Schema fallback, parses it with [Parse] and words
-// its findings with the same functions, so a model reads the same list
-// whichever side judged. Messages speak JSON, never Go: a type, a
-// package or a time layout never appears in them.
+// Generated code words its problems with the Msg functions ([MsgBound],
+// [MsgEnum], …); the checker words the rest (wrong types, missing and
+// unknown properties, syntax). The words themselves live in one internal
+// package of modkit, which the host's JSON Schema fallback uses too, so a
+// model reads the same list whichever side judged. Messages speak JSON,
+// never Go: a type, a package or a time layout never appears in them.
+//
+// Everything this package exports is for generated code; a mod's author
+// never calls it.
 //
 // # Version
 //

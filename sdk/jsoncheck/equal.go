@@ -84,10 +84,10 @@ func equalValues(a, b *value) bool {
 	return true
 }
 
-// Equal reports whether two JSON texts hold equal values as JSON Schema
+// equal reports whether two JSON texts hold equal values as JSON Schema
 // compares them: numbers by value, objects regardless of key order.
 // Invalid JSON equals nothing.
-func Equal(a, b []byte) bool {
+func equal(a, b []byte) bool {
 	va, ok := parseRaw(a)
 	if !ok {
 		return false

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/modkit/modkit/internal/words"
 )
 
 // Len returns the length of a string value in Unicode code points, the
@@ -22,17 +24,17 @@ func Len(s []byte) int { return utf8.RuneCount(s) }
 func Format(format string, s []byte) bool {
 	switch format {
 	case "date-time":
-		return IsDateTime(string(s))
+		return isDateTime(string(s))
 	case "date":
-		return IsDate(string(s))
+		return isDate(string(s))
 	case "email":
-		return IsEmail(string(s))
+		return isEmail(string(s))
 	case "uri":
-		return IsURI(string(s))
+		return isURI(string(s))
 	case "uuid":
-		return IsUUID(string(s))
+		return isUUID(string(s))
 	}
-	if _, ok := goRanges[format]; ok {
+	if _, ok := words.GoRanges[format]; ok {
 		return textInRange(format, string(s))
 	}
 	return true
@@ -52,7 +54,7 @@ func textInRange(format, s string) bool {
 		if !isDecimal(s) {
 			return true
 		}
-		return InRange(format, parseNum([]byte(s)))
+		return inRange(format, parseNum([]byte(s)))
 	}
 	return !errors.Is(err, strconv.ErrRange)
 }
@@ -70,9 +72,9 @@ func isDecimal(s string) bool {
 	return true
 }
 
-// InRange reports whether the Go type behind format (int8 … uint64,
+// inRange reports whether the Go type behind format (int8 … uint64,
 // float, double) holds the number n.
-func InRange(format string, n Num) bool {
+func inRange(format string, n Num) bool {
 	switch format {
 	case "float", "double":
 		if n.zero || n.point <= 30 {
@@ -88,52 +90,45 @@ func InRange(format string, n Num) bool {
 		_, err := strconv.ParseFloat(string(n.raw), bits)
 		return !errors.Is(err, strconv.ErrRange)
 	}
-	r, ok := goRanges[format]
+	r, ok := words.GoRanges[format]
 	if !ok {
 		return true
 	}
 	return n.Cmp(r[0]) >= 0 && n.Cmp(r[1]) <= 0
 }
 
-// FormatValue reports whether a decoded JSON value (a string, or a number
-// as json.Number) is in the format; it lets a JSON Schema validator assert
-// the formats exactly as generated validators do. Other values pass.
-func FormatValue(format string, v any) bool {
+// formatValue is jsontree.FormatValue: whether a decoded JSON value (a
+// string, or a number as json.Number) is in the format.
+func formatValue(format string, v any) bool {
 	switch v := v.(type) {
 	case string:
 		return Format(format, []byte(v))
 	case json.Number:
-		if _, ok := goRanges[format]; ok {
-			return InRange(format, parseNum([]byte(v)))
+		if _, ok := words.GoRanges[format]; ok {
+			return inRange(format, parseNum([]byte(v)))
 		}
 	}
 	return true
 }
 
-// FormatNames returns the formats generated validators assert.
-func FormatNames() []string {
-	return []string{"date-time", "date", "email", "uri", "uuid",
-		"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double"}
-}
-
-// IsGoTime reports whether raw, the contents of a JSON string as written,
+// isGoTime reports whether raw, the contents of a JSON string as written,
 // is a date-time Go's time.Time decodes: RFC 3339 with an upper-case T and
 // Z, no leap second, no escapes.
-func IsGoTime(raw []byte) bool {
+func isGoTime(raw []byte) bool {
 	var buf [64]byte
 	q := append(append(append(buf[:0], '"'), raw...), '"')
 	var t time.Time
 	return t.UnmarshalJSON(q) == nil
 }
 
-// IsDateTime reports whether s is an RFC 3339 date-time: a date, "T", a
+// isDateTime reports whether s is an RFC 3339 date-time: a date, "T", a
 // time with seconds, optional fraction and a zone. A leap second is valid
 // only at 23:59:60 UTC.
-func IsDateTime(s string) bool {
+func isDateTime(s string) bool {
 	if len(s) < 20 || (s[10] != 'T' && s[10] != 't') {
 		return false
 	}
-	return IsDate(s[:10]) && isTime(s[11:])
+	return isDate(s[:10]) && isTime(s[11:])
 }
 
 // twoDigits parses s[i:i+2] as a number in [lo, hi].
@@ -186,15 +181,15 @@ func isTime(s string) bool {
 	return sec != 60 || (h == 23 && m == 59)
 }
 
-// IsDate reports whether s is a full date, YYYY-MM-DD, that exists.
-func IsDate(s string) bool {
+// isDate reports whether s is a full date, YYYY-MM-DD, that exists.
+func isDate(s string) bool {
 	_, err := time.Parse(time.DateOnly, s)
 	return err == nil
 }
 
-// IsEmail reports whether s is an email address: a local part of at most
+// isEmail reports whether s is an email address: a local part of at most
 // 64 bytes, "@", and a host name or bracketed IP address.
-func IsEmail(s string) bool {
+func isEmail(s string) bool {
 	if len(s) > 254 {
 		return false
 	}
@@ -253,9 +248,9 @@ func isIPv6(s string) bool {
 	return strings.Contains(s, ":") && net.ParseIP(s) != nil
 }
 
-// IsURI reports whether s is an absolute URI; an IPv6 host must be
+// isURI reports whether s is an absolute URI; an IPv6 host must be
 // bracketed and valid.
-func IsURI(s string) bool {
+func isURI(s string) bool {
 	u, err := url.Parse(s)
 	if err != nil {
 		return false
@@ -268,8 +263,8 @@ func IsURI(s string) bool {
 	return u.IsAbs()
 }
 
-// IsUUID reports whether s is a UUID in its hyphenated hex form.
-func IsUUID(s string) bool {
+// isUUID reports whether s is a UUID in its hyphenated hex form.
+func isUUID(s string) bool {
 	if len(s) != 36 {
 		return false
 	}

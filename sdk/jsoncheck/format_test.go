@@ -79,8 +79,8 @@ func TestInRange(t *testing.T) {
 		{"double", "1e10000000", false},
 	}
 	for _, tt := range tests {
-		if got := InRange(tt.format, parseNum([]byte(tt.n))); got != tt.want {
-			t.Errorf("InRange(%s, %s): got %v, want %v", tt.format, tt.n, got, tt.want)
+		if got := inRange(tt.format, parseNum([]byte(tt.n))); got != tt.want {
+			t.Errorf("inRange(%s, %s): got %v, want %v", tt.format, tt.n, got, tt.want)
 		}
 	}
 }
@@ -96,8 +96,8 @@ func TestIsGoTime(t *testing.T) {
 		`2026-01-02T15:04:05\u005a`:   false, // nor escapes
 		"2026-01-02T15:04:05":         false,
 	} {
-		if got := IsGoTime([]byte(raw)); got != want {
-			t.Errorf("IsGoTime(%q): got %v, want %v", raw, got, want)
+		if got := isGoTime([]byte(raw)); got != want {
+			t.Errorf("isGoTime(%q): got %v, want %v", raw, got, want)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -195,15 +196,15 @@ func TestEqual(t *testing.T) {
 		{`null`, `false`, false},
 	}
 	for _, tt := range tests {
-		if got := Equal([]byte(tt.a), []byte(tt.b)); got != tt.want {
-			t.Errorf("Equal(%s, %s): got %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := equal([]byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("equal(%s, %s): got %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
 
 func TestMaxDepth(t *testing.T) {
 	t.Parallel()
-	deep := strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)
+	deep := strings.Repeat("[", maxDepth+1) + strings.Repeat("]", maxDepth+1)
 	c := New([]byte(deep))
 	defer c.Release()
 	c.Skip()
@@ -268,7 +269,7 @@ func TestDecodeProblemWords(t *testing.T) {
 	t.Parallel()
 	var n int8
 	err := json.Unmarshal([]byte(`300`), &n)
-	if got, want := decodeProblem(err), "must be an integer in range, got number 300"; got != want {
+	if got, want := words.Decode(err), "must be an integer in range, got number 300"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/modkit/modkit/sdk/jsoncheck"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // headerName is what x-mcp-header accepts: the end of an Mcp-Param-<name>
@@ -191,7 +191,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	t = types.Unalias(t)
 	switch {
 	case isNamed(t, "time", "Time"):
-		return &Schema{Type: "string", Format: "date-time", Pattern: jsoncheck.TimePattern, GoTime: true}
+		return &Schema{Type: "string", Format: "date-time", Pattern: words.TimePattern, GoTime: true}
 	case isNamed(t, "encoding/json", "RawMessage"):
 		return &Schema{}
 	case isNamed(t, "encoding/json", "Number"):

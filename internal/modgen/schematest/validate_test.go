@@ -14,6 +14,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
+	"github.com/modkit/modkit/internal/jsontree"
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
 )
@@ -81,7 +82,7 @@ func compiled(t testing.TB, root string) *jsonschema.Schema {
 	// The Go ranges of 64-bit integers and floats are formats the
 	// convention defines; the rest are JSON Schema's own.
 	for _, f := range []string{"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float", "double"} {
-		c.Formats[f] = func(v any) bool { return jsoncheck.FormatValue(f, v) }
+		c.Formats[f] = func(v any) bool { return jsontree.FormatValue(f, v) }
 	}
 	url := "mem://" + root + ".json"
 	if err := c.AddResource(url, bytes.NewReader(data)); err != nil {

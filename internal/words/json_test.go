@@ -1,4 +1,4 @@
-package jsonwords
+package words
 
 import (
 	"encoding/json"

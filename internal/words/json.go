@@ -1,8 +1,9 @@
-// Package jsonwords words the failures of encoding/json for a model: the
-// JSON path, the kind of value wanted and what was sent, never a Go type
-// or package. The sdk's reflective decoding (tools without a generated
-// decoder) and sdk/jsoncheck's fallback decoding both use it.
-package jsonwords
+package words
+
+// The failures of encoding/json, worded for a model: the JSON path, the
+// kind of value wanted and what was sent, never a Go type or package. The
+// sdk's reflective decoding (tools without a generated decoder) and
+// sdk/jsoncheck's fallback decoding both use them.
 
 import (
 	"bytes"
@@ -13,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/modkit/modkit/internal/limits"
 )
 
 // Problem returns the problem line "/path: what is wrong" for an error
@@ -141,9 +140,6 @@ func TimeWords(layout string) string {
 	}
 	return "a time such as " + strconv.Quote(example.Format(layout))
 }
-
-// quote quotes text from the input, cut to limits.MaxEcho bytes.
-func quote(s string) string { return strconv.Quote(limits.Echo(s)) }
 
 // gotWords says what was sent, from encoding/json's description of it:
 // "a string", or "number 300" with the number.

@@ -1,0 +1,22 @@
+// Package words words every problem a model or a person reads about a
+// mod's input, in one place, so that every side that
+// judges (a generated validator, the host's JSON Schema fallback, the
+// mod's server, the host, sdk/modtest) says a thing the same way.
+//
+// # Problems
+//
+// A problem is a line "/path: what is wrong", the path a JSON Pointer, "/"
+// for the root. The functions of schema.go ([Type], [Bound], [Missing], …)
+// word what JSON Schema finds, each returning the text after "/path: ";
+// those of json.go ([Problem], [Decode], [Encode]) word the failures of
+// encoding/json. They speak JSON, never Go: a type, a package or a time
+// layout never appears in them. A value from the input enters a problem
+// only through [Echo], cut to limits.MaxEcho bytes.
+//
+// A list of problems is capped by [Problems] ("and 19950 more problems")
+// and joined under a head by [Message], so a message is bounded whatever
+// the input.
+//
+// sdk/jsoncheck re-exports the problem words its generated validators
+// call (jsoncheck.MsgBound, …); every other caller uses this package.
+package words
