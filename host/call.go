@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/sdk"
@@ -147,122 +148,244 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
-	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
-	input := inputOrEmpty(req.Input)
-	if err := h.requestTooLarge("the input", len(input)); err != nil {
+	c := &hostCall{h: h, t: t, req: req, res: &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}}
+	c.input = inputOrEmpty(req.Input)
+	c.client = h.clientHandler(req, t)
+	end := callflow.Run(ctx, c.steps(), nil)
+	if c.stop != nil {
+		c.stop()
+	}
+	return end.res, end.err
+}
+
+// callEnd is how a call ends on a host: its outcome, or an error (ErrClosed).
+type callEnd struct {
+	res *CallResult
+	err error
+}
+
+// hostCall is one call's state as the host runs its steps.
+type hostCall struct {
+	h      *Host
+	t      *tool
+	req    *CallRequest
+	res    *CallResult
+	input  json.RawMessage
+	client ClientHandler
+	p      *proc
+	today  string
+	qs     *questioning
+	// callReq is the mod's request, once the handler first runs; timer
+	// bounds each run by the call timeout.
+	callReq *modapi.CallRequest
+	timeout time.Duration
+	callCtx context.Context
+	timer   *time.Timer
+	stop    func() // ends callCtx and its timer
+}
+
+func ended(res *CallResult) (callEnd, bool)                { return callEnd{res: res}, true }
+func endedWith(res *CallResult, err error) (callEnd, bool) { return callEnd{res: res, err: err}, true }
+
+// steps are the host's steps of the call, in callflow's order.
+func (c *hostCall) steps() *callflow.Steps[callEnd] {
+	s := &callflow.Steps[callEnd]{
+		Prepare: c.prepare,
+		Check:   c.check,
+		Call:    c.call,
+		Ask:     c.ask,
+		Outcome: func(resp *modapi.CallResponse) callEnd {
+			return callEnd{res: c.res.outcome(c.t, &resp.Outcome, c.h.opts.MaxResultBytes)}
+		},
+	}
+	if c.h.callHooks {
+		s.Hooks = c.hooks
+	}
+	if c.t.man.Approval != nil {
+		s.Approve = c.approve
+	}
+	if c.client != nil {
+		s.Client = func(ctx context.Context) callEnd {
+			return callEnd{res: c.h.callClient(ctx, c.t, c.req, c.res, c.input, c.client)}
+		}
+	}
+	return s
+}
+
+// prepare refuses what the host refuses before asking the mod anything,
+// and starts the tool's mod.
+func (c *hostCall) prepare(ctx context.Context) (callEnd, bool) {
+	h, t, req, res := c.h, c.t, c.req, c.res
+	if err := h.requestTooLarge("the input", len(c.input)); err != nil {
 		telemetry.InputRefused(req.Tool, telemetry.RefusedTooLarge)
-		return res.fail(err.Error()), nil
+		return ended(res.fail(err.Error()))
 	}
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
-		return res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)), nil
+		return ended(res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)))
 	}
-	client := h.clientHandler(req, t)
-	if client == nil && !t.man.Runs.InMod() {
-		return res.fail(modapi.NoClient(t.man.Name)), nil
+	if c.client == nil && !t.man.Runs.InMod() {
+		return ended(res.fail(modapi.NoClient(t.man.Name)))
 	}
-	// The input is judged once, before any hook sees it: by the mod's
-	// generated validator when it enforces this very schema, else by the
-	// host. Without hooks the mod's judgement is part of the call. A
-	// schema that does not compile fails the call either way.
+	return callEnd{}, false
+}
+
+// check judges the input once, before any hook sees it: by the mod's
+// generated validator when it enforces this very schema, else by the
+// host. Without hooks the mod's judgement is part of the call. A schema
+// that does not compile fails the call either way.
+func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
+	h, t, req := c.h, c.t, c.req
 	schema, err := t.schema()
 	if err != nil {
-		return res.fail(err.Error()), nil
+		return ended(c.res.fail(err.Error()))
 	}
-	p, res, err := h.start(ctx, t, res)
-	if p == nil {
-		return res, err
+	if end, ok := c.start(ctx); ok {
+		return end, true
 	}
+	p := c.p
 	var problems []string
 	var vspan telemetry.Span
 	switch {
 	case !p.validates[t.man.Name]:
 		_, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
-		if problems = checkInput(schema, input); len(problems) == 0 {
-			input = schema.WithDefaults(input)
+		if problems = checkInput(schema, c.input); len(problems) == 0 {
+			c.input = schema.WithDefaults(c.input)
 		}
-	case h.callHooks || client != nil:
+	case h.callHooks || c.client != nil:
 		var vctx context.Context
 		vctx, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
-		if problems, err = p.checkInput(vctx, t.man.Name, input); err != nil {
+		if problems, err = p.checkInput(vctx, t.man.Name, c.input); err != nil {
 			vspan.End()
 			if modapi.AsTransport(err) == nil {
-				return res.fail(err.Error()), nil
+				return ended(c.res.fail(err.Error()))
 			}
-			return res.streamError(ctx, ctx, p, err, h.opts.CallTimeout), nil
+			return ended(c.res.streamError(ctx, ctx, p, err, h.opts.CallTimeout))
 		}
 	}
 	if len(problems) > 0 {
 		vspan.Fail("invalid_input", "the input does not fit the tool's schema")
 		vspan.End()
 		telemetry.InputRefused(req.Tool, telemetry.RefusedInvalid)
-		return res.fail(modapi.InvalidInput(t.man.Name, problems)), nil
+		return ended(c.res.fail(modapi.InvalidInput(t.man.Name, problems)))
 	}
 	vspan.End()
-	today := h.opts.Today()
-	if h.callHooks {
-		hctx, hspan := telemetry.StartStep(ctx, telemetry.StepHooks, sdk.ActionToolCall)
-		msg, err := h.runHooks(hctx, &modapi.ActionRequest{
-			Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: input},
-			Session: req.Session, Today: today,
-		}, nil)
-		if msg != "" {
-			hspan.Fail("refused", msg)
-			telemetry.InputRefused(req.Tool, telemetry.RefusedHook)
-		}
-		hspan.End()
-		if errors.Is(err, ErrClosed) {
-			return nil, err
-		} else if err != nil {
-			return res.end(ctx, err), nil
-		} else if msg != "" {
-			return res.fail(msg), nil
-		}
+	c.today = h.opts.Today()
+	c.qs = h.newQuestioning(req, c.res, t)
+	return callEnd{}, false
+}
+
+// start gets the tool's mod process into c.p, starting it when needed; it
+// ends the call when it cannot.
+func (c *hostCall) start(ctx context.Context) (callEnd, bool) {
+	p, res, err := c.h.start(ctx, c.t, c.res)
+	if p == nil {
+		return endedWith(res, err)
 	}
-	qs := h.newQuestioning(req, res, t)
-	if t.man.Approval != nil {
-		actx, aspan := telemetry.StartStep(ctx, telemetry.StepApproval, "")
-		r := h.approve(actx, t, p, req, res, input, today, qs)
-		approvalEnded(aspan, req.Tool, res, r)
-		if r != nil {
-			return r, nil
-		}
-		// The person may have taken a while: the mod may have been
-		// stopped or restarted meanwhile.
-		if res.ApprovalReason != "" {
-			if p, res, err = h.start(ctx, t, res); p == nil {
-				return res, err
-			}
-		}
+	c.p = p
+	return callEnd{}, false
+}
+
+// hooks runs the hooks on the tool call, in every mod that has one.
+func (c *hostCall) hooks(ctx context.Context) (callEnd, bool) {
+	req := c.req
+	hctx, hspan := telemetry.StartStep(ctx, telemetry.StepHooks, sdk.ActionToolCall)
+	msg, err := c.h.runHooks(hctx, &modapi.ActionRequest{
+		Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: c.input},
+		Session: req.Session, Today: c.today,
+	}, nil)
+	if msg != "" {
+		hspan.Fail("refused", msg)
+		telemetry.InputRefused(req.Tool, telemetry.RefusedHook)
 	}
-	if client != nil {
-		return h.callClient(ctx, t, req, res, input, client), nil
+	hspan.End()
+	switch {
+	case errors.Is(err, ErrClosed):
+		return endedWith(nil, err)
+	case err != nil:
+		return ended(c.res.end(ctx, err))
+	case msg != "":
+		return ended(c.res.fail(msg))
 	}
-	// The call timeout is the host's own: no deadline travels to the mod.
-	// Hooks, before it, had their own.
-	timeout := h.opts.CallTimeout
+	return callEnd{}, false
+}
+
+// approve runs the tool's approval step.
+func (c *hostCall) approve(ctx context.Context) (callEnd, bool) {
+	actx, aspan := telemetry.StartStep(ctx, telemetry.StepApproval, "")
+	r := c.h.approve(actx, c.t, c.p, c.req, c.res, c.input, c.today, c.qs)
+	approvalEnded(aspan, c.req.Tool, c.res, r)
+	if r != nil {
+		return ended(r)
+	}
+	// The person may have taken a while: the mod may have been stopped or
+	// restarted meanwhile.
+	if c.res.ApprovalReason != "" {
+		return c.start(ctx)
+	}
+	return callEnd{}, false
+}
+
+// call runs the handler once. The call timeout is the host's own: no
+// deadline travels to the mod. Hooks, before it, had their own; the wait
+// for answers between runs is nobody's.
+func (c *hostCall) call(ctx context.Context, answers []modapi.Answered) (*modapi.CallResponse, callEnd, bool) {
+	t, res, p := c.t, c.res, c.p
+	if c.callReq == nil {
+		c.first(ctx)
+	} else {
+		c.callReq.Answers = answers
+		c.timer.Reset(c.timeout)
+	}
+	// Without OnActivity, one round trip carries the activity with the
+	// outcome.
+	p.calls.Add(res.CallID)
+	resp, err := p.rpc.CallTool(c.callCtx, c.callReq)
+	p.calls.Remove(res.CallID)
+	if errors.Is(err, modapi.ErrNoOutcome) {
+		return nil, callEnd{res: res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID))}, true
+	}
+	if err != nil {
+		return nil, callEnd{res: res.streamError(ctx, c.callCtx, p, err, c.timeout)}, true
+	}
+	if resp.Outcome.Status == modapi.Cancelled {
+		// Only a mod in this process answers so; over the wire the call
+		// ends with the context's error.
+		return nil, callEnd{res: res.streamError(ctx, c.callCtx, p, c.callCtx.Err(), c.timeout)}, true
+	}
+	for _, u := range resp.Activity {
+		modapi.Apply(&res.Activity, u)
+	}
+	return resp, callEnd{}, false
+}
+
+// first builds the mod's request and the call's timer, once.
+func (c *hostCall) first(ctx context.Context) {
+	h, req, res := c.h, c.req, c.res
+	c.timeout = h.opts.CallTimeout
 	if req.Timeout > 0 {
-		timeout = req.Timeout
+		c.timeout = req.Timeout
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
-	timer := time.AfterFunc(timeout, func() { cancel(errCallTimeout) })
-	defer func() {
-		timer.Stop()
+	c.callCtx = callCtx
+	c.timer = time.AfterFunc(c.timeout, func() { cancel(errCallTimeout) })
+	c.stop = func() {
+		c.timer.Stop()
 		cancel(nil)
-	}()
-	callReq := &modapi.CallRequest{
+	}
+	c.callReq = &modapi.CallRequest{
 		Tool:           req.Tool,
-		Input:          input,
+		Input:          c.input,
 		Session:        req.Session,
 		CallID:         res.CallID,
 		Label:          req.Label,
-		Today:          today,
+		Today:          c.today,
 		Grace:          h.grace(),
 		MaxResultBytes: h.opts.MaxResultBytes,
 		CanAsk:         req.canAsk(),
-		Answers:        qs.modAnswers(),
+		Answers:        c.qs.modAnswers(),
 	}
 	if req.OnActivity != nil {
-		callReq.OnActivity = func(u sdk.ActivityUpdate) {
+		c.callReq.OnActivity = func(u sdk.ActivityUpdate) {
 			if u, ok := modapi.Apply(&res.Activity, u); ok {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
@@ -272,45 +395,27 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 			}
 		}
 	}
-	for {
-		// Without OnActivity, one round trip carries the activity with the
-		// outcome.
-		p.calls.Add(res.CallID)
-		resp, err := p.rpc.CallTool(callCtx, callReq)
-		p.calls.Remove(res.CallID)
-		if errors.Is(err, modapi.ErrNoOutcome) {
-			return res.fail(fmt.Sprintf("mod %s ended the call without an outcome", t.mod.man.ID)), nil
-		}
-		if err != nil {
-			return res.streamError(ctx, callCtx, p, err, timeout), nil
-		}
-		if resp.Outcome.Status == modapi.Cancelled {
-			// Only a mod in this process answers so; over the wire the call
-			// ends with the context's error.
-			return res.streamError(ctx, callCtx, p, callCtx.Err(), timeout), nil
-		}
-		for _, u := range resp.Activity {
-			modapi.Apply(&res.Activity, u)
-		}
-		if resp.Outcome.Status != modapi.Asking {
-			return res.outcome(t, &resp.Outcome, h.opts.MaxResultBytes), nil
-		}
-		// The handler asked: the wait for answers is nobody's timeout,
-		// and the handler runs again from the start with them.
-		timer.Stop()
-		qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(resp.Outcome.Questions))
-		answers, end := qs.ask(qctx, callReq.Answers, resp.Outcome.Questions)
-		questionsEnded(qspan, req.Tool, resp.Outcome.Questions, end)
-		if end != nil {
-			end.Activity.Ended = true
-			return end, nil
-		}
-		callReq.Answers = answers
-		if p, res, err = h.start(ctx, t, res); p == nil {
-			return res, err
-		}
-		timer.Reset(timeout)
+}
+
+// ask answers the questions a run of the handler asked, then gets the
+// mod's process again for the next run: the handler runs again from the
+// start with the answers.
+func (c *hostCall) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callEnd, bool) {
+	c.timer.Stop()
+	if given == nil {
+		given = c.callReq.Answers
 	}
+	qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(asked))
+	answers, end := c.qs.ask(qctx, given, asked)
+	questionsEnded(qspan, c.req.Tool, asked, end)
+	if end != nil {
+		end.Activity.Ended = true
+		return nil, callEnd{res: end}, true
+	}
+	if end, ok := c.start(ctx); ok {
+		return nil, end, true
+	}
+	return answers, callEnd{}, false
 }
 
 // start returns the tool's mod process, starting it when needed. When it

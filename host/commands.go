@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -24,16 +25,13 @@ func (m *mod) hasHook(action string) bool {
 	return false
 }
 
-// runHooks runs the BeforeAction hooks for req.Action: host actions go to
-// every mod with such a hook, "command:<id>" only to owner. It returns the
+// runHooks runs the BeforeAction hooks for req.Action in the mods they
+// run in (callflow.HookSees; owner is the command's mod). It returns the
 // first refusal. A hook that cannot run, or runs past HookTimeout, blocks
 // the action.
 func (h *Host) runHooks(ctx context.Context, req *modapi.ActionRequest, owner *mod) (string, error) {
 	for _, m := range h.mods {
-		if !m.hasHook(req.Action.Name) {
-			continue
-		}
-		if strings.HasPrefix(req.Action.Name, "command:") && m != owner {
+		if !m.hasHook(req.Action.Name) || !callflow.HookSees(req.Action.Name, m == owner) {
 			continue
 		}
 		p, err := m.getCtx(ctx)
@@ -118,11 +116,8 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 		return "", fmt.Errorf("command %s: arguments are not valid JSON", id)
 	}
 	today := h.opts.Today()
-	for _, action := range []string{manifest.ActionCommandRun, "command:" + id} {
-		refusal, err := h.runHooks(ctx, &modapi.ActionRequest{
-			Action:  sdk.Action{Name: action, Command: id, Input: args},
-			Session: session, Today: today,
-		}, m)
+	for _, action := range callflow.HookOrder(sdk.Action{Name: manifest.ActionCommandRun, Command: id, Input: args}) {
+		refusal, err := h.runHooks(ctx, &modapi.ActionRequest{Action: action, Session: session, Today: today}, m)
 		if err != nil {
 			return "", fmt.Errorf("command %s: %w", id, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/modkit/modkit/internal/answercheck"
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
@@ -260,32 +261,38 @@ func (qs *questioning) approve(ctx context.Context, question string) (string, er
 // it ends here: asking (the asker answers later), failed or cancelled.
 func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *CallResult) {
 	var later []Question
-	for _, mq := range asked {
-		if mq.Position+qs.offset >= modapi.MaxQuestions {
-			return nil, qs.res.fail(modapi.TooManyQuestions(qs.req.Tool))
-		}
+	var end *CallResult
+	next, _, err := callflow.Answer(qs.req.Tool, qs.offset, given, asked, func(mq modapi.Question) (json.RawMessage, bool, error) {
 		hq := qs.hostQuestion(mq)
 		a, err := qs.answer(ctx, hq)
 		switch {
 		case ctx.Err() != nil:
-			return nil, qs.res.cancelled()
+			end = qs.res.cancelled()
+			return nil, false, errQuestionsEnded
 		case errors.Is(err, ErrAskLater):
 			later = append(later, *hq)
-			continue
+			return nil, true, nil
 		case err != nil:
-			return nil, qs.res.fail(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err))
+			end = qs.res.fail(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err))
+			return nil, false, errQuestionsEnded
 		}
-		if mq.Position < len(given) {
-			given = given[:mq.Position]
-		}
-		given = append(given, modapi.Answered{Question: mq, Answer: a})
 		qs.res.Answered = append(qs.res.Answered[:min(len(qs.res.Answered), hq.Position)], Answered{Question: *hq, Answer: a})
-	}
-	if later != nil {
+		return a, false, nil
+	})
+	switch {
+	case end != nil:
+		return nil, end
+	case err != nil:
+		return nil, qs.res.fail(err.Error())
+	case later != nil:
 		return nil, qs.res.asking(later)
 	}
-	return given, nil
+	return next, nil
 }
+
+// errQuestionsEnded stops the answering of a call's questions, whose
+// outcome is set.
+var errQuestionsEnded = errors.New("the call ended while its questions were answered")
 
 func (r *CallResult) asking(qs []Question) *CallResult {
 	r.Status = StatusAsking

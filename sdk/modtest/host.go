@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
@@ -89,19 +90,10 @@ func RunHooks(t testing.TB, g *sdk.Generated, action sdk.Action, opts *Options) 
 	return nil
 }
 
-// hooks runs the hooks on action through srv and returns the first refusal.
+// hooks runs the hooks on action through srv, in a host's order
+// (callflow.HookOrder), and returns the first refusal.
 func hooks(ctx context.Context, srv *modserver.Server, action sdk.Action, opts *Options) string {
-	names := []string{action.Name}
-	if action.Command != "" {
-		for _, n := range []string{sdk.ActionCommandRun, "command:" + action.Command} {
-			if n != action.Name {
-				names = append(names, n)
-			}
-		}
-	}
-	for _, name := range names {
-		a := action
-		a.Name = name
+	for _, a := range callflow.HookOrder(action) {
 		resp, _ := srv.BeforeAction(ctx, &modapi.ActionRequest{Action: a, Session: session(opts), Today: orDefault(opts.Today, DefaultToday)})
 		if resp.Refusal != "" {
 			return resp.Refusal

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
@@ -205,45 +206,10 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	if toClient && opts.Client == nil {
-		msg := modapi.NoClient(tool)
-		out.fail(msg, errors.New(msg))
-		return out, nil
-	}
-	if opts.Hooks || toClient {
-		// Hooks and clients see only checked input, as in a host.
-		if _, err := srv.Decode(tool, data); err != nil {
-			var ie *sdk.InputError
-			if errors.As(err, &ie) {
-				out.fail(modapi.InvalidInput(tool, ie.Problems), err)
-			} else {
-				out.fail(err.Error(), err)
-			}
-			return out, nil
-		}
-	}
-	if opts.Hooks {
-		if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-			out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
-			return out, nil
-		}
-	}
-
-	if !approve(ctx, srv, &modapi.ApprovalRequest{
-		Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
-		Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
-	}, opts, out) {
-		return out, nil
-	}
-	if toClient {
-		callClient(ctx, g, mt, out, opts)
-		return out, nil
-	}
-
+	// The steps of a call are a host's (internal/callflow), over the same
+	// server code a mod process runs.
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
-	rec.watch(ctx)
-	start := time.Now()
-	resp, failure := callAsking(ctx, srv, &modapi.CallRequest{
+	callReq := &modapi.CallRequest{
 		Tool:           tool,
 		Input:          data,
 		Session:        session(opts),
@@ -251,47 +217,125 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		Today:          orDefault(opts.Today, DefaultToday),
 		MaxResultBytes: maxBytes(opts),
 		OnActivity:     rec.Activity,
-	}, opts, out)
-	end := time.Now()
-	if failure != "" {
+	}
+	if opts.Answers != nil {
+		callReq.CanAsk = modapi.Kinds
+	}
+	var start, end time.Time
+	// failed ends the call as failed with msg, once the handler ran.
+	failed := func(msg string) (*Outcome, bool) {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		rec.done = true
 		out.Activity.Ended = true
-		out.fail(failure, errors.New(failure))
-		return out, nil
+		out.fail(msg, errors.New(msg))
+		return out, true
 	}
-
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
-	rec.done = true
-	o := &resp.Outcome
-	if o.Status == modapi.Cancelled && rec.cancelledAt.IsZero() {
-		// Cancelled from outside, and the handler noticed before the
-		// watcher ran.
-		rec.cancelledAt = end
+	steps := &callflow.Steps[*Outcome]{
+		Prepare: func(context.Context) (*Outcome, bool) {
+			if toClient && opts.Client == nil {
+				msg := modapi.NoClient(tool)
+				out.fail(msg, errors.New(msg))
+				return out, true
+			}
+			return nil, false
+		},
+		Approve: func(ctx context.Context) (*Outcome, bool) {
+			ok := approve(ctx, srv, &modapi.ApprovalRequest{
+				Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
+				Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
+			}, opts, out)
+			return out, !ok
+		},
+		Call: func(ctx context.Context, answers []modapi.Answered) (*modapi.CallResponse, *Outcome, bool) {
+			if start.IsZero() {
+				rec.watch(ctx)
+				start = time.Now()
+			}
+			out.Runs++
+			callReq.Answers = answers
+			resp, _ := srv.CallTool(ctx, callReq)
+			end = time.Now()
+			if resp.Outcome.Status == modapi.Completed {
+				if key := unasked(opts.Answers, out.Questions); key != "" {
+					r, _ := failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key))
+					return nil, r, true
+				}
+			}
+			return resp, nil, false
+		},
+		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *Outcome, bool) {
+			answers, msg := answerFrom(opts, asked, given, &out.Questions, tool)
+			if msg != "" {
+				r, _ := failed(msg)
+				return nil, r, true
+			}
+			return answers, nil, false
+		},
+		Outcome: func(resp *modapi.CallResponse) *Outcome {
+			rec.mu.Lock()
+			defer rec.mu.Unlock()
+			rec.done = true
+			o := &resp.Outcome
+			if o.Status == modapi.Cancelled && rec.cancelledAt.IsZero() {
+				// Cancelled from outside, and the handler noticed before the
+				// watcher ran.
+				rec.cancelledAt = end
+			}
+			out.Elapsed = end.Sub(start)
+			out.Activity.Ended = true
+			switch o.Status {
+			case modapi.Cancelled:
+				out.Status = Cancelled
+				out.Err = o.Cause
+				out.SinceCancel = end.Sub(rec.cancelledAt)
+			case modapi.Completed:
+				out.Status = Completed
+				out.Text = o.Text
+				out.Result = o.Result
+				out.Outputs = o.Outputs
+				out.Actions = o.Actions
+			default:
+				err := o.Cause
+				if err == nil {
+					err = errors.New(o.Error)
+				}
+				out.fail(o.Message(tool), err)
+			}
+			return out
+		},
 	}
-	out.Elapsed = end.Sub(start)
-	out.Activity.Ended = true
-	switch o.Status {
-	case modapi.Cancelled:
-		out.Status = Cancelled
-		out.Err = o.Cause
-		out.SinceCancel = end.Sub(rec.cancelledAt)
-	case modapi.Completed:
-		out.Status = Completed
-		out.Text = o.Text
-		out.Result = o.Result
-		out.Outputs = o.Outputs
-		out.Actions = o.Actions
-	default:
-		err := o.Cause
-		if err == nil {
-			err = errors.New(o.Error)
+	if opts.Hooks || toClient {
+		// Hooks and clients see only checked input, as in a host.
+		steps.Check = func(context.Context) (*Outcome, bool) {
+			if _, err := srv.Decode(tool, data); err != nil {
+				var ie *sdk.InputError
+				if errors.As(err, &ie) {
+					out.fail(modapi.InvalidInput(tool, ie.Problems), err)
+				} else {
+					out.fail(err.Error(), err)
+				}
+				return out, true
+			}
+			return nil, false
 		}
-		out.fail(o.Message(tool), err)
 	}
-	return out, nil
+	if opts.Hooks {
+		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
+			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
+				out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
+				return out, true
+			}
+			return nil, false
+		}
+	}
+	if toClient {
+		steps.Client = func(ctx context.Context) *Outcome {
+			callClient(ctx, g, mt, out, opts)
+			return out
+		}
+	}
+	return callflow.Run(ctx, steps, nil), nil
 }
 
 // ViewState returns the view state of the finished call: completed with its

@@ -1,14 +1,14 @@
 package modtest
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/modkit/modkit/internal/answercheck"
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -29,59 +29,36 @@ type Question struct {
 	Params json.RawMessage
 }
 
-// callAsking runs the call as a host does when the handler asks: each
-// question is answered from opts.Answers by its key, and the handler is
-// run again from the start with the answers so far. It returns the last
-// run's response, or why the call fails.
-func callAsking(ctx context.Context, srv *modserver.Server, req *modapi.CallRequest, opts *Options, out *Outcome) (*modapi.CallResponse, string) {
-	if opts.Answers != nil {
-		req.CanAsk = modapi.Kinds
-	}
-	for {
-		out.Runs++
-		resp, _ := srv.CallTool(ctx, req)
-		if resp.Outcome.Status == modapi.Completed {
-			if key := unasked(opts.Answers, out.Questions); key != "" {
-				return nil, fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key)
-			}
-		}
-		if resp.Outcome.Status != modapi.Asking {
-			return resp, ""
-		}
-		var msg string
-		if req.Answers, msg = answerFrom(opts, resp.Outcome.Questions, req.Answers, &out.Questions, req.Tool); msg != "" {
-			return nil, msg
-		}
-	}
-}
-
 // answerFrom answers a run's questions from opts.Answers by key, records
 // them in seen, and returns the answers the next run is given, or why the
 // handler of name fails.
 func answerFrom(opts *Options, asked []modapi.Question, answers []modapi.Answered, seen *[]Question, name string) ([]modapi.Answered, string) {
-	for _, q := range asked {
+	n := 0 // the questions answered, or refused
+	next, _, err := callflow.Answer(name, 0, answers, asked, func(q modapi.Question) (json.RawMessage, bool, error) {
+		n++
 		mq := question(q)
 		*seen = append(*seen, mq)
-		if q.Position >= modapi.MaxQuestions {
-			return nil, modapi.TooManyQuestions(name)
-		}
 		v, ok := opts.Answers[q.Key]
 		if !ok {
-			return nil, fmt.Sprintf("modtest: no answer in Options.Answers for question %q (%s: %s)", q.Key, q.Kind, mq.Message)
+			return nil, false, fmt.Errorf("modtest: no answer in Options.Answers for question %q (%s: %s)", q.Key, q.Kind, mq.Message)
 		}
 		a, err := encodeAnswer(q.Kind, v)
 		if err != nil {
-			return nil, fmt.Sprintf("modtest: Options.Answers[%q]: %v", q.Key, err)
+			return nil, false, fmt.Errorf("modtest: Options.Answers[%q]: %v", q.Key, err)
 		}
 		if problems := answercheck.Check(q.Kind, q.Key, answercheck.FormSchema(q.Params), a); len(problems) > 0 {
-			return nil, fmt.Sprintf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
+			return nil, false, fmt.Errorf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
 		}
-		if q.Position < len(answers) {
-			answers = answers[:q.Position]
-		}
-		answers = append(answers, modapi.Answered{Question: q, Answer: a})
+		return a, false, nil
+	})
+	var tooMany *callflow.TooManyError
+	if errors.As(err, &tooMany) {
+		*seen = append(*seen, question(asked[n])) // the question over the limit
 	}
-	return answers, ""
+	if err != nil {
+		return nil, err.Error()
+	}
+	return next, ""
 }
 
 func question(q modapi.Question) Question {

@@ -1,0 +1,181 @@
+package callflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/sdk"
+)
+
+// trace records the steps a call ran; endAt is the step that ends it.
+type trace struct {
+	steps []string
+	endAt string
+}
+
+func (tr *trace) step(name string) func(context.Context) (string, bool) {
+	return func(context.Context) (string, bool) {
+		tr.steps = append(tr.steps, name)
+		return "ended by " + name, name == tr.endAt
+	}
+}
+
+func (tr *trace) steps3(client bool, asks int) *Steps[string] {
+	runs := 0
+	s := &Steps[string]{
+		Prepare: tr.step("prepare"), Check: tr.step("check"), Hooks: tr.step("hooks"), Approve: tr.step("approve"),
+		Call: func(_ context.Context, answers []modapi.Answered) (*modapi.CallResponse, string, bool) {
+			tr.steps = append(tr.steps, "call")
+			runs++
+			if len(answers) != runs-1 {
+				return nil, "wrong answers", true
+			}
+			if runs <= asks {
+				return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.Asking,
+					Questions: []modapi.Question{{Kind: modapi.AskForm, Key: "q", Position: runs - 1}}}}, "", false
+			}
+			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.Completed, Text: "done"}}, "", false
+		},
+		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, string, bool) {
+			tr.steps = append(tr.steps, "ask")
+			next, _, err := Answer("t", 0, given, asked, func(modapi.Question) (json.RawMessage, bool, error) {
+				return json.RawMessage(`{"action":"accept"}`), false, nil
+			})
+			return next, "", err != nil
+		},
+		Outcome: func(resp *modapi.CallResponse) string { return resp.Outcome.Text },
+	}
+	if client {
+		s.Client = func(context.Context) string {
+			tr.steps = append(tr.steps, "client")
+			return "client"
+		}
+	}
+	return s
+}
+
+// The steps run in their one order, and a step that ends the call ends it
+// there.
+func TestRunOrder(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		endAt  string
+		client bool
+		asks   int
+		want   string
+		steps  string
+	}{
+		{"completed", "", false, 0, "done", "prepare check hooks approve call"},
+		{"refused before the mod", "prepare", false, 0, "ended by prepare", "prepare"},
+		{"invalid input", "check", false, 0, "ended by check", "prepare check"},
+		{"hook refusal", "hooks", false, 0, "ended by hooks", "prepare check hooks"},
+		{"denied", "approve", false, 0, "ended by approve", "prepare check hooks approve"},
+		{"client tool", "", true, 0, "client", "prepare check hooks approve client"},
+		{"two questions", "", false, 2, "done", "prepare check hooks approve call ask call ask call"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &trace{endAt: tt.endAt}
+			got := Run(context.Background(), tr.steps3(tt.client, tt.asks), nil)
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+			if steps := strings.Join(tr.steps, " "); steps != tt.steps {
+				t.Errorf("steps: got %q, want %q", steps, tt.steps)
+			}
+		})
+	}
+}
+
+// A nil step is skipped.
+func TestRunSkipsNilSteps(t *testing.T) {
+	tr := &trace{}
+	s := tr.steps3(false, 0)
+	s.Check, s.Hooks = nil, nil
+	if got := Run(context.Background(), s, nil); got != "done" {
+		t.Fatalf("got %q, want done", got)
+	}
+	if steps := strings.Join(tr.steps, " "); steps != "prepare approve call" {
+		t.Errorf("steps: got %q", steps)
+	}
+}
+
+func TestAnswer(t *testing.T) {
+	q := func(key string, pos int) modapi.Question {
+		return modapi.Question{Kind: modapi.AskForm, Key: key, Position: pos}
+	}
+	given := []modapi.Answered{{Question: q("a", 0), Answer: json.RawMessage(`1`)}, {Question: q("b", 1), Answer: json.RawMessage(`2`)}}
+	answer := func(q modapi.Question) (json.RawMessage, bool, error) {
+		switch q.Key {
+		case "later":
+			return nil, true, nil
+		case "fail":
+			return nil, false, errors.New("no")
+		}
+		return json.RawMessage(`"` + q.Key + `"`), false, nil
+	}
+	keys := func(as []modapi.Answered) []string {
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Question.Key+"="+string(a.Answer))
+		}
+		return out
+	}
+
+	// A question asked anew at position 1 replaces the answers from there.
+	next, later, err := Answer("t", 0, slices.Clone(given), []modapi.Question{q("c", 1), q("d", 2)}, answer)
+	if err != nil || later != nil {
+		t.Fatalf("got %v, %v", later, err)
+	}
+	if got, want := keys(next), []string{`a=1`, `c="c"`, `d="d"`}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+
+	// A deferred question is left for later; the others are answered.
+	next, later, err = Answer("t", 0, nil, []modapi.Question{q("later", 0), q("x", 1)}, answer)
+	if err != nil || len(later) != 1 || later[0].Key != "later" || len(next) != 1 {
+		t.Errorf("got next %q, later %v, err %v", keys(next), later, err)
+	}
+
+	// An error ends the answering.
+	if _, _, err := Answer("t", 0, nil, []modapi.Question{q("fail", 0)}, answer); err == nil || err.Error() != "no" {
+		t.Errorf("got %v, want no", err)
+	}
+
+	// A question past the limit fails the call, counting the offset.
+	_, _, err = Answer("t", 1, nil, []modapi.Question{q("x", modapi.MaxQuestions-1)}, answer)
+	var tm *TooManyError
+	if !errors.As(err, &tm) || err.Error() != modapi.TooManyQuestions("t") {
+		t.Errorf("got %v, want %q", err, modapi.TooManyQuestions("t"))
+	}
+}
+
+func TestHookOrder(t *testing.T) {
+	names := func(as []sdk.Action) string {
+		var out []string
+		for _, a := range as {
+			out = append(out, a.Name)
+		}
+		return strings.Join(out, " ")
+	}
+	for _, tt := range []struct {
+		action sdk.Action
+		want   string
+	}{
+		{sdk.Action{Name: sdk.ActionToolCall, Tool: "x"}, "tool.call"},
+		{sdk.Action{Name: sdk.ActionCommandRun, Command: "c"}, "command.run command:c"},
+		{sdk.Action{Name: "command:c", Command: "c"}, "command.run command:c"},
+		{sdk.Action{Name: "custom", Command: "c"}, "custom command.run command:c"},
+	} {
+		if got := names(HookOrder(tt.action)); got != tt.want {
+			t.Errorf("%+v: got %q, want %q", tt.action, got, tt.want)
+		}
+	}
+	if !HookSees("tool.call", false) || !HookSees("command:c", true) || HookSees("command:c", false) {
+		t.Error("HookSees: a command's own hooks run only in its mod; host actions' in every mod")
+	}
+}
