@@ -40,6 +40,8 @@ defaults
 	option redispatch
 	retry-on conn-failure empty-response
 	timeout check 2s
+	option http-keep-alive
+	http-reuse always
 frontend mcp
 	bind 127.0.0.1:{{PORT}}
 	use_backend sticky if { path_beg /sticky/ }
