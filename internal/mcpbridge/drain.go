@@ -70,7 +70,7 @@ func (f *inflight) isDraining() bool {
 func (h *HTTPHandler) Drain(ctx context.Context) {
 	idle := h.posts.drain()
 	if h.tasks != nil {
-		h.tasks.draining.Store(true)
+		h.tasks.startDrain()
 	}
 	select {
 	case <-idle:

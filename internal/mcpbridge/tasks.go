@@ -55,12 +55,16 @@ type taskRunner struct {
 	replica string // this process's id, as tasks' owner
 	ttl     time.Duration
 	lease   time.Duration
+	hold    time.Duration // taskGetHold; tests change it
 	tools   map[string]taskTool
 
 	ctx  context.Context // cancelled when the runner stops
 	stop context.CancelFunc
-	// draining is set on shutdown: no task is started or taken over.
-	draining atomic.Bool
+	// draining is set on shutdown: no task is started or taken over;
+	// drained is closed then.
+	draining  atomic.Bool
+	drained   chan struct{}
+	drainOnce sync.Once
 
 	once    sync.Once
 	mu      sync.Mutex
@@ -81,8 +85,8 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 	if store == nil {
 		store = taskstore.NewMemory()
 	}
-	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease,
-		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}}
+	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
+		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
 	}
@@ -170,7 +174,7 @@ var errUnchanged = errors.New("the task has that status message already")
 // replica stopped, or, for an idempotent tool, are released for another
 // replica to run again.
 func (tr *taskRunner) Drain(ctx context.Context) {
-	tr.draining.Store(true)
+	tr.startDrain()
 	done := make(chan struct{})
 	go func() { tr.wg.Wait(); close(done) }()
 	select {
@@ -200,6 +204,12 @@ func (tr *taskRunner) Drain(ctx context.Context) {
 		cancel()
 	}
 	tr.stop()
+}
+
+// startDrain stops taking tasks, and ends the listens.
+func (tr *taskRunner) startDrain() {
+	tr.draining.Store(true)
+	tr.drainOnce.Do(func() { close(tr.drained) })
 }
 
 // Close cancels every run and stops the runner.
@@ -636,7 +646,7 @@ func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, 
 	return detailedTask(t), nil
 }
 
-// awaitChange waits up to taskGetHold for the first change of t that its
+// awaitChange waits up to tr.hold for the first change of t that its
 // watcher w sees, and returns the task as it is then.
 func (tr *taskRunner) awaitChange(ctx context.Context, w *watcher, t *taskstore.Task) *taskstore.Task {
 	var hold <-chan time.Time
@@ -645,7 +655,7 @@ func (tr *taskRunner) awaitChange(ctx context.Context, w *watcher, t *taskstore.
 			return nt
 		}
 		if hold == nil {
-			timer := time.NewTimer(taskGetHold)
+			timer := time.NewTimer(tr.hold)
 			defer timer.Stop()
 			hold = timer.C
 		}
