@@ -72,6 +72,7 @@ type taskRunner struct {
 	wg      sync.WaitGroup
 
 	watchers watchers
+	health   storeHealth // of the readiness checks
 }
 
 // taskTool is a tool whose calls may be tasks.
