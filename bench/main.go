@@ -90,6 +90,7 @@ var measurements = []measurement{
 	{"activity10_vs_call", atMost(1.3), activityVsCall},
 	{"task_vs_call", atMost(1.5), taskVsCall},
 	{"balanced_vs_direct", atMost(1.2), balancedVsDirect},
+	{"task_cancel_ms", atMost(1000), taskCancelMS},
 	{"traced_vs_call", atMost(1.10), tracedVsCall},
 	{"concurrent_vs_goplugin", atLeast(0.8), concurrentVsGoPlugin},
 	{"coldstart_vs_goplugin", atMost(1.2), coldStartVsGoPlugin},

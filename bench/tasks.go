@@ -95,7 +95,7 @@ func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, 
 	ln.Close()
 	var cfg strings.Builder
 	fmt.Fprintf(&cfg, "defaults\n\tmode http\n\ttimeout connect 2s\n\ttimeout client 60s\n\ttimeout server 60s\n\toption http-keep-alive\n")
-	fmt.Fprintf(&cfg, "frontend mcp\n\tbind 127.0.0.1:%d\n\tdefault_backend replicas\nbackend replicas\n\tbalance roundrobin\n", port)
+	fmt.Fprintf(&cfg, "frontend mcp\n\tbind 127.0.0.1:%d\n\tdefault_backend replicas\nbackend replicas\n\tbalance roundrobin\n\thttp-reuse always\n", port)
 	for i, u := range urls {
 		hostport := strings.TrimSuffix(strings.TrimPrefix(u, "http://"), mcpbridge.HTTPPath)
 		fmt.Fprintf(&cfg, "\tserver r%d %s\n", i+1, hostport)

@@ -39,6 +39,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	taskTTL := fs.Duration("task-ttl", mcpbridge.DefaultTaskTTL, "how long a task and its result are kept")
 	taskLease := fs.Duration("task-lease", mcpbridge.DefaultTaskLease, "how long a task stays working after its replica last renewed its claim: a killed replica's tasks fail after this long")
 	drain := fs.Duration("drain", 30*time.Second, "with --http, on SIGTERM how long requests and tasks in flight have to finish")
+	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -46,8 +47,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
 	}
-	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *drain < 0 {
-		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl and --task-lease must be positive, --drain not negative"))
+	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *drain < 0 || *storeGrace < 0 {
+		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl and --task-lease must be positive, --drain and --store-grace not negative"))
 	}
 	store, err := taskstore.Open(*storeSpec)
 	if err != nil {
@@ -101,7 +102,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
-		}, &serveOptions{drain: *drain, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
+		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -175,6 +176,9 @@ type serveOptions struct {
 	// drain is how long requests and tasks in flight have to finish once
 	// ctx is done.
 	drain time.Duration
+	// storeGrace is how long the task store may not answer before the
+	// replica reports itself unready; 0 for never.
+	storeGrace time.Duration
 	// ready, when set, says why the replica cannot serve, or nil.
 	ready func() error
 }
@@ -182,8 +186,9 @@ type serveOptions struct {
 // serveHTTP serves streamable HTTP on addr until ctx is done. It prints the
 // endpoint's URL on stderr once it listens, so that ":0" can be used.
 // GET /healthz answers 200 while the process serves; GET /readyz answers
-// 200 when the replica takes requests (its mods load, its task store
-// answers, it is not draining) and 503 saying why not. When ctx is done,
+// 200 when the replica takes requests (its mods load, its task store has
+// answered within so.storeGrace, it is not draining) and 503 saying why
+// not. When ctx is done,
 // the replica drains: /readyz turns 503, new requests are refused with
 // 503, and those in flight and the tasks running have so.drain to finish.
 // metrics, when set, is served at /metrics.
@@ -206,8 +211,13 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 			return
 		}
 		// A task store that does not answer fails task calls only: the
-		// replica stays ready for plain calls, and says so.
+		// replica stays ready for plain calls, and says so, for a restart
+		// or a failover of the store; past the grace, it is unready.
 		if err := handler.StoreReachable(req.Context()); err != nil {
+			if down := handler.StoreUnreachableFor(); so != nil && so.storeGrace > 0 && down > so.storeGrace {
+				http.Error(w, fmt.Sprintf("not ready: the task store has not answered for %s: %v", down.Round(time.Second), err), http.StatusServiceUnavailable)
+				return
+			}
 			io.WriteString(w, "ready; tasks unavailable: "+err.Error()+"\n")
 			return
 		}

@@ -96,8 +96,9 @@
 // chosen per request. It adds DNS-rebinding and cross-origin protection,
 // sessions that expire only when idle with no event stream open, a cap on
 // sessions, JSON-RPC error bodies, and no response to a cancelled call.
-// [HTTPHandler.Drain] prepares a replica to stop; [HTTPHandler.Ready] and
-// [HTTPHandler.StoreReachable] back modhost's /readyz.
+// [HTTPHandler.Drain] prepares a replica to stop; [HTTPHandler.Ready],
+// [HTTPHandler.StoreReachable] and [HTTPHandler.StoreUnreachableFor] back
+// modhost's /readyz.
 //
 // # Tasks
 //
@@ -117,6 +118,13 @@
 // A client without the extension calls an optional tool as a plain call
 // and is refused a required one (-32021). Over stdio and in sessions of
 // 2025-11-25 and earlier, a call of a task tool is a plain call.
+//
+// A tasks/get of a working task waits up to 100 ms for the task to change,
+// so a task that ends meanwhile answers with its outcome. A client that
+// opens subscriptions/listen naming tasks in notifications.taskIds gets
+// notifications/tasks (each the task as tasks/get answers it) at every
+// change, from whichever replica runs it; the stream ends once they all
+// ended.
 //
 // Tasks live in [Options].TaskStore (internal/taskstore: memory, or Redis
 // shared by replicas) for [Options].TaskTTL. A replica renews a lease on

@@ -70,7 +70,7 @@ func (f *inflight) isDraining() bool {
 func (h *HTTPHandler) Drain(ctx context.Context) {
 	idle := h.posts.drain()
 	if h.tasks != nil {
-		h.tasks.draining.Store(true)
+		h.tasks.startDrain()
 	}
 	select {
 	case <-idle:
@@ -83,7 +83,8 @@ func (h *HTTPHandler) Drain(ctx context.Context) {
 
 // Ready reports whether the replica takes requests: it is not draining.
 // A task store that does not answer does not make it unready: only task
-// calls fail then (see StoreReachable), and plain calls are served.
+// calls fail then (see StoreReachable and StoreUnreachableFor), and plain
+// calls are served.
 func (h *HTTPHandler) Ready(context.Context) error {
 	if h.posts.isDraining() {
 		return errors.New("draining: the replica is shutting down")
@@ -100,7 +101,9 @@ func (h *HTTPHandler) StoreReachable(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
-	if err := h.tasks.store.Ping(ctx); err != nil {
+	err := h.tasks.store.Ping(ctx)
+	h.tasks.health.note(err, time.Now())
+	if err != nil {
 		return fmt.Errorf("task store: %w", err)
 	}
 	return nil

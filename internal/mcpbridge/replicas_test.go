@@ -40,6 +40,8 @@ defaults
 	option redispatch
 	retry-on conn-failure empty-response
 	timeout check 2s
+	option http-keep-alive
+	http-reuse always
 frontend mcp
 	bind 127.0.0.1:{{PORT}}
 	use_backend sticky if { path_beg /sticky/ }
@@ -225,6 +227,56 @@ func (c *cluster) waitEnded(t *testing.T, id string) task {
 	}
 }
 
+// listenTask opens subscriptions/listen for task id at url and returns
+// the statuses its notifications/tasks carried until the stream ended.
+func listenTask(t *testing.T, url, id string) []string {
+	t.Helper()
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen", "params": map[string]any{
+		"notifications": map[string]any{"taskIds": []string{id}},
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+			"io.modelcontextprotocol/clientCapabilities": tasksCaps}}})
+	req, _ := http.NewRequestWithContext(t.Context(), "POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body) // the stream ends once the task ended
+	var statuses []string
+	acked := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var m struct {
+			Method string `json:"method"`
+			Params struct {
+				TaskID        string                     `json:"taskId"`
+				Status        string                     `json:"status"`
+				Notifications struct{ TaskIDs []string } `json:"notifications"`
+			} `json:"params"`
+		}
+		json.Unmarshal([]byte(line), &m)
+		switch m.Method {
+		case "notifications/subscriptions/acknowledged":
+			acked = len(m.Params.Notifications.TaskIDs) == 1 && m.Params.Notifications.TaskIDs[0] == id
+		case "notifications/tasks":
+			if m.Params.TaskID == id {
+				statuses = append(statuses, m.Params.Status)
+			}
+		}
+	}
+	if !acked {
+		t.Fatalf("listen for %s: no acknowledgement of it in %s", id, data)
+	}
+	return statuses
+}
+
 // TestReplicas runs three replicas sharing a Redis store behind HAProxy,
 // round-robin with no stickiness, and checks that any replica answers for
 // any other: questions, tasks and cancellations, a replica killed, Redis
@@ -305,6 +357,16 @@ func TestReplicas(t *testing.T) {
 			if err != nil || st.Runs != 1 {
 				t.Errorf("task %s: ran %d times (%v), want once", s.id, st.Runs, err)
 			}
+		}
+	})
+
+	t.Run("status notifications from another replica", func(t *testing.T) {
+		runner := fmt.Sprintf("http://127.0.0.1:%d/mcp", c.replicas[0].port)
+		listener := fmt.Sprintf("http://127.0.0.1:%d/mcp", c.replicas[1].port)
+		tk, _ := startTaskAt(t, runner, "slow_compute", 1, "followed")
+		statuses := listenTask(t, listener, tk.TaskID)
+		if len(statuses) < 2 || statuses[0] != "working" || statuses[len(statuses)-1] != "completed" {
+			t.Fatalf("notifications/tasks on %s of a task on %s: got %v, want working, then completed", c.replicas[1].name, c.replicas[0].name, statuses)
 		}
 	})
 

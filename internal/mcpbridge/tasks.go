@@ -36,6 +36,11 @@ const (
 	TaskAfter = time.Second
 	// taskPollInterval is what a client is told to wait between polls.
 	taskPollInterval = 500 * time.Millisecond
+	// taskGetHold is how long a tasks/get of a working task waits for the
+	// task to change before it answers that it is still working: a
+	// result that comes meanwhile is answered at once, and saves the
+	// client a poll.
+	taskGetHold = 100 * time.Millisecond
 )
 
 // errReplicaStopped is the error of a task whose replica stopped before it
@@ -50,17 +55,24 @@ type taskRunner struct {
 	replica string // this process's id, as tasks' owner
 	ttl     time.Duration
 	lease   time.Duration
+	hold    time.Duration // taskGetHold; tests change it
 	tools   map[string]taskTool
 
 	ctx  context.Context // cancelled when the runner stops
 	stop context.CancelFunc
-	// draining is set on shutdown: no task is started or taken over.
-	draining atomic.Bool
+	// draining is set on shutdown: no task is started or taken over;
+	// drained is closed then.
+	draining  atomic.Bool
+	drained   chan struct{}
+	drainOnce sync.Once
 
 	once    sync.Once
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // task id -> cancels its run here
 	wg      sync.WaitGroup
+
+	watchers watchers
+	health   storeHealth // of the readiness checks
 }
 
 // taskTool is a tool whose calls may be tasks.
@@ -74,8 +86,8 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 	if store == nil {
 		store = taskstore.NewMemory()
 	}
-	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease,
-		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}}
+	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
+		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
 	}
@@ -155,12 +167,15 @@ func (tr *taskRunner) renewLeases() {
 
 var errNotOwner = errors.New("another replica runs the task")
 
+// errUnchanged drops an update that would change nothing.
+var errUnchanged = errors.New("the task has that status message already")
+
 // Drain stops taking tasks and waits, until ctx is done, for the tasks
 // running here to finish. Those still running then fail, saying their
 // replica stopped, or, for an idempotent tool, are released for another
 // replica to run again.
 func (tr *taskRunner) Drain(ctx context.Context) {
-	tr.draining.Store(true)
+	tr.startDrain()
 	done := make(chan struct{})
 	go func() { tr.wg.Wait(); close(done) }()
 	select {
@@ -190,6 +205,12 @@ func (tr *taskRunner) Drain(ctx context.Context) {
 		cancel()
 	}
 	tr.stop()
+}
+
+// startDrain stops taking tasks, and ends the listens.
+func (tr *taskRunner) startDrain() {
+	tr.draining.Store(true)
+	tr.drainOnce.Do(func() { close(tr.drained) })
 }
 
 // Close cancels every run and stops the runner.
@@ -242,6 +263,9 @@ type run struct {
 	id      string // the task's id, once it is one
 	message string // the latest title or status
 	push    *coalesce.Coalescer[string]
+	// ended is set once the call ended: its outcome's write replaces any
+	// status message still held.
+	ended atomic.Bool
 }
 
 type runResult struct {
@@ -290,16 +314,26 @@ func (r *run) becameTask(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.id = id
+	stored := r.message // the status message the task was created with
 	r.push = coalesce.New(ProgressInterval, func(text string) {
+		if r.ended.Load() || text == stored {
+			return
+		}
 		ctx, cancel := context.WithTimeout(r.tr.ctx, 2*time.Second)
 		defer cancel()
-		r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+		_, err := r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
 			if t.Status != taskstore.Working || t.Owner != r.tr.replica {
 				return errNotOwner
+			}
+			if t.StatusMessage == text {
+				return errUnchanged
 			}
 			t.StatusMessage, t.UpdatedAt = text, time.Now()
 			return nil
 		})
+		if err == nil {
+			stored = text
+		}
 	})
 	r.tr.mu.Lock()
 	r.tr.running[id] = r.cancel
@@ -383,11 +417,12 @@ var errDraining = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "this
 func (r *run) finish() {
 	defer r.tr.wg.Done()
 	out := <-r.done
+	r.ended.Store(true)
 	r.mu.Lock()
 	id, push := r.id, r.push
 	r.mu.Unlock()
 	if push != nil {
-		push.Flush()
+		push.Flush() // stops it; the outcome's write below says the rest
 	}
 	r.tr.mu.Lock()
 	delete(r.tr.running, id)
@@ -512,22 +547,23 @@ func resultJSON(res *mcp.CallToolResult) (json.RawMessage, error) {
 	rt := "complete"
 	if res.InputRequests != nil {
 		rt = "input_required"
+	} else if res.Content == nil {
+		res.Content = []mcp.Content{} // never "null"
 	}
-	return withField(res, "resultType", rt)
-}
-
-// withField marshals v, an object, with one more field.
-func withField(v any, key string, value any) (json.RawMessage, error) {
-	data, err := json.Marshal(v)
+	data, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, err
+	if len(data) < 2 || data[0] != '{' {
+		return nil, fmt.Errorf("a tools/call result marshals to %.20q, not an object", data)
 	}
-	m[key], _ = json.Marshal(value)
-	return json.Marshal(m)
+	out := make([]byte, 0, len(data)+32)
+	out = append(out, data[:len(data)-1]...)
+	if len(data) > 2 {
+		out = append(out, ',')
+	}
+	out = append(out, `"resultType":"`+rt+`"}`...)
+	return out, nil
 }
 
 // taskFields are the fields every task result carries (SEP-2663's Task).
@@ -586,8 +622,12 @@ func storeError(err error) error {
 }
 
 // get answers tasks/get. A working task whose replica's lease has lapsed
-// fails then, or, idempotent, runs again here.
+// fails then, or, idempotent, runs again here. A working task is awaited
+// for up to taskGetHold: the answer is its first change (a new status
+// message, its end), or, when it does not change, that it still works.
 func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, error) {
+	w := tr.watch(p.TaskID) // before the read, so that no change is missed
+	defer tr.unwatch(w)
 	t, err := tr.store.Get(ctx, p.TaskID)
 	if errors.Is(err, taskstore.ErrNotFound) {
 		return nil, unknownTask(p.TaskID)
@@ -601,7 +641,35 @@ func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, 
 			return nil, storeError(err)
 		}
 	}
+	if t.Status == taskstore.Working {
+		t = tr.awaitChange(ctx, w, t)
+	}
 	return detailedTask(t), nil
+}
+
+// awaitChange waits up to tr.hold for the first change of t that its
+// watcher w sees, and returns the task as it is then.
+func (tr *taskRunner) awaitChange(ctx context.Context, w *watcher, t *taskstore.Task) *taskstore.Task {
+	var hold <-chan time.Time
+	for {
+		if nt := w.take()[t.ID]; nt != nil && (nt.UpdatedAt.After(t.UpdatedAt) || nt.Status != t.Status) {
+			return nt
+		}
+		if hold == nil {
+			timer := time.NewTimer(tr.hold)
+			defer timer.Stop()
+			hold = timer.C
+		}
+		select {
+		case <-w.signal:
+		case <-hold:
+			return t
+		case <-ctx.Done():
+			return t
+		case <-tr.ctx.Done():
+			return t
+		}
+	}
 }
 
 // orphaned handles a working task whose replica stopped renewing its

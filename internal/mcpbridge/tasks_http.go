@@ -48,6 +48,8 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + m.Method + " (the tasks extension has none: tasks/get carries the result)"})
 		return true
 	case taskMethods[m.Method]:
+	case m.Method == "subscriptions/listen":
+		return h.serveTaskListen(w, req, body)
 	case m.Method == "tools/call":
 		// The Mcp-Name header names the tool without parsing the body: a
 		// tool with no task support is a plain call (and a header that
@@ -117,6 +119,37 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	return true
 }
 
+// serveTaskListen serves a subscriptions/listen that names tasks to
+// follow, and reports whether it did: the SDK serves any other.
+func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, body []byte) bool {
+	var r rpcRequest
+	if json.Unmarshal(body, &r) != nil || idKey(r.ID) == "" {
+		return false
+	}
+	ids, ok := listenTaskIDs(r.Params)
+	if !ok {
+		return false
+	}
+	var meta requestMeta
+	json.Unmarshal(r.Params, &meta)
+	if !wantsTasks(meta.Meta.Caps) {
+		writeErrorStatus(w, http.StatusBadRequest, r.ID, needTasks("notifications.taskIds asks for notifications of the "+TasksExtension+" extension, which the client did not declare"))
+		return true
+	}
+	if req.Header.Get(protocolHeader) >= sessionless {
+		if method := strings.TrimSpace(req.Header.Get(methodHeader)); method != r.Method {
+			why := fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, r.Method)
+			if method == "" {
+				why = "missing required Mcp-Method header"
+			}
+			writeRPCError(w, http.StatusBadRequest, r.ID, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
+			return true
+		}
+	}
+	h.tasks.listen(w, req, r.ID, ids)
+	return true
+}
+
 // needTasks is the error of a request that needs the tasks extension.
 func needTasks(why string) error {
 	return &jsonrpc.Error{Code: mcp.CodeMissingRequiredClientCapabilities, Message: why,
@@ -166,6 +199,12 @@ func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage,
 
 // writeError answers a request with a JSON-RPC error.
 func writeError(w http.ResponseWriter, id json.RawMessage, err error) {
+	writeErrorStatus(w, http.StatusOK, id, err)
+}
+
+// writeErrorStatus answers a request with a JSON-RPC error and an HTTP
+// status.
+func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err error) {
 	var je *jsonrpc.Error
 	if !errors.As(err, &je) {
 		je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
@@ -179,5 +218,6 @@ func writeError(w http.ResponseWriter, id json.RawMessage, err error) {
 		Error   *jsonrpc.Error  `json:"error"`
 	}{"2.0", id, je})
 	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
 	w.Write(data)
 }

@@ -13,12 +13,14 @@ type Memory struct {
 	mu    sync.Mutex
 	tasks map[string][]byte // id -> JSON: callers never share a *Task
 	subs  map[int]func(string)
-	next  int
+	// watchers are called, m.mu held, with each changed task.
+	watchers map[int]func(*Task)
+	next     int
 }
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tasks: map[string][]byte{}, subs: map[int]func(string){}}
+	return &Memory{tasks: map[string][]byte{}, subs: map[int]func(string){}, watchers: map[int]func(*Task){}}
 }
 
 var _ Store = (*Memory)(nil)
@@ -78,7 +80,24 @@ func (m *Memory) Update(_ context.Context, id string, change func(*Task) error) 
 		return nil, err
 	}
 	m.tasks[id] = data
+	for _, fn := range m.watchers {
+		c := *t
+		fn(&c)
+	}
 	return t, nil
+}
+
+func (m *Memory) Watch(ctx context.Context, fn func(*Task)) {
+	m.mu.Lock()
+	n := m.next
+	m.next++
+	m.watchers[n] = fn
+	m.mu.Unlock()
+	context.AfterFunc(ctx, func() {
+		m.mu.Lock()
+		delete(m.watchers, n)
+		m.mu.Unlock()
+	})
 }
 
 func (m *Memory) Notify(_ context.Context, id string) error {

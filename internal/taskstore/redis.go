@@ -11,7 +11,8 @@ import (
 )
 
 // Redis is a Store in Redis: one key per task, holding its JSON, expiring
-// with the task's TTL; cancellations travel on one pub/sub channel.
+// with the task's TTL; cancellations travel on one pub/sub channel, and
+// each change, published with the write in one transaction, on another.
 type Redis struct {
 	rdb *redis.Client
 }
@@ -22,6 +23,7 @@ var _ Store = (*Redis)(nil)
 const (
 	redisKeyPrefix     = "modkit:task:"
 	redisCancelChannel = "modkit:tasks:cancelled"
+	redisChangeChannel = "modkit:tasks:changed"
 )
 
 // NewRedis connects to the Redis at url (redis://HOST:PORT/DB). It does
@@ -111,6 +113,7 @@ func (r *Redis) Update(ctx context.Context, id string, change func(*Task) error)
 			}
 			_, err = tx.TxPipelined(ctx, func(p redis.Pipeliner) error {
 				p.Set(ctx, key, data, keep(t, time.Now()))
+				p.Publish(ctx, redisChangeChannel, data)
 				return nil
 			})
 			out = t
@@ -152,6 +155,30 @@ func (r *Redis) Subscribe(ctx context.Context, fn func(id string)) {
 					return
 				}
 				fn(m.Payload)
+			}
+		}
+	}()
+}
+
+// Watch listens on the change channel; go-redis reconnects and subscribes
+// again after Redis restarts (changes made meanwhile are not heard).
+func (r *Redis) Watch(ctx context.Context, fn func(*Task)) {
+	ps := r.rdb.Subscribe(ctx, redisChangeChannel)
+	go func() {
+		defer ps.Close()
+		ch := ps.Channel()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case m, ok := <-ch:
+				if !ok {
+					return
+				}
+				var t Task
+				if json.Unmarshal([]byte(m.Payload), &t) == nil {
+					fn(&t)
+				}
 			}
 		}
 	}()

@@ -83,6 +83,11 @@ type Store interface {
 	// Subscribe calls fn with the id of each task cancelled through Notify,
 	// until ctx is done.
 	Subscribe(ctx context.Context, fn func(id string))
+	// Watch calls fn with each task Update changed, as it is after the
+	// change, in every process sharing the store, until ctx is done; in
+	// one process, in the order of the changes. fn must not block nor
+	// change the task, and must not call the store.
+	Watch(ctx context.Context, fn func(t *Task))
 	// Ping reports whether the store is reachable.
 	Ping(ctx context.Context) error
 	// Close releases the store.

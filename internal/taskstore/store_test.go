@@ -158,6 +158,47 @@ func TestStoreNotify(t *testing.T) {
 	}
 }
 
+// TestStoreWatch: every change of a task reaches a watcher, in order, as
+// the task is after it.
+func TestStoreWatch(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			got := make(chan *taskstore.Task, 16)
+			s.Watch(ctx, func(tk *taskstore.Task) { got <- tk })
+			if err := s.Create(ctx, newTask("w")); err != nil {
+				t.Fatal(err)
+			}
+			// A Redis subscription takes effect asynchronously: change the
+			// task until a change is heard.
+			var first *taskstore.Task
+			for first == nil {
+				if _, err := s.Update(ctx, "w", func(tk *taskstore.Task) error { tk.Runs++; return nil }); err != nil {
+					t.Fatal(err)
+				}
+				select {
+				case first = <-got:
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+			if first.ID != "w" || first.Runs < 1 {
+				t.Fatalf("first change heard: got %+v", first)
+			}
+			if _, err := s.Update(ctx, "w", func(tk *taskstore.Task) error { tk.Status = taskstore.Completed; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			for {
+				tk := <-got
+				if tk.Status == taskstore.Completed {
+					break
+				}
+			}
+		})
+	}
+}
+
 // TestRedisRestart: a store whose Redis restarts fails clearly while it is
 // down, then works again, and its subscription hears cancellations again.
 func TestRedisRestart(t *testing.T) {

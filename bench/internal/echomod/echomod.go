@@ -66,6 +66,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "wait_cancel",
 			Description: "Waits until the call is cancelled and writes the time it noticed to a file. Call it to measure cancellation latency.",
 			Activity:    "Waiting for cancellation…",
+			Task:        sdk.TaskOptional, // task_cancel_ms cancels it as a task
 			Run: func(tc *sdk.ToolContext, in WaitInput) (sdk.Result, error) {
 				tc.Status("waiting")
 				<-tc.Done()

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Benchmark echo",
   "description": "Tools that do nearly nothing, to measure what a call costs.",
   "goPackage": "github.com/modkit/modkit/bench/internal/echomod",
-  "sourceHash": "sha256:d61339673a563b9a8221de39d62fdb07321ec936d349f7859f54d4d9769e4eeb",
+  "sourceHash": "sha256:ded009d6a3067f32d7d89ea69822575e4275fe9218ba9935db480f270add47ff",
   "tools": [
     {
       "name": "echo",
@@ -250,7 +250,8 @@ const modkitManifest = `{
           "file"
         ],
         "additionalProperties": false
-      }
+      },
+      "task": "optional"
     }
   ],
   "permissions": {
