@@ -22,7 +22,6 @@ import (
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modproc"
-	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/telemetry"
@@ -256,7 +255,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		SyncStdout:       modproc.NewLineLogger(log, "stdout", calls),
 		SyncStderr:       modproc.NewLineLogger(log, "stderr", calls),
 		StartTimeout:     m.h.opts.HandshakeTimeout,
-		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), modtrace.DialOptions(telemetry.ModSpans(id))...),
+		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), telemetry.ModDialOptions(id)...),
 	})
 	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls}
 	// Close kills a process that is still starting; a started one it stops

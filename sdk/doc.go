@@ -370,6 +370,9 @@
 //
 // They nest under the call, and the host exports them with its own: a mod
 // configures no exporter. A call the host does not trace records nothing.
+// go generate links the bridge that does this (sdk/otelbridge) only into a
+// mod whose package imports go.opentelemetry.io/otel: a mod that does not
+// links no OpenTelemetry at all.
 //
 // # Tools that need a person's approval
 //

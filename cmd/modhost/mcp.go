@@ -21,6 +21,7 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/taskstore"
+	"github.com/modkit/modkit/internal/telemetry"
 )
 
 // runMCP serves the loaded mods' tools over the Model Context Protocol: on
@@ -55,6 +56,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(usagef("mcp: --store: %v", err))
 	}
 	defer store.Close()
+	store = telemetry.TimedStore(store, storeKind(*storeSpec))
 	var stateKey []byte
 	if *stateKeyFile != "" {
 		if stateKey, err = readStateKey(*stateKeyFile); err != nil {
@@ -251,4 +253,12 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 		hs.Close()
 	}
 	return nil
+}
+
+// storeKind names the kind of task store spec names, for its metric.
+func storeKind(spec string) string {
+	if spec == "" || spec == "memory" {
+		return "memory"
+	}
+	return "redis"
 }

@@ -2,14 +2,12 @@ package modserver
 
 import (
 	"context"
+	"encoding/hex"
 	"log/slog"
-
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
+	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modtrace"
 )
 
 // tracerName is the instrumentation scope of the mod's own spans.
@@ -19,44 +17,43 @@ const tracerName = "github.com/modkit/modkit/mod"
 // and returns what ends it with the outcome. An untraced call costs a
 // context lookup.
 func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, func(*modapi.Outcome)) {
-	if !trace.SpanContextFromContext(ctx).IsSampled() {
+	if !modtrace.Traced(ctx) {
 		return ctx, func(*modapi.Outcome) {}
 	}
-	ctx, span := otel.Tracer(tracerName).Start(ctx, "run_tool "+req.Tool,
-		trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithAttributes(attribute.String("gen_ai.tool.name", req.Tool), attribute.String("modkit.call.id", req.CallID)))
+	ctx, span := modtrace.Start(ctx, tracerName, "run_tool "+req.Tool, modtrace.KindServer,
+		modtrace.String("gen_ai.tool.name", req.Tool), modtrace.String("modkit.call.id", req.CallID))
 	return ctx, func(o *modapi.Outcome) {
 		switch o.Status {
 		case modapi.Failed:
-			span.SetAttributes(attribute.String("error.type", "tool_error"))
-			span.SetStatus(codes.Error, o.Error)
+			span.SetAttributes(modtrace.String("error.type", "tool_error"))
+			span.SetStatus(modtrace.StatusError, o.Error)
 		case modapi.Cancelled:
-			span.SetAttributes(attribute.String("error.type", "cancelled"))
+			span.SetAttributes(modtrace.String("error.type", "cancelled"))
 		case modapi.Asking:
-			span.SetAttributes(attribute.Int("modkit.questions", len(o.Questions)))
+			span.SetAttributes(modtrace.Int("modkit.questions", int64(len(o.Questions))))
 		}
-		span.End()
+		span.End(time.Time{})
 	}
 }
 
 // traceHooks starts the span of the hooks on one action when it is traced.
 func traceHooks(ctx context.Context, action string) (context.Context, func(refusal string)) {
-	if !trace.SpanContextFromContext(ctx).IsSampled() {
+	if !modtrace.Traced(ctx) {
 		return ctx, func(string) {}
 	}
-	ctx, span := otel.Tracer(tracerName).Start(ctx, "run_hooks "+action, trace.WithSpanKind(trace.SpanKindServer))
+	ctx, span := modtrace.Start(ctx, tracerName, "run_hooks "+action, modtrace.KindServer)
 	return ctx, func(refusal string) {
 		if refusal != "" {
-			span.SetAttributes(attribute.String("modkit.hook.refusal", refusal))
+			span.SetAttributes(modtrace.String("modkit.hook.refusal", refusal))
 		}
-		span.End()
+		span.End(time.Time{})
 	}
 }
 
 // withTrace adds the trace and span ids of a traced call to its logger.
 func withTrace(ctx context.Context, log *slog.Logger) *slog.Logger {
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		return log.With("trace_id", sc.TraceID().String(), "span_id", sc.SpanID().String())
+	if sc, _, ok := modtrace.FromContext(ctx); ok && sc.Valid() {
+		return log.With("trace_id", hex.EncodeToString(sc.TraceID[:]), "span_id", hex.EncodeToString(sc.SpanID[:]))
 	}
 	return log
 }

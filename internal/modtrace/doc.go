@@ -1,29 +1,33 @@
-// Package modtrace carries OpenTelemetry traces across the process boundary
-// between the host and a mod.
+// Package modtrace is a mod's side of tracing: it carries the trace
+// context of a call into the mod and the mod's finished spans back to the
+// host, without linking OpenTelemetry into the mod.
 //
 // # Into the mod
 //
-// The host's gRPC client interceptors ([ClientUnary], [ClientStream]) put
-// the caller's trace context (W3C traceparent, tracestate and baggage) in
-// the request's metadata. The mod's server interceptors ([ServerUnary],
-// [ServerStream]) take it out, so the handler's context, and
-// sdk.ToolContext.Context, carry the call's span: an author's own spans
-// (otel.Tracer(...).Start) nest under it.
+// The host puts the caller's trace context (W3C traceparent, tracestate
+// and baggage) in each request's gRPC metadata. The mod's server
+// interceptors ([ServerUnary], [ServerStream]) take it out into the
+// handler's context, with the [Recorder] that keeps the call's spans.
+// [Start] starts a span under it: the mod runtime's spans (run_tool,
+// run_hooks) are such spans.
+//
+// # OpenTelemetry in a mod
+//
+// A mod whose package imports go.opentelemetry.io/otel gets the bridge
+// (sdk/otelbridge) linked in by modgen: it makes the process's global
+// TracerProvider record into the call's Recorder and, through [SetBridge],
+// puts every span context this package sets in a context where OpenTelemetry
+// reads it, so an author's otel.Tracer(...).Start(tc.Context(), …) nests
+// under the call. A mod that does not import OpenTelemetry links none of it.
 //
 // # Back to the host
 //
-// A mod exports nothing itself. Its [Recorder], the process's global
-// TracerProvider, keeps the spans it finishes; the server interceptors send
-// them back in the binary trailer "modkit-spans-bin" of the RPC that
-// follows, and the host's interceptors replay them through the host's own
-// TracerProvider ([Replay]), keeping their ids, so they reach whatever
-// exporter the host's environment configures. A span finished after its RPC
+// A mod exports nothing itself. The server interceptors send the spans the
+// Recorder finished back in the binary trailer [TrailerKey] of the RPC that
+// follows, and the host replays them through its own TracerProvider
+// (internal/telemetry), keeping their ids. A span finished after its RPC
 // returned travels with the mod's next RPC.
 //
-// A call that carries no sampled trace context records nothing: the
-// recorder's spans are then the parent's non-recording span, and the
-// interceptors add no metadata.
-//
-// The package depends on OpenTelemetry's API only, never its SDK, to keep
-// mod binaries small.
+// A call that carries no sampled trace context records nothing and costs a
+// metadata lookup.
 package modtrace

@@ -4,26 +4,26 @@ import (
 	"context"
 	"testing"
 
-	"google.golang.org/grpc"
-
-	"github.com/modkit/modkit/internal/protocol/pb"
+	"google.golang.org/grpc/metadata"
 )
 
-// TestUntracedAllocatesNothing: a request under no sampled span passes the
-// host's interceptor without an allocation, and the recorder's tracer
-// starts no span.
+// TestUntracedAllocatesNothing: a request that carries no trace context
+// passes Incoming without an allocation, and Start starts no span.
 func TestUntracedAllocatesNothing(t *testing.T) {
-	ctx := context.Background()
-	unary := ClientUnary(func([]*pb.Span) {})
-	invoker := func(context.Context, string, any, any, *grpc.ClientConn, ...grpc.CallOption) error { return nil }
-	tr := NewRecorder().Tracer("t")
+	ctx := metadata.NewIncomingContext(context.Background(), metadata.MD{"x": {"y"}})
+	rec := NewRecorder()
 	cases := map[string]func(){
-		"ClientUnary": func() { unary(ctx, "/m", nil, nil, nil, invoker) },
-		"Start":       func() { _, s := tr.Start(ctx, "span"); s.End() },
+		"Incoming": func() { Incoming(ctx, rec) },
+		"Start":    func() { _, s := Start(ctx, "scope", "span", KindInternal); s.SetAttributes(); s.End(timeZero) },
+		"Traced":   func() { Traced(ctx) },
+		"trailer":  func() { trailer(rec) },
 	}
 	for name, f := range cases {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s allocates %v times untraced, want 0", name, n)
 		}
+	}
+	if _, s := Start(ctx, "scope", "span", KindInternal); s != nil {
+		t.Error("an untraced context started a span")
 	}
 }

@@ -3,15 +3,9 @@ package modtrace
 import (
 	"context"
 	"encoding/binary"
-	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
-
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
-	"go.opentelemetry.io/otel/trace/embedded"
 
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
@@ -20,10 +14,8 @@ import (
 // RPC takes them; spans past it are dropped and counted.
 const MaxBuffered = 4096
 
-// Recorder is a TracerProvider that records the spans of sampled traces
-// and keeps them, finished, until [Recorder.Take].
+// Recorder keeps a mod's finished spans until [Recorder.Take].
 type Recorder struct {
-	embedded.TracerProvider
 	mu      sync.Mutex
 	done    []*pb.Span
 	dropped int
@@ -31,11 +23,6 @@ type Recorder struct {
 
 // NewRecorder returns an empty recorder.
 func NewRecorder() *Recorder { return &Recorder{} }
-
-// Tracer implements trace.TracerProvider.
-func (r *Recorder) Tracer(name string, _ ...trace.TracerOption) trace.Tracer {
-	return &tracer{r: r, scope: name}
-}
 
 // Take returns the finished spans and forgets them, and how many were
 // dropped since the last Take.
@@ -45,6 +32,13 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 	spans, dropped = r.done, r.dropped
 	r.done, r.dropped = nil, 0
 	return spans, dropped
+}
+
+// pending reports whether spans wait for Take.
+func (r *Recorder) pending() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.done) > 0 || r.dropped > 0
 }
 
 func (r *Recorder) finish(s *pb.Span) {
@@ -57,55 +51,65 @@ func (r *Recorder) finish(s *pb.Span) {
 	r.done = append(r.done, s)
 }
 
-type tracer struct {
-	embedded.Tracer
-	r     *Recorder
-	scope string
+// Span kinds, as OpenTelemetry numbers them.
+const (
+	KindInternal int32 = 1
+	KindServer   int32 = 2
+)
+
+// Status codes, as OpenTelemetry numbers them.
+const (
+	StatusError int32 = 1
+	StatusOK    int32 = 2
+)
+
+// Span is a span being recorded. A nil *Span is a span of an untraced
+// call: its methods do nothing.
+type Span struct {
+	rec *Recorder
+	sc  SpanContext
+	mu  sync.Mutex
+	pb  *pb.Span // nil once ended
 }
 
-// Start implements trace.Tracer: a span is recorded only under a sampled
-// parent, the call's.
-func (t *tracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
-	parent := trace.SpanContextFromContext(ctx)
-	if !parent.IsSampled() {
-		return ctx, trace.SpanFromContext(ctx)
+// Start starts a span named name under ctx's span, when ctx is a traced
+// call's (sampled); otherwise it returns ctx and a nil span.
+func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.SpanAttribute) (context.Context, *Span) {
+	parent, rec, ok := FromContext(ctx)
+	if !ok || !parent.Sampled() {
+		return ctx, nil
 	}
-	cfg := trace.NewSpanStartConfig(opts...)
-	if cfg.NewRoot() {
-		return ctx, trace.SpanFromContext(ctx)
-	}
-	var id trace.SpanID
-	binary.LittleEndian.PutUint64(id[:], rand.Uint64()|1)
-	sc := trace.NewSpanContext(trace.SpanContextConfig{
-		TraceID: parent.TraceID(), SpanID: id, TraceFlags: parent.TraceFlags(), TraceState: parent.TraceState(),
-	})
-	start := cfg.Timestamp()
-	if start.IsZero() {
-		start = time.Now()
-	}
-	pid := parent.SpanID()
-	tid := sc.TraceID()
-	s := &span{r: t.r, sc: sc, pb: &pb.Span{
-		TraceId: tid[:], SpanId: id[:], ParentSpanId: pid[:], Name: name, Kind: int32(cfg.SpanKind()),
-		StartUnixNano: uint64(start.UnixNano()), TraceState: parent.TraceState().String(), Scope: t.scope,
+	s := StartAt(rec, parent, scope, name, kind, time.Now(), attrs)
+	return ContextWith(ctx, s.sc, rec, false), s
+}
+
+// StartAt starts a span under parent, recorded by rec, at start: Start's
+// work, for the bridge, which keeps the context itself.
+func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, start time.Time, attrs []*pb.SpanAttribute) *Span {
+	sc := parent
+	binary.LittleEndian.PutUint64(sc.SpanID[:], rand.Uint64()|1)
+	return &Span{rec: rec, sc: sc, pb: &pb.Span{
+		TraceId: sc.TraceID[:], SpanId: sc.SpanID[:], ParentSpanId: parent.SpanID[:], Name: name, Kind: kind,
+		StartUnixNano: uint64(start.UnixNano()), TraceState: parent.TraceState, Scope: scope, Attributes: attrs,
 	}}
-	s.pb.Attributes = appendAttrs(nil, cfg.Attributes())
-	return trace.ContextWithSpan(ctx, s), s
 }
 
-type span struct {
-	embedded.Span
-	r  *Recorder
-	sc trace.SpanContext
-	mu sync.Mutex
-	pb *pb.Span // nil once ended
+// Context returns the span's context.
+func (s *Span) Context() SpanContext {
+	if s == nil {
+		return SpanContext{}
+	}
+	return s.sc
 }
 
-func (s *span) End(opts ...trace.SpanEndOption) {
-	cfg := trace.NewSpanEndConfig(opts...)
-	end := cfg.Timestamp()
-	if end.IsZero() {
-		end = time.Now()
+// End ends the span at the time given, or now when it is zero; a second
+// End does nothing.
+func (s *Span) End(at time.Time) {
+	if s == nil {
+		return
+	}
+	if at.IsZero() {
+		at = time.Now()
 	}
 	s.mu.Lock()
 	done := s.pb
@@ -114,12 +118,15 @@ func (s *span) End(opts ...trace.SpanEndOption) {
 	if done == nil {
 		return
 	}
-	done.EndUnixNano = uint64(end.UnixNano())
-	s.r.finish(done)
+	done.EndUnixNano = uint64(at.UnixNano())
+	s.rec.finish(done)
 }
 
-// edit runs f on the span's record unless it has ended.
-func (s *span) edit(f func(*pb.Span)) {
+// Edit runs f on the span's record unless it has ended.
+func (s *Span) Edit(f func(*pb.Span)) {
+	if s == nil {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.pb != nil {
@@ -127,75 +134,42 @@ func (s *span) edit(f func(*pb.Span)) {
 	}
 }
 
-func (s *span) AddEvent(name string, opts ...trace.EventOption) {
-	cfg := trace.NewEventConfig(opts...)
-	at := cfg.Timestamp()
-	if at.IsZero() {
-		at = time.Now()
+// Recording reports whether the span has not ended.
+func (s *Span) Recording() bool {
+	if s == nil {
+		return false
 	}
-	s.edit(func(p *pb.Span) {
-		p.Events = append(p.Events, &pb.SpanEvent{Name: name, TimeUnixNano: uint64(at.UnixNano()), Attributes: appendAttrs(nil, cfg.Attributes())})
-	})
-}
-
-func (s *span) AddLink(trace.Link) {}
-
-func (s *span) IsRecording() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.pb != nil
 }
 
-func (s *span) RecordError(err error, opts ...trace.EventOption) {
-	if err == nil {
-		return
-	}
-	opts = append(opts, trace.WithAttributes(
-		attribute.String("exception.type", fmt.Sprintf("%T", err)),
-		attribute.String("exception.message", err.Error()),
-	))
-	s.AddEvent("exception", opts...)
+// SetAttributes adds attributes.
+func (s *Span) SetAttributes(attrs ...*pb.SpanAttribute) {
+	s.Edit(func(p *pb.Span) { p.Attributes = append(p.Attributes, attrs...) })
 }
 
-func (s *span) SpanContext() trace.SpanContext { return s.sc }
-
-func (s *span) SetStatus(code codes.Code, description string) {
-	s.edit(func(p *pb.Span) {
-		// As the SDK: Ok is final, and only an error has a description.
-		if codes.Code(p.StatusCode) == codes.Ok || code < codes.Code(p.StatusCode) {
+// SetStatus sets the span's status as OpenTelemetry's SDK does: Ok is
+// final, an error may replace unset, and only an error keeps a message.
+func (s *Span) SetStatus(code int32, msg string) {
+	s.Edit(func(p *pb.Span) {
+		if p.StatusCode == StatusOK || code < p.StatusCode {
 			return
 		}
-		p.StatusCode = int32(code)
+		p.StatusCode = code
 		p.StatusMessage = ""
-		if code == codes.Error {
-			p.StatusMessage = description
+		if code == StatusError {
+			p.StatusMessage = msg
 		}
 	})
 }
 
-func (s *span) SetName(name string) { s.edit(func(p *pb.Span) { p.Name = name }) }
-
-func (s *span) SetAttributes(kv ...attribute.KeyValue) {
-	s.edit(func(p *pb.Span) { p.Attributes = appendAttrs(p.Attributes, kv) })
+// String is a string attribute.
+func String(key, value string) *pb.SpanAttribute {
+	return &pb.SpanAttribute{Key: key, Value: &pb.SpanAttribute_StringValue{StringValue: value}}
 }
 
-func (s *span) TracerProvider() trace.TracerProvider { return s.r }
-
-// appendAttrs appends kvs in their wire form.
-func appendAttrs(to []*pb.SpanAttribute, kvs []attribute.KeyValue) []*pb.SpanAttribute {
-	for _, kv := range kvs {
-		a := &pb.SpanAttribute{Key: string(kv.Key)}
-		switch kv.Value.Type() {
-		case attribute.BOOL:
-			a.Value = &pb.SpanAttribute_BoolValue{BoolValue: kv.Value.AsBool()}
-		case attribute.INT64:
-			a.Value = &pb.SpanAttribute_IntValue{IntValue: kv.Value.AsInt64()}
-		case attribute.FLOAT64:
-			a.Value = &pb.SpanAttribute_DoubleValue{DoubleValue: kv.Value.AsFloat64()}
-		default:
-			a.Value = &pb.SpanAttribute_StringValue{StringValue: kv.Value.Emit()}
-		}
-		to = append(to, a)
-	}
-	return to
+// Int is an integer attribute.
+func Int(key string, value int64) *pb.SpanAttribute {
+	return &pb.SpanAttribute{Key: key, Value: &pb.SpanAttribute_IntValue{IntValue: value}}
 }

@@ -22,6 +22,7 @@ type instruments struct {
 	inputRefusals metric.Int64Counter
 	approvals     metric.Int64Counter
 	questions     metric.Int64Counter
+	taskStore     metric.Float64Histogram // modkit.taskstore.operation.duration
 }
 
 var ins instruments
@@ -31,7 +32,7 @@ var durationBuckets = []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30
 
 func newInstruments(mp metric.MeterProvider) error {
 	m := mp.Meter(tracerName)
-	var errs [10]error
+	var errs [11]error
 	ins.operation, errs[0] = m.Float64Histogram("mcp.server.operation.duration", metric.WithUnit("s"),
 		metric.WithDescription("MCP request duration as observed on the receiver from the time it was received until the result or ack is sent."),
 		metric.WithExplicitBucketBoundaries(durationBuckets...))
@@ -45,6 +46,9 @@ func newInstruments(mp metric.MeterProvider) error {
 	ins.inputRefusals, errs[7] = m.Int64Counter("modkit.input.refusals", metric.WithUnit("{call}"), metric.WithDescription("Tool calls refused before their handler ran, by tool and reason."))
 	ins.approvals, errs[8] = m.Int64Counter("modkit.approvals", metric.WithUnit("{approval}"), metric.WithDescription("Approval questions, by tool and outcome."))
 	ins.questions, errs[9] = m.Int64Counter("modkit.questions", metric.WithUnit("{question}"), metric.WithDescription("Questions handlers asked, by tool, kind and outcome."))
+	ins.taskStore, errs[10] = m.Float64Histogram("modkit.taskstore.operation.duration", metric.WithUnit("s"),
+		metric.WithDescription("Task store operations' duration, by store, operation and outcome."),
+		metric.WithExplicitBucketBoundaries(0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5))
 	for _, err := range errs {
 		if err != nil {
 			return fmt.Errorf("telemetry: %w", err)

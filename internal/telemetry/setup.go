@@ -25,8 +25,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/modkit/modkit/internal/modtrace"
 )
 
 // Options configure Setup. A nil *Options means defaults.
@@ -101,18 +99,16 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		ht := t.tp.Tracer(tracerName)
 		hostTracer.Store(&ht)
 		otel.SetTracerProvider(t.tp)
-		otel.SetTextMapPropagator(modtrace.Propagator)
+		otel.SetTextMapPropagator(Propagator)
 		tracingOn.Store(true)
 	}
-	switch m := strings.TrimSpace(o.Getenv("OTEL_METRICS_EXPORTER")); m {
-	case "", "none", "prometheus":
-	default:
-		// No OTLP metrics exporter is linked: say so rather than refuse to
-		// start where the variable is set for every program.
-		fmt.Fprintf(o.Console, "telemetry: OTEL_METRICS_EXPORTER=%q is not supported; metrics are served in Prometheus format at /metrics\n", m)
+	readers, err := metricReaders(ctx, &o)
+	if err != nil {
+		t.Shutdown(ctx)
+		return nil, err
 	}
-	if o.Metrics {
-		if err := t.setupMetrics(res); err != nil {
+	if o.Metrics || len(readers) > 0 {
+		if err := t.setupMetrics(res, o.Metrics, readers); err != nil {
 			t.Shutdown(ctx)
 			return nil, err
 		}
@@ -170,18 +166,27 @@ func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error
 	}
 }
 
-func (t *Telemetry) setupMetrics(res *resource.Resource) error {
-	reg := prometheus.NewRegistry()
-	exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
-	if err != nil {
-		return fmt.Errorf("telemetry: prometheus: %w", err)
+// setupMetrics keeps metrics for readers, and for MetricsHandler when
+// prometheus is set.
+func (t *Telemetry) setupMetrics(res *resource.Resource, prom bool, readers []sdkmetric.Reader) error {
+	mopts := []sdkmetric.Option{sdkmetric.WithResource(res)}
+	for _, r := range readers {
+		mopts = append(mopts, sdkmetric.WithReader(r))
 	}
-	t.mp = sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(exp))
+	if prom {
+		reg := prometheus.NewRegistry()
+		exp, err := otelprom.New(otelprom.WithRegisterer(reg), otelprom.WithoutScopeInfo())
+		if err != nil {
+			return fmt.Errorf("telemetry: prometheus: %w", err)
+		}
+		mopts = append(mopts, sdkmetric.WithReader(exp))
+		t.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
+	}
+	t.mp = sdkmetric.NewMeterProvider(mopts...)
 	otel.SetMeterProvider(t.mp)
 	if err := newInstruments(t.mp); err != nil {
 		return err
 	}
-	t.metrics = promhttp.HandlerFor(reg, promhttp.HandlerOpts{})
 	meteringOn.Store(true)
 	return nil
 }
@@ -235,7 +240,7 @@ func (replayIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 }
 
 func (replayIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
-	if id, ok := modtrace.SpanID(ctx); ok {
+	if id, ok := spanIDFrom(ctx); ok {
 		return id
 	}
 	var id trace.SpanID

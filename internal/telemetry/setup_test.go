@@ -28,7 +28,7 @@ func TestSetupFromEnvironment(t *testing.T) {
 
 	var console strings.Builder
 	tel, err := Setup(ctx, &Options{Console: &console, Getenv: env(map[string]string{
-		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "svc", "OTEL_METRICS_EXPORTER": "otlp"})})
+		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "svc", "OTEL_METRICS_EXPORTER": "logging"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestSetupFromEnvironment(t *testing.T) {
 		t.Error("tracing is on after Shutdown")
 	}
 	out := console.String()
-	for _, want := range []string{`"Name":"call tool"`, `"Value":"svc"`, `OTEL_METRICS_EXPORTER="otlp" is not supported`} {
+	for _, want := range []string{`"Name":"call tool"`, `"Value":"svc"`, `OTEL_METRICS_EXPORTER="logging" is not supported`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("console output lacks %s:\n%s", want, out)
 		}

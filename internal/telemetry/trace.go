@@ -11,9 +11,6 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/modkit/modkit/internal/modtrace"
-	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // tracerName is the instrumentation scope of the host's spans.
@@ -116,10 +113,10 @@ func parentFrom(ctx context.Context, meta map[string]any, header http.Header) co
 				c[k] = v
 			}
 		}
-		return modtrace.Propagator.Extract(ctx, c)
+		return Propagator.Extract(ctx, c)
 	}
 	if header.Get("traceparent") != "" {
-		return modtrace.Propagator.Extract(ctx, propagation.HeaderCarrier(header))
+		return Propagator.Extract(ctx, propagation.HeaderCarrier(header))
 	}
 	return ctx
 }
@@ -146,16 +143,6 @@ func StartStep(ctx context.Context, step, subject string) (context.Context, Span
 	}
 	ctx, s := tracer().Start(ctx, name, trace.WithAttributes(attribute.String("modkit.step", step)))
 	return ctx, Span{s}
-}
-
-// ModSpans returns what exports the spans a mod sent back, under the
-// mod's id.
-func ModSpans(mod string) modtrace.Sink {
-	return func(spans []*pb.Span) {
-		if tracingOn.Load() {
-			modtrace.Replay(otel.GetTracerProvider(), mod, spans)
-		}
-	}
 }
 
 // PastStep records a step that already happened, from start to end, under

@@ -1,17 +1,9 @@
 package serve
 
-import (
-	"go.opentelemetry.io/otel"
+import "github.com/modkit/modkit/internal/modtrace"
 
-	"github.com/modkit/modkit/internal/modtrace"
-)
-
-// tracing makes the process's global TracerProvider a recorder whose spans
-// go back to the host, and returns it. An author's otel.Tracer(...) spans
-// then nest under the call that runs them, and the host exports them.
-func tracing() *modtrace.Recorder {
-	r := modtrace.NewRecorder()
-	otel.SetTracerProvider(r)
-	otel.SetTextMapPropagator(modtrace.Propagator)
-	return r
-}
+// tracing returns the recorder of the mod's spans, which go back to the
+// host. An author's otel.Tracer(...) spans record into it too when the mod
+// links sdk/otelbridge (modgen imports it for a mod that uses
+// OpenTelemetry).
+func tracing() *modtrace.Recorder { return modtrace.NewRecorder() }

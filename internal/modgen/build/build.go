@@ -159,6 +159,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		Manifest: mjson,
 		Tools:    tools,
 		Actions:  actions,
+		OTel:     importsOTel(pkg),
 	})
 	if err != nil {
 		b.errorf(m.Pos, "%v", err)

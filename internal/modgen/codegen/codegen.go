@@ -47,6 +47,8 @@ func rawString(s string) string {
 const (
 	sdkPath   = "github.com/modkit/modkit/sdk"
 	checkPath = "github.com/modkit/modkit/sdk/jsoncheck"
+	// bridgePath hands a mod's OpenTelemetry spans to the host.
+	bridgePath = "github.com/modkit/modkit/sdk/otelbridge"
 )
 
 // Tool is one tool whose input gets a validator.
@@ -71,6 +73,9 @@ type File struct {
 	Tools []Tool
 	// Actions are the mod's kinds of client action, in manifest order.
 	Actions []ClientAction
+	// OTel says the package imports OpenTelemetry: the file imports the
+	// bridge that nests the package's spans under the call (sdk/otelbridge).
+	OTel bool
 }
 
 // Validators generates the validator functions for a set of schemas
@@ -93,6 +98,9 @@ func Generate(file *File) ([]byte, error) {
 	header(f, file.PkgPath)
 	f.ImportName(sdkPath, "sdk")
 	f.ImportName(checkPath, "jsoncheck")
+	if file.OTel {
+		f.Anon(bridgePath)
+	}
 	g := newGen(f, file.PkgPath)
 
 	f.Comment("modkitManifest is the mod.manifest.json modgen derived from this package.")

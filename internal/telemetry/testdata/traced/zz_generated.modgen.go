@@ -8,6 +8,7 @@ package traced
 import (
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/jsoncheck"
+	_ "github.com/modkit/modkit/sdk/otelbridge"
 )
 
 // The file and the jsoncheck it is compiled with must match: if these lines

@@ -1,4 +1,4 @@
-package modtrace
+package telemetry
 
 import (
 	"context"
@@ -13,23 +13,23 @@ import (
 
 type spanIDKey struct{}
 
-// WithSpanID returns ctx asking the host's ID generator to give the next
+// withSpanID returns ctx asking the host's ID generator to give the next
 // span id: how a replayed span keeps the id its mod gave it.
-func WithSpanID(ctx context.Context, id trace.SpanID) context.Context {
+func withSpanID(ctx context.Context, id trace.SpanID) context.Context {
 	return context.WithValue(ctx, spanIDKey{}, id)
 }
 
-// SpanID returns the span id WithSpanID put in ctx.
-func SpanID(ctx context.Context) (trace.SpanID, bool) {
+// spanIDFrom returns the span id withSpanID put in ctx.
+func spanIDFrom(ctx context.Context) (trace.SpanID, bool) {
 	id, ok := ctx.Value(spanIDKey{}).(trace.SpanID)
 	return id, ok
 }
 
-// Replay starts and ends each span again through tp, with its times, kind,
+// replay starts and ends each span again through tp, with its times, kind,
 // attributes, events and status, under its parent and, when tp's ID
-// generator honours [SpanID], with its own id. mod names the mod, as the
+// generator honours withSpanID, with its own id. mod names the mod, as the
 // attribute modkit.mod.
-func Replay(tp trace.TracerProvider, mod string, spans []*pb.Span) {
+func replay(tp trace.TracerProvider, mod string, spans []*pb.Span) {
 	for _, s := range spans {
 		var tid trace.TraceID
 		var parent, id trace.SpanID
@@ -42,15 +42,15 @@ func Replay(tp trace.TracerProvider, mod string, spans []*pb.Span) {
 		}))
 		attrs := make([]attribute.KeyValue, 0, len(s.Attributes)+1)
 		attrs = append(attrs, attribute.String("modkit.mod", mod))
-		attrs = append(attrs, fromWire(s.Attributes)...)
+		attrs = appendFromWire(attrs, s.Attributes)
 		scope := s.Scope
 		if scope == "" {
 			scope = "mod " + mod
 		}
-		_, span := tp.Tracer(scope).Start(WithSpanID(ctx, id), s.Name,
+		_, span := tp.Tracer(scope).Start(withSpanID(ctx, id), s.Name,
 			trace.WithTimestamp(unixNano(s.StartUnixNano)), trace.WithSpanKind(trace.SpanKind(s.Kind)), trace.WithAttributes(attrs...))
 		for _, e := range s.Events {
-			span.AddEvent(e.Name, trace.WithTimestamp(unixNano(e.TimeUnixNano)), trace.WithAttributes(fromWire(e.Attributes)...))
+			span.AddEvent(e.Name, trace.WithTimestamp(unixNano(e.TimeUnixNano)), trace.WithAttributes(appendFromWire(nil, e.Attributes)...))
 		}
 		if s.StatusCode != 0 {
 			span.SetStatus(codes.Code(s.StatusCode), s.StatusMessage)
@@ -61,8 +61,7 @@ func Replay(tp trace.TracerProvider, mod string, spans []*pb.Span) {
 
 func unixNano(n uint64) time.Time { return time.Unix(0, int64(n)) }
 
-func fromWire(as []*pb.SpanAttribute) []attribute.KeyValue {
-	kvs := make([]attribute.KeyValue, 0, len(as))
+func appendFromWire(kvs []attribute.KeyValue, as []*pb.SpanAttribute) []attribute.KeyValue {
 	for _, a := range as {
 		switch v := a.Value.(type) {
 		case *pb.SpanAttribute_BoolValue:
