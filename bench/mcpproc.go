@@ -51,11 +51,12 @@ func mcpStdioVsGoSDK(ctx context.Context, e *env) (row, error) {
 // handler), both processes on loopback, both called by go-sdk's client at
 // its default protocol revision (2026-07-28, stateless).
 func mcpHTTPVsGoSDK(ctx context.Context, e *env) (row, error) {
-	modURL, sdkURL, stop, err := e.httpServers(ctx)
+	srv, err := e.httpServers(ctx)
 	if err != nil {
 		return row{}, err
 	}
-	defer stop()
+	defer srv.stop()
+	modURL, sdkURL := srv.modURL, srv.sdkURL
 	a, err := statelessClient(ctx, "modhost", modURL)
 	if err != nil {
 		return row{}, err
@@ -77,13 +78,15 @@ func mcpHTTPVsGoSDK(ctx context.Context, e *env) (row, error) {
 
 // mcpHTTP8VsGoSDK compares calls/s with e.cfg.workers go-sdk clients, each
 // with its own connection, calling echo in a loop through `modhost mcp
-// --http` with the same against mcpecho -http.
+// --http` with the same against mcpecho -http. A note gives each server's
+// CPU per call: modhost's and its mod's, and the go-sdk server's.
 func mcpHTTP8VsGoSDK(ctx context.Context, e *env) (row, error) {
-	modURL, sdkURL, stop, err := e.httpServers(ctx)
+	srv, err := e.httpServers(ctx)
 	if err != nil {
 		return row{}, err
 	}
-	defer stop()
+	defer srv.stop()
+	modURL, sdkURL := srv.modURL, srv.sdkURL
 	clients := func(side, url string) (call, func(), error) {
 		var calls []call
 		var sessions []*mcp.ClientSession
@@ -118,19 +121,66 @@ func mcpHTTP8VsGoSDK(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	defer closeB()
-	rate := func(fn call) func(int) ([]float64, error) {
+	var modCPU, sdkCPU [][]float64 // per round: µs per call of the server, then of its children
+	rate := func(fn call, pid int, cpu *[][]float64) func(int) ([]float64, error) {
 		return func(int) ([]float64, error) {
+			before, err := treeCPU(pid)
+			if err != nil {
+				return nil, err
+			}
+			start := time.Now()
 			r, err := throughput(ctx, e.cfg.workers, e.cfg.concurrentFor, fn)
-			return []float64{r}, err
+			if err != nil {
+				return nil, err
+			}
+			after, err := treeCPU(pid)
+			if err != nil {
+				return nil, err
+			}
+			calls := r * time.Since(start).Seconds()
+			us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / calls }
+			*cpu = append(*cpu, []float64{us(after[0] - before[0]), us(after[1] - before[1])})
+			return []float64{r}, nil
 		}
 	}
-	sa, sb, err := pair(e.cfg.rounds, rate(a), rate(b))
+	sa, sb, err := pair(e.cfg.rounds, rate(a, srv.modPid, &modCPU), rate(b, srv.sdkPid, &sdkCPU))
 	if err != nil {
 		return row{}, err
 	}
 	label := fmt.Sprintf(", %d clients", e.cfg.workers)
-	return compare("", rateSide("modhost mcp --http"+label, "calls/s", sa),
-		rateSide("go-sdk server, HTTP"+label, "calls/s", sb), roundRatios(sa, sb), goal{}), nil
+	r := compare("", rateSide("modhost mcp --http"+label, "calls/s", sa),
+		rateSide("go-sdk server, HTTP"+label, "calls/s", sb), roundRatios(sa, sb), goal{})
+	col := func(xs [][]float64, i int) float64 {
+		var c []float64
+		for _, x := range xs {
+			c = append(c, x[i])
+		}
+		return median(c)
+	}
+	r.notes = []string{fmt.Sprintf("server CPU per call (median of rounds): modhost %s µs + mod %s µs; go-sdk server %s µs",
+		num(col(modCPU, 0)), num(col(modCPU, 1)), num(col(sdkCPU, 0)))}
+	return r, nil
+}
+
+// treeCPU returns the CPU time process pid has used, and the sum of what
+// its running children have used.
+func treeCPU(pid int) ([2]time.Duration, error) {
+	var out [2]time.Duration
+	self, err := procCPU(pid)
+	if err != nil {
+		return out, err
+	}
+	out[0] = self
+	kids, err := childrenOf(pid)
+	if err != nil {
+		return out, err
+	}
+	for _, k := range kids {
+		if d, err := procCPU(k); err == nil {
+			out[1] += d
+		}
+	}
+	return out, nil
 }
 
 // modhostCommand is modhost serving the echo mod with the bench's cache
@@ -145,24 +195,34 @@ func (e *env) modhostCommand(args ...string) *exec.Cmd {
 	return cmd
 }
 
+// httpServers are `modhost mcp --http` and mcpecho -http, listening on
+// loopback ports.
+type httpServers struct {
+	modURL, sdkURL string
+	modPid, sdkPid int
+	stop           func()
+}
+
 // httpServers starts `modhost mcp --http` and mcpecho -http on loopback
-// ports and returns their endpoints; stop ends both.
-func (e *env) httpServers(ctx context.Context) (modURL, sdkURL string, stop func(), err error) {
+// ports.
+func (e *env) httpServers(ctx context.Context) (*httpServers, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the echo mod when needed
-		return "", "", nil, err
+		return nil, err
 	}
-	modURL, stopMod, err := startHTTPServer(e.modhostCommand("mcp", "--http", "127.0.0.1:0", "--drain", "0s"))
+	modCmd := e.modhostCommand("mcp", "--http", "127.0.0.1:0", "--drain", "0s")
+	modURL, stopMod, err := startHTTPServer(modCmd)
 	if err != nil {
-		return "", "", nil, fmt.Errorf("modhost mcp --http: %w", err)
+		return nil, fmt.Errorf("modhost mcp --http: %w", err)
 	}
-	cmd := exec.Command(e.bins.mcp, "-http", "127.0.0.1:0")
-	setParentDeathSignal(cmd)
-	sdkURL, stopSDK, err := startHTTPServer(cmd)
+	sdkCmd := exec.Command(e.bins.mcp, "-http", "127.0.0.1:0")
+	setParentDeathSignal(sdkCmd)
+	sdkURL, stopSDK, err := startHTTPServer(sdkCmd)
 	if err != nil {
 		stopMod()
-		return "", "", nil, fmt.Errorf("mcpecho -http: %w", err)
+		return nil, fmt.Errorf("mcpecho -http: %w", err)
 	}
-	return modURL, sdkURL, func() { stopMod(); stopSDK() }, nil
+	return &httpServers{modURL: modURL, sdkURL: sdkURL, modPid: modCmd.Process.Pid, sdkPid: sdkCmd.Process.Pid,
+		stop: func() { stopMod(); stopSDK() }}, nil
 }
 
 // servingLine is how modhost and mcpecho say where they listen.
