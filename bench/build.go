@@ -15,6 +15,7 @@ const (
 	barePkg = "github.com/modkit/modkit/bench/internal/bare/bareplugin"
 	mcpPkg  = "github.com/modkit/modkit/bench/internal/mcpecho"
 	modPkg  = "github.com/modkit/modkit/bench/internal/echomod"
+	hostPkg = "github.com/modkit/modkit/cmd/modhost"
 )
 
 // binaries are the baseline programs, built once per run.
@@ -22,20 +23,22 @@ type binaries struct {
 	bare    string
 	bareSum []byte
 	mcp     string
+	modhost string
 }
 
-// buildBinaries builds the bare plugin and the MCP server into dir with one
-// go build, so the compiler's work is shared.
+// buildBinaries builds the bare plugin, the MCP server and modhost into dir
+// with one go build, so the compiler's work is shared.
 func buildBinaries(ctx context.Context, dir string) (*binaries, error) {
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator), barePkg, mcpPkg)
+	cmd := exec.CommandContext(ctx, "go", "build", "-o", dir+string(filepath.Separator), barePkg, mcpPkg, hostPkg)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("build baselines: %v\n%s", err, stderr.String())
 	}
 	b := &binaries{
-		bare: filepath.Join(dir, "bareplugin"),
-		mcp:  filepath.Join(dir, "mcpecho"),
+		bare:    filepath.Join(dir, "bareplugin"),
+		mcp:     filepath.Join(dir, "mcpecho"),
+		modhost: filepath.Join(dir, "modhost"),
 	}
 	sum, err := bare.Checksum(b.bare)
 	if err != nil {

@@ -87,6 +87,9 @@ var measurements = []measurement{
 	{"call_vs_goplugin", atMost(1.2), callVsGoPlugin},
 	{"call_vs_mcp", atMost(0.6), callVsMCP},
 	{"mcp_http_2026_vs_gosdk", atMost(1.3), mcpHTTP2026VsGoSDK},
+	{"mcp_stdio_vs_gosdk", atMost(1.5), mcpStdioVsGoSDK},
+	{"mcp_http_vs_gosdk", atMost(1.3), mcpHTTPVsGoSDK},
+	{"mcp_http8_vs_gosdk", atLeast(0.8), mcpHTTP8VsGoSDK},
 	{"activity10_vs_call", atMost(1.3), activityVsCall},
 	{"task_vs_call", atMost(1.5), taskVsCall},
 	{"balanced_vs_direct", atMost(1.2), balancedVsDirect},
@@ -98,7 +101,7 @@ var measurements = []measurement{
 	{"validate_vs_json", atMost(1.5), validateVsJSON},
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
 	{"cancel_p50_ms", atMost(1), cancelP50},
-	{"list100_ms", atMost(50), list100},
+	{"list100_ms", atMost(25), list100},
 	{"idle_rss_vs_goplugin", atMost(1.05), idleRSS},
 }
 

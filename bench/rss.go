@@ -48,12 +48,14 @@ func parseVmRSS(status []byte) (float64, error) {
 }
 
 // children returns the ids of this process's child processes.
-func children() ([]int, error) {
+func children() ([]int, error) { return childrenOf(os.Getpid()) }
+
+// childrenOf returns the pids of the child processes of parent.
+func childrenOf(parent int) ([]int, error) {
 	stats, err := filepath.Glob("/proc/[0-9]*/stat")
 	if err != nil {
 		return nil, err
 	}
-	self := os.Getpid()
 	var out []int
 	for _, path := range stats {
 		data, err := os.ReadFile(path)
@@ -61,7 +63,7 @@ func children() ([]int, error) {
 			continue // the process ended
 		}
 		pid, ppid, ok := parseStat(data)
-		if ok && ppid == self {
+		if ok && ppid == parent {
 			out = append(out, pid)
 		}
 	}

@@ -247,8 +247,8 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.checkSandbox()
 	ids := map[string]*mod{}
-	for _, dir := range dirs {
-		m, err := loadMod(h, dir)
+	for _, l := range loadMods(h, dirs) {
+		m, err := l.m, l.err
 		if err == nil {
 			err = h.add(m, ids)
 		}

@@ -1,5 +1,7 @@
 // Command mcpecho is the minimal MCP server the benchmarks compare modkit
-// with: one echo tool, built with the official Go SDK, served over stdio.
+// with: one echo tool, built with the official Go SDK, served over stdio,
+// or with -http ADDR over the SDK's stateless streamable HTTP handler at
+// http://ADDR/mcp (the URL is printed on stderr once it listens).
 //
 // The tool's input schema is the one modgen wrote for the echo mod's echo
 // tool, so the SDK validates what the modkit host validates.
@@ -8,7 +10,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
+	"net"
+	"net/http"
 	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -19,13 +24,15 @@ import (
 )
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	addr := flag.String("http", "", "serve stateless streamable HTTP on `host:port` instead of stdio")
+	flag.Parse()
+	if err := run(context.Background(), *addr); err != nil {
 		fmt.Fprintln(os.Stderr, "mcpecho:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx context.Context, addr string) error {
 	schema, err := echoSchema()
 	if err != nil {
 		return err
@@ -44,7 +51,18 @@ func run(ctx context.Context) error {
 			}
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: reply}}}, nil, nil
 		})
-	return s.Run(ctx, &mcp.StdioTransport{})
+	if addr == "" {
+		return s.Run(ctx, &mcp.StdioTransport{})
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	fmt.Fprintf(os.Stderr, "mcpecho: serving MCP at http://%s/mcp\n", ln.Addr())
+	return http.Serve(ln, mux)
 }
 
 // echoSchema is the echo mod's input schema for its echo tool.
