@@ -27,12 +27,12 @@ func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, f
 		trace.WithAttributes(attribute.String("gen_ai.tool.name", req.Tool), attribute.String("modkit.call.id", req.CallID)))
 	return ctx, func(o *modapi.Outcome) {
 		switch o.Status {
-		case modapi.Failed:
+		case modapi.StatusFailed:
 			span.SetAttributes(attribute.String("error.type", "tool_error"))
 			span.SetStatus(codes.Error, o.Error)
-		case modapi.Cancelled:
+		case modapi.StatusCancelled:
 			span.SetAttributes(attribute.String("error.type", "cancelled"))
-		case modapi.Asking:
+		case modapi.StatusAsking:
 			span.SetAttributes(attribute.Int("modkit.questions", len(o.Questions)))
 		}
 		span.End()
