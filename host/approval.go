@@ -17,7 +17,9 @@ const StatusDenied Status = "denied"
 
 // Approver asks a person whether a call may run, and reports their answer:
 // true to run it. An error fails the call ("approval for tool <name> could
-// not be asked: <error>").
+// not be asked: <error>"). The tool's approval rule, in the mod, decides
+// whether the approver is asked; sdk/modtest's Approver scripts the same
+// person.
 //
 // The host calls it from the call's goroutine, with the call's context,
 // after the input was judged valid and the hooks let the call through,
@@ -57,7 +59,7 @@ func (r *ApprovalRequest) Question() string {
 // needs approval, asks req.Approver. It returns the call's outcome when
 // the call must not run: denied, failed or cancelled.
 func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string, qs *questioning) *CallResult {
-	a, ok := p.rpc.(modapi.Approver)
+	a, ok := p.rpc.(modapi.ApprovalRule)
 	if !ok {
 		return res.fail(fmt.Sprintf("mod %s cannot say whether a call needs approval", t.mod.man.ID))
 	}

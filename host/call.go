@@ -347,7 +347,7 @@ func (c *hostCall) call(ctx context.Context, answers []modapi.Answered) (*modapi
 	if err != nil {
 		return nil, callEnd{res: res.streamError(ctx, c.callCtx, p, err, c.timeout)}, true
 	}
-	if resp.Outcome.Status == modapi.Cancelled {
+	if resp.Outcome.Status == modapi.StatusCancelled {
 		// Only a mod in this process answers so; over the wire the call
 		// ends with the context's error.
 		return nil, callEnd{res: res.streamError(ctx, c.callCtx, p, c.callCtx.Err(), c.timeout)}, true
@@ -479,7 +479,7 @@ func (r *CallResult) streamError(ctx, callCtx context.Context, p *proc, err erro
 func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResult {
 	// The mod caps the result too; a mod built against another sdk may not.
 	modapi.CapResult(t.man.Name, o, maxBytes)
-	if o.Status != modapi.Completed {
+	if o.Status != modapi.StatusCompleted {
 		r.Unasked = o.Unasked
 		return r.fail(o.Message(t.man.Name))
 	}

@@ -235,4 +235,14 @@
 // mods do. Each process's socket directory ("modkit-<mod>-<host pid>-*" in
 // the temporary directory) is removed when the process ends; directories
 // left by a host that died are removed by the next host to start a mod.
+//
+// # Words
+//
+// A call's status ([Status]) is completed, failed, cancelled, denied or
+// asking, here and in sdk/modtest. The approver ([Approver]) answers for
+// the person; the approval rule, the mod's, decides whether it is asked.
+// The client is the application a person uses, which embeds the host or
+// reaches it over MCP (it is then the MCP client); a client tool is a
+// tool the client runs ([ClientHandler]); a client action is what a
+// completed call asks the client to do ([CallResult.Actions]).
 package host

@@ -56,7 +56,7 @@ func Run[R any](ctx context.Context, s *Steps[R], answers []modapi.Answered) R {
 		if end {
 			return r
 		}
-		if resp.Outcome.Status != modapi.Asking {
+		if resp.Outcome.Status != modapi.StatusAsking {
 			return s.Outcome(resp)
 		}
 		if answers, r, end = s.Ask(ctx, answers, resp.Outcome.Questions); end {

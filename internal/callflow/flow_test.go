@@ -36,10 +36,10 @@ func (tr *trace) steps3(client bool, asks int) *Steps[string] {
 				return nil, "wrong answers", true
 			}
 			if runs <= asks {
-				return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.Asking,
+				return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusAsking,
 					Questions: []modapi.Question{{Kind: modapi.AskForm, Key: "q", Position: runs - 1}}}}, "", false
 			}
-			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.Completed, Text: "done"}}, "", false
+			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: "done"}}, "", false
 		},
 		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, string, bool) {
 			tr.steps = append(tr.steps, "ask")

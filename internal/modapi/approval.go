@@ -8,10 +8,11 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// Approver is implemented by mods that can say whether a call needs a
-// person's approval. It is its own interface, beside Mod, so that a mod
-// without it stays a Mod.
-type Approver interface {
+// ApprovalRule is implemented by mods that can say whether a call needs
+// a person's approval: the rule is the mod's; the approver, who answers
+// for the person, is the host's caller's. It is its own interface, beside
+// Mod, so that a mod without it stays a Mod.
+type ApprovalRule interface {
 	// NeedsApproval decides, in the mod, whether a call with this input
 	// needs approval and why.
 	NeedsApproval(ctx context.Context, req *ApprovalRequest) (*ApprovalResponse, error)

@@ -116,15 +116,15 @@ func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, chec
 		if max > 0 {
 			a.Error = limits.Cut(a.Error, max)
 		}
-		return Outcome{Status: Failed, Error: a.Error}
+		return Outcome{Status: StatusFailed, Error: a.Error}
 	}
 	if msg := checkClientResult(tool, rendered, a.Result, check); msg != "" {
-		return Outcome{Status: Failed, Error: msg}
+		return Outcome{Status: StatusFailed, Error: msg}
 	}
 	if strings.TrimSpace(a.Text) == "" {
-		return Outcome{Status: Failed, Error: fmt.Sprintf("the client answered tool %s without text for the model", tool)}
+		return Outcome{Status: StatusFailed, Error: fmt.Sprintf("the client answered tool %s without text for the model", tool)}
 	}
-	o := Outcome{Status: Completed, Text: a.Text, Result: a.Result}
+	o := Outcome{Status: StatusCompleted, Text: a.Text, Result: a.Result}
 	CapResult(tool, &o, max)
 	return o
 }

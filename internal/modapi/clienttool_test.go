@@ -84,22 +84,22 @@ func TestClientOutcome(t *testing.T) {
 		check    func([]byte) ([]string, error)
 		want     Outcome
 	}{
-		{"plain", false, sdk.ClientAnswer{Text: "t"}, 0, none, Outcome{Status: Completed, Text: "t"}},
-		{"rendered", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0, none, Outcome{Status: Completed, Text: "t", Result: []byte(`{}`)}},
-		{"error", false, sdk.ClientAnswer{Text: "ignored", Error: "no such window"}, 0, none, Outcome{Status: Failed, Error: "no such window"}},
-		{"error cut", false, sdk.ClientAnswer{Error: "abcdef"}, 3, none, Outcome{Status: Failed, Error: "abc…"}},
+		{"plain", false, sdk.ClientAnswer{Text: "t"}, 0, none, Outcome{Status: StatusCompleted, Text: "t"}},
+		{"rendered", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0, none, Outcome{Status: StatusCompleted, Text: "t", Result: []byte(`{}`)}},
+		{"error", false, sdk.ClientAnswer{Text: "ignored", Error: "no such window"}, 0, none, Outcome{Status: StatusFailed, Error: "no such window"}},
+		{"error cut", false, sdk.ClientAnswer{Error: "abcdef"}, 3, none, Outcome{Status: StatusFailed, Error: "abc…"}},
 		{"plain with a result", false, sdk.ClientAnswer{Text: "t", Result: []byte(`{}`)}, 0, none,
-			Outcome{Status: Failed, Error: "the client answered tool x with a typed result, which a plain tool does not have"}},
+			Outcome{Status: StatusFailed, Error: "the client answered tool x with a typed result, which a plain tool does not have"}},
 		{"rendered without one", true, sdk.ClientAnswer{Text: "t"}, 0, none,
-			Outcome{Status: Failed, Error: "the client answered tool x without its typed result"}},
+			Outcome{Status: StatusFailed, Error: "the client answered tool x without its typed result"}},
 		{"invalid result", true, sdk.ClientAnswer{Text: "t", Result: []byte(`{"width":-1}`)}, 0, widthNegative,
-			Outcome{Status: Failed, Error: "the client answered tool x with an invalid result:\n  /width: must be at least 0, got -1"}},
+			Outcome{Status: StatusFailed, Error: "the client answered tool x with an invalid result:\n  /width: must be at least 0, got -1"}},
 		{"rendered without text", true, sdk.ClientAnswer{Result: []byte(`{}`)}, 0, none,
-			Outcome{Status: Failed, Error: "the client answered tool x without text for the model"}},
+			Outcome{Status: StatusFailed, Error: "the client answered tool x without text for the model"}},
 		{"blank text", false, sdk.ClientAnswer{Text: " \n"}, 0, none,
-			Outcome{Status: Failed, Error: "the client answered tool x without text for the model"}},
+			Outcome{Status: StatusFailed, Error: "the client answered tool x without text for the model"}},
 		{"over the cap", false, sdk.ClientAnswer{Text: "abcd"}, 3, none,
-			Outcome{Status: Failed, Error: "tool x returned 4 bytes, over the 3-byte result limit; it should return a compact result"}},
+			Outcome{Status: StatusFailed, Error: "tool x returned 4 bytes, over the 3-byte result limit; it should return a compact result"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

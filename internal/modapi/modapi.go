@@ -101,17 +101,20 @@ type CallResponse struct {
 	Outcome  Outcome
 }
 
-// Status is how a call ended.
-type Status int
+// Status is how a call ended, in the words of host.Status and
+// modtest.Status: completed, failed, cancelled or asking. (Denied is the
+// host's: a mod's outcome is never denied.)
+type Status string
 
 // How a call ends. Over the wire a cancelled call has no outcome:
 // CallTool returns the context's error instead.
 const (
-	Completed Status = iota + 1
-	Failed
-	Cancelled
-	// Asking: the handler asked Outcome.Questions, which no answer covers.
-	Asking
+	StatusCompleted Status = "completed"
+	StatusFailed    Status = "failed"
+	StatusCancelled Status = "cancelled"
+	// StatusAsking: the handler asked Outcome.Questions, which no answer
+	// covers.
+	StatusAsking Status = "asking"
 )
 
 // Outcome is how a tool call ended.

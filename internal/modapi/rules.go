@@ -30,11 +30,11 @@ func ResultSize(o *Outcome) int {
 // CapResult fails a completed outcome of tool whose result is over max
 // bytes. A max of 0 or less means no cap.
 func CapResult(tool string, o *Outcome, max int) {
-	if max <= 0 || o.Status != Completed {
+	if max <= 0 || o.Status != StatusCompleted {
 		return
 	}
 	if size := ResultSize(o); size > max {
-		*o = Outcome{Status: Failed, Error: fmt.Sprintf(
+		*o = Outcome{Status: StatusFailed, Error: fmt.Sprintf(
 			"tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", tool, size, max)}
 	}
 }

@@ -17,11 +17,11 @@ func TestCapResult(t *testing.T) {
 		max      int
 		wantFail string
 	}{
-		{"at the cap", modapi.Outcome{Status: modapi.Completed, Text: "12345", Result: []byte(`[1]`), Outputs: outputs}, 30, ""},
-		{"over the cap", modapi.Outcome{Status: modapi.Completed, Text: "123456", Result: []byte(`[1]`), Outputs: outputs}, 30,
+		{"at the cap", modapi.Outcome{Status: modapi.StatusCompleted, Text: "12345", Result: []byte(`[1]`), Outputs: outputs}, 30, ""},
+		{"over the cap", modapi.Outcome{Status: modapi.StatusCompleted, Text: "123456", Result: []byte(`[1]`), Outputs: outputs}, 30,
 			"tool t returned 31 bytes, over the 30-byte result limit; it should return a compact result"},
-		{"no cap", modapi.Outcome{Status: modapi.Completed, Text: strings.Repeat("x", 100)}, 0, ""},
-		{"failed outcomes are not measured", modapi.Outcome{Status: modapi.Failed, Error: strings.Repeat("x", 100)}, 10, ""},
+		{"no cap", modapi.Outcome{Status: modapi.StatusCompleted, Text: strings.Repeat("x", 100)}, 0, ""},
+		{"failed outcomes are not measured", modapi.Outcome{Status: modapi.StatusFailed, Error: strings.Repeat("x", 100)}, 10, ""},
 	}
 	for _, tt := range tests {
 		o := tt.o
@@ -32,7 +32,7 @@ func TestCapResult(t *testing.T) {
 			}
 			continue
 		}
-		if o.Status != modapi.Failed || o.Error != tt.wantFail || o.Text != "" || o.Outputs != nil {
+		if o.Status != modapi.StatusFailed || o.Error != tt.wantFail || o.Text != "" || o.Outputs != nil {
 			t.Errorf("%s: got %+v, want failed with %q and nothing else", tt.name, o, tt.wantFail)
 		}
 	}
@@ -58,10 +58,10 @@ func TestOutcomeMessage(t *testing.T) {
 		o    modapi.Outcome
 		want string
 	}{
-		{modapi.Outcome{Status: modapi.Failed, Error: "invalid input:\n  /a: x\n  /b: y", Problems: []string{"/a: x", "/b: y"}},
+		{modapi.Outcome{Status: modapi.StatusFailed, Error: "invalid input:\n  /a: x\n  /b: y", Problems: []string{"/a: x", "/b: y"}},
 			"invalid input for tool t:\n  /a: x\n  /b: y"},
-		{modapi.Outcome{Status: modapi.Failed, Error: "disk on fire"}, "disk on fire"},
-		{modapi.Outcome{Status: modapi.Failed}, "tool t failed without a message"},
+		{modapi.Outcome{Status: modapi.StatusFailed, Error: "disk on fire"}, "disk on fire"},
+		{modapi.Outcome{Status: modapi.StatusFailed}, "tool t failed without a message"},
 	}
 	for _, tt := range tests {
 		if got := tt.o.Message("t"); got != tt.want {

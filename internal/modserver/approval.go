@@ -12,9 +12,9 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-var _ modapi.Approver = (*Server)(nil)
+var _ modapi.ApprovalRule = (*Server)(nil)
 
-// NeedsApproval implements modapi.Approver: it decodes the input as
+// NeedsApproval implements modapi.ApprovalRule: it decodes the input as
 // CallTool would and runs the tool's approval rule on it.
 func (s *Server) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
 	t, ok := s.tools[req.Tool]

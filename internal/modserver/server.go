@@ -127,9 +127,9 @@ func (s *Server) recovered(what, name string, f func() error) (err error) {
 func failed(err error) modapi.Outcome {
 	var ie *sdk.InputError
 	if errors.As(err, &ie) {
-		return modapi.Outcome{Status: modapi.Failed, Error: ie.Error(), Problems: words.Problems(ie.Problems, ie.More), Cause: err}
+		return modapi.Outcome{Status: modapi.StatusFailed, Error: ie.Error(), Problems: words.Problems(ie.Problems, ie.More), Cause: err}
 	}
-	return modapi.Outcome{Status: modapi.Failed, Error: err.Error(), Cause: err}
+	return modapi.Outcome{Status: modapi.StatusFailed, Error: err.Error(), Cause: err}
 }
 
 // Decode validates and decodes input for the named tool, as CallTool does
@@ -183,7 +183,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	resp := &modapi.CallResponse{}
 	t, ok := s.tools[req.Tool]
 	if !ok {
-		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
 		return resp, nil
 	}
 	ctx, traced := traceCall(ctx, req)
@@ -194,7 +194,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	defer s.track(req.CallID, -1)
 	input, err := s.decode(t, req.Input)
 	if ctx.Err() != nil {
-		resp.Outcome = modapi.Outcome{Status: modapi.Cancelled}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusCancelled}
 		return resp, nil
 	}
 	if err != nil {
@@ -235,10 +235,10 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	pending := ask.questions()
 	switch {
 	case ctx.Err() != nil:
-		resp.Outcome = modapi.Outcome{Status: modapi.Cancelled, Cause: err}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusCancelled, Cause: err}
 	case pending != nil:
 		// Whatever the run returned: it cannot go on without the answers.
-		resp.Outcome = modapi.Outcome{Status: modapi.Asking, Questions: pending}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusAsking, Questions: pending}
 	case err != nil:
 		resp.Outcome = ask.failed(err)
 		if op, model, ok := denial(err, s.id, &s.g.Mod.Permissions, req.Session.Workspace); ok {
@@ -246,14 +246,14 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			resp.Outcome.Error = model
 		}
 	case res == nil:
-		resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: fmt.Sprintf("tool %s returned no result", req.Tool)}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: fmt.Sprintf("tool %s returned no result", req.Tool)}
 	default:
 		actions, bad := s.actions(t, res.Actions)
 		if bad != "" {
-			resp.Outcome = modapi.Outcome{Status: modapi.Failed, Error: bad}
+			resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: bad}
 			break
 		}
-		resp.Outcome = modapi.Outcome{Status: modapi.Completed, Text: res.Text, Result: res.Data, Outputs: outputs(res.Outputs), Actions: actions}
+		resp.Outcome = modapi.Outcome{Status: modapi.StatusCompleted, Text: res.Text, Result: res.Data, Outputs: outputs(res.Outputs), Actions: actions}
 		modapi.CapResult(req.Tool, &resp.Outcome, req.MaxResultBytes)
 	}
 	return resp, nil

@@ -110,21 +110,21 @@ func TestCallTool(t *testing.T) {
 		name, tool, input string
 		want              modapi.Outcome
 	}{
-		{"outputs in order", "m_outputs", `{}`, modapi.Outcome{Status: modapi.Completed, Text: "x", Outputs: []sdk.Output{
+		{"outputs in order", "m_outputs", `{}`, modapi.Outcome{Status: modapi.StatusCompleted, Text: "x", Outputs: []sdk.Output{
 			{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}}}},
-		{"rendered", "m_rendered", `{"n":2}`, modapi.Outcome{Status: modapi.Completed, Text: "doubled", Result: json.RawMessage(`{"n":4}`)}},
-		{"unknown tool", "m_nope", `{}`, modapi.Outcome{Status: modapi.Failed, Error: "mod m has no tool m_nope"}},
-		{"json fallback problem", "m_rendered", `{"n":"x"}`, modapi.Outcome{Status: modapi.Failed}},
-		{"Validate problem", "m_rendered", `{"n":-1}`, modapi.Outcome{Status: modapi.Failed,
+		{"rendered", "m_rendered", `{"n":2}`, modapi.Outcome{Status: modapi.StatusCompleted, Text: "doubled", Result: json.RawMessage(`{"n":4}`)}},
+		{"unknown tool", "m_nope", `{}`, modapi.Outcome{Status: modapi.StatusFailed, Error: "mod m has no tool m_nope"}},
+		{"json fallback problem", "m_rendered", `{"n":"x"}`, modapi.Outcome{Status: modapi.StatusFailed}},
+		{"Validate problem", "m_rendered", `{"n":-1}`, modapi.Outcome{Status: modapi.StatusFailed,
 			Error: "invalid input: /n: must not be negative", Problems: []string{"/n: must not be negative"}}},
-		{"handler panic", "m_panics", `{}`, modapi.Outcome{Status: modapi.Failed, Error: "tool m_panics panicked: oh no"}},
-		{"decoder panic", "m_decoder_panics", `{}`, modapi.Outcome{Status: modapi.Failed, Error: "input decoder of m_decoder_panics panicked: decoder bug"}},
+		{"handler panic", "m_panics", `{}`, modapi.Outcome{Status: modapi.StatusFailed, Error: "tool m_panics panicked: oh no"}},
+		{"decoder panic", "m_decoder_panics", `{}`, modapi.Outcome{Status: modapi.StatusFailed, Error: "input decoder of m_decoder_panics panicked: decoder bug"}},
 	}
 	for _, tt := range tests {
 		o := call(t, s, &modapi.CallRequest{Tool: tt.tool, Input: json.RawMessage(tt.input)}).Outcome
 		o.Cause = nil
 		if tt.name == "json fallback problem" {
-			if o.Status != modapi.Failed || len(o.Problems) != 1 || !strings.HasPrefix(o.Error, "invalid input: ") {
+			if o.Status != modapi.StatusFailed || len(o.Problems) != 1 || !strings.HasPrefix(o.Error, "invalid input: ") {
 				t.Errorf("%s: got %+v, want one problem", tt.name, o)
 			}
 			continue
@@ -164,7 +164,7 @@ func TestCallToolCancelled(t *testing.T) {
 	if !<-running {
 		t.Error("CallRunning while the handler ran: got false, want true")
 	}
-	if o := resp.Outcome; o.Status != modapi.Cancelled || !errors.Is(o.Cause, context.Canceled) {
+	if o := resp.Outcome; o.Status != modapi.StatusCancelled || !errors.Is(o.Cause, context.Canceled) {
 		t.Errorf("got %+v, want cancelled with the handler's context.Canceled", o)
 	}
 	if r, _ := s.CallRunning(context.Background(), &modapi.CallRunningRequest{CallID: "c1"}); r.Running {
@@ -175,7 +175,7 @@ func TestCallToolCancelled(t *testing.T) {
 func TestResultCap(t *testing.T) {
 	s := modserver.New(gen, nil)
 	o := call(t, s, &modapi.CallRequest{Tool: "m_outputs", MaxResultBytes: 20}).Outcome
-	if want := "tool m_outputs returned 38 bytes, over the 20-byte result limit; it should return a compact result"; o.Status != modapi.Failed || o.Error != want {
+	if want := "tool m_outputs returned 38 bytes, over the 20-byte result limit; it should return a compact result"; o.Status != modapi.StatusFailed || o.Error != want {
 		t.Errorf("got %+v, want failed with %q", o, want)
 	}
 }

@@ -24,12 +24,12 @@ func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, f
 		modtrace.String("gen_ai.tool.name", req.Tool), modtrace.String("modkit.call.id", req.CallID))
 	return ctx, func(o *modapi.Outcome) {
 		switch o.Status {
-		case modapi.Failed:
+		case modapi.StatusFailed:
 			span.SetAttributes(modtrace.String("error.type", "tool_error"))
 			span.SetStatus(modtrace.StatusError, o.Error)
-		case modapi.Cancelled:
+		case modapi.StatusCancelled:
 			span.SetAttributes(modtrace.String("error.type", "cancelled"))
-		case modapi.Asking:
+		case modapi.StatusAsking:
 			span.SetAttributes(modtrace.Int("modkit.questions", int64(len(o.Questions))))
 		}
 		span.End(time.Time{})

@@ -10,9 +10,9 @@ import (
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
-var _ modapi.Approver = (*GRPCClient)(nil)
+var _ modapi.ApprovalRule = (*GRPCClient)(nil)
 
-// NeedsApproval implements modapi.Approver.
+// NeedsApproval implements modapi.ApprovalRule.
 func (c *GRPCClient) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
 	resp, err := c.PB.NeedsApproval(ctx, &pb.NeedsApprovalRequest{
 		Tool: req.Tool, Input: req.Input, Session: SessionToProto(req.Session), Today: req.Today,
@@ -25,9 +25,9 @@ func (c *GRPCClient) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequ
 }
 
 // NeedsApproval implements pb.ModServer, for an Impl that is a
-// modapi.Approver.
+// modapi.ApprovalRule.
 func (s *GRPCServer) NeedsApproval(ctx context.Context, req *pb.NeedsApprovalRequest) (*pb.NeedsApprovalResponse, error) {
-	a, ok := s.Impl.(modapi.Approver)
+	a, ok := s.Impl.(modapi.ApprovalRule)
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, "the mod cannot say whether a call needs approval")
 	}

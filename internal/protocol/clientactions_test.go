@@ -16,11 +16,11 @@ func TestOutcomeActionsRoundTrip(t *testing.T) {
 		{Kind: "open_file", Params: json.RawMessage(`{"path":"a.md","line":3}`)},
 		{Kind: "mark", Params: json.RawMessage(`{}`)},
 	}
-	in := modapi.Outcome{Status: modapi.Completed, Text: "t", Actions: actions}
+	in := modapi.Outcome{Status: modapi.StatusCompleted, Text: "t", Actions: actions}
 	if got := protocol.OutcomeFromProto(protocol.OutcomeToProto(&in)); !reflect.DeepEqual(got, in) {
 		t.Errorf("completed: got %+v, want %+v", got, in)
 	}
-	failed := modapi.Outcome{Status: modapi.Failed, Error: "e", Actions: actions}
+	failed := modapi.Outcome{Status: modapi.StatusFailed, Error: "e", Actions: actions}
 	if got := protocol.OutcomeFromProto(protocol.OutcomeToProto(&failed)); got.Actions != nil {
 		t.Errorf("failed: got actions %+v, want none", got.Actions)
 	}

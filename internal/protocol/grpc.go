@@ -226,7 +226,7 @@ func (s *GRPCServer) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolSer
 	if err != nil {
 		return err
 	}
-	if resp.Outcome.Status == modapi.Cancelled {
+	if resp.Outcome.Status == modapi.StatusCancelled {
 		return ctx.Err()
 	}
 	return stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Outcome{Outcome: OutcomeToProto(&resp.Outcome)}})
@@ -238,7 +238,7 @@ func (s *GRPCServer) CallToolOnce(ctx context.Context, req *pb.CallToolRequest) 
 	if err != nil {
 		return nil, err
 	}
-	if resp.Outcome.Status == modapi.Cancelled {
+	if resp.Outcome.Status == modapi.StatusCancelled {
 		return nil, ctx.Err()
 	}
 	out := &pb.CallToolResponse{Outcome: OutcomeToProto(&resp.Outcome)}
@@ -308,10 +308,10 @@ func (s *GRPCServer) CallRunning(ctx context.Context, req *pb.CallRunningRequest
 // no wire form; it converts as failed.
 func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
 	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems, Unasked: kindsToProto(o.Unasked)}
-	if o.Status == modapi.Asking {
+	if o.Status == modapi.StatusAsking {
 		return &pb.Outcome{Status: pb.Status_STATUS_ASKING, Questions: questionsToProto(o.Questions)}
 	}
-	if o.Status == modapi.Completed {
+	if o.Status == modapi.StatusCompleted {
 		out.Status = pb.Status_STATUS_COMPLETED
 		out.Text = o.Text
 		out.Result = o.Result
@@ -325,12 +325,12 @@ func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
 // failed.
 func OutcomeFromProto(o *pb.Outcome) modapi.Outcome {
 	if o.GetStatus() == pb.Status_STATUS_ASKING && len(o.GetQuestions()) > 0 {
-		return modapi.Outcome{Status: modapi.Asking, Questions: questionsFromProto(o.GetQuestions())}
+		return modapi.Outcome{Status: modapi.StatusAsking, Questions: questionsFromProto(o.GetQuestions())}
 	}
 	if o.GetStatus() != pb.Status_STATUS_COMPLETED {
-		return modapi.Outcome{Status: modapi.Failed, Error: o.GetError(), Problems: o.GetProblems(), Unasked: kindsFromProto(o.GetUnasked())}
+		return modapi.Outcome{Status: modapi.StatusFailed, Error: o.GetError(), Problems: o.GetProblems(), Unasked: kindsFromProto(o.GetUnasked())}
 	}
-	out := modapi.Outcome{Status: modapi.Completed, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs()), Actions: actionsFromProto(o.GetClientActions())}
+	out := modapi.Outcome{Status: modapi.StatusCompleted, Text: o.GetText(), Outputs: OutputsFromProto(o.GetOutputs()), Actions: actionsFromProto(o.GetClientActions())}
 	if len(o.GetResult()) > 0 {
 		out.Result = json.RawMessage(o.GetResult())
 	}

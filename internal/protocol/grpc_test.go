@@ -39,7 +39,7 @@ func TestGRPCClientCallToolOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &modapi.CallResponse{Activity: []sdk.ActivityUpdate{{Kind: sdk.ActivityTitle, Text: "t"}},
-		Outcome: modapi.Outcome{Status: modapi.Completed, Text: "done"}}
+		Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: "done"}}
 	if !reflect.DeepEqual(resp, want) {
 		t.Errorf("got %+v, want %+v", resp, want)
 	}

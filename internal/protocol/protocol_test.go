@@ -39,15 +39,15 @@ func TestOutcomeRoundTrip(t *testing.T) {
 		want modapi.Outcome
 	}{
 		{"completed with outputs in order",
-			modapi.Outcome{Status: modapi.Completed, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
+			modapi.Outcome{Status: modapi.StatusCompleted, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
 				{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}}},
-			modapi.Outcome{Status: modapi.Completed, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
+			modapi.Outcome{Status: modapi.StatusCompleted, Text: "t", Result: json.RawMessage(`{"a":1}`), Outputs: []sdk.Output{
 				{MimeType: "text/plain", Content: "a"}, {MimeType: "text/markdown", Content: "b", URI: "file:///b.md"}}}},
-		{"completed, nothing else", modapi.Outcome{Status: modapi.Completed}, modapi.Outcome{Status: modapi.Completed}},
-		{"invalid input", modapi.Outcome{Status: modapi.Failed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}, Cause: errTest{}},
-			modapi.Outcome{Status: modapi.Failed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}}},
-		{"failed drops the result", modapi.Outcome{Status: modapi.Failed, Error: "e", Text: "t"},
-			modapi.Outcome{Status: modapi.Failed, Error: "e"}},
+		{"completed, nothing else", modapi.Outcome{Status: modapi.StatusCompleted}, modapi.Outcome{Status: modapi.StatusCompleted}},
+		{"invalid input", modapi.Outcome{Status: modapi.StatusFailed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}, Cause: errTest{}},
+			modapi.Outcome{Status: modapi.StatusFailed, Error: "invalid input: /a: x", Problems: []string{"/a: x"}}},
+		{"failed drops the result", modapi.Outcome{Status: modapi.StatusFailed, Error: "e", Text: "t"},
+			modapi.Outcome{Status: modapi.StatusFailed, Error: "e"}},
 	}
 	for _, tt := range tests {
 		got := protocol.OutcomeFromProto(protocol.OutcomeToProto(&tt.in))

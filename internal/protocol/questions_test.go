@@ -14,8 +14,8 @@ func TestQuestionsRoundTrip(t *testing.T) {
 		{Kind: modapi.AskForm, Key: "name", Params: json.RawMessage(`{"message":"m"}`), Position: 0},
 		{Kind: modapi.AskSample, Key: "q2", Params: json.RawMessage(`{"maxTokens":5}`), Position: 1},
 	}
-	out := OutcomeFromProto(OutcomeToProto(&modapi.Outcome{Status: modapi.Asking, Questions: qs}))
-	if out.Status != modapi.Asking || !reflect.DeepEqual(out.Questions, qs) {
+	out := OutcomeFromProto(OutcomeToProto(&modapi.Outcome{Status: modapi.StatusAsking, Questions: qs}))
+	if out.Status != modapi.StatusAsking || !reflect.DeepEqual(out.Questions, qs) {
 		t.Errorf("asking outcome: got %+v, want the questions back", out)
 	}
 	answers := []modapi.Answered{{Question: qs[0], Answer: json.RawMessage(`{"action":"accept"}`)}}

@@ -13,7 +13,9 @@ import (
 const Denied Status = "denied"
 
 // Approver scripts the person asked to approve a call, as a host's
-// approver would: reason is what they read. Use Approve, Deny or
+// approver (host.Approver) would: reason is what they read, the Reason of
+// the host's ApprovalRequest. The mod's approval rule decides whether
+// the approver is asked. Use Approve, Deny or
 // NeverAnswer, or a function of your own to record what was asked.
 type Approver func(ctx context.Context, reason string) (approved bool, err error)
 

@@ -87,7 +87,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		return
 	}
 	o := modapi.ClientOutcome(t.Name, t.Kind == manifest.KindRendered, a, maxBytes(opts), resultCheck(g, t))
-	if o.Status != modapi.Completed {
+	if o.Status != modapi.StatusCompleted {
 		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
 		return
 	}

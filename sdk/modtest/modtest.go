@@ -83,7 +83,8 @@ type Options struct {
 // command's message.
 const DefaultMaxResultBytes = modapi.DefaultMaxResultBytes
 
-// Status is how a call ended.
+// Status is how a call ended, in a host's words (host.Status has the same
+// values): completed, failed, cancelled or denied.
 type Status string
 
 // The outcomes of a call; a call whose approval was declined is Denied.
@@ -256,7 +257,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			callReq.Answers = answers
 			resp, _ := srv.CallTool(ctx, callReq)
 			end = time.Now()
-			if resp.Outcome.Status == modapi.Completed {
+			if resp.Outcome.Status == modapi.StatusCompleted {
 				if key := unasked(opts.Answers, out.Questions); key != "" {
 					r, _ := failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key))
 					return nil, r, true
@@ -277,7 +278,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			defer rec.mu.Unlock()
 			rec.done = true
 			o := &resp.Outcome
-			if o.Status == modapi.Cancelled && rec.cancelledAt.IsZero() {
+			if o.Status == modapi.StatusCancelled && rec.cancelledAt.IsZero() {
 				// Cancelled from outside, and the handler noticed before the
 				// watcher ran.
 				rec.cancelledAt = end
@@ -285,11 +286,11 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			out.Elapsed = end.Sub(start)
 			out.Activity.Ended = true
 			switch o.Status {
-			case modapi.Cancelled:
+			case modapi.StatusCancelled:
 				out.Status = Cancelled
 				out.Err = o.Cause
 				out.SinceCancel = end.Sub(rec.cancelledAt)
-			case modapi.Completed:
+			case modapi.StatusCompleted:
 				out.Status = Completed
 				out.Text = o.Text
 				out.Result = o.Result
