@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -133,14 +134,7 @@ func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask 
 // for people, if any, and destructive says that the tool declares it may
 // delete or overwrite what exists.
 func ApprovalQuestion(tool, title, reason string, destructive bool) string {
-	what := tool
-	if title != "" {
-		what = title + " (" + tool + ")"
-	}
-	if destructive {
-		what += ", which may delete or overwrite,"
-	}
-	return what + " needs your approval: " + reason
+	return words.ApprovalQuestion(tool, title, reason, destructive)
 }
 
 // MaxReasonBytes caps an approval reason: a person reads it in a prompt.
@@ -151,33 +145,33 @@ func CapReason(reason string) string { return limits.Cut(reason, MaxReasonBytes)
 
 // Declined is why a denied call did not run, for a person or a view: its
 // error, as Denied is its text.
-const Declined = "the person declined the call"
+const Declined = words.Declined
 
 // NotAsked is the failure of a call of tool whose approver could not ask
 // the person, for err.
 func NotAsked(tool string, err error) string {
-	return "approval for tool " + tool + " could not be asked: " + err.Error()
+	return words.NotAsked(tool, err)
 }
 
 // Denied is what the model reads when the person declined a call of tool
 // they were asked to approve for reason.
 func Denied(tool, reason string) string {
-	return "The person declined this call, so " + tool + " did not run. They were asked: " + reason
+	return words.Denied(tool, reason)
 }
 
 // DismissedError is why a call whose approval question the person
 // dismissed did not run.
-const DismissedError = "the person dismissed the approval question"
+const DismissedError = words.DismissedError
 
 // Dismissed is what the model reads when the person dismissed the
 // question whether a call of tool may run, asked for reason, without
 // choosing.
 func Dismissed(tool, reason string) string {
-	return "The person dismissed the question without choosing, so " + tool + " did not run; ask again only if they want it. They were asked: " + reason
+	return words.Dismissed(tool, reason)
 }
 
 // NoApprover is the failure of a call of tool that needed approval for
 // reason when nobody could be asked.
 func NoApprover(tool, reason string) string {
-	return "tool " + tool + " needs a person's approval and none could be asked: " + reason
+	return words.NoApprover(tool, reason)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -122,7 +121,7 @@ func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, chec
 		return Outcome{Status: StatusFailed, Error: msg}
 	}
 	if strings.TrimSpace(a.Text) == "" {
-		return Outcome{Status: StatusFailed, Error: fmt.Sprintf("the client answered tool %s without text for the model", tool)}
+		return Outcome{Status: StatusFailed, Error: words.ClientNoText(tool)}
 	}
 	o := Outcome{Status: StatusCompleted, Text: a.Text, Result: a.Result}
 	CapResult(tool, &o, max)
@@ -132,13 +131,13 @@ func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, chec
 // NoClient is the failure of a call of tool, which runs only in the
 // client, when no client handler was given for it.
 func NoClient(tool string) string {
-	return fmt.Sprintf("tool %s runs in the client application, and no client handler was given for it", tool)
+	return words.NoClient(tool)
 }
 
 // ClientTimedOut is the failure of a call of tool whose client did not
 // answer within d.
 func ClientTimedOut(tool string, d time.Duration) string {
-	return fmt.Sprintf("tool %s timed out after %s waiting for the client's answer", tool, d)
+	return words.ClientTimedOut(tool, d)
 }
 
 // checkClientResult returns why a client's typed result does not fit the
@@ -147,19 +146,19 @@ func ClientTimedOut(tool string, d time.Duration) string {
 func checkClientResult(name string, rendered bool, result json.RawMessage, check func(result []byte) ([]string, error)) string {
 	if !rendered {
 		if len(result) > 0 {
-			return fmt.Sprintf("the client answered tool %s with a typed result, which a plain tool does not have", name)
+			return words.ClientUnwantedResult(name)
 		}
 		return ""
 	}
 	if len(result) == 0 {
-		return fmt.Sprintf("the client answered tool %s without its typed result", name)
+		return words.ClientNoResult(name)
 	}
 	problems, err := check(result)
 	if err != nil {
 		return err.Error()
 	}
 	if len(problems) > 0 {
-		return words.Message("the client answered tool "+name+" with an invalid result:", words.Problems(problems, 0))
+		return words.ClientBadResult(name, problems)
 	}
 	return ""
 }

@@ -22,5 +22,6 @@
 // [NotAsked]), how a client's answers to a tool it runs are admitted and
 // judged ([ClientGate], [ClientOutcome], [NoClient], [ClientTimedOut]) and
 // how a wrong client action reads ([BadAction]). The host and sdk/modtest
-// both use them, so a test reads what a model reads.
+// both use them, so a test reads what a model reads; the texts themselves
+// are in internal/words, with every other problem a model reads.
 package modapi

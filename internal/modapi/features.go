@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -130,7 +131,7 @@ func OverLimit(what string, size, max int) string {
 	if max <= 0 || size <= max {
 		return ""
 	}
-	return fmt.Sprintf("%s returned %d bytes, over the %d-byte result limit", what, size, max)
+	return words.OverLimit(what, size, max)
 }
 
 // CheckMessages returns what is wrong with a prompt's messages, or "":

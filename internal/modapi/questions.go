@@ -3,7 +3,6 @@ package modapi
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 
 	"github.com/modkit/modkit/internal/words"
 )
@@ -74,27 +73,15 @@ const MaxQuestions = 32
 // TooManyQuestions is the failure of a call of tool that asked more than
 // MaxQuestions questions.
 func TooManyQuestions(tool string) string {
-	return fmt.Sprintf("tool %s asked more than %d questions in one call", tool, MaxQuestions)
+	return words.TooManyQuestions(tool, MaxQuestions)
 }
 
 // CannotAsk is why a question of kind could not be asked: the caller
 // declared it cannot put it. Handlers read it as the error of Ask.
-func CannotAsk(kind QuestionKind) string {
-	switch kind {
-	case AskForm:
-		return "the question could not be asked: the client cannot ask a person to fill a form"
-	case AskURL:
-		return "the question could not be asked: the client cannot send a person to a URL"
-	case AskSample:
-		return "the question could not be asked: the client offers no model to sample"
-	case AskRoots:
-		return "the question could not be asked: the client declares no roots"
-	}
-	return fmt.Sprintf("the question could not be asked: unknown kind %q", kind)
-}
+func CannotAsk(kind QuestionKind) string { return words.CannotAsk(string(kind)) }
 
 // BadAnswer is the refusal of an answer to a form that breaks its schema,
 // in the words the host uses for a tool's input.
 func BadAnswer(problems []string) string {
-	return words.Message("the answer does not fit the form:", problems)
+	return words.BadAnswer(problems)
 }

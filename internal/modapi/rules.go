@@ -1,7 +1,6 @@
 package modapi
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/modkit/modkit/internal/limits"
@@ -34,8 +33,7 @@ func CapResult(tool string, o *Outcome, max int) {
 		return
 	}
 	if size := ResultSize(o); size > max {
-		*o = Outcome{Status: StatusFailed, Error: fmt.Sprintf(
-			"tool %s returned %d bytes, over the %d-byte result limit; it should return a compact result", tool, size, max)}
+		*o = Outcome{Status: StatusFailed, Error: words.ResultTooBig(tool, size, max)}
 	}
 }
 
@@ -46,17 +44,17 @@ func CapMessage(what, msg string, max int) string {
 	if max <= 0 || len(msg) <= max {
 		return ""
 	}
-	return fmt.Sprintf("%s returned %d bytes, over the %d-byte message limit; it should return a short message", what, len(msg), max)
+	return words.MessageTooBig(what, len(msg), max)
 }
 
 // InvalidInput is the failure of a call to tool whose input has problems.
 func InvalidInput(tool string, problems []string) string {
-	return words.Message("invalid input for tool "+tool+":", problems)
+	return words.InvalidInput(tool, problems)
 }
 
 // Blocked is the failure of an action a hook of mod refused, for reason.
 func Blocked(mod, reason string) string {
-	return fmt.Sprintf("blocked by a hook of mod %s: %s", mod, reason)
+	return words.Blocked(mod, reason)
 }
 
 // Message is why a failed call of tool failed, as the model reads it after
@@ -68,7 +66,7 @@ func (o *Outcome) Message(tool string) string {
 	case o.Error != "":
 		return o.Error
 	default:
-		return "tool " + tool + " failed without a message"
+		return words.FailedSilently(tool)
 	}
 }
 

@@ -1,5 +1,5 @@
-// Package words words every problem a model or a person reads about a
-// mod's input, in one place, so that every side that
+// Package words words every problem and failure a model or a person
+// reads about a mod's input and calls, in one place, so that every side that
 // judges (a generated validator, the host's JSON Schema fallback, the
 // mod's server, the host, sdk/modtest) says a thing the same way.
 //
@@ -16,6 +16,16 @@
 // A list of problems is capped by [Problems] ("and 19950 more problems")
 // and joined under a head by [Message], so a message is bounded whatever
 // the input.
+//
+// # Calls
+//
+// The failures of a call as the model reads them after "Tool failed: ",
+// and the question a person reads before approving one, are in calls.go: a
+// result over its limit ([ResultTooBig]), a hook's refusal ([Blocked]), the
+// ends of an approval ([Denied], [Dismissed], [NoApprover]), a client's
+// answers and actions, questions that could not be asked.
+// internal/modapi decides when each applies, and keeps its names for them
+// (modapi.Denied, …), so that the host and sdk/modtest call one rule.
 //
 // sdk/jsoncheck re-exports the problem words its generated validators
 // call (jsoncheck.MsgBound, …); every other caller uses this package.
