@@ -67,7 +67,7 @@ func newTaskBackend() *taskBackend {
 }
 
 // taskServer serves b over streamable HTTP, its tasks in store.
-func taskServer(t *testing.T, b Backend, store taskstore.Store) string {
+func taskServer(t testing.TB, b Backend, store taskstore.Store) string {
 	t.Helper()
 	srv, err := NewServer(b, &Options{TaskStore: store, TaskLease: time.Second})
 	if err != nil {
@@ -82,7 +82,7 @@ func taskServer(t *testing.T, b Backend, store taskstore.Store) string {
 var withTasks = map[string]any{"extensions": map[string]any{TasksExtension: map[string]any{}}}
 
 // post sends one 2026-07-28 request and returns its result or error.
-func post(t *testing.T, url, method, name string, params map[string]any, caps map[string]any) (result map[string]any, rpcErr map[string]any) {
+func post(t testing.TB, url, method, name string, params map[string]any, caps map[string]any) (result map[string]any, rpcErr map[string]any) {
 	t.Helper()
 	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})

@@ -11,7 +11,8 @@ import (
 // Memory is a Store in one process's memory.
 type Memory struct {
 	mu    sync.Mutex
-	tasks map[string][]byte // id -> JSON: callers never share a *Task
+	tasks map[string]memTask // callers never share a *Task
+	swept time.Time          // when expired tasks were last dropped
 	subs  map[int]func(string)
 	// watchers are called, m.mu held, with each changed task.
 	watchers map[int]func(*Task)
@@ -20,23 +21,48 @@ type Memory struct {
 
 // NewMemory returns an empty in-memory store.
 func NewMemory() *Memory {
-	return &Memory{tasks: map[string][]byte{}, subs: map[int]func(string){}, watchers: map[int]func(*Task){}}
+	return &Memory{tasks: map[string]memTask{}, subs: map[int]func(string){}, watchers: map[int]func(*Task){}}
 }
 
 var _ Store = (*Memory)(nil)
 
-func (m *Memory) Create(_ context.Context, t *Task) error {
+// memTask is a stored task: its JSON, and when it expires (zero: never).
+type memTask struct {
+	data    []byte
+	expires time.Time
+}
+
+func newMemTask(t *Task) (memTask, error) {
 	data, err := json.Marshal(t)
+	if err != nil {
+		return memTask{}, err
+	}
+	mt := memTask{data: data}
+	if t.TTL > 0 {
+		mt.expires = t.CreatedAt.Add(t.TTL)
+	}
+	return mt, nil
+}
+
+func (mt memTask) expired(now time.Time) bool {
+	return !mt.expires.IsZero() && now.After(mt.expires)
+}
+
+// sweepEvery is how often Create drops the expired tasks.
+const sweepEvery = time.Minute
+
+func (m *Memory) Create(_ context.Context, t *Task) error {
+	mt, err := newMemTask(t)
 	if err != nil {
 		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.sweep()
+	m.sweep(time.Now())
 	if _, ok := m.tasks[t.ID]; ok {
 		return fmt.Errorf("task %s exists", t.ID)
 	}
-	m.tasks[t.ID] = data
+	m.tasks[t.ID] = mt
 	return nil
 }
 
@@ -47,17 +73,17 @@ func (m *Memory) Get(_ context.Context, id string) (*Task, error) {
 }
 
 func (m *Memory) get(id string) (*Task, error) {
-	data, ok := m.tasks[id]
+	mt, ok := m.tasks[id]
 	if !ok {
 		return nil, ErrNotFound
 	}
-	var t Task
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, err
-	}
-	if expired(&t, time.Now()) {
+	if mt.expired(time.Now()) {
 		delete(m.tasks, id)
 		return nil, ErrNotFound
+	}
+	var t Task
+	if err := json.Unmarshal(mt.data, &t); err != nil {
+		return nil, err
 	}
 	return &t, nil
 }
@@ -75,11 +101,11 @@ func (m *Memory) Update(_ context.Context, id string, change func(*Task) error) 
 	if err := change(t); err != nil {
 		return nil, err
 	}
-	data, err := json.Marshal(t)
+	mt, err := newMemTask(t)
 	if err != nil {
 		return nil, err
 	}
-	m.tasks[id] = data
+	m.tasks[id] = mt
 	for _, fn := range m.watchers {
 		c := *t
 		fn(&c)
@@ -129,12 +155,15 @@ func (m *Memory) Subscribe(ctx context.Context, fn func(id string)) {
 func (m *Memory) Ping(context.Context) error { return nil }
 func (m *Memory) Close() error               { return nil }
 
-// sweep forgets expired tasks; m.mu is held.
-func (m *Memory) sweep() {
-	if len(m.tasks)%64 != 0 {
+// sweep forgets the expired tasks, once per sweepEvery; m.mu is held.
+func (m *Memory) sweep(now time.Time) {
+	if now.Sub(m.swept) < sweepEvery {
 		return
 	}
-	for id := range m.tasks {
-		m.get(id)
+	m.swept = now
+	for id, mt := range m.tasks {
+		if mt.expired(now) {
+			delete(m.tasks, id)
+		}
 	}
 }

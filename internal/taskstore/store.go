@@ -107,8 +107,3 @@ func Open(spec string) (Store, error) {
 	}
 	return NewRedis(spec)
 }
-
-// expired reports whether t's TTL has passed at now.
-func expired(t *Task, now time.Time) bool {
-	return t.TTL > 0 && now.After(t.CreatedAt.Add(t.TTL))
-}

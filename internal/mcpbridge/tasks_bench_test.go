@@ -1,0 +1,48 @@
+package mcpbridge
+
+import (
+	"testing"
+	"time"
+)
+
+// BenchmarkTaskHTTP: a call of flash (it reports a status, which makes it
+// a task, then ends) polled to completion over streamable HTTP, with the
+// fake backend: what a task costs besides its mod's work. Compare with
+// BenchmarkPlainHTTP.
+func BenchmarkTaskHTTP(b *testing.B) {
+	url := taskServer(b, newTaskBackend(), nil)
+	polls := 0
+	var callTime time.Duration
+	for b.Loop() {
+		start := time.Now()
+		res, e := post(b, url, "tools/call", "flash", map[string]any{"name": "flash", "arguments": map[string]any{}}, withTasks)
+		if e != nil || res["resultType"] != "task" {
+			b.Fatalf("got %v %v", res, e)
+		}
+		callTime += time.Since(start)
+		id := res["taskId"].(string)
+		for {
+			polls++
+			res, e := post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
+			if e != nil {
+				b.Fatal(e)
+			}
+			if res["status"] == "completed" {
+				break
+			}
+		}
+	}
+	b.ReportMetric(float64(polls)/float64(b.N), "polls/op")
+	b.ReportMetric(float64(callTime.Microseconds())/float64(b.N), "call-µs/op")
+}
+
+// BenchmarkPlainHTTP: a plain call, served by the direct path.
+func BenchmarkPlainHTTP(b *testing.B) {
+	url := taskServer(b, newTaskBackend(), nil)
+	for b.Loop() {
+		res, e := post(b, url, "tools/call", "plain", map[string]any{"name": "plain", "arguments": map[string]any{}}, withTasks)
+		if e != nil || res["resultType"] != "complete" {
+			b.Fatalf("got %v %v", res, e)
+		}
+	}
+}
