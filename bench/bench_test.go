@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/internal/telemetry"
 )
 
 // The benchmarks below are the report's calls as go test -bench entry points:
@@ -195,5 +196,33 @@ func BenchmarkList100(b *testing.B) {
 		if err := listFleet(dirs, e.hostOptions()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkTraced is traced_vs_call's two sides, for a host profile:
+//
+//	go test ./bench -run '^$' -bench Traced -benchtime 3000x -cpuprofile cpu.out
+func BenchmarkTraced(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	h, err := e.modHost(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tel, err := telemetry.Setup(ctx, &telemetry.Options{Batched: &countingExporter{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	for _, on := range []bool{true, false} {
+		name := "plain"
+		if on {
+			name = "traced"
+		}
+		b.Run(name, func(b *testing.B) {
+			tel.SetTracing(on)
+			defer tel.SetTracing(false)
+			runCall(b, hostCall(h, e.session(), "echo", nil))
+		})
 	}
 }

@@ -227,6 +227,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
 		return
 	}
+	tagRequestID(req.Header, m.ID)
 	if m.Method == "" {
 		// Batches and responses: the SDK's to judge.
 		h.serveSession(w, req, session)

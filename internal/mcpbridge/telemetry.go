@@ -1,8 +1,11 @@
 package mcpbridge
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"reflect"
 	"strconv"
 	"time"
@@ -41,6 +44,7 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 			header = e.Header
 		}
 		ctx, span := telemetry.StartRequest(ctx, method, tool, session, meta, header)
+		span.Set("jsonrpc.request.id", http.Header(header).Get(requestIDHeader))
 		defer span.End()
 		res, err := next(ctx, method, req)
 		errType := ""
@@ -64,5 +68,31 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		telemetry.RecordOperation(method, tool, errType, time.Since(start))
 		return res, err
+	}
+}
+
+// requestIDHeader carries a request's JSON-RPC id from the HTTP handler,
+// which parses the body, to observe, which the SDK does not tell it: the
+// SDK hands the request's headers to the handlers.
+const requestIDHeader = "Modkit-Jsonrpc-Request-Id"
+
+// tagRequestID sets the request's JSON-RPC id, as the span attribute
+// jsonrpc.request.id writes it (a string unquoted, a number as sent), in
+// h when the process traces; a client's own header of the name is dropped.
+func tagRequestID(h http.Header, id json.RawMessage) {
+	if !telemetry.Tracing() {
+		return
+	}
+	h.Del(requestIDHeader)
+	id = bytes.TrimSpace(id)
+	switch {
+	case len(id) == 0 || string(id) == "null":
+	case id[0] == '"':
+		var s string
+		if json.Unmarshal(id, &s) == nil {
+			h.Set(requestIDHeader, s)
+		}
+	default:
+		h.Set(requestIDHeader, string(id))
 	}
 }

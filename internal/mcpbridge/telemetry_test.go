@@ -2,10 +2,16 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/telemetry"
 )
 
@@ -29,5 +35,82 @@ func TestObserveNotificationWithoutParams(t *testing.T) {
 	}
 	if !called {
 		t.Fatal("the middleware did not call the next handler")
+	}
+}
+
+// TestRequestIDOnSpan: a tools/call over HTTP, in a session (the SDK's
+// path) and sessionless (the direct path), gets a request span with the
+// request's JSON-RPC id; a client's own id header is not believed.
+func TestRequestIDOnSpan(t *testing.T) {
+	ctx := context.Background()
+	exp := tracetest.NewInMemoryExporter()
+	tel, err := telemetry.Setup(ctx, &telemetry.Options{Exporter: exp, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	b := &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("echo", "")}},
+		call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "ok"}
+		},
+	}
+	srv, err := NewServer(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(NewHTTPHandler(srv, nil))
+	defer ts.Close()
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		exp.Reset()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+			&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: spoofID{}}},
+			&mcp.ClientSessionOptions{ProtocolVersion: version})
+		if err != nil {
+			t.Fatalf("%s: connect: %v", version, err)
+		}
+		if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{}}); err != nil {
+			t.Fatalf("%s: CallTool: %v", version, err)
+		}
+		cs.Close()
+		var id string
+		for _, s := range exp.GetSpans() {
+			if s.Name != "tools/call echo" {
+				continue
+			}
+			for _, kv := range s.Attributes {
+				if kv.Key == "jsonrpc.request.id" {
+					id = kv.Value.Emit()
+				}
+			}
+		}
+		if _, err := strconv.Atoi(id); err != nil {
+			t.Errorf("%s: the tools/call span's jsonrpc.request.id is %q, want the client's integer id", version, id)
+		}
+	}
+}
+
+// spoofID sends every request with a client's own request id header.
+type spoofID struct{}
+
+func (spoofID) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set(requestIDHeader, "spoofed")
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+func TestTagRequestID(t *testing.T) {
+	ctx := context.Background()
+	tel, err := telemetry.Setup(ctx, &telemetry.Options{Exporter: tracetest.NewInMemoryExporter(), Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	for raw, want := range map[string]string{`7`: "7", ` "abc" `: "abc", `null`: "", ``: "", `"bad`: ""} {
+		h := http.Header{requestIDHeader: {"spoofed"}}
+		tagRequestID(h, json.RawMessage(raw))
+		if got := h.Get(requestIDHeader); got != want {
+			t.Errorf("id %s: header %q, want %q", raw, got, want)
+		}
 	}
 }

@@ -24,6 +24,7 @@ type batcher struct {
 
 	mu      sync.Mutex
 	queue   []sdktrace.ReadOnlySpan
+	mods    []modBatch    // mods' spans, replayed at the next export
 	full    chan struct{} // a batch is ready
 	flushes chan chan struct{}
 	stop    chan struct{}
@@ -100,8 +101,31 @@ func (b *batcher) run() {
 	}
 }
 
-// export exports everything queued, in batches.
+// modBatch is a mod's encoded SpanBatch, as its trailer brought it.
+type modBatch struct{ mod, spans string }
+
+// later keeps a mod's spans to replay at the next export, unless as many
+// batches as the queue holds spans wait already.
+func (b *batcher) later(mod, spans string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.mods) >= b.maxQueue {
+		return false
+	}
+	b.mods = append(b.mods, modBatch{mod, spans})
+	return true
+}
+
+// export replays the mods' spans, then exports everything queued, in
+// batches.
 func (b *batcher) export() {
+	b.mu.Lock()
+	mods := b.mods
+	b.mods = nil
+	b.mu.Unlock()
+	for _, m := range mods {
+		replayBatch(m.mod, m.spans)
+	}
 	b.mu.Lock()
 	spans := b.queue
 	b.queue = nil

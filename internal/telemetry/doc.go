@@ -12,9 +12,11 @@
 // OTEL_TRACES_SAMPLER picks the sampler; OTEL_BSP_SCHEDULE_DELAY,
 // OTEL_BSP_MAX_QUEUE_SIZE and OTEL_BSP_MAX_EXPORT_BATCH_SIZE shape the
 // batches. Metrics are kept when the caller serves them
-// ([Telemetry.MetricsHandler], Prometheus text format); no OTLP metrics
-// exporter is linked, and OTEL_METRICS_EXPORTER=otlp only earns a note on
-// the console writer.
+// ([Telemetry.MetricsHandler], Prometheus text format), and pushed over
+// OTLP when OTEL_METRICS_EXPORTER lists "otlp" (OTEL_EXPORTER_OTLP_PROTOCOL
+// or OTEL_EXPORTER_OTLP_METRICS_PROTOCOL "http/protobuf", the default, or
+// "grpc"; every OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). Another
+// exporter name earns a note on the console writer.
 //
 // # Cost
 //
@@ -27,6 +29,17 @@
 // conventions; under it the host's call ([StartCall]) and its steps
 // ([StartStep]): validation, hooks, approval, questions, the mod's build and
 // start. The mod's own spans come back over the mod's connection
-// (internal/modtrace) and are exported here with their ids, so they nest
-// under the call.
+// ([ModDialOptions]; internal/modtrace is the mod's side) and are exported
+// here with their ids, so they nest under the call; with a batching
+// exporter they are decoded and replayed when the batch is exported, off
+// the call's path. The MCP bridge sets jsonrpc.request.id on the request's
+// span for requests over HTTP.
+//
+// # Metrics
+//
+// Besides mcp.server.operation.duration, the modkit.* instruments count
+// calls by tool and outcome, calls in flight, mod starts, crashes and
+// restarts, build time, input refusals and approval and question outcomes;
+// [TimedStore] times the task store's operations
+// (modkit.taskstore.operation.duration).
 package telemetry

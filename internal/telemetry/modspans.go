@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/baggage"
@@ -30,13 +31,31 @@ func ModDialOptions(mod string) []grpc.DialOption {
 		grpc.WithChainStreamInterceptor(clientStream(sink))}
 }
 
-// ModSpans returns what exports the spans a mod sent back, under the
-// mod's id.
-func ModSpans(mod string) func([]*pb.Span) {
-	return func(spans []*pb.Span) {
-		if tracingOn.Load() {
-			replay(otel.GetTracerProvider(), mod, spans)
+// ModSpans returns what exports the spans a mod sent back (a SpanBatch,
+// encoded), under the mod's id. With a batching exporter they are decoded
+// and replayed when the batch is exported, off the call's path; otherwise
+// at once.
+func ModSpans(mod string) func(batch string) {
+	return func(batch string) {
+		if !tracingOn.Load() {
+			return
 		}
+		if b := modBatcher.Load(); b != nil && b.later(mod, batch) {
+			return
+		}
+		replayBatch(mod, batch)
+	}
+}
+
+// modBatcher is the batcher of the provider Setup made, when it batches.
+var modBatcher atomic.Pointer[batcher]
+
+// replayBatch decodes a mod's encoded SpanBatch and replays its spans
+// through the process's TracerProvider.
+func replayBatch(mod, batch string) {
+	var spans pb.SpanBatch
+	if proto.Unmarshal([]byte(batch), &spans) == nil {
+		replay(otel.GetTracerProvider(), mod, spans.Spans)
 	}
 }
 
@@ -61,7 +80,7 @@ func outgoing(ctx context.Context) (context.Context, bool) {
 // clientUnary is the host's unary interceptor: a request made under a
 // sampled span carries its trace context, and the spans the mod sends back
 // go to sink.
-func clientUnary(sink func([]*pb.Span)) grpc.UnaryClientInterceptor {
+func clientUnary(sink func(string)) grpc.UnaryClientInterceptor {
 	return func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
 		ctx, traced := outgoing(ctx)
 		if !traced {
@@ -76,7 +95,7 @@ func clientUnary(sink func([]*pb.Span)) grpc.UnaryClientInterceptor {
 
 // clientStream is clientUnary for streaming RPCs: the spans arrive when the
 // stream ends.
-func clientStream(sink func([]*pb.Span)) grpc.StreamClientInterceptor {
+func clientStream(sink func(string)) grpc.StreamClientInterceptor {
 	return func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
 		ctx, traced := outgoing(ctx)
 		cs, err := streamer(ctx, desc, cc, method, opts...)
@@ -89,7 +108,7 @@ func clientStream(sink func([]*pb.Span)) grpc.StreamClientInterceptor {
 
 type tracedClientStream struct {
 	grpc.ClientStream
-	sink func([]*pb.Span)
+	sink func(string)
 	once sync.Once
 }
 
@@ -106,14 +125,8 @@ func (s *tracedClientStream) RecvMsg(m any) error {
 	return err
 }
 
-func deliver(md metadata.MD, sink func([]*pb.Span)) {
-	v := md[modtrace.TrailerKey]
-	if len(v) == 0 || sink == nil {
-		return
+func deliver(md metadata.MD, sink func(string)) {
+	if v := md[modtrace.TrailerKey]; len(v) > 0 && sink != nil {
+		sink(v[0])
 	}
-	var batch pb.SpanBatch
-	if proto.Unmarshal([]byte(v[0]), &batch) != nil {
-		return
-	}
-	sink(batch.Spans)
 }

@@ -40,7 +40,7 @@ func TestOffAllocatesNothing(t *testing.T) {
 			ApprovalDone("t", "approved")
 			QuestionDone("t", "form", "answered")
 		},
-		"ModSpans": func() { ModSpans("m")(nil) },
+		"ModSpans": func() { ModSpans("m")("") },
 	}
 	for name, f := range hooks {
 		if n := testing.AllocsPerRun(100, f); n != 0 {

@@ -50,6 +50,7 @@ type Options struct {
 // Telemetry is what Setup turned on; Shutdown flushes and turns it off.
 type Telemetry struct {
 	tp      *sdktrace.TracerProvider
+	batcher *batcher // replays the mods' spans, when set
 	mp      *sdkmetric.MeterProvider
 	metrics http.Handler
 }
@@ -90,7 +91,13 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		case o.Exporter != nil:
 			popts = append(popts, sdktrace.WithSyncer(exp))
 		case exp != nil:
-			popts = append(popts, sdktrace.WithSpanProcessor(newBatcher(exp, o.Getenv)))
+			b := newBatcher(exp, o.Getenv)
+			popts = append(popts, sdktrace.WithSpanProcessor(b))
+			if o.Processor == nil {
+				// Nothing else waits for a mod's spans: they are replayed
+				// when the batch is exported, off the call's path.
+				t.batcher = b
+			}
 		}
 		if o.Processor != nil {
 			popts = append(popts, sdktrace.WithSpanProcessor(o.Processor))
@@ -98,6 +105,7 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		t.tp = sdktrace.NewTracerProvider(popts...)
 		ht := t.tp.Tracer(tracerName)
 		hostTracer.Store(&ht)
+		modBatcher.Store(t.batcher)
 		otel.SetTracerProvider(t.tp)
 		otel.SetTextMapPropagator(Propagator)
 		tracingOn.Store(true)
@@ -215,8 +223,12 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	}
 	var errs []error
 	if t.tp != nil {
+		// The mods' spans waiting in the batcher are replayed through
+		// the provider while it still records.
+		errs = append(errs, t.tp.ForceFlush(ctx))
 		tracingOn.Store(false)
 		hostTracer.Store(nil)
+		modBatcher.Store(nil)
 		errs = append(errs, t.tp.Shutdown(ctx))
 	}
 	if t.mp != nil {
