@@ -97,9 +97,11 @@ func list100(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	opts := e.hostOptions()
+	start := time.Now()
 	if err := listFleet(dirs, opts); err != nil { // warm the page cache
 		return row{}, err
 	}
+	first := time.Since(start)
 	var s sample
 	for range e.cfg.rounds {
 		if err := ctx.Err(); err != nil {
@@ -118,5 +120,8 @@ func list100(ctx context.Context, e *env) (row, error) {
 	xs := s.all()
 	a := side{label: fmt.Sprintf("Load + Tools, %d mods × %d tools", listMods, listTools), unit: "ms",
 		p50: percentile(xs, 50), p99: percentile(xs, 99)}
-	return single("", a, s.roundMedians(), goal{}), nil
+	r := single("", a, s.roundMedians(), goal{})
+	r.notes = []string{fmt.Sprintf("first load in this process, every manifest decoded (page cache cold or warm): %s ms",
+		num(float64(first)/float64(time.Millisecond)))}
+	return r, nil
 }
