@@ -26,21 +26,45 @@ func mcpStdioVsGoSDK(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the echo mod when needed
 		return row{}, err
 	}
-	a, err := stdioClient(ctx, "modhost", e.modhostCommand("mcp"))
+	modCmd, sdkCmd := e.modhostCommand("mcp"), exec.Command(e.bins.mcp)
+	a, err := stdioClient(ctx, "modhost", modCmd)
 	if err != nil {
 		return row{}, err
 	}
 	defer a.Close()
-	b, err := stdioClient(ctx, "go-sdk", exec.Command(e.bins.mcp))
+	b, err := stdioClient(ctx, "go-sdk", sdkCmd)
 	if err != nil {
 		return row{}, err
 	}
 	defer b.Close()
-	sa, sb, err := pairCalls(ctx, e.cfg, echoCall("modhost", a), echoCall("go-sdk", b))
+	var modCPU, sdkCPU [][2]float64
+	timed := func(fn call, pid int, cpu *[][2]float64) func(int) ([]float64, error) {
+		return func(int) ([]float64, error) {
+			before, err := treeCPU(pid)
+			if err != nil {
+				return nil, err
+			}
+			xs, err := latencies(ctx, e.cfg.warmup, e.cfg.calls, fn)
+			if err != nil {
+				return nil, err
+			}
+			after, err := treeCPU(pid)
+			if err != nil {
+				return nil, err
+			}
+			n := float64(e.cfg.warmup + e.cfg.calls)
+			us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / n }
+			*cpu = append(*cpu, [2]float64{us(after[0] - before[0]), us(after[1] - before[1])})
+			return xs, nil
+		}
+	}
+	sa, sb, err := pair(e.cfg.rounds, timed(echoCall("modhost", a), modCmd.Process.Pid, &modCPU),
+		timed(echoCall("go-sdk", b), sdkCmd.Process.Pid, &sdkCPU))
 	if err != nil {
 		return row{}, err
 	}
 	r := compare("", latencySide("modhost mcp, stdio", sa), latencySide("go-sdk server, stdio", sb), roundRatios(sa, sb), goal{})
+	r.notes = append(r.notes, cpuNote(modCPU, sdkCPU))
 	r.notes = append(r.notes, tsFigure(ctx, e,
 		tsTarget{command: e.modhostCommand("mcp")}, tsTarget{command: exec.Command(e.bins.mcp)}))
 	return r, nil
@@ -121,8 +145,8 @@ func mcpHTTP8VsGoSDK(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	defer closeB()
-	var modCPU, sdkCPU [][]float64 // per round: µs per call of the server, then of its children
-	rate := func(fn call, pid int, cpu *[][]float64) func(int) ([]float64, error) {
+	var modCPU, sdkCPU [][2]float64
+	rate := func(fn call, pid int, cpu *[][2]float64) func(int) ([]float64, error) {
 		return func(int) ([]float64, error) {
 			before, err := treeCPU(pid)
 			if err != nil {
@@ -139,7 +163,7 @@ func mcpHTTP8VsGoSDK(ctx context.Context, e *env) (row, error) {
 			}
 			calls := r * time.Since(start).Seconds()
 			us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / calls }
-			*cpu = append(*cpu, []float64{us(after[0] - before[0]), us(after[1] - before[1])})
+			*cpu = append(*cpu, [2]float64{us(after[0] - before[0]), us(after[1] - before[1])})
 			return []float64{r}, nil
 		}
 	}
@@ -150,16 +174,22 @@ func mcpHTTP8VsGoSDK(ctx context.Context, e *env) (row, error) {
 	label := fmt.Sprintf(", %d clients", e.cfg.workers)
 	r := compare("", rateSide("modhost mcp --http"+label, "calls/s", sa),
 		rateSide("go-sdk server, HTTP"+label, "calls/s", sb), roundRatios(sa, sb), goal{})
-	col := func(xs [][]float64, i int) float64 {
+	r.notes = []string{cpuNote(modCPU, sdkCPU)}
+	return r, nil
+}
+
+// cpuNote says what CPU each server spent per call, from per-round pairs
+// of µs per call: the server's own, then its children's.
+func cpuNote(mod, sdk [][2]float64) string {
+	col := func(xs [][2]float64, i int) float64 {
 		var c []float64
 		for _, x := range xs {
 			c = append(c, x[i])
 		}
 		return median(c)
 	}
-	r.notes = []string{fmt.Sprintf("server CPU per call (median of rounds): modhost %s µs + mod %s µs; go-sdk server %s µs",
-		num(col(modCPU, 0)), num(col(modCPU, 1)), num(col(sdkCPU, 0)))}
-	return r, nil
+	return fmt.Sprintf("server CPU per call (median of rounds): modhost %s µs + mod %s µs; go-sdk server %s µs",
+		num(col(mod, 0)), num(col(mod, 1)), num(col(sdk, 0)))
 }
 
 // treeCPU returns the CPU time process pid has used, and the sum of what

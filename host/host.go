@@ -365,7 +365,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 		}
 		return fail("%w", err)
 	}
-	man, err := manifest.Decode(data)
+	man, err := decodeManifest(data)
 	if err != nil {
 		return fail("%s: %w; run go generate in %s to write it again", manifest.FileName, err, dir)
 	}

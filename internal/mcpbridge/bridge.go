@@ -122,7 +122,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
 	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
-	srv.AddReceivingMiddleware(observe)
+	srv.AddReceivingMiddleware(observe, noteLogLevel)
 	br.addFeatures(srv, fb)
 	direct := &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
 	for _, t := range tools {
@@ -277,16 +277,16 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 	}
 }
 
-// wantsLogs reports whether a call's logs may reach its client: always in
-// a session, whose level logging/setLevel sets; for a request of 2026-07-28
-// or later, only when its _meta names a level.
+// wantsLogs reports whether a call's logs may reach its client: when its
+// _meta names a level; else, in a session (before 2026-07-28), once its
+// client set a level with logging/setLevel: before, the SDK sends none.
 func wantsLogs(req *mcp.CallToolRequest) bool {
 	meta := req.Params.GetMeta()
-	if _, stateless := meta[mcp.MetaKeyProtocolVersion]; !stateless {
+	if _, ok := meta[mcp.MetaKeyLogLevel]; ok {
 		return true
 	}
-	_, ok := meta[mcp.MetaKeyLogLevel]
-	return ok
+	_, stateless := meta[mcp.MetaKeyProtocolVersion]
+	return !stateless && levelSet(req.Session)
 }
 
 // outcome is the MCP result of a call of t with input that returned res

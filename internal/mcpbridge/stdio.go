@@ -349,31 +349,34 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 	default:
 		return codeInvalidRequest, "invalid request: a message is a JSON object", nil
 	}
-	var m map[string]json.RawMessage // case-sensitive keys, as the SDK reads them
-	if json.Unmarshal(line, &m) != nil {
+	if !json.Valid(line) {
+		return codeParseError, "parse error: not a JSON value", nil
+	}
+	m, ok := topFields(line) // case-sensitive keys, as the SDK reads them
+	if !ok {
 		return codeParseError, "parse error: not a JSON value", nil
 	}
 	if depth(line) > maxDepth {
 		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
-	if string(m["jsonrpc"]) != `"2.0"` {
+	if string(m.jsonrpc) != `"2.0"` {
 		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
 	}
-	rawID, hasID := m["id"]
+	rawID, hasID := m.id, m.id != nil
 	id := ""
 	if hasID && string(rawID) != "null" {
 		if id = idKey(rawID); id == "" {
 			return codeInvalidRequest, `invalid request: "id" must be a string or a number`, nil
 		}
 	}
-	method, isRequest := m["method"]
+	method, isRequest := m.method, m.method != nil
 	if !isRequest {
 		// A response to a request of the server's.
 		if id == "" {
 			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
 		}
 		defer in.p.replied(id)
-		if e, ok := m["error"]; ok && string(e) != "null" {
+		if e := m.error; e != nil && string(e) != "null" {
 			var we struct {
 				Code    int64           `json:"code"`
 				Message string          `json:"message"`
@@ -391,7 +394,7 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 	}
 	if name == "initialize" {
 		in.initialized = true
-	} else if id != "" && !in.initialized && !preInitialize[name] && !sessionlessRequest(m["params"]) {
+	} else if id != "" && !in.initialized && !preInitialize[name] && !sessionlessRequest(m.params) {
 		// The SDK answers with code 0.
 		return codeInvalidRequest, fmt.Sprintf("invalid request: %s before initialize", name), rawID
 	}
@@ -400,7 +403,7 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		var params struct {
 			RequestID json.RawMessage `json:"requestId"`
 		}
-		if json.Unmarshal(m["params"], &params) == nil {
+		if json.Unmarshal(m.params, &params) == nil {
 			if rid := idKey(params.RequestID); rid != "" {
 				in.p.cancel(rid)
 			}
@@ -409,6 +412,44 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		in.p.request(id)
 	}
 	return 0, "", nil
+}
+
+// messageFields are the top-level members of a JSON-RPC message the
+// filters read; nil when absent.
+type messageFields struct {
+	jsonrpc, id, method, params, error json.RawMessage
+}
+
+// topFields reads the members of the valid JSON object line that the
+// filters look at, the last of each name winning, as when it is decoded
+// into a map.
+func topFields(line []byte) (m messageFields, ok bool) {
+	r, ok := newFieldReader(line)
+	if !ok {
+		return m, false
+	}
+	for {
+		key, more := r.next()
+		if !more {
+			return m, true
+		}
+		v, ok := r.value()
+		if !ok {
+			return m, false
+		}
+		switch key {
+		case "jsonrpc":
+			m.jsonrpc = v
+		case "id":
+			m.id = v
+		case "method":
+			m.method = v
+		case "params":
+			m.params = v
+		case "error":
+			m.error = v
+		}
+	}
 }
 
 // preInitialize are the requests a client may send before initialize.
@@ -619,18 +660,14 @@ func responseID(data []byte) (string, bool) {
 // keys up to the first of "result" or "error" (not the possibly large
 // result), and past "method" only while no id was seen.
 func messageID(data []byte) (id string, raw json.RawMessage, kind int) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' {
-		return "", nil, kindOther
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.Token(); err != nil {
+	r, ok := newFieldReader(data)
+	if !ok {
 		return "", nil, kindOther
 	}
 	method := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
+	for {
+		key, more := r.next()
+		if !more {
 			return "", nil, kindOther
 		}
 		switch key {
@@ -645,15 +682,15 @@ func messageID(data []byte) (id string, raw json.RawMessage, kind int) {
 			}
 			method = true
 		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
+		v, ok := r.value()
+		if !ok {
 			return "", nil, kindOther
 		}
 		if key == "id" {
-			if id, raw = idKey(v), v; id != "" && method {
+			// The SDK may reuse data once written: keep a copy.
+			if id, raw = idKey(v), bytes.Clone(v); id != "" && method {
 				return id, raw, kindRequest
 			}
 		}
 	}
-	return "", nil, kindOther
 }

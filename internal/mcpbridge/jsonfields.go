@@ -1,0 +1,130 @@
+package mcpbridge
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// fieldReader reads the top-level members of a JSON object in order,
+// without decoding their values: the stdio filters look at a few fields of
+// every message, and decoding it whole each time cost more than the rest of
+// their work. Its input is valid JSON, or it may stop early: any malformed
+// member ends the reading with ok false.
+type fieldReader struct {
+	data []byte
+	pos  int
+}
+
+// newFieldReader returns a reader of the object data, or false when data
+// does not start with '{'.
+func newFieldReader(data []byte) (*fieldReader, bool) {
+	r := &fieldReader{data: data}
+	r.space()
+	if r.pos >= len(data) || data[r.pos] != '{' {
+		return nil, false
+	}
+	r.pos++
+	return r, true
+}
+
+// next returns the next member's key, decoded, positioned at its value;
+// ok is false at the end of the object or when it is malformed.
+func (r *fieldReader) next() (key string, ok bool) {
+	r.space()
+	if r.pos < len(r.data) && r.data[r.pos] == ',' {
+		r.pos++
+		r.space()
+	}
+	if r.pos >= len(r.data) || r.data[r.pos] != '"' {
+		return "", false
+	}
+	raw, ok := r.str()
+	if !ok {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		key = string(raw[1 : len(raw)-1])
+	} else if json.Unmarshal(raw, &key) != nil {
+		return "", false
+	}
+	r.space()
+	if r.pos >= len(r.data) || r.data[r.pos] != ':' {
+		return "", false
+	}
+	r.pos++
+	r.space()
+	return key, true
+}
+
+// value returns the raw value of the member next returned, and moves past
+// it.
+func (r *fieldReader) value() (json.RawMessage, bool) {
+	if r.pos >= len(r.data) {
+		return nil, false
+	}
+	start := r.pos
+	switch r.data[r.pos] {
+	case '"':
+		raw, ok := r.str()
+		return raw, ok
+	case '{', '[':
+		depth := 0
+		for r.pos < len(r.data) {
+			switch r.data[r.pos] {
+			case '"':
+				if _, ok := r.str(); !ok {
+					return nil, false
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					r.pos++
+					return r.data[start:r.pos], true
+				}
+			}
+			r.pos++
+		}
+		return nil, false
+	default:
+		for r.pos < len(r.data) {
+			switch r.data[r.pos] {
+			case ',', '}', ']', ' ', '\t', '\r', '\n':
+				if r.pos == start {
+					return nil, false
+				}
+				return r.data[start:r.pos], true
+			}
+			r.pos++
+		}
+		return nil, false
+	}
+}
+
+// str moves past the string at r.pos and returns it with its quotes.
+func (r *fieldReader) str() ([]byte, bool) {
+	start := r.pos
+	for r.pos++; r.pos < len(r.data); r.pos++ {
+		switch r.data[r.pos] {
+		case '\\':
+			r.pos++
+		case '"':
+			r.pos++
+			return r.data[start:r.pos], true
+		}
+	}
+	return nil, false
+}
+
+func (r *fieldReader) space() {
+	for r.pos < len(r.data) {
+		switch r.data[r.pos] {
+		case ' ', '\t', '\r', '\n':
+			r.pos++
+		default:
+			return
+		}
+	}
+}
