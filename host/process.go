@@ -248,13 +248,14 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		},
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
+		AutoMTLS:         protocol.AutoMTLS,
 		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
 		SyncStdout:       &lineLogger{log: log, stream: "stdout", calls: calls},
 		SyncStderr:       &lineLogger{log: log, stream: "stderr", calls: calls},
 		StartTimeout:     m.h.opts.HandshakeTimeout,
-		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), modtrace.DialOptions(telemetry.ModSpans(id))...),
+		GRPCDialOptions: append(append(protocol.DialOptions(maxMsg), protocol.PeerDialOptions(run.processID)...),
+			modtrace.DialOptions(telemetry.ModSpans(id))...),
 	})
 	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.policy != nil, calls: calls}
 	// Close kills a process that is still starting; a started one it stops

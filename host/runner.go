@@ -124,6 +124,13 @@ func (r *modRunner) kill() {
 	r.cmd.Process.Kill()
 }
 
+// processID is the pid of the started process; 0 before it starts.
+func (r *modRunner) processID() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.pid
+}
+
 // killedByHost reports whether the host killed the process.
 func (r *modRunner) killedByHost() bool {
 	r.mu.Lock()
