@@ -84,25 +84,25 @@ type measurement struct {
 }
 
 var measurements = []measurement{
-	{"call_vs_goplugin", atMost(1.2), callVsGoPlugin},
+	{"call_vs_goplugin", atMost(0.7), callVsGoPlugin},
 	{"call_vs_mcp", atMost(0.6), callVsMCP},
 	{"mcp_http_2026_vs_gosdk", atMost(1.3), mcpHTTP2026VsGoSDK},
 	{"mcp_stdio_vs_gosdk", atMost(1.5), mcpStdioVsGoSDK},
 	{"mcp_http_vs_gosdk", atMost(1.3), mcpHTTPVsGoSDK},
 	{"mcp_http8_vs_gosdk", atLeast(0.8), mcpHTTP8VsGoSDK},
-	{"activity10_vs_call", atMost(1.3), activityVsCall},
+	{"activity10_vs_call", atMost(1.15), activityVsCall},
 	{"task_vs_call", atMost(1.5), taskVsCall},
 	{"balanced_vs_direct", atMost(1.2), balancedVsDirect},
 	{"task_cancel_ms", atMost(1000), taskCancelMS},
 	{"traced_vs_call", atMost(1.10), tracedVsCall},
-	{"concurrent_vs_goplugin", atLeast(0.8), concurrentVsGoPlugin},
-	{"coldstart_vs_goplugin", atMost(1.2), coldStartVsGoPlugin},
+	{"concurrent_vs_goplugin", atLeast(1.3), concurrentVsGoPlugin},
+	{"coldstart_vs_goplugin", atMost(1.0), coldStartVsGoPlugin},
 	{"coldstart_confined_vs_unconfined", atMost(1.05), coldStartConfined},
 	{"validate_vs_json", atMost(1.5), validateVsJSON},
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
 	{"cancel_p50_ms", atMost(1), cancelP50},
 	{"list100_ms", atMost(25), list100},
-	{"idle_rss_vs_goplugin", atMost(1.05), idleRSS},
+	{"idle_rss_vs_goplugin", atMost(1.0), idleRSS},
 }
 
 // errMeasurement marks a run in which some row could not be measured.

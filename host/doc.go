@@ -48,7 +48,17 @@
 // refuses or cannot write makes its mods unavailable: the model reads "the
 // host's build cache is unusable", while the [ModError] and
 // [Options.Progress], once, name the path, the problem and the fix
-// ("chmod go-w DIR"). Host and mod talk over mutual TLS.
+// ("chmod go-w DIR").
+//
+// Host and mod talk gRPC over a unix socket in a directory only the host's
+// user may enter (0700), made for that one process. On Linux and macOS each
+// end asks the kernel who is at the other (SO_PEERCRED; LOCAL_PEERCRED and
+// LOCAL_PEERPID) and hangs up unless it is the expected process of the same
+// user: the mod answers only its parent, the host talks only to the child
+// it started. A process of another user cannot open the socket; another
+// process of the same user is refused before any request is read.
+// Elsewhere (Windows, where go-plugin uses loopback TCP) they use
+// go-plugin's mutual TLS.
 //
 // The mod process dies with the host, even when the host is killed: on
 // Linux by a parent-death signal, elsewhere because the mod watches its

@@ -139,3 +139,20 @@ func RunInProcess(h *Host, g *sdk.Generated) error {
 	}
 	return fmt.Errorf("no loaded mod %s", id)
 }
+
+// ModSocket returns the unix socket address of the running process of mod
+// id, starting it first, and the process's pid.
+func ModSocket(h *Host, id string) (addr string, pid int, err error) {
+	for _, m := range h.mods {
+		if m.man.ID != id {
+			continue
+		}
+		p, err := m.get(context.Background())
+		if err != nil {
+			return "", 0, err
+		}
+		rc := p.client.ReattachConfig()
+		return rc.Addr.String(), p.run.PID(), nil
+	}
+	return "", 0, ErrUnknownTool
+}

@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
 		runHelper()
 	}
+	if addr := os.Getenv(dialHelperEnv); addr != "" {
+		runDialHelper(addr)
+	}
 	var err error
 	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -249,13 +249,14 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		},
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
+		AutoMTLS:         protocol.AutoMTLS,
 		Logger:           protocol.HCLogger(log),
 		Stderr:           tail,
 		SyncStdout:       modproc.NewLineLogger(log, "stdout", calls),
 		SyncStderr:       modproc.NewLineLogger(log, "stderr", calls),
 		StartTimeout:     m.h.opts.HandshakeTimeout,
-		GRPCDialOptions:  append(protocol.DialOptions(maxMsg), telemetry.ModDialOptions(id)...),
+		GRPCDialOptions: append(append(protocol.DialOptions(maxMsg), protocol.PeerDialOptions(run.PID)...),
+			telemetry.ModDialOptions(id)...),
 	})
 	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls}
 	// Close kills a process that is still starting; a started one it stops

@@ -6,12 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/modkit/modkit/internal/modproxytest"
+	"github.com/modkit/modkit/internal/protocol"
 )
 
 // greetSource is a mod published as the module example.com/greet; update
@@ -162,7 +164,8 @@ func tamper(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // publishFuture adds to the proxy modkit v0.2.0, this checkout speaking
-// protocol 2 only, and the mod example.com/future v1.0.0 built against it.
+// only the protocol after this one's, and the mod example.com/future
+// v1.0.0 built against it.
 func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 0 {
 		ts.Fatalf("usage: publishfuture")
@@ -173,9 +176,10 @@ func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
 	data, err := os.ReadFile(filepath.Join(p.Root, filepath.FromSlash(file)))
 	ts.Check(err)
 	src := string(data)
-	for _, edit := range [][2]string{{"const Version = 1\n", "const Version = 2\n"}, {"\t\t1: {PluginName:", "\t\t2: {PluginName:"}} {
+	now, next := strconv.Itoa(protocol.Version), strconv.Itoa(protocol.Version+1)
+	for _, edit := range [][2]string{{"const Version = " + now + "\n", "const Version = " + next + "\n"}, {"\t\t" + now + ": {PluginName:", "\t\t" + next + ": {PluginName:"}} {
 		if !strings.Contains(src, edit[0]) {
-			ts.Fatalf("%s has no %q to make protocol 2 of", file, edit[0])
+			ts.Fatalf("%s has no %q to make protocol %s of", file, edit[0], next)
 		}
 		src = strings.Replace(src, edit[0], edit[1], 1)
 	}

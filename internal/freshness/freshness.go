@@ -10,9 +10,11 @@ import (
 	"go/build"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 )
 
 // GeneratedFile is the name of the Go file modgen writes.
@@ -64,17 +66,30 @@ func hash(files []file) string {
 // Dir returns the [Files] hash of the package in dir: its Go files that
 // match the default build context, without tests. It returns ErrNoGoFiles
 // when there are none besides GeneratedFile.
+//
+// Answers are kept by directory with the size and modification time of
+// each Go file, and reused while those stay the same, as the go command's
+// build cache does: a file rewritten with the same size and its old
+// modification time put back is not seen. A file modified less than
+// [settle] before the check is read again at the next, since a second write
+// within the file system's timestamp granularity would leave its time as it
+// was.
 func Dir(dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", err
 	}
+	key := dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		key = abs
+	}
+	stamps, settled := goFileStamps(entries)
+	if c, ok := dirCache.Load(key); ok && slices.Equal(c.(*dirAnswer).stamps, stamps) {
+		return c.(*dirAnswer).hash, nil
+	}
 	var files []file
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == GeneratedFile {
-			continue
-		}
+	for _, st := range stamps {
+		name := st.name
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
 			continue
@@ -89,7 +104,58 @@ func Dir(dir string) (string, error) {
 	if len(files) == 0 {
 		return "", ErrNoGoFiles
 	}
-	return hash(files), nil
+	h := hash(files)
+	if settled {
+		dirCache.Store(key, &dirAnswer{stamps: stamps, hash: h})
+	} else {
+		dirCache.Delete(key)
+	}
+	return h, nil
+}
+
+// settle is how old every file must be for Dir to keep its answer.
+const settle = 2 * time.Second
+
+// dirCache holds Dir's answers by absolute directory.
+var dirCache sync.Map // string -> *dirAnswer
+
+// dirAnswer is one hash Dir computed, with the files it read.
+type dirAnswer struct {
+	stamps []stamp
+	hash   string
+}
+
+// stamp is what Dir compares of a file to reuse an answer.
+type stamp struct {
+	name    string
+	size    int64
+	modTime int64 // UnixNano
+}
+
+// goFileStamps returns the stamps of the Go files Dir hashes, before build
+// constraints, in name order; settled reports that every one is older than
+// settle. A symbolic link, or a file that cannot be examined, makes the
+// answer unsettled.
+func goFileStamps(entries []os.DirEntry) (stamps []stamp, settled bool) {
+	settled = true
+	now := time.Now()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == GeneratedFile {
+			continue
+		}
+		st := stamp{name: name}
+		if e.Type()&os.ModeSymlink != 0 {
+			settled = false // its target's changes would not show
+		} else if info, err := e.Info(); err == nil {
+			st.size, st.modTime = info.Size(), info.ModTime().UnixNano()
+			settled = settled && now.Sub(info.ModTime()) >= settle
+		} else {
+			settled = false
+		}
+		stamps = append(stamps, st)
+	}
+	return stamps, settled
 }
 
 // constrained reports whether a Go file may be left out of the build by

@@ -11,13 +11,17 @@
 //
 // The host offers every protocol version it supports and go-plugin picks the
 // newest the mod also serves. Version 1 is the [pb.ModServer] service defined
-// in modkit.proto. A new version adds a new plugin set; RPCs take one request
+// in modkit.proto, over go-plugin's mutual TLS. Version 2 is the same
+// service over a unix socket whose two ends check each other's process
+// (package peercred) instead, and TLS only where the kernel cannot tell a
+// socket's peer (Windows); see [AutoMTLS]. A new version adds a new plugin set; RPCs take one request
 // message and return one response, so fields are added compatibly.
 //
 // # Calls
 //
 // CallTool streams a call's activity updates as they happen and ends with
-// exactly one outcome. CallToolOnce runs the same call but returns the
+// exactly one outcome; updates the handler sends while an earlier one is
+// on its way travel together in one message (protocol 2). CallToolOnce runs the same call but returns the
 // updates with the outcome in one response; the host uses it when nobody
 // watches the activity live, which saves the stream's cost.
 //

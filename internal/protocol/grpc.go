@@ -101,6 +101,12 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 			req.OnActivity(ActivityFromProto(a))
 			continue
 		}
+		if b := ev.GetActivities(); b != nil {
+			for _, a := range b.GetUpdates() {
+				req.OnActivity(ActivityFromProto(a))
+			}
+			continue
+		}
 		if o := ev.GetOutcome(); o != nil {
 			// The trailer follows at once; reading it ends the stream
 			// cleanly, so cancelling ctx afterwards resets nothing.
@@ -212,17 +218,16 @@ func callFromProto(req *pb.CallToolRequest) *modapi.CallRequest {
 }
 
 // CallTool implements pb.ModServer: each activity update is sent as it
-// happens, then the outcome. A cancelled call sends nothing more: the host
+// happens (together with those that came while the previous message was
+// on its way; see activitySender), then the outcome. A cancelled call sends nothing more: the host
 // has moved on.
 func (s *GRPCServer) CallTool(req *pb.CallToolRequest, stream pb.Mod_CallToolServer) error {
 	ctx := stream.Context()
 	r := callFromProto(req)
-	r.OnActivity = func(u sdk.ActivityUpdate) {
-		// A failed send means the call is gone; the handler sees its
-		// context cancelled.
-		_ = stream.Send(&pb.CallToolEvent{Event: &pb.CallToolEvent_Activity{Activity: ActivityToProto(u)}})
-	}
+	out := &activitySender{send: stream.Send}
+	r.OnActivity = out.add
 	resp, err := s.Impl.CallTool(ctx, r)
+	out.flush()
 	if err != nil {
 		return err
 	}

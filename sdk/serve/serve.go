@@ -82,7 +82,12 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 	hs := newHandlers(o.Logger, exit)
 	spans := tracing()
 	srv := tracked{modserver.New(g, o.Logger), hs}
+	var peerOpts []grpc.ServerOption
 	if test == nil {
+		var err error
+		if peerOpts, err = protocol.PeerServerOptions(); err != nil {
+			return err
+		}
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
 	}
 	plugin.Serve(&plugin.ServeConfig{
@@ -93,6 +98,7 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 			opts = append(opts, grpc.ChainUnaryInterceptor(modtrace.ServerUnary(spans), hs.unary),
 				grpc.ChainStreamInterceptor(modtrace.ServerStream(spans), hs.stream),
 				grpc.MaxRecvMsgSize(max), grpc.MaxSendMsgSize(max))
+			opts = append(append(opts, protocol.ServerOptions()...), peerOpts...)
 			return plugin.DefaultGRPCServer(opts)
 		},
 		Logger: protocol.HCLogger(o.Logger),

@@ -144,6 +144,10 @@ func collect(t *testing.T, c pb.ModClient, req *pb.CallToolRequest) ([]*pb.Activ
 			acts = append(acts, a)
 			continue
 		}
+		if b := ev.GetActivities(); b != nil {
+			acts = append(acts, b.GetUpdates()...)
+			continue
+		}
 		o := ev.GetOutcome()
 		if _, err := stream.Recv(); err != io.EOF {
 			t.Errorf("got %v after the outcome, want the end of the stream", err)

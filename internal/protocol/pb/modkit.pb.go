@@ -740,6 +740,7 @@ type CallToolEvent struct {
 	//
 	//	*CallToolEvent_Activity
 	//	*CallToolEvent_Outcome
+	//	*CallToolEvent_Activities
 	Event         isCallToolEvent_Event `protobuf_oneof:"event"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -800,6 +801,15 @@ func (x *CallToolEvent) GetOutcome() *Outcome {
 	return nil
 }
 
+func (x *CallToolEvent) GetActivities() *ActivityBatch {
+	if x != nil {
+		if x, ok := x.Event.(*CallToolEvent_Activities); ok {
+			return x.Activities
+		}
+	}
+	return nil
+}
+
 type isCallToolEvent_Event interface {
 	isCallToolEvent_Event()
 }
@@ -812,9 +822,17 @@ type CallToolEvent_Outcome struct {
 	Outcome *Outcome `protobuf:"bytes,2,opt,name=outcome,proto3,oneof"`
 }
 
+type CallToolEvent_Activities struct {
+	// activities are updates the handler sent while the previous event
+	// was on its way, in order (protocol 2).
+	Activities *ActivityBatch `protobuf:"bytes,3,opt,name=activities,proto3,oneof"`
+}
+
 func (*CallToolEvent_Activity) isCallToolEvent_Event() {}
 
 func (*CallToolEvent_Outcome) isCallToolEvent_Event() {}
+
+func (*CallToolEvent_Activities) isCallToolEvent_Event() {}
 
 type CallToolResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2983,6 +3001,51 @@ func (x *SpanEvent) GetAttributes() []*SpanAttribute {
 	return nil
 }
 
+// ActivityBatch is several activity updates in one stream message.
+type ActivityBatch struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Updates       []*Activity            `protobuf:"bytes,1,rep,name=updates,proto3" json:"updates,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ActivityBatch) Reset() {
+	*x = ActivityBatch{}
+	mi := &file_modkit_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ActivityBatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ActivityBatch) ProtoMessage() {}
+
+func (x *ActivityBatch) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ActivityBatch.ProtoReflect.Descriptor instead.
+func (*ActivityBatch) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ActivityBatch) GetUpdates() []*Activity {
+	if x != nil {
+		return x.Updates
+	}
+	return nil
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -3027,10 +3090,13 @@ const file_modkit_proto_rawDesc = "" +
 	"\bproblems\x18\x06 \x03(\tR\bproblems\x12>\n" +
 	"\x0eclient_actions\x18\x14 \x03(\v2\x17.modkit.v1.ClientActionR\rclientActions\x121\n" +
 	"\tquestions\x18( \x03(\v2\x13.modkit.v1.QuestionR\tquestions\x12\x18\n" +
-	"\aunasked\x18) \x03(\tR\aunasked\"{\n" +
+	"\aunasked\x18) \x03(\tR\aunasked\"\xb7\x01\n" +
 	"\rCallToolEvent\x121\n" +
 	"\bactivity\x18\x01 \x01(\v2\x13.modkit.v1.ActivityH\x00R\bactivity\x12.\n" +
-	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcomeB\a\n" +
+	"\aoutcome\x18\x02 \x01(\v2\x12.modkit.v1.OutcomeH\x00R\aoutcome\x12:\n" +
+	"\n" +
+	"activities\x18\x03 \x01(\v2\x18.modkit.v1.ActivityBatchH\x00R\n" +
+	"activitiesB\a\n" +
 	"\x05event\"q\n" +
 	"\x10CallToolResponse\x12/\n" +
 	"\bactivity\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12,\n" +
@@ -3200,7 +3266,9 @@ const file_modkit_proto_rawDesc = "" +
 	"\x0etime_unix_nano\x18\x02 \x01(\x06R\ftimeUnixNano\x128\n" +
 	"\n" +
 	"attributes\x18\x03 \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
-	"attributes*w\n" +
+	"attributes\">\n" +
+	"\rActivityBatch\x12-\n" +
+	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -3244,7 +3312,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -3288,8 +3356,9 @@ var file_modkit_proto_goTypes = []any{
 	(*Span)(nil),                  // 39: modkit.v1.Span
 	(*SpanAttribute)(nil),         // 40: modkit.v1.SpanAttribute
 	(*SpanEvent)(nil),             // 41: modkit.v1.SpanEvent
-	nil,                           // 42: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 43: modkit.v1.CompleteRequest.ContextEntry
+	(*ActivityBatch)(nil),         // 42: modkit.v1.ActivityBatch
+	nil,                           // 43: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 44: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -3301,59 +3370,61 @@ var file_modkit_proto_depIdxs = []int32{
 	36, // 6: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
 	8,  // 7: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
 	10, // 8: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	8,  // 9: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
-	10, // 10: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
-	2,  // 11: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	2,  // 12: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	2,  // 13: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	2,  // 14: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
-	27, // 15: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	42, // 16: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
-	2,  // 17: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
-	37, // 18: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
-	27, // 19: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
-	30, // 20: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
-	36, // 21: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	43, // 22: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
-	2,  // 23: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
-	36, // 24: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
-	39, // 25: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
-	40, // 26: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
-	41, // 27: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
-	40, // 28: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
-	3,  // 29: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 30: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 31: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 32: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 33: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 34: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 35: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 36: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 37: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 38: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	26, // 39: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	29, // 40: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	32, // 41: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	34, // 42: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	4,  // 43: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 44: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 45: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 46: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 47: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 48: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 49: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 50: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 51: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 52: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	28, // 53: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	31, // 54: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	33, // 55: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	35, // 56: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	43, // [43:57] is the sub-list for method output_type
-	29, // [29:43] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	42, // 9: modkit.v1.CallToolEvent.activities:type_name -> modkit.v1.ActivityBatch
+	8,  // 10: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	10, // 11: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	2,  // 12: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	2,  // 13: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	2,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	2,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
+	27, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
+	43, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	2,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
+	37, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	27, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	30, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	36, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
+	44, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	2,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	36, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
+	39, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
+	40, // 27: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
+	41, // 28: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
+	40, // 29: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
+	8,  // 30: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
+	3,  // 31: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	5,  // 32: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	7,  // 33: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	7,  // 34: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	13, // 35: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	15, // 36: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	17, // 37: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	21, // 38: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	19, // 39: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	23, // 40: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	26, // 41: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	29, // 42: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	32, // 43: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	34, // 44: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	4,  // 45: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	6,  // 46: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	11, // 47: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	12, // 48: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	14, // 49: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	16, // 50: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	18, // 51: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	22, // 52: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	20, // 53: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	24, // 54: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	28, // 55: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	31, // 56: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	33, // 57: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	35, // 58: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	45, // [45:59] is the sub-list for method output_type
+	31, // [31:45] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -3364,6 +3435,7 @@ func file_modkit_proto_init() {
 	file_modkit_proto_msgTypes[9].OneofWrappers = []any{
 		(*CallToolEvent_Activity)(nil),
 		(*CallToolEvent_Outcome)(nil),
+		(*CallToolEvent_Activities)(nil),
 	}
 	file_modkit_proto_msgTypes[38].OneofWrappers = []any{
 		(*SpanAttribute_StringValue)(nil),
@@ -3377,7 +3449,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   42,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
