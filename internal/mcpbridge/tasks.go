@@ -400,6 +400,15 @@ task:
 		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
 	}
+	select {
+	case out := <-r.done:
+		if out.err != nil || out.res.Status != host.StatusAsking {
+			// It ended too: the task is created ended, in one write.
+			return tr.createEnded(ctx, r, task, out)
+		}
+		r.done <- out // questions: the task starts working, as any does
+	default:
+	}
 	if err := tr.store.Create(ctx, task); err != nil {
 		r.cancel()
 		go func() { <-r.done; tr.wg.Done() }()
@@ -407,6 +416,25 @@ task:
 	}
 	r.becameTask(task.ID)
 	go r.finish()
+	return createTaskResult(task), nil
+}
+
+// createEnded creates task, whose run r has already ended with out, with
+// its outcome: no finish, no second write.
+func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.Task, out runResult) (json.RawMessage, error) {
+	defer tr.wg.Done()
+	r.ended.Store(true)
+	r.cancel()
+	change, err := r.outcome(out)
+	if err != nil {
+		msg := err.Error()
+		change = func(t *taskstore.Task) { failTask(t, jsonrpc.CodeInternalError, msg) }
+	}
+	change(task)
+	task.UpdatedAt = time.Now()
+	if err := tr.store.Create(ctx, task); err != nil {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
+	}
 	return createTaskResult(task), nil
 }
 
