@@ -151,6 +151,11 @@
 // modkit_calls_in_flight, modkit_mod_starts_total, modkit_mod_crashes_total,
 // modkit_mod_restarts_total, modkit_mod_build_duration_seconds,
 // modkit_input_refusals_total (by reason), modkit_approvals_total and
-// modkit_questions_total (by outcome). modhost dev always traces, and shows
-// each call's spans as a timeline.
+// modkit_questions_total (by outcome) and
+// modkit_taskstore_operation_duration_seconds (by store, operation and
+// outcome). With OTEL_METRICS_EXPORTER=otlp the same metrics are also pushed
+// over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or grpc, every
+// OTEL_METRIC_EXPORT_INTERVAL), with or without a /metrics server. A
+// request over HTTP names its JSON-RPC id in its span (jsonrpc.request.id).
+// modhost dev always traces, and shows each call's spans as a timeline.
 package main
