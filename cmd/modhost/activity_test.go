@@ -15,6 +15,7 @@ import (
 // redraws the status line at most ten times a second, keeps log lines whole,
 // and ends on the latest status.
 func TestActivityViewTerminal(t *testing.T) {
+	t.Parallel()
 	var out strings.Builder
 	v := &activityView{w: &out, tty: true}
 	v.status = coalesce.New(statusInterval, v.drawStatus)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestAsk(t *testing.T) {
+	t.Parallel()
 	const question = "t_x needs your approval: Overwrite a.md"
 	const prompt = question + "\nRun it? [y/N] "
 	tests := []struct {
@@ -38,6 +39,7 @@ func TestAsk(t *testing.T) {
 }
 
 func TestAskCancelled(t *testing.T) {
+	t.Parallel()
 	r, pw := io.Pipe() // nobody answers
 	defer pw.Close()
 	ctx, cancel := context.WithCancel(context.Background())

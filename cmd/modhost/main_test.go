@@ -176,6 +176,7 @@ func waitFile(ts *testscript.TestScript, neg bool, args []string) {
 // COMMAND, print that command's own synopsis and flags, with no mods to
 // load.
 func TestCommandHelp(t *testing.T) {
+	t.Parallel()
 	wantFlags := map[string][]string{
 		"list":    {"-json"},
 		"inspect": {"-json", "-markdown"},

@@ -125,6 +125,7 @@ func waitExit(t *testing.T, cmd *exec.Cmd, since time.Time) (int, time.Duration)
 }
 
 func TestMCPStdioEnds(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		end  func(t *testing.T, cmd *exec.Cmd, stdin io.WriteCloser, stdout io.ReadCloser)
@@ -195,6 +196,7 @@ func TestMCPStdioEnds(t *testing.T) {
 }
 
 func TestMCPHTTPSignal(t *testing.T) {
+	t.Parallel()
 	cmd := modhostCommand(t, "mcp", "--http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
@@ -240,6 +242,7 @@ func TestMCPHTTPSignal(t *testing.T) {
 }
 
 func TestCallSignal(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
 		t.Run(sig.String(), func(t *testing.T) {
 			input, started, seen := waitInput(t)
@@ -273,6 +276,7 @@ func TestCallSignal(t *testing.T) {
 // cancellation (crashy_hang), then interrupts modhost: it still exits and
 // leaves no mod process.
 func TestMCPStdioEndsHungTool(t *testing.T) {
+	t.Parallel()
 	cmd := modhostCommand(t, "mcp")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

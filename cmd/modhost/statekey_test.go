@@ -10,6 +10,7 @@ import (
 )
 
 func TestReadStateKey(t *testing.T) {
+	t.Parallel()
 	key := bytes.Repeat([]byte{0xab, 0x01}, 16)
 	dir := t.TempDir()
 	for name, data := range map[string]string{
