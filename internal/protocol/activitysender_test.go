@@ -32,7 +32,7 @@ func (m *reportingMod) CallTool(_ context.Context, req *modapi.CallRequest) (*mo
 		}
 	}
 	close(m.added)
-	return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.Completed, Text: "done"}}, nil
+	return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: "done"}}, nil
 }
 
 // eventStream is the mod's end of a CallTool stream; its first Send
