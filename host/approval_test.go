@@ -31,6 +31,7 @@ func (a *asker) approve(_ context.Context, req *host.ApprovalRequest) (bool, err
 }
 
 func TestApproval(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, approvingDir)
 	tests := []struct {
 		name, tool, input string
@@ -114,6 +115,7 @@ func TestApproval(t *testing.T) {
 // asked: it ends cancelled, the handler never runs, and the mod, which
 // ran no handler, keeps serving.
 func TestApprovalCancelledWhileWaiting(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{GracePeriod: time.Millisecond}, approvingDir)
 	marker := filepath.Join(t.TempDir(), "ran")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -143,6 +145,7 @@ func TestApprovalCancelledWhileWaiting(t *testing.T) {
 // TestApprovalRuleIsBounded: an approval rule that never returns is cut at
 // the hook timeout, and the call fails saying so.
 func TestApprovalRuleIsBounded(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{HookTimeout: 100 * time.Millisecond}, approvingDir)
 	res, err := h.Call(context.Background(), &host.CallRequest{
 		Tool: "approving_guarded", Input: json.RawMessage(`{"hang":true}`), Session: session(t),
@@ -164,6 +167,7 @@ func TestApprovalRuleIsBounded(t *testing.T) {
 // call timeout to approve does not make the call time out: the timeout
 // bounds the handler, which starts once approved.
 func TestApprovalWaitIsNotTheHandlers(t *testing.T) {
+	t.Parallel()
 	const timeout = time.Second
 	h := load(t, &host.Options{CallTimeout: timeout}, approvingDir)
 	if err := host.RunInProcess(h.Host, approving.Modkit()); err != nil {
@@ -191,6 +195,7 @@ func TestApprovalWaitIsNotTheHandlers(t *testing.T) {
 // failed or cancelled, though the handler acted before failing or being
 // cancelled.
 func TestApprovalWithClientActions(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, approvingDir)
 	tests := []struct {
 		name, input string

@@ -16,6 +16,7 @@ import (
 // A call's timeout counts from when its mod is ready: on a cold cache the
 // build, however long, is not the tool's time.
 func TestTimeoutCountsFromReady(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{CacheDir: t.TempDir()}, quickDir)
 	res, err := h.Call(t.Context(), &host.CallRequest{Tool: "quick_echo", Input: json.RawMessage(`{"text":"x"}`), Timeout: 2 * time.Second})
 	if err != nil {

@@ -53,6 +53,7 @@ func builds(h *testHost, id string) int {
 }
 
 func TestCacheIsPrivate(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows guards files with ACLs, not mode bits")
 	}
@@ -78,6 +79,7 @@ func TestCacheIsPrivate(t *testing.T) {
 }
 
 func TestWritableCacheIsRefused(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows guards files with ACLs, not mode bits")
 	}
@@ -125,6 +127,7 @@ func TestWritableCacheIsRefused(t *testing.T) {
 // A binary whose checksum does not match its record is evicted and
 // rebuilt, not served and not left to fail every call.
 func TestForgedChecksum(t *testing.T) {
+	t.Parallel()
 	for _, forge := range []string{"record", "binary"} {
 		t.Run(forge, func(t *testing.T) {
 			cache := t.TempDir()
@@ -163,6 +166,7 @@ func TestForgedChecksum(t *testing.T) {
 // A binary with a valid checksum that serves another mod is evicted and
 // rebuilt.
 func TestForeignBinary(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	h := load(t, &host.Options{CacheDir: cache}, crashyDir, "testdata/mods/quick")
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
@@ -192,6 +196,7 @@ func TestForeignBinary(t *testing.T) {
 
 // Hosts sharing a cold cache build a mod once.
 func TestConcurrentHostsBuildOnce(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	hosts := make([]*testHost, 3)
 	for i := range hosts {
@@ -222,6 +227,7 @@ func TestConcurrentHostsBuildOnce(t *testing.T) {
 // A cache the host cannot write is refused saying which directory, why,
 // and what to do, to the operator as well as in the error.
 func TestReadOnlyCacheIsRefused(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows guards files with ACLs, not mode bits")
 	}
@@ -251,6 +257,7 @@ func TestReadOnlyCacheIsRefused(t *testing.T) {
 // source hash differs) while the mod's sources match its generated files is
 // evicted and rebuilt, not reported as out of date.
 func TestBinaryOfOtherSources(t *testing.T) {
+	t.Parallel()
 	// A copy of crashy with an edited source, regenerated: the same mod id,
 	// another source hash, in a module outside the source tree.
 	other := filepath.Join(testenv.ModuleDir(t), "othersources")

@@ -18,6 +18,7 @@ import (
 )
 
 func TestCallEcho(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	res, err := h.Call(context.Background(), &host.CallRequest{
 		Tool: "crashy_echo", Input: json.RawMessage(`{"text":"hi","times":2}`),
@@ -49,6 +50,7 @@ func TestCallEcho(t *testing.T) {
 }
 
 func TestCallGeneratesCallID(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	a := call(t, h, "crashy_echo", `{"text":"a"}`)
 	b := call(t, h, "crashy_echo", `{"text":"b"}`)
@@ -61,6 +63,7 @@ func TestCallGeneratesCallID(t *testing.T) {
 // A label is the caller's, and two calls may share one: cancelling one
 // must not get the mod killed for the other, which still runs.
 func TestLabelIsNotIdentity(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{GracePeriod: time.Second}, crashyDir)
 	host.KeepGraceFromMods(h.Host) // only the host's check, keyed by call id
 	started, other := startCall(h, &host.CallRequest{Tool: "crashy_wait", Label: "same", Session: session(t)})
@@ -88,6 +91,7 @@ func TestLabelIsNotIdentity(t *testing.T) {
 // TestCallInvalidInput: crashy hooks tool calls, so its generated
 // validator judges the input before the hooks run.
 func TestCallInvalidInput(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	allowed := `(allowed: "text", "times")`
 	tests := []struct {
@@ -121,6 +125,7 @@ func TestCallInvalidInput(t *testing.T) {
 }
 
 func TestCallUnknownTool(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	_, err := h.Call(context.Background(), &host.CallRequest{Tool: "crashy_ecko", Session: session(t)})
 	if !errors.Is(err, host.ErrUnknownTool) {
@@ -132,6 +137,7 @@ func TestCallUnknownTool(t *testing.T) {
 }
 
 func TestAgentAllowlist(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	tools, err := h.Tools("echoer")
 	if err != nil {
@@ -163,6 +169,7 @@ func TestAgentAllowlist(t *testing.T) {
 }
 
 func TestHandlerFailureAndPanic(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	tests := []struct{ tool, want string }{
 		{"crashy_fail", "Tool failed: nothing to do here"},
@@ -183,6 +190,7 @@ func TestHandlerFailureAndPanic(t *testing.T) {
 }
 
 func TestCrashFailsCallAndRestarts(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ how, want string }{
 		{"exit", "mod crashy crashed: exit status 3"},
 		{"goroutine", "mod crashy crashed: panic: crashy goroutine panic"},
@@ -214,6 +222,7 @@ func TestCrashFailsCallAndRestarts(t *testing.T) {
 }
 
 func TestCrashFailsEveryCallInFlight(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"exit", "goroutine"} {
 		t.Run(how, func(t *testing.T) {
 			h := load(t, nil, crashyDir)
@@ -241,6 +250,7 @@ func TestCrashFailsEveryCallInFlight(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	marker := filepath.Join(t.TempDir(), "seen")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -306,6 +316,7 @@ func cancelHang(t *testing.T, h *testHost) int {
 }
 
 func TestIgnoredCancellationEndsModAfterGrace(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{GracePeriod: 300 * time.Millisecond}, crashyDir)
 	pid := cancelHang(t, h)
 	waitGone(t, []int{pid})
@@ -315,6 +326,7 @@ func TestIgnoredCancellationEndsModAfterGrace(t *testing.T) {
 
 // A mod that does not end itself at the grace period is killed by the host.
 func TestHostKillsModPastGrace(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond}, crashyDir)
 	host.KeepGraceFromMods(h.Host)
 	pid := cancelHang(t, h)
@@ -324,6 +336,7 @@ func TestHostKillsModPastGrace(t *testing.T) {
 }
 
 func TestOperationTimeouts(t *testing.T) {
+	t.Parallel()
 	// The grace period leaves a busy machine time to end the handlers that
 	// do end on cancellation.
 	const d = 150 * time.Millisecond
@@ -360,6 +373,7 @@ func TestOperationTimeouts(t *testing.T) {
 }
 
 func TestCallTimeout(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{CallTimeout: 200 * time.Millisecond}, crashyDir)
 	res := call(t, h, "crashy_wait", `{}`)
 	wantStatus(t, res, host.StatusFailed)
@@ -371,6 +385,7 @@ func TestCallTimeout(t *testing.T) {
 // TestActivityFlood sends more log entries than a call keeps: the first
 // 1000 arrive in order, then one entry saying the log was truncated.
 func TestActivityFlood(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	const n, kept = 3000, 1000
 	var events []host.ActivityEvent
@@ -414,6 +429,7 @@ func TestActivityFlood(t *testing.T) {
 }
 
 func TestModOutputDoesNotBreakProtocol(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	res := call(t, h, "crashy_noisy", `{}`)
 	wantStatus(t, res, host.StatusCompleted)
@@ -440,6 +456,7 @@ func waitForLog(t *testing.T, h *testHost, want string) {
 }
 
 func TestResultCap(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{MaxResultBytes: 1000}, crashyDir)
 	wantStatus(t, call(t, h, "crashy_big", `{"bytes":1000}`), host.StatusCompleted)
 	res := call(t, h, "crashy_big", `{"bytes":1001}`)
@@ -451,6 +468,7 @@ func TestResultCap(t *testing.T) {
 }
 
 func TestHookBlocksCall(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_blocked", `{}`)
 	wantStatus(t, res, host.StatusFailed)
@@ -461,6 +479,7 @@ func TestHookBlocksCall(t *testing.T) {
 }
 
 func TestRenderedToolAndView(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	res := call(t, h, "crashy_report", `{"title":"three small words"}`)
 	wantStatus(t, res, host.StatusCompleted)
@@ -496,6 +515,7 @@ func TestRenderedToolAndView(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	ctx := context.Background()
 	tests := []struct {
@@ -526,6 +546,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestConcurrentCalls(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	var wg sync.WaitGroup
 	for i := range 20 {
@@ -546,6 +567,7 @@ func TestConcurrentCalls(t *testing.T) {
 }
 
 func TestCloseStopsCallsInFlight(t *testing.T) {
+	t.Parallel()
 	for _, tool := range []string{"crashy_wait", "crashy_hang"} {
 		t.Run(tool, func(t *testing.T) {
 			// crashy_hang ignores cancellation: it ends at the grace period.
@@ -568,6 +590,7 @@ func TestCloseStopsCallsInFlight(t *testing.T) {
 
 // Close stops a build under way rather than waiting for it.
 func TestCloseStopsBuild(t *testing.T) {
+	t.Parallel()
 	building := make(chan struct{})
 	var once sync.Once
 	h := load(t, &host.Options{CacheDir: t.TempDir(), Progress: writerFunc(func(p []byte) {
@@ -591,6 +614,7 @@ func (f writerFunc) Write(p []byte) (int, error) {
 }
 
 func TestCallAfterClose(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 	pid := host.PID(h.Host, "crashy")
@@ -610,6 +634,7 @@ func TestCallAfterClose(t *testing.T) {
 }
 
 func TestModsAndToolsAreCopies(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	m := h.Mods()[0]
 	m.ID = "changed"

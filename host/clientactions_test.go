@@ -40,6 +40,7 @@ var actCases = []struct {
 }
 
 func TestClientActions(t *testing.T) {
+	t.Parallel()
 	hosts := map[string]*testHost{"process": load(t, nil, crashyDir), "in process": loadInProcess(t, nil)}
 	for where, h := range hosts {
 		for _, c := range actCases {
@@ -75,6 +76,7 @@ func TestClientActions(t *testing.T) {
 // manifest does not declare: the host fails the call even though the mod
 // let the action through.
 func TestHostChecksActionKinds(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	sneaky := sdk.ClientActionKind[crashy.MarkParams]{Kind: "sneaky", Description: "Not in the manifest."}
 	g := crashy.Modkit()
@@ -106,6 +108,7 @@ func TestHostChecksActionKinds(t *testing.T) {
 // params checks, so the mod lets an invalid action through: the host
 // checks it against the manifest's params schema and fails the call.
 func TestHostChecksActionParams(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir)
 	g := crashy.Modkit()
 	g.ClientActions = nil

@@ -34,6 +34,7 @@ func (s *steps) String() string {
 // client handler runs only when they approve, and its answer carries no
 // client actions.
 func TestClientToolNeedsApproval(t *testing.T) {
+	t.Parallel()
 	const erase, reason = "clientside_erase", "Erase nav from the screen"
 	tests := []struct {
 		name string
@@ -91,6 +92,7 @@ func TestClientToolNeedsApproval(t *testing.T) {
 // A call of a client tool cancelled while the person is asked ends
 // cancelled, and its client handler never runs.
 func TestClientToolApprovalCancelled(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := h.Call(ctx, &host.CallRequest{
@@ -114,6 +116,7 @@ func TestClientToolApprovalCancelled(t *testing.T) {
 // The wait for a person's approval is not the client's: a person slower
 // than the client timeout does not make the call time out.
 func TestClientToolApprovalWaitIsNotTheClients(t *testing.T) {
+	t.Parallel()
 	const timeout = time.Second
 	h := loadClientside(t, &host.Options{ClientTimeout: timeout})
 	res, err := h.Call(context.Background(), &host.CallRequest{

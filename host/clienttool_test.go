@@ -42,6 +42,7 @@ func callClient(t *testing.T, h *testHost, ctx context.Context, tool, input stri
 }
 
 func TestClientToolAnswers(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	const pick, measure = "clientside_pick", "clientside_measure"
 	tests := []struct {
@@ -84,6 +85,7 @@ func TestClientToolAnswers(t *testing.T) {
 }
 
 func TestClientToolSecondAnswerDropped(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	done := make(chan struct{})
 	res := callClient(t, h, context.Background(), "clientside_pick", `{"choices":["a","b"]}`, host.ClientHandlers{
@@ -103,6 +105,7 @@ func TestClientToolSecondAnswerDropped(t *testing.T) {
 }
 
 func TestClientToolNeverAnswers(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, &host.Options{ClientTimeout: 10 * time.Millisecond})
 	ended := make(chan struct{})
 	res := callClient(t, h, context.Background(), "clientside_pick", `{"choices":["a"]}`, host.ClientHandlers{
@@ -122,6 +125,7 @@ func TestClientToolNeverAnswers(t *testing.T) {
 }
 
 func TestClientToolCancelled(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	handlerEnded := make(chan struct{})
@@ -136,6 +140,7 @@ func TestClientToolCancelled(t *testing.T) {
 }
 
 func TestClientToolWithoutHandler(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	res := call(t, h, "clientside_pick", `{"choices":["a"]}`)
 	wantStatus(t, res, host.StatusFailed)
@@ -159,6 +164,7 @@ func TestClientToolWithoutHandler(t *testing.T) {
 // Validation, the input type's Validate and the hooks judge a call before
 // any client handler sees it.
 func TestClientToolJudgedFirst(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	var calls atomic.Int32
 	client := host.ClientHandlers{"clientside_pick": func(c *host.ClientCall) {
@@ -182,6 +188,7 @@ func TestClientToolJudgedFirst(t *testing.T) {
 }
 
 func TestClientToolHandlerPanics(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	res := callClient(t, h, context.Background(), "clientside_pick", `{"choices":["a"]}`,
 		host.ClientHandlers{"clientside_pick": func(*host.ClientCall) { panic("no dialog") }})
@@ -192,6 +199,7 @@ func TestClientToolHandlerPanics(t *testing.T) {
 }
 
 func TestHandleClientTool(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	if err := h.HandleClientTool("clientside_pik", answer(sdk.ClientAnswer{})); !errors.Is(err, host.ErrUnknownTool) {
 		t.Errorf("unknown tool: got %v, want ErrUnknownTool", err)
@@ -222,6 +230,7 @@ func TestHandleClientTool(t *testing.T) {
 // Across the process boundary, the mod judges the input, its Validate
 // included, and runs its hooks before the client handler sees the call.
 func TestClientToolInModProcess(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, clientsideDir)
 	var calls atomic.Int32
 	client := host.ClientHandlers{"clientside_pick": func(c *host.ClientCall) {
@@ -243,6 +252,7 @@ func TestClientToolInModProcess(t *testing.T) {
 }
 
 func TestClientToolHostClosed(t *testing.T) {
+	t.Parallel()
 	h := loadClientside(t, nil)
 	res := callClient(t, h, context.Background(), "clientside_pick", `{"choices":["a"]}`, host.ClientHandlers{
 		"clientside_pick": func(c *host.ClientCall) {

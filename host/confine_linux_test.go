@@ -34,6 +34,7 @@ func requireLandlock(t *testing.T) {
 // that declares the permissions do the same, allowed; signals and abstract
 // unix sockets stay denied to both.
 func TestConfinement(t *testing.T) {
+	t.Parallel()
 	requireLandlock(t)
 	ws, outside := t.TempDir(), t.TempDir()
 	secret := filepath.Join(outside, "secret")
@@ -109,6 +110,7 @@ func TestConfinement(t *testing.T) {
 // TestConfinementPerWorkspace checks that a confined mod reads the
 // workspace of each session, from a process of its own.
 func TestConfinementPerWorkspace(t *testing.T) {
+	t.Parallel()
 	requireLandlock(t)
 	h := load(t, nil, hostileDir)
 	for i := range 2 {
@@ -156,6 +158,7 @@ func acceptAll(ln net.Listener) {
 // no mod starts, and the error says why and how to allow it, unless the
 // operator allows unconfined mods.
 func TestUnconfinedIsRefused(t *testing.T) {
+	t.Parallel()
 	sandbox.Disable(true)
 	refusing := load(t, nil, quickDir)
 	allowing := load(t, &host.Options{AllowUnconfined: true}, quickDir)

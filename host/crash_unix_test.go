@@ -12,6 +12,7 @@ import (
 )
 
 func TestKilledModFailsCallNamingIt(t *testing.T) {
+	t.Parallel()
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			h := load(t, nil, crashyDir)

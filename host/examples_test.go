@@ -17,6 +17,7 @@ import (
 var exampleDirs = []string{"../examples/research", "../examples/dependencies"}
 
 func TestExampleMods(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, exampleDirs...)
 	res := call(t, h, "research_word_count", `{"text":"one two three"}`)
 	wantStatus(t, res, host.StatusCompleted)

@@ -27,6 +27,7 @@ func loadFixture(t *testing.T) *testHost {
 }
 
 func TestResourcesListedAndRead(t *testing.T) {
+	t.Parallel()
 	h := loadFixture(t)
 	ctx := context.Background()
 	var uris []string
@@ -56,6 +57,7 @@ func TestResourcesListedAndRead(t *testing.T) {
 }
 
 func TestPromptsFromSlashCommands(t *testing.T) {
+	t.Parallel()
 	h := loadFixture(t)
 	ctx := context.Background()
 	var ids []string
@@ -95,6 +97,7 @@ func TestPromptsFromSlashCommands(t *testing.T) {
 }
 
 func TestComplete(t *testing.T) {
+	t.Parallel()
 	h := loadFixture(t)
 	ctx := context.Background()
 	c, err := h.Complete(ctx, &host.CompleteRequest{Template: "test://template/{id}/data", CompletionRequest: sdk.CompletionRequest{Argument: "id", Value: "1"}})
@@ -119,6 +122,7 @@ func TestComplete(t *testing.T) {
 // TestResourceUpdates waits for the update the fixture's mod sends, from
 // the goroutine its Activate starts, after a subscription started it.
 func TestResourceUpdates(t *testing.T) {
+	t.Parallel()
 	h := loadFixture(t)
 	got := make(chan host.ResourceUpdate, 1)
 	remove := h.OnResourceUpdated(func(u host.ResourceUpdate) {
@@ -144,6 +148,7 @@ func TestResourceUpdates(t *testing.T) {
 // questions come back, then the prompt is got again with their answers);
 // and not askable, a *PromptError naming the kind.
 func TestPromptAsks(t *testing.T) {
+	t.Parallel()
 	h := loadFixture(t)
 	ctx := context.Background()
 	const id = "test_input_required_result_prompt"

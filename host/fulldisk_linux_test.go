@@ -14,6 +14,7 @@ import (
 // once there is room the next call builds. The disk is a small tmpfs, where
 // the machine lets the test mount one.
 func TestFullDiskBuild(t *testing.T) {
+	t.Parallel()
 	if os.Getuid() != 0 {
 		t.Skip("mounting a tmpfs needs root")
 	}

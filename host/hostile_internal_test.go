@@ -64,6 +64,7 @@ func hostileInputs() []struct {
 // TestHostileInputHostCheck checks that the host's own schema check lists
 // at most the first 50 problems and counts the rest.
 func TestHostileInputHostCheck(t *testing.T) {
+	t.Parallel()
 	for _, tt := range hostileInputs() {
 		problems := checkInput(quickSchema(t, tt.tool), []byte(tt.input))
 		if len(problems) > limits.MaxProblems+1 {

@@ -109,6 +109,7 @@ func viaModtest(t *testing.T, c ruleCase) string {
 // slash-command trimming) are the same for a mod in its own process, the
 // same mod in the host's process, and the same mod under sdk/modtest.
 func TestOneCallPath(t *testing.T) {
+	t.Parallel()
 	opts := func() *host.Options { return &host.Options{MaxResultBytes: 1000} }
 	inAProcess := load(t, opts(), crashyDir)
 	inProcess := loadInProcess(t, opts())
@@ -135,6 +136,7 @@ func TestOneCallPath(t *testing.T) {
 }
 
 func TestInProcessViewAndActivity(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	var events []host.ActivityEvent
 	res, err := h.Call(context.Background(), &host.CallRequest{
@@ -155,6 +157,7 @@ func TestInProcessViewAndActivity(t *testing.T) {
 }
 
 func TestInProcessCancel(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	res, err := h.Call(ctx, &host.CallRequest{

@@ -50,6 +50,7 @@ func writeManifest(t *testing.T, edit func(doc map[string]any)) string {
 
 // A bad mod directory is reported with the fix, and the other mods load.
 func TestLoadErrors(t *testing.T) {
+	t.Parallel()
 	other := func(t *testing.T) string {
 		return writeManifest(t, func(doc map[string]any) { doc["id"] = "other" })
 	}
@@ -111,6 +112,7 @@ func TestLoadErrors(t *testing.T) {
 // A mod whose sources changed since go generate is refused, in full for
 // the operator and in one line for the model.
 func TestStaleModIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := writeManifest(t, func(map[string]any) {})
 	f, err := os.OpenFile(filepath.Join(dir, "crashy.go"), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
@@ -140,6 +142,7 @@ func TestStaleModIsRefused(t *testing.T) {
 }
 
 func TestBadInputSchemaFailsItsCalls(t *testing.T) {
+	t.Parallel()
 	dir := writeManifest(t, func(doc map[string]any) {
 		tool := doc["tools"].([]any)[0].(map[string]any)
 		tool["inputSchema"] = map[string]any{"type": "object", "minProperties": "two"}
@@ -160,6 +163,7 @@ func TestBadInputSchemaFailsItsCalls(t *testing.T) {
 }
 
 func TestBuildFailureShowsCompilerErrors(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir, "testdata/mods/broken")
 	for range 2 {
 		res := call(t, h, "broken_ping", `{}`)
@@ -196,6 +200,7 @@ func TestBuildFailureShowsCompilerErrors(t *testing.T) {
 }
 
 func TestHandshakeFailure(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, crashyDir, "testdata/mods/badstart")
 	res := call(t, h, "badstart_ping", `{}`)
 	wantStatus(t, res, host.StatusFailed)
@@ -207,6 +212,7 @@ func TestHandshakeFailure(t *testing.T) {
 }
 
 func TestBinaryIsReused(t *testing.T) {
+	t.Parallel()
 	cache := copyCache(t, crashyDir)
 	for i, want := range []int{0, 0} {
 		h := load(t, &host.Options{CacheDir: cache}, crashyDir)
@@ -289,6 +295,7 @@ func parent(pid int) int {
 // build: a call cancelled meanwhile returns without waiting for it, the build
 // goes on for the next call, and then prunes the mod's stale binaries.
 func TestBuild(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	bin := filepath.Join(cache, "bin")
 	os.MkdirAll(bin, 0o700)

@@ -8,6 +8,7 @@ import (
 
 // A library prints nothing unless asked: progress is discarded by default.
 func TestOptionsDefaults(t *testing.T) {
+	t.Parallel()
 	o, err := (*Options)(nil).withDefaults()
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 )
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, quickDir)
 	for _, tc := range []struct {
 		input string
@@ -42,6 +43,7 @@ func TestCheck(t *testing.T) {
 // TestCheckAsksRunningMod: once the mod runs, Check also finds what the
 // input type's Validate method refuses, as a call would.
 func TestCheckAsksRunningMod(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, clientsideDir)
 	input := []byte(`{"choices":["a","a"]}`)
 	if problems, err := h.Check(context.Background(), "clientside_pick", input); err != nil || len(problems) != 0 {
@@ -60,6 +62,7 @@ func TestCheckAsksRunningMod(t *testing.T) {
 }
 
 func TestStart(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{CacheDir: t.TempDir()}, quickDir, "testdata/mods/broken")
 	ctx := context.Background()
 	if err := h.Start(ctx, "quick"); err != nil {
@@ -80,6 +83,7 @@ func TestStart(t *testing.T) {
 // the input: none at all, integers beyond a 64-bit float, numbers written
 // too long to judge.
 func TestCheckSpeaksAsCall(t *testing.T) {
+	t.Parallel()
 	h := loadInProcess(t, nil)
 	for _, tc := range []struct {
 		name, input string

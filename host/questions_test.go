@@ -61,6 +61,7 @@ func askCall(t *testing.T, h *testHost, tool, input string, a host.Asker, given 
 }
 
 func TestQuestions(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, askingDir)
 	tests := []struct {
 		name, tool string
@@ -143,6 +144,7 @@ func (laterAsker) Ask(context.Context, *host.Question) (json.RawMessage, error) 
 // handler runs again from the start each time, and its side effect
 // happens once, after the questions.
 func TestQuestionsAskLater(t *testing.T) {
+	t.Parallel()
 	h := load(t, nil, askingDir)
 	dir := t.TempDir()
 	h.ws = dir

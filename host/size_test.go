@@ -19,6 +19,7 @@ func echoInput(n int) json.RawMessage {
 // is refused before any mod sees it, with a message naming the limit and
 // blaming no mod, even with another mod's hook on every call.
 func TestRequestSizeLimit(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		opts  *host.Options
@@ -54,6 +55,7 @@ func TestRequestSizeLimit(t *testing.T) {
 // reaches another mod's hook and the tool, and its echo comes back, over
 // both call paths.
 func TestLargeInputCrossesTransport(t *testing.T) {
+	t.Parallel()
 	h := load(t, &host.Options{MaxRequestBytes: 6 << 20, MaxResultBytes: 8 << 20}, quickDir, crashyDir)
 	input := echoInput(5 << 20)
 	for _, watch := range []bool{false, true} {

@@ -45,6 +45,7 @@ func TestConfigKeyCoversTheEnvironment(t *testing.T) {
 }
 
 func TestLockFile(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.lock")
 	unlock, err := LockFile(path)
 	if err != nil {
@@ -73,6 +74,7 @@ func TestLockFile(t *testing.T) {
 
 // A lock its holder stopped touching, as when the host died, is broken.
 func TestStaleLockIsBroken(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "x.lock")
 	os.WriteFile(path, nil, 0o600)
 	old := time.Now().Add(-2 * LockStale)

@@ -8,6 +8,7 @@ import (
 )
 
 func TestStderrTail(t *testing.T) {
+	t.Parallel()
 	many := func(n int) string {
 		var b strings.Builder
 		for i := range n {
@@ -48,6 +49,7 @@ func TestStderrTail(t *testing.T) {
 }
 
 func TestSocketDirOwner(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		pid  int
