@@ -44,17 +44,7 @@ func mcpHTTP2026VsGoSDK(ctx context.Context, e *env) (row, error) {
 		func(*http.Request) *mcp.Server { return plain }, &mcp.StreamableHTTPOptions{Stateless: true}))
 	defer stopSDK()
 
-	a, err := statelessClient(ctx, "modhost", modkitURL)
-	if err != nil {
-		return row{}, err
-	}
-	defer a.Close()
-	b, err := statelessClient(ctx, "go-sdk", sdkURL)
-	if err != nil {
-		return row{}, err
-	}
-	defer b.Close()
-	sa, sb, err := pairCalls(ctx, e.cfg, echoCall("modhost", a), echoCall("go-sdk", b))
+	sa, sb, err := pairStatelessEcho(ctx, e.cfg, modkitURL, sdkURL)
 	if err != nil {
 		return row{}, err
 	}
@@ -99,6 +89,22 @@ func statelessClient(ctx context.Context, side, url string) (*mcp.ClientSession,
 		return nil, err
 	}
 	return cs, nil
+}
+
+// pairStatelessEcho measures echo calls through modhost's and go-sdk's
+// stateless HTTP endpoints, each called by its own go-sdk client.
+func pairStatelessEcho(ctx context.Context, cfg config, modURL, sdkURL string) (sa, sb *sample, err error) {
+	a, err := statelessClient(ctx, "modhost", modURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer a.Close()
+	b, err := statelessClient(ctx, "go-sdk", sdkURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer b.Close()
+	return pairCalls(ctx, cfg, echoCall("modhost", a), echoCall("go-sdk", b))
 }
 
 // echoCall calls the echo tool and checks the reply.

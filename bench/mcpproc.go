@@ -81,17 +81,7 @@ func mcpHTTPVsGoSDK(ctx context.Context, e *env) (row, error) {
 	}
 	defer srv.stop()
 	modURL, sdkURL := srv.modURL, srv.sdkURL
-	a, err := statelessClient(ctx, "modhost", modURL)
-	if err != nil {
-		return row{}, err
-	}
-	defer a.Close()
-	b, err := statelessClient(ctx, "go-sdk", sdkURL)
-	if err != nil {
-		return row{}, err
-	}
-	defer b.Close()
-	sa, sb, err := pairCalls(ctx, e.cfg, echoCall("modhost", a), echoCall("go-sdk", b))
+	sa, sb, err := pairStatelessEcho(ctx, e.cfg, modURL, sdkURL)
 	if err != nil {
 		return row{}, err
 	}
