@@ -1,0 +1,101 @@
+package host
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/manifest"
+)
+
+// writeLoadFleet writes n mod directories under dir, each a one-line Go
+// package with a manifest of tools tools shaped like the research mod's
+// first, their ids starting with prefix, and returns their paths.
+func writeLoadFleet(tb testing.TB, dir, prefix string, n, tools int) []string {
+	tb.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "examples", "research", manifest.FileName))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	base, err := manifest.Decode(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	dirs := make([]string, n)
+	for i := range dirs {
+		id := fmt.Sprintf("%s%03d", prefix, i)
+		dirs[i] = filepath.Join(dir, id)
+		if err := os.MkdirAll(dirs[i], 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		src := filepath.Join(dirs[i], id+".go")
+		if err := os.WriteFile(src, []byte("package "+id+"\n"), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		m := &manifest.Manifest{
+			FormatVersion: manifest.FormatVersion,
+			ID:            id,
+			GoPackage:     "example.com/fleet/" + id,
+			SourceHash:    freshness.Files([]string{src}),
+		}
+		for j := range tools {
+			t := base.Tools[0]
+			t.Name = fmt.Sprintf("%s_tool%d", id, j)
+			m.Tools = append(m.Tools, t)
+		}
+		out, err := manifest.Encode(m)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dirs[i], manifest.FileName), out, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dirs
+}
+
+// firstLoadRound numbers BenchmarkFirstLoad's fleets across runs.
+var firstLoadRound atomic.Int64
+
+// BenchmarkFirstLoad loads 100 mods of 5 tools that this process never
+// loaded before: each iteration writes new directories with new ids.
+func BenchmarkFirstLoad(b *testing.B) {
+	tmp := b.TempDir()
+	warm := writeLoadFleet(b, tmp, "warm", 2, 5)
+	if h, err := Load(warm, nil); err != nil {
+		b.Fatal(err)
+	} else {
+		h.Close()
+	}
+	var cpu time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		dirs := writeLoadFleet(b, tmp, fmt.Sprintf("r%dx", firstLoadRound.Add(1)), 100, 5)
+		b.StartTimer()
+		before := selfCPUTime()
+		h, err := Load(dirs, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if bad := h.Unavailable(); len(bad) > 0 {
+			b.Fatal(bad[0])
+		}
+		if tools, err := h.Tools(""); err != nil || len(tools) != 500 {
+			b.Fatalf("got %d tools, %v; want 500", len(tools), err)
+		}
+		h.Close()
+		cpu += selfCPUTime() - before
+	}
+	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+}
+
+func selfCPUTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
