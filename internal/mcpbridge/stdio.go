@@ -24,6 +24,10 @@ type StdioOptions struct {
 
 	// inputEnded, when set, is called once the input has ended (tests).
 	inputEnded func()
+	// sdkOnly leaves every request to the SDK: no direct path (tests).
+	sdkOnly bool
+	// direct, when set, is handed the session's direct path (tests).
+	direct func(*stdioDirect)
 }
 
 // DefaultMaxLineBytes is the default of [StdioOptions.MaxLineBytes].
@@ -87,11 +91,21 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 		hangup: hangupCheck(w),
 		ended:  o.inputEnded,
 	}
+	if calls := directCallsOf(srv); calls != nil && !o.sdkOnly {
+		in.direct = newStdioDirect(calls, runCtx, out)
+		if o.direct != nil {
+			o.direct(in.direct)
+		}
+	}
 	stop := context.AfterFunc(ctx, func() { abortCalls(); p.abort() })
 	defer stop()
 
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
-	err := srv.Run(runCtx, t)
+	err := runSession(runCtx, srv, t, in.direct)
+	if in.direct != nil {
+		abortCalls() // calls of a session that ended without answering them
+		in.direct.wait()
+	}
 	if out.err() != nil {
 		return fmt.Errorf("write: %w", out.err())
 	}
@@ -99,6 +113,27 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 		return nil
 	}
 	return err
+}
+
+// runSession is [mcp.Server.Run], which also hands direct the session.
+func runSession(ctx context.Context, srv *mcp.Server, t mcp.Transport, direct *stdioDirect) error {
+	ss, err := srv.Connect(ctx, t, nil)
+	if err != nil {
+		return err
+	}
+	if direct != nil {
+		direct.session.Store(ss)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		return ctx.Err()
+	case err := <-closed:
+		return err
+	}
 }
 
 // callsKey is the context key of a session's calls context.
@@ -246,8 +281,15 @@ type inputFilter struct {
 	p      *pending
 	out    *outputFilter
 	max    int
-	hangup func() bool // reports whether the client closed the output; nil: cannot tell
-	ended  func()      // called once the input has ended; may be nil
+	hangup func() bool  // reports whether the client closed the output; nil: cannot tell
+	ended  func()       // called once the input has ended; may be nil
+	direct *stdioDirect // serves plain tools/call requests; nil: the SDK serves all
+
+	// call is the tools/call request check read last, for the direct path.
+	call struct {
+		id            string
+		rawID, params json.RawMessage
+	}
 
 	line        []byte // the rest of the current message for the SDK
 	eof         bool
@@ -287,6 +329,8 @@ func (in *inputFilter) next() error {
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			if code, msg, id := in.check(line); code != 0 {
 				in.out.writeError(id, code, msg)
+			} else if in.call.id != "" && in.direct.serve(line, in.call.id, in.call.rawID, in.call.params) {
+				// Answered by the direct path.
 			} else {
 				in.line = append(line, '\n')
 				return nil
@@ -340,6 +384,7 @@ const maxDepth = 1000
 // answers it, with the id to answer (nil for null), when the SDK would not
 // accept it, or 0.
 func (in *inputFilter) check(line []byte) (code int, msg string, answer json.RawMessage) {
+	in.call.id = ""
 	switch {
 	case line[0] == '{':
 	case !json.Valid(line):
@@ -406,10 +451,16 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		if json.Unmarshal(m.params, &params) == nil {
 			if rid := idKey(params.RequestID); rid != "" {
 				in.p.cancel(rid)
+				if in.direct != nil {
+					in.direct.cancel(rid)
+				}
 			}
 		}
 	case id != "":
 		in.p.request(id)
+		if name == "tools/call" && in.direct != nil {
+			in.call.id, in.call.rawID, in.call.params = id, rawID, m.params
+		}
 	}
 	return 0, "", nil
 }

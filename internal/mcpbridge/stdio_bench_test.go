@@ -1,0 +1,63 @@
+package mcpbridge
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strconv"
+	"testing"
+
+	"github.com/modkit/modkit/host"
+)
+
+// echoBackend serves one tool, "echo", whose call answers its input as its
+// result at once: what is left of a call is the bridge's and the SDK's.
+func echoBackend() *fakeBackend {
+	return &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("echo", `{"type":"object"}`)}},
+		call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "echoed", Result: req.Input}
+		},
+	}
+}
+
+// BenchmarkStdioServe measures one tools/call over ServeStdio, the client a
+// line written and a line read, with a backend that answers at once: the
+// server's side of a stdio call without the mod.
+func BenchmarkStdioServe(b *testing.B) {
+	srv, err := NewServer(echoBackend(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- ServeStdio(ctx, srv, inR, outW, nil); outW.Close() }()
+	defer func() { inW.Close(); cancel(); <-done }()
+	out := bufio.NewReader(outR)
+	roundTrip := func(line string) []byte {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := out.ReadBytes('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		return resp
+	}
+	roundTrip(initializeLine)
+	io.WriteString(inW, initializedLine+"\n")
+	for i := 0; b.Loop(); i++ {
+		resp := roundTrip(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello","n":3}}}`)
+		if i == 0 {
+			var m struct {
+				Result struct{ IsError bool } `json:"result"`
+			}
+			if json.Unmarshal(resp, &m) != nil || m.Result.IsError {
+				b.Fatalf("got %s", resp)
+			}
+		}
+	}
+}

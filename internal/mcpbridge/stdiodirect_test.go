@@ -1,0 +1,165 @@
+package mcpbridge
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
+)
+
+// directBackend serves "echo", which answers its input, "fail", which
+// fails, and "closed", whose call finds the host closed.
+type directBackend struct{ fakeBackend }
+
+func (b *directBackend) Call(ctx context.Context, req *host.CallRequest) (*host.CallResult, error) {
+	switch req.Tool {
+	case "closed":
+		return nil, host.ErrClosed
+	case "fail":
+		return &host.CallResult{Tool: req.Tool, Status: host.StatusFailed, Error: "no <luck> & no answer"}, nil
+	}
+	return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "echoed <b>&</b>", Result: req.Input}, nil
+}
+
+func (b *directBackend) RenderView(context.Context, string, sdk.RawViewState) (string, error) {
+	return "", host.ErrNoView
+}
+
+// stdioAnswers runs one session over ServeStdio with opts, writes
+// initialize and then each of lines, one at a time, and returns the answer
+// to each; it also returns how many calls the direct path took.
+func stdioAnswers(t *testing.T, lines []string, sdkOnly bool) (answers []string, direct int64) {
+	t.Helper()
+	b := &directBackend{fakeBackend{tools: []host.Tool{
+		{Mod: "m", Tool: manifestTool("echo", `{"type":"object"}`)},
+		{Mod: "m", Tool: manifestTool("fail", `{"type":"object"}`)},
+		{Mod: "m", Tool: manifestTool("closed", `{"type":"object"}`)},
+	}}}
+	srv, err := NewServer(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d *stdioDirect
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		err := ServeStdio(t.Context(), srv, inR, outW, &StdioOptions{sdkOnly: sdkOnly, direct: func(s *stdioDirect) { d = s }})
+		outW.Close()
+		done <- err
+	}()
+	out := bufio.NewScanner(outR)
+	out.Buffer(nil, 1<<20)
+	next := func() string {
+		if !out.Scan() {
+			t.Fatalf("no answer: %v", out.Err())
+		}
+		return out.Text()
+	}
+	io.WriteString(inW, initializeLine+"\n"+initializedLine+"\n")
+	next()
+	for _, l := range lines {
+		if _, err := io.WriteString(inW, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		answers = append(answers, next())
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	if d != nil {
+		direct = d.served.Load()
+	}
+	return answers, direct
+}
+
+// TestStdioDirectAnswersAsTheSDK sends the same requests through the direct
+// path and through the SDK alone: every answer is the same, byte for byte,
+// and the direct path takes the plain calls only.
+func TestStdioDirectAnswersAsTheSDK(t *testing.T) {
+	tests := []struct {
+		name   string
+		line   string
+		direct bool
+	}{
+		{"echo", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"<a&b>","n":3}}}`, true},
+		{"members in another order", `{"params":{"arguments":{},"name":"echo"},"method":"tools/call","id":3,"jsonrpc":"2.0"}`, true},
+		{"no arguments", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo"}}`, true},
+		{"string id", `{"jsonrpc":"2.0","id":"call-5","method":"tools/call","params":{"name":"echo","arguments":{}}}`, true},
+		{"failed", `{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"fail","arguments":{}}}`, true},
+		{"error", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"closed","arguments":{}}}`, true},
+		{"unknown tool", `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"nope","arguments":{}}}`, false},
+		{"_meta", `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"progressToken":1}}}`, false},
+		{"float id", `{"jsonrpc":"2.0","id":10.0,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, false},
+		{"escaped id", `{"jsonrpc":"2.0","id":"\u0041","method":"tools/call","params":{"name":"echo","arguments":{}}}`, false},
+		{"arguments not an object", `{"jsonrpc":"2.0","id":11,"method":"tools/call","params":{"name":"echo","arguments":[1]}}`, false},
+		{"name twice", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"fail","name":"echo","arguments":{}}}`, false},
+		{"another member", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"echo","arguments":{}},"extra":1}`, false},
+		{"escaped name", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"ech\u006f","arguments":{}}}`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sdkAnswers, _ := stdioAnswers(t, []string{tt.line}, true)
+			got, direct := stdioAnswers(t, []string{tt.line}, false)
+			if got[0] != sdkAnswers[0] {
+				t.Errorf("direct path answered\n%s\nthe SDK\n%s", got[0], sdkAnswers[0])
+			}
+			if want := map[bool]int64{true: 1, false: 0}[tt.direct]; direct != want {
+				t.Errorf("direct path took %d calls, want %d", direct, want)
+			}
+		})
+	}
+}
+
+// TestStdioDirectNotBeforeInitialized: a call before initialize is the
+// SDK's to refuse.
+func TestStdioDirectNotBeforeInitialized(t *testing.T) {
+	srv, err := NewServer(echoBackend(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n"
+	if err := ServeStdio(t.Context(), srv, strings.NewReader(in), &out, nil); err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Error *struct{ Message string } `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &m); err != nil || m.Error == nil {
+		t.Fatalf("got %q, want an error answer", out.String())
+	}
+}
+
+// FuzzPlainCallParams checks that the params the direct path takes, valid
+// JSON as every line it sees, decode as the SDK decodes them.
+func FuzzPlainCallParams(f *testing.F) {
+	for _, s := range []string{`{"name":"echo","arguments":{"a":1}}`, `{"name":"e\"x"}`, `{"arguments":{},"name":"x"}`, `{"name":1}`, `{"name":"a","name":"b"}`, `{"name":"a","arguments":[]}`, `{}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !json.Valid(data) {
+			return // the line was checked before
+		}
+		p, ok := plainCallParams(data)
+		if !ok {
+			return
+		}
+		var want struct {
+			Name      string          `json:"name"`
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatalf("plainCallParams took %s, which does not decode: %v", data, err)
+		}
+		if p.Name != want.Name || string(p.Arguments) != string(want.Arguments) {
+			t.Fatalf("plainCallParams(%s) = %q %s, want %q %s", data, p.Name, p.Arguments, want.Name, want.Arguments)
+		}
+	})
+}
