@@ -60,12 +60,23 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 		return false
 	}
 	ip := ss.InitializeParams()
-	if ip == nil || ip.ProtocolVersion >= multiRoundTrip || !plainID(rawID) || !plainRequest(line) {
+	if ip == nil || !plainID(rawID) || !plainRequest(line) {
 		return false
 	}
 	p, ok := plainCallParams(params)
 	if !ok {
 		return false
+	}
+	// A call without _meta runs in a session of an earlier revision; one
+	// with, sessionless (2026-07-28), carries the plain _meta of that
+	// revision.
+	sessionless := p.Meta != nil
+	if sessionless && !directMetaOK(p.Meta) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
+		return false
+	}
+	answer := resultShape{inputRequired: ip.ProtocolVersion >= multiRoundTrip}
+	if sessionless {
+		answer.serverInfo = d.calls.impl
 	}
 	handler, ok := d.calls.handlers[p.Name]
 	if !ok {
@@ -85,7 +96,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 			cancel()
 		}()
 		res, err := handler(ctx, &mcp.CallToolRequest{Session: ss, Params: p})
-		d.out.Write(directStdioResponse(rawID, res, err))
+		d.out.Write(answer.response(rawID, res, err))
 	})
 	return true
 }
@@ -146,15 +157,15 @@ func plainRequest(line []byte) bool {
 	}
 }
 
-// plainCallParams reads the params of a tools/call that has a name and
-// perhaps arguments, an object, each once, and nothing else.
+// plainCallParams reads the params of a tools/call that has a name, and
+// perhaps arguments and _meta, objects, each once, and nothing else.
 func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	r, ok := newFieldReader(params)
 	if !ok {
 		return nil, false
 	}
 	p := &mcp.CallToolParamsRaw{}
-	var name, args json.RawMessage
+	var name, args, meta json.RawMessage
 	for {
 		key, more := r.next()
 		if !more {
@@ -169,6 +180,8 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 			name = v
 		case key == "arguments" && args == nil:
 			args = v
+		case key == "_meta" && meta == nil:
+			meta = v
 		default:
 			return nil, false
 		}
@@ -182,46 +195,103 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 		}
 		p.Arguments = bytes.Clone(args)
 	}
+	if meta != nil && (meta[0] != '{' || json.Unmarshal(meta, &p.Meta) != nil) {
+		return nil, false
+	}
 	return p, true
 }
 
-// directStdioResponse is the response line to the call id that returned res
-// and err, as the SDK writes it for a session before 2026-07-28.
-func directStdioResponse(id json.RawMessage, res *mcp.CallToolResult, err error) []byte {
-	if err == nil && res != nil && res.InputRequests != nil && (len(res.Content) > 0 || res.StructuredContent != nil) {
-		err = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
+// resultShape is what the SDK adds to a tools/call result over stdio.
+type resultShape struct {
+	// inputRequired: the session's revision has resultType, "complete"
+	// or "input_required".
+	inputRequired bool
+	// serverInfo, for a sessionless call, names the server in the result's
+	// _meta.
+	serverInfo *mcp.Implementation
+}
+
+// wireResult is a CallToolResult as the SDK writes it, with the
+// resultType the SDK keeps unexported: its fields, then resultType, then
+// inputRequests.
+type wireResult struct {
+	callToolFields
+	ResultType    string          `json:"resultType,omitempty"`
+	InputRequests json.RawMessage `json:"inputRequests,omitempty"`
+}
+
+// callToolFields are the exported fields of mcp.CallToolResult, without
+// its MarshalJSON.
+type callToolFields mcp.CallToolResult
+
+// response is the response line to the call id that returned res and err,
+// as the SDK writes it.
+func (shape resultShape) response(id json.RawMessage, res *mcp.CallToolResult, err error) []byte {
+	var result []byte
+	if err == nil {
+		result, err = shape.result(res)
 	}
 	var b bytes.Buffer
 	b.WriteString(`{"jsonrpc":"2.0","id":`)
 	b.Write(id)
 	if err == nil {
-		if res == nil {
-			res = &mcp.CallToolResult{}
-		}
-		if res.Content == nil && res.InputRequests == nil {
-			r := *res
-			r.Content = []mcp.Content{} // never "null"
-			res = &r
-		}
 		b.WriteString(`,"result":`)
+		b.Write(result)
+	} else {
+		b.WriteString(`,"error":`)
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err = enc.Encode(res); err == nil {
-			b.Truncate(b.Len() - 1) // Encode's newline
-			b.WriteString("}\n")
-			return b.Bytes()
-		}
-		b.Reset()
-		b.WriteString(`{"jsonrpc":"2.0","id":`)
-		b.Write(id)
+		enc.Encode(wireError(err))
+		b.Truncate(b.Len() - 1) // Encode's newline
 	}
-	b.WriteString(`,"error":`)
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.Encode(wireError(err))
-	b.Truncate(b.Len() - 1)
 	b.WriteString("}\n")
 	return b.Bytes()
+}
+
+// result encodes res as the SDK does.
+func (shape resultShape) result(res *mcp.CallToolResult) ([]byte, error) {
+	if res == nil {
+		return []byte("null"), nil
+	}
+	hasContent := len(res.Content) > 0 || res.StructuredContent != nil
+	if res.InputRequests != nil && hasContent {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
+	}
+	if res.InputRequests != nil && !shape.inputRequired {
+		// The handler asks a client of an earlier revision in the call
+		// itself (host.ErrAskLater is only for later revisions), so no
+		// input requests come back; the SDK would ask them on its own.
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: input requests for a client that answers none"}
+	}
+	w := wireResult{callToolFields: callToolFields(*res)}
+	w.callToolFields.InputRequests = nil // written after resultType
+	if shape.inputRequired {
+		w.ResultType = "complete"
+		if res.InputRequests != nil {
+			w.ResultType = "input_required"
+		}
+	}
+	if w.Content == nil && w.ResultType != "input_required" {
+		w.Content = []mcp.Content{} // never "null"
+	}
+	if shape.serverInfo != nil {
+		meta := map[string]any{}
+		for k, v := range res.Meta {
+			meta[k] = v
+		}
+		if _, ok := meta[mcp.MetaKeyServerInfo]; !ok {
+			meta[mcp.MetaKeyServerInfo] = shape.serverInfo
+		}
+		w.Meta = meta
+	}
+	if res.InputRequests != nil {
+		ir, err := json.Marshal(res.InputRequests)
+		if err != nil {
+			return nil, err
+		}
+		w.InputRequests = ir
+	}
+	return json.Marshal(w)
 }
 
 // wireError is the JSON-RPC error the SDK answers a handler's err with.

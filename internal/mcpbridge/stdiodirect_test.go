@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,11 +16,24 @@ import (
 )
 
 // directBackend serves "echo", which answers its input, "fail", which
-// fails, and "closed", whose call finds the host closed.
+// fails, "closed", whose call finds the host closed, and "ask", which asks
+// a question the client answers later.
 type directBackend struct{ fakeBackend }
 
 func (b *directBackend) Call(ctx context.Context, req *host.CallRequest) (*host.CallResult, error) {
 	switch req.Tool {
+	case "ask":
+		// As the host: a question the Asker leaves for later ends the call.
+		q := host.Question{Kind: host.AskForm, Key: "name",
+			Params: json.RawMessage(`{"message":"Your name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}`)}
+		answer, err := req.Asker.Ask(ctx, &q)
+		switch {
+		case errors.Is(err, host.ErrAskLater):
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusAsking, Questions: []host.Question{q}}, nil
+		case err != nil:
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusFailed, Error: err.Error()}, nil
+		}
+		return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: string(answer)}, nil
 	case "closed":
 		return nil, host.ErrClosed
 	case "fail":
@@ -30,15 +46,17 @@ func (b *directBackend) RenderView(context.Context, string, sdk.RawViewState) (s
 	return "", host.ErrNoView
 }
 
-// stdioAnswers runs one session over ServeStdio with opts, writes
-// initialize and then each of lines, one at a time, and returns the answer
-// to each; it also returns how many calls the direct path took.
-func stdioAnswers(t *testing.T, lines []string, sdkOnly bool) (answers []string, direct int64) {
+// stdioAnswers runs one session over ServeStdio, the direct path on unless
+// sdkOnly, writes open and then each of lines, one at a time, and returns
+// the answer to each, its sealed request state blanked; it also returns
+// how many calls the direct path took.
+func stdioAnswers(t *testing.T, open string, lines []string, sdkOnly bool) (answers []string, direct int64) {
 	t.Helper()
 	b := &directBackend{fakeBackend{tools: []host.Tool{
 		{Mod: "m", Tool: manifestTool("echo", `{"type":"object"}`)},
 		{Mod: "m", Tool: manifestTool("fail", `{"type":"object"}`)},
 		{Mod: "m", Tool: manifestTool("closed", `{"type":"object"}`)},
+		{Mod: "m", Tool: manifestTool("ask", `{"type":"object"}`)},
 	}}}
 	srv, err := NewServer(b, nil)
 	if err != nil {
@@ -61,13 +79,13 @@ func stdioAnswers(t *testing.T, lines []string, sdkOnly bool) (answers []string,
 		}
 		return out.Text()
 	}
-	io.WriteString(inW, initializeLine+"\n"+initializedLine+"\n")
+	io.WriteString(inW, open+"\n")
 	next()
 	for _, l := range lines {
 		if _, err := io.WriteString(inW, l+"\n"); err != nil {
 			t.Fatal(err)
 		}
-		answers = append(answers, next())
+		answers = append(answers, requestStateMember.ReplaceAllString(next(), `"requestState":"…"`))
 	}
 	inW.Close()
 	if err := <-done; err != nil {
@@ -78,6 +96,17 @@ func stdioAnswers(t *testing.T, lines []string, sdkOnly bool) (answers []string,
 	}
 	return answers, direct
 }
+
+// requestStateMember matches a sealed request state, which differs from server to
+// server.
+var requestStateMember = regexp.MustCompile(`"requestState":"[^"]*"`)
+
+// sessionless2026 is the _meta of a sessionless (2026-07-28) request, and
+// discoverLine the request a client of that revision opens with.
+const (
+	sessionless2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}`
+	discoverLine    = `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + sessionless2026 + `}}`
+)
 
 // TestStdioDirectAnswersAsTheSDK sends the same requests through the direct
 // path and through the SDK alone: every answer is the same, byte for byte,
@@ -102,11 +131,24 @@ func TestStdioDirectAnswersAsTheSDK(t *testing.T) {
 		{"name twice", `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"fail","name":"echo","arguments":{}}}`, false},
 		{"another member", `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"echo","arguments":{}},"extra":1}`, false},
 		{"escaped name", `{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"ech\u006f","arguments":{}}}`, true},
+		{"ask", `{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"ask","arguments":{}}}`, true},
+		{"sessionless in a session", `{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"echo","arguments":{},` + sessionless2026 + `}}`, true},
+		{"sessionless echo", `{"jsonrpc":"2.0","id":17,"method":"tools/call","params":{"name":"echo","arguments":{"a":"<&>"},` + sessionless2026 + `}}`, true},
+		{"sessionless fail", `{"jsonrpc":"2.0","id":18,"method":"tools/call","params":{"name":"fail","arguments":{},` + sessionless2026 + `}}`, true},
+		{"sessionless error", `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"closed",` + sessionless2026 + `}}`, true},
+		{"sessionless ask", `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"ask","arguments":{},` + sessionless2026 + `}}`, true},
+		{"sessionless with a log level", `{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}`, false},
+		{"sessionless, no _meta", `{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, false},
+		{"sessionless, another revision", `{"jsonrpc":"2.0","id":23,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			sdkAnswers, _ := stdioAnswers(t, []string{tt.line}, true)
-			got, direct := stdioAnswers(t, []string{tt.line}, false)
+			open := initializeLine + "\n" + initializedLine
+			if strings.HasPrefix(tt.name, "sessionless") && tt.name != "sessionless in a session" {
+				open = discoverLine
+			}
+			sdkAnswers, _ := stdioAnswers(t, open, []string{tt.line}, true)
+			got, direct := stdioAnswers(t, open, []string{tt.line}, false)
 			if got[0] != sdkAnswers[0] {
 				t.Errorf("direct path answered\n%s\nthe SDK\n%s", got[0], sdkAnswers[0])
 			}
@@ -140,7 +182,7 @@ func TestStdioDirectNotBeforeInitialized(t *testing.T) {
 // FuzzPlainCallParams checks that the params the direct path takes, valid
 // JSON as every line it sees, decode as the SDK decodes them.
 func FuzzPlainCallParams(f *testing.F) {
-	for _, s := range []string{`{"name":"echo","arguments":{"a":1}}`, `{"name":"e\"x"}`, `{"arguments":{},"name":"x"}`, `{"name":1}`, `{"name":"a","name":"b"}`, `{"name":"a","arguments":[]}`, `{}`} {
+	for _, s := range []string{`{"name":"echo","arguments":{"a":1}}`, `{"name":"x","_meta":{"k":[1]}}`, `{"name":"x","_meta":null}`, `{"name":"e\"x"}`, `{"arguments":{},"name":"x"}`, `{"name":1}`, `{"name":"a","name":"b"}`, `{"name":"a","arguments":[]}`, `{}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -154,11 +196,12 @@ func FuzzPlainCallParams(f *testing.F) {
 		var want struct {
 			Name      string          `json:"name"`
 			Arguments json.RawMessage `json:"arguments"`
+			Meta      map[string]any  `json:"_meta"`
 		}
 		if err := json.Unmarshal(data, &want); err != nil {
 			t.Fatalf("plainCallParams took %s, which does not decode: %v", data, err)
 		}
-		if p.Name != want.Name || string(p.Arguments) != string(want.Arguments) {
+		if p.Name != want.Name || string(p.Arguments) != string(want.Arguments) || !reflect.DeepEqual(map[string]any(p.Meta), want.Meta) {
 			t.Fatalf("plainCallParams(%s) = %q %s, want %q %s", data, p.Name, p.Arguments, want.Name, want.Arguments)
 		}
 	})
