@@ -24,8 +24,19 @@ func echoBackend() *fakeBackend {
 
 // BenchmarkStdioServe measures one tools/call over ServeStdio, the client a
 // line written and a line read, with a backend that answers at once: the
-// server's side of a stdio call without the mod.
+// server's side of a stdio call without the mod. It runs in a session
+// (2025-11-25) and sessionless (2026-07-28, go-sdk's client's default), on
+// the direct path and through the SDK alone.
 func BenchmarkStdioServe(b *testing.B) {
+	for _, sessionless := range []bool{false, true} {
+		for _, sdkOnly := range []bool{false, true} {
+			name := map[bool]string{false: "session", true: "sessionless"}[sessionless] + map[bool]string{false: "/direct", true: "/sdk"}[sdkOnly]
+			b.Run(name, func(b *testing.B) { benchStdioServe(b, sessionless, sdkOnly) })
+		}
+	}
+}
+
+func benchStdioServe(b *testing.B, sessionless, sdkOnly bool) {
 	srv, err := NewServer(echoBackend(), nil)
 	if err != nil {
 		b.Fatal(err)
@@ -34,7 +45,7 @@ func BenchmarkStdioServe(b *testing.B) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, inR, outW, nil); outW.Close() }()
+	go func() { done <- ServeStdio(ctx, srv, inR, outW, &StdioOptions{sdkOnly: sdkOnly}); outW.Close() }()
 	defer func() { inW.Close(); cancel(); <-done }()
 	out := bufio.NewReader(outR)
 	roundTrip := func(line string) []byte {
@@ -47,10 +58,16 @@ func BenchmarkStdioServe(b *testing.B) {
 		}
 		return resp
 	}
-	roundTrip(initializeLine)
-	io.WriteString(inW, initializedLine+"\n")
+	meta := ""
+	if sessionless {
+		roundTrip(discoverLine)
+		meta = "," + sessionless2026
+	} else {
+		roundTrip(initializeLine)
+		io.WriteString(inW, initializedLine+"\n")
+	}
 	for i := 0; b.Loop(); i++ {
-		resp := roundTrip(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello","n":3}}}`)
+		resp := roundTrip(`{"jsonrpc":"2.0","id":` + strconv.Itoa(i+2) + `,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello","n":3}` + meta + `}}`)
 		if i == 0 {
 			var m struct {
 				Result struct{ IsError bool } `json:"result"`

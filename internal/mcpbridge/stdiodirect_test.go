@@ -9,7 +9,10 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
@@ -205,4 +208,46 @@ func FuzzPlainCallParams(f *testing.F) {
 			t.Fatalf("plainCallParams(%s) = %q %s, want %q %s", data, p.Name, p.Arguments, want.Name, want.Arguments)
 		}
 	})
+}
+
+// TestStdioDirectTakesSDKClientCalls: the calls of go-sdk's client, at its
+// default revision and at 2025-11-25, take the direct path.
+func TestStdioDirectTakesSDKClientCalls(t *testing.T) {
+	for _, version := range []string{"", "2025-11-25"} {
+		t.Run("revision "+version, func(t *testing.T) {
+			srv, err := NewServer(echoBackend(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var d atomic.Pointer[stdioDirect]
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				err := ServeStdio(t.Context(), srv, inR, outW, &StdioOptions{direct: func(s *stdioDirect) { d.Store(s) }})
+				outW.Close()
+				done <- err
+			}()
+			client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+			cs, err := client.Connect(t.Context(), &mcp.IOTransport{Reader: outR, Writer: inW}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for range 3 {
+				res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"text": "hi"}})
+				if err != nil || res.IsError {
+					t.Fatalf("CallTool: %v %+v", err, res)
+				}
+				if got, _ := json.Marshal(res.StructuredContent); string(got) != `{"text":"hi"}` {
+					t.Errorf("structured content %s, want the input", got)
+				}
+			}
+			cs.Close()
+			inW.Close()
+			<-done
+			if got := d.Load().served.Load(); got != 3 {
+				t.Errorf("the direct path took %d calls, want 3", got)
+			}
+		})
+	}
 }
