@@ -44,15 +44,18 @@ func Encode(m *Manifest) ([]byte, error) {
 // type, a newer major format version (wrapping [ErrNewerFormat]), and
 // everything [Validate] refuses. A *[Error] lists every problem found.
 func Decode(data []byte) (*Manifest, error) {
-	var doc any
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("decode manifest: %w", err)
-	}
-	// More is false before a stray "}" or "]": look at what is left.
-	if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) > 0 {
-		return nil, errors.New("decode manifest: data after the manifest object")
+	doc, ok := decodeDoc(data)
+	if !ok {
+		// Not plain JSON: encoding/json says why.
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		if err := dec.Decode(&doc); err != nil {
+			return nil, fmt.Errorf("decode manifest: %w", err)
+		}
+		// More is false before a stray "}" or "]": look at what is left.
+		if rest := data[dec.InputOffset():]; len(bytes.Trim(rest, " \t\r\n")) > 0 {
+			return nil, errors.New("decode manifest: data after the manifest object")
+		}
 	}
 	obj, ok := doc.(map[string]any)
 	if !ok {

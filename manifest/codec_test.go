@@ -437,3 +437,63 @@ func TestClone(t *testing.T) {
 		t.Errorf("changing a clone changed the original:\ngot  %s\nwant %s", got, want)
 	}
 }
+
+// FuzzDecodeDoc checks decodeDoc against encoding/json: what it decodes,
+// encoding/json decodes to the same value with nothing after it.
+func FuzzDecodeDoc(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-2.5e+3,true,false,null,"x\u00e9\n"],"a":{}}`, `[]`, `"\ud800"`, "\"\xff\"", `0`, `-0.0E-1`, `{"k":01}`, `{} x`, `{"a":1,}`, ` {"a" : [ ] } `} {
+		f.Add([]byte(s))
+	}
+	if data, err := os.ReadFile(filepath.Join("testdata", "research.golden.json")); err == nil {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got, ok := decodeDoc(data)
+		var want any
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		err := dec.Decode(&want)
+		rest := []byte(nil)
+		if err == nil {
+			rest = bytes.Trim(data[dec.InputOffset():], " \t\r\n")
+		}
+		if !ok {
+			if err == nil && len(rest) == 0 && depthOf(data) <= maxDocDepth {
+				t.Fatalf("decodeDoc refused %q, which encoding/json decodes to %v", data, want)
+			}
+			return
+		}
+		if err != nil || len(rest) > 0 {
+			t.Fatalf("decodeDoc took %q, which encoding/json refuses (%v, %q after it)", data, err, rest)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("decodeDoc(%q) = %#v, encoding/json %#v", data, got, want)
+		}
+	})
+}
+
+// depthOf is how deeply data nests, counting brackets outside strings.
+func depthOf(data []byte) int {
+	d, deepest, inString, escaped := 0, 0, false, false
+	for _, c := range data {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			d++
+			deepest = max(deepest, d)
+		case c == '}' || c == ']':
+			d--
+		}
+	}
+	return deepest
+}
