@@ -5,9 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/manifest"
@@ -72,12 +70,10 @@ func BenchmarkFirstLoad(b *testing.B) {
 	} else {
 		h.Close()
 	}
-	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		dirs := writeLoadFleet(b, tmp, fmt.Sprintf("r%dx", firstLoadRound.Add(1)), 100, 5)
 		b.StartTimer()
-		before := selfCPUTime()
 		h, err := Load(dirs, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -89,13 +85,5 @@ func BenchmarkFirstLoad(b *testing.B) {
 			b.Fatalf("got %d tools, %v; want 500", len(tools), err)
 		}
 		h.Close()
-		cpu += selfCPUTime() - before
 	}
-	b.ReportMetric(float64(cpu)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
-
-func selfCPUTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
