@@ -35,7 +35,7 @@ func richBatch() *pb.SpanBatch {
 				{Key: "no value"},
 				modtrace.String("modkit.mod", "forged"),
 			},
-			Events: []*pb.SpanEvent{{Name: "exception", TimeUnixNano: 1_700_000_000_000_000_001, Attributes: []*pb.SpanAttribute{modtrace.String("exception.message", "boom")}}},
+			Events:     []*pb.SpanEvent{{Name: "exception", TimeUnixNano: 1_700_000_000_000_000_001, Attributes: []*pb.SpanAttribute{modtrace.String("exception.message", "boom")}}},
 			StatusCode: modtrace.StatusError, StatusMessage: "it failed", TraceState: "vendor=value", Scope: "author",
 		},
 		{TraceId: tid, SpanId: []byte{2, 2, 2, 2, 2, 2, 2, 2}, ParentSpanId: []byte{1, 2, 3, 4, 5, 6, 7, 8}, Name: "inner", Kind: 99, StatusCode: modtrace.StatusOK, StatusMessage: "dropped"},
