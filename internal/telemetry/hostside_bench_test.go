@@ -31,8 +31,7 @@ func BenchmarkHostSide(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		_, span := StartCall(ctx, "echo")
-		span.SetCall("call_42", "", "")
-		span.End()
+		span.EndCall("echo", "call_42", "", "")
 		sink(batch)
 	}
 	if err := tel.Shutdown(ctx); err != nil {

@@ -24,8 +24,8 @@ func TestOffAllocatesNothing(t *testing.T) {
 		},
 		"StartCall": func() {
 			_, s := StartCall(ctx, "t")
-			s.Set("modkit.call.id", "call_1")
-			s.End()
+			s.Set("modkit.step", "x")
+			s.EndCall("t", "call_1", "label", "failed")
 		},
 		"StartStep": func() { _, s := StartStep(ctx, StepValidate, "x"); s.End() },
 		"PastStep":  func() { PastStep(ctx, StepBuild, "m", time.Time{}, time.Time{}, false) },
