@@ -91,7 +91,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	defer stop()
 
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
-	err := srv.Run(runCtx, t)
+	err := srv.Run(runCtx, tagRequestIDs(t))
 	if out.err() != nil {
 		return fmt.Errorf("write: %w", out.err())
 	}
