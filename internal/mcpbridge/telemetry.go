@@ -43,8 +43,7 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 		if e := req.GetExtra(); e != nil {
 			header = e.Header
 		}
-		ctx, span := telemetry.StartRequest(ctx, method, tool, session, meta, header)
-		span.Set("jsonrpc.request.id", http.Header(header).Get(requestIDHeader))
+		ctx, span := telemetry.StartRequest(ctx, method, tool, session, http.Header(header).Get(requestIDHeader), meta, header)
 		defer span.End()
 		res, err := next(ctx, method, req)
 		errType := ""

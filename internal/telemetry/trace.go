@@ -92,26 +92,38 @@ func tracer() trace.Tracer {
 }
 
 // StartRequest starts the span of one MCP request, SERVER kind, named
-// "{method} {tool}" (the tool's name only for tools/call). Its parent is
-// the trace context in the request's _meta (traceparent, tracestate,
-// baggage), else in its HTTP headers.
-func StartRequest(ctx context.Context, method, tool, session string, meta map[string]any, header http.Header) (context.Context, Span) {
+// "{method} {tool}" (the tool's name only for tools/call), with the
+// request's JSON-RPC id when it has one. Its parent is the trace context
+// in the request's _meta (traceparent, tracestate, baggage), else in its
+// HTTP headers.
+func StartRequest(ctx context.Context, method, tool, session, requestID string, meta map[string]any, header http.Header) (context.Context, Span) {
 	if !tracingOn.Load() {
 		return ctx, Span{}
 	}
 	ctx = parentFrom(ctx, meta, header)
 	name := method
-	attrs := []attribute.KeyValue{attribute.String("mcp.method.name", method)}
+	var kvs [5]attribute.KeyValue
+	kvs[0] = attribute.String("mcp.method.name", method)
+	n := 1
 	if tool != "" {
 		name += " " + tool
-		attrs = append(attrs, attribute.String("gen_ai.tool.name", tool), attribute.String("gen_ai.operation.name", "execute_tool"))
+		kvs[1] = attribute.String("gen_ai.tool.name", tool)
+		kvs[2] = attribute.String("gen_ai.operation.name", "execute_tool")
+		n = 3
 	}
 	if session != "" {
-		attrs = append(attrs, attribute.String("mcp.session.id", session))
+		kvs[n] = attribute.String("mcp.session.id", session)
+		n++
 	}
-	ctx, s := tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	if requestID != "" {
+		kvs[n] = attribute.String("jsonrpc.request.id", requestID)
+		n++
+	}
+	ctx, s := tracer().Start(ctx, name, serverKind, trace.WithAttributes(kvs[:n]...))
 	return ctx, Span{s}
 }
+
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // parentFrom returns ctx under the trace context of _meta, else of the
 // HTTP headers.
