@@ -27,18 +27,17 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 		return h.call(ctx, req) // no call, and no tool name from outside in a metric
 	}
 	ctx, span := telemetry.StartCall(ctx, req.Tool)
-	defer span.End()
 	telemetry.CallStarted(req.Tool)
 	res, err := h.call(ctx, req)
 	outcome := "error"
+	var callID, label, failure string
 	if res != nil {
-		outcome = string(res.Status)
-		failure := ""
+		outcome, callID, label = string(res.Status), res.CallID, res.Label
 		if res.Status == StatusFailed {
 			failure = res.Error
 		}
-		span.SetCall(res.CallID, res.Label, failure)
 	}
+	span.EndCall(req.Tool, callID, label, failure)
 	telemetry.CallEnded(req.Tool, outcome)
 	return res, err
 }

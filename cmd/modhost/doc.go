@@ -156,6 +156,7 @@
 // outcome). With OTEL_METRICS_EXPORTER=otlp the same metrics are also pushed
 // over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf or grpc, every
 // OTEL_METRIC_EXPORT_INTERVAL), with or without a /metrics server. A
-// request over HTTP names its JSON-RPC id in its span (jsonrpc.request.id).
+// request, over HTTP or stdio, names its JSON-RPC id in its span
+// (jsonrpc.request.id).
 // modhost dev always traces, and shows each call's spans as a timeline.
 package main

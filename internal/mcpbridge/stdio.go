@@ -101,7 +101,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	defer stop()
 
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
-	err := runSession(runCtx, srv, t, in.direct)
+	err := runSession(runCtx, srv, tagRequestIDs(t), in.direct)
 	if in.direct != nil {
 		abortCalls() // calls of a session that ended without answering them
 		in.direct.wait()

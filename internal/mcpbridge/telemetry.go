@@ -43,8 +43,7 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 		if e := req.GetExtra(); e != nil {
 			header = e.Header
 		}
-		ctx, span := telemetry.StartRequest(ctx, method, tool, session, meta, header)
-		span.Set("jsonrpc.request.id", http.Header(header).Get(requestIDHeader))
+		ctx, span := telemetry.StartRequest(ctx, method, tool, session, http.Header(header).Get(requestIDHeader), meta, header)
 		defer span.End()
 		res, err := next(ctx, method, req)
 		errType := ""
@@ -73,7 +72,8 @@ func observe(next mcp.MethodHandler) mcp.MethodHandler {
 
 // requestIDHeader carries a request's JSON-RPC id from the HTTP handler,
 // which parses the body, to observe, which the SDK does not tell it: the
-// SDK hands the request's headers to the handlers.
+// SDK hands the request's headers to the handlers. Over stdio,
+// tagRequestIDs puts it in the same place.
 const requestIDHeader = "Modkit-Jsonrpc-Request-Id"
 
 // tagRequestID sets the request's JSON-RPC id, as the span attribute
@@ -95,4 +95,49 @@ func tagRequestID(h http.Header, id json.RawMessage) {
 	default:
 		h.Set(requestIDHeader, string(id))
 	}
+}
+
+// tagRequestIDs returns t, whose connection, when the process traces,
+// gives each request it reads the header requestIDHeader with its JSON-RPC
+// id, as tagRequestID does over HTTP: stdio has no headers, and the SDK
+// hands handlers a request's extra information, headers included, but
+// not its id. With tracing off it returns t itself.
+//
+// The wrapper hides one optional method of the SDK's stdio connection,
+// which the SDK uses only to refuse JSON-RPC batches of a late protocol
+// version: ServeStdio refuses every batch before the SDK reads it.
+func tagRequestIDs(t mcp.Transport) mcp.Transport {
+	if !telemetry.Tracing() {
+		return t
+	}
+	return idTransport{t}
+}
+
+type idTransport struct{ mcp.Transport }
+
+func (t idTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return idConnection{c}, nil
+}
+
+type idConnection struct{ mcp.Connection }
+
+func (c idConnection) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Extra == nil && req.ID.IsValid() && telemetry.Tracing() {
+		var id string
+		switch v := req.ID.Raw().(type) {
+		case string:
+			id = v
+		case int64:
+			id = strconv.FormatInt(v, 10)
+		}
+		if id != "" {
+			req.Extra = &mcp.RequestExtra{Header: http.Header{requestIDHeader: {id}}}
+		}
+	}
+	return msg, err
 }

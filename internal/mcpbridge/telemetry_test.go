@@ -3,9 +3,11 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -86,6 +88,52 @@ func TestRequestIDOnSpan(t *testing.T) {
 		}
 		if _, err := strconv.Atoi(id); err != nil {
 			t.Errorf("%s: the tools/call span's jsonrpc.request.id is %q, want the client's integer id", version, id)
+		}
+	}
+}
+
+// TestRequestIDOnSpanStdio: over stdio too, each request's span has the
+// request's JSON-RPC id, a string as it is, a number in decimal.
+func TestRequestIDOnSpanStdio(t *testing.T) {
+	ctx := context.Background()
+	exp := tracetest.NewInMemoryExporter()
+	tel, err := telemetry.Setup(ctx, &telemetry.Options{Exporter: exp, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	b := &fakeBackend{
+		tools: []host.Tool{{Mod: "m", Tool: manifestTool("echo", "")}},
+		call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+			return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "ok"}
+		},
+	}
+	srv, err := NewServer(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"echo","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":42,"method":"tools/list"}`,
+	}, "\n")
+	if err := ServeStdio(ctx, srv, strings.NewReader(in), io.Discard, nil); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	got := map[string]string{} // span name -> jsonrpc.request.id
+	for _, s := range exp.GetSpans() {
+		got[s.Name] = "(none)"
+		for _, kv := range s.Attributes {
+			if kv.Key == "jsonrpc.request.id" {
+				got[s.Name] = kv.Value.Emit()
+			}
+		}
+	}
+	want := map[string]string{"initialize": "1", "notifications/initialized": "(none)", "tools/call echo": "call-a", "tools/list": "42"}
+	for name, id := range want {
+		if got[name] != id {
+			t.Errorf("span %q: jsonrpc.request.id %q, want %q (spans: %v)", name, got[name], id, got)
 		}
 	}
 }

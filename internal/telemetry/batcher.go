@@ -18,6 +18,7 @@ import (
 // a full queue is dropped.
 type batcher struct {
 	exp      sdktrace.SpanExporter
+	conv     *modConverter // decodes the mods' batches
 	delay    time.Duration
 	maxQueue int
 	maxBatch int
@@ -32,9 +33,10 @@ type batcher struct {
 	once    sync.Once
 }
 
-func newBatcher(exp sdktrace.SpanExporter, getenv func(string) string) *batcher {
+func newBatcher(exp sdktrace.SpanExporter, conv *modConverter, getenv func(string) string) *batcher {
 	b := &batcher{
 		exp:      exp,
+		conv:     conv,
 		delay:    envMillis(getenv, "OTEL_BSP_SCHEDULE_DELAY", 5000),
 		maxQueue: envInt(getenv, "OTEL_BSP_MAX_QUEUE_SIZE", 2048),
 		maxBatch: envInt(getenv, "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", 512),
@@ -104,7 +106,7 @@ func (b *batcher) run() {
 // modBatch is a mod's encoded SpanBatch, as its trailer brought it.
 type modBatch struct{ mod, spans string }
 
-// later keeps a mod's spans to replay at the next export, unless as many
+// later keeps a mod's spans to decode at the next export, unless as many
 // batches as the queue holds spans wait already.
 func (b *batcher) later(mod, spans string) bool {
 	b.mu.Lock()
@@ -116,20 +118,23 @@ func (b *batcher) later(mod, spans string) bool {
 	return true
 }
 
-// export replays the mods' spans, then exports everything queued, in
-// batches.
+// export decodes the mods' spans, then exports them and everything
+// queued, in batches.
 func (b *batcher) export() {
 	b.mu.Lock()
-	mods := b.mods
-	b.mods = nil
+	mods, queue := b.mods, b.queue
+	b.mods, b.queue = nil, nil
 	b.mu.Unlock()
-	for _, m := range mods {
-		replayBatch(m.mod, m.spans)
+	var spans []sdktrace.ReadOnlySpan
+	if len(mods) > 0 {
+		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+2*len(mods))
+		for _, m := range mods {
+			spans = b.conv.appendSpans(spans, m.mod, m.spans)
+		}
+		spans = append(spans, queue...)
+	} else {
+		spans = queue
 	}
-	b.mu.Lock()
-	spans := b.queue
-	b.queue = nil
-	b.mu.Unlock()
 	for len(spans) > 0 {
 		n := min(len(spans), b.maxBatch)
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

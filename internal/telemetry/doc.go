@@ -30,10 +30,11 @@
 // ([StartStep]): validation, hooks, approval, questions, the mod's build and
 // start. The mod's own spans come back over the mod's connection
 // ([ModDialOptions]; internal/modtrace is the mod's side) and are exported
-// here with their ids, so they nest under the call; with a batching
-// exporter they are decoded and replayed when the batch is exported, off
-// the call's path. The MCP bridge sets jsonrpc.request.id on the request's
-// span for requests over HTTP.
+// here with their ids, so they nest under the call. The host decodes a
+// mod's batch of spans itself into finished spans for its processors (no
+// span is started again through the SDK); with a batching exporter it
+// does so when the batch is exported, off the call's path. The MCP bridge
+// sets jsonrpc.request.id on the request's span, over HTTP and stdio.
 //
 // # Metrics
 //

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -80,10 +81,11 @@ func RecordOperation(method, tool, errType string, d time.Duration) {
 	ins.operation.Record(context.Background(), d.Seconds(), attrs(kvs...))
 }
 
-// CallStarted counts a tool call in flight until CallEnded.
+// CallStarted counts a tool call in flight until CallEnded. tool is one
+// of the host's tools: its attribute sets are made once.
 func CallStarted(tool string) {
 	if meteringOn.Load() {
-		ins.inFlight.Add(context.Background(), 1, attrs(attribute.String("tool", tool)))
+		ins.inFlight.Add(context.Background(), 1, toolSets(tool).tool...)
 	}
 }
 
@@ -92,8 +94,37 @@ func CallEnded(tool, outcome string) {
 	if !meteringOn.Load() {
 		return
 	}
-	ins.inFlight.Add(context.Background(), -1, attrs(attribute.String("tool", tool)))
-	ins.calls.Add(context.Background(), 1, attrs(attribute.String("tool", tool), attribute.String("outcome", outcome)))
+	ts := toolSets(tool)
+	ins.inFlight.Add(context.Background(), -1, ts.tool...)
+	ins.calls.Add(context.Background(), 1, ts.outcome(outcome)...)
+}
+
+// toolAttrs are the attribute sets of one tool's call metrics, as the
+// options of Add: passed as they are, they cost no allocation.
+type toolAttrs struct {
+	name     string
+	tool     []metric.AddOption // tool
+	outcomes sync.Map           // outcome -> tool and outcome
+}
+
+// toolAttrSets are the toolAttrs of the tools called so far, a set as
+// small as the host's tools.
+var toolAttrSets sync.Map
+
+func toolSets(tool string) *toolAttrs {
+	if ts, ok := toolAttrSets.Load(tool); ok {
+		return ts.(*toolAttrs)
+	}
+	ts, _ := toolAttrSets.LoadOrStore(tool, &toolAttrs{name: tool, tool: []metric.AddOption{attrs(attribute.String("tool", tool))}})
+	return ts.(*toolAttrs)
+}
+
+func (ts *toolAttrs) outcome(outcome string) []metric.AddOption {
+	if o, ok := ts.outcomes.Load(outcome); ok {
+		return o.([]metric.AddOption)
+	}
+	o, _ := ts.outcomes.LoadOrStore(outcome, []metric.AddOption{attrs(attribute.String("tool", ts.name), attribute.String("outcome", outcome))})
+	return o.([]metric.AddOption)
 }
 
 // ModStarted counts a mod process started; restart says an earlier one

@@ -6,16 +6,14 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/propagation"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/modtrace"
-	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // Propagator is how the trace context travels in _meta, HTTP headers and
@@ -33,29 +31,42 @@ func ModDialOptions(mod string) []grpc.DialOption {
 
 // ModSpans returns what exports the spans a mod sent back (a SpanBatch,
 // encoded), under the mod's id. With a batching exporter they are decoded
-// and replayed when the batch is exported, off the call's path; otherwise
-// at once.
+// when the batch is exported, off the call's path; otherwise at once.
 func ModSpans(mod string) func(batch string) {
 	return func(batch string) {
 		if !tracingOn.Load() {
 			return
 		}
-		if b := modBatcher.Load(); b != nil && b.later(mod, batch) {
-			return
+		if m := modSink.Load(); m != nil {
+			m.take(mod, batch)
 		}
-		replayBatch(mod, batch)
 	}
 }
 
-// modBatcher is the batcher of the provider Setup made, when it batches.
-var modBatcher atomic.Pointer[batcher]
+// modExport is where the mods' spans go: what Setup made.
+type modExport struct {
+	conv modConverter
+	// batcher, when it is the only processor, keeps the mods' batches
+	// and decodes them when it exports.
+	batcher *batcher
+	// procs are the provider's processors, which end the spans decoded
+	// at once.
+	procs []sdktrace.SpanProcessor
+}
 
-// replayBatch decodes a mod's encoded SpanBatch and replays its spans
-// through the process's TracerProvider.
-func replayBatch(mod, batch string) {
-	var spans pb.SpanBatch
-	if proto.Unmarshal([]byte(batch), &spans) == nil {
-		replay(otel.GetTracerProvider(), mod, spans.Spans)
+// modSink is the process's modExport while Setup's tracing is on.
+var modSink atomic.Pointer[modExport]
+
+// take exports a mod's batch: later with the batcher, else now.
+func (m *modExport) take(mod, batch string) {
+	if m.batcher != nil && m.batcher.later(mod, batch) {
+		return
+	}
+	spans := m.conv.appendSpans(nil, mod, batch)
+	for _, p := range m.procs {
+		for _, s := range spans {
+			p.OnEnd(s)
+		}
 	}
 }
 

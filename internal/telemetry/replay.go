@@ -1,78 +1,264 @@
 package telemetry
 
 import (
-	"context"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
-type spanIDKey struct{}
-
-// withSpanID returns ctx asking the host's ID generator to give the next
-// span id: how a replayed span keeps the id its mod gave it.
-func withSpanID(ctx context.Context, id trace.SpanID) context.Context {
-	return context.WithValue(ctx, spanIDKey{}, id)
+// modConverter turns the span batches mods send back into finished spans
+// of the host's, as its processors and exporters take them: the spans
+// keep the ids, parent, times, kind, attributes, events and status the mod
+// gave them, get the host's resource and the span limits the SDK applies
+// to its own spans. It decodes the batch itself, without protobuf's
+// reflection, and the spans' strings share the batch's memory.
+type modConverter struct {
+	res    *resource.Resource
+	limits sdktrace.SpanLimits
 }
 
-// spanIDFrom returns the span id withSpanID put in ctx.
-func spanIDFrom(ctx context.Context) (trace.SpanID, bool) {
-	id, ok := ctx.Value(spanIDKey{}).(trace.SpanID)
-	return id, ok
-}
-
-// replay starts and ends each span again through tp, with its times, kind,
-// attributes, events and status, under its parent and, when tp's ID
-// generator honours withSpanID, with its own id. mod names the mod, as the
-// attribute modkit.mod.
-func replay(tp trace.TracerProvider, mod string, spans []*pb.Span) {
-	for _, s := range spans {
-		var tid trace.TraceID
-		var parent, id trace.SpanID
-		if copy(tid[:], s.TraceId) != len(tid) || copy(parent[:], s.ParentSpanId) != len(parent) || copy(id[:], s.SpanId) != len(id) {
+// appendSpans decodes batch, a mod's encoded SpanBatch, and appends its
+// spans to dst, with the attribute modkit.mod naming mod. A span without
+// a valid trace and span id and a parent is left out; a malformed batch,
+// as protobuf would refuse it, adds nothing.
+func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch string) []sdktrace.ReadOnlySpan {
+	n := len(dst)
+	r := wireReader{s: batch}
+	for {
+		num, typ, ok := r.next()
+		if !ok {
+			break
+		}
+		if num != batchSpans {
+			r.skip(num, typ)
 			continue
 		}
-		ts, _ := trace.ParseTraceState(s.TraceState)
-		ctx := trace.ContextWithRemoteSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
-			TraceID: tid, SpanID: parent, TraceFlags: trace.FlagsSampled, TraceState: ts, Remote: true,
-		}))
-		attrs := make([]attribute.KeyValue, 0, len(s.Attributes)+1)
-		attrs = append(attrs, attribute.String("modkit.mod", mod))
-		attrs = appendFromWire(attrs, s.Attributes)
-		scope := s.Scope
-		if scope == "" {
-			scope = "mod " + mod
+		msg, ok := r.bytes(num, typ)
+		if !ok {
+			continue
 		}
-		_, span := tp.Tracer(scope).Start(withSpanID(ctx, id), s.Name,
-			trace.WithTimestamp(unixNano(s.StartUnixNano)), trace.WithSpanKind(trace.SpanKind(s.Kind)), trace.WithAttributes(attrs...))
-		for _, e := range s.Events {
-			span.AddEvent(e.Name, trace.WithTimestamp(unixNano(e.TimeUnixNano)), trace.WithAttributes(appendFromWire(nil, e.Attributes)...))
+		s, ok, err := c.span(mod, msg)
+		if err != nil {
+			r.err = err
+			break
 		}
-		if s.StatusCode != 0 {
-			span.SetStatus(codes.Code(s.StatusCode), s.StatusMessage)
+		if ok {
+			dst = append(dst, s)
 		}
-		span.End(trace.WithTimestamp(unixNano(s.EndUnixNano)))
 	}
+	if r.err != nil {
+		clear(dst[n:])
+		return dst[:n]
+	}
+	return dst
+}
+
+// span decodes one Span; ok is false when it has no valid ids.
+func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, err error) {
+	var (
+		stub                tracetest.SpanStub
+		tid, sid, pid       string
+		kind, code          uint64
+		statusMsg, tsHeader string
+		scope               string
+		events              []sdktrace.Event
+		droppedEvents       int
+	)
+	attrs := make([]attribute.KeyValue, 0, 4)
+	r := wireReader{s: msg}
+	for {
+		num, typ, more := r.next()
+		if !more {
+			break
+		}
+		switch num {
+		case spanTraceID:
+			tid, _ = r.bytes(num, typ)
+		case spanSpanID:
+			sid, _ = r.bytes(num, typ)
+		case spanParentSpanID:
+			pid, _ = r.bytes(num, typ)
+		case spanName:
+			stub.Name, _ = r.str(num, typ)
+		case spanKind:
+			kind, _ = r.varint(num, typ)
+		case spanStart:
+			if v, ok := r.fixed64(num, typ); ok {
+				stub.StartTime = unixNano(v)
+			}
+		case spanEnd:
+			if v, ok := r.fixed64(num, typ); ok {
+				stub.EndTime = unixNano(v)
+			}
+		case spanAttributes:
+			if v, ok := r.bytes(num, typ); ok {
+				a, err := readAttr(v)
+				if err != nil {
+					return nil, false, err
+				}
+				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &stub.DroppedAttributes)
+			}
+		case spanEvents:
+			if v, ok := r.bytes(num, typ); ok {
+				e, err := c.event(v)
+				if err != nil {
+					return nil, false, err
+				}
+				events, droppedEvents = c.addEvent(events, e, droppedEvents)
+			}
+		case spanStatusCode:
+			code, _ = r.varint(num, typ)
+		case spanStatusMessage:
+			statusMsg, _ = r.str(num, typ)
+		case spanTraceState:
+			tsHeader, _ = r.str(num, typ)
+		case spanScope:
+			scope, _ = r.str(num, typ)
+		default:
+			r.skip(num, typ)
+		}
+	}
+	if r.err != nil {
+		return nil, false, r.err
+	}
+	if len(tid) != 16 || len(sid) != 8 || len(pid) != 8 {
+		return nil, false, nil
+	}
+	var ts trace.TraceState
+	if tsHeader != "" {
+		ts, _ = trace.ParseTraceState(tsHeader)
+	}
+	var traceID trace.TraceID
+	var spanID, parentID trace.SpanID
+	copy(traceID[:], tid)
+	copy(spanID[:], sid)
+	copy(parentID[:], pid)
+	stub.SpanContext = trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: traceID, SpanID: spanID, TraceFlags: trace.FlagsSampled, TraceState: ts,
+	})
+	if !stub.SpanContext.IsValid() {
+		return nil, false, nil
+	}
+	stub.Parent = trace.NewSpanContext(trace.SpanContextConfig{
+		TraceID: traceID, SpanID: parentID, TraceFlags: trace.FlagsSampled, TraceState: ts, Remote: true,
+	})
+	stub.SpanKind = trace.ValidateSpanKind(trace.SpanKind(int32(kind)))
+	switch codes.Code(int32(code)) {
+	case codes.Error:
+		stub.Status = sdktrace.Status{Code: codes.Error, Description: statusMsg}
+	case codes.Ok:
+		stub.Status = sdktrace.Status{Code: codes.Ok}
+	}
+	// The host's name for the mod wins over one the mod set itself.
+	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: attrString, str: mod}}, -1, &stub.DroppedAttributes)
+	stub.Attributes = attrs
+	stub.Events = events
+	stub.DroppedEvents = droppedEvents
+	if scope == "" {
+		scope = "mod " + mod
+	}
+	stub.InstrumentationScope = instrumentation.Scope{Name: scope}
+	stub.Resource = c.res
+	return stub.Snapshot(), true, nil
+}
+
+// event decodes one SpanEvent.
+func (c *modConverter) event(msg string) (sdktrace.Event, error) {
+	var e sdktrace.Event
+	r := wireReader{s: msg}
+	for {
+		num, typ, more := r.next()
+		if !more {
+			return e, r.err
+		}
+		switch num {
+		case eventName:
+			e.Name, _ = r.str(num, typ)
+		case eventTime:
+			if v, ok := r.fixed64(num, typ); ok {
+				e.Time = unixNano(v)
+			}
+		case eventAttributes:
+			if v, ok := r.bytes(num, typ); ok {
+				a, err := readAttr(v)
+				if err != nil {
+					return e, err
+				}
+				e.Attributes = c.addAttr(e.Attributes, a, c.limits.AttributePerEventCountLimit, &e.DroppedAttributeCount)
+			}
+		default:
+			r.skip(num, typ)
+		}
+	}
+}
+
+// addEvent appends e, keeping the latest EventCountLimit events as the
+// SDK does.
+func (c *modConverter) addEvent(events []sdktrace.Event, e sdktrace.Event, dropped int) ([]sdktrace.Event, int) {
+	switch limit := c.limits.EventCountLimit; {
+	case limit == 0:
+		return events, dropped + 1
+	case limit > 0 && len(events) >= limit:
+		copy(events, events[1:])
+		events[len(events)-1] = e
+		return events, dropped + 1
+	}
+	return append(events, e), dropped
+}
+
+// addAttr sets a's key to its value in attrs, a later value replacing an
+// earlier one, and counts in dropped an attribute past limit (negative: no
+// limit) or without a key or value. Strings are cut to the limit of their
+// length.
+func (c *modConverter) addAttr(attrs []attribute.KeyValue, a wireAttr, limit int, dropped *int) []attribute.KeyValue {
+	var kv attribute.KeyValue
+	switch a.value.kind {
+	case attrString:
+		kv = attribute.String(a.key, truncate(a.value.str, c.limits.AttributeValueLengthLimit))
+	case attrInt:
+		kv = attribute.Int64(a.key, int64(a.value.num))
+	case attrDouble:
+		kv = attribute.Float64(a.key, a.value.float())
+	case attrBool:
+		kv = attribute.Bool(a.key, a.value.num != 0)
+	}
+	if !kv.Valid() {
+		*dropped++
+		return attrs
+	}
+	for i := range attrs {
+		if attrs[i].Key == kv.Key {
+			attrs[i] = kv
+			return attrs
+		}
+	}
+	if limit >= 0 && len(attrs) >= limit {
+		*dropped++
+		return attrs
+	}
+	return append(attrs, kv)
+}
+
+// truncate cuts s to its first limit characters; a negative limit keeps
+// it whole.
+func truncate(s string, limit int) string {
+	if limit < 0 || len(s) <= limit {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == limit {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }
 
 func unixNano(n uint64) time.Time { return time.Unix(0, int64(n)) }
-
-func appendFromWire(kvs []attribute.KeyValue, as []*pb.SpanAttribute) []attribute.KeyValue {
-	for _, a := range as {
-		switch v := a.Value.(type) {
-		case *pb.SpanAttribute_BoolValue:
-			kvs = append(kvs, attribute.Bool(a.Key, v.BoolValue))
-		case *pb.SpanAttribute_IntValue:
-			kvs = append(kvs, attribute.Int64(a.Key, v.IntValue))
-		case *pb.SpanAttribute_DoubleValue:
-			kvs = append(kvs, attribute.Float64(a.Key, v.DoubleValue))
-		case *pb.SpanAttribute_StringValue:
-			kvs = append(kvs, attribute.String(a.Key, v.StringValue))
-		}
-	}
-	return kvs
-}

@@ -50,7 +50,6 @@ type Options struct {
 // Telemetry is what Setup turned on; Shutdown flushes and turns it off.
 type Telemetry struct {
 	tp      *sdktrace.TracerProvider
-	batcher *batcher // replays the mods' spans, when set
 	mp      *sdkmetric.MeterProvider
 	metrics http.Handler
 }
@@ -86,26 +85,30 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		return nil, err
 	}
 	if exp != nil || o.Processor != nil {
-		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(replayIDs{})}
+		m := &modExport{conv: modConverter{res: res, limits: sdktrace.NewSpanLimits()}}
 		switch {
 		case o.Exporter != nil:
-			popts = append(popts, sdktrace.WithSyncer(exp))
+			m.procs = append(m.procs, sdktrace.NewSimpleSpanProcessor(exp))
 		case exp != nil:
-			b := newBatcher(exp, o.Getenv)
-			popts = append(popts, sdktrace.WithSpanProcessor(b))
+			b := newBatcher(exp, &m.conv, o.Getenv)
+			m.procs = append(m.procs, b)
 			if o.Processor == nil {
-				// Nothing else waits for a mod's spans: they are replayed
+				// Nothing else waits for a mod's spans: they are decoded
 				// when the batch is exported, off the call's path.
-				t.batcher = b
+				m.batcher = b
 			}
 		}
 		if o.Processor != nil {
-			popts = append(popts, sdktrace.WithSpanProcessor(o.Processor))
+			m.procs = append(m.procs, o.Processor)
+		}
+		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(randomIDs{})}
+		for _, p := range m.procs {
+			popts = append(popts, sdktrace.WithSpanProcessor(p))
 		}
 		t.tp = sdktrace.NewTracerProvider(popts...)
 		ht := t.tp.Tracer(tracerName)
 		hostTracer.Store(&ht)
-		modBatcher.Store(t.batcher)
+		modSink.Store(m)
 		otel.SetTracerProvider(t.tp)
 		otel.SetTextMapPropagator(Propagator)
 		tracingOn.Store(true)
@@ -223,12 +226,12 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	}
 	var errs []error
 	if t.tp != nil {
-		// The mods' spans waiting in the batcher are replayed through
-		// the provider while it still records.
+		// The mods' spans waiting in the batcher are exported with
+		// the rest.
 		errs = append(errs, t.tp.ForceFlush(ctx))
 		tracingOn.Store(false)
 		hostTracer.Store(nil)
-		modBatcher.Store(nil)
+		modSink.Store(nil)
 		errs = append(errs, t.tp.Shutdown(ctx))
 	}
 	if t.mp != nil {
@@ -238,23 +241,19 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// replayIDs is the SDK's random ids, except for a mod's span replayed
-// with the id the mod gave it.
-type replayIDs struct{}
+// randomIDs are random trace and span ids. Ids need to be unique, not
+// secret: math/rand/v2's generator is seeded from the system's randomness
+// and is far cheaper than the SDK's default, crypto/rand.
+type randomIDs struct{}
 
-// Ids need to be unique, not secret: math/rand/v2's generator is seeded
-// from the system's randomness and is far cheaper than crypto/rand.
-func (replayIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
+func (randomIDs) NewIDs(ctx context.Context) (trace.TraceID, trace.SpanID) {
 	var tid trace.TraceID
 	binary.LittleEndian.PutUint64(tid[:8], rand.Uint64())
 	binary.LittleEndian.PutUint64(tid[8:], rand.Uint64()|1)
-	return tid, replayIDs{}.NewSpanID(ctx, tid)
+	return tid, randomIDs{}.NewSpanID(ctx, tid)
 }
 
-func (replayIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
-	if id, ok := spanIDFrom(ctx); ok {
-		return id
-	}
+func (randomIDs) NewSpanID(context.Context, trace.TraceID) trace.SpanID {
 	var id trace.SpanID
 	binary.LittleEndian.PutUint64(id[:], rand.Uint64()|1)
 	return id

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,23 +53,32 @@ func (s Span) Set(key, value string) {
 	}
 }
 
-// SetCall sets the attributes of a call's outcome: the host's id for it,
-// the caller's label, and error.type tool_error with the error when it
-// failed.
-func (s Span) SetCall(callID, label, failure string) {
+// EndCall sets the attributes of a call of tool and its outcome, in one
+// go, and ends the span: the host's id for the call (empty when no call
+// happened), the caller's label, and error.type tool_error with the error
+// when it failed.
+func (s Span) EndCall(tool, callID, label, failure string) {
 	if s.s == nil {
 		return
 	}
-	kvs := make([]attribute.KeyValue, 0, 3)
-	kvs = append(kvs, attribute.String("modkit.call.id", callID))
+	var kvs [4]attribute.KeyValue
+	kvs[0] = attribute.String("gen_ai.tool.name", tool)
+	n := 1
+	if callID != "" {
+		kvs[n] = attribute.String("modkit.call.id", callID)
+		n++
+	}
 	if label != "" {
-		kvs = append(kvs, attribute.String("modkit.call.label", label))
+		kvs[n] = attribute.String("modkit.call.label", label)
+		n++
 	}
 	if failure != "" {
-		kvs = append(kvs, attribute.String("error.type", "tool_error"))
+		kvs[n] = attribute.String("error.type", "tool_error")
+		n++
 		s.s.SetStatus(codes.Error, failure)
 	}
-	s.s.SetAttributes(kvs...)
+	s.s.SetAttributes(kvs[:n]...)
+	s.s.End()
 }
 
 // hostTracer is the host's tracer, from the provider Setup made.
@@ -82,26 +92,38 @@ func tracer() trace.Tracer {
 }
 
 // StartRequest starts the span of one MCP request, SERVER kind, named
-// "{method} {tool}" (the tool's name only for tools/call). Its parent is
-// the trace context in the request's _meta (traceparent, tracestate,
-// baggage), else in its HTTP headers.
-func StartRequest(ctx context.Context, method, tool, session string, meta map[string]any, header http.Header) (context.Context, Span) {
+// "{method} {tool}" (the tool's name only for tools/call), with the
+// request's JSON-RPC id when it has one. Its parent is the trace context
+// in the request's _meta (traceparent, tracestate, baggage), else in its
+// HTTP headers.
+func StartRequest(ctx context.Context, method, tool, session, requestID string, meta map[string]any, header http.Header) (context.Context, Span) {
 	if !tracingOn.Load() {
 		return ctx, Span{}
 	}
 	ctx = parentFrom(ctx, meta, header)
 	name := method
-	attrs := []attribute.KeyValue{attribute.String("mcp.method.name", method)}
+	var kvs [5]attribute.KeyValue
+	kvs[0] = attribute.String("mcp.method.name", method)
+	n := 1
 	if tool != "" {
 		name += " " + tool
-		attrs = append(attrs, attribute.String("gen_ai.tool.name", tool), attribute.String("gen_ai.operation.name", "execute_tool"))
+		kvs[1] = attribute.String("gen_ai.tool.name", tool)
+		kvs[2] = attribute.String("gen_ai.operation.name", "execute_tool")
+		n = 3
 	}
 	if session != "" {
-		attrs = append(attrs, attribute.String("mcp.session.id", session))
+		kvs[n] = attribute.String("mcp.session.id", session)
+		n++
 	}
-	ctx, s := tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	if requestID != "" {
+		kvs[n] = attribute.String("jsonrpc.request.id", requestID)
+		n++
+	}
+	ctx, s := tracer().Start(ctx, name, serverKind, trace.WithAttributes(kvs[:n]...))
 	return ctx, Span{s}
 }
+
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
 
 // parentFrom returns ctx under the trace context of _meta, else of the
 // HTTP headers.
@@ -121,13 +143,44 @@ func parentFrom(ctx context.Context, meta map[string]any, header http.Header) co
 	return ctx
 }
 
-// StartCall starts the span of the host's call of one tool.
+// StartCall starts the span of the host's call of one tool; EndCall
+// gives it its attributes and ends it. tool is one of the host's tools:
+// the span's name is kept for each.
 func StartCall(ctx context.Context, tool string) (context.Context, Span) {
 	if !tracingOn.Load() {
 		return ctx, Span{}
 	}
-	ctx, s := tracer().Start(ctx, "call "+tool, trace.WithAttributes(attribute.String("gen_ai.tool.name", tool)))
+	ctx, s := tracer().Start(ctx, callName(tool))
 	return ctx, Span{s}
+}
+
+// callNames are the names of the call spans, by tool: a set as small as
+// the host's tools.
+var callNames sync.Map
+
+func callName(tool string) string {
+	if name, ok := callNames.Load(tool); ok {
+		return name.(string)
+	}
+	name := "call " + tool
+	callNames.Store(tool, name)
+	return name
+}
+
+// stepOptions are the start options of the steps' spans, made once.
+var stepOptions = func() map[string]trace.SpanStartOption {
+	m := map[string]trace.SpanStartOption{}
+	for _, step := range []string{StepValidate, StepHooks, StepApproval, StepQuestion, StepModStart, StepBuild} {
+		m[step] = trace.WithAttributes(attribute.String("modkit.step", step))
+	}
+	return m
+}()
+
+func stepOption(step string) trace.SpanStartOption {
+	if o, ok := stepOptions[step]; ok {
+		return o
+	}
+	return trace.WithAttributes(attribute.String("modkit.step", step))
 }
 
 // StartStep starts the span of one step of a call (StepValidate, …);
@@ -141,7 +194,7 @@ func StartStep(ctx context.Context, step, subject string) (context.Context, Span
 	if subject != "" {
 		name += " " + subject
 	}
-	ctx, s := tracer().Start(ctx, name, trace.WithAttributes(attribute.String("modkit.step", step)))
+	ctx, s := tracer().Start(ctx, name, stepOption(step))
 	return ctx, Span{s}
 }
 
@@ -155,7 +208,7 @@ func PastStep(ctx context.Context, step, subject string, start, end time.Time, f
 	if subject != "" {
 		name += " " + subject
 	}
-	_, s := tracer().Start(ctx, name, trace.WithTimestamp(start), trace.WithAttributes(attribute.String("modkit.step", step)))
+	_, s := tracer().Start(ctx, name, trace.WithTimestamp(start), stepOption(step))
 	if failed {
 		s.SetStatus(codes.Error, step+" failed")
 	}

@@ -1,0 +1,50 @@
+package telemetry
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+)
+
+// TestCallSpan: a call's span is named after its tool and carries the
+// tool, the call's id and label and, when it failed, tool_error; its
+// steps nest under it.
+func TestCallSpan(t *testing.T) {
+	ctx := context.Background()
+	exp := tracetest.NewInMemoryExporter()
+	tel, err := Setup(ctx, &Options{Exporter: exp, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	cctx, call := StartCall(ctx, "echo")
+	_, step := StartStep(cctx, StepHooks, "tool_call")
+	step.End()
+	call.EndCall("echo", "call_7", "lbl", "it broke")
+	_, plain := StartCall(ctx, "echo")
+	plain.EndCall("echo", "", "", "")
+
+	spans := exp.GetSpans()
+	if len(spans) != 3 {
+		t.Fatalf("got %d spans, want 3", len(spans))
+	}
+	hooks, failed, none := spans[0], spans[1], spans[2]
+	if hooks.Name != "hooks tool_call" || hooks.Parent.SpanID() != failed.SpanContext.SpanID() {
+		t.Errorf("step %q under %s, want hooks tool_call under the call %s", hooks.Name, hooks.Parent.SpanID(), failed.SpanContext.SpanID())
+	}
+	if want := []attribute.KeyValue{attribute.String("modkit.step", StepHooks)}; !reflect.DeepEqual(hooks.Attributes, want) {
+		t.Errorf("step attributes %v, want %v", hooks.Attributes, want)
+	}
+	want := []attribute.KeyValue{attribute.String("gen_ai.tool.name", "echo"), attribute.String("modkit.call.id", "call_7"),
+		attribute.String("modkit.call.label", "lbl"), attribute.String("error.type", "tool_error")}
+	if failed.Name != "call echo" || !reflect.DeepEqual(failed.Attributes, want) || failed.Status.Code != codes.Error || failed.Status.Description != "it broke" {
+		t.Errorf("failed call: %q %v %+v, want call echo %v and the error", failed.Name, failed.Attributes, failed.Status, want)
+	}
+	if want := []attribute.KeyValue{attribute.String("gen_ai.tool.name", "echo")}; !reflect.DeepEqual(none.Attributes, want) || none.Status.Code != codes.Unset {
+		t.Errorf("call without a result: %v %+v, want %v, status unset", none.Attributes, none.Status, want)
+	}
+}
