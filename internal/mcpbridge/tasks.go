@@ -322,9 +322,9 @@ func (r *run) exec() {
 	}
 }
 
-// leave drops the run's outcome: the request that started it is gone and
-// no task exists. It reports whether the call had ended, and its count in
-// tr.wg with it.
+// leave cancels the run and drops its outcome: the request that started
+// it is gone and no task exists. The run's count in tr.wg ends when the
+// call has.
 func (r *run) leave() {
 	r.cancel()
 	r.mu.Lock()

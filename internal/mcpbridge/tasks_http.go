@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -214,7 +215,17 @@ func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage,
 	data = append(data, `,"result":`...)
 	data = append(data, res...)
 	data = append(data, '}')
-	w.Header().Set("Content-Type", "application/json")
+	writeJSON(w, http.StatusOK, data)
+}
+
+// writeJSON answers with the JSON body data and its Content-Length: a
+// response of more than 2 KB would otherwise be chunked, which costs a
+// proxy in front more than a length does.
+func writeJSON(w http.ResponseWriter, status int, data []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
 	w.Write(data)
 }
 
@@ -238,7 +249,5 @@ func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc.Error  `json:"error"`
 	}{"2.0", id, je})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(data)
+	writeJSON(w, status, data)
 }
