@@ -133,8 +133,9 @@ warm() {
 }
 
 # Both lists run through HAProxy in front of three replicas that share a
-# Redis task store and a state key (docs/deploy.md): round-robin, sessions
-# of 2025-11-25 stuck to their replica by Mcp-Session-Id. Without
+# Redis task store and a state key (docs/deploy.md, whose defaults these
+# are; internal/haproxycfg writes them): round-robin, sessions of
+# 2025-11-25 stuck to their replica by Mcp-Session-Id, on one backend. Without
 # redis-server or haproxy (outside CI), one replica serves.
 if command -v redis-server >/dev/null && command -v haproxy >/dev/null; then
 	redis_port=$(freeport)
@@ -164,6 +165,8 @@ defaults
 	option redispatch
 	retry-on conn-failure empty-response
 	timeout check 2s
+	option http-keep-alive
+	http-reuse always
 frontend mcp
 	bind 127.0.0.1:$lb_port
 	default_backend replicas

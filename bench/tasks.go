@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/internal/haproxycfg"
 	"github.com/modkit/modkit/internal/mcpbridge"
 )
 
@@ -85,7 +86,8 @@ func balancedVsDirect(ctx context.Context, e *env) (row, error) {
 }
 
 // startHAProxy balances round-robin over the replicas at urls, as
-// docs/deploy.md configures it, and returns its /mcp URL.
+// docs/deploy.md configures it (internal/haproxycfg), and returns its /mcp
+// URL.
 func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, func(), error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -93,19 +95,19 @@ func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, 
 	}
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
-	var cfg strings.Builder
-	fmt.Fprintf(&cfg, "defaults\n\tmode http\n\ttimeout connect 2s\n\ttimeout client 60s\n\ttimeout server 60s\n\toption http-keep-alive\n")
-	fmt.Fprintf(&cfg, "frontend mcp\n\tbind 127.0.0.1:%d\n\tdefault_backend replicas\nbackend replicas\n\tbalance roundrobin\n\thttp-reuse always\n", port)
-	for i, u := range urls {
-		hostport := strings.TrimSuffix(strings.TrimPrefix(u, "http://"), mcpbridge.HTTPPath)
-		fmt.Fprintf(&cfg, "\tserver r%d %s\n", i+1, hostport)
+	// The configuration of docs/deploy.md, without its health checks:
+	// the replicas here serve only /mcp.
+	var servers []string
+	for _, u := range urls {
+		servers = append(servers, strings.TrimSuffix(strings.TrimPrefix(u, "http://"), mcpbridge.HTTPPath))
 	}
+	cfg := haproxycfg.Config(&haproxycfg.Options{Bind: fmt.Sprintf("127.0.0.1:%d", port), Servers: servers})
 	dir, err := os.MkdirTemp(tmp, "haproxy")
 	if err != nil {
 		return "", nil, err
 	}
 	file := filepath.Join(dir, "haproxy.cfg")
-	if err := os.WriteFile(file, []byte(cfg.String()), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(cfg), 0o644); err != nil {
 		return "", nil, err
 	}
 	cmd := exec.CommandContext(ctx, bin, "-db", "-f", file)
@@ -130,6 +132,8 @@ func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, 
 type rawClient struct {
 	url  string
 	http *http.Client
+	// timing, when set, is told how long each request took (benchmarks).
+	timing func(method string, d time.Duration)
 }
 
 func (c *rawClient) post(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
@@ -148,6 +152,7 @@ func (c *rawClient) post(ctx context.Context, method, name string, params map[st
 	req.Header.Set("Mcp-Protocol-Version", statelessVersion)
 	req.Header.Set("Mcp-Method", method)
 	req.Header.Set("Mcp-Name", name)
+	start := time.Now()
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return nil, err
@@ -156,6 +161,9 @@ func (c *rawClient) post(ctx context.Context, method, name string, params map[st
 	data, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return nil, err
+	}
+	if c.timing != nil {
+		c.timing(method, time.Since(start))
 	}
 	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
 		data = data[i+len("data: "):]

@@ -240,6 +240,8 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 		b.WriteByte(',')
 	}
 	b.WriteString(`"resultType":"` + resultType + `"}}`)
+	// With its length, a result of more than 2 KB is not chunked.
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
 	w.Write(b.Bytes())
 }
 

@@ -18,52 +18,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/haproxycfg"
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/internal/testserver"
 )
-
-// haproxyConfig is the configuration of docs/deploy.md: the /mcp frontend
-// balances round-robin with no stickiness (MCP 2026-07-28 is stateless);
-// the sticky frontend keeps a 2025-11-25 session on the replica that
-// opened it, by its Mcp-Session-Id. Each response names the replica that
-// served it in X-Served-By, for the test.
-const haproxyConfig = `global
-	maxconn 2000
-defaults
-	mode http
-	timeout connect 2s
-	timeout client 120s
-	timeout server 120s
-	retries 3
-	option redispatch
-	retry-on conn-failure empty-response
-	timeout check 2s
-	option http-keep-alive
-	http-reuse always
-frontend mcp
-	bind 127.0.0.1:{{PORT}}
-	use_backend sticky if { path_beg /sticky/ }
-	default_backend replicas
-backend replicas
-	balance roundrobin
-	option httpchk GET /readyz
-	http-check expect status 200
-	default-server inter 300ms fall 2 rise 1
-	http-response set-header X-Served-By %[srv_name]
-{{SERVERS}}
-backend sticky
-	balance roundrobin
-	http-request set-path /mcp
-	stick-table type string len 64 size 100k expire 30m
-	stick match req.hdr(Mcp-Session-Id)
-	stick store-response res.hdr(Mcp-Session-Id)
-	option httpchk GET /readyz
-	default-server inter 300ms fall 2 rise 1
-	http-response set-header X-Served-By %[srv_name]
-{{SERVERS}}
-`
 
 // replica is one modhost mcp --http a test started.
 type replica struct {
@@ -101,7 +61,7 @@ func startCluster(t *testing.T) *cluster {
 		t.Fatal(err)
 	}
 	ws := t.TempDir()
-	var servers strings.Builder
+	var servers []string
 	for i := range 3 {
 		r := &replica{name: fmt.Sprintf("r%d", i+1), port: testserver.FreePort(t)}
 		r.cmd = exec.Command(modhostBinary(t), "--mods", fixture, "--workspace", ws, "mcp",
@@ -114,10 +74,13 @@ func startCluster(t *testing.T) *cluster {
 			t.Fatalf("%s: warm-up call: %s", r.name, res.Error)
 		}
 		c.replicas = append(c.replicas, r)
-		fmt.Fprintf(&servers, "\tserver %s 127.0.0.1:%d check\n", r.name, r.port)
+		servers = append(servers, fmt.Sprintf("127.0.0.1:%d", r.port))
 	}
-	cfg := strings.ReplaceAll(haproxyConfig, "{{SERVERS}}", servers.String())
-	h := testserver.StartHAProxy(t, cfg)
+	// The configuration of docs/deploy.md: /mcp balances round-robin with
+	// no stickiness (MCP 2026-07-28 is stateless); /sticky/ keeps a
+	// 2025-11-25 session on the replica that opened it. Each response
+	// names the replica that served it in X-Served-By, for the test.
+	h := testserver.StartHAProxy(t, haproxycfg.Config(&haproxycfg.Options{Bind: "127.0.0.1:{{PORT}}", Servers: servers, Checks: true, Sticky: true, ServedBy: true}))
 	c.url = fmt.Sprintf("http://127.0.0.1:%d/mcp", h.Port)
 	// Wait until the balancer sees every replica ready.
 	seen := map[string]bool{}

@@ -225,15 +225,6 @@ func failTask(t *taskstore.Task, code int64, msg string) {
 	t.UpdatedAt = time.Now()
 }
 
-// wantsTasks reports whether caps declares the tasks extension.
-func wantsTasks(caps *mcp.ClientCapabilities) bool {
-	if caps == nil {
-		return false
-	}
-	_, ok := caps.Extensions[TasksExtension]
-	return ok
-}
-
 // taskCall is a tools/call request as the runner reads it.
 type taskCall struct {
 	Name           string               `json:"name"`
@@ -257,12 +248,16 @@ type run struct {
 	// started is closed when the call first reports a title or status.
 	started   chan struct{}
 	startOnce sync.Once
-	done      chan runResult
+	// done is closed when the call ended before it was a task's: its
+	// outcome is then in out, for the request to answer with.
+	done chan struct{}
 
 	mu      sync.Mutex
-	id      string // the task's id, once it is one
+	id      string // the task's id, once it is one: the run stores its outcome
 	message string // the latest title or status
 	push    *coalesce.Coalescer[string]
+	out     *runResult // set before done is closed
+	left    bool       // the request left before a task existed: the outcome is dropped
 	// ended is set once the call ended: its outcome's write replaces any
 	// status message still held.
 	ended atomic.Bool
@@ -273,15 +268,21 @@ type runResult struct {
 	err error
 }
 
-func (tr *taskRunner) newRun(t taskTool, input []byte, caps *mcp.ClientCapabilities, given []host.Answered, loose map[string]mcp.InputResponse) *run {
+// newRun prepares a run of a call of t from a client whose capabilities
+// are caps (JSON).
+func (tr *taskRunner) newRun(t taskTool, input []byte, caps json.RawMessage, given []host.Answered, loose map[string]mcp.InputResponse) *run {
 	ctx, cancel := context.WithCancel(tr.ctx)
+	var c mcp.ClientCapabilities
+	json.Unmarshal(caps, &c) // what it cannot read, the client cannot be asked
 	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
-		asker:   &clientAsker{can: askableFrom(caps), later: true, loose: loose},
-		started: make(chan struct{}), done: make(chan runResult, 1)}
+		asker:   &clientAsker{can: askableFrom(&c), later: true, loose: loose},
+		started: make(chan struct{}), done: make(chan struct{})}
 	return r
 }
 
-// exec runs the call and sends its outcome on r.done.
+// exec runs the call. Its outcome is stored when the run is a task's by
+// then, dropped when the request left, and otherwise handed to the request
+// (r.out, r.done). The run's count in tr.wg ends with it.
 func (r *run) exec() {
 	call := &host.CallRequest{
 		Tool:    r.tool.Name,
@@ -305,12 +306,47 @@ func (r *run) exec() {
 		},
 	}
 	res, err := r.tr.br.backend.Call(r.ctx, call)
-	r.done <- runResult{res, err}
+	out := runResult{res, err}
+	r.mu.Lock()
+	switch {
+	case r.id != "":
+		r.mu.Unlock()
+		r.finish(out)
+	case r.left:
+		r.mu.Unlock()
+		r.tr.wg.Done()
+	default:
+		r.out = &out
+		r.mu.Unlock()
+		close(r.done)
+	}
 }
 
-// becameTask makes r the run of task id: its status updates go to the
-// store from now on.
-func (r *run) becameTask(id string) {
+// leave cancels the run and drops its outcome: the request that started
+// it is gone and no task exists. The run's count in tr.wg ends when the
+// call has.
+func (r *run) leave() {
+	r.cancel()
+	r.mu.Lock()
+	ended := r.out != nil
+	r.left = true
+	r.mu.Unlock()
+	if ended {
+		r.tr.wg.Done()
+	}
+}
+
+// endedWith returns the call's outcome when it ended before it was a task's.
+func (r *run) endedWith() *runResult {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.out
+}
+
+// becameTask makes r the run of task id: its status updates and its
+// outcome go to the store from now on. When the call had ended already,
+// it returns the outcome, for the caller to store with finish.
+func (r *run) becameTask(id string) *runResult {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.id = id
@@ -339,12 +375,13 @@ func (r *run) becameTask(id string) {
 	r.tr.running[id] = r.cancel
 	r.tr.mu.Unlock()
 	r.tr.begin()
+	return r.out
 }
 
 // call runs a tools/call of a task tool from a client that supports tasks:
 // it answers with the call's result or its questions when the call ends
 // before it becomes a task, and with a CreateTaskResult once it is one.
-func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *mcp.ClientCapabilities) (json.RawMessage, error) {
+func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps json.RawMessage) (json.RawMessage, error) {
 	if tr.draining.Load() {
 		return nil, errDraining
 	}
@@ -363,18 +400,18 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *m
 	timer := time.NewTimer(TaskAfter)
 	defer timer.Stop()
 	select {
-	case out := <-r.done:
+	case <-r.done:
 		select {
 		case <-r.started:
 			// It reported a status before it ended: it is a task all the
-			// same, which finish completes with this outcome.
-			r.done <- out
+			// same, created with this outcome.
 			goto task
 		default:
 		}
 		stopOnGone()
 		tr.wg.Done()
 		r.cancel()
+		out := r.out
 		res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
 		if err != nil {
 			return nil, err
@@ -383,8 +420,7 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps *m
 	case <-r.started:
 	case <-timer.C:
 	case <-ctx.Done():
-		r.cancel()
-		go func() { <-r.done; tr.wg.Done() }()
+		r.leave()
 		return nil, ctx.Err()
 	}
 task:
@@ -393,29 +429,23 @@ task:
 	r.mu.Lock()
 	message := r.message
 	r.mu.Unlock()
-	capsJSON, _ := json.Marshal(caps)
 	task := &taskstore.Task{
 		ID: newID(), Tool: t.Name, Status: taskstore.Working, StatusMessage: message,
-		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: capsJSON,
+		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: caps,
 		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
 	}
-	select {
-	case out := <-r.done:
-		if out.err != nil || out.res.Status != host.StatusAsking {
-			// It ended too: the task is created ended, in one write.
-			return tr.createEnded(ctx, r, task, out)
-		}
-		r.done <- out // questions: the task starts working, as any does
-	default:
-	}
+	if out := r.endedWith(); out != nil && (out.err != nil || out.res.Status != host.StatusAsking) {
+		// It ended too: the task is created ended, in one write.
+		return tr.createEnded(ctx, r, task, *out)
+	} // questions: the task starts working, as any does
 	if err := tr.store.Create(ctx, task); err != nil {
-		r.cancel()
-		go func() { <-r.done; tr.wg.Done() }()
+		r.leave()
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
-	r.becameTask(task.ID)
-	go r.finish()
+	if out := r.becameTask(task.ID); out != nil {
+		go r.finish(*out) // it ended meanwhile
+	}
 	return createTaskResult(task), nil
 }
 
@@ -441,10 +471,10 @@ func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.T
 // errDraining refuses a call on a replica that is shutting down.
 var errDraining = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "this replica is shutting down: call again, another replica will answer"}
 
-// finish waits for the run of a task and stores its outcome.
-func (r *run) finish() {
+// finish stores the outcome of the run of a task, and ends the run's count
+// in tr.wg.
+func (r *run) finish(out runResult) {
 	defer r.tr.wg.Done()
-	out := <-r.done
 	r.ended.Store(true)
 	r.mu.Lock()
 	id, push := r.id, r.push
@@ -623,13 +653,29 @@ func createTaskResult(t *taskstore.Task) json.RawMessage {
 // detailedTask is the answer to tasks/get: the task, with its result,
 // error or questions.
 func detailedTask(t *taskstore.Task) json.RawMessage {
-	data, _ := json.Marshal(struct {
-		taskFields
-		Result        json.RawMessage            `json:"result,omitempty"`
-		Error         json.RawMessage            `json:"error,omitempty"`
-		InputRequests map[string]json.RawMessage `json:"inputRequests,omitempty"`
-	}{fieldsOf(t, "complete"), t.Result, t.Error, t.InputRequests})
+	data, _ := json.Marshal(fieldsOf(t, "complete"))
+	// The result and the error are JSON this package marshalled: they
+	// are written as they are.
+	data = appendField(data, "result", t.Result)
+	data = appendField(data, "error", t.Error)
+	if len(t.InputRequests) > 0 {
+		reqs, _ := json.Marshal(t.InputRequests)
+		data = appendField(data, "inputRequests", reqs)
+	}
 	return data
+}
+
+// appendField adds "name":value to the JSON object obj, unless value is
+// empty.
+func appendField(obj []byte, name string, value json.RawMessage) []byte {
+	if len(value) == 0 {
+		return obj
+	}
+	obj = append(obj[:len(obj)-1], `,"`...)
+	obj = append(obj, name...)
+	obj = append(obj, `":`...)
+	obj = append(obj, value...)
+	return append(obj, '}')
 }
 
 // ack is the empty answer to tasks/cancel and tasks/update.
@@ -743,13 +789,10 @@ func answeredOf(a asked) []host.Answered {
 // resume runs task t, owned by this replica now, in the background with
 // the answers given.
 func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answered) {
-	var caps mcp.ClientCapabilities
-	json.Unmarshal(t.Client, &caps)
-	r := tr.newRun(tool, t.Input, &caps, given, nil)
-	r.becameTask(t.ID)
+	r := tr.newRun(tool, t.Input, t.Client, given, nil)
+	r.becameTask(t.ID) // before the call starts: it stores its own outcome
 	tr.wg.Add(1)
 	go r.exec()
-	go r.finish()
 }
 
 // cancel answers tasks/cancel: the task is cancelled at once, and its run

@@ -12,7 +12,7 @@ import (
 func BenchmarkTaskHTTP(b *testing.B) {
 	url := taskServer(b, newTaskBackend(), nil)
 	polls := 0
-	var callTime time.Duration
+	var callTime, pollTime time.Duration
 	for b.Loop() {
 		start := time.Now()
 		res, e := post(b, url, "tools/call", "flash", map[string]any{"name": "flash", "arguments": map[string]any{}}, withTasks)
@@ -23,7 +23,9 @@ func BenchmarkTaskHTTP(b *testing.B) {
 		id := res["taskId"].(string)
 		for {
 			polls++
+			start := time.Now()
 			res, e := post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
+			pollTime += time.Since(start)
 			if e != nil {
 				b.Fatal(e)
 			}
@@ -34,6 +36,7 @@ func BenchmarkTaskHTTP(b *testing.B) {
 	}
 	b.ReportMetric(float64(polls)/float64(b.N), "polls/op")
 	b.ReportMetric(float64(callTime.Microseconds())/float64(b.N), "call-µs/op")
+	b.ReportMetric(float64(pollTime.Microseconds())/float64(b.N), "poll-µs/op")
 }
 
 // BenchmarkPlainHTTP: a plain call, served by the direct path.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -31,8 +32,21 @@ type rpcRequest struct {
 // requestMeta is the _meta of a stateless request.
 type requestMeta struct {
 	Meta struct {
-		Caps *mcp.ClientCapabilities `json:"io.modelcontextprotocol/clientCapabilities"`
+		Caps json.RawMessage `json:"io.modelcontextprotocol/clientCapabilities"`
 	} `json:"_meta"`
+}
+
+// declaresTasks reports whether a client's capabilities (JSON) declare
+// the tasks extension.
+func declaresTasks(caps json.RawMessage) bool {
+	var c struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	}
+	if json.Unmarshal(caps, &c) != nil {
+		return false
+	}
+	_, ok := c.Extensions[TasksExtension]
+	return ok
 }
 
 // serveTasks answers a stateless request when it is the tasks extension's:
@@ -62,46 +76,48 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	default:
 		return false
 	}
-	var r rpcRequest
-	var meta requestMeta
-	if err := json.Unmarshal(body, &r); err != nil {
-		return false
-	}
-	json.Unmarshal(r.Params, &meta)
-	caps := meta.Meta.Caps
+	// checkBody read the id, the method and the _meta: one more decode
+	// reads the params the method takes.
+	caps := m.Params.Meta[mcp.MetaKeyClientCapabilities]
 	if m.Method == "tools/call" {
-		var p taskCall
-		if err := json.Unmarshal(r.Params, &p); err != nil {
+		var r struct {
+			Params taskCall `json:"params"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil {
 			return false // the SDK says what is wrong
 		}
+		p := &r.Params
 		t, ok := tr.tools[p.Name]
 		if !ok {
 			return false
 		}
-		if !wantsTasks(caps) {
+		if !declaresTasks(caps) {
 			if t.Task != "required" {
 				return false // a plain call
 			}
-			writeError(w, r.ID, needTasks("tool "+t.Name+" runs only as a task: declare the "+TasksExtension+" extension in the client's capabilities"))
+			writeError(w, m.ID, needTasks("tool "+t.Name+" runs only as a task: declare the "+TasksExtension+" extension in the client's capabilities"))
 			return true
 		}
-		if !h.headersMatch(w, req, &r, p.Name) {
+		if !h.headersMatch(w, req, m.ID, m.Method, p.Name) {
 			return true
 		}
-		res, err := tr.call(req.Context(), t, &p, caps)
-		writeResult(w, r.ID, res, err)
+		res, err := tr.call(req.Context(), t, p, caps)
+		writeResult(w, m.ID, res, err)
 		return true
 	}
-	var p taskParams
-	if err := json.Unmarshal(r.Params, &p); err != nil || p.TaskID == "" {
-		writeError(w, r.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
+	var r struct {
+		Params taskParams `json:"params"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil || r.Params.TaskID == "" {
+		writeError(w, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
 		return true
 	}
-	if !wantsTasks(caps) {
-		writeError(w, r.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
+	p := r.Params
+	if !declaresTasks(caps) {
+		writeError(w, m.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
 	}
-	if !h.headersMatch(w, req, &r, p.TaskID) {
+	if !h.headersMatch(w, req, m.ID, m.Method, p.TaskID) {
 		return true
 	}
 	ctx := req.Context()
@@ -115,7 +131,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	case "tasks/update":
 		res, err = tr.update(ctx, &p)
 	}
-	writeResult(w, r.ID, res, err)
+	writeResult(w, m.ID, res, err)
 	return true
 }
 
@@ -132,7 +148,7 @@ func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, 
 	}
 	var meta requestMeta
 	json.Unmarshal(r.Params, &meta)
-	if !wantsTasks(meta.Meta.Caps) {
+	if !declaresTasks(meta.Meta.Caps) {
 		writeErrorStatus(w, http.StatusBadRequest, r.ID, needTasks("notifications.taskIds asks for notifications of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
 	}
@@ -159,7 +175,7 @@ func needTasks(why string) error {
 // headersMatch checks the Mcp-Method and Mcp-Name headers of a request of
 // revision 2026-07-28 against its body, as the SDK does for the requests
 // it serves; a mismatch is answered with 400 and -32020.
-func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, r *rpcRequest, name string) bool {
+func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, id json.RawMessage, bodyMethod, name string) bool {
 	if req.Header.Get(protocolHeader) < sessionless {
 		return true
 	}
@@ -169,16 +185,16 @@ func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, r *
 	switch {
 	case method == "":
 		why = "missing required Mcp-Method header"
-	case method != r.Method:
-		why = fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, r.Method)
-	case got == "" && r.Method == "tools/call":
-		why = fmt.Sprintf("missing required Mcp-Name header for method %q", r.Method)
+	case method != bodyMethod:
+		why = fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, bodyMethod)
+	case got == "" && bodyMethod == "tools/call":
+		why = fmt.Sprintf("missing required Mcp-Name header for method %q", bodyMethod)
 	case got != "" && got != name:
 		why = fmt.Sprintf("header mismatch: Mcp-Name header value %q does not match body value %q", got, name)
 	default:
 		return true
 	}
-	writeRPCError(w, http.StatusBadRequest, r.ID, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
+	writeRPCError(w, http.StatusBadRequest, id, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
 	return false
 }
 
@@ -188,12 +204,28 @@ func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage,
 		writeError(w, id, err)
 		return
 	}
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-	}{"2.0", id, res})
-	w.Header().Set("Content-Type", "application/json")
+	// id and res are JSON already (the request's id, results this package
+	// marshalled): they are written as they are.
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	data := make([]byte, 0, len(id)+len(res)+36)
+	data = append(data, `{"jsonrpc":"2.0","id":`...)
+	data = append(data, id...)
+	data = append(data, `,"result":`...)
+	data = append(data, res...)
+	data = append(data, '}')
+	writeJSON(w, http.StatusOK, data)
+}
+
+// writeJSON answers with the JSON body data and its Content-Length: a
+// response of more than 2 KB would otherwise be chunked, which costs a
+// proxy in front more than a length does.
+func writeJSON(w http.ResponseWriter, status int, data []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(status)
 	w.Write(data)
 }
 
@@ -217,7 +249,5 @@ func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc.Error  `json:"error"`
 	}{"2.0", id, je})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(data)
+	writeJSON(w, status, data)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -251,5 +252,33 @@ func TestTaskLeaseLapses(t *testing.T) {
 	errObj, _ := res["error"].(map[string]any)
 	if e != nil || res["status"] != "failed" || !strings.Contains(errObj["message"].(string), "replica") {
 		t.Fatalf("got %v %v, want failed saying its replica stopped", res, e)
+	}
+}
+
+// TestTaskAnswerHasLength: an answer of the tasks methods, even one of
+// more than the 2 KB net/http buffers before it chunks, carries its
+// Content-Length, which a proxy in front forwards at less cost.
+func TestTaskAnswerHasLength(t *testing.T) {
+	b := newTaskBackend()
+	url := taskServer(t, b, nil)
+	id := startWork(t, url, strings.Repeat("long ", 1000)) // its status message names the label
+	defer close(b.release)
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 8, "method": "tasks/get", "params": map[string]any{"taskId": id,
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": withTasks}}})
+	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tasks/get")
+	req.Header.Set("Mcp-Name", id)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if len(data) < 4096 || resp.ContentLength != int64(len(data)) || len(resp.TransferEncoding) > 0 {
+		t.Fatalf("tasks/get: got %d bytes, Content-Length %d, Transfer-Encoding %v; want more than 4 KB with their length, not chunked",
+			len(data), resp.ContentLength, resp.TransferEncoding)
 	}
 }

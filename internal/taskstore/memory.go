@@ -1,6 +1,7 @@
 package taskstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,11 +9,12 @@ import (
 	"time"
 )
 
-// Memory is a Store in one process's memory.
+// Memory is a Store in one process's memory. It keeps its own copy of
+// each task and hands out copies, so callers never share a *Task.
 type Memory struct {
 	mu    sync.Mutex
-	tasks map[string]memTask // callers never share a *Task
-	swept time.Time          // when expired tasks were last dropped
+	tasks map[string]memTask
+	swept time.Time // when expired tasks were last dropped
 	subs  map[int]func(string)
 	// watchers are called, m.mu held, with each changed task.
 	watchers map[int]func(*Task)
@@ -26,36 +28,47 @@ func NewMemory() *Memory {
 
 var _ Store = (*Memory)(nil)
 
-// memTask is a stored task: its JSON, and when it expires (zero: never).
+// memTask is a stored task, and when it expires (zero: never).
 type memTask struct {
-	data    []byte
+	task    *Task
 	expires time.Time
 }
 
-func newMemTask(t *Task) (memTask, error) {
-	data, err := json.Marshal(t)
-	if err != nil {
-		return memTask{}, err
-	}
-	mt := memTask{data: data}
+func newMemTask(t *Task) memTask {
+	mt := memTask{task: clone(t)}
 	if t.TTL > 0 {
 		mt.expires = t.CreatedAt.Add(t.TTL)
 	}
-	return mt, nil
+	return mt
 }
 
 func (mt memTask) expired(now time.Time) bool {
 	return !mt.expires.IsZero() && now.After(mt.expires)
 }
 
+// clone copies t deeply: its byte slices and its map too, which its
+// runner changes in place.
+func clone(t *Task) *Task {
+	c := *t
+	c.Input = bytes.Clone(t.Input)
+	c.Client = bytes.Clone(t.Client)
+	c.Result = bytes.Clone(t.Result)
+	c.Error = bytes.Clone(t.Error)
+	c.Questions = bytes.Clone(t.Questions)
+	if t.InputRequests != nil {
+		c.InputRequests = make(map[string]json.RawMessage, len(t.InputRequests))
+		for k, v := range t.InputRequests {
+			c.InputRequests[k] = bytes.Clone(v)
+		}
+	}
+	return &c
+}
+
 // sweepEvery is how often Create drops the expired tasks.
 const sweepEvery = time.Minute
 
 func (m *Memory) Create(_ context.Context, t *Task) error {
-	mt, err := newMemTask(t)
-	if err != nil {
-		return err
-	}
+	mt := newMemTask(t)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweep(time.Now())
@@ -81,11 +94,7 @@ func (m *Memory) get(id string) (*Task, error) {
 		delete(m.tasks, id)
 		return nil, ErrNotFound
 	}
-	var t Task
-	if err := json.Unmarshal(mt.data, &t); err != nil {
-		return nil, err
-	}
-	return &t, nil
+	return clone(mt.task), nil
 }
 
 func (m *Memory) Update(_ context.Context, id string, change func(*Task) error) (*Task, error) {
@@ -101,14 +110,14 @@ func (m *Memory) Update(_ context.Context, id string, change func(*Task) error) 
 	if err := change(t); err != nil {
 		return nil, err
 	}
-	mt, err := newMemTask(t)
-	if err != nil {
-		return nil, err
-	}
+	mt := newMemTask(t)
 	m.tasks[id] = mt
-	for _, fn := range m.watchers {
-		c := *t
-		fn(&c)
+	if len(m.watchers) > 0 {
+		seen := clone(t) // watchers must not change it: one copy serves them all
+		for _, fn := range m.watchers {
+			c := *seen
+			fn(&c)
+		}
 	}
 	return t, nil
 }

@@ -2,6 +2,7 @@ package taskstore_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"sync"
 	"testing"
@@ -243,5 +244,39 @@ func TestOpen(t *testing.T) {
 		if _, err := taskstore.Open(spec); err == nil {
 			t.Errorf("Open(%q): got nil error", spec)
 		}
+	}
+}
+
+// TestStoreCopies: a task handed to or returned by a store, changed in
+// place afterwards (its map and its bytes too), leaves the stored task as
+// it was.
+func TestStoreCopies(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			tk := newTask("c")
+			tk.Result = []byte(`{"x":1}`)
+			tk.InputRequests = map[string]json.RawMessage{"q": json.RawMessage(`{"a":1}`)}
+			if err := s.Create(ctx, tk); err != nil {
+				t.Fatal(err)
+			}
+			tk.Result[6] = '2'
+			delete(tk.InputRequests, "q")
+			got, err := s.Get(ctx, "c")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Result[6] = '3'
+			got.InputRequests["q"][5] = '9'
+			got.StatusMessage = "changed"
+			again, err := s.Get(ctx, "c")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(again.Result) != `{"x":1}` || string(again.InputRequests["q"]) != `{"a":1}` || again.StatusMessage != "" {
+				t.Fatalf("got result %s, input requests %s, status message %q; want them as created", again.Result, again.InputRequests, again.StatusMessage)
+			}
+		})
 	}
 }
