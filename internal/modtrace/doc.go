@@ -25,8 +25,8 @@
 // A mod exports nothing itself. The server interceptors send the spans the
 // Recorder finished back in the binary trailer [TrailerKey] of the RPC that
 // follows, and the host decodes them into finished spans for its own
-// exporters (internal/telemetry), keeping their ids. A span finished after its RPC
-// returned travels with the mod's next RPC.
+// exporters (internal/telemetry), keeping their ids. A span finished after
+// its RPC returned travels with the mod's next RPC.
 //
 // A call that carries no sampled trace context records nothing and costs a
 // metadata lookup.
