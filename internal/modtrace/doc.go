@@ -24,9 +24,9 @@
 //
 // A mod exports nothing itself. The server interceptors send the spans the
 // Recorder finished back in the binary trailer [TrailerKey] of the RPC that
-// follows, and the host replays them through its own TracerProvider
-// (internal/telemetry), keeping their ids. A span finished after its RPC
-// returned travels with the mod's next RPC.
+// follows, and the host decodes them into finished spans for its own
+// exporters (internal/telemetry), keeping their ids. A span finished after
+// its RPC returned travels with the mod's next RPC.
 //
 // A call that carries no sampled trace context records nothing and costs a
 // metadata lookup.
