@@ -141,6 +141,7 @@ func pollUntilEnded(t *testing.T, url, id string) map[string]any {
 }
 
 func TestTaskCompletes(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url := taskServer(t, b, nil)
 	id := startWork(t, url, "a")
@@ -157,6 +158,7 @@ func TestTaskCompletes(t *testing.T) {
 }
 
 func TestTaskCancelReachesTheHandler(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url := taskServer(t, b, nil)
 	id := startWork(t, url, "b")
@@ -177,6 +179,7 @@ func TestTaskCancelReachesTheHandler(t *testing.T) {
 }
 
 func TestTaskAsks(t *testing.T) {
+	t.Parallel()
 	url := taskServer(t, newTaskBackend(), nil)
 	res, e := post(t, url, "tools/call", "ask", map[string]any{"name": "ask", "arguments": map[string]any{}}, withTasks)
 	if e != nil || res["resultType"] != "task" {
@@ -203,6 +206,7 @@ func TestTaskAsks(t *testing.T) {
 }
 
 func TestTaskErrors(t *testing.T) {
+	t.Parallel()
 	url := taskServer(t, newTaskBackend(), nil)
 	for _, tc := range []struct {
 		method, name string
@@ -242,6 +246,7 @@ func TestTaskErrors(t *testing.T) {
 // TestTaskLeaseLapses: a working task whose replica stopped renewing its
 // lease fails when read.
 func TestTaskLeaseLapses(t *testing.T) {
+	t.Parallel()
 	store := taskstore.NewMemory()
 	url := taskServer(t, newTaskBackend(), store)
 	now := time.Now()
