@@ -8,10 +8,6 @@ import (
 	"github.com/modkit/modkit/internal/modserver"
 )
 
-// Denied is the outcome of a call whose approval the person declined: the
-// handler never ran.
-const Denied Status = "denied"
-
 // Approver scripts the person asked to approve a call, as a host's
 // approver (host.Approver) would: reason is what they read, the Reason of
 // the host's ApprovalRequest. The mod's approval rule decides whether
@@ -57,12 +53,12 @@ func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalReq
 		}
 		out.fail(step.Failure, err)
 	case modapi.ApprovalDenied:
-		out.Status = Denied
+		out.Status = StatusDenied
 		out.Text = modapi.Denied(req.Tool, step.Reason)
 		out.msg = modapi.Declined
 		out.Activity.Ended = true
 	case modapi.ApprovalCancelled:
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = step.Err
 		out.Activity.Ended = true
 	}

@@ -68,7 +68,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 	}
 	switch {
 	case ctx.Err() != nil:
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = ctx.Err()
 		return
 	case len(opts.Client.Answers) == 0:
@@ -82,7 +82,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 	}
 	a, err := gate.Wait(ctx, 0)
 	if err != nil {
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = err
 		return
 	}
@@ -91,7 +91,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
 		return
 	}
-	out.Status = Completed
+	out.Status = StatusCompleted
 	out.Text = o.Text
 	out.Result = o.Result
 }
