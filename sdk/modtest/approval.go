@@ -6,6 +6,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // Approver scripts the person asked to approve a call, as a host's
@@ -54,8 +55,8 @@ func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalReq
 		out.fail(step.Failure, err)
 	case modapi.ApprovalDenied:
 		out.Status = StatusDenied
-		out.Text = modapi.Denied(req.Tool, step.Reason)
-		out.msg = modapi.Declined
+		out.Text = words.Denied(req.Tool, step.Reason)
+		out.msg = words.Declined
 		out.Activity.Ended = true
 	case modapi.ApprovalCancelled:
 		out.Status = StatusCancelled

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -76,7 +77,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		if timeout <= 0 {
 			timeout = DefaultClientTimeout
 		}
-		msg := modapi.ClientTimedOut(t.Name, timeout)
+		msg := words.ClientTimedOut(t.Name, timeout)
 		out.fail(msg, errors.New(msg))
 		return
 	}

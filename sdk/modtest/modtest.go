@@ -16,6 +16,7 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -238,7 +239,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	steps := &callflow.Steps[*Outcome]{
 		Prepare: func(context.Context) (*Outcome, bool) {
 			if toClient && opts.Client == nil {
-				msg := modapi.NoClient(tool)
+				msg := words.NoClient(tool)
 				out.fail(msg, errors.New(msg))
 				return out, true
 			}
@@ -315,7 +316,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			if _, err := srv.Decode(tool, data); err != nil {
 				var ie *sdk.InputError
 				if errors.As(err, &ie) {
-					out.fail(modapi.InvalidInput(tool, ie.Problems), err)
+					out.fail(words.InvalidInput(tool, ie.Problems), err)
 				} else {
 					out.fail(err.Error(), err)
 				}
@@ -327,7 +328,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if opts.Hooks {
 		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
 			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-				out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
+				out.fail(words.Blocked(modID(g), refusal), errors.New(refusal))
 				return out, true
 			}
 			return nil, false
