@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -52,7 +53,7 @@ type ApprovalRequest struct {
 // Question is what to ask the person: the tool, whether it may delete or
 // overwrite, and the reason. Every approver of modkit asks in these words.
 func (r *ApprovalRequest) Question() string {
-	return modapi.ApprovalQuestion(r.Tool, r.Title, r.Reason, r.Annotations != nil && r.Annotations.Destructive)
+	return words.ApprovalQuestion(r.Tool, r.Title, r.Reason, r.Annotations != nil && r.Annotations.Destructive)
 }
 
 // approve runs the tool's approval rule in the mod and, when the call
@@ -120,15 +121,15 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 func (r *CallResult) dismissed(reason string) *CallResult {
 	r.Activity.Ended = true
 	r.Status = StatusDenied
-	r.Error = modapi.DismissedError
-	r.Text = modapi.Dismissed(r.Tool, reason)
+	r.Error = words.DismissedError
+	r.Text = words.Dismissed(r.Tool, reason)
 	return r
 }
 
 func (r *CallResult) denied(reason string) *CallResult {
 	r.Activity.Ended = true
 	r.Status = StatusDenied
-	r.Error = modapi.Declined
-	r.Text = modapi.Denied(r.Tool, reason)
+	r.Error = words.Declined
+	r.Text = words.Denied(r.Tool, reason)
 	return r
 }

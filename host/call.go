@@ -13,6 +13,7 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -224,7 +225,7 @@ func (c *hostCall) prepare(ctx context.Context) (callEnd, bool) {
 		return ended(res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)))
 	}
 	if c.client == nil && !t.man.Runs.InMod() {
-		return ended(res.fail(modapi.NoClient(t.man.Name)))
+		return ended(res.fail(words.NoClient(t.man.Name)))
 	}
 	return callEnd{}, false
 }
@@ -266,7 +267,7 @@ func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
 		vspan.Fail("invalid_input", "the input does not fit the tool's schema")
 		vspan.End()
 		telemetry.InputRefused(req.Tool, telemetry.RefusedInvalid)
-		return ended(c.res.fail(modapi.InvalidInput(t.man.Name, problems)))
+		return ended(c.res.fail(words.InvalidInput(t.man.Name, problems)))
 	}
 	vspan.End()
 	c.today = h.opts.Today()

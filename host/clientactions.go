@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
@@ -43,10 +42,10 @@ func (t *tool) checkActions(actions []sdk.ClientAction) string {
 	for i, a := range actions {
 		s, ok := schemas[a.Kind]
 		if !ok {
-			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.UndeclaredAction(t.man.ClientActions))
+			return words.BadAction(t.man.Name, i, a.Kind, words.UndeclaredAction(t.man.ClientActions))
 		}
 		if problems := s.Check(a.Params); len(problems) > 0 {
-			return modapi.BadAction(t.man.Name, i, a.Kind, modapi.InvalidParams(words.Problems(problems, 0)))
+			return words.BadAction(t.man.Name, i, a.Kind, words.InvalidParams(words.Problems(problems, 0)))
 		}
 	}
 	return ""

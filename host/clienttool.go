@@ -9,6 +9,7 @@ import (
 
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -123,7 +124,7 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
 	switch {
 	case errors.Is(err, modapi.ErrClientTimeout):
-		return res.fail(modapi.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
+		return res.fail(words.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
 	case ctx.Err() != nil:
 		return res.cancelled()
 	case err != nil:

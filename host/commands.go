@@ -11,6 +11,7 @@ import (
 
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -54,7 +55,7 @@ func (h *Host) runHooks(ctx context.Context, req *modapi.ActionRequest, owner *m
 			return "", err
 		}
 		if resp.Refusal != "" {
-			return modapi.Blocked(m.man.ID, resp.Refusal), nil
+			return words.Blocked(m.man.ID, resp.Refusal), nil
 		}
 	}
 	return "", nil

@@ -9,6 +9,7 @@ import (
 	"github.com/modkit/modkit/internal/answercheck"
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -171,7 +172,7 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 			if len(problems) == 0 {
 				return g.Answer, nil
 			}
-			q.Refusal = modapi.BadAnswer(problems)
+			q.Refusal = words.BadAnswer(problems)
 		}
 		// Answers after a question asked anew belong to other questions.
 		qs.given = qs.given[:q.Position]
@@ -188,7 +189,7 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 		if len(problems) == 0 {
 			return a, nil
 		}
-		q.Refusal = modapi.BadAnswer(problems)
+		q.Refusal = words.BadAnswer(problems)
 	}
 	return nil, errors.New(q.Refusal)
 }

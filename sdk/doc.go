@@ -675,7 +675,7 @@
 //		// ... create a few notes in dir ...
 //		out := modtest.Run(t, notes.Modkit(), "notes_count", `{"folder": "work"}`,
 //			&modtest.Options{Workspace: dir})
-//		if out.Status != modtest.Completed || out.Text != "3 notes." {
+//		if out.Status != modtest.StatusCompleted || out.Text != "3 notes." {
 //			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, "3 notes.")
 //		}
 //	}

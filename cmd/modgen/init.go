@@ -112,14 +112,14 @@ import (
 
 func TestGreet(t *testing.T) {
 	out := modtest.Run(t, Modkit(), "{{.Name}}_greet", ` + "`" + `{"name": "Ada"}` + "`" + `, nil)
-	if want := "Hello, Ada!"; out.Status != modtest.Completed || out.Text != want {
+	if want := "Hello, Ada!"; out.Status != modtest.StatusCompleted || out.Text != want {
 		t.Errorf("got %s %q, want completed %q", out.Status, out.Text, want)
 	}
 }
 
 func TestGreetNeedsAName(t *testing.T) {
 	out := modtest.Run(t, Modkit(), "{{.Name}}_greet", ` + "`" + `{"name": ""}` + "`" + `, nil)
-	if out.Status != modtest.Failed {
+	if out.Status != modtest.StatusFailed {
 		t.Errorf("got %s %q, want failed", out.Status, out.Text)
 	}
 }

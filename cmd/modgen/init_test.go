@@ -9,6 +9,7 @@ import (
 )
 
 func TestInitRefuses(t *testing.T) {
+	t.Parallel()
 	taken := t.TempDir()
 	os.WriteFile(filepath.Join(taken, "main.go"), []byte("package main\n"), 0o644)
 	for _, tt := range []struct {
@@ -31,6 +32,7 @@ func TestInitRefuses(t *testing.T) {
 }
 
 func TestInitNamesTheMod(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "My-Tasks2")
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"init", dir}, &stdout, &stderr); code != 0 {

@@ -23,6 +23,7 @@ func TestMain(m *testing.M) {
 // replaces github.com/modkit/modkit with this repository: its go.mod says
 // MODKIT_ROOT where the path goes.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -43,6 +43,7 @@ func readmeCommands(t *testing.T, readme string) string {
 // by this checkout. Like CI, it runs with GOFLAGS=-mod=readonly; modkit's
 // dependencies come from the module cache (go mod download fills it).
 func TestOwnModule(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS == "windows" {
 		t.Skip("the README's commands are for a POSIX shell")
 	}

@@ -78,6 +78,7 @@ func (s scriptT) TempDir() string {
 // checksum database, and a new module cache: the go command reads modkit's
 // dependencies from the test's module cache, and nothing from the network.
 func TestInstallScripts(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

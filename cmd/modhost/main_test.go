@@ -79,6 +79,7 @@ func TestExitCodes(t *testing.T) {
 // TestInterruptExits130 runs modhost as a process, interrupts a call, and
 // checks that the tool saw the cancellation and modhost exited 130.
 func TestInterruptExits130(t *testing.T) {
+	t.Parallel()
 	bin := filepath.Join(t.TempDir(), "modhost")
 	if err := os.Symlink(os.Args[0], bin); err != nil {
 		t.Fatal(err)
@@ -117,6 +118,7 @@ func waitFor(t *testing.T, path string) {
 }
 
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func TestInspectStaysInsideWorkspace(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, r := inspectRun(t, dir, `{"package":"example.com/app/store"}`)
-	if out.Status != modtest.Completed {
+	if out.Status != modtest.StatusCompleted {
 		t.Fatalf("got %s %q, want completed", out.Status, out.Text)
 	}
 	if got, want := packages(r.Direct), []string{"example.com/app/api"}; !reflect.DeepEqual(got, want) {
@@ -64,7 +64,7 @@ func TestInspectStaysInsideWorkspace(t *testing.T) {
 	}
 	mustLink(filepath.Join(outside, "mod"), "outmod")
 	out, _ = inspectRun(t, dir, `{"package":"example.com/app/store"}`)
-	if out.Status != modtest.Failed || !strings.Contains(out.Text, "outmod/go.mod: it leads outside the workspace") {
+	if out.Status != modtest.StatusFailed || !strings.Contains(out.Text, "outmod/go.mod: it leads outside the workspace") {
 		t.Errorf("go.work using a linked module outside: got %s %q, want failed naming outmod/go.mod", out.Status, out.Text)
 	}
 }

@@ -70,7 +70,7 @@ func inspectRun(t *testing.T, dir, input string) (*modtest.Outcome, InspectResul
 	t.Helper()
 	out := modtest.Run(t, generated(), "dependencies_inspect", input, &modtest.Options{Workspace: dir})
 	var r InspectResult
-	if out.Status == modtest.Completed {
+	if out.Status == modtest.StatusCompleted {
 		if err := json.Unmarshal(out.Result, &r); err != nil {
 			t.Fatalf("decode result %s: %v", out.Result, err)
 		}
@@ -88,7 +88,7 @@ func packages(ds []Dependent) []string {
 
 func TestInspectDirect(t *testing.T) {
 	out, r := inspectRun(t, app(t), `{"package":"example.com/app/store"}`)
-	if out.Status != modtest.Completed {
+	if out.Status != modtest.StatusCompleted {
 		t.Fatalf("got %s %q, want completed", out.Status, out.Text)
 	}
 	if got, want := packages(r.Direct), []string{"example.com/app/api", "example.com/app/cmd/tool"}; !reflect.DeepEqual(got, want) {
@@ -114,7 +114,7 @@ func TestInspectDirect(t *testing.T) {
 
 func TestInspectTransitive(t *testing.T) {
 	out, r := inspectRun(t, app(t), `{"package":"example.com/app/store","transitive":true}`)
-	if out.Status != modtest.Completed {
+	if out.Status != modtest.StatusCompleted {
 		t.Fatalf("got %s %q", out.Status, out.Text)
 	}
 	if len(r.Indirect) != 1 {
@@ -145,7 +145,7 @@ func TestInspectCases(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, r := inspectRun(t, dir, tt.input)
-			if out.Status != modtest.Completed {
+			if out.Status != modtest.StatusCompleted {
 				t.Fatalf("got %s %q", out.Status, out.Text)
 			}
 			if got := packages(r.Direct); !reflect.DeepEqual(got, tt.wantDirect) {
@@ -175,7 +175,7 @@ func TestInspectUnknown(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
 			out, r := inspectRun(t, dir, fmt.Sprintf(`{"package":%q}`, tt.query))
-			if out.Status != modtest.Completed || r.Found {
+			if out.Status != modtest.StatusCompleted || r.Found {
 				t.Fatalf("got %s found=%v, want completed and not found", out.Status, r.Found)
 			}
 			if len(tt.want) == 0 {
@@ -209,7 +209,7 @@ func TestInspectGoWork(t *testing.T) {
 		"unused/u.go":         goFile("u", "example.com/lib"),
 	})
 	out, r := inspectRun(t, dir, `{"package":"example.com/lib","transitive":true}`)
-	if out.Status != modtest.Completed {
+	if out.Status != modtest.StatusCompleted {
 		t.Fatalf("got %s %q", out.Status, out.Text)
 	}
 	if got, want := packages(r.Direct), []string{"example.com/app", "example.com/app/internal/x"}; !reflect.DeepEqual(got, want) {
@@ -251,7 +251,7 @@ func TestInspectFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out, _ := inspectRun(t, workspace(t, tt.files), tt.input)
-			if out.Status != modtest.Failed || !strings.HasPrefix(out.Text, tt.want) {
+			if out.Status != modtest.StatusFailed || !strings.HasPrefix(out.Text, tt.want) {
 				t.Errorf("got %s %q, want failed with prefix %q", out.Status, out.Text, tt.want)
 			}
 		})
@@ -274,7 +274,7 @@ func TestInspectCancel(t *testing.T) {
 			return strings.HasPrefix(u.Text, "Reading 26 of")
 		},
 	})
-	if out.Status != modtest.Cancelled {
+	if out.Status != modtest.StatusCancelled {
 		t.Fatalf("got %s %q, want cancelled", out.Status, out.Text)
 	}
 	if out.SinceCancel > 200*time.Millisecond {

@@ -27,7 +27,7 @@ func TestModulesInTheMod(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := modtest.Run(t, generated(), "dependencies_modules", tt.input, &modtest.Options{Workspace: tt.dir})
-			if out.Status != modtest.Completed || out.Text != tt.want {
+			if out.Status != modtest.StatusCompleted || out.Text != tt.want {
 				t.Errorf("got %s %q, want completed %q", out.Status, out.Text, tt.want)
 			}
 			if out.ClientInput != nil {
@@ -49,7 +49,7 @@ func TestModulesInTheClient(t *testing.T) {
 		{Text: "a second answer"},
 	}}
 	out := modtest.Run(t, generated(), "dependencies_modules", `{"contains":"app"}`, &modtest.Options{Client: client})
-	if out.Status != modtest.Completed || out.Text != client.Answers[0].Text {
+	if out.Status != modtest.StatusCompleted || out.Text != client.Answers[0].Text {
 		t.Errorf("got %s %q, want the client's first answer", out.Status, out.Text)
 	}
 	if string(out.ClientInput) != `{"contains":"app"}` {
@@ -60,7 +60,7 @@ func TestModulesInTheClient(t *testing.T) {
 	}
 	// Input the tool refuses never reaches the client.
 	out = modtest.Run(t, generated(), "dependencies_modules", `{"contains":7}`, &modtest.Options{Client: client})
-	if out.Status != modtest.Failed || out.ClientInput != nil {
+	if out.Status != modtest.StatusFailed || out.ClientInput != nil {
 		t.Errorf("invalid input: got %s %q, client input %s; want failed before the client", out.Status, out.Text, out.ClientInput)
 	}
 }

@@ -61,7 +61,7 @@ func TestSearchConfinedWhileFilesChange(t *testing.T) {
 		}()
 		select {
 		case out := <-done:
-			if out.Status != modtest.Completed {
+			if out.Status != modtest.StatusCompleted {
 				t.Fatalf("search %d: got %s %q, want completed", i, out.Status, out.Text)
 			}
 			if strings.Contains(out.Text, secret) || strings.Contains(string(out.Result), secret) {

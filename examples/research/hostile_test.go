@@ -77,7 +77,7 @@ func TestHostileInputIsRefusedBriefly(t *testing.T) {
 			}
 			// The model reads the same through the runtime.
 			out := modtest.Run(t, generated(), "research_search_workspace", tt.input, nil)
-			if out.Status != modtest.Failed || len(out.Text) > maxMessage+100 || !strings.Contains(out.Text, tt.want) {
+			if out.Status != modtest.StatusFailed || len(out.Text) > maxMessage+100 || !strings.Contains(out.Text, tt.want) {
 				t.Errorf("through modtest: got %s with a %d-byte text %.200q", out.Status, len(out.Text), out.Text)
 			}
 		})

@@ -60,7 +60,7 @@ func TestOpenFileRefusesPathsOutside(t *testing.T) {
 	dir := workspace(t, map[string]string{"a.md": "a\n"})
 	for _, input := range []string{`{"path":"../a.md"}`, `{"path":"/etc/passwd"}`, `{"path":""}`, `{"path":"a.md","line":0}`} {
 		out := modtest.Run(t, generated(), "research_open_file", input, &modtest.Options{Workspace: dir})
-		if out.Status != modtest.Failed || !strings.HasPrefix(out.Text, "Tool failed: invalid input for tool research_open_file:") {
+		if out.Status != modtest.StatusFailed || !strings.HasPrefix(out.Text, "Tool failed: invalid input for tool research_open_file:") {
 			t.Errorf("%s: got %s %q, want invalid input", input, out.Status, out.Text)
 		}
 		if out.Actions != nil {

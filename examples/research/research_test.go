@@ -39,7 +39,7 @@ func search(t *testing.T, dir, input string) *modtest.Outcome {
 
 func mustComplete(t *testing.T, out *modtest.Outcome) {
 	t.Helper()
-	if out.Status != modtest.Completed {
+	if out.Status != modtest.StatusCompleted {
 		t.Fatalf("got %s: %s, want completed", out.Status, out.Text)
 	}
 }
@@ -129,7 +129,7 @@ func TestSearchEmpty(t *testing.T) {
 	}
 
 	noWS := search(t, "", `{"query":"x"}`)
-	if want := "Tool failed: the session has no workspace root"; noWS.Status != modtest.Failed || noWS.Text != want {
+	if want := "Tool failed: the session has no workspace root"; noWS.Status != modtest.StatusFailed || noWS.Text != want {
 		t.Errorf("no workspace: got %s %q, want failed %q", noWS.Status, noWS.Text, want)
 	}
 }
@@ -173,7 +173,7 @@ func TestSearchLimits(t *testing.T) {
 	}
 	for _, bad := range []string{`{"query":"x","limit":201}`, `{"query":"x","limit":-1}`} {
 		out := search(t, t.TempDir(), bad)
-		if out.Status != modtest.Failed || !strings.Contains(out.Text, "/limit") {
+		if out.Status != modtest.StatusFailed || !strings.Contains(out.Text, "/limit") {
 			t.Errorf("%s: got %s %q, want failed naming /limit", bad, out.Status, out.Text)
 		}
 	}
@@ -248,7 +248,7 @@ func TestSearchEscapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := search(t, dir, tt.input)
-			if out.Status != modtest.Failed || !strings.Contains(out.Text, tt.want) {
+			if out.Status != modtest.StatusFailed || !strings.Contains(out.Text, tt.want) {
 				t.Errorf("got %s %q, want failed containing %q", out.Status, out.Text, tt.want)
 			}
 		})
@@ -314,7 +314,7 @@ func TestSearchCancel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			out := modtest.Run(t, generated(), "research_search_workspace", `{"query":"needle"}`,
 				&modtest.Options{Workspace: dir, CancelWhen: tt.when})
-			if out.Status != modtest.Cancelled {
+			if out.Status != modtest.StatusCancelled {
 				t.Fatalf("got %s %q, want cancelled", out.Status, out.Text)
 			}
 			if out.SinceCancel > 200*time.Millisecond {
@@ -331,7 +331,7 @@ func TestSearchCancel(t *testing.T) {
 
 func TestSearchBadRegex(t *testing.T) {
 	out := search(t, t.TempDir(), `{"query":"(unclosed","regex":true}`)
-	if want := "Tool failed: invalid input for tool research_search_workspace:\n  /query: not a valid Go regular expression"; out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
+	if want := "Tool failed: invalid input for tool research_search_workspace:\n  /query: not a valid Go regular expression"; out.Status != modtest.StatusFailed || !strings.HasPrefix(out.Text, want) {
 		t.Errorf("got %s %q, want failed with prefix %q", out.Status, out.Text, want)
 	}
 }
@@ -483,12 +483,12 @@ func mustLink(t *testing.T, target, link string) {
 func TestSearchInputProblems(t *testing.T) {
 	out := search(t, t.TempDir(), `{"query":"(","regex":true,"path":"../up","limit":300}`)
 	want := "Tool failed: invalid input for tool research_search_workspace:\n  /limit: must be at most 200, got 300"
-	if out.Status != modtest.Failed || out.Text != want {
+	if out.Status != modtest.StatusFailed || out.Text != want {
 		t.Errorf("structural problem: got %s %q, want %q", out.Status, out.Text, want)
 	}
 	out = search(t, t.TempDir(), `{"query":"(","regex":true,"path":"../up"}`)
 	want = "Tool failed: invalid input for tool research_search_workspace:\n  /query: not a valid Go regular expression: error parsing regexp: missing closing ): `(`\n  /path: \"../up\" leaves the workspace root: \"..\" is not allowed"
-	if out.Status != modtest.Failed || out.Text != want {
+	if out.Status != modtest.StatusFailed || out.Text != want {
 		t.Errorf("cross-field problems: got %s %q, want %q", out.Status, out.Text, want)
 	}
 }
@@ -510,7 +510,7 @@ func BenchmarkSearchWorkspace(b *testing.B) {
 	opts := &modtest.Options{Workspace: dir}
 	for b.Loop() {
 		out, err := modtest.Call(g, "research_search_workspace", `{"query":"marker 1999"}`, opts)
-		if err != nil || out.Status != modtest.Completed || !strings.Contains(out.Text, "1 match") {
+		if err != nil || out.Status != modtest.StatusCompleted || !strings.Contains(out.Text, "1 match") {
 			b.Fatalf("got %v %s %q", err, out.Status, out.Text)
 		}
 	}
@@ -540,7 +540,7 @@ func TestSearchLines(t *testing.T) {
 func TestSearchBlockedByHook(t *testing.T) {
 	out := modtest.Run(t, generated(), "research_search_workspace", `{"query":"x"}`, &modtest.Options{Workspace: "/", Hooks: true})
 	want := "Tool failed: blocked by a hook of mod research: refusing to search the filesystem root: open a project directory as the workspace"
-	if out.Status != modtest.Failed || out.Text != want {
+	if out.Status != modtest.StatusFailed || out.Text != want {
 		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
 	}
 }
@@ -575,7 +575,7 @@ func TestSearchCase(t *testing.T) {
 		}
 	}
 	out := search(t, dir, `{"query":"x","case":"loud"}`)
-	if out.Status != modtest.Failed || !strings.Contains(out.Text, "/case") {
+	if out.Status != modtest.StatusFailed || !strings.Contains(out.Text, "/case") {
 		t.Errorf("unknown case mode: got %s %q, want failed naming /case", out.Status, out.Text)
 	}
 }

@@ -100,7 +100,7 @@ func TestSaveNoteExistingNobodyAsked(t *testing.T) {
 	dir := workspace(t, map[string]string{"todo.txt": "keep me"})
 	out := runSaveNote(t, dir, `{"path":"todo.txt","text":"gone"}`, nil)
 	want := "Tool failed: todo.txt exists, and nobody could be asked whether to overwrite it, append to it or keep both (the question could not be asked: "
-	if out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
+	if out.Status != modtest.StatusFailed || !strings.HasPrefix(out.Text, want) {
 		t.Fatalf("got %s: %q, want failed: %q…", out.Status, out.Text, want)
 	}
 	if got := readFile(t, dir, "todo.txt"); got != "keep me" {
@@ -111,7 +111,7 @@ func TestSaveNoteExistingNobodyAsked(t *testing.T) {
 func TestSaveNoteDenied(t *testing.T) {
 	dir := workspace(t, nil)
 	out := runSaveNote(t, dir, `{"path":"todo.txt","text":"gone"}`, modtest.Deny)
-	if out.Status != modtest.Denied {
+	if out.Status != modtest.StatusDenied {
 		t.Fatalf("got %s: %s, want denied", out.Status, out.Text)
 	}
 	if !strings.HasPrefix(out.Text, "The person declined this call, so research_save_note did not run. They were asked: Create todo.txt") {
@@ -131,7 +131,7 @@ func TestSaveNoteNeverAnswered(t *testing.T) {
 	}
 	out := modtest.Run(t, generated(), "research_save_note", `{"path":"a.md","text":"x"}`,
 		&modtest.Options{Workspace: dir, Approver: asked, Context: ctx})
-	if out.Status != modtest.Cancelled {
+	if out.Status != modtest.StatusCancelled {
 		t.Fatalf("got %s: %s, want cancelled", out.Status, out.Text)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "a.md")); !os.IsNotExist(err) {
@@ -141,7 +141,7 @@ func TestSaveNoteNeverAnswered(t *testing.T) {
 
 func TestSaveNoteWithoutApprover(t *testing.T) {
 	out := runSaveNote(t, workspace(t, nil), `{"path":"a.md","text":"x"}`, nil)
-	if want := "Tool failed: tool research_save_note needs a person's approval and none could be asked: Create a.md"; out.Status != modtest.Failed || !strings.HasPrefix(out.Text, want) {
+	if want := "Tool failed: tool research_save_note needs a person's approval and none could be asked: Create a.md"; out.Status != modtest.StatusFailed || !strings.HasPrefix(out.Text, want) {
 		t.Errorf("got %s: %q, want failed: %q…", out.Status, out.Text, want)
 	}
 }
@@ -162,7 +162,7 @@ func TestSaveNoteRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		out := runSaveNote(t, dir, tt.input, modtest.Approve)
-		if out.Status != modtest.Failed || !strings.Contains(out.Text, tt.want) || out.ApprovalReason != "" {
+		if out.Status != modtest.StatusFailed || !strings.Contains(out.Text, tt.want) || out.ApprovalReason != "" {
 			t.Errorf("%s: got %s: %q (asked %q), want failed, unasked: %q", tt.input, out.Status, out.Text, out.ApprovalReason, tt.want)
 		}
 	}

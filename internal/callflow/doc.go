@@ -16,9 +16,10 @@
 //
 // [Run] is that order, written once. Each environment supplies its steps
 // ([Steps]) and its outcome type: the host's *host.CallResult, modtest's
-// *modtest.Outcome. What a step decides (the wording of a failure, an
-// approval's verdict, a client's answer) comes from package modapi, so a
-// test under modtest reads what a model reads from a host.
+// *modtest.Outcome. What a step decides (an approval's verdict, a
+// client's answer) comes from package modapi and how a failure reads from
+// internal/words, so a test under modtest reads what a model reads from a
+// host.
 //
 // Hooks before a command ([HookOrder], [HookSees]) and a prompt's
 // questions ([Answer]) follow the same rules.

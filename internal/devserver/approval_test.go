@@ -40,6 +40,7 @@ func (f *fixture) waitEvent(id, name string) map[string]any {
 }
 
 func TestApprovalInThePage(t *testing.T) {
+	t.Parallel()
 	f := start(t, approvingDir)
 	for _, tt := range []struct {
 		approve bool
@@ -79,6 +80,7 @@ func TestApprovalInThePage(t *testing.T) {
 // TestApprovalWithClientActions: a call approved in the page shows its
 // client actions with the outcome; a denied one shows none.
 func TestApprovalWithClientActions(t *testing.T) {
+	t.Parallel()
 	f := start(t, approvingDir)
 	for _, tt := range []struct {
 		approve      bool

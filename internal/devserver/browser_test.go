@@ -22,15 +22,10 @@ import (
 // ($MODKIT_CHROMIUM), which .ci/conformance.sh installs and sets; it skips
 // without them. $MODKIT_SCREENSHOTS keeps the screenshots.
 func TestBrowser(t *testing.T) {
+	t.Parallel()
 	tools := testenv.Getenv(t, "MODKIT_NODE_TOOLS_DIR", "the folder of the node tools (.ci/conformance.sh installs them and sets it)")
 	browser := testenv.Getenv(t, "MODKIT_CHROMIUM", "the Chromium binary (.ci/conformance.sh sets it)")
-	modhost := os.Getenv("MODKIT_MODHOST")
-	if modhost == "" {
-		modhost = filepath.Join(t.TempDir(), "modhost")
-		if out, err := exec.Command("go", "build", "-o", modhost, "github.com/modkit/modkit/cmd/modhost").CombinedOutput(); err != nil {
-			t.Fatalf("build modhost: %v\n%s", err, out)
-		}
-	}
+	modhost := testenv.Modhost(t)
 	ws := t.TempDir()
 	files := map[string]string{
 		"go.mod":    "module example.com/ws\n\ngo 1.26\n",

@@ -8,6 +8,7 @@ import (
 // TestClientActions checks that a call's outcome event carries its client
 // actions, for the page's outcome panel.
 func TestClientActions(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir)
 	o := f.outcome(f.call("crashy_act", `{"returned":[{"kind":"mark","params":{"line":4}}]}`, ""))
 	got, err := json.Marshal(o["clientActions"])

@@ -13,6 +13,7 @@ const clientsideDir = "../../host/testdata/mods/clientside"
 // for the page's answer, takes the first, refuses a second, and ends as
 // the answer says, with the result an MCP client would receive.
 func TestClientToolAnsweredInPage(t *testing.T) {
+	t.Parallel()
 	f := start(t, clientsideDir)
 	id := f.call("clientside_measure", `{"element":"menu"}`, "")
 	f.waitEvent(id, "client")
@@ -34,6 +35,7 @@ func TestClientToolAnsweredInPage(t *testing.T) {
 }
 
 func TestClientToolAnswers(t *testing.T) {
+	t.Parallel()
 	f := start(t, clientsideDir)
 	tests := []struct {
 		name, tool, input string
@@ -63,6 +65,7 @@ func TestClientToolAnswers(t *testing.T) {
 // TestClientToolNotWaiting: an answer to a call that waits for none, or
 // to one cancelled while it waited, is refused.
 func TestClientToolNotWaiting(t *testing.T) {
+	t.Parallel()
 	f := start(t, clientsideDir)
 	// An "either" tool runs in its mod here: no answer is asked.
 	id := f.call("clientside_clock", `{}`, "")

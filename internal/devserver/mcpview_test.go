@@ -10,6 +10,7 @@ import (
 // TestMCPEntry: the tools/list entry an MCP client receives, as modhost
 // mcp lists it, or why it is not listed.
 func TestMCPEntry(t *testing.T) {
+	t.Parallel()
 	f := start(t, clientsideDir, "../../examples/research")
 	type listed struct {
 		Listed bool            `json:"listed"`
@@ -52,6 +53,7 @@ func TestMCPEntry(t *testing.T) {
 // would receive: content and structuredContent when completed, isError
 // with the reason otherwise.
 func TestMCPResult(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	tests := []struct{ tool, input, agent, want string }{
 		{"quick_echo", `{"text":"hi"}`, "", `{"content":[{"text":"hi","type":"text"}]}`},

@@ -32,6 +32,7 @@ func (f *fixture) get(path, encoding string) (*http.Response, []byte) {
 // state the API returns, so that it shows the mods with no second round
 // trip.
 func TestPageCarriesState(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir, quickDir)
 	f.outcome(f.call("quick_echo", `{"text":"x"}`, ""))
 	resp, page := f.get("/", "identity")
@@ -68,6 +69,7 @@ func TestPageCarriesState(t *testing.T) {
 // TestStateCannotEndScript: text from a mod that looks like markup stays
 // inside the page's state.
 func TestStateCannotEndScript(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	f.outcome(f.call("quick_echo", `{"text":"</script><script>alert(1)</script>"}`, ""))
 	_, page := f.get("/", "identity")

@@ -11,6 +11,7 @@ import (
 const askingDir = "../../host/testdata/mods/asking"
 
 func TestQuestionsInThePage(t *testing.T) {
+	t.Parallel()
 	f := start(t, askingDir)
 	id := f.call("asking_greet", `{}`, "")
 	q := f.waitEvent(id, "question")

@@ -126,6 +126,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 // each change, a good edit is served, a broken one is shown with
 // file:line:col while the last good build keeps serving.
 func TestReload(t *testing.T) {
+	t.Parallel()
 	// The mod lives in a module of its own, which requires this checkout.
 	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
@@ -233,6 +234,7 @@ func (f *fixture) subscribe() <-chan struct{} {
 // TestWatchEvents sees an edit through file events alone: the poll is an
 // hour away.
 func TestWatchEvents(t *testing.T) {
+	t.Parallel()
 	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
 	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {
@@ -259,6 +261,7 @@ func TestWatchEvents(t *testing.T) {
 // TestWatchRegeneratesStale starts on a mod edited after its last
 // generation: Watch regenerates and serves it without waiting for a save.
 func TestWatchRegeneratesStale(t *testing.T) {
+	t.Parallel()
 	dir := testenv.ModuleDir(t)
 	src := filepath.Join(dir, "reloady.go")
 	if err := os.WriteFile(src, []byte(reloadySource(`"v1"`)), 0o644); err != nil {

@@ -190,6 +190,7 @@ func (f *fixture) outcome(id string) map[string]any {
 }
 
 func TestTokenRequired(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	id := f.call("quick_echo", `{"text":"hi"}`, "")
 	f.outcome(id)
@@ -240,6 +241,7 @@ func TestTokenRequired(t *testing.T) {
 }
 
 func TestHostAndOrigin(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	port := f.ts.Listener.Addr().(interface{ String() string }).String()
 	port = port[strings.LastIndex(port, ":"):]
@@ -286,6 +288,7 @@ func TestHostAndOrigin(t *testing.T) {
 }
 
 func TestState(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir, quickDir, "testdata/nosuchmod")
 	var st struct {
 		Mods []struct {
@@ -322,6 +325,7 @@ func TestState(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	var res struct {
 		Problems []struct{ Path, Message string }
@@ -340,6 +344,7 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCallEvents(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	id := f.call("quick_activity", `{"logs": 5}`, "")
 	evs := f.events(id)
@@ -375,6 +380,7 @@ func TestCallEvents(t *testing.T) {
 }
 
 func TestCancelReachesHandler(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir)
 	dir := f.ws // crashy_wait writes its markers in the workspace, as it may
 	started, marker := filepath.Join(dir, "started"), filepath.Join(dir, "marker")
@@ -408,6 +414,7 @@ func TestCancelReachesHandler(t *testing.T) {
 }
 
 func TestRefusedAndBlocked(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir)
 	o := f.outcome(f.call("crashy_fail", `{}`, "echoer"))
 	if o["status"] != "refused" || !strings.Contains(fmt.Sprint(o["error"]), "agent echoer may not call tool crashy_fail") {
@@ -424,6 +431,7 @@ func TestRefusedAndBlocked(t *testing.T) {
 }
 
 func TestCommands(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir)
 	var res struct {
 		OK     bool
@@ -448,6 +456,7 @@ func TestCommands(t *testing.T) {
 }
 
 func TestView(t *testing.T) {
+	t.Parallel()
 	f := start(t, crashyDir)
 	id := f.call("crashy_report", `{"title":"two words"}`, "")
 	if o := f.outcome(id); o["status"] != "completed" {
@@ -468,6 +477,7 @@ func TestView(t *testing.T) {
 }
 
 func TestEventsStream(t *testing.T) {
+	t.Parallel()
 	f := start(t, quickDir)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -503,6 +513,7 @@ func TestEventsStream(t *testing.T) {
 }
 
 func TestAllowedHosts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		addr, host string
 		want       bool

@@ -12,6 +12,7 @@ import (
 )
 
 func TestAppsToolMeta(t *testing.T) {
+	t.Parallel()
 	cs := connectClient(t, loadHost(t, crashyDir), nil, uiClient())
 	res, err := cs.ListTools(callCtx(t), nil)
 	if err != nil {
@@ -42,6 +43,7 @@ func TestAppsToolMeta(t *testing.T) {
 // TestAppsRenderToolForUIClients checks that the app-only render tool is
 // listed only to clients that declare the MCP Apps extension.
 func TestAppsRenderToolForUIClients(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	for _, tt := range []struct {
 		name  string
@@ -65,6 +67,7 @@ func TestAppsRenderToolForUIClients(t *testing.T) {
 }
 
 func TestAppsNoViewsNoRenderTool(t *testing.T) {
+	t.Parallel()
 	cs := connectClient(t, loadHost(t, conformanceDir), nil, uiClient())
 	res, err := cs.ListTools(callCtx(t), nil)
 	if err != nil {
@@ -78,6 +81,7 @@ func TestAppsNoViewsNoRenderTool(t *testing.T) {
 }
 
 func TestAppsResource(t *testing.T) {
+	t.Parallel()
 	cs := connect(t, loadHost(t, crashyDir), nil, nil)
 	uri := mcpbridge.AppURI("crashy", "crashy_report")
 	list, err := cs.ListResources(callCtx(t), nil)
@@ -117,6 +121,7 @@ func TestAppsResource(t *testing.T) {
 }
 
 func TestAppsRenderView(t *testing.T) {
+	t.Parallel()
 	cs := connect(t, loadHost(t, crashyDir), nil, nil)
 	tests := []struct {
 		name      string
@@ -156,6 +161,7 @@ func TestAppsRenderView(t *testing.T) {
 }
 
 func TestAppsAgentWithoutViews(t *testing.T) {
+	t.Parallel()
 	cs := connect(t, loadHost(t, crashyDir), &mcpbridge.Options{Agent: "echoer"}, nil)
 	res, err := cs.ListTools(callCtx(t), nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // TestAskableOf: what the bridge reads in place from a request's _meta is
 // what go-sdk decodes from it.
 func TestAskableOf(t *testing.T) {
+	t.Parallel()
 	for _, caps := range []string{
 		`{}`, `{"elicitation":{}}`, `{"elicitation":{"form":{}}}`, `{"elicitation":{"url":{}}}`,
 		`{"elicitation":{"form":{},"url":{}}}`, `{"elicitation":null,"sampling":null,"roots":null}`,

@@ -20,6 +20,7 @@ import (
 )
 
 func TestListTools(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	tests := []struct {
 		name  string
@@ -54,6 +55,7 @@ func TestListTools(t *testing.T) {
 // TestMetadata checks the tools' titles and annotations and the server's
 // instructions and version, from the research example's manifest.
 func TestMetadata(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, filepath.Join("..", "..", "examples", "research"))
 	cs := connect(t, h, &mcpbridge.Options{Version: "v1.2.3"}, nil)
 	init := cs.InitializeResult()
@@ -87,6 +89,7 @@ func TestMetadata(t *testing.T) {
 }
 
 func TestListToolsSchemasFromManifest(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connect(t, h, nil, nil)
 	res, err := cs.ListTools(callCtx(t), nil)
@@ -127,6 +130,7 @@ func TestListToolsSchemasFromManifest(t *testing.T) {
 }
 
 func TestNewServerUnknownAgent(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	_, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: "nobody"})
 	if !errors.Is(err, host.ErrUnknownAgent) {
@@ -135,6 +139,7 @@ func TestNewServerUnknownAgent(t *testing.T) {
 }
 
 func TestCallTool(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connect(t, h, &mcpbridge.Options{SessionID: "s1", Workspace: t.TempDir()}, nil)
 	tests := []struct {
@@ -204,6 +209,7 @@ func TestCallTool(t *testing.T) {
 }
 
 func TestCallToolOutputs(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connect(t, h, &mcpbridge.Options{SessionID: "s1"}, nil)
 	res, err := cs.CallTool(callCtx(t), &mcp.CallToolParams{Name: "crashy_echo", Arguments: map[string]any{"text": "hi"}})
@@ -231,6 +237,7 @@ func TestCallToolOutputs(t *testing.T) {
 }
 
 func TestProgress(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	tests := []struct {
 		name  string
@@ -272,6 +279,7 @@ func TestProgress(t *testing.T) {
 }
 
 func TestLogging(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	entries := []string{"entry 1", "entry 2", "entry 3"}
 	tests := []struct {
@@ -314,6 +322,7 @@ func TestLogging(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	n := newNotes()
 	// crashy_wait writes its marker in the workspace, as it may.
@@ -356,6 +365,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestCrash(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connect(t, h, nil, nil)
 	for _, how := range []string{"exit", "goroutine"} {
@@ -417,6 +427,7 @@ func sameJSON(t testing.TB, a, b any) bool {
 // TestListingStartsNoMod checks that listing tools and reading view pages
 // neither build nor start a mod: a fresh cache stays empty until a call.
 func TestListingStartsNoMod(t *testing.T) {
+	t.Parallel()
 	cache := t.TempDir()
 	h, err := host.Load([]string{crashyDir}, &host.Options{CacheDir: cache, Progress: io.Discard})
 	if err != nil {

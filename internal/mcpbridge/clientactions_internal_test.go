@@ -16,6 +16,7 @@ import (
 // their own, accepts what the bridge sends and refuses what breaks a kind's
 // params.
 func TestActionsOutputSchema(t *testing.T) {
+	t.Parallel()
 	item := func(prop, typ string) string {
 		return `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
 			"properties":{"item":{"$ref":"#/$defs/Item"}},"required":["item"],"additionalProperties":false,

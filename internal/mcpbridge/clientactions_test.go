@@ -13,6 +13,7 @@ import (
 // TestClientActions lists and calls crashy_act, whose client actions go in
 // the structured content, beside no result, and in _meta.
 func TestClientActions(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connect(t, h, nil, nil)
 	list, err := cs.ListTools(callCtx(t), nil)

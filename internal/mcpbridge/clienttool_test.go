@@ -13,6 +13,7 @@ import (
 // An MCP client is offered the tools a mod runs, those that run either
 // way included, and not those only a client application runs.
 func TestListToolsLeavesOutClientTools(t *testing.T) {
+	t.Parallel()
 	tool := func(name string, runs manifest.Runs) host.Tool {
 		mt := manifestTool(name, `{"type":"object"}`)
 		mt.Runs = runs

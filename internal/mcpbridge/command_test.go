@@ -9,38 +9,21 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
-var (
-	buildOnce sync.Once
-	modhost   string
-	buildErr  error
-)
-
-// modhostBinary returns modhost built from this repository once per test
-// run, or the binary $MODKIT_MODHOST names.
+// modhostBinary returns modhost built from this checkout, shared with
+// the other packages' tests ([testenv.Modhost]), or the binary
+// $MODKIT_MODHOST names.
 func modhostBinary(t testing.TB) string {
 	t.Helper()
-	if p := os.Getenv("MODKIT_MODHOST"); p != "" {
-		return p
-	}
-	buildOnce.Do(func() {
-		modhost = filepath.Join(cacheDir, "modhost")
-		out, err := exec.Command("go", "build", "-o", modhost, "github.com/modkit/modkit/cmd/modhost").CombinedOutput()
-		if err != nil {
-			buildErr = errors.New("build modhost: " + err.Error() + "\n" + string(out))
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return modhost
+	return testenv.Modhost(t)
 }
 
 // connectCommand starts modhost with args and connects a client to it over
@@ -67,6 +50,7 @@ func connectCommand(t testing.TB, n *notes, args ...string) *mcp.ClientSession {
 // TestCommandTransport drives modhost mcp over stdio as an MCP client
 // process would.
 func TestCommandTransport(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modhost")
 	}
@@ -187,6 +171,7 @@ func TestCommandTransport(t *testing.T) {
 
 // TestCommandAgent checks that --agent limits what modhost mcp serves.
 func TestCommandAgent(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modhost")
 	}
@@ -211,6 +196,7 @@ func TestCommandAgent(t *testing.T) {
 // TestCommandHTTP starts modhost mcp --http on a free loopback port, calls a
 // tool over streamable HTTP, and stops the server with SIGTERM.
 func TestCommandHTTP(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modhost")
 	}

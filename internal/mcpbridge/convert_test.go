@@ -13,6 +13,7 @@ import (
 )
 
 func TestOutputContent(t *testing.T) {
+	t.Parallel()
 	res := &host.CallResult{Tool: "t", CallID: "c1"}
 	tests := []struct {
 		name string
@@ -48,6 +49,7 @@ func TestOutputContent(t *testing.T) {
 }
 
 func TestCallResult(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		res     host.CallResult
@@ -85,6 +87,7 @@ func TestCallResult(t *testing.T) {
 }
 
 func TestSchemas(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		in         string
@@ -148,6 +151,7 @@ func TestSchemas(t *testing.T) {
 }
 
 func TestStructuredContentMatchesWrappedSchema(t *testing.T) {
+	t.Parallel()
 	// A wrapped result and its schema agree: the SDK's client validates
 	// structured content against the output schema.
 	b := &fakeBackend{
@@ -192,6 +196,7 @@ func mustMarshal(t *testing.T, v any) string {
 }
 
 func TestRenderViewToolNameReserved(t *testing.T) {
+	t.Parallel()
 	viewed := manifestTool("shows", `{"type":"object"}`)
 	viewed.HasView = true
 	b := &fakeBackend{tools: []host.Tool{

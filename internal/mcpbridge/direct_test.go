@@ -47,6 +47,7 @@ func post(t *testing.T, url, tool, args, caps, extra string) (int, string, map[s
 // serves itself, is answered as the SDK's handler answers it (the same
 // call with a _meta key the direct path leaves to the SDK).
 func TestDirectCall(t *testing.T) {
+	t.Parallel()
 	srv, err := mcpbridge.NewServer(loadHost(t, conformanceDir), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 // the question every approver asks: the tool, that it may delete or
 // overwrite, and the reason.
 func TestElicitationOverStdio(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		action, want string
 		isError      bool

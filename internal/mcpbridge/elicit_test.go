@@ -80,6 +80,7 @@ func resultText(res *mcp.CallToolResult) string {
 // one (an elicitation/create request), and refuses through a client that
 // does not declare it.
 func TestElicitation(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, approvingDir)
 	tests := []struct {
 		name     string
@@ -140,6 +141,7 @@ func TestElicitation(t *testing.T) {
 // TestElicitationAnswersOnlyItsQuestion: an answer under a forged request
 // state is refused; the state of the question asked runs the call.
 func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, approvingDir)
 	copts := &mcp.ClientOptions{
 		ElicitationHandler: (&person{action: "accept"}).elicit,
@@ -181,6 +183,7 @@ func TestElicitationAnswersOnlyItsQuestion(t *testing.T) {
 // elicitation carries its client actions in structured content and
 // _meta; a declined one carries none.
 func TestElicitationWithClientActions(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, approvingDir)
 	const actions = `[{"kind":"reveal","params":{"secret":"s"}}]`
 	for _, tt := range []struct {
@@ -213,6 +216,7 @@ func TestElicitationWithClientActions(t *testing.T) {
 // runs is not offered, even to a client that declares elicitation, and a
 // call naming it asks nobody and fails.
 func TestClientOnlyToolNeedingApproval(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, filepath.Join("..", "..", "host", "testdata", "mods", "clientside"))
 	p := &person{action: "accept"}
 	cs := connectVersion(t, h, &mcp.ClientOptions{ElicitationHandler: p.elicit}, "")

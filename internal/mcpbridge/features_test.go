@@ -47,6 +47,7 @@ func connectRevision(t *testing.T, rev string, copts *mcp.ClientOptions) *mcp.Cl
 var revisions = []string{"2025-11-25", "2026-07-28"}
 
 func TestResources(t *testing.T) {
+	t.Parallel()
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			cs := connectRevision(t, rev, nil)
@@ -109,6 +110,7 @@ func TestResources(t *testing.T) {
 }
 
 func TestPrompts(t *testing.T) {
+	t.Parallel()
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			cs := connectRevision(t, rev, nil)
@@ -158,6 +160,7 @@ func TestPrompts(t *testing.T) {
 }
 
 func TestCompletion(t *testing.T) {
+	t.Parallel()
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
 			cs := connectRevision(t, rev, nil)
@@ -202,6 +205,7 @@ func TestCompletion(t *testing.T) {
 // which its mod changes every second from a goroutine started in
 // Activate, and waits for the update the mod sends through the host.
 func TestResourceSubscription(t *testing.T) {
+	t.Parallel()
 	updated := make(chan string, 10)
 	cs := connectRevision(t, "2025-11-25", &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
@@ -237,6 +241,7 @@ func TestResourceSubscription(t *testing.T) {
 // a resource read, the revision's not-found code, a prompt and a
 // completion, as a client process sees them.
 func TestFeaturesOverStdio(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds modhost")
 	}
@@ -289,6 +294,7 @@ func TestFeaturesOverStdio(t *testing.T) {
 // and retries); a client that declares no elicitation gets the prompt's
 // failure, and -32021 naming elicitation in 2026-07-28.
 func TestPromptAsks(t *testing.T) {
+	t.Parallel()
 	const id = "test_input_required_result_prompt"
 	for _, rev := range revisions {
 		t.Run(rev, func(t *testing.T) {
@@ -322,6 +328,7 @@ func TestPromptAsks(t *testing.T) {
 // the retry completes it; the state is bound to the prompt and its
 // arguments.
 func TestPromptRequestState(t *testing.T) {
+	t.Parallel()
 	copts := &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return nil, errors.New("not asked this way")

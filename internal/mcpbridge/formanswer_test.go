@@ -53,6 +53,7 @@ func connectUnchecked(t *testing.T, b mcpbridge.Backend, answer func(*mcp.Elicit
 // fit the form is refused in the host's words and the question is asked
 // again; the next answer completes the call.
 func TestFormAnswerRefused(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	var asked []string
 	answers := []*mcp.ElicitResult{
@@ -89,6 +90,7 @@ func TestFormAnswerRefused(t *testing.T) {
 // TestFormAnswerRefusedThrice: a client that keeps answering wrong reads
 // the refusal in the tool's result after the third try.
 func TestFormAnswerRefusedThrice(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	n := 0
 	cs := connectUnchecked(t, h, func(*mcp.ElicitParams) *mcp.ElicitResult {

@@ -27,6 +27,7 @@ func serveHTTP(t *testing.T) string {
 }
 
 func TestHTTP(t *testing.T) {
+	t.Parallel()
 	url := serveHTTP(t)
 	n := newNotes()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, n.clientOptions()).
@@ -59,6 +60,7 @@ func TestHTTP(t *testing.T) {
 // TestHTTPBothRevisions serves a client of 2025-11-25, in a session, and one
 // of 2026-07-28, without, on one URL at once.
 func TestHTTPBothRevisions(t *testing.T) {
+	t.Parallel()
 	url := serveHTTP(t)
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		t.Run(version, func(t *testing.T) {
@@ -97,6 +99,7 @@ func TestHTTPBothRevisions(t *testing.T) {
 // pages: a foreign Host header (DNS rebinding) and a cross-origin browser
 // request are refused; a local client is served.
 func TestHTTPRebinding(t *testing.T) {
+	t.Parallel()
 	url := serveHTTP(t)
 	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
 	local := strings.TrimPrefix(strings.TrimSuffix(url, mcpbridge.HTTPPath), "http://")
@@ -137,6 +140,7 @@ func TestHTTPRebinding(t *testing.T) {
 }
 
 func TestListenAddr(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{":8080", "127.0.0.1:8080"},
 		{"127.0.0.1:0", "127.0.0.1:0"},

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSessionClock(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		var mu sync.Mutex
 		var expired []string

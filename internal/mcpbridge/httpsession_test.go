@@ -84,6 +84,7 @@ func rpcError(t *testing.T, resp *http.Response) (id any, code float64) {
 }
 
 func TestHTTPErrorShapes(t *testing.T) {
+	t.Parallel()
 	c := newRawHTTP(t, waitBackend(make(chan struct{}), make(chan struct{})), nil)
 	session := c.initialize()
 
@@ -125,6 +126,7 @@ func TestHTTPErrorShapes(t *testing.T) {
 // TestHTTPSessionStreamHolds checks that an open event stream keeps its
 // session busy, so that it never expires, and that requests count too.
 func TestHTTPSessionStreamHolds(t *testing.T) {
+	t.Parallel()
 	c := newRawHTTP(t, waitBackend(make(chan struct{}), make(chan struct{})), nil)
 	session := c.initialize()
 	busy := func() int {
@@ -166,6 +168,7 @@ func TestHTTPSessionStreamHolds(t *testing.T) {
 }
 
 func TestHTTPSessionCap(t *testing.T) {
+	t.Parallel()
 	c := newRawHTTP(t, waitBackend(make(chan struct{}), make(chan struct{})), &HTTPOptions{MaxSessions: 2})
 	first := c.initialize()
 	c.initialize()
@@ -185,6 +188,7 @@ func TestHTTPSessionCap(t *testing.T) {
 }
 
 func TestHTTPSessionTimeout(t *testing.T) {
+	t.Parallel()
 	c := newRawHTTP(t, waitBackend(make(chan struct{}), make(chan struct{})), &HTTPOptions{SessionTimeout: 50 * time.Millisecond})
 	session := c.initialize()
 	// The idle session expires, then its id is no longer known.
@@ -203,6 +207,7 @@ func TestHTTPSessionTimeout(t *testing.T) {
 // TestHTTPCancelledNoAnswer cancels a call: its event stream ends without
 // an answer.
 func TestHTTPCancelledNoAnswer(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	c := newRawHTTP(t, waitBackend(started, cancelled), nil)
 	session := c.initialize()

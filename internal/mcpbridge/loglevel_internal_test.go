@@ -7,6 +7,7 @@ import (
 )
 
 func TestWantsLogs(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		meta mcp.Meta

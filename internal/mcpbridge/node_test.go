@@ -42,6 +42,7 @@ func nodeCommand(t *testing.T, dir string, args ...string) *exec.Cmd {
 // TestInspectorCLI lists and calls the example mods' tools with the MCP
 // Inspector CLI, which starts modhost mcp over stdio.
 func TestInspectorCLI(t *testing.T) {
+	t.Parallel()
 	dir := nodeTools(t)
 	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
 	if err != nil {
@@ -178,6 +179,7 @@ func TestInspectorCLI(t *testing.T) {
 // that does not proxy tools/call gets the tool's text. $MODKIT_CHROMIUM names
 // the browser (.ci/conformance.sh installs Debian's chromium).
 func TestAppView(t *testing.T) {
+	t.Parallel()
 	dir := nodeTools(t)
 	browser := testenv.Getenv(t, "MODKIT_CHROMIUM", "the Chromium binary (.ci/conformance.sh sets it)")
 	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
@@ -237,6 +239,7 @@ func TestAppView(t *testing.T) {
 // not declare elicitation gets an error result saying approval could not
 // be asked.
 func TestTSApproval(t *testing.T) {
+	t.Parallel()
 	dir := nodeTools(t)
 	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
 	if err != nil {
@@ -304,6 +307,7 @@ func TestTSApproval(t *testing.T) {
 // --http and over stdio: a plain tool, and research_save_note, whose
 // approval the client is asked in an input request and accepts.
 func TestTSClientV2(t *testing.T) {
+	t.Parallel()
 	dir := nodeTools(t)
 	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
 	if err != nil {
@@ -376,6 +380,7 @@ func TestTSClientV2(t *testing.T) {
 // sessions do not expire, and the second call works. Neither client opens
 // a new session after a 404, so an expired session would fail it.
 func TestTSIdleSession(t *testing.T) {
+	t.Parallel()
 	dir := nodeTools(t)
 	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // TestListedTool: ListedTool gives each tool the entry a client lists, and
 // ErrNotOffered for a tool only a client runs.
 func TestListedTool(t *testing.T) {
+	t.Parallel()
 	clientside := filepath.Join("..", "..", "host", "testdata", "mods", "clientside")
 	h := loadHost(t, crashyDir, clientside)
 	res, err := connectClient(t, h, nil, uiClient()).ListTools(callCtx(t), nil)
@@ -50,6 +51,7 @@ var callIDs = regexp.MustCompile(`call_[0-9a-f]+`)
 // TestCallToolResult: CallToolResult gives the result a client receives,
 // but for the envelope the SDK adds and the host's call ids.
 func TestCallToolResult(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, crashyDir)
 	cs := connectClient(t, h, nil, nil)
 	tools, err := h.Tools("")

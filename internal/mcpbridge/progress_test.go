@@ -17,6 +17,7 @@ import (
 // at most one progress notification per ProgressInterval, and the latest
 // update last.
 func TestProgressCoalesced(t *testing.T) {
+	t.Parallel()
 	const updates = 5000
 	var elapsed time.Duration
 	b := &fakeBackend{

@@ -83,6 +83,7 @@ func connectWith(t *testing.T, b mcpbridge.Backend, opts *mcpbridge.Options, cop
 // (server→client requests): accepted, declined, dismissed, and not asked
 // when the client declares no such capability.
 func TestQuestions(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	ada := map[string]*mcp.ElicitResult{"What is your name?": accept(map[string]any{"name": "Ada"}), "Which colour?": accept(map[string]any{"color": "green"})}
 	tests := []struct {
@@ -152,6 +153,7 @@ func TestQuestions(t *testing.T) {
 // TestApprovalNotAsked: a 2025-11-25 client whose elicitation handler
 // fails reads a tool result, not a protocol error.
 func TestApprovalNotAsked(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	c := &client{failWith: "the person's window is closed"}
 	cs := connectWith(t, h, nil, c.options(), "2025-11-25")
@@ -168,6 +170,7 @@ func TestApprovalNotAsked(t *testing.T) {
 // TestApprovalToolsListed: tools that need approval are listed only to
 // clients that declare form elicitation.
 func TestApprovalToolsListed(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	for _, tt := range []struct {
 		name   string
@@ -200,6 +203,7 @@ func TestApprovalToolsListed(t *testing.T) {
 // sealed by another key is refused, naming which; so is an answer to a
 // question never asked; an answer that breaks the form asks again.
 func TestRequestState(t *testing.T) {
+	t.Parallel()
 	h := loadHost(t, askingDir)
 	key := make([]byte, mcpbridge.StateKeySize)
 	copts := (&client{}).options()

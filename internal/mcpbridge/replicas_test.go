@@ -246,6 +246,7 @@ func listenTask(t *testing.T, url, id string) []string {
 // restarted, and 2025-11-25 sessions kept on their replica by the sticky
 // frontend.
 func TestReplicas(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts Redis, HAProxy and three replicas")
 	}

@@ -12,6 +12,7 @@ import (
 // ["array","null"], which the MCP Inspector's --strict mode warns about:
 // nil slices and maps encode as [] and {}.
 func TestOutputSchemaOneType(t *testing.T) {
+	t.Parallel()
 	examples := filepath.Join("..", "..", "examples")
 	cs := connect(t, loadHost(t, filepath.Join(examples, "research"), filepath.Join(examples, "dependencies")), nil, nil)
 	res, err := cs.ListTools(callCtx(t), nil)

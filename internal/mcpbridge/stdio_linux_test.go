@@ -11,6 +11,7 @@ import (
 // output, while a call runs that would run for ever: the session sees the
 // client gone without writing, cancels the call and ends.
 func TestServeStdioHangupAtEOF(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	srv, err := NewServer(waitBackend(started, cancelled), nil)
 	if err != nil {

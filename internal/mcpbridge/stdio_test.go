@@ -17,6 +17,7 @@ import (
 )
 
 func TestIDKey(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ raw, want string }{
 		{`1`, "1"},
 		{`1.0`, "1"},
@@ -37,6 +38,7 @@ func TestIDKey(t *testing.T) {
 }
 
 func TestResponseID(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		msg    string
 		want   string
@@ -62,6 +64,7 @@ func TestResponseID(t *testing.T) {
 // no response, that its running handler sees the cancellation, and that the
 // session still ends when the input does.
 func TestServeStdioCancelled(t *testing.T) {
+	t.Parallel()
 	started := make(chan struct{})
 	sawCancel := make(chan struct{})
 	b := &fakeBackend{
@@ -128,6 +131,7 @@ func TestServeStdioCancelled(t *testing.T) {
 // TestServeStdioAnswersBeforeEOF writes requests, one of them slow, and
 // closes the input at once: every request is answered.
 func TestServeStdioAnswersBeforeEOF(t *testing.T) {
+	t.Parallel()
 	b := &fakeBackend{
 		tools: []host.Tool{{Mod: "m", Tool: manifestTool("slow", `{"type":"object"}`)}},
 		call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
@@ -176,6 +180,7 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 // TestServeStdioStopsOnCancel checks that cancelling ctx ends a session
 // whose input stays open.
 func TestServeStdioStopsOnCancel(t *testing.T) {
+	t.Parallel()
 	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	r, w := io.Pipe()
 	defer w.Close()
@@ -265,6 +270,7 @@ func waitBackend(started, cancelled chan struct{}) *fakeBackend {
 // call runs: each gets its JSON-RPC error with id null, and the session
 // serves on.
 func TestServeStdioBadInput(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	srv, err := NewServer(waitBackend(started, cancelled), nil)
 	if err != nil {
@@ -322,6 +328,7 @@ func TestServeStdioBadInput(t *testing.T) {
 // TestServeStdioEOFWaits closes the input while a call runs: the call is
 // not cancelled, runs to its end and is answered, then the session ends.
 func TestServeStdioEOFWaits(t *testing.T) {
+	t.Parallel()
 	started, release := make(chan struct{}), make(chan struct{})
 	b := &fakeBackend{
 		tools: []host.Tool{{Mod: "m", Tool: manifestTool("slow", `{"type":"object"}`)}},
@@ -363,6 +370,7 @@ func TestServeStdioEOFWaits(t *testing.T) {
 // elicitation with an error itself, as no answer can come, so the call
 // ends, saying so, rather than waiting for ever or being cancelled.
 func TestServeStdioEOFAnswersServerRequests(t *testing.T) {
+	t.Parallel()
 	b := &fakeBackend{
 		tools: []host.Tool{{Mod: "m", Tool: manifestTool("t_write", `{"type":"object"}`)}},
 		call: func(ctx context.Context, req *host.CallRequest) *host.CallResult {
@@ -414,6 +422,7 @@ func (b *brokenWriter) Write(p []byte) (int, error) {
 // run for ever: the call is cancelled and the session ends with the write
 // error, although the input stays open.
 func TestServeStdioBrokenOutput(t *testing.T) {
+	t.Parallel()
 	started, cancelled := make(chan struct{}), make(chan struct{})
 	srv, err := NewServer(waitBackend(started, cancelled), nil)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 )
 
 func TestStoreHealth(t *testing.T) {
+	t.Parallel()
 	var h storeHealth
 	t0 := time.Unix(1000, 0)
 	down := errors.New("down")
@@ -33,6 +34,7 @@ func TestStoreHealth(t *testing.T) {
 // TestStoreUnreachableFor: a store that does not answer counts as
 // unreachable from its first failed check on.
 func TestStoreUnreachableFor(t *testing.T) {
+	t.Parallel()
 	store, err := taskstore.Open("redis://127.0.0.1:1/0") // nothing listens on port 1
 	if err != nil {
 		t.Fatal(err)

@@ -86,6 +86,7 @@ type notifiedTask struct {
 // its state, then its changes, as notifications/tasks, and the stream ends
 // with the listen's result once the task ended.
 func TestTaskListen(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url, _ := taskServerRunner(t, b)
 	id := startWork(t, url, "l")
@@ -134,6 +135,7 @@ func TestTaskListen(t *testing.T) {
 
 // TestTaskListenCancelled: a cancellation is notified.
 func TestTaskListenCancelled(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url, _ := taskServerRunner(t, b)
 	id := startWork(t, url, "c")
@@ -153,6 +155,7 @@ func TestTaskListenCancelled(t *testing.T) {
 // TestTaskListenNeedsTheExtension: asking for task notifications without
 // declaring the tasks extension is refused with -32021.
 func TestTaskListenNeedsTheExtension(t *testing.T) {
+	t.Parallel()
 	url, _ := taskServerRunner(t, newTaskBackend())
 	resp, _ := openListen(t, url, []string{"x"}, map[string]any{})
 	if resp.StatusCode != http.StatusBadRequest {
@@ -179,6 +182,7 @@ func readAll(resp *http.Response) ([]byte, error) {
 // TestTaskGetWaitsForTheEnd: a tasks/get of a working task that ends while
 // the get waits answers with the outcome, not with "working".
 func TestTaskGetWaitsForTheEnd(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url, tr := taskServerRunner(t, b)
 	tr.hold = time.Hour // the task's end, not the hold, ends the wait

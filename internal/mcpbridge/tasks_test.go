@@ -142,6 +142,7 @@ func pollUntilEnded(t *testing.T, url, id string) map[string]any {
 }
 
 func TestTaskCompletes(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url := taskServer(t, b, nil)
 	id := startWork(t, url, "a")
@@ -158,6 +159,7 @@ func TestTaskCompletes(t *testing.T) {
 }
 
 func TestTaskCancelReachesTheHandler(t *testing.T) {
+	t.Parallel()
 	b := newTaskBackend()
 	url := taskServer(t, b, nil)
 	id := startWork(t, url, "b")
@@ -178,6 +180,7 @@ func TestTaskCancelReachesTheHandler(t *testing.T) {
 }
 
 func TestTaskAsks(t *testing.T) {
+	t.Parallel()
 	url := taskServer(t, newTaskBackend(), nil)
 	res, e := post(t, url, "tools/call", "ask", map[string]any{"name": "ask", "arguments": map[string]any{}}, withTasks)
 	if e != nil || res["resultType"] != "task" {
@@ -204,6 +207,7 @@ func TestTaskAsks(t *testing.T) {
 }
 
 func TestTaskErrors(t *testing.T) {
+	t.Parallel()
 	url := taskServer(t, newTaskBackend(), nil)
 	for _, tc := range []struct {
 		method, name string
@@ -243,6 +247,7 @@ func TestTaskErrors(t *testing.T) {
 // TestTaskLeaseLapses: a working task whose replica stopped renewing its
 // lease fails when read.
 func TestTaskLeaseLapses(t *testing.T) {
+	t.Parallel()
 	store := taskstore.NewMemory()
 	url := taskServer(t, newTaskBackend(), store)
 	now := time.Now()

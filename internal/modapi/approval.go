@@ -101,7 +101,7 @@ func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(r
 func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (action string, err error)) ApprovalStep {
 	switch {
 	case len(resp.Problems) > 0:
-		return ApprovalStep{Verdict: ApprovalFailed, Failure: InvalidInput(tool, resp.Problems)}
+		return ApprovalStep{Verdict: ApprovalFailed, Failure: words.InvalidInput(tool, resp.Problems)}
 	case resp.Error != "":
 		return ApprovalStep{Verdict: ApprovalFailed, Failure: resp.Error}
 	case resp.Reason == "":
@@ -109,7 +109,7 @@ func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask 
 	}
 	s := ApprovalStep{Reason: CapReason(resp.Reason)}
 	if ask == nil {
-		s.Verdict, s.Failure = ApprovalFailed, NoApprover(tool, s.Reason)
+		s.Verdict, s.Failure = ApprovalFailed, words.NoApprover(tool, s.Reason)
 		return s
 	}
 	action, err := ask(s.Reason)
@@ -118,7 +118,7 @@ func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask 
 	case ctx.Err() != nil:
 		s.Verdict = ApprovalCancelled
 	case err != nil:
-		s.Verdict, s.Failure = ApprovalFailed, NotAsked(tool, err)
+		s.Verdict, s.Failure = ApprovalFailed, words.NotAsked(tool, err)
 	case action == "cancel":
 		s.Verdict = ApprovalDismissed
 	case action != "accept":
@@ -129,49 +129,8 @@ func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask 
 	return s
 }
 
-// ApprovalQuestion is what a person reads when a call of tool needs their
-// approval for reason, wherever they are asked: title is the tool's name
-// for people, if any, and destructive says that the tool declares it may
-// delete or overwrite what exists.
-func ApprovalQuestion(tool, title, reason string, destructive bool) string {
-	return words.ApprovalQuestion(tool, title, reason, destructive)
-}
-
 // MaxReasonBytes caps an approval reason: a person reads it in a prompt.
 const MaxReasonBytes = 1024
 
 // CapReason cuts an approval reason to MaxReasonBytes.
 func CapReason(reason string) string { return limits.Cut(reason, MaxReasonBytes) }
-
-// Declined is why a denied call did not run, for a person or a view: its
-// error, as Denied is its text.
-const Declined = words.Declined
-
-// NotAsked is the failure of a call of tool whose approver could not ask
-// the person, for err.
-func NotAsked(tool string, err error) string {
-	return words.NotAsked(tool, err)
-}
-
-// Denied is what the model reads when the person declined a call of tool
-// they were asked to approve for reason.
-func Denied(tool, reason string) string {
-	return words.Denied(tool, reason)
-}
-
-// DismissedError is why a call whose approval question the person
-// dismissed did not run.
-const DismissedError = words.DismissedError
-
-// Dismissed is what the model reads when the person dismissed the
-// question whether a call of tool may run, asked for reason, without
-// choosing.
-func Dismissed(tool, reason string) string {
-	return words.Dismissed(tool, reason)
-}
-
-// NoApprover is the failure of a call of tool that needed approval for
-// reason when nobody could be asked.
-func NoApprover(tool, reason string) string {
-	return words.NoApprover(tool, reason)
-}

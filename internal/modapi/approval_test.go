@@ -50,22 +50,3 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
-
-func TestApprovalQuestion(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		title       string
-		destructive bool
-		want        string
-	}{
-		{"", false, "save_note needs your approval: Overwrite a.md"},
-		{"Save a note", false, "Save a note (save_note) needs your approval: Overwrite a.md"},
-		{"", true, "save_note, which may delete or overwrite, needs your approval: Overwrite a.md"},
-		{"Save a note", true, "Save a note (save_note), which may delete or overwrite, needs your approval: Overwrite a.md"},
-	}
-	for _, tt := range tests {
-		if got := ApprovalQuestion("save_note", tt.title, "Overwrite a.md", tt.destructive); got != tt.want {
-			t.Errorf("title %q, destructive %v: got %q, want %q", tt.title, tt.destructive, got, tt.want)
-		}
-	}
-}

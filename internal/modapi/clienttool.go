@@ -128,18 +128,6 @@ func ClientOutcome(tool string, rendered bool, a sdk.ClientAnswer, max int, chec
 	return o
 }
 
-// NoClient is the failure of a call of tool, which runs only in the
-// client, when no client handler was given for it.
-func NoClient(tool string) string {
-	return words.NoClient(tool)
-}
-
-// ClientTimedOut is the failure of a call of tool whose client did not
-// answer within d.
-func ClientTimedOut(tool string, d time.Duration) string {
-	return words.ClientTimedOut(tool, d)
-}
-
 // checkClientResult returns why a client's typed result does not fit the
 // named tool, or "" when it does: a rendered tool needs one, without
 // problems by check; a plain tool has none.

@@ -2,6 +2,7 @@ package modapi
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -142,7 +143,7 @@ func CheckMessages(what string, msgs []sdk.PromptMessage) string {
 		switch m.Role {
 		case "", sdk.RoleUser, sdk.RoleAssistant:
 		default:
-			return fmt.Sprintf("%s: message %d has role %q, neither %q nor %q", what, i, m.Role, sdk.RoleUser, sdk.RoleAssistant)
+			return words.BadPromptMessage(what, i, words.MessageRole(string(m.Role), string(sdk.RoleUser), string(sdk.RoleAssistant)))
 		}
 		kinds := 0
 		if m.Text != "" {
@@ -151,20 +152,20 @@ func CheckMessages(what string, msgs []sdk.PromptMessage) string {
 		if m.Image != nil {
 			kinds++
 			if m.Image.MIMEType == "" {
-				return fmt.Sprintf("%s: message %d has an image with no MIME type", what, i)
+				return words.BadPromptMessage(what, i, words.MessageImageNoMIME)
 			}
 		}
 		if m.Resource != nil {
 			kinds++
 			if m.Resource.URI == "" {
-				return fmt.Sprintf("%s: message %d embeds a resource with no URI", what, i)
+				return words.BadPromptMessage(what, i, words.MessageResourceNoURI)
 			}
 			if m.Resource.Text != "" && len(m.Resource.Blob) > 0 {
-				return fmt.Sprintf("%s: message %d embeds a resource with both text and a blob", what, i)
+				return words.BadPromptMessage(what, i, words.MessageResourceTextAndBlob)
 			}
 		}
 		if kinds > 1 {
-			return fmt.Sprintf("%s: message %d must have one of text, an image and a resource, not more", what, i)
+			return words.BadPromptMessage(what, i, words.MessageMixed)
 		}
 	}
 	return ""
@@ -179,7 +180,7 @@ func SlashArgs(id string, names []string, required []bool, text string) (map[str
 	for i, name := range names {
 		if rest == "" {
 			if required[i] {
-				return nil, fmt.Errorf("slash command /%s needs its %s argument: type /%s %s", id, name, id, usage(names, required))
+				return nil, errors.New(words.SlashArgMissing(id, name, usage(names, required)))
 			}
 			continue
 		}

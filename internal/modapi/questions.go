@@ -79,9 +79,3 @@ func TooManyQuestions(tool string) string {
 // CannotAsk is why a question of kind could not be asked: the caller
 // declared it cannot put it. Handlers read it as the error of Ask.
 func CannotAsk(kind QuestionKind) string { return words.CannotAsk(string(kind)) }
-
-// BadAnswer is the refusal of an answer to a form that breaks its schema,
-// in the words the host uses for a tool's input.
-func BadAnswer(problems []string) string {
-	return words.BadAnswer(problems)
-}

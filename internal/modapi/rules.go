@@ -47,22 +47,12 @@ func CapMessage(what, msg string, max int) string {
 	return words.MessageTooBig(what, len(msg), max)
 }
 
-// InvalidInput is the failure of a call to tool whose input has problems.
-func InvalidInput(tool string, problems []string) string {
-	return words.InvalidInput(tool, problems)
-}
-
-// Blocked is the failure of an action a hook of mod refused, for reason.
-func Blocked(mod, reason string) string {
-	return words.Blocked(mod, reason)
-}
-
 // Message is why a failed call of tool failed, as the model reads it after
 // "Tool failed: ".
 func (o *Outcome) Message(tool string) string {
 	switch {
 	case len(o.Problems) > 0:
-		return InvalidInput(tool, o.Problems)
+		return words.InvalidInput(tool, o.Problems)
 	case o.Error != "":
 		return o.Error
 	default:

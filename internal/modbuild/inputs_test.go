@@ -44,8 +44,9 @@ func writeKeymod(t *testing.T) string {
 // digest, without building: go list finds the package directories (a
 // sibling package, a replace target, a workspace module, embedded files,
 // files behind a build tag or cgo), Digest hashes them, Key hashes the
-// configuration. host's TestCacheKeyCoversEveryInput builds the mod after
-// each edit, end to end.
+// configuration. host's TestChangedInputsRebuild checks end to end, for
+// one source edit and one configuration change, that the host then builds
+// again and runs the new code.
 func TestEveryInputIsCovered(t *testing.T) {
 	root := writeKeymod(t)
 	dir := filepath.Join(root, "main", "keymod")

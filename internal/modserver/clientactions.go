@@ -6,7 +6,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/sdkrt"
 	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
@@ -26,13 +25,13 @@ func (s *Server) actions(t sdkrt.Tool, emitted []sdkrt.Action) ([]sdk.ClientActi
 	out := make([]sdk.ClientAction, len(emitted))
 	for i, a := range emitted {
 		if !slices.Contains(declared, a.Kind) {
-			return nil, modapi.BadAction(name, i, a.Kind, modapi.UndeclaredAction(declared))
+			return nil, words.BadAction(name, i, a.Kind, words.UndeclaredAction(declared))
 		}
 		if a.Err != nil {
-			return nil, modapi.BadAction(name, i, a.Kind, "params cannot be encoded: "+words.Encode(a.Err))
+			return nil, words.BadAction(name, i, a.Kind, "params cannot be encoded: "+words.Encode(a.Err))
 		}
 		if why := s.checkParams(a.Kind, a.Params); why != "" {
-			return nil, modapi.BadAction(name, i, a.Kind, why)
+			return nil, words.BadAction(name, i, a.Kind, why)
 		}
 		out[i] = sdk.ClientAction{Kind: a.Kind, Params: a.Params}
 	}
@@ -45,7 +44,7 @@ func (s *Server) checkParams(kind string, params []byte) string {
 	check, ok := s.g.ClientActions[kind]
 	if !ok {
 		if !json.Valid(params) || !bytes.HasPrefix(bytes.TrimLeft(params, " \t\r\n"), []byte("{")) {
-			return modapi.InvalidParams([]string{"params must be a JSON object"})
+			return words.InvalidParams([]string{"params must be a JSON object"})
 		}
 		return ""
 	}
@@ -55,7 +54,7 @@ func (s *Server) checkParams(kind string, params []byte) string {
 	case err == nil:
 		return ""
 	case errors.As(err, &ie):
-		return modapi.InvalidParams(words.Problems(ie.Problems, ie.More))
+		return words.InvalidParams(words.Problems(ie.Problems, ie.More))
 	}
 	return err.Error()
 }

@@ -182,3 +182,30 @@ func CannotAsk(kind string) string {
 func BadAnswer(problems []string) string {
 	return Message("the answer does not fit the form:", problems)
 }
+
+// BadPromptMessage is the failure of what (a prompt, a slash command)
+// whose message i is wrong: why is one of the Message* words below.
+func BadPromptMessage(what string, i int, why string) string {
+	return fmt.Sprintf("%s: message %d %s", what, i, why)
+}
+
+// What can be wrong with one message of a prompt, for [BadPromptMessage].
+const (
+	MessageImageNoMIME         = "has an image with no MIME type"
+	MessageResourceNoURI       = "embeds a resource with no URI"
+	MessageResourceTextAndBlob = "embeds a resource with both text and a blob"
+	MessageMixed               = "must have one of text, an image and a resource, not more"
+)
+
+// MessageRole is why a message whose role is neither user nor assistant
+// is wrong, for [BadPromptMessage].
+func MessageRole(role, user, assistant string) string {
+	return fmt.Sprintf("has role %q, neither %q nor %q", role, user, assistant)
+}
+
+// SlashArgMissing is the failure of slash command /id typed without its
+// required argument name; usage is how its arguments are typed, like
+// "<topic> [depth]".
+func SlashArgMissing(id, name, usage string) string {
+	return fmt.Sprintf("slash command /%s needs its %s argument: type /%s %s", id, name, id, usage)
+}

@@ -24,8 +24,9 @@
 // result over its limit ([ResultTooBig]), a hook's refusal ([Blocked]), the
 // ends of an approval ([Denied], [Dismissed], [NoApprover]), a client's
 // answers and actions, questions that could not be asked.
-// internal/modapi decides when each applies, and keeps its names for them
-// (modapi.Denied, …), so that the host and sdk/modtest call one rule.
+// internal/modapi decides when each applies (modapi.Decide, CapResult, …);
+// the host, sdk/modtest and the mod's server call these for the words, so
+// each failure is worded once.
 //
 // sdk/jsoncheck re-exports the problem words its generated validators
 // call (jsoncheck.MsgBound, …); every other caller uses this package.

@@ -6,11 +6,8 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/words"
 )
-
-// Denied is the outcome of a call whose approval the person declined: the
-// handler never ran.
-const Denied Status = "denied"
 
 // Approver scripts the person asked to approve a call, as a host's
 // approver (host.Approver) would: reason is what they read, the Reason of
@@ -57,12 +54,12 @@ func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalReq
 		}
 		out.fail(step.Failure, err)
 	case modapi.ApprovalDenied:
-		out.Status = Denied
-		out.Text = modapi.Denied(req.Tool, step.Reason)
-		out.msg = modapi.Declined
+		out.Status = StatusDenied
+		out.Text = words.Denied(req.Tool, step.Reason)
+		out.msg = words.Declined
 		out.Activity.Ended = true
 	case modapi.ApprovalCancelled:
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = step.Err
 		out.Activity.Ended = true
 	}

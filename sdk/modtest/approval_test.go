@@ -62,18 +62,18 @@ func TestApprovals(t *testing.T) {
 		wantText          string
 		wantReason        string
 	}{
-		{"approve", "guarded", `{"reason":"Go"}`, modtest.Approve, modtest.Completed, "ran", "Go on 2026-01-02"},
-		{"deny", "guarded", `{"reason":"Go"}`, modtest.Deny, modtest.Denied,
+		{"approve", "guarded", `{"reason":"Go"}`, modtest.Approve, modtest.StatusCompleted, "ran", "Go on 2026-01-02"},
+		{"deny", "guarded", `{"reason":"Go"}`, modtest.Deny, modtest.StatusDenied,
 			"The person declined this call, so guarded did not run. They were asked: Go on 2026-01-02", "Go on 2026-01-02"},
-		{"always", "always", `{}`, modtest.Approve, modtest.Completed, "saved", "Save the note"},
-		{"no approver", "always", `{}`, nil, modtest.Failed,
+		{"always", "always", `{}`, modtest.Approve, modtest.StatusCompleted, "saved", "Save the note"},
+		{"no approver", "always", `{}`, nil, modtest.StatusFailed,
 			"Tool failed: tool always needs a person's approval and none could be asked: Save the note", "Save the note"},
-		{"approver error", "always", `{}`, failing, modtest.Failed,
+		{"approver error", "always", `{}`, failing, modtest.StatusFailed,
 			"Tool failed: approval for tool always could not be asked: nobody home", "Save the note"},
-		{"rule error", "guarded", `{"reason":"Go","fail":"cannot tell"}`, modtest.Approve, modtest.Failed, "Tool failed: cannot tell", ""},
-		{"rule panic", "guarded", `{"reason":"Go","panic":true}`, modtest.Approve, modtest.Failed,
+		{"rule error", "guarded", `{"reason":"Go","fail":"cannot tell"}`, modtest.Approve, modtest.StatusFailed, "Tool failed: cannot tell", ""},
+		{"rule panic", "guarded", `{"reason":"Go","panic":true}`, modtest.Approve, modtest.StatusFailed,
 			"Tool failed: approval rule of tool guarded panicked: rule broke", ""},
-		{"invalid input", "guarded", `{"reason":"invalid"}`, modtest.Approve, modtest.Failed,
+		{"invalid input", "guarded", `{"reason":"invalid"}`, modtest.Approve, modtest.StatusFailed,
 			"Tool failed: invalid input for tool guarded:\n  /reason: must not be invalid", ""},
 	}
 	for _, tt := range tests {
@@ -82,7 +82,7 @@ func TestApprovals(t *testing.T) {
 			if out.Status != tt.wantStatus || out.Text != tt.wantText || out.ApprovalReason != tt.wantReason {
 				t.Errorf("got %s %q (asked %q), want %s %q (asked %q)", out.Status, out.Text, out.ApprovalReason, tt.wantStatus, tt.wantText, tt.wantReason)
 			}
-			if tt.wantStatus == modtest.Denied && out.ViewState().Error != "the person declined the call" {
+			if tt.wantStatus == modtest.StatusDenied && out.ViewState().Error != "the person declined the call" {
 				t.Errorf("got view error %q for a denied call, want the person declined", out.ViewState().Error)
 			}
 		})
@@ -108,7 +108,7 @@ func TestNeverAnswer(t *testing.T) {
 		t.Errorf("asked %q, want the tool's reason", reason)
 	}
 	cancel()
-	if out := <-done; out.Status != modtest.Cancelled || out.Text != "" {
+	if out := <-done; out.Status != modtest.StatusCancelled || out.Text != "" {
 		t.Errorf("got %s %q, want cancelled", out.Status, out.Text)
 	}
 }
@@ -125,9 +125,9 @@ func TestApprovalWithClientActions(t *testing.T) {
 		opts        *modtest.Options
 		status      modtest.Status
 	}{
-		{"denied", `{"secret":"s"}`, &modtest.Options{Approver: modtest.Deny}, modtest.Denied},
-		{"failed", `{"secret":"s","fail":true}`, &modtest.Options{Approver: modtest.Approve}, modtest.Failed},
-		{"cancelled", `{"secret":"s","hang":true}`, &modtest.Options{Approver: modtest.Approve, CancelWhen: acted}, modtest.Cancelled},
+		{"denied", `{"secret":"s"}`, &modtest.Options{Approver: modtest.Deny}, modtest.StatusDenied},
+		{"failed", `{"secret":"s","fail":true}`, &modtest.Options{Approver: modtest.Approve}, modtest.StatusFailed},
+		{"cancelled", `{"secret":"s","hang":true}`, &modtest.Options{Approver: modtest.Approve, CancelWhen: acted}, modtest.StatusCancelled},
 	} {
 		out := modtest.Run(t, g, "approving_reveal", tt.input, tt.opts)
 		if out.Status != tt.status || out.Actions != nil {

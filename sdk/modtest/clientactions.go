@@ -15,7 +15,7 @@ import (
 //	out.WantActions(t, research.OpenFile.New(research.OpenFileParams{Path: "a.md", Line: 3}))
 func (o *Outcome) WantActions(t testing.TB, want ...sdk.ClientAction) {
 	t.Helper()
-	if o.Status != Completed {
+	if o.Status != StatusCompleted {
 		t.Errorf("%s: got status %s (%s), want completed with client actions %s", o.tool, o.Status, o.Text, actionsJSON(want))
 		return
 	}

@@ -51,7 +51,7 @@ func TestWantActions(t *testing.T) {
 func TestActionParamsChecked(t *testing.T) {
 	out := Run(t, actMod, "notes", `{"text":""}`, nil)
 	want := `Tool failed: tool notes returned client action 1 ("note"): invalid params: /text: must not be empty`
-	if out.Status != Failed || out.Text != want {
+	if out.Status != StatusFailed || out.Text != want {
 		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
 	}
 	rec := &recordingTB{TB: t}
@@ -124,7 +124,7 @@ func TestUnencodableValues(t *testing.T) {
 		"act":     `Tool failed: tool act returned client action 0 ("gauge"): params cannot be encoded: JSON cannot carry the number NaN`,
 		"measure": "Tool failed: tool measure returned a result that cannot be encoded: JSON cannot carry the number NaN",
 	} {
-		if out := Run(t, g, tool, `{"text":"x"}`, nil); out.Status != Failed || out.Text != want {
+		if out := Run(t, g, tool, `{"text":"x"}`, nil); out.Status != StatusFailed || out.Text != want {
 			t.Errorf("%s: got %s %q, want failed %q", tool, out.Status, out.Text, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -68,7 +69,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 	}
 	switch {
 	case ctx.Err() != nil:
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = ctx.Err()
 		return
 	case len(opts.Client.Answers) == 0:
@@ -76,13 +77,13 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		if timeout <= 0 {
 			timeout = DefaultClientTimeout
 		}
-		msg := modapi.ClientTimedOut(t.Name, timeout)
+		msg := words.ClientTimedOut(t.Name, timeout)
 		out.fail(msg, errors.New(msg))
 		return
 	}
 	a, err := gate.Wait(ctx, 0)
 	if err != nil {
-		out.Status = Cancelled
+		out.Status = StatusCancelled
 		out.Err = err
 		return
 	}
@@ -91,7 +92,7 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
 		return
 	}
-	out.Status = Completed
+	out.Status = StatusCompleted
 	out.Text = o.Text
 	out.Result = o.Result
 }

@@ -20,7 +20,7 @@
 //		out := modtest.Run(t, research.Modkit(), "research_word_count",
 //			`{"text": "one two three"}`, nil)
 //		want := "The passage has 3 words, 1 line and 13 characters."
-//		if out.Status != modtest.Completed || out.Text != want {
+//		if out.Status != modtest.StatusCompleted || out.Text != want {
 //			t.Errorf("got %s %q, want completed %q", out.Status, out.Text, want)
 //		}
 //	}
@@ -33,8 +33,8 @@
 // [Options.CancelWhen] sees each activity update as the handler sends it and
 // cancels the call when it returns true; [Options.Context] cancels it from
 // outside. A call whose context was cancelled while it ran is
-// [Cancelled], whatever the handler returned, and [Outcome.SinceCancel] says
-// how long the handler took to stop.
+// [StatusCancelled], whatever the handler returned, and
+// [Outcome.SinceCancel] says how long the handler took to stop.
 //
 //	out := modtest.Run(t, g, "research_search_workspace", `{"query": "x"}`,
 //		&modtest.Options{

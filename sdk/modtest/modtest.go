@@ -16,6 +16,7 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -87,15 +88,18 @@ const DefaultMaxResultBytes = modapi.DefaultMaxResultBytes
 // values): completed, failed, cancelled or denied.
 type Status string
 
-// The outcomes of a call; a call whose approval was declined is Denied.
+// The outcomes of a call, named as host.Status names them.
 const (
-	// Completed: the handler returned a result.
-	Completed Status = "completed"
-	// Failed: the input was invalid, or the handler returned an error or
-	// panicked.
-	Failed Status = "failed"
-	// Cancelled: the call's context was cancelled while it ran.
-	Cancelled Status = "cancelled"
+	// StatusCompleted: the handler returned a result.
+	StatusCompleted Status = "completed"
+	// StatusFailed: the input was invalid, or the handler returned an
+	// error or panicked.
+	StatusFailed Status = "failed"
+	// StatusCancelled: the call's context was cancelled while it ran.
+	StatusCancelled Status = "cancelled"
+	// StatusDenied: the person declined the call's approval; the handler
+	// never ran.
+	StatusDenied Status = "denied"
 )
 
 // Outcome is how one tool call ended and everything it produced.
@@ -128,7 +132,7 @@ type Outcome struct {
 	// Elapsed is how long the handler ran.
 	Elapsed time.Duration
 	// SinceCancel is how long the handler ran after the call was cancelled;
-	// zero unless Status is Cancelled.
+	// zero unless Status is StatusCancelled.
 	SinceCancel time.Duration
 	// ApprovalReason is what the person was asked to approve; empty when
 	// the call needed no approval.
@@ -235,7 +239,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	steps := &callflow.Steps[*Outcome]{
 		Prepare: func(context.Context) (*Outcome, bool) {
 			if toClient && opts.Client == nil {
-				msg := modapi.NoClient(tool)
+				msg := words.NoClient(tool)
 				out.fail(msg, errors.New(msg))
 				return out, true
 			}
@@ -287,11 +291,11 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			out.Activity.Ended = true
 			switch o.Status {
 			case modapi.StatusCancelled:
-				out.Status = Cancelled
+				out.Status = StatusCancelled
 				out.Err = o.Cause
 				out.SinceCancel = end.Sub(rec.cancelledAt)
 			case modapi.StatusCompleted:
-				out.Status = Completed
+				out.Status = StatusCompleted
 				out.Text = o.Text
 				out.Result = o.Result
 				out.Outputs = o.Outputs
@@ -312,7 +316,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			if _, err := srv.Decode(tool, data); err != nil {
 				var ie *sdk.InputError
 				if errors.As(err, &ie) {
-					out.fail(modapi.InvalidInput(tool, ie.Problems), err)
+					out.fail(words.InvalidInput(tool, ie.Problems), err)
 				} else {
 					out.fail(err.Error(), err)
 				}
@@ -324,7 +328,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if opts.Hooks {
 		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
 			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-				out.fail(modapi.Blocked(modID(g), refusal), errors.New(refusal))
+				out.fail(words.Blocked(modID(g), refusal), errors.New(refusal))
 				return out, true
 			}
 			return nil, false
@@ -345,10 +349,10 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 func (o *Outcome) ViewState() sdk.RawViewState {
 	s := sdk.RawViewState{Input: o.input}
 	switch o.Status {
-	case Completed:
+	case StatusCompleted:
 		s.Phase = sdk.PhaseCompleted
 		s.Result = o.Result
-	case Cancelled:
+	case StatusCancelled:
 		s.Phase = sdk.PhaseFailed
 		s.Error = "call cancelled"
 	default:
@@ -360,7 +364,7 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 
 // fail ends the call as failed: msg is why, as a host words it.
 func (o *Outcome) fail(msg string, err error) {
-	o.Status = Failed
+	o.Status = StatusFailed
 	o.Err = err
 	o.msg = msg
 	o.Text = "Tool failed: " + msg

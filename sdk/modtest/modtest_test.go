@@ -143,7 +143,7 @@ var waiting = make(chan struct{}, 1)
 
 func TestRunCompleted(t *testing.T) {
 	out := Run(t, gen, "echo", `{"text":"hi"}`, &Options{Workspace: "/ws"})
-	if out.Status != Completed {
+	if out.Status != StatusCompleted {
 		t.Fatalf("got status %s (%v), want completed", out.Status, out.Err)
 	}
 	if want := "hi|2026-01-02|modtest-session|/ws|modtest-call-1"; out.Text != want {
@@ -186,7 +186,7 @@ func TestRunFailures(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			out := Run(t, gen, tt.tool, tt.input, nil)
-			if out.Status != Failed {
+			if out.Status != StatusFailed {
 				t.Fatalf("got status %s, want failed", out.Status)
 			}
 			if !strings.HasPrefix(out.Text, tt.wantText) {
@@ -202,7 +202,7 @@ func TestRunFailures(t *testing.T) {
 
 func TestRunRendered(t *testing.T) {
 	out := Run(t, gen, "count", `{"min":1,"max":3}`, nil)
-	if out.Status != Completed || out.Text != "[1 2 3]" {
+	if out.Status != StatusCompleted || out.Text != "[1 2 3]" {
 		t.Fatalf("got %s %q, want completed %q", out.Status, out.Text, "[1 2 3]")
 	}
 	if got, want := string(out.Result), `{"numbers":[1,2,3]}`; got != want {
@@ -237,7 +237,7 @@ func TestCancelWhen(t *testing.T) {
 	out := Run(t, gen, "wait", `{"steps":3}`, &Options{CancelWhen: func(u sdk.ActivityUpdate) bool {
 		return u.Text == "step 2"
 	}})
-	if out.Status != Cancelled || out.Text != "" {
+	if out.Status != StatusCancelled || out.Text != "" {
 		t.Fatalf("got %s %q, want cancelled with no text", out.Status, out.Text)
 	}
 	if !errors.Is(out.Err, context.Canceled) {
@@ -265,7 +265,7 @@ func TestCancelFromContext(t *testing.T) {
 		cancel()
 	}()
 	out := Run(t, gen, "wait", `{"steps":0}`, &Options{Context: ctx})
-	if out.Status != Cancelled {
+	if out.Status != StatusCancelled {
 		t.Fatalf("got %s, want cancelled", out.Status)
 	}
 }
@@ -339,16 +339,16 @@ func TestActivate(t *testing.T) {
 
 func TestRunWithHooks(t *testing.T) {
 	out := Run(t, gen, "wait", `{"steps":1}`, &Options{Hooks: true})
-	if want := "Tool failed: blocked by a hook of mod testmod: no waiting"; out.Status != Failed || out.Text != want {
+	if want := "Tool failed: blocked by a hook of mod testmod: no waiting"; out.Status != StatusFailed || out.Text != want {
 		t.Errorf("got %s %q, want failed %q", out.Status, out.Text, want)
 	}
 	if len(out.Updates) != 0 {
 		t.Errorf("got updates %v, want the handler not run", out.Updates)
 	}
-	if out := Run(t, gen, "echo", `{"text":"x"}`, &Options{Hooks: true}); out.Status != Completed {
+	if out := Run(t, gen, "echo", `{"text":"x"}`, &Options{Hooks: true}); out.Status != StatusCompleted {
 		t.Errorf("allowed tool: got %s %q, want completed", out.Status, out.Text)
 	}
-	if out := Run(t, gen, "wait", `{"steps":"x"}`, &Options{Hooks: true}); out.Status != Failed || !strings.Contains(out.Text, "invalid input") {
+	if out := Run(t, gen, "wait", `{"steps":"x"}`, &Options{Hooks: true}); out.Status != StatusFailed || !strings.Contains(out.Text, "invalid input") {
 		t.Errorf("invalid input: got %s %q, want it refused before the hooks", out.Status, out.Text)
 	}
 }
@@ -375,10 +375,10 @@ func TestHostRules(t *testing.T) {
 		t.Errorf("slash text: got %q, %v; want it trimmed", msg, err)
 	}
 	out := Run(t, gen, "echo", `{"text":"hi"}`, &Options{MaxResultBytes: 20})
-	if want := "Tool failed: tool echo returned 57 bytes, over the 20-byte result limit; it should return a compact result"; out.Status != Failed || out.Text != want {
+	if want := "Tool failed: tool echo returned 57 bytes, over the 20-byte result limit; it should return a compact result"; out.Status != StatusFailed || out.Text != want {
 		t.Errorf("oversized result: got %s %q, want failed %q", out.Status, out.Text, want)
 	}
-	if out := Run(t, gen, "echo", `{"text":"hi"}`, nil); out.Status != Completed {
+	if out := Run(t, gen, "echo", `{"text":"hi"}`, nil); out.Status != StatusCompleted {
 		t.Errorf("default cap: got %s %q, want completed", out.Status, out.Text)
 	}
 }
@@ -398,7 +398,7 @@ func TestRunMissingHandler(t *testing.T) {
 		"rendered": "Tool failed: tool rendered has no handler in the mod",
 		"textless": "Tool failed: tool textless has no text for the model in the mod",
 	} {
-		if out := Run(t, g, tool, `{}`, nil); out.Status != Failed || out.Text != want {
+		if out := Run(t, g, tool, `{}`, nil); out.Status != StatusFailed || out.Text != want {
 			t.Errorf("%s: got %s %q, want failed %q", tool, out.Status, out.Text, want)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/modkit/modkit/internal/answercheck"
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -47,7 +48,7 @@ func answerFrom(opts *Options, asked []modapi.Question, answers []modapi.Answere
 			return nil, false, fmt.Errorf("modtest: Options.Answers[%q]: %v", q.Key, err)
 		}
 		if problems := answercheck.Check(q.Kind, q.Key, answercheck.FormSchema(q.Params), a); len(problems) > 0 {
-			return nil, false, fmt.Errorf("modtest: Options.Answers[%q] is refused: %s", q.Key, modapi.BadAnswer(problems))
+			return nil, false, fmt.Errorf("modtest: Options.Answers[%q] is refused: %s", q.Key, words.BadAnswer(problems))
 		}
 		return a, false, nil
 	})

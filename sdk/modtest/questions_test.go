@@ -20,20 +20,20 @@ func TestScriptedAnswers(t *testing.T) {
 		runs       int
 	}{
 		{"answered", "asking_greet", map[string]any{"name": ada, "color": sdk.Answer{Action: sdk.Accept, Values: map[string]any{"color": "red"}}},
-			modtest.Completed, "Hello Ada, red", []string{"name", "color"}, 3},
-		{"declined", "asking_greet", map[string]any{"name": sdk.Answer{Action: sdk.Decline}}, modtest.Completed, "no name: decline", []string{"name"}, 2},
-		{"not asked", "asking_greet", nil, modtest.Completed,
+			modtest.StatusCompleted, "Hello Ada, red", []string{"name", "color"}, 3},
+		{"declined", "asking_greet", map[string]any{"name": sdk.Answer{Action: sdk.Decline}}, modtest.StatusCompleted, "no name: decline", []string{"name"}, 2},
+		{"not asked", "asking_greet", nil, modtest.StatusCompleted,
 			"no name: the question could not be asked: the client cannot ask a person to fill a form", nil, 1},
-		{"no answer scripted", "asking_greet", map[string]any{"name": ada}, modtest.Failed,
+		{"no answer scripted", "asking_greet", map[string]any{"name": ada}, modtest.StatusFailed,
 			`Tool failed: modtest: no answer in Options.Answers for question "color" (form: Which colour?)`, []string{"name", "color"}, 2},
-		{"refused", "asking_greet", map[string]any{"name": sdk.Answer{Action: sdk.Accept, Values: map[string]any{"name": 5}}}, modtest.Failed,
+		{"refused", "asking_greet", map[string]any{"name": sdk.Answer{Action: sdk.Accept, Values: map[string]any{"name": 5}}}, modtest.StatusFailed,
 			"Tool failed: modtest: Options.Answers[\"name\"] is refused: the answer does not fit the form:\n  /content/name: must be a string, got a number", []string{"name"}, 1},
-		{"wrong type", "asking_greet", map[string]any{"name": sdk.Sampled{Text: "x"}}, modtest.Failed,
+		{"wrong type", "asking_greet", map[string]any{"name": sdk.Sampled{Text: "x"}}, modtest.StatusFailed,
 			`Tool failed: modtest: Options.Answers["name"]: an sdk.Sampled answers a sample question, not a form question`, []string{"name"}, 1},
-		{"never asked", "asking_url", map[string]any{"signin": sdk.Answer{Action: sdk.Accept}, "extra": ada}, modtest.Failed,
+		{"never asked", "asking_url", map[string]any{"signin": sdk.Answer{Action: sdk.Accept}, "extra": ada}, modtest.StatusFailed,
 			`Tool failed: modtest: Options.Answers answers question "extra", which the handler never asked`, []string{"signin"}, 2},
 		{"model and roots", "asking_model", map[string]any{"capital": sdk.Sampled{Text: "Paris"}, "roots": []sdk.Root{{URI: "file:///w"}}},
-			modtest.Completed, "Paris | file:///w", []string{"capital", "roots"}, 2},
+			modtest.StatusCompleted, "Paris | file:///w", []string{"capital", "roots"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
