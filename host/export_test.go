@@ -10,7 +10,12 @@ import (
 )
 
 // raw is the generated client under p's gRPC client.
-func raw(p *proc) pb.ModClient { return p.rpc.(*protocol.GRPCClient).PB }
+func raw(p *proc) pb.ModClient {
+	if l, ok := p.rpc.(*protocol.LaneClient); ok {
+		return l.PB
+	}
+	return p.rpc.(*protocol.GRPCClient).PB
+}
 
 // BareUnary returns a function making one bare unary gRPC round trip to the
 // running process of mod id, starting it first: the baseline a host call is
