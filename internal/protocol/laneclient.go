@@ -241,7 +241,7 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		return nil, te, true
 	}
 	// The reader passes no other kind.
-	return nil, c.violated(fmt.Errorf("a %s frame", f.kind)), true
+	return nil, c.violated(fmt.Errorf("a frame (%s) the host does not expect", f.kind)), true
 }
 
 // violated fails the lane for a frame the mod should not have sent and
@@ -276,7 +276,7 @@ func (c *LaneClient) read() {
 			return
 		}
 		if kind != kindActivity && kind != kindOutcome && kind != kindFailure {
-			c.fail(&violation{fmt.Errorf("a %s frame for call %d", kind, id)})
+			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
 			return
 		}
 		c.mu.Lock()
@@ -288,7 +288,7 @@ func (c *LaneClient) read() {
 		c.mu.Unlock()
 		if lc == nil {
 			if id == 0 || id > last {
-				c.fail(&violation{fmt.Errorf("a %s frame for call %d, which the host never made", kind, id)})
+				c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which the host never made", kind, id)})
 				return
 			}
 			continue // a call its caller gave up on

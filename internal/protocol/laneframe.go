@@ -36,7 +36,7 @@ func (k frameKind) String() string {
 	case kindFailure:
 		return "failure"
 	}
-	return fmt.Sprintf("unknown kind %d", byte(k))
+	return fmt.Sprintf("kind %d", byte(k))
 }
 
 // frameHeaderLen is the length of a frame's header: the payload's length
@@ -53,7 +53,7 @@ type frameTooLargeError struct {
 }
 
 func (e *frameTooLargeError) Error() string {
-	return fmt.Sprintf("a %s frame of %d bytes is over the %d-byte message limit", e.kind, e.n, e.limit)
+	return fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", e.kind, e.n, e.limit)
 }
 
 // frameReader reads the frames of one call lane.

@@ -91,7 +91,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 				cancel()
 			}
 		default:
-			return fmt.Errorf("call lane: the host sent a %s frame", kind)
+			return fmt.Errorf("call lane: the host sent a frame (%s) only the mod sends", kind)
 		}
 	}
 }
