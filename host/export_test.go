@@ -125,6 +125,19 @@ func PID(h *Host, id string) int {
 	return 0
 }
 
+// CallLane reports whether the running process of mod id takes tool calls
+// on its call lane.
+func CallLane(h *Host, id string) bool {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(context.Background()); p != nil {
+				return p.lane != nil
+			}
+		}
+	}
+	return false
+}
+
 // KeepGraceFromMods stops h from sending the grace period to mods, so that
 // only the host's backstop enforces it.
 func KeepGraceFromMods(h *Host) { h.sendGrace = false }

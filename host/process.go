@@ -662,9 +662,11 @@ func (p *proc) openLane(served bool, maxMsg int) {
 		MaxMessageBytes: maxMsg,
 		Trace:           telemetry.ModCallTrace,
 		Spans:           telemetry.ModSpans(id),
+		// Before its calls fail: the next call gets a fresh process.
 		Violation: func(err error) {
 			p.stopBecause("it broke the call lane's protocol: " + errors.Unwrap(err).Error())
 			p.run.KillNow()
+			p.m.drop(p)
 		},
 	})
 	p.rpc = p.lane

@@ -188,15 +188,10 @@ func TestLaneCancel(t *testing.T) {
 		close(sawDone)
 		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCancelled}}, nil
 	}}}
-	var ended []string
-	var mu sync.Mutex
+	ended := make(chan string, 2)
 	srv.Begin = func(_ context.Context, method string, req any) func() {
 		id := req.(*pb.CallToolRequest).GetCallId()
-		return func() {
-			mu.Lock()
-			ended = append(ended, method+" "+id)
-			mu.Unlock()
-		}
+		return func() { ended <- method + " " + id }
 	}
 	c := newLane(t, srv, LaneOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -213,10 +208,19 @@ func TestLaneCancel(t *testing.T) {
 	if err != nil || resp.Outcome.Text != "2" {
 		t.Fatalf("next call: got %v, %v; want outcome 2", resp, err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !reflect.DeepEqual(ended[len(ended)-1:], []string{pb.Mod_CallTool_FullMethodName + " n"}) {
-		t.Errorf("got handlers ended %v, want the last one n", ended)
+	// n's end was noted before its outcome left; w's, at some point.
+	m := pb.Mod_CallTool_FullMethodName
+	got := map[string]bool{}
+	for len(ended) > 0 {
+		got[<-ended] = true
+	}
+	if !got[m+" n"] {
+		t.Errorf("got handlers ended %v when n returned, want n among them", got)
+	}
+	if !got[m+" w"] {
+		if e := <-ended; e != m+" w" {
+			t.Errorf("got %q ended, want w", e)
+		}
 	}
 }
 

@@ -306,13 +306,14 @@ func (c *LaneClient) fail(err error) {
 	}
 	c.err = err
 	c.calls = nil
-	close(c.done)
 	c.mu.Unlock()
-	c.conn.Close()
+	// Before the pending calls end, so that the host can say why.
 	var v *violation
 	if errors.As(err, &v) && c.opts.Violation != nil {
 		c.opts.Violation(err)
 	}
+	c.conn.Close()
+	close(c.done)
 }
 
 func (c *LaneClient) laneErr() error {

@@ -141,8 +141,9 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
 		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
 	}
+	end := func() {}
 	if s.Begin != nil {
-		defer s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)()
+		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
 	}
 	r := callFromProto(req)
 	var live *activitySender
@@ -160,6 +161,8 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if live != nil {
 		live.flush()
 	}
+	// The handler has ended before the host hears of it.
+	end()
 	if err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, err.Error())
 		return
