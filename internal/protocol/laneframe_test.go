@@ -5,7 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"net"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -110,4 +113,41 @@ func FuzzFrameReader(f *testing.F) {
 		}
 		t.Fatal("the reader did not end")
 	})
+}
+
+// TestFrameWriterConcurrent checks that frames sent at once by many
+// goroutines arrive whole, each goroutine's in the order it sent them.
+func TestFrameWriterConcurrent(t *testing.T) {
+	t.Parallel()
+	a, b := net.Pipe()
+	defer a.Close()
+	fw := &frameWriter{w: a, limit: 1 << 10}
+	const senders, each = 8, 50
+	go func() {
+		var wg sync.WaitGroup
+		for s := range senders {
+			wg.Go(func() {
+				for i := range each {
+					if err := fw.send(uint64(s), kindActivity, &pb.LaneFailure{Message: strconv.Itoa(i)}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}()
+	fr := newFrameReader(b, 1<<10)
+	next := make([]int, senders)
+	for range senders * each {
+		id, _, payload, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m pb.LaneFailure
+		if err := proto.Unmarshal(payload, &m); err != nil || m.GetMessage() != strconv.Itoa(next[id]) {
+			t.Fatalf("sender %d: got frame %q (%v), want %d", id, m.GetMessage(), err, next[id])
+		}
+		next[id]++
+	}
 }
