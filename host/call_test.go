@@ -106,7 +106,7 @@ func TestCallInvalidInput(t *testing.T) {
 		{"missing", "crashy_echo", `{}`, []string{`/: missing required property "text"`}},
 		{"too big", "crashy_echo", `{"text":"a","times":80}`, []string{"/times: must be at most 5, got 80"}},
 		{"every problem", "crashy_echo", `{"times":-1,"x":1}`, []string{"/times: must be at least 0, got -1", `/: unknown property "x" ` + allowed, `/: missing required property "text"`}},
-		{"enum", "crashy_crash", `{"how":"gently"}`, []string{`/how: must be one of "exit", "goroutine", got "gently"`}},
+		{"enum", "crashy_crash", `{"how":"gently"}`, []string{`/how: must be one of "exit", "goroutine", "lane", got "gently"`}},
 		{"huge number", "crashy_echo", `{"text":"a","times":1e10000000}`, []string{"/times: must be at most 5, got 1e10000000"}},
 	}
 	for _, tt := range tests {

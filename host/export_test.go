@@ -10,7 +10,12 @@ import (
 )
 
 // raw is the generated client under p's gRPC client.
-func raw(p *proc) pb.ModClient { return p.rpc.(*protocol.GRPCClient).PB }
+func raw(p *proc) pb.ModClient {
+	if l, ok := p.rpc.(*protocol.LaneClient); ok {
+		return l.PB
+	}
+	return p.rpc.(*protocol.GRPCClient).PB
+}
 
 // BareUnary returns a function making one bare unary gRPC round trip to the
 // running process of mod id, starting it first: the baseline a host call is
@@ -118,6 +123,19 @@ func PID(h *Host, id string) int {
 		}
 	}
 	return 0
+}
+
+// CallLane reports whether the running process of mod id takes tool calls
+// on its call lane.
+func CallLane(h *Host, id string) bool {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(context.Background()); p != nil {
+				return p.lane != nil
+			}
+		}
+	}
+	return false
 }
 
 // KeepGraceFromMods stops h from sending the grace period to mods, so that

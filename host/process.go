@@ -69,10 +69,14 @@ type proc struct {
 	// validates holds the tools whose input the mod checks with a
 	// generated validator for the same schema as the loaded manifest's.
 	validates map[string]bool
-	unwatch   func() bool // stops the kill at Close
-	killOnce  sync.Once
-	stopped   atomic.Pointer[string] // why the host stopped it, if it did
-	calls     *modproc.Calls         // the tool calls it runs, for its stderr lines
+	// laneEnd is the host's end of the call lane until the mod says it
+	// serves it; lane is the client over it then, also rpc.
+	laneEnd  *os.File
+	lane     *protocol.LaneClient
+	unwatch  func() bool // stops the kill at Close
+	killOnce sync.Once
+	stopped  atomic.Pointer[string] // why the host stopped it, if it did
+	calls    *modproc.Calls         // the tool calls it runs, for its stderr lines
 }
 
 // current returns the mod's running process for the workspace in ctx
@@ -226,13 +230,25 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	}
 	log := m.logger()
 	cmd := exec.Command(bin)
-	maxMsg := limits.MessageBytes(m.h.opts.MaxRequestBytes, m.h.opts.MaxResultBytes)
+	maxMsg := maxMsgBytes(m.h)
 	// The mod dies with the host, even when the host is SIGKILLed; the
 	// signal follows the thread that forked, so start from a locked one.
 	cmd.SysProcAttr = modproc.SysProcAttr()
 	var policy *sandbox.Policy
 	if m.h.confining() {
 		policy = m.policy(bin, socketDir, workspace)
+	}
+	// Tool calls go over a socketpair the process inherits, where there
+	// is one; the rest over gRPC.
+	laneEnd, laneChild, err := protocol.NewLanePair()
+	if err != nil {
+		os.RemoveAll(socketDir)
+		return nil, fmt.Errorf("start mod %s: %w", id, err)
+	}
+	var laneEnv []string
+	if laneChild != nil {
+		cmd.ExtraFiles = []*os.File{laneChild}
+		laneEnv = []string{protocol.EnvCallLaneFD + "=3"} // the first of ExtraFiles
 	}
 	run := modproc.NewRunner(cmd, sum, policy)
 	tail := &modproc.Tail{}
@@ -243,8 +259,8 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			// The socket goes in the host's own directory, which the host
 			// removes when the process ends and sweeps when a host died.
-			cmd.Env = append(m.modEnv(spec.Env, socketDir), protocol.EnvLogLevel+"="+levelName(log),
-				protocol.EnvMaxMessageBytes+"="+strconv.Itoa(maxMsg))
+			cmd.Env = append(append(m.modEnv(spec.Env, socketDir), protocol.EnvLogLevel+"="+levelName(log),
+				protocol.EnvMaxMessageBytes+"="+strconv.Itoa(maxMsg)), laneEnv...)
 			return run, nil
 		},
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
@@ -258,7 +274,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		GRPCDialOptions: append(append(protocol.DialOptions(maxMsg), protocol.PeerDialOptions(run.PID)...),
 			telemetry.ModDialOptions(id)...),
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls, laneEnd: laneEnd}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -267,6 +283,9 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	})
 	var startErr error
 	modproc.OnStarterThread(func() { _, startErr = client.Start() })
+	if laneChild != nil {
+		laneChild.Close() // the process has its own copy
+	}
 	if startErr != nil {
 		p.kill()
 		return nil, p.startError(bin, startErr)
@@ -292,7 +311,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		return nil, err
 	}
 	p.unwatch()
-	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion(), "confined", p.confined, "workspace", workspace)
+	log.Debug("mod started", "pid", client.ID(), "protocol", client.NegotiatedVersion(), "confined", p.confined, "workspace", workspace, "call_lane", p.lane != nil)
 	return p, nil
 }
 
@@ -312,7 +331,8 @@ func (p *proc) describeAndActivate(bin string) error {
 		p.kill()
 		return fmt.Errorf("start mod %s: the host confined its process, but the mod does not report being confined (%s)", id, bin)
 	}
-	if got, err := manifest.Decode(desc.Manifest); err != nil {
+	got, err := manifest.Decode(desc.Manifest)
+	if err != nil {
 		p.kill()
 		return fmt.Errorf("start mod %s: the binary's manifest: %w", id, err)
 	} else if got.ID != id {
@@ -326,7 +346,9 @@ func (p *proc) describeAndActivate(bin string) error {
 		// The sources are those of the loaded manifest: the cached
 		// binary was built from others.
 		return fmt.Errorf("start mod %s: %w: it was built from other sources (source hash %s, not %s) (%s)", id, errBadBinary, got.SourceHash, m.man.SourceHash, bin)
-	} else if !sameTools(got, m.man) {
+	}
+	p.openLane(desc.CallLane, maxMsgBytes(m.h))
+	if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {
 		// Same schemas: the generated validators enforce what the host
@@ -465,6 +487,12 @@ func (p *proc) kill() {
 		case <-t.C:
 			p.run.KillNow()
 			<-done // the process is gone and its pipes close within modproc's drain wait
+		}
+		if p.lane != nil {
+			p.lane.Close()
+		}
+		if p.laneEnd != nil {
+			p.laneEnd.Close()
 		}
 		os.RemoveAll(p.socketDir)
 		p.unwatch()
@@ -610,4 +638,41 @@ func (p *proc) exitText() string {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// openLane makes p's tool calls go over its call lane when the mod serves
+// it; otherwise, or when there is none, they stay on gRPC.
+func (p *proc) openLane(served bool, maxMsg int) {
+	f := p.laneEnd
+	p.laneEnd = nil
+	g, ok := p.rpc.(*protocol.GRPCClient)
+	if f == nil || !served || !ok {
+		if f != nil {
+			f.Close()
+		}
+		return
+	}
+	conn, err := protocol.LaneConn(f)
+	if err != nil {
+		p.m.logger().Warn("tool calls go over gRPC", "error", err.Error())
+		return
+	}
+	id := p.m.man.ID
+	p.lane = protocol.NewLaneClient(g, conn, protocol.LaneOptions{
+		MaxMessageBytes: maxMsg,
+		Trace:           telemetry.ModCallTrace,
+		Spans:           telemetry.ModSpans(id),
+		// Before its calls fail: the next call gets a fresh process.
+		Violation: func(err error) {
+			p.stopBecause("it broke the call lane's protocol: " + errors.Unwrap(err).Error())
+			p.run.KillNow()
+			p.m.drop(p)
+		},
+	})
+	p.rpc = p.lane
+}
+
+// maxMsgBytes is the largest message between h and its mods, either way.
+func maxMsgBytes(h *Host) int {
+	return limits.MessageBytes(h.opts.MaxRequestBytes, h.opts.MaxResultBytes)
 }

@@ -46,6 +46,9 @@ type DescribeResponse struct {
 	// Confined reports that the mod's process runs inside a Landlock
 	// domain, as the host started it.
 	Confined bool
+	// CallLane reports that the mod serves tool calls on the call lane
+	// its host handed it.
+	CallLane bool
 }
 
 // ActivateRequest asks the mod to activate.

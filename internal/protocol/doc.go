@@ -25,6 +25,36 @@
 // updates with the outcome in one response; the host uses it when nobody
 // watches the activity live, which saves the stream's cost.
 //
+// # The call lane
+//
+// Where the platform has socketpair(2) ([LaneSupported]: Linux, macOS and
+// the other unixes), tool calls skip gRPC: the host makes a socketpair for
+// each mod process ([NewLanePair]) and hands the mod one end as an
+// inherited descriptor named by [EnvCallLaneFD]; the mod ([OpenLane],
+// [LaneServer]) says in its description that it serves it, and the host's
+// [LaneClient] then sends CallTool over it, keeping gRPC for the rest. A
+// mod that does not serve the lane (an older one) gets its calls over
+// gRPC, as on Windows.
+//
+// The lane carries frames: a 4-byte big-endian payload length, an 8-byte
+// call id the host numbers from 1, a 1-byte kind and a protobuf payload of
+// at most the message limit, which each side checks before allocating.
+// The host sends call (a pb.LaneCall, with the caller's trace context) and
+// cancel frames; the mod sends activity, outcome (with the spans it
+// finished) and failure frames. One connection carries every call of the
+// process; each side reads it on one goroutine, which hands each frame to
+// its call. A frame over the limit fails its call alone; anything else the
+// host did not ask for (an unknown call id or kind, a payload that does not
+// decode) breaks the lane, and the host stops the mod.
+//
+// A socketpair needs neither TLS nor a peer check: it has no name and no
+// listener, so nothing can connect to it, and its two descriptors are
+// created close-on-exec. The host passes one to the one child it starts,
+// and the mod marks its copy close-on-exec again, so the programs it runs
+// do not inherit it: only the host and that mod hold an end. A process
+// that could take a descriptor from the mod (ptrace, pidfd_getfd) needs
+// the rights to debug it, and could as well act as the mod.
+//
 // Every request that runs a handler (a tool, view, command or hook) carries
 // a call id the host made up and the host's grace period. A mod ends its
 // process, with status [ExitGraceExpired], when a handler still runs a grace

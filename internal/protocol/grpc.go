@@ -41,7 +41,7 @@ func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*
 	if err != nil {
 		return nil, c.wire(err, nil)
 	}
-	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined()}, nil
+	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined(), CallLane: resp.GetCallLane()}, nil
 }
 
 // Activate implements modapi.Mod.
@@ -190,7 +190,7 @@ func (s *GRPCServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (*pb.D
 	if err != nil {
 		return nil, err
 	}
-	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools, Confined: resp.Confined}, nil
+	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools, Confined: resp.Confined, CallLane: resp.CallLane}, nil
 }
 
 // Activate implements pb.ModServer.

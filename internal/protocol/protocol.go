@@ -31,6 +31,11 @@ const ExitGraceExpired = 86
 // tells a mod the gRPC message limit it sets, for the mod to set the same.
 const EnvMaxMessageBytes = "MODKIT_MAX_MESSAGE_BYTES"
 
+// EnvCallLaneFD names the environment variable through which the host
+// tells a mod the file descriptor of its end of the call lane (see
+// [NewLanePair]).
+const EnvCallLaneFD = "MODKIT_CALL_LANE_FD"
+
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 

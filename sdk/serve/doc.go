@@ -24,7 +24,9 @@
 // is recovered and becomes a failed outcome; it does not stop the mod.
 //
 // The code that does this is the same code sdk/modtest runs in a test's
-// process; Serve puts it behind go-plugin's gRPC server.
+// process; Serve puts it behind go-plugin's gRPC server and, where the host
+// hands the mod a call lane (a socketpair, on Linux and macOS), serves tool
+// calls on the lane without gRPC.
 //
 // # Cancellation
 //

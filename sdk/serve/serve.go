@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"strconv"
 	"strings"
@@ -81,14 +82,28 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 	}
 	hs := newHandlers(o.Logger, exit)
 	spans := tracing()
-	srv := tracked{modserver.New(g, o.Logger), hs}
 	var peerOpts []grpc.ServerOption
+	var lane *protocol.LaneServer
+	var laneConn net.Conn
 	if test == nil {
 		var err error
 		if peerOpts, err = protocol.PeerServerOptions(); err != nil {
 			return err
 		}
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
+		if lane, laneConn, err = openLane(hs, spans); err != nil {
+			// The host then calls tools over gRPC.
+			o.Logger.Warn("no call lane", "error", err.Error())
+		}
+	}
+	srv := tracked{modserver.New(g, o.Logger), hs, lane}
+	if lane != nil {
+		lane.Impl = srv
+		go func() {
+			if err := lane.Serve(laneConn); err != nil {
+				o.Logger.Error("the call lane failed; tool calls fail until the host restarts the mod", "error", err.Error())
+			}
+		}()
 	}
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig:  protocol.Handshake,
@@ -107,6 +122,9 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 	if test == nil {
 		// The host stopped the mod: cancelled handlers may finish, within
 		// their grace periods, before the process exits.
+		if lane != nil {
+			lane.Close()
+		}
 		hs.wait()
 	}
 	return nil
@@ -140,7 +158,8 @@ func levelFromEnv() slog.Level {
 // gRPC interceptors track: tools, hooks, commands and views alike.
 type tracked struct {
 	*modserver.Server
-	hs *handlers
+	hs   *handlers
+	lane *protocol.LaneServer // nil when tool calls come over gRPC
 }
 
 func (t tracked) CallRunning(_ context.Context, req *modapi.CallRunningRequest) (*modapi.CallRunningResponse, error) {
@@ -153,6 +172,7 @@ func (t tracked) Describe(ctx context.Context, req *modapi.DescribeRequest) (*mo
 	resp, err := t.Server.Describe(ctx, req)
 	if err == nil {
 		resp.Confined = sandbox.Confined()
+		resp.CallLane = t.lane != nil
 	}
 	return resp, err
 }

@@ -133,6 +133,59 @@ func (Status) EnumDescriptor() ([]byte, []int) {
 	return file_modkit_proto_rawDescGZIP(), []int{1}
 }
 
+type LaneFailureKind int32
+
+const (
+	LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED LaneFailureKind = 0
+	// LANE_FAILURE_KIND_REQUEST_TOO_LARGE: the call frame was over the
+	// mod's message limit.
+	LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE LaneFailureKind = 1
+	// LANE_FAILURE_KIND_RESPONSE_TOO_LARGE: the outcome was over the mod's
+	// message limit.
+	LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE LaneFailureKind = 2
+)
+
+// Enum value maps for LaneFailureKind.
+var (
+	LaneFailureKind_name = map[int32]string{
+		0: "LANE_FAILURE_KIND_UNSPECIFIED",
+		1: "LANE_FAILURE_KIND_REQUEST_TOO_LARGE",
+		2: "LANE_FAILURE_KIND_RESPONSE_TOO_LARGE",
+	}
+	LaneFailureKind_value = map[string]int32{
+		"LANE_FAILURE_KIND_UNSPECIFIED":        0,
+		"LANE_FAILURE_KIND_REQUEST_TOO_LARGE":  1,
+		"LANE_FAILURE_KIND_RESPONSE_TOO_LARGE": 2,
+	}
+)
+
+func (x LaneFailureKind) Enum() *LaneFailureKind {
+	p := new(LaneFailureKind)
+	*p = x
+	return p
+}
+
+func (x LaneFailureKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (LaneFailureKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_modkit_proto_enumTypes[2].Descriptor()
+}
+
+func (LaneFailureKind) Type() protoreflect.EnumType {
+	return &file_modkit_proto_enumTypes[2]
+}
+
+func (x LaneFailureKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use LaneFailureKind.Descriptor instead.
+func (LaneFailureKind) EnumDescriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{2}
+}
+
 // Session is the conversation a call belongs to.
 type Session struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -231,7 +284,10 @@ type DescribeResponse struct {
 	ValidatedTools []string `protobuf:"bytes,2,rep,name=validated_tools,json=validatedTools,proto3" json:"validated_tools,omitempty"`
 	// confined reports that the mod process found itself inside a Landlock
 	// domain when it answered (it may not signal its host).
-	Confined      bool `protobuf:"varint,3,opt,name=confined,proto3" json:"confined,omitempty"`
+	Confined bool `protobuf:"varint,3,opt,name=confined,proto3" json:"confined,omitempty"`
+	// call_lane reports that the mod serves tool calls on the call lane the
+	// host handed it (see LaneCall); otherwise calls go through this service.
+	CallLane      bool `protobuf:"varint,4,opt,name=call_lane,json=callLane,proto3" json:"call_lane,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -283,6 +339,13 @@ func (x *DescribeResponse) GetValidatedTools() []string {
 func (x *DescribeResponse) GetConfined() bool {
 	if x != nil {
 		return x.Confined
+	}
+	return false
+}
+
+func (x *DescribeResponse) GetCallLane() bool {
+	if x != nil {
+		return x.CallLane
 	}
 	return false
 }
@@ -3046,6 +3109,205 @@ func (x *ActivityBatch) GetUpdates() []*Activity {
 	return nil
 }
 
+// LaneCall starts a tool call (host to mod).
+type LaneCall struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Request *CallToolRequest       `protobuf:"bytes,1,opt,name=request,proto3" json:"request,omitempty"`
+	// live asks for the activity as it happens, in LaneActivity frames;
+	// otherwise it comes with the outcome.
+	Live bool `protobuf:"varint,2,opt,name=live,proto3" json:"live,omitempty"`
+	// traceparent, tracestate and baggage are the caller's W3C trace
+	// context, set when the call is traced.
+	Traceparent   string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Tracestate    string `protobuf:"bytes,4,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
+	Baggage       string `protobuf:"bytes,5,opt,name=baggage,proto3" json:"baggage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneCall) Reset() {
+	*x = LaneCall{}
+	mi := &file_modkit_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneCall) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneCall) ProtoMessage() {}
+
+func (x *LaneCall) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneCall.ProtoReflect.Descriptor instead.
+func (*LaneCall) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *LaneCall) GetRequest() *CallToolRequest {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *LaneCall) GetLive() bool {
+	if x != nil {
+		return x.Live
+	}
+	return false
+}
+
+func (x *LaneCall) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
+}
+
+func (x *LaneCall) GetTracestate() string {
+	if x != nil {
+		return x.Tracestate
+	}
+	return ""
+}
+
+func (x *LaneCall) GetBaggage() string {
+	if x != nil {
+		return x.Baggage
+	}
+	return ""
+}
+
+// LaneOutcome ends a call with its outcome (mod to host).
+type LaneOutcome struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Outcome *Outcome               `protobuf:"bytes,1,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// activity is every update the handler sent, in order, when the call
+	// was not live.
+	Activity []*Activity `protobuf:"bytes,2,rep,name=activity,proto3" json:"activity,omitempty"`
+	// spans is an encoded SpanBatch of the spans the mod finished, if any.
+	Spans         []byte `protobuf:"bytes,3,opt,name=spans,proto3" json:"spans,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneOutcome) Reset() {
+	*x = LaneOutcome{}
+	mi := &file_modkit_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneOutcome) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneOutcome) ProtoMessage() {}
+
+func (x *LaneOutcome) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneOutcome.ProtoReflect.Descriptor instead.
+func (*LaneOutcome) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *LaneOutcome) GetOutcome() *Outcome {
+	if x != nil {
+		return x.Outcome
+	}
+	return nil
+}
+
+func (x *LaneOutcome) GetActivity() []*Activity {
+	if x != nil {
+		return x.Activity
+	}
+	return nil
+}
+
+func (x *LaneOutcome) GetSpans() []byte {
+	if x != nil {
+		return x.Spans
+	}
+	return nil
+}
+
+// LaneFailure ends a call without an outcome (mod to host): the message
+// says why.
+type LaneFailure struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Kind          LaneFailureKind        `protobuf:"varint,1,opt,name=kind,proto3,enum=modkit.v1.LaneFailureKind" json:"kind,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneFailure) Reset() {
+	*x = LaneFailure{}
+	mi := &file_modkit_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneFailure) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneFailure) ProtoMessage() {}
+
+func (x *LaneFailure) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneFailure.ProtoReflect.Descriptor instead.
+func (*LaneFailure) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *LaneFailure) GetKind() LaneFailureKind {
+	if x != nil {
+		return x.Kind
+	}
+	return LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED
+}
+
+func (x *LaneFailure) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -3054,11 +3316,12 @@ const file_modkit_proto_rawDesc = "" +
 	"\aSession\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\x11\n" +
-	"\x0fDescribeRequest\"s\n" +
+	"\x0fDescribeRequest\"\x90\x01\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
 	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
 	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\x12\x1a\n" +
-	"\bconfined\x18\x03 \x01(\bR\bconfined\"'\n" +
+	"\bconfined\x18\x03 \x01(\bR\bconfined\x12\x1b\n" +
+	"\tcall_lane\x18\x04 \x01(\bR\bcallLane\"'\n" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
@@ -3268,7 +3531,22 @@ const file_modkit_proto_rawDesc = "" +
 	"attributes\x18\x03 \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
 	"attributes\">\n" +
 	"\rActivityBatch\x12-\n" +
-	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates*w\n" +
+	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates\"\xb0\x01\n" +
+	"\bLaneCall\x124\n" +
+	"\arequest\x18\x01 \x01(\v2\x1a.modkit.v1.CallToolRequestR\arequest\x12\x12\n" +
+	"\x04live\x18\x02 \x01(\bR\x04live\x12 \n" +
+	"\vtraceparent\x18\x03 \x01(\tR\vtraceparent\x12\x1e\n" +
+	"\n" +
+	"tracestate\x18\x04 \x01(\tR\n" +
+	"tracestate\x12\x18\n" +
+	"\abaggage\x18\x05 \x01(\tR\abaggage\"\x82\x01\n" +
+	"\vLaneOutcome\x12,\n" +
+	"\aoutcome\x18\x01 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\x12/\n" +
+	"\bactivity\x18\x02 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12\x14\n" +
+	"\x05spans\x18\x03 \x01(\fR\x05spans\"W\n" +
+	"\vLaneFailure\x12.\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1a.modkit.v1.LaneFailureKindR\x04kind\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -3278,7 +3556,11 @@ const file_modkit_proto_rawDesc = "" +
 	"\x12STATUS_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10STATUS_COMPLETED\x10\x01\x12\x11\n" +
 	"\rSTATUS_FAILED\x10\x02\x12\x11\n" +
-	"\rSTATUS_ASKING\x10\x032\xf0\x05\n" +
+	"\rSTATUS_ASKING\x10\x03*\x87\x01\n" +
+	"\x0fLaneFailureKind\x12!\n" +
+	"\x1dLANE_FAILURE_KIND_UNSPECIFIED\x10\x00\x12'\n" +
+	"#LANE_FAILURE_KIND_REQUEST_TOO_LARGE\x10\x01\x12(\n" +
+	"$LANE_FAILURE_KIND_RESPONSE_TOO_LARGE\x10\x022\xf0\x05\n" +
 	"\x03Mod\x12C\n" +
 	"\bDescribe\x12\x1a.modkit.v1.DescribeRequest\x1a\x1b.modkit.v1.DescribeResponse\x12C\n" +
 	"\bActivate\x12\x1a.modkit.v1.ActivateRequest\x1a\x1b.modkit.v1.ActivateResponse\x12B\n" +
@@ -3311,120 +3593,128 @@ func file_modkit_proto_rawDescGZIP() []byte {
 	return file_modkit_proto_rawDescData
 }
 
-var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
-	(*Session)(nil),               // 2: modkit.v1.Session
-	(*DescribeRequest)(nil),       // 3: modkit.v1.DescribeRequest
-	(*DescribeResponse)(nil),      // 4: modkit.v1.DescribeResponse
-	(*ActivateRequest)(nil),       // 5: modkit.v1.ActivateRequest
-	(*ActivateResponse)(nil),      // 6: modkit.v1.ActivateResponse
-	(*CallToolRequest)(nil),       // 7: modkit.v1.CallToolRequest
-	(*Activity)(nil),              // 8: modkit.v1.Activity
-	(*Output)(nil),                // 9: modkit.v1.Output
-	(*Outcome)(nil),               // 10: modkit.v1.Outcome
-	(*CallToolEvent)(nil),         // 11: modkit.v1.CallToolEvent
-	(*CallToolResponse)(nil),      // 12: modkit.v1.CallToolResponse
-	(*RenderViewRequest)(nil),     // 13: modkit.v1.RenderViewRequest
-	(*RenderViewResponse)(nil),    // 14: modkit.v1.RenderViewResponse
-	(*RunCommandRequest)(nil),     // 15: modkit.v1.RunCommandRequest
-	(*RunCommandResponse)(nil),    // 16: modkit.v1.RunCommandResponse
-	(*BeforeActionRequest)(nil),   // 17: modkit.v1.BeforeActionRequest
-	(*BeforeActionResponse)(nil),  // 18: modkit.v1.BeforeActionResponse
-	(*CallRunningRequest)(nil),    // 19: modkit.v1.CallRunningRequest
-	(*CallRunningResponse)(nil),   // 20: modkit.v1.CallRunningResponse
-	(*CheckInputRequest)(nil),     // 21: modkit.v1.CheckInputRequest
-	(*CheckInputResponse)(nil),    // 22: modkit.v1.CheckInputResponse
-	(*NeedsApprovalRequest)(nil),  // 23: modkit.v1.NeedsApprovalRequest
-	(*NeedsApprovalResponse)(nil), // 24: modkit.v1.NeedsApprovalResponse
-	(*ClientAction)(nil),          // 25: modkit.v1.ClientAction
-	(*ReadResourceRequest)(nil),   // 26: modkit.v1.ReadResourceRequest
-	(*ResourceContents)(nil),      // 27: modkit.v1.ResourceContents
-	(*ReadResourceResponse)(nil),  // 28: modkit.v1.ReadResourceResponse
-	(*GetPromptRequest)(nil),      // 29: modkit.v1.GetPromptRequest
-	(*PromptMessage)(nil),         // 30: modkit.v1.PromptMessage
-	(*GetPromptResponse)(nil),     // 31: modkit.v1.GetPromptResponse
-	(*CompleteRequest)(nil),       // 32: modkit.v1.CompleteRequest
-	(*CompleteResponse)(nil),      // 33: modkit.v1.CompleteResponse
-	(*WatchResourcesRequest)(nil), // 34: modkit.v1.WatchResourcesRequest
-	(*ResourceUpdated)(nil),       // 35: modkit.v1.ResourceUpdated
-	(*Question)(nil),              // 36: modkit.v1.Question
-	(*AnsweredQuestion)(nil),      // 37: modkit.v1.AnsweredQuestion
-	(*SpanBatch)(nil),             // 38: modkit.v1.SpanBatch
-	(*Span)(nil),                  // 39: modkit.v1.Span
-	(*SpanAttribute)(nil),         // 40: modkit.v1.SpanAttribute
-	(*SpanEvent)(nil),             // 41: modkit.v1.SpanEvent
-	(*ActivityBatch)(nil),         // 42: modkit.v1.ActivityBatch
-	nil,                           // 43: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 44: modkit.v1.CompleteRequest.ContextEntry
+	(LaneFailureKind)(0),          // 2: modkit.v1.LaneFailureKind
+	(*Session)(nil),               // 3: modkit.v1.Session
+	(*DescribeRequest)(nil),       // 4: modkit.v1.DescribeRequest
+	(*DescribeResponse)(nil),      // 5: modkit.v1.DescribeResponse
+	(*ActivateRequest)(nil),       // 6: modkit.v1.ActivateRequest
+	(*ActivateResponse)(nil),      // 7: modkit.v1.ActivateResponse
+	(*CallToolRequest)(nil),       // 8: modkit.v1.CallToolRequest
+	(*Activity)(nil),              // 9: modkit.v1.Activity
+	(*Output)(nil),                // 10: modkit.v1.Output
+	(*Outcome)(nil),               // 11: modkit.v1.Outcome
+	(*CallToolEvent)(nil),         // 12: modkit.v1.CallToolEvent
+	(*CallToolResponse)(nil),      // 13: modkit.v1.CallToolResponse
+	(*RenderViewRequest)(nil),     // 14: modkit.v1.RenderViewRequest
+	(*RenderViewResponse)(nil),    // 15: modkit.v1.RenderViewResponse
+	(*RunCommandRequest)(nil),     // 16: modkit.v1.RunCommandRequest
+	(*RunCommandResponse)(nil),    // 17: modkit.v1.RunCommandResponse
+	(*BeforeActionRequest)(nil),   // 18: modkit.v1.BeforeActionRequest
+	(*BeforeActionResponse)(nil),  // 19: modkit.v1.BeforeActionResponse
+	(*CallRunningRequest)(nil),    // 20: modkit.v1.CallRunningRequest
+	(*CallRunningResponse)(nil),   // 21: modkit.v1.CallRunningResponse
+	(*CheckInputRequest)(nil),     // 22: modkit.v1.CheckInputRequest
+	(*CheckInputResponse)(nil),    // 23: modkit.v1.CheckInputResponse
+	(*NeedsApprovalRequest)(nil),  // 24: modkit.v1.NeedsApprovalRequest
+	(*NeedsApprovalResponse)(nil), // 25: modkit.v1.NeedsApprovalResponse
+	(*ClientAction)(nil),          // 26: modkit.v1.ClientAction
+	(*ReadResourceRequest)(nil),   // 27: modkit.v1.ReadResourceRequest
+	(*ResourceContents)(nil),      // 28: modkit.v1.ResourceContents
+	(*ReadResourceResponse)(nil),  // 29: modkit.v1.ReadResourceResponse
+	(*GetPromptRequest)(nil),      // 30: modkit.v1.GetPromptRequest
+	(*PromptMessage)(nil),         // 31: modkit.v1.PromptMessage
+	(*GetPromptResponse)(nil),     // 32: modkit.v1.GetPromptResponse
+	(*CompleteRequest)(nil),       // 33: modkit.v1.CompleteRequest
+	(*CompleteResponse)(nil),      // 34: modkit.v1.CompleteResponse
+	(*WatchResourcesRequest)(nil), // 35: modkit.v1.WatchResourcesRequest
+	(*ResourceUpdated)(nil),       // 36: modkit.v1.ResourceUpdated
+	(*Question)(nil),              // 37: modkit.v1.Question
+	(*AnsweredQuestion)(nil),      // 38: modkit.v1.AnsweredQuestion
+	(*SpanBatch)(nil),             // 39: modkit.v1.SpanBatch
+	(*Span)(nil),                  // 40: modkit.v1.Span
+	(*SpanAttribute)(nil),         // 41: modkit.v1.SpanAttribute
+	(*SpanEvent)(nil),             // 42: modkit.v1.SpanEvent
+	(*ActivityBatch)(nil),         // 43: modkit.v1.ActivityBatch
+	(*LaneCall)(nil),              // 44: modkit.v1.LaneCall
+	(*LaneOutcome)(nil),           // 45: modkit.v1.LaneOutcome
+	(*LaneFailure)(nil),           // 46: modkit.v1.LaneFailure
+	nil,                           // 47: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 48: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
-	2,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
-	37, // 1: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	3,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
+	38, // 1: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	0,  // 2: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
 	1,  // 3: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
-	9,  // 4: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
-	25, // 5: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
-	36, // 6: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
-	8,  // 7: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
-	10, // 8: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	42, // 9: modkit.v1.CallToolEvent.activities:type_name -> modkit.v1.ActivityBatch
-	8,  // 10: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
-	10, // 11: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
-	2,  // 12: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	2,  // 13: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	2,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	2,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
-	27, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	43, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
-	2,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
-	37, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
-	27, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
-	30, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
-	36, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	44, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
-	2,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
-	36, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
-	39, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
-	40, // 27: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
-	41, // 28: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
-	40, // 29: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
-	8,  // 30: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
-	3,  // 31: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	5,  // 32: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	7,  // 33: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	7,  // 34: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	13, // 35: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	15, // 36: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	17, // 37: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	21, // 38: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	19, // 39: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	23, // 40: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	26, // 41: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	29, // 42: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	32, // 43: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	34, // 44: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	4,  // 45: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	6,  // 46: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	11, // 47: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	12, // 48: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	14, // 49: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	16, // 50: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	18, // 51: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	22, // 52: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	20, // 53: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	24, // 54: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	28, // 55: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	31, // 56: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	33, // 57: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	35, // 58: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	45, // [45:59] is the sub-list for method output_type
-	31, // [31:45] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	10, // 4: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
+	26, // 5: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
+	37, // 6: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
+	9,  // 7: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
+	11, // 8: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
+	43, // 9: modkit.v1.CallToolEvent.activities:type_name -> modkit.v1.ActivityBatch
+	9,  // 10: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	11, // 11: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	3,  // 12: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	3,  // 13: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	3,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	3,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
+	28, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
+	47, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	3,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
+	38, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	28, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	31, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	37, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
+	48, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	3,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	37, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
+	40, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
+	41, // 27: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
+	42, // 28: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
+	41, // 29: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
+	9,  // 30: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
+	8,  // 31: modkit.v1.LaneCall.request:type_name -> modkit.v1.CallToolRequest
+	11, // 32: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
+	9,  // 33: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
+	2,  // 34: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
+	4,  // 35: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	6,  // 36: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	8,  // 37: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	8,  // 38: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	14, // 39: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	16, // 40: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	18, // 41: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	22, // 42: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	20, // 43: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	24, // 44: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	27, // 45: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	30, // 46: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	33, // 47: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	35, // 48: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	5,  // 49: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	7,  // 50: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	12, // 51: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	13, // 52: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	15, // 53: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	17, // 54: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	19, // 55: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	23, // 56: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	21, // 57: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	25, // 58: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	29, // 59: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	32, // 60: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	34, // 61: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	36, // 62: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	49, // [49:63] is the sub-list for method output_type
+	35, // [35:49] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -3448,8 +3738,8 @@ func file_modkit_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   43,
+			NumEnums:      3,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -44,8 +44,9 @@ type EchoInput struct {
 
 // CrashInput says how to crash.
 type CrashInput struct {
-	// How is "exit" (os.Exit(3)) or "goroutine" (a panic in a goroutine).
-	How string `json:"how" jsonschema:"enum=exit,enum=goroutine"`
+	// How is "exit" (os.Exit(3)), "goroutine" (a panic in a goroutine)
+	// or "lane" (garbage written on the call lane, where there is one).
+	How string `json:"how" jsonschema:"enum=exit,enum=goroutine,enum=lane"`
 }
 
 // Empty takes no input.
@@ -119,6 +120,11 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				case "goroutine":
 					go func() { panic("crashy goroutine panic") }()
 					time.Sleep(time.Minute)
+				case "lane":
+					if err := scribbleOnLane(); err != nil {
+						return sdk.Result{}, err
+					}
+					<-tc.Context().Done()
 				default:
 					time.Sleep(10 * time.Millisecond)
 					os.Exit(3)

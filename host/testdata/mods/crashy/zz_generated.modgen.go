@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:790d4591231f7c129bc53d085d0b1eac8908d3b8dd52ba86a17e157ddbf2ca9c",
+  "sourceHash": "sha256:01f9b334f311d3ff20dc6eb617bdaa44b261570526b1a356acbb5de0b0ea1fc3",
   "tools": [
     {
       "name": "crashy_echo",
@@ -63,11 +63,12 @@ const modkitManifest = `{
         "type": "object",
         "properties": {
           "how": {
-            "description": "\"exit\" (os.Exit(3)) or \"goroutine\" (a panic in a goroutine).",
+            "description": "\"exit\" (os.Exit(3)), \"goroutine\" (a panic in a goroutine) or \"lane\" (garbage written on the call lane, where there is one).",
             "type": "string",
             "enum": [
               "exit",
-              "goroutine"
+              "goroutine",
+              "lane"
             ]
           }
         },
@@ -527,9 +528,9 @@ func modkitCheckCrashyCrash(c *jsoncheck.Checker) {
 				case jsoncheck.String:
 					s := c.Str()
 					switch string(s) {
-					case "exit", "goroutine":
+					case "exit", "goroutine", "lane":
 					default:
-						c.Problem(jsoncheck.MsgEnum([]string{"\"exit\"", "\"goroutine\""}, strconv.Quote(string(s))))
+						c.Problem(jsoncheck.MsgEnum([]string{"\"exit\"", "\"goroutine\"", "\"lane\""}, strconv.Quote(string(s))))
 					}
 				default:
 					c.WrongType("a string")

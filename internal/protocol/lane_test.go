@@ -1,0 +1,446 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
+)
+
+// laneMod is a mod whose tool calls run call; it implements nothing else.
+type laneMod struct {
+	modapi.Mod
+	call func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error)
+}
+
+func (m laneMod) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	return m.call(ctx, req)
+}
+
+// echo completes each call with its input as text, reporting activity
+// first when the input says how many updates.
+func echo(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	resp := &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: string(req.Input)}}
+	var n int
+	fmt.Sscan(string(req.Input), &n)
+	for i := range n {
+		u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprint(i)}
+		if req.OnActivity != nil {
+			req.OnActivity(u)
+		} else {
+			resp.Activity = append(resp.Activity, u)
+		}
+	}
+	return resp, nil
+}
+
+// newLane returns a client whose calls srv serves over an in-memory lane.
+func newLane(t *testing.T, srv *LaneServer, opts LaneOptions) *LaneClient {
+	t.Helper()
+	a, b := net.Pipe()
+	if srv.MaxMessageBytes == 0 {
+		srv.MaxMessageBytes = 1 << 20
+	}
+	if opts.MaxMessageBytes == 0 {
+		opts.MaxMessageBytes = srv.MaxMessageBytes
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(b) }()
+	c := NewLaneClient(&GRPCClient{}, a, opts)
+	t.Cleanup(func() {
+		c.Close()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return c
+}
+
+// rawLane returns a client and the mod's end of its lane, for a test to
+// play a mod that breaks the protocol.
+func rawLane(t *testing.T, opts LaneOptions) (*LaneClient, net.Conn) {
+	t.Helper()
+	a, b := net.Pipe()
+	if opts.MaxMessageBytes == 0 {
+		opts.MaxMessageBytes = 1 << 10
+	}
+	c := NewLaneClient(&GRPCClient{}, a, opts)
+	t.Cleanup(func() {
+		c.Close()
+		b.Close()
+	})
+	return c, b
+}
+
+// readCall reads the next frame the host sent, which must be a call.
+func readCall(t *testing.T, fr *frameReader) uint64 {
+	t.Helper()
+	id, kind, _, err := fr.next()
+	if err != nil || kind != kindCall {
+		t.Errorf("got a %s frame, error %v; want a call", kind, err)
+	}
+	return id
+}
+
+func transportKind(err error) (modapi.TransportKind, bool) {
+	te := modapi.AsTransport(err)
+	if te == nil {
+		return 0, false
+	}
+	return te.Kind, true
+}
+
+// msg is the transport's words for err.
+func msg(err error) string {
+	if te := modapi.AsTransport(err); te != nil {
+		return te.Msg
+	}
+	return ""
+}
+
+func TestLaneConcurrentCalls(t *testing.T) {
+	t.Parallel()
+	c := newLane(t, &LaneServer{Impl: laneMod{call: echo}}, LaneOptions{})
+	var wg sync.WaitGroup
+	for i := range 20 {
+		wg.Go(func() {
+			in := fmt.Sprintf("%d", i%4)
+			resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage(in)})
+			if err != nil {
+				t.Errorf("call %d: %v", i, err)
+				return
+			}
+			if resp.Outcome.Text != in || len(resp.Activity) != i%4 {
+				t.Errorf("call %d: got %q with %d updates, want %q with %d", i, resp.Outcome.Text, len(resp.Activity), in, i%4)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// TestLaneLiveActivity checks that updates reach OnActivity in order, on
+// the caller's goroutine, before the outcome.
+func TestLaneLiveActivity(t *testing.T) {
+	t.Parallel()
+	c := newLane(t, &LaneServer{Impl: laneMod{call: echo}}, LaneOptions{})
+	var got []string
+	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage("50"),
+		OnActivity: func(u sdk.ActivityUpdate) { got = append(got, u.Text) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]string, 50)
+	for i := range want {
+		want[i] = fmt.Sprint(i)
+	}
+	if !reflect.DeepEqual(got, want) || len(resp.Activity) != 0 || resp.Outcome.Text != "50" {
+		t.Errorf("got updates %v, %d in the response, outcome %q; want 0 to 49 live and outcome 50", got, len(resp.Activity), resp.Outcome.Text)
+	}
+}
+
+// TestLaneCarriesTheRequest checks every field of a call and an outcome.
+func TestLaneCarriesTheRequest(t *testing.T) {
+	t.Parallel()
+	var seen *modapi.CallRequest
+	srv := &LaneServer{Impl: laneMod{call: func(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		seen = req
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusAsking,
+			Questions: []modapi.Question{{Kind: modapi.AskForm, Key: "name"}}}}, nil
+	}}}
+	c := newLane(t, srv, LaneOptions{})
+	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"a":1}`), Session: sdk.Session{ID: "s", Workspace: "/w"},
+		CallID: "c1", Label: "l", Today: "2026-01-02", Grace: 1500 * 1e6, MaxResultBytes: 9,
+		CanAsk: []modapi.QuestionKind{modapi.AskForm}}
+	resp, err := c.CallTool(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(seen, req) {
+		t.Errorf("the mod got %+v, want %+v", seen, req)
+	}
+	if resp.Outcome.Status != modapi.StatusAsking || len(resp.Outcome.Questions) != 1 || resp.Outcome.Questions[0].Key != "name" {
+		t.Errorf("got outcome %+v, want the question", resp.Outcome)
+	}
+}
+
+// TestLaneCancel checks that a cancelled call returns at once with its
+// context's error and that the handler sees its context cancelled; the
+// outcome it sends later is dropped, and the lane goes on.
+func TestLaneCancel(t *testing.T) {
+	t.Parallel()
+	started, sawDone := make(chan struct{}), make(chan struct{})
+	srv := &LaneServer{Impl: laneMod{call: func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		if string(req.Input) != "wait" {
+			return echo(ctx, req)
+		}
+		close(started)
+		<-ctx.Done()
+		close(sawDone)
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCancelled}}, nil
+	}}}
+	ended := make(chan string, 2)
+	srv.Begin = func(_ context.Context, method string, req any) func() {
+		id := req.(*pb.CallToolRequest).GetCallId()
+		return func() { ended <- method + " " + id }
+	}
+	c := newLane(t, srv, LaneOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		<-started
+		cancel()
+	}()
+	_, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t", CallID: "w", Input: json.RawMessage("wait")})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	<-sawDone
+	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", CallID: "n", Input: json.RawMessage("2")})
+	if err != nil || resp.Outcome.Text != "2" {
+		t.Fatalf("next call: got %v, %v; want outcome 2", resp, err)
+	}
+	// n's end was noted before its outcome left; w's, at some point.
+	m := pb.Mod_CallTool_FullMethodName
+	got := map[string]bool{}
+	for len(ended) > 0 {
+		got[<-ended] = true
+	}
+	if !got[m+" n"] {
+		t.Errorf("got handlers ended %v when n returned, want n among them", got)
+	}
+	if !got[m+" w"] {
+		if e := <-ended; e != m+" w" {
+			t.Errorf("got %q ended, want w", e)
+		}
+	}
+}
+
+// TestLaneModGoneMidCall checks that calls pending when the mod's end
+// closes fail as broken, and so does every later call.
+func TestLaneModGoneMidCall(t *testing.T) {
+	t.Parallel()
+	c, mod := rawLane(t, LaneOptions{})
+	fr := newFrameReader(mod, 1<<10)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+		done <- err
+	}()
+	readCall(t, fr)
+	mod.Close()
+	if k, ok := transportKind(<-done); !ok || k != modapi.TransportBroken {
+		t.Errorf("pending call: got kind %v (%v), want broken", k, ok)
+	}
+	_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+	if k, ok := transportKind(err); !ok || k != modapi.TransportBroken || msg(err) != "the mod closed the call lane" {
+		t.Errorf("later call: got %v, want broken, the mod closed the lane", err)
+	}
+}
+
+// TestLaneSizeLimits checks both directions: a request over the host's
+// limit is refused before it is sent, an outcome over the mod's limit
+// comes back as a failure naming the size, and a mod that sends a frame
+// over the host's limit anyway fails that call alone.
+func TestLaneSizeLimits(t *testing.T) {
+	t.Parallel()
+	c := newLane(t, &LaneServer{Impl: laneMod{call: echo}, MaxMessageBytes: 300}, LaneOptions{})
+	_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage(strings.Repeat("7", 400))})
+	if k, _ := transportKind(err); k != modapi.TransportRequestTooLarge || !strings.Contains(msg(err), "the host's call frame is 4") ||
+		!strings.Contains(msg(err), "over the 300-byte message limit") {
+		t.Errorf("request: got %v, want too large naming the size and the limit", err)
+	}
+	// The outcome carries the input twice: the request is under the
+	// limit, the outcome over it.
+	srv := &LaneServer{Impl: laneMod{call: func(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: string(req.Input), Result: req.Input}}, nil
+	}}, MaxMessageBytes: 300}
+	c = newLane(t, srv, LaneOptions{})
+	_, err = c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage(strings.Repeat("7", 200))})
+	if k, _ := transportKind(err); k != modapi.TransportResponseTooLarge || !strings.Contains(msg(err), "the mod's outcome is 4") {
+		t.Errorf("outcome: got %v, want too large naming the outcome's size", err)
+	}
+	if resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage("1")}); err != nil || resp.Outcome.Text != "1" {
+		t.Errorf("next call: got %v, %v; want outcome 1", resp, err)
+	}
+
+	raw, mod := rawLane(t, LaneOptions{MaxMessageBytes: 100})
+	fr := newFrameReader(mod, 1<<10)
+	done := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := raw.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+			done <- err
+		}()
+	}
+	a, b := readCall(t, fr), readCall(t, fr)
+	big, _ := appendFrame(nil, a, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Text: strings.Repeat("x", 200)}}, 1<<10)
+	small, _ := appendFrame(nil, b, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "ok"}}, 1<<10)
+	mod.Write(append(big, small...))
+	var kinds []modapi.TransportKind
+	for range 2 {
+		if err := <-done; err != nil {
+			k, _ := transportKind(err)
+			kinds = append(kinds, k)
+		}
+	}
+	if !reflect.DeepEqual(kinds, []modapi.TransportKind{modapi.TransportResponseTooLarge}) {
+		t.Errorf("got failures %v, want one response too large", kinds)
+	}
+}
+
+// TestLaneHostileMod checks that a mod writing what the host never asked
+// for breaks its lane, not the host: pending calls fail as broken, and the
+// host hears of it once.
+func TestLaneHostileMod(t *testing.T) {
+	t.Parallel()
+	outcome := func(id uint64) []byte {
+		b, _ := appendFrame(nil, id, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Text: "x"}}, 1<<10)
+		return b
+	}
+	cancelFrame, _ := appendFrame(nil, 1, kindCancel, nil, 1<<10)
+	unknownKind := outcome(1)
+	unknownKind[12] = 9
+	tests := []struct {
+		name  string
+		write []byte
+		want  string // in the violation
+	}{
+		{"unknown call id", outcome(99), "a frame (outcome) for call 99, which the host never made"},
+		{"call id 0", outcome(0), "for call 0, which the host never made"},
+		{"frame only the host sends", cancelFrame, "a frame (cancel) for call 1, which only the host sends"},
+		{"unknown kind", unknownKind, "a frame (kind 9) for call 1"},
+		{"garbage", []byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			violations := make(chan error, 2)
+			c, mod := rawLane(t, LaneOptions{Violation: func(err error) { violations <- err }})
+			fr := newFrameReader(mod, 1<<10)
+			done := make(chan error, 1)
+			go func() {
+				_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+				done <- err
+			}()
+			readCall(t, fr)
+			go io.Copy(io.Discard, mod)
+			mod.Write(tt.write)
+			if tt.want == "" {
+				mod.Close() // whatever the reader made of it, the lane ends
+			}
+			err := <-done
+			if k, ok := transportKind(err); !ok || k != modapi.TransportBroken {
+				t.Errorf("pending call: got %v, want broken", err)
+			}
+			if tt.want == "" {
+				return
+			}
+			select {
+			case v := <-violations:
+				if !strings.Contains(v.Error(), tt.want) {
+					t.Errorf("got violation %q, want %q", v, tt.want)
+				}
+			default:
+				t.Errorf("got no violation, want %q", tt.want)
+			}
+		})
+	}
+}
+
+// TestLaneUndecodableOutcome checks that an outcome frame that does not
+// decode is a violation too.
+func TestLaneUndecodableOutcome(t *testing.T) {
+	t.Parallel()
+	violations := make(chan error, 2)
+	c, mod := rawLane(t, LaneOptions{Violation: func(err error) { violations <- err }})
+	fr := newFrameReader(mod, 1<<10)
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+		done <- err
+	}()
+	id := readCall(t, fr)
+	go io.Copy(io.Discard, mod)
+	b, _ := appendFrame(nil, id, kindOutcome, nil, 1<<10)
+	b = append(b, 0xff, 0xff)
+	b[3] = 2 // the payload's length
+	mod.Write(b)
+	if k, _ := transportKind(<-done); k != modapi.TransportBroken {
+		t.Errorf("got kind %v, want broken", k)
+	}
+	if v := <-violations; !strings.Contains(v.Error(), "an outcome frame does not decode") {
+		t.Errorf("got violation %q, want the outcome that does not decode", v)
+	}
+}
+
+// TestLaneTrace checks that a traced call's context reaches the mod and
+// the mod's spans come back with the outcome.
+func TestLaneTrace(t *testing.T) {
+	t.Parallel()
+	type key struct{}
+	srv := &LaneServer{
+		Impl: laneMod{call: func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+			tp, _ := ctx.Value(key{}).(string)
+			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: tp}}, nil
+		}},
+		Trace: func(ctx context.Context, tp, ts, bag string) context.Context {
+			return context.WithValue(ctx, key{}, tp+"|"+ts+"|"+bag)
+		},
+		Spans: func() []byte { return []byte("spans") },
+	}
+	var got []string
+	c := newLane(t, srv, LaneOptions{
+		Trace: func(ctx context.Context) (string, string, string, bool) {
+			if ctx.Value(key{}) == nil {
+				return "", "", "", false
+			}
+			return "tp", "ts", "bag", true
+		},
+		Spans: func(batch string) { got = append(got, batch) },
+	})
+	resp, err := c.CallTool(context.WithValue(context.Background(), key{}, true), &modapi.CallRequest{Tool: "t"})
+	if err != nil || resp.Outcome.Text != "tp|ts|bag" {
+		t.Fatalf("traced: got %+v, %v; want the trace context in the handler", resp, err)
+	}
+	resp, err = c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+	if err != nil || resp.Outcome.Text != "" {
+		t.Fatalf("untraced: got %+v, %v; want no trace context", resp, err)
+	}
+	if !reflect.DeepEqual(got, []string{"spans", "spans"}) {
+		t.Errorf("got spans %q, want both calls' batches", got)
+	}
+}
+
+// FuzzLaneClient plays a mod that answers a call with arbitrary bytes: the
+// call ends, whatever they are, and the host does not panic.
+func FuzzLaneClient(f *testing.F) {
+	ok, _ := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "hi"}}, 1<<10)
+	act, _ := appendFrame(nil, 1, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{{Text: "a"}}}, 1<<10)
+	fail, _ := appendFrame(nil, 1, kindFailure, &pb.LaneFailure{Message: "no"}, 1<<10)
+	f.Add(ok)
+	f.Add(append(act, ok...))
+	f.Add(fail)
+	f.Add(append(act, act[:9]...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, b := net.Pipe()
+		c := NewLaneClient(&GRPCClient{}, a, LaneOptions{MaxMessageBytes: 1 << 10})
+		defer c.Close()
+		go func() {
+			fr := newFrameReader(b, 1<<10)
+			fr.next() // the call
+			go io.Copy(io.Discard, b)
+			b.Write(data)
+			b.Close()
+		}()
+		c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", OnActivity: func(sdk.ActivityUpdate) {}})
+	})
+}

@@ -1,0 +1,71 @@
+//go:build unix
+
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/modkit/modkit/internal/modapi"
+)
+
+// socketLane returns a client whose calls srv serves over a real call
+// lane, a socketpair.
+func socketLane(tb testing.TB, srv *LaneServer) *LaneClient {
+	tb.Helper()
+	host, child, err := NewLanePair()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hc, err := LaneConn(host)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	mc, err := LaneConn(child)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv.MaxMessageBytes = 1 << 20
+	go srv.Serve(mc)
+	c := NewLaneClient(&GRPCClient{}, hc, LaneOptions{MaxMessageBytes: 1 << 20})
+	tb.Cleanup(func() {
+		c.Close()
+		srv.Close()
+	})
+	return c
+}
+
+func TestSocketLane(t *testing.T) {
+	t.Parallel()
+	c := socketLane(t, &LaneServer{Impl: laneMod{call: echo}})
+	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage("3")})
+	if err != nil || resp.Outcome.Text != "3" || len(resp.Activity) != 3 {
+		t.Fatalf("got %+v, %v; want outcome 3 with 3 updates", resp, err)
+	}
+}
+
+// BenchmarkSocketLane measures the lane alone: a call and its outcome
+// over a socketpair, both ends in this process.
+func BenchmarkSocketLane(b *testing.B) {
+	c := socketLane(b, &LaneServer{Impl: laneMod{call: echo}})
+	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"text":"hi"}`)}
+	b.Run("serial", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := c.CallTool(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.SetParallelism(4)
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				if _, err := c.CallTool(context.Background(), req); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	})
+}

@@ -1,0 +1,208 @@
+package protocol
+
+import (
+	"bufio"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+)
+
+// frameKind says what a call lane frame's payload is.
+type frameKind byte
+
+// The frame kinds; see the protocol's doc, "The call lane".
+const (
+	kindCall     frameKind = 1 // host to mod: a pb.LaneCall
+	kindCancel   frameKind = 2 // host to mod: no payload
+	kindActivity frameKind = 3 // mod to host: a pb.ActivityBatch
+	kindOutcome  frameKind = 4 // mod to host: a pb.LaneOutcome
+	kindFailure  frameKind = 5 // mod to host: a pb.LaneFailure
+)
+
+func (k frameKind) String() string {
+	switch k {
+	case kindCall:
+		return "call"
+	case kindCancel:
+		return "cancel"
+	case kindActivity:
+		return "activity"
+	case kindOutcome:
+		return "outcome"
+	case kindFailure:
+		return "failure"
+	}
+	return fmt.Sprintf("kind %d", byte(k))
+}
+
+// frameHeaderLen is the length of a frame's header: the payload's length
+// (4 bytes), the call id (8) and the kind (1), big-endian.
+const frameHeaderLen = 13
+
+// frameTooLargeError is a frame whose payload is over the reader's limit.
+// The reader has skipped the payload: the next frame reads as usual.
+type frameTooLargeError struct {
+	id    uint64
+	kind  frameKind
+	n     int64
+	limit int
+}
+
+func (e *frameTooLargeError) Error() string {
+	return fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", e.kind, e.n, e.limit)
+}
+
+// frameReader reads the frames of one call lane.
+type frameReader struct {
+	r     *bufio.Reader
+	limit int
+	hdr   [frameHeaderLen]byte
+}
+
+// laneReadBuffer is the size of a lane reader's buffer: several small
+// frames arrive in one read.
+const laneReadBuffer = 16 << 10
+
+func newFrameReader(r io.Reader, limit int) *frameReader {
+	return &frameReader{r: bufio.NewReaderSize(r, laneReadBuffer), limit: limit}
+}
+
+// next reads the next frame. A payload over the limit is never allocated:
+// it is skipped, and next returns a *frameTooLargeError naming the frame.
+// io.EOF means the lane closed between frames; io.ErrUnexpectedEOF, within
+// one.
+func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err error) {
+	if _, err := io.ReadFull(fr.r, fr.hdr[:]); err != nil {
+		return 0, 0, nil, err
+	}
+	n := int64(binary.BigEndian.Uint32(fr.hdr[0:4]))
+	id = binary.BigEndian.Uint64(fr.hdr[4:12])
+	kind = frameKind(fr.hdr[12])
+	if n > int64(fr.limit) {
+		if _, err := io.CopyN(io.Discard, fr.r, n); err != nil {
+			return 0, 0, nil, unexpected(err)
+		}
+		return id, kind, nil, &frameTooLargeError{id: id, kind: kind, n: n, limit: fr.limit}
+	}
+	if n == 0 {
+		return id, kind, nil, nil
+	}
+	payload = make([]byte, n)
+	if _, err := io.ReadFull(fr.r, payload); err != nil {
+		return 0, 0, nil, unexpected(err)
+	}
+	return id, kind, payload, nil
+}
+
+func unexpected(err error) error {
+	if err == io.EOF {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// framePool holds frame buffers for reuse; large ones are dropped.
+var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxPooledFrame = 64 << 10
+
+func getFrame() *[]byte { return framePool.Get().(*[]byte) }
+
+func putFrame(b *[]byte) {
+	if cap(*b) <= maxPooledFrame {
+		*b = (*b)[:0]
+		framePool.Put(b)
+	}
+}
+
+// payloadTooLargeError is a message over the writer's limit; nothing was
+// sent.
+type payloadTooLargeError struct {
+	n, limit int
+}
+
+func (e *payloadTooLargeError) Error() string {
+	return fmt.Sprintf("%d bytes, over the %d-byte message limit", e.n, e.limit)
+}
+
+// appendFrame appends to buf the frame of kind for call id carrying m (nil:
+// no payload), refusing a payload over limit bytes with a
+// *payloadTooLargeError.
+func appendFrame(buf []byte, id uint64, kind frameKind, m proto.Message, limit int) ([]byte, error) {
+	start := len(buf)
+	buf = append(buf, make([]byte, frameHeaderLen)...)
+	if m != nil {
+		var err error
+		if buf, err = (proto.MarshalOptions{}).MarshalAppend(buf, m); err != nil {
+			return buf[:start], err
+		}
+	}
+	n := len(buf) - start - frameHeaderLen
+	if n > limit || n > math.MaxUint32 {
+		return buf[:start], &payloadTooLargeError{n: n, limit: limit}
+	}
+	binary.BigEndian.PutUint32(buf[start:], uint32(n))
+	binary.BigEndian.PutUint64(buf[start+4:], id)
+	buf[start+12] = byte(kind)
+	return buf, nil
+}
+
+// frameWriter writes whole frames to a lane. Frames sent while another
+// is being written wait in a buffer and leave together, in order, in the
+// next write: under concurrent calls, fewer system calls.
+type frameWriter struct {
+	w     io.Writer
+	limit int
+
+	mu       sync.Mutex
+	flushing bool   // a sender is writing
+	pending  []byte // frames waiting for it
+	spare    []byte
+	err      error // the write that failed, for every later send
+}
+
+// send writes the frame of kind for call id carrying m (nil: none). A
+// frame that waited for another sender's write returns before it is
+// written; if that write fails, the lane is broken, which its reader
+// finds.
+func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
+	b := getFrame()
+	defer putFrame(b)
+	var err error
+	if *b, err = appendFrame((*b)[:0], id, kind, m, fw.limit); err != nil {
+		return err
+	}
+	fw.mu.Lock()
+	if fw.err != nil || fw.flushing {
+		err = fw.err
+		if err == nil {
+			fw.pending = append(fw.pending, *b...)
+		}
+		fw.mu.Unlock()
+		return err
+	}
+	fw.flushing = true
+	fw.mu.Unlock()
+	_, err = fw.w.Write(*b)
+	fw.mu.Lock()
+	for err == nil && len(fw.pending) > 0 {
+		buf := fw.pending
+		fw.pending = fw.spare[:0]
+		fw.mu.Unlock()
+		_, err = fw.w.Write(buf)
+		fw.mu.Lock()
+		if cap(buf) <= maxPooledFrame {
+			fw.spare = buf
+		}
+	}
+	if err != nil {
+		fw.err, fw.pending = err, nil
+	}
+	fw.flushing = false
+	fw.mu.Unlock()
+	return err
+}

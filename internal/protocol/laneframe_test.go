@@ -1,0 +1,153 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/modkit/modkit/internal/protocol/pb"
+)
+
+func TestFrameRoundTrip(t *testing.T) {
+	t.Parallel()
+	var buf []byte
+	var err error
+	msg := &pb.LaneFailure{Message: "why"}
+	if buf, err = appendFrame(buf, 7, kindFailure, msg, 100); err != nil {
+		t.Fatal(err)
+	}
+	if buf, err = appendFrame(buf, 1<<40, kindCancel, nil, 100); err != nil {
+		t.Fatal(err)
+	}
+	fr := newFrameReader(bytes.NewReader(buf), 100)
+	id, kind, payload, err := fr.next()
+	if err != nil || id != 7 || kind != kindFailure {
+		t.Fatalf("got id %d, kind %s, error %v; want 7, failure, nil", id, kind, err)
+	}
+	var got pb.LaneFailure
+	if err := proto.Unmarshal(payload, &got); err != nil || got.GetMessage() != "why" {
+		t.Errorf("got payload %v (%v), want message %q", &got, err, "why")
+	}
+	id, kind, payload, err = fr.next()
+	if err != nil || id != 1<<40 || kind != kindCancel || len(payload) != 0 {
+		t.Fatalf("got id %d, kind %s, %d bytes, error %v; want %d, cancel, none", id, kind, len(payload), err, uint64(1<<40))
+	}
+	if _, _, _, err := fr.next(); err != io.EOF {
+		t.Errorf("after the last frame: got %v, want io.EOF", err)
+	}
+}
+
+// TestFrameOverLimit checks that a frame over the reader's limit is
+// skipped without being allocated, and the next one reads.
+func TestFrameOverLimit(t *testing.T) {
+	t.Parallel()
+	big := &pb.LaneFailure{Message: strings.Repeat("x", 200)}
+	buf, err := appendFrame(nil, 3, kindOutcome, big, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if buf, err = appendFrame(buf, 4, kindCancel, nil, 1000); err != nil {
+		t.Fatal(err)
+	}
+	fr := newFrameReader(bytes.NewReader(buf), 100)
+	id, kind, payload, err := fr.next()
+	var tooLarge *frameTooLargeError
+	if !errors.As(err, &tooLarge) || id != 3 || kind != kindOutcome || payload != nil {
+		t.Fatalf("got id %d, kind %s, %d bytes, error %v; want 3, outcome, none, over the limit", id, kind, len(payload), err)
+	}
+	if want := "outcome frame is 203 bytes, over the 100-byte message limit"; err.Error() != want {
+		t.Errorf("got %q, want %q", err, want)
+	}
+	if id, kind, _, err := fr.next(); err != nil || id != 4 || kind != kindCancel {
+		t.Errorf("next frame: got id %d, kind %s, error %v; want 4, cancel, nil", id, kind, err)
+	}
+	// A writer refuses to send as much.
+	if _, err := appendFrame(nil, 1, kindOutcome, big, 100); err == nil || err.Error() != "203 bytes, over the 100-byte message limit" {
+		t.Errorf("writing over the limit: got %v, want the size and the limit", err)
+	}
+}
+
+// TestFrameHugeLength checks that a length of 4 GiB from the wire is
+// neither allocated nor trusted: the stream ends first.
+func TestFrameHugeLength(t *testing.T) {
+	t.Parallel()
+	hdr := make([]byte, frameHeaderLen)
+	binary.BigEndian.PutUint32(hdr, 1<<32-1)
+	hdr[12] = byte(kindOutcome)
+	fr := newFrameReader(bytes.NewReader(append(hdr, "short"...)), 1<<20)
+	if _, _, _, err := fr.next(); err != io.ErrUnexpectedEOF {
+		t.Errorf("got %v, want io.ErrUnexpectedEOF", err)
+	}
+	fr = newFrameReader(bytes.NewReader(hdr[:5]), 1<<20)
+	if _, _, _, err := fr.next(); err != io.ErrUnexpectedEOF {
+		t.Errorf("cut header: got %v, want io.ErrUnexpectedEOF", err)
+	}
+}
+
+// FuzzFrameReader reads arbitrary bytes as frames: no panic, no payload
+// over the limit, and the reader ends.
+func FuzzFrameReader(f *testing.F) {
+	good, _ := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Text: "hi"}}, 1<<10)
+	f.Add(good)
+	f.Add(append(good, good[:7]...))
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 0, 1, 4})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fr := newFrameReader(bytes.NewReader(data), 64)
+		for range len(data) + 1 {
+			_, _, payload, err := fr.next()
+			if len(payload) > 64 {
+				t.Fatalf("got a %d-byte payload over the 64-byte limit", len(payload))
+			}
+			var tooLarge *frameTooLargeError
+			if err != nil && !errors.As(err, &tooLarge) {
+				return
+			}
+		}
+		t.Fatal("the reader did not end")
+	})
+}
+
+// TestFrameWriterConcurrent checks that frames sent at once by many
+// goroutines arrive whole, each goroutine's in the order it sent them.
+func TestFrameWriterConcurrent(t *testing.T) {
+	t.Parallel()
+	a, b := net.Pipe()
+	defer a.Close()
+	fw := &frameWriter{w: a, limit: 1 << 10}
+	const senders, each = 8, 50
+	go func() {
+		var wg sync.WaitGroup
+		for s := range senders {
+			wg.Go(func() {
+				for i := range each {
+					if err := fw.send(uint64(s), kindActivity, &pb.LaneFailure{Message: strconv.Itoa(i)}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}()
+	fr := newFrameReader(b, 1<<10)
+	next := make([]int, senders)
+	for range senders * each {
+		id, _, payload, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m pb.LaneFailure
+		if err := proto.Unmarshal(payload, &m); err != nil || m.GetMessage() != strconv.Itoa(next[id]) {
+			t.Fatalf("sender %d: got frame %q (%v), want %d", id, m.GetMessage(), err, next[id])
+		}
+		next[id]++
+	}
+}

@@ -1,0 +1,188 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/protocol/pb"
+)
+
+// LaneServer serves the tool calls that arrive on a mod process's call
+// lane: each runs on a goroutine of its own, under a context that a cancel
+// frame, or the lane closing, cancels.
+type LaneServer struct {
+	// Impl runs the calls.
+	Impl modapi.Mod
+	// MaxMessageBytes is the largest frame payload either side sends, the
+	// host's limit.
+	MaxMessageBytes int
+	// Begin, when set, notes that the handler of req (a request with a
+	// call id and a grace period) starts under ctx and returns what notes
+	// its end: the mod's tracking of running handlers, as its gRPC
+	// interceptors do for the method named.
+	Begin func(ctx context.Context, method string, req any) (end func())
+	// Trace, when set, returns ctx under the trace context a traced call
+	// carries.
+	Trace func(ctx context.Context, traceparent, tracestate, baggage string) context.Context
+	// Spans, when set, returns the spans the mod finished, an encoded
+	// SpanBatch, or nil: they go back with each outcome.
+	Spans func() []byte
+
+	w frameWriter
+
+	mu      sync.Mutex
+	running map[uint64]context.CancelFunc
+	closed  bool
+	conn    net.Conn
+}
+
+// Serve serves calls from conn until the lane closes, then cancels the
+// calls still running. It returns nil when the host closed the lane (or
+// Close did), else why it stopped reading.
+func (s *LaneServer) Serve(conn net.Conn) error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		conn.Close()
+		return nil
+	}
+	s.conn, s.running = conn, map[uint64]context.CancelFunc{}
+	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
+	s.mu.Unlock()
+	defer s.Close()
+	fr := newFrameReader(conn, s.MaxMessageBytes)
+	for {
+		id, kind, payload, err := fr.next()
+		var big *frameTooLargeError
+		switch {
+		case err == nil:
+		case errors.As(err, &big) && kind == kindCall:
+			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE, "the host's "+big.Error())
+			continue
+		case err == io.EOF || s.isClosed():
+			return nil
+		case err != nil:
+			return fmt.Errorf("call lane: %w", err)
+		}
+		switch kind {
+		case kindCall:
+			ctx, cancel := context.WithCancel(context.Background())
+			s.mu.Lock()
+			_, dup := s.running[id]
+			s.running[id] = cancel
+			s.mu.Unlock()
+			if dup {
+				cancel()
+				return fmt.Errorf("call lane: the host started call %d twice", id)
+			}
+			go s.run(ctx, id, payload)
+		case kindCancel:
+			s.mu.Lock()
+			cancel := s.running[id]
+			s.mu.Unlock()
+			if cancel != nil { // else the call has ended
+				cancel()
+			}
+		default:
+			return fmt.Errorf("call lane: the host sent a frame (%s) only the mod sends", kind)
+		}
+	}
+}
+
+// Close closes the lane and cancels the calls running.
+func (s *LaneServer) Close() {
+	s.mu.Lock()
+	s.closed = true
+	for _, cancel := range s.running {
+		cancel()
+	}
+	conn := s.conn
+	s.mu.Unlock()
+	if conn != nil {
+		conn.Close()
+	}
+}
+
+func (s *LaneServer) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// failCall ends call id with a failure frame.
+func (s *LaneServer) failCall(id uint64, kind pb.LaneFailureKind, msg string) {
+	_ = s.w.send(id, kindFailure, &pb.LaneFailure{Kind: kind, Message: msg})
+}
+
+// run runs call id, whose frame's payload is payload, and sends its end:
+// nothing when it was cancelled, since the host has moved on.
+func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
+	defer func() {
+		s.mu.Lock()
+		if cancel := s.running[id]; cancel != nil {
+			cancel()
+			delete(s.running, id)
+		}
+		s.mu.Unlock()
+	}()
+	var call pb.LaneCall
+	if err := proto.Unmarshal(payload, &call); err != nil {
+		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, "the mod cannot decode the call frame: "+err.Error())
+		return
+	}
+	req := call.GetRequest()
+	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
+		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
+	}
+	end := func() {}
+	if s.Begin != nil {
+		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
+	}
+	r := callFromProto(req)
+	var live *activitySender
+	if call.GetLive() {
+		live = &activitySender{send: func(ev *pb.CallToolEvent) error {
+			b := ev.GetActivities()
+			if b == nil {
+				b = &pb.ActivityBatch{Updates: []*pb.Activity{ev.GetActivity()}}
+			}
+			return s.w.send(id, kindActivity, b)
+		}}
+		r.OnActivity = live.add
+	}
+	resp, err := s.Impl.CallTool(ctx, r)
+	if live != nil {
+		live.flush()
+	}
+	// The handler has ended before the host hears of it.
+	end()
+	if err != nil {
+		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, err.Error())
+		return
+	}
+	if resp.Outcome.Status == modapi.StatusCancelled {
+		return
+	}
+	out := &pb.LaneOutcome{Outcome: OutcomeToProto(&resp.Outcome)}
+	if len(resp.Activity) > 0 {
+		out.Activity = make([]*pb.Activity, len(resp.Activity))
+		for i, u := range resp.Activity {
+			out.Activity[i] = ActivityToProto(u)
+		}
+	}
+	if s.Spans != nil {
+		out.Spans = s.Spans()
+	}
+	err = s.w.send(id, kindOutcome, out)
+	var big *payloadTooLargeError
+	if errors.As(err, &big) {
+		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE, "the mod's outcome is "+big.Error())
+	}
+}
