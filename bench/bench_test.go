@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/telemetry"
 )
 
@@ -84,7 +85,9 @@ func BenchmarkCall(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runCall(b, hostCall(h, e.session(), "echo_activity", nil))
+		// Watched, as the activity10_vs_call row does: each update is
+		// streamed to OnActivity.
+		runCall(b, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
 	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)

@@ -47,6 +47,14 @@
 // host did not ask for (an unknown call id or kind, a payload that does not
 // decode) breaks the lane, and the host stops the mod.
 //
+// A live call's activity costs little more than a call: the mod's handler
+// queues each update without waiting for a write, updates of one call
+// queued behind a write become one activity frame (two ActivityBatch
+// encodings, concatenated, are one batch), and the outcome queues behind
+// them, so a handler that reports in a loop and ends sends its updates and
+// its outcome in one write. The host wakes a caller once for the frames of
+// one read, not once per frame.
+//
 // A socketpair needs neither TLS nor a peer check: it has no name and no
 // listener, so nothing can connect to it, and its two descriptors are
 // created close-on-exec. The host passes one to the one child it starts,

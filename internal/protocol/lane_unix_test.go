@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/sdk"
 )
 
 // socketLane returns a client whose calls srv serves over a real call
@@ -55,6 +56,18 @@ func BenchmarkSocketLane(b *testing.B) {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
+		}
+	})
+	b.Run("activity10", func(b *testing.B) {
+		n := 0
+		req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage("10"), OnActivity: func(sdk.ActivityUpdate) { n++ }}
+		for b.Loop() {
+			if _, err := c.CallTool(context.Background(), req); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if n != 10*b.N {
+			b.Fatalf("got %d updates, want %d", n, 10*b.N)
 		}
 	})
 	b.Run("parallel", func(b *testing.B) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"sync"
 
 	"google.golang.org/protobuf/proto"
@@ -83,10 +84,15 @@ type laneFrame struct {
 	err     error // a frame over the limit
 }
 
+// add queues f; the caller sees it once wake is called.
 func (lc *laneCall) add(f laneFrame) {
 	lc.mu.Lock()
 	lc.frames = append(lc.frames, f)
 	lc.mu.Unlock()
+}
+
+// wake tells the caller frames are queued.
+func (lc *laneCall) wake() {
 	select {
 	case lc.ready <- struct{}{}:
 	default:
@@ -258,10 +264,20 @@ func (v *violation) Error() string { return "the mod broke the call lane's proto
 func (v *violation) Unwrap() error { return v.err }
 
 // read reads the mod's frames and queues each for its call, until the lane
-// fails.
+// fails. A call's caller is woken once the frames already read are queued,
+// not for each: a call's activity and outcome written together reach it in
+// one wake.
 func (c *LaneClient) read() {
 	fr := newFrameReader(c.conn, c.opts.MaxMessageBytes)
+	var unwoken []*laneCall // calls with frames queued since their last wake
 	for {
+		if len(unwoken) > 0 && !fr.hasFrame() {
+			for _, lc := range unwoken {
+				lc.wake()
+			}
+			clear(unwoken)
+			unwoken = unwoken[:0]
+		}
 		id, kind, payload, err := fr.next()
 		var big *frameTooLargeError
 		switch {
@@ -294,6 +310,9 @@ func (c *LaneClient) read() {
 			continue // a call its caller gave up on
 		}
 		lc.add(laneFrame{kind: kind, payload: payload, err: err})
+		if !slices.Contains(unwoken, lc) {
+			unwoken = append(unwoken, lc)
+		}
 	}
 }
 

@@ -98,6 +98,20 @@ func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err er
 	return id, kind, payload, nil
 }
 
+// hasFrame reports whether a whole frame is buffered: next returns it
+// without reading from the lane.
+func (fr *frameReader) hasFrame() bool {
+	n := fr.r.Buffered()
+	if n < frameHeaderLen {
+		return false
+	}
+	hdr, err := fr.r.Peek(frameHeaderLen)
+	if err != nil {
+		return false
+	}
+	return int64(n) >= frameHeaderLen+int64(binary.BigEndian.Uint32(hdr))
+}
+
 func unexpected(err error) error {
 	if err == io.EOF {
 		return io.ErrUnexpectedEOF
@@ -153,7 +167,10 @@ func appendFrame(buf []byte, id uint64, kind frameKind, m proto.Message, limit i
 
 // frameWriter writes whole frames to a lane. Frames sent while another
 // is being written wait in a buffer and leave together, in order, in the
-// next write: under concurrent calls, fewer system calls.
+// next write: under concurrent calls, fewer system calls. Activity frames
+// of one call that wait next to each other become one frame, since the
+// encodings of two ActivityBatch messages, concatenated, are the batch of
+// both.
 type frameWriter struct {
 	w     io.Writer
 	limit int
@@ -162,6 +179,7 @@ type frameWriter struct {
 	flushing bool   // a sender is writing
 	pending  []byte // frames waiting for it
 	spare    []byte
+	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
 	err      error // the write that failed, for every later send
 }
 
@@ -180,7 +198,7 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	if fw.err != nil || fw.flushing {
 		err = fw.err
 		if err == nil {
-			fw.pending = append(fw.pending, *b...)
+			fw.queue(*b)
 		}
 		fw.mu.Unlock()
 		return err
@@ -189,9 +207,68 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	fw.mu.Unlock()
 	_, err = fw.w.Write(*b)
 	fw.mu.Lock()
+	fw.drain(err)
+	fw.mu.Unlock()
+	return err
+}
+
+// post queues the frame of kind for call id carrying m (nil: none) and
+// returns without waiting for it to be written: when no sender is
+// writing, a goroutine of its own writes it. A frame sent later leaves
+// after it, so a call's activity is posted and its outcome sent. A write
+// that fails breaks the lane, which its reader finds.
+func (fw *frameWriter) post(id uint64, kind frameKind, m proto.Message) error {
+	b := getFrame()
+	defer putFrame(b)
+	var err error
+	if *b, err = appendFrame((*b)[:0], id, kind, m, fw.limit); err != nil {
+		return err
+	}
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	if fw.err != nil {
+		return fw.err
+	}
+	fw.queue(*b)
+	if !fw.flushing {
+		fw.flushing = true
+		go func() {
+			fw.mu.Lock()
+			fw.drain(nil)
+			fw.mu.Unlock()
+		}()
+	}
+	return nil
+}
+
+// queue appends frame to the pending frames, merging an activity frame
+// into the pending activity frame of the same call before it. fw.mu is
+// held.
+func (fw *frameWriter) queue(frame []byte) {
+	if frameKind(frame[12]) != kindActivity {
+		fw.pending = append(fw.pending, frame...)
+		fw.lastAct = 0
+		return
+	}
+	if at := fw.lastAct - 1; at >= 0 && string(fw.pending[at+4:at+12]) == string(frame[4:12]) {
+		n := len(fw.pending) - at - frameHeaderLen + len(frame) - frameHeaderLen
+		if n <= fw.limit && n <= math.MaxUint32 {
+			fw.pending = append(fw.pending, frame[frameHeaderLen:]...)
+			binary.BigEndian.PutUint32(fw.pending[at:], uint32(n))
+			return
+		}
+	}
+	fw.lastAct = len(fw.pending) + 1
+	fw.pending = append(fw.pending, frame...)
+}
+
+// drain writes the pending frames until none are left or a write fails
+// (err, the last write's error, is not nil), then marks the writer idle.
+// fw.mu is held, and released during writes.
+func (fw *frameWriter) drain(err error) {
 	for err == nil && len(fw.pending) > 0 {
 		buf := fw.pending
-		fw.pending = fw.spare[:0]
+		fw.pending, fw.spare, fw.lastAct = fw.spare[:0], nil, 0
 		fw.mu.Unlock()
 		_, err = fw.w.Write(buf)
 		fw.mu.Lock()
@@ -200,9 +277,7 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 		}
 	}
 	if err != nil {
-		fw.err, fw.pending = err, nil
+		fw.err, fw.pending, fw.lastAct = err, nil, 0
 	}
 	fw.flushing = false
-	fw.mu.Unlock()
-	return err
 }

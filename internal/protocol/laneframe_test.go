@@ -128,7 +128,7 @@ func TestFrameWriterConcurrent(t *testing.T) {
 		for s := range senders {
 			wg.Go(func() {
 				for i := range each {
-					if err := fw.send(uint64(s), kindActivity, &pb.LaneFailure{Message: strconv.Itoa(i)}); err != nil {
+					if err := fw.send(uint64(s), kindFailure, &pb.LaneFailure{Message: strconv.Itoa(i)}); err != nil {
 						t.Error(err)
 						return
 					}
@@ -149,5 +149,86 @@ func TestFrameWriterConcurrent(t *testing.T) {
 			t.Fatalf("sender %d: got frame %q (%v), want %d", id, m.GetMessage(), err, next[id])
 		}
 		next[id]++
+	}
+}
+
+// TestFrameWriterPostMerges checks that activity frames posted while a
+// write waits leave as one frame per call, under the size limit, in order
+// and before the outcome sent after them.
+func TestFrameWriterPostMerges(t *testing.T) {
+	t.Parallel()
+	update := func(i int) *pb.ActivityBatch {
+		return &pb.ActivityBatch{Updates: []*pb.Activity{{Text: strconv.Itoa(i)}}}
+	}
+	one, err := proto.Marshal(update(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name      string
+		limit     int
+		maxFrames int // activity frames of call 1 at most
+	}{
+		// The first leaves alone (its write waits for the reader); the
+		// next 19 merge into one frame; the last comes after call 2's.
+		{"unlimited", 1 << 20, 3},
+		// Three updates fit a frame.
+		{"limited", 3 * len(one), 1 + 19/3 + 1 + 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, b := net.Pipe()
+			defer a.Close()
+			defer b.Close()
+			fw := &frameWriter{w: a, limit: tc.limit}
+			const n = 20
+			// Nothing reads until every frame is queued: no post waits.
+			for i := range n {
+				if err := fw.post(1, kindActivity, update(i)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Another call's frame ends the merging; call 1's next frame
+			// does not go before it.
+			if err := fw.post(2, kindActivity, update(100)); err != nil {
+				t.Fatal(err)
+			}
+			if err := fw.post(1, kindActivity, update(n)); err != nil {
+				t.Fatal(err)
+			}
+			go fw.send(1, kindOutcome, &pb.LaneOutcome{})
+			fr := newFrameReader(b, tc.limit)
+			var got []string
+			frames := 0
+			for {
+				id, kind, payload, err := fr.next()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if id != 1 {
+					continue
+				}
+				if kind == kindOutcome {
+					break
+				}
+				frames++
+				var batch pb.ActivityBatch
+				if err := proto.Unmarshal(payload, &batch); err != nil {
+					t.Fatal(err)
+				}
+				for _, u := range batch.GetUpdates() {
+					got = append(got, u.GetText())
+				}
+			}
+			want := make([]string, n+1)
+			for i := range want {
+				want[i] = strconv.Itoa(i)
+			}
+			if strings.Join(got, ",") != strings.Join(want, ",") {
+				t.Errorf("got updates %v before the outcome, want %v", got, want)
+			}
+			if frames > tc.maxFrames {
+				t.Errorf("got %d activity frames for %d updates, want at most %d", frames, n, tc.maxFrames)
+			}
+		})
 	}
 }

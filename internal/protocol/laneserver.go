@@ -12,6 +12,7 @@ import (
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
 )
 
 // LaneServer serves the tool calls that arrive on a mod process's call
@@ -146,27 +147,23 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
 	}
 	r := callFromProto(req)
-	var live *activitySender
 	if call.GetLive() {
-		live = &activitySender{send: func(ev *pb.CallToolEvent) error {
-			b := ev.GetActivities()
-			if b == nil {
-				b = &pb.ActivityBatch{Updates: []*pb.Activity{ev.GetActivity()}}
-			}
-			return s.w.send(id, kindActivity, b)
-		}}
-		r.OnActivity = live.add
+		// Posted, not written: the handler never waits for the host, and
+		// updates that queue behind a write leave as one frame, with the
+		// outcome when the handler ends first. A failed post means the
+		// lane is gone; the handler sees its context cancelled.
+		r.OnActivity = func(u sdk.ActivityUpdate) {
+			_ = s.w.post(id, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(u)}})
+		}
 	}
 	resp, err := s.Impl.CallTool(ctx, r)
-	if live != nil {
-		live.flush()
-	}
 	// The handler has ended before the host hears of it.
 	end()
 	if err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, err.Error())
 		return
 	}
+	// Activity posted before still leaves first: frames leave in order.
 	if resp.Outcome.Status == modapi.StatusCancelled {
 		return
 	}
