@@ -78,8 +78,10 @@ func Decode(data []byte) (*Manifest, error) {
 			return nil, err
 		}
 	}
-	if problems := schemaProblems(doc); len(problems) > 0 {
-		return nil, &Error{ID: id, Problems: problems}
+	if !schemaAccepts(doc) {
+		if problems := schemaProblems(doc); len(problems) > 0 {
+			return nil, &Error{ID: id, Problems: problems}
+		}
 	}
 	if typedErr != nil {
 		return nil, fmt.Errorf("manifest %s: %w", nameOr(id), typedErr)
