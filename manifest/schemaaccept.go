@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -34,15 +35,16 @@ var acceptNode = sync.OnceValue(func() *schemaNode {
 // schemaNode is one schema of the subset of draft 2020-12 the manifest
 // schema uses; every check it holds applies.
 type schemaNode struct {
-	typ        string // "", "object", "array", "string" or "boolean"
-	closed     bool   // additionalProperties: false
-	required   []string
-	properties map[string]*schemaNode
-	items      *schemaNode
-	ref        **schemaNode // resolved once every $defs entry is compiled
-	pattern    *regexp.Regexp
-	minLength  int      // -1: none
-	enum       []string // nil: none
+	typ         string // "", "object", "array", "string" or "boolean"
+	closed      bool   // additionalProperties: false
+	required    []string
+	requiredBit map[string]uint64 // required[i] → 1<<i
+	properties  map[string]*schemaNode
+	items       *schemaNode
+	ref         **schemaNode // resolved once every $defs entry is compiled
+	pattern     *regexp.Regexp
+	minLength   int      // -1: none
+	enum        []string // nil: none
 }
 
 func (n *schemaNode) accepts(v any) bool {
@@ -50,8 +52,7 @@ func (n *schemaNode) accepts(v any) bool {
 		return false
 	}
 	if n.enum != nil {
-		s, ok := v.(string)
-		if !ok || !containsString(n.enum, s) {
+		if _, ok := v.(string); !ok {
 			return false
 		}
 	}
@@ -92,30 +93,212 @@ func (n *schemaNode) accepts(v any) bool {
 		}
 	case "string":
 		s, ok := v.(string)
-		if !ok {
-			return false
-		}
-		if n.minLength >= 0 && utf8.RuneCountInString(s) < n.minLength {
-			return false
-		}
-		if n.pattern != nil && !n.pattern.MatchString(s) {
+		if !ok || !n.acceptsString([]byte(s)) {
 			return false
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
 			return false
 		}
+	default:
+		if s, ok := v.(string); ok && !n.acceptsString([]byte(s)) {
+			return false
+		}
 	}
 	return true
 }
 
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// acceptsString checks a string's value against n's enum, minLength and
+// pattern.
+func (n *schemaNode) acceptsString(s []byte) bool {
+	if n.enum != nil && !slices.Contains(n.enum, string(s)) {
+		return false
+	}
+	if n.minLength >= 0 && utf8.RuneCount(s) < n.minLength {
+		return false
+	}
+	return n.pattern == nil || n.pattern.Match(s)
+}
+
+// schemaAcceptsJSON is schemaAccepts of data, one JSON value, read as it
+// is walked, without building the document: decoding a manifest takes
+// only its typed decode when this accepts. A repeated key has each of its
+// values checked, stricter than the validator, which sees the last; a
+// key with escapes is decoded as decodeDoc does. Like schemaAccepts, it
+// reports false whenever it cannot tell, and then Decode takes the long
+// way.
+func schemaAcceptsJSON(data []byte) bool {
+	n := acceptNode()
+	if n == nil {
+		return false
+	}
+	d := docDecoder{data: data}
+	if !d.accept(n, 0) {
+		return false
+	}
+	d.space()
+	return d.pos == len(data)
+}
+
+// accept walks one value, checking it against n; nil accepts any value.
+func (d *docDecoder) accept(n *schemaNode, depth int) bool {
+	for n != nil && n.ref != nil && n.typ == "" && n.enum == nil {
+		n = *n.ref
+	}
+	if n != nil && n.ref != nil {
+		start := d.pos
+		if !d.accept(*n.ref, depth) {
+			return false
+		}
+		d.pos = start
+		rest := *n
+		rest.ref = nil
+		n = &rest
+	}
+	d.space()
+	if d.pos >= len(d.data) || depth > maxDocDepth {
+		return false
+	}
+	typ := ""
+	if n != nil {
+		typ = n.typ
+	}
+	c := d.data[d.pos]
+	if n != nil && n.enum != nil && c != '"' {
+		return false
+	}
+	switch {
+	case c == '{':
+		if typ == "" {
+			n = nil
+		} else if typ != "object" {
+			return false
+		}
+		return d.acceptObject(n, depth+1)
+	case c == '[':
+		var items *schemaNode
+		if typ == "array" {
+			items = n.items
+		} else if typ != "" {
+			return false
+		}
+		return d.acceptArray(items, depth+1)
+	case c == '"':
+		if typ != "" && typ != "string" {
+			return false
+		}
+		s, ok := d.strBytes()
+		return ok && (n == nil || n.acceptsString(s))
+	case c == 't' || c == 'f':
+		if typ != "" && typ != "boolean" {
+			return false
+		}
+		if c == 't' {
+			return d.literal("true")
+		}
+		return d.literal("false")
+	case c == 'n':
+		return typ == "" && d.literal("null")
+	default:
+		return typ == "" && d.skipNumber()
+	}
+}
+
+// acceptObject walks an object, checking it against n, of type object or
+// nil.
+func (d *docDecoder) acceptObject(n *schemaNode, depth int) bool {
+	d.pos++ // '{'
+	var seen uint64
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return n == nil || len(n.required) == 0
+	}
+	for {
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return false
+		}
+		key, ok := d.strBytes()
+		if !ok {
+			return false
+		}
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != ':' {
+			return false
+		}
+		d.pos++
+		var p *schemaNode
+		if n != nil {
+			var known bool
+			p, known = n.properties[string(key)]
+			if !known && n.closed {
+				return false
+			}
+			seen |= n.requiredBit[string(key)]
+		}
+		if !d.accept(p, depth) {
+			return false
+		}
+		d.space()
+		if d.pos >= len(d.data) {
+			return false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return n == nil || seen == 1<<len(n.required)-1
+		default:
+			return false
 		}
 	}
-	return false
+}
+
+// acceptArray walks an array, checking each item against items.
+func (d *docDecoder) acceptArray(items *schemaNode, depth int) bool {
+	d.pos++ // '['
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return true
+	}
+	for {
+		if !d.accept(items, depth) {
+			return false
+		}
+		d.space()
+		if d.pos >= len(d.data) {
+			return false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// strBytes reads a string as strValue does, without a copy when it is
+// plain ASCII.
+func (d *docDecoder) strBytes() ([]byte, bool) {
+	for i := d.pos + 1; i < len(d.data); i++ {
+		switch c := d.data[i]; {
+		case c == '"':
+			s := d.data[d.pos+1 : i]
+			d.pos = i + 1
+			return s, true
+		case c == '\\' || c < 0x20 || c >= 0x80:
+			s, ok := d.strValue()
+			return []byte(s), ok
+		}
+	}
+	return nil, false
 }
 
 // compileAccept compiles a schema for schemaAccepts. It refuses any keyword
@@ -181,6 +364,13 @@ func (c *acceptCompiler) compile(v any, at string) (*schemaNode, error) {
 					err = fmt.Errorf("required %v not supported", val)
 				}
 				n.required = append(n.required, s)
+			}
+			if len(n.required) > 64 {
+				err = fmt.Errorf("more than 64 required properties not supported")
+			}
+			n.requiredBit = map[string]uint64{}
+			for i, r := range n.required {
+				n.requiredBit[r] |= 1 << i
 			}
 		case "properties":
 			props, ok := val.(map[string]any)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestCompileAcceptRefusesUnknownKeywords(t *testing.T) {
 func TestSchemaAcceptsAgreesOnSamples(t *testing.T) {
 	t.Parallel()
 	for _, data := range schemaSamples(t) {
-		checkSchemaAgreement(t, data)
+		checkSchemaAgreement(t, data, true)
 	}
 }
 
@@ -53,11 +54,13 @@ func FuzzSchemaAccepts(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkSchemaAgreement(t, data)
+		checkSchemaAgreement(t, data, false)
 	})
 }
 
-func checkSchemaAgreement(t *testing.T, data []byte) {
+// checkSchemaAgreement compares the validator, schemaAccepts and
+// schemaAcceptsJSON on data; exact: data repeats no key.
+func checkSchemaAgreement(t *testing.T, data []byte, exact bool) {
 	t.Helper()
 	doc, ok := decodeDoc(data)
 	if !ok {
@@ -65,6 +68,11 @@ func checkSchemaAgreement(t *testing.T, data []byte) {
 	}
 	fast := schemaAccepts(doc)
 	problems := schemaProblems(doc)
+	// schemaAcceptsJSON checks every value of a repeated key, so it may
+	// refuse more, only where a key repeats.
+	if walked := schemaAcceptsJSON(data); walked && !fast || exact && walked != fast {
+		t.Fatalf("schemaAcceptsJSON(%s) = %v, schemaAccepts of its document %v", data, walked, fast)
+	}
 	if fast && len(problems) > 0 {
 		t.Fatalf("schemaAccepts took %s, which the validator refuses: %v", data, problems)
 	}
@@ -139,4 +147,98 @@ func tool(d map[string]any) map[string]any {
 	}
 	t, _ := tools[0].(map[string]any)
 	return t
+}
+
+// FuzzSchemaAcceptsJSON checks that schemaAcceptsJSON accepts only what
+// decodeDoc decodes and the validator accepts.
+func FuzzSchemaAcceptsJSON(f *testing.F) {
+	for _, data := range schemaSamples(f) {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"id":"a","id":1}`))
+	f.Add([]byte(`{"i\u0064":"x"}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !schemaAcceptsJSON(data) {
+			return
+		}
+		doc, ok := decodeDoc(data)
+		if !ok {
+			t.Fatalf("schemaAcceptsJSON took %q, which decodeDoc refuses", data)
+		}
+		if problems := schemaProblems(doc); len(problems) > 0 {
+			t.Fatalf("schemaAcceptsJSON took %s, which the validator refuses: %v", data, problems)
+		}
+	})
+}
+
+// TestSchemaFieldsAreGoFields checks that every property the schema allows
+// is a field of Manifest's types, by its exact JSON name, with a kind the
+// property's type decodes to: Decode's typed decode of a manifest the
+// schema accepts then finds no unknown field and needs no
+// DisallowUnknownFields.
+func TestSchemaFieldsAreGoFields(t *testing.T) {
+	t.Parallel()
+	root := acceptNode()
+	if root == nil {
+		t.Fatal("the embedded schema does not compile for schemaAccepts")
+	}
+	checkSchemaType(t, "manifest", root, reflect.TypeFor[Manifest]())
+}
+
+func checkSchemaType(t *testing.T, at string, n *schemaNode, typ reflect.Type) {
+	t.Helper()
+	for n.ref != nil && n.typ == "" && n.enum == nil {
+		n = *n.ref
+	}
+	for typ.Kind() == reflect.Pointer {
+		typ = typ.Elem()
+	}
+	rawJSON := reflect.TypeFor[json.RawMessage]()
+	switch {
+	case n.typ == "object" && typ == rawJSON:
+		if n.properties != nil || n.closed {
+			t.Errorf("%s: a json.RawMessage, but the schema looks inside it", at)
+		}
+	case n.typ == "object":
+		if typ.Kind() != reflect.Struct {
+			t.Errorf("%s: got Go %s, want a struct", at, typ)
+			return
+		}
+		if !n.closed {
+			t.Errorf("%s: the schema allows properties Go does not have", at)
+		}
+		fields := map[string]reflect.Type{}
+		for f := range typ.Fields() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name != "" && name != "-" && f.IsExported() {
+				fields[name] = f.Type
+			}
+		}
+		for name, p := range n.properties {
+			ft, ok := fields[name]
+			if !ok {
+				t.Errorf("%s: schema property %q is no field of %s", at, name, typ)
+				continue
+			}
+			checkSchemaType(t, at+"."+name, p, ft)
+		}
+	case n.typ == "array":
+		if typ.Kind() != reflect.Slice || typ == rawJSON {
+			t.Errorf("%s: got Go %s, want a slice", at, typ)
+			return
+		}
+		if n.items != nil {
+			checkSchemaType(t, at+"[]", n.items, typ.Elem())
+		}
+	case n.typ == "string" || n.enum != nil:
+		if typ.Kind() != reflect.String {
+			t.Errorf("%s: got Go %s, want a string", at, typ)
+		}
+	case n.typ == "boolean":
+		if typ.Kind() != reflect.Bool {
+			t.Errorf("%s: got Go %s, want a bool", at, typ)
+		}
+	default:
+		t.Errorf("%s: schema of no type for Go %s", at, typ)
+	}
 }
