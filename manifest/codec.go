@@ -60,6 +60,13 @@ func Decode(data []byte) (*Manifest, error) {
 			return &m, nil
 		}
 	}
+	return decodeChecked(data)
+}
+
+// decodeChecked is Decode the long way: the document for the validator,
+// the strict typed decode, and the validator's words for what the schema
+// refuses.
+func decodeChecked(data []byte) (*Manifest, error) {
 	doc, ok := decodeDoc(data)
 	if !ok {
 		// Not plain JSON: encoding/json says why.

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -241,4 +242,27 @@ func checkSchemaType(t *testing.T, at string, n *schemaNode, typ reflect.Type) {
 	default:
 		t.Errorf("%s: schema of no type for Go %s", at, typ)
 	}
+}
+
+// FuzzDecodeShortcut checks that Decode, which skips the validator for
+// what schemaAcceptsJSON accepts, answers as the long way does: the same
+// manifest, or the same error.
+func FuzzDecodeShortcut(f *testing.F) {
+	for _, data := range schemaSamples(f) {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"formatVersion":"9.0","id":"a","goPackage":"p","sourceHash":"sha256:0000000000000000000000000000000000000000000000000000000000000000","tools":[]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if !schemaAcceptsJSON(data) {
+			return // Decode takes the long way itself
+		}
+		got, gotErr := Decode(data)
+		want, wantErr := decodeChecked(data)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("Decode(%s): got error %v, the long way %v", data, gotErr, wantErr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("Decode(%s): got %+v, the long way %+v", data, got, want)
+		}
+	})
 }
