@@ -266,3 +266,26 @@ func FuzzDecodeShortcut(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecode decodes the research mod's manifest the short way, which
+// a manifest the schema accepts takes, and the long way, with the
+// validator.
+func BenchmarkDecode(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		decode func([]byte) (*Manifest, error)
+	}{{"short", Decode}, {"long", decodeChecked}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := c.decode(data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
