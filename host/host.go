@@ -348,19 +348,18 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	if err != nil {
 		return fail("%w", err)
 	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return fail("no such mod directory")
-		}
-		return fail("%w", err)
-	}
-	if !fi.IsDir() {
-		return fail("not a directory")
-	}
 	data, err := os.ReadFile(filepath.Join(abs, manifest.FileName))
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
+		// What dir is says why; a directory is looked at only then.
+		fi, statErr := os.Stat(abs)
+		switch {
+		case errors.Is(statErr, os.ErrNotExist):
+			return fail("no such mod directory")
+		case statErr != nil:
+			return fail("%w", statErr)
+		case !fi.IsDir():
+			return fail("not a directory")
+		case errors.Is(err, os.ErrNotExist):
 			return fail("no %s; run go generate in %s", manifest.FileName, dir)
 		}
 		return fail("%w", err)

@@ -44,6 +44,29 @@ func Encode(m *Manifest) ([]byte, error) {
 // type, a newer major format version (wrapping [ErrNewerFormat]), and
 // everything [Validate] refuses. A *[Error] lists every problem found.
 func Decode(data []byte) (*Manifest, error) {
+	if schemaAcceptsJSON(data) {
+		// The schema accepts it: the typed decode and the Go rules decide,
+		// as below, without a document for the validator. The schema allows
+		// only the fields Manifest has (TestSchemaFieldsAreGoFields), so
+		// the decode needs no DisallowUnknownFields.
+		var m Manifest
+		if json.Unmarshal(data, &m) == nil {
+			if err := checkVersion(m.FormatVersion); err != nil {
+				return nil, fmt.Errorf("manifest %s: %w", nameOr(m.ID), err)
+			}
+			if err := Validate(&m); err != nil {
+				return nil, err
+			}
+			return &m, nil
+		}
+	}
+	return decodeChecked(data)
+}
+
+// decodeChecked is Decode the long way: the document for the validator,
+// the strict typed decode, and the validator's words for what the schema
+// refuses.
+func decodeChecked(data []byte) (*Manifest, error) {
 	doc, ok := decodeDoc(data)
 	if !ok {
 		// Not plain JSON: encoding/json says why.
@@ -78,8 +101,10 @@ func Decode(data []byte) (*Manifest, error) {
 			return nil, err
 		}
 	}
-	if problems := schemaProblems(doc); len(problems) > 0 {
-		return nil, &Error{ID: id, Problems: problems}
+	if !schemaAccepts(doc) {
+		if problems := schemaProblems(doc); len(problems) > 0 {
+			return nil, &Error{ID: id, Problems: problems}
+		}
 	}
 	if typedErr != nil {
 		return nil, fmt.Errorf("manifest %s: %w", nameOr(id), typedErr)

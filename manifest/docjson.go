@@ -149,6 +149,15 @@ func (d *docDecoder) array(depth int) (any, bool) {
 // str reads a string. One with escapes, or bytes that are not plain
 // UTF-8, is decoded by encoding/json, whose replacements it keeps.
 func (d *docDecoder) str() (any, bool) {
+	s, ok := d.strValue()
+	if !ok {
+		return nil, false
+	}
+	return s, true
+}
+
+// strValue is str without the interface.
+func (d *docDecoder) strValue() (string, bool) {
 	start := d.pos
 	d.pos++ // '"'
 	plain := true
@@ -163,24 +172,32 @@ func (d *docDecoder) str() (any, bool) {
 			}
 			var s string
 			if json.Unmarshal(raw, &s) != nil {
-				return nil, false
+				return "", false
 			}
 			return s, true
 		case c == '\\':
 			plain = false
 			d.pos += 2
 		case c < 0x20:
-			return nil, false
+			return "", false
 		default:
 			d.pos++ // non-ASCII bytes: checked whole at the end
 		}
 	}
-	return nil, false
+	return "", false
 }
 
 // number reads a number as JSON's grammar has it.
 func (d *docDecoder) number() (any, bool) {
 	start := d.pos
+	if !d.skipNumber() {
+		return nil, false
+	}
+	return json.Number(d.data[start:d.pos]), true
+}
+
+// skipNumber moves past a number and reports whether it was one.
+func (d *docDecoder) skipNumber() bool {
 	if d.pos < len(d.data) && d.data[d.pos] == '-' {
 		d.pos++
 	}
@@ -190,12 +207,12 @@ func (d *docDecoder) number() (any, bool) {
 	case d.pos < len(d.data) && d.data[d.pos] >= '1' && d.data[d.pos] <= '9':
 		d.digits()
 	default:
-		return nil, false
+		return false
 	}
 	if d.pos < len(d.data) && d.data[d.pos] == '.' {
 		d.pos++
 		if !d.digits() {
-			return nil, false
+			return false
 		}
 	}
 	if d.pos < len(d.data) && (d.data[d.pos] == 'e' || d.data[d.pos] == 'E') {
@@ -204,10 +221,10 @@ func (d *docDecoder) number() (any, bool) {
 			d.pos++
 		}
 		if !d.digits() {
-			return nil, false
+			return false
 		}
 	}
-	return json.Number(d.data[start:d.pos]), true
+	return true
 }
 
 // digits moves past one or more digits and reports whether there was one.
