@@ -22,7 +22,6 @@ type spanJSON struct {
 // back, make its timeline, nested and in order; a hook's refusal shows on
 // the hooks lane.
 func TestTimeline(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	spans := devserver.NewSpans()
 	tel, err := telemetry.Setup(ctx, &telemetry.Options{Processor: spans, Getenv: func(string) string { return "" }})

@@ -21,7 +21,6 @@ import (
 // absent (a typed nil) passes through the telemetry middleware, as every
 // session's notifications/initialized does.
 func TestObserveNotificationWithoutParams(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	tel, err := telemetry.Setup(ctx, &telemetry.Options{Metrics: true, Getenv: func(string) string { return "" }})
 	if err != nil {
@@ -45,7 +44,6 @@ func TestObserveNotificationWithoutParams(t *testing.T) {
 // path) and sessionless (the direct path), gets a request span with the
 // request's JSON-RPC id; a client's own id header is not believed.
 func TestRequestIDOnSpan(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	exp := tracetest.NewInMemoryExporter()
 	tel, err := telemetry.Setup(ctx, &telemetry.Options{Exporter: exp, Getenv: func(string) string { return "" }})
@@ -150,7 +148,6 @@ func (spoofID) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 func TestTagRequestID(t *testing.T) {
-	t.Parallel()
 	ctx := context.Background()
 	tel, err := telemetry.Setup(ctx, &telemetry.Options{Exporter: tracetest.NewInMemoryExporter(), Getenv: func(string) string { return "" }})
 	if err != nil {
