@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
@@ -33,6 +36,42 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 	r.done, r.dropped = nil, 0
 	return spans, dropped
 }
+
+// encoded takes the finished spans, encoded as a SpanBatch, or nil when
+// there are none. It writes each span's field of the batch itself, into
+// one buffer of the right size: no batch message, and no reflection over
+// one.
+func (r *Recorder) encoded() []byte {
+	if !r.pending() {
+		return nil
+	}
+	spans, _ := r.Take()
+	if len(spans) == 0 {
+		return nil
+	}
+	var small [4]int
+	sizes := small[:0]
+	n := 0
+	for _, s := range spans {
+		size := proto.Size(s)
+		sizes = append(sizes, size)
+		n += protowire.SizeTag(spanBatchSpans) + protowire.SizeBytes(size)
+	}
+	b := make([]byte, 0, n)
+	for i, s := range spans {
+		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(sizes[i]))
+		var err error
+		// The size Size just computed is cached in the message.
+		if b, err = (proto.MarshalOptions{UseCachedSize: true}).MarshalAppend(b, s); err != nil {
+			return nil
+		}
+	}
+	return b
+}
+
+// spanBatchSpans is the field number of SpanBatch.spans.
+const spanBatchSpans = 1
 
 // pending reports whether spans wait for Take.
 func (r *Recorder) pending() bool {
