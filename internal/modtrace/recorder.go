@@ -108,7 +108,12 @@ type Span struct {
 	rec *Recorder
 	sc  SpanContext
 	mu  sync.Mutex
-	pb  *pb.Span // nil once ended
+	pb  *pb.Span // &record; nil once ended
+
+	// The record and the parent's id its ids point into: one allocation
+	// for the span.
+	record   pb.Span
+	parentID [8]byte
 }
 
 // Start starts a span named name under ctx's span, when ctx is a traced
@@ -125,12 +130,14 @@ func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.Spa
 // StartAt starts a span under parent, recorded by rec, at start: Start's
 // work, for the bridge, which keeps the context itself.
 func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, start time.Time, attrs []*pb.SpanAttribute) *Span {
-	sc := parent
-	binary.LittleEndian.PutUint64(sc.SpanID[:], rand.Uint64()|1)
-	return &Span{rec: rec, sc: sc, pb: &pb.Span{
-		TraceId: sc.TraceID[:], SpanId: sc.SpanID[:], ParentSpanId: parent.SpanID[:], Name: name, Kind: kind,
-		StartUnixNano: uint64(start.UnixNano()), TraceState: parent.TraceState, Scope: scope, Attributes: attrs,
-	}}
+	s := &Span{rec: rec, sc: parent, parentID: parent.SpanID}
+	binary.LittleEndian.PutUint64(s.sc.SpanID[:], rand.Uint64()|1)
+	r := &s.record
+	r.TraceId, r.SpanId, r.ParentSpanId = s.sc.TraceID[:], s.sc.SpanID[:], s.parentID[:]
+	r.Name, r.Kind, r.StartUnixNano = name, kind, uint64(start.UnixNano())
+	r.TraceState, r.Scope, r.Attributes = parent.TraceState, scope, attrs
+	s.pb = r
+	return s
 }
 
 // Context returns the span's context.
