@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -12,14 +15,57 @@ import (
 // Linux).
 const clockTick = 10 * time.Millisecond
 
-// procCPU returns the user plus system CPU time process pid has used, from
-// /proc/PID/stat.
+// procCPU returns the user plus system CPU time process pid has used: to
+// the nanosecond from its threads' /proc/PID/task/TID/schedstat when the
+// kernel keeps them, else in clock ticks from /proc/PID/stat. A tick is
+// 10 ms, which over a few hundred calls is tens of µs per call: too coarse
+// to tell two sides of a row apart. (The thread sum loses the time of a
+// thread that exited; Go's runtime keeps its threads.)
 func procCPU(pid int) (time.Duration, error) {
+	if d, ok := threadsCPU(pid); ok {
+		return d, nil
+	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0, fmt.Errorf("read cpu time of process %d: %w", pid, err)
 	}
 	return parseStatCPU(data)
+}
+
+// threadsCPU sums the CPU time of process pid's threads from their
+// schedstat files; ok is false when they cannot be read.
+func threadsCPU(pid int) (d time.Duration, ok bool) {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, false
+	}
+	for _, t := range tasks {
+		data, err := os.ReadFile(filepath.Join(dir, t.Name(), "schedstat"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // the thread has exited
+		}
+		if err != nil {
+			return 0, false
+		}
+		ns, ok := parseSchedstat(data)
+		if !ok {
+			return 0, false
+		}
+		d += ns
+	}
+	return d, len(tasks) > 0
+}
+
+// parseSchedstat reads the first field of a schedstat line: the time the
+// thread has run, in nanoseconds.
+func parseSchedstat(data []byte) (time.Duration, bool) {
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0, false
+	}
+	ns, err := strconv.ParseInt(f[0], 10, 64)
+	return time.Duration(ns), err == nil && ns >= 0
 }
 
 // parseStatCPU reads utime and stime, the 14th and 15th fields of a

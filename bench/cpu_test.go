@@ -44,3 +44,15 @@ func TestCPUMeterSelf(t *testing.T) {
 		t.Errorf("peer cpu: got %.0f µs, want ≥ 0", peer)
 	}
 }
+
+func TestParseSchedstat(t *testing.T) {
+	got, ok := parseSchedstat([]byte("1123138226 2948793576 886\n"))
+	if !ok || got != 1123138226*time.Nanosecond {
+		t.Errorf("parseSchedstat: got %v, %v, want 1.123138226s, true", got, ok)
+	}
+	for _, bad := range []string{"", "x 1 2", "-5 1 2"} {
+		if _, ok := parseSchedstat([]byte(bad)); ok {
+			t.Errorf("parseSchedstat(%q): got ok, want not", bad)
+		}
+	}
+}

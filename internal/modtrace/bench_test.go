@@ -25,3 +25,18 @@ func BenchmarkTracedRPC(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTracedLaneCall is BenchmarkTracedRPC on the call lane: the
+// trace context from the call frame, the spans encoded for the outcome.
+func BenchmarkTracedLaneCall(b *testing.B) {
+	rec := NewRecorder()
+	b.ReportAllocs()
+	for b.Loop() {
+		ctx := LaneIncoming(context.Background(), rec, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "", "")
+		_, s := Start(ctx, "scope", "run_tool echo", KindServer, String("gen_ai.tool.name", "echo"), String("modkit.call.id", "call_1"))
+		s.End(time.Time{})
+		if LaneSpans(rec) == nil {
+			b.Fatal("no spans")
+		}
+	}
+}

@@ -106,7 +106,21 @@ func ContextWith(ctx context.Context, sc SpanContext, rec *Recorder, remote bool
 // WithoutBridge is ContextWith without the bridge: for the bridge's own
 // spans, already in the context where OpenTelemetry reads them.
 func WithoutBridge(ctx context.Context, sc SpanContext, rec *Recorder) context.Context {
-	return context.WithValue(ctx, tracedKey{}, &traced{sc: sc, rec: rec})
+	return &tracedContext{Context: ctx, t: traced{sc: sc, rec: rec}}
+}
+
+// tracedContext is context.WithValue(ctx, tracedKey{}, &t) in one
+// allocation.
+type tracedContext struct {
+	context.Context
+	t traced
+}
+
+func (c *tracedContext) Value(key any) any {
+	if key == (tracedKey{}) {
+		return &c.t
+	}
+	return c.Context.Value(key)
 }
 
 // A Bridge puts a span context where another tracing library reads it.

@@ -5,9 +5,6 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
-	"google.golang.org/protobuf/proto"
-
-	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // TrailerKey is the binary trailer that carries a mod's finished spans.
@@ -42,15 +39,8 @@ func Incoming(ctx context.Context, rec *Recorder) context.Context {
 
 // trailer returns r's finished spans as a trailer, or nil when it has none.
 func trailer(r *Recorder) metadata.MD {
-	if !r.pending() {
-		return nil
-	}
-	spans, _ := r.Take()
-	if len(spans) == 0 {
-		return nil
-	}
-	b, err := proto.Marshal(&pb.SpanBatch{Spans: spans})
-	if err != nil {
+	b := r.encoded()
+	if b == nil {
 		return nil
 	}
 	return metadata.MD{TrailerKey: []string{string(b)}}

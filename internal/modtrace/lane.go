@@ -2,10 +2,6 @@ package modtrace
 
 import (
 	"context"
-
-	"google.golang.org/protobuf/proto"
-
-	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // LaneIncoming returns ctx with the trace context a call lane's call frame
@@ -23,17 +19,4 @@ func LaneIncoming(ctx context.Context, r *Recorder, traceparent, tracestate, bag
 
 // LaneSpans returns the spans r finished, encoded as a SpanBatch for a call
 // lane's outcome frame, or nil when it has none.
-func LaneSpans(r *Recorder) []byte {
-	if !r.pending() {
-		return nil
-	}
-	spans, _ := r.Take()
-	if len(spans) == 0 {
-		return nil
-	}
-	b, err := proto.Marshal(&pb.SpanBatch{Spans: spans})
-	if err != nil {
-		return nil
-	}
-	return b
-}
+func LaneSpans(r *Recorder) []byte { return r.encoded() }

@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
@@ -33,6 +36,42 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 	r.done, r.dropped = nil, 0
 	return spans, dropped
 }
+
+// encoded takes the finished spans, encoded as a SpanBatch, or nil when
+// there are none. It writes each span's field of the batch itself, into
+// one buffer of the right size: no batch message, and no reflection over
+// one.
+func (r *Recorder) encoded() []byte {
+	if !r.pending() {
+		return nil
+	}
+	spans, _ := r.Take()
+	if len(spans) == 0 {
+		return nil
+	}
+	var small [4]int
+	sizes := small[:0]
+	n := 0
+	for _, s := range spans {
+		size := proto.Size(s)
+		sizes = append(sizes, size)
+		n += protowire.SizeTag(spanBatchSpans) + protowire.SizeBytes(size)
+	}
+	b := make([]byte, 0, n)
+	for i, s := range spans {
+		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(sizes[i]))
+		var err error
+		// The size Size just computed is cached in the message.
+		if b, err = (proto.MarshalOptions{UseCachedSize: true}).MarshalAppend(b, s); err != nil {
+			return nil
+		}
+	}
+	return b
+}
+
+// spanBatchSpans is the field number of SpanBatch.spans.
+const spanBatchSpans = 1
 
 // pending reports whether spans wait for Take.
 func (r *Recorder) pending() bool {
@@ -69,7 +108,12 @@ type Span struct {
 	rec *Recorder
 	sc  SpanContext
 	mu  sync.Mutex
-	pb  *pb.Span // nil once ended
+	pb  *pb.Span // &record; nil once ended
+
+	// The record and the parent's id its ids point into: one allocation
+	// for the span.
+	record   pb.Span
+	parentID [8]byte
 }
 
 // Start starts a span named name under ctx's span, when ctx is a traced
@@ -86,12 +130,14 @@ func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.Spa
 // StartAt starts a span under parent, recorded by rec, at start: Start's
 // work, for the bridge, which keeps the context itself.
 func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, start time.Time, attrs []*pb.SpanAttribute) *Span {
-	sc := parent
-	binary.LittleEndian.PutUint64(sc.SpanID[:], rand.Uint64()|1)
-	return &Span{rec: rec, sc: sc, pb: &pb.Span{
-		TraceId: sc.TraceID[:], SpanId: sc.SpanID[:], ParentSpanId: parent.SpanID[:], Name: name, Kind: kind,
-		StartUnixNano: uint64(start.UnixNano()), TraceState: parent.TraceState, Scope: scope, Attributes: attrs,
-	}}
+	s := &Span{rec: rec, sc: parent, parentID: parent.SpanID}
+	binary.LittleEndian.PutUint64(s.sc.SpanID[:], rand.Uint64()|1)
+	r := &s.record
+	r.TraceId, r.SpanId, r.ParentSpanId = s.sc.TraceID[:], s.sc.SpanID[:], s.parentID[:]
+	r.Name, r.Kind, r.StartUnixNano = name, kind, uint64(start.UnixNano())
+	r.TraceState, r.Scope, r.Attributes = parent.TraceState, scope, attrs
+	s.pb = r
+	return s
 }
 
 // Context returns the span's context.
