@@ -56,18 +56,7 @@ func (c *GRPCClient) Activate(ctx context.Context, req *modapi.ActivateRequest) 
 // CallTool implements modapi.Mod: a stream of activity events when the
 // request watches activity live, one round trip otherwise.
 func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	preq := &pb.CallToolRequest{
-		Tool:           req.Tool,
-		Input:          req.Input,
-		Session:        SessionToProto(req.Session),
-		CallId:         req.CallID,
-		Label:          req.Label,
-		Today:          req.Today,
-		GraceMillis:    req.Grace.Milliseconds(),
-		MaxResultBytes: int64(req.MaxResultBytes),
-		Answers:        answersToProto(req.Answers),
-		CanAsk:         kindsToProto(req.CanAsk),
-	}
+	preq := callToProto(req)
 	if req.OnActivity == nil {
 		resp, err := c.PB.CallToolOnce(ctx, preq)
 		if err != nil {
@@ -113,6 +102,23 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 			stream.Recv()
 			return &modapi.CallResponse{Outcome: OutcomeFromProto(o)}, nil
 		}
+	}
+}
+
+// callToProto is the wire form of a tool call's request, on gRPC or the
+// call lane.
+func callToProto(req *modapi.CallRequest) *pb.CallToolRequest {
+	return &pb.CallToolRequest{
+		Tool:           req.Tool,
+		Input:          req.Input,
+		Session:        SessionToProto(req.Session),
+		CallId:         req.CallID,
+		Label:          req.Label,
+		Today:          req.Today,
+		GraceMillis:    req.Grace.Milliseconds(),
+		MaxResultBytes: int64(req.MaxResultBytes),
+		Answers:        answersToProto(req.Answers),
+		CanAsk:         kindsToProto(req.CanAsk),
 	}
 }
 

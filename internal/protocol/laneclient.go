@@ -133,19 +133,8 @@ func (c *LaneClient) forget(id uint64) {
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
 	call := &pb.LaneCall{
-		Request: &pb.CallToolRequest{
-			Tool:           req.Tool,
-			Input:          req.Input,
-			Session:        SessionToProto(req.Session),
-			CallId:         req.CallID,
-			Label:          req.Label,
-			Today:          req.Today,
-			GraceMillis:    req.Grace.Milliseconds(),
-			MaxResultBytes: int64(req.MaxResultBytes),
-			Answers:        answersToProto(req.Answers),
-			CanAsk:         kindsToProto(req.CanAsk),
-		},
-		Live: req.OnActivity != nil,
+		Request: callToProto(req),
+		Live:    req.OnActivity != nil,
 	}
 	if c.opts.Trace != nil {
 		call.Traceparent, call.Tracestate, call.Baggage, _ = c.opts.Trace(ctx)
