@@ -82,7 +82,13 @@ func balancedVsDirect(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	return compare("", latencySide("via HAProxy, 3 replicas", sa), latencySide("direct to one replica", sb), roundRatios(sa, sb), goal{}), nil
+	r := compare("", latencySide("via HAProxy, 3 replicas", sa), latencySide("direct to one replica", sb), roundRatios(sa, sb), goal{})
+	note, err := haproxyHop(ctx, e, bin, urls[0])
+	if err != nil {
+		return row{}, fmt.Errorf("HAProxy's own hop: %w", err)
+	}
+	r.notes = append(r.notes, note)
+	return r, nil
 }
 
 // startHAProxy balances round-robin over the replicas at urls, as
