@@ -156,6 +156,8 @@ func TestDecodeRejects(t *testing.T) {
 			[]string{"data after the manifest"}},
 		{"unknown top-level field", mod(func(d map[string]any) { d["colour"] = "blue" }),
 			[]string{`manifest research: additionalProperties 'colour' not allowed`}},
+		{"unknown fields, in order", mod(func(d map[string]any) { d["zeta"], d["alpha"], d["mid"], d["it's"] = 1, 2, 3, 4 }),
+			[]string{`manifest research: additionalProperties 'alpha', 'it\'s', 'mid', 'zeta' not allowed`}},
 		{"unknown tool field", mod(func(d map[string]any) { item(d, "tools", 1)["icon"] = "x" }),
 			[]string{`manifest research: tools[1] "research_search_workspace": additionalProperties 'icon' not allowed`}},
 		{"wrong type", mod(func(d map[string]any) { item(d, "tools", 0)["hasView"] = "yes" }),

@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,7 +72,7 @@ func schemaProblems(doc any) []Problem {
 	seen := map[string]bool{}
 	var problems []Problem
 	for _, l := range leaves {
-		p := locate(doc, l.InstanceLocation, l.Message)
+		p := locate(doc, l.InstanceLocation, sortNames(l.Message))
 		if key := p.String(); !seen[key] {
 			seen[key] = true
 			problems = append(problems, p)
@@ -122,4 +123,18 @@ func entryName(doc any, list string, idx int) string {
 		}
 	}
 	return ""
+}
+
+// sortNames orders the names in the validator's "additionalProperties 'b',
+// 'a' not allowed", which it lists in map order, so that one document is
+// always worded the same way. A quote inside a name is escaped, so "', '"
+// only separates names.
+func sortNames(msg string) string {
+	const pre, post = "additionalProperties '", "' not allowed"
+	if len(msg) < len(pre)+len(post) || !strings.HasPrefix(msg, pre) || !strings.HasSuffix(msg, post) {
+		return msg
+	}
+	names := strings.Split(msg[len(pre):len(msg)-len(post)], "', '")
+	slices.Sort(names)
+	return pre + strings.Join(names, "', '") + post
 }
