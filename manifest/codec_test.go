@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/modkit/modkit/internal/jsondepth"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -460,7 +462,7 @@ func FuzzDecodeDoc(f *testing.F) {
 			rest = bytes.Trim(data[dec.InputOffset():], " \t\r\n")
 		}
 		if !ok {
-			if err == nil && len(rest) == 0 && depthOf(data) <= maxDocDepth {
+			if err == nil && len(rest) == 0 && jsondepth.Of(data) <= maxDocDepth {
 				t.Fatalf("decodeDoc refused %q, which encoding/json decodes to %v", data, want)
 			}
 			return
@@ -472,30 +474,4 @@ func FuzzDecodeDoc(f *testing.F) {
 			t.Fatalf("decodeDoc(%q) = %#v, encoding/json %#v", data, got, want)
 		}
 	})
-}
-
-// depthOf is how deeply data nests, counting brackets outside strings.
-func depthOf(data []byte) int {
-	d, deepest, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-			deepest = max(deepest, d)
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return deepest
 }

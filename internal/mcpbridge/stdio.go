@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/jsondepth"
 )
 
 // StdioOptions configure [ServeStdio]. A nil *StdioOptions means defaults.
@@ -401,7 +403,7 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 	if !ok {
 		return codeParseError, "parse error: not a JSON value", nil
 	}
-	if depth(line) > maxDepth {
+	if jsondepth.Of(line) > maxDepth {
 		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
 	if string(m.jsonrpc) != `"2.0"` {
@@ -513,33 +515,6 @@ func sessionlessRequest(params json.RawMessage) bool {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	return json.Unmarshal(params, &p) == nil && p.Meta["io.modelcontextprotocol/protocolVersion"] != nil
-}
-
-// depth returns how deeply data, valid JSON, nests objects and arrays.
-func depth(data []byte) int {
-	d, deepest := 0, 0
-	inString, escaped := false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-			deepest = max(deepest, d)
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return deepest
 }
 
 // idKey returns a JSON-RPC id in a canonical form, or "" for none or an
