@@ -203,7 +203,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		// outcome when the handler ends first. A failed post means the
 		// lane is gone; the handler sees its context cancelled.
 		r.OnActivity = func(u sdk.ActivityUpdate) {
-			_ = s.w.post(id, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(u)}})
+			_ = s.w.postActivity(id, u)
 		}
 	}
 	resp, err := s.Impl.CallTool(ctx, r)
