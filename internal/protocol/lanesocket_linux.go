@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -19,6 +20,20 @@ import (
 type laneSocket struct {
 	net.Conn // closes, names the ends, sets deadlines
 	rc       syscall.RawConn
+
+	// The state of the read and the write under way, which the functions
+	// rc calls, made once, see: no allocation per read or write.
+	rmu    sync.Mutex
+	rbuf   []byte
+	rn     uintptr
+	rerrno syscall.Errno
+	readFn func(fd uintptr) bool
+
+	wmu     sync.Mutex
+	wbuf    []byte
+	wdone   int
+	werrno  syscall.Errno
+	writeFn func(fd uintptr) bool
 }
 
 // fastLane returns c reading and writing with raw system calls when it
@@ -32,23 +47,21 @@ func fastLane(c net.Conn) net.Conn {
 	if err != nil {
 		return c
 	}
-	return &laneSocket{Conn: c, rc: rc}
+	s := &laneSocket{Conn: c, rc: rc}
+	s.readFn, s.writeFn = s.read, s.write
+	return s
 }
 
 func (s *laneSocket) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	var n uintptr
-	var errno syscall.Errno
-	err := s.rc.Read(func(fd uintptr) bool {
-		for {
-			n, _, errno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-			if errno != syscall.EINTR {
-				return errno != syscall.EAGAIN
-			}
-		}
-	})
+	s.rmu.Lock()
+	defer s.rmu.Unlock()
+	s.rbuf, s.rn, s.rerrno = b, 0, 0
+	err := s.rc.Read(s.readFn)
+	n, errno := s.rn, s.rerrno
+	s.rbuf = nil
 	switch {
 	case err != nil:
 		return 0, err
@@ -60,25 +73,23 @@ func (s *laneSocket) Read(b []byte) (int, error) {
 	return int(n), nil
 }
 
-func (s *laneSocket) Write(b []byte) (int, error) {
-	var done int
-	var errno syscall.Errno
-	err := s.rc.Write(func(fd uintptr) bool {
-		for done < len(b) {
-			n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&b[done])), uintptr(len(b)-done))
-			switch e {
-			case 0:
-				done += int(n)
-			case syscall.EINTR:
-			case syscall.EAGAIN:
-				return false // wait until the socket takes more
-			default:
-				errno = e
-				return true
-			}
+// read is one attempt of Read: false when the socket has nothing yet.
+func (s *laneSocket) read(fd uintptr) bool {
+	for {
+		s.rn, _, s.rerrno = syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&s.rbuf[0])), uintptr(len(s.rbuf)))
+		if s.rerrno != syscall.EINTR {
+			return s.rerrno != syscall.EAGAIN
 		}
-		return true
-	})
+	}
+}
+
+func (s *laneSocket) Write(b []byte) (int, error) {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.wbuf, s.wdone, s.werrno = b, 0, 0
+	err := s.rc.Write(s.writeFn)
+	done, errno := s.wdone, s.werrno
+	s.wbuf = nil
 	switch {
 	case err != nil:
 		return done, err
@@ -86,6 +97,24 @@ func (s *laneSocket) Write(b []byte) (int, error) {
 		return done, s.opError("write", errno)
 	}
 	return done, nil
+}
+
+// write is one attempt of Write: false when the socket takes no more yet.
+func (s *laneSocket) write(fd uintptr) bool {
+	for s.wdone < len(s.wbuf) {
+		n, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&s.wbuf[s.wdone])), uintptr(len(s.wbuf)-s.wdone))
+		switch e {
+		case 0:
+			s.wdone += int(n)
+		case syscall.EINTR:
+		case syscall.EAGAIN:
+			return false // wait until the socket takes more
+		default:
+			s.werrno = e
+			return true
+		}
+	}
+	return true
 }
 
 func (s *laneSocket) opError(op string, errno syscall.Errno) error {
