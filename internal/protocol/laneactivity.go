@@ -18,7 +18,7 @@ import (
 // The fields of pb.ActivityBatch and pb.Activity.
 const (
 	batchUpdates protowire.Number = 1
-	activityKind protowire.Number = 2 - 1
+	activityKind protowire.Number = 1
 	activityText protowire.Number = 2
 )
 
