@@ -145,7 +145,7 @@ func (o *Options) withDefaults() (Options, error) {
 		r.MaxRequestBytes = limits.DefaultRequestBytes
 	}
 	if r.Today == nil {
-		r.Today = func() string { return time.Now().Format(time.DateOnly) }
+		r.Today = new(localDate).today
 	}
 	return r, nil
 }

@@ -444,3 +444,79 @@ func FuzzLaneClient(f *testing.F) {
 		c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", OnActivity: func(sdk.ActivityUpdate) {}})
 	})
 }
+
+// TestLaneHandlersReused runs more calls at once than the server keeps
+// idle handler goroutines for, then calls one at a time on the goroutines
+// left waiting: every call gets its own outcome, and a cancel still
+// reaches a call run by a reused goroutine.
+func TestLaneHandlersReused(t *testing.T) {
+	t.Parallel()
+	const burst = 3 * maxIdleHandlers
+	var started sync.WaitGroup
+	started.Add(burst)
+	release := make(chan struct{})
+	waiting, waited := make(chan struct{}), make(chan struct{})
+	call := func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		switch string(req.Input) {
+		case `"burst"`:
+			started.Done()
+			<-release
+		case `"wait"`:
+			close(waiting)
+			<-ctx.Done()
+			defer close(waited)
+			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCancelled}}, nil
+		}
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: req.CallID}}, nil
+	}
+	srv := &LaneServer{Impl: laneMod{call: call}}
+	c := newLane(t, srv, LaneOptions{})
+	calls := func(n int, input string, prefix string) []error {
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				id := fmt.Sprintf("%s%d", prefix, i)
+				resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", CallID: id, Input: json.RawMessage(input)})
+				switch {
+				case err != nil:
+					errs[i] = err
+				case resp.Outcome.Text != id:
+					errs[i] = fmt.Errorf("call %s: got outcome %q", id, resp.Outcome.Text)
+				}
+			})
+		}
+		go func() {
+			if input == `"burst"` {
+				started.Wait()
+				close(release)
+			}
+		}()
+		wg.Wait()
+		return errs
+	}
+	for _, err := range calls(burst, `"burst"`, "b") {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	for i := range 2 * burst {
+		for _, err := range calls(1, `"one"`, fmt.Sprintf("s%d-", i)) {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t", CallID: "w", Input: json.RawMessage(`"wait"`)})
+		done <- err
+	}()
+	<-waiting
+	cancel()
+	if err := <-done; modapi.AsTransport(err) == nil {
+		t.Errorf("cancelled call: got %v, want a transport error", err)
+	}
+	<-waited // the mod's handler saw the cancel
+}

@@ -41,7 +41,7 @@ func LaneConn(f *os.File) (net.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("call lane: %w", err)
 	}
-	return c, nil
+	return fastLane(c), nil
 }
 
 // OpenLane returns the mod's end of the call lane its host handed it, nil

@@ -5,7 +5,9 @@ package protocol
 import (
 	"context"
 	"encoding/json"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
@@ -46,32 +48,53 @@ func TestSocketLane(t *testing.T) {
 	}
 }
 
+// processCPU is the CPU time this process has used, user and system.
+func processCPU(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// reportCPU reports the CPU both ends of the lane spent per call since
+// start: on a busy machine a steadier figure than the time per call.
+func reportCPU(b *testing.B, start time.Duration) {
+	b.ReportMetric(float64(processCPU(b)-start)/float64(b.N)/1e3, "cpu-µs/op")
+}
+
 // BenchmarkSocketLane measures the lane alone: a call and its outcome
-// over a socketpair, both ends in this process.
+// over a socketpair, both ends in this process. cpu-µs/op is the CPU of
+// both ends per call.
 func BenchmarkSocketLane(b *testing.B) {
 	c := socketLane(b, &LaneServer{Impl: laneMod{call: echo}})
 	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"text":"hi"}`)}
 	b.Run("serial", func(b *testing.B) {
+		cpu := processCPU(b)
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 	})
 	b.Run("activity10", func(b *testing.B) {
 		n := 0
 		req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage("10"), OnActivity: func(sdk.ActivityUpdate) { n++ }}
+		cpu := processCPU(b)
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 		}
+		reportCPU(b, cpu)
 		if n != 10*b.N {
 			b.Fatalf("got %d updates, want %d", n, 10*b.N)
 		}
 	})
 	b.Run("parallel", func(b *testing.B) {
 		b.SetParallelism(4)
+		cpu := processCPU(b)
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {
 				if _, err := c.CallTool(context.Background(), req); err != nil {
@@ -80,5 +103,6 @@ func BenchmarkSocketLane(b *testing.B) {
 				}
 			}
 		})
+		reportCPU(b, cpu)
 	})
 }

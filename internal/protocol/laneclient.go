@@ -191,13 +191,13 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	switch f.kind {
 	case kindActivity:
-		var b pb.ActivityBatch
-		if err := proto.Unmarshal(f.payload, &b); err != nil {
+		updates, err := decodeActivityBatch(f.payload, nil)
+		if err != nil {
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
-			for _, a := range b.GetUpdates() {
-				req.OnActivity(ActivityFromProto(a))
+			for _, u := range updates {
+				req.OnActivity(u)
 			}
 		}
 		return nil, nil, false

@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"google.golang.org/protobuf/proto"
+
+	"github.com/modkit/modkit/sdk"
 )
 
 // frameKind says what a call lane frame's payload is.
@@ -155,6 +157,23 @@ func appendFrame(buf []byte, id uint64, kind frameKind, m proto.Message, limit i
 			return buf[:start], err
 		}
 	}
+	return endFrame(buf, start, id, kind, limit)
+}
+
+// appendActivityFrame appends to buf the activity frame for call id
+// carrying u, as appendFrame does a pb.ActivityBatch holding u alone.
+func appendActivityFrame(buf []byte, id uint64, u sdk.ActivityUpdate, limit int) ([]byte, error) {
+	start := len(buf)
+	buf, err := appendActivityBatch(append(buf, make([]byte, frameHeaderLen)...), u)
+	if err != nil {
+		return buf[:start], err
+	}
+	return endFrame(buf, start, id, kindActivity, limit)
+}
+
+// endFrame writes the header of the frame at buf[start:], whose payload
+// follows the header, refusing a payload over limit bytes.
+func endFrame(buf []byte, start int, id uint64, kind frameKind, limit int) ([]byte, error) {
 	n := len(buf) - start - frameHeaderLen
 	if n > limit || n > math.MaxUint32 {
 		return buf[:start], &payloadTooLargeError{n: n, limit: limit}
@@ -212,16 +231,16 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	return err
 }
 
-// post queues the frame of kind for call id carrying m (nil: none) and
+// postActivity queues the activity frame of call id carrying u and
 // returns without waiting for it to be written: when no sender is
 // writing, a goroutine of its own writes it. A frame sent later leaves
 // after it, so a call's activity is posted and its outcome sent. A write
 // that fails breaks the lane, which its reader finds.
-func (fw *frameWriter) post(id uint64, kind frameKind, m proto.Message) error {
+func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	b := getFrame()
 	defer putFrame(b)
 	var err error
-	if *b, err = appendFrame((*b)[:0], id, kind, m, fw.limit); err != nil {
+	if *b, err = appendActivityFrame((*b)[:0], id, u, fw.limit); err != nil {
 		return err
 	}
 	fw.mu.Lock()

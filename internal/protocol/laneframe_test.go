@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
 )
 
 func TestFrameRoundTrip(t *testing.T) {
@@ -157,10 +158,8 @@ func TestFrameWriterConcurrent(t *testing.T) {
 // and before the outcome sent after them.
 func TestFrameWriterPostMerges(t *testing.T) {
 	t.Parallel()
-	update := func(i int) *pb.ActivityBatch {
-		return &pb.ActivityBatch{Updates: []*pb.Activity{{Text: strconv.Itoa(i)}}}
-	}
-	one, err := proto.Marshal(update(10))
+	update := func(i int) sdk.ActivityUpdate { return sdk.ActivityUpdate{Text: strconv.Itoa(i)} }
+	one, err := proto.Marshal(&pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(update(10))}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,16 +182,16 @@ func TestFrameWriterPostMerges(t *testing.T) {
 			const n = 20
 			// Nothing reads until every frame is queued: no post waits.
 			for i := range n {
-				if err := fw.post(1, kindActivity, update(i)); err != nil {
+				if err := fw.postActivity(1, update(i)); err != nil {
 					t.Fatal(err)
 				}
 			}
 			// Another call's frame ends the merging; call 1's next frame
 			// does not go before it.
-			if err := fw.post(2, kindActivity, update(100)); err != nil {
+			if err := fw.postActivity(2, update(100)); err != nil {
 				t.Fatal(err)
 			}
-			if err := fw.post(1, kindActivity, update(n)); err != nil {
+			if err := fw.postActivity(1, update(n)); err != nil {
 				t.Fatal(err)
 			}
 			go fw.send(1, kindOutcome, &pb.LaneOutcome{})

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/proto"
 
@@ -38,6 +39,12 @@ type LaneServer struct {
 
 	w frameWriter
 
+	// idle hands a call to a handler goroutine that has finished one and
+	// waits for the next: its stack has grown already. stop ends them.
+	idle  chan laneJob
+	idleN atomic.Int32 // goroutines waiting on idle
+	stop  chan struct{}
+
 	mu      sync.Mutex
 	running map[uint64]context.CancelFunc
 	closed  bool
@@ -56,6 +63,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	}
 	s.conn, s.running = conn, map[uint64]context.CancelFunc{}
 	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
+	s.idle, s.stop = make(chan laneJob), make(chan struct{})
 	s.mu.Unlock()
 	defer s.Close()
 	fr := newFrameReader(conn, s.MaxMessageBytes)
@@ -83,7 +91,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 				cancel()
 				return fmt.Errorf("call lane: the host started call %d twice", id)
 			}
-			go s.run(ctx, id, payload)
+			s.start(laneJob{ctx, id, payload})
 		case kindCancel:
 			s.mu.Lock()
 			cancel := s.running[id]
@@ -97,9 +105,51 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	}
 }
 
+// laneJob is a call for a handler goroutine to run.
+type laneJob struct {
+	ctx     context.Context
+	id      uint64
+	payload []byte
+}
+
+// maxIdleHandlers bounds the handler goroutines kept waiting for a call.
+const maxIdleHandlers = 4
+
+// start runs j on a waiting handler goroutine, or on a new one.
+func (s *LaneServer) start(j laneJob) {
+	select {
+	case s.idle <- j:
+	default:
+		go s.handle(j)
+	}
+}
+
+// handle runs j, then the calls handed to it while no more than
+// maxIdleHandlers others wait, until the lane closes.
+func (s *LaneServer) handle(j laneJob) {
+	for {
+		s.run(j.ctx, j.id, j.payload)
+		j = laneJob{} // let the payload go while waiting
+		if s.idleN.Add(1) > maxIdleHandlers {
+			s.idleN.Add(-1)
+			return
+		}
+		select {
+		case j = <-s.idle:
+			s.idleN.Add(-1)
+		case <-s.stop:
+			s.idleN.Add(-1)
+			return
+		}
+	}
+}
+
 // Close closes the lane and cancels the calls running.
 func (s *LaneServer) Close() {
 	s.mu.Lock()
+	if !s.closed && s.stop != nil {
+		close(s.stop)
+	}
 	s.closed = true
 	for _, cancel := range s.running {
 		cancel()
@@ -153,7 +203,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		// outcome when the handler ends first. A failed post means the
 		// lane is gone; the handler sees its context cancelled.
 		r.OnActivity = func(u sdk.ActivityUpdate) {
-			_ = s.w.post(id, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(u)}})
+			_ = s.w.postActivity(id, u)
 		}
 	}
 	resp, err := s.Impl.CallTool(ctx, r)

@@ -1,0 +1,74 @@
+package protocol
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/modkit/modkit/internal/protocol/pb"
+	"github.com/modkit/modkit/sdk"
+)
+
+func TestAppendActivityBatch(t *testing.T) {
+	for _, u := range []sdk.ActivityUpdate{
+		{Kind: sdk.ActivityLog, Text: "step 1"},
+		{Kind: sdk.ActivityTitle, Text: "Counting"},
+		{Kind: sdk.ActivityStatus},
+		{Kind: sdk.ActivityLog, Text: string(make([]byte, 300))},
+		{Text: "no kind"},
+		{},
+	} {
+		got, err := appendActivityBatch([]byte("x"), u)
+		if err != nil {
+			t.Fatalf("%+v: %v", u, err)
+		}
+		want, err := proto.Marshal(&pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(u)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got[1:]) != string(want) || got[0] != 'x' {
+			t.Errorf("%+v: got %x, want x then %x", u, got, want)
+		}
+		back, err := decodeActivityBatch(got[1:], nil)
+		if err != nil || len(back) != 1 || back[0] != u {
+			t.Errorf("%+v: decoded %+v, %v", u, back, err)
+		}
+	}
+	if _, err := appendActivityBatch(nil, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "\xff"}); err == nil {
+		t.Error("text that is not UTF-8: got no error, want one, as proto.Marshal refuses it")
+	}
+}
+
+// FuzzActivityBatch checks that decodeActivityBatch accepts what
+// proto.Unmarshal accepts, with the same updates, and refuses the rest.
+func FuzzActivityBatch(f *testing.F) {
+	two, _ := proto.Marshal(&pb.ActivityBatch{Updates: []*pb.Activity{
+		{Kind: pb.ActivityKind_ACTIVITY_KIND_LOG, Text: "a"}, {Kind: pb.ActivityKind_ACTIVITY_KIND_TITLE, Text: "T"}}})
+	f.Add(two)
+	f.Add([]byte{})
+	f.Add([]byte{0x0a, 0x02, 0x12, 0x01})                   // truncated text
+	f.Add([]byte{0x0a, 0x03, 0x12, 0x01, 0xff})             // text not UTF-8
+	f.Add([]byte{0x0a, 0x04, 0x08, 0x09, 0x08, 0x03})       // kind twice, unknown then log
+	f.Add([]byte{0x08, 0x01, 0x0a, 0x02, 0x10, 0x01})       // unknown fields
+	f.Add([]byte{0x0a, 0x03, 0x0b, 0x0c, 0x00})             // a group in an update
+	f.Add([]byte{0x0a, 0x02, 0x0a, 0x00, 0x0a, 0x01, 0x08}) // kind as bytes, then truncated
+	f.Fuzz(func(t *testing.T, b []byte) {
+		got, err := decodeActivityBatch(b, nil)
+		var m pb.ActivityBatch
+		werr := proto.Unmarshal(b, &m)
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%x: got error %v, proto.Unmarshal's %v", b, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if len(got) != len(m.GetUpdates()) {
+			t.Fatalf("%x: got %d updates, want %d", b, len(got), len(m.GetUpdates()))
+		}
+		for i, a := range m.GetUpdates() {
+			if want := ActivityFromProto(a); got[i] != want {
+				t.Errorf("%x: update %d: got %+v, want %+v", b, i, got[i], want)
+			}
+		}
+	})
+}
