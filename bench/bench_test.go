@@ -232,7 +232,17 @@ func BenchmarkTraced(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			tel.SetTracing(on)
 			defer tel.SetTracing(false)
+			m, err := startCPU(e.hostPid)
+			if err != nil {
+				b.Fatal(err)
+			}
 			runCall(b, hostCall(h, e.session(), "echo", nil))
+			self, peer, err := m.perCall(float64(b.N))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(self, "host-µs/op")
+			b.ReportMetric(peer, "mod-µs/op")
 		})
 	}
 }

@@ -143,6 +143,9 @@
 // request's _meta or HTTP headers; under it the host's call, its steps
 // (input validation, hooks, approval, questions, the mod's build and start)
 // and the mod's own spans, which the mod sends back to modhost to export.
+// OTEL_TRACES_SAMPLER (always_on, always_off, traceidratio and their
+// parentbased_ forms, with OTEL_TRACES_SAMPLER_ARG the ratio) picks the
+// traces kept: parentbased_always_on by default.
 //
 // Metrics, in Prometheus text format, are at /metrics of the mcp --http
 // server, or at --metrics-addr for stdio and dev:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -20,8 +21,9 @@ func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, f
 	if !modtrace.Traced(ctx) {
 		return ctx, func(*modapi.Outcome) {}
 	}
-	ctx, span := modtrace.Start(ctx, tracerName, "run_tool "+req.Tool, modtrace.KindServer,
-		modtrace.String("gen_ai.tool.name", req.Tool), modtrace.String("modkit.call.id", req.CallID))
+	ctx, span := modtrace.Start(ctx, tracerName, runToolName(req.Tool), modtrace.KindServer)
+	span.SetString("gen_ai.tool.name", req.Tool)
+	span.SetString("modkit.call.id", req.CallID)
 	return ctx, func(o *modapi.Outcome) {
 		switch o.Status {
 		case modapi.StatusFailed:
@@ -34,6 +36,19 @@ func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, f
 		}
 		span.End(time.Time{})
 	}
+}
+
+// runToolNames are the names of the handlers' spans, by tool: a set as
+// small as the mod's tools.
+var runToolNames sync.Map
+
+func runToolName(tool string) string {
+	if name, ok := runToolNames.Load(tool); ok {
+		return name.(string)
+	}
+	name := "run_tool " + tool
+	runToolNames.Store(tool, name)
+	return name
 }
 
 // traceHooks starts the span of the hooks on one action when it is traced.

@@ -38,9 +38,9 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 }
 
 // encoded takes the finished spans, encoded as a SpanBatch, or nil when
-// there are none. It writes each span's field of the batch itself, into
-// one buffer of the right size: no batch message, and no reflection over
-// one.
+// there are none. It writes the batch itself, into one buffer of the
+// right size: no batch message, and no reflection over the spans
+// (spanwire.go), unless one holds what only protobuf can judge.
 func (r *Recorder) encoded() []byte {
 	if !r.pending() {
 		return nil
@@ -49,11 +49,15 @@ func (r *Recorder) encoded() []byte {
 	if len(spans) == 0 {
 		return nil
 	}
+	defer r.giveBack(spans)
 	var small [4]int
 	sizes := small[:0]
 	n := 0
 	for _, s := range spans {
-		size := proto.Size(s)
+		size, ok := spanSize(s)
+		if !ok {
+			return protoEncoded(spans)
+		}
 		sizes = append(sizes, size)
 		n += protowire.SizeTag(spanBatchSpans) + protowire.SizeBytes(size)
 	}
@@ -61,6 +65,17 @@ func (r *Recorder) encoded() []byte {
 	for i, s := range spans {
 		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(sizes[i]))
+		b = appendSpan(b, s)
+	}
+	return b
+}
+
+// protoEncoded is encoded by protobuf: nil when it refuses a span.
+func protoEncoded(spans []*pb.Span) []byte {
+	var b []byte
+	for _, s := range spans {
+		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(proto.Size(s)))
 		var err error
 		// The size Size just computed is cached in the message.
 		if b, err = (proto.MarshalOptions{UseCachedSize: true}).MarshalAppend(b, s); err != nil {
@@ -68,6 +83,17 @@ func (r *Recorder) encoded() []byte {
 		}
 	}
 	return b
+}
+
+// giveBack keeps the array of spans, taken and encoded, for the next
+// spans: a mod that records a span per call appends without growing one.
+func (r *Recorder) giveBack(spans []*pb.Span) {
+	clear(spans)
+	r.mu.Lock()
+	if r.done == nil {
+		r.done = spans[:0]
+	}
+	r.mu.Unlock()
 }
 
 // spanBatchSpans is the field number of SpanBatch.spans.
@@ -110,11 +136,19 @@ type Span struct {
 	mu  sync.Mutex
 	pb  *pb.Span // &record; nil once ended
 
-	// The record and the parent's id its ids point into: one allocation
-	// for the span.
+	// The record and the parent's id its ids point into, and room for
+	// the first string attributes ([Span.SetString]): one allocation for
+	// the span.
 	record   pb.Span
 	parentID [8]byte
+	attrs    [inlineAttrs]pb.SpanAttribute
+	values   [inlineAttrs]pb.SpanAttribute_StringValue
+	inline   int // attrs used
 }
+
+// inlineAttrs is how many string attributes a span keeps without an
+// allocation of their own: as many as the mod's handler span has.
+const inlineAttrs = 2
 
 // Start starts a span named name under ctx's span, when ctx is a traced
 // call's (sampled); otherwise it returns ctx and a nil span.
@@ -193,6 +227,30 @@ func (s *Span) Recording() bool {
 // SetAttributes adds attributes.
 func (s *Span) SetAttributes(attrs ...*pb.SpanAttribute) {
 	s.Edit(func(p *pb.Span) { p.Attributes = append(p.Attributes, attrs...) })
+}
+
+// SetString adds a string attribute; the span's first ones take no
+// allocation of their own.
+func (s *Span) SetString(key, value string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.pb
+	if p == nil {
+		return
+	}
+	if s.inline == inlineAttrs {
+		p.Attributes = append(p.Attributes, String(key, value))
+		return
+	}
+	i := s.inline
+	s.inline++
+	s.values[i].StringValue = value
+	a := &s.attrs[i]
+	a.Key, a.Value = key, &s.values[i]
+	p.Attributes = append(p.Attributes, a)
 }
 
 // SetStatus sets the span's status as OpenTelemetry's SDK does: Ok is

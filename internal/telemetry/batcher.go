@@ -26,6 +26,8 @@ type batcher struct {
 	mu      sync.Mutex
 	queue   []sdktrace.ReadOnlySpan
 	mods    []modBatch    // mods' spans, replayed at the next export
+	calls   []*callRecord // the host's calls' spans, made at the next export
+	spare   []*callRecord // calls' array, back from the last export
 	full    chan struct{} // a batch is ready
 	flushes chan chan struct{}
 	stop    chan struct{}
@@ -68,18 +70,39 @@ func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 		return
 	}
 	b.mu.Lock()
-	if len(b.queue) >= b.maxQueue {
+	if len(b.queue)+len(b.calls) >= b.maxQueue {
 		b.mu.Unlock()
 		return
 	}
 	b.queue = append(b.queue, s)
-	ready := len(b.queue) == b.maxBatch
+	ready := len(b.queue)+len(b.calls) == b.maxBatch
 	b.mu.Unlock()
 	if ready {
-		select {
-		case b.full <- struct{}{}:
-		default:
-		}
+		b.ready()
+	}
+}
+
+// laterCall queues a call's span, to be made at the next export; a span
+// past a full queue is dropped.
+func (b *batcher) laterCall(r *callRecord) {
+	b.mu.Lock()
+	if len(b.queue)+len(b.calls) >= b.maxQueue {
+		b.mu.Unlock()
+		return
+	}
+	b.calls = append(b.calls, r)
+	ready := len(b.queue)+len(b.calls) == b.maxBatch
+	b.mu.Unlock()
+	if ready {
+		b.ready()
+	}
+}
+
+// ready wakes the exporting goroutine: a batch is full.
+func (b *batcher) ready() {
+	select {
+	case b.full <- struct{}{}:
+	default:
 	}
 }
 
@@ -118,16 +141,21 @@ func (b *batcher) later(mod, spans string) bool {
 	return true
 }
 
-// export decodes the mods' spans, then exports them and everything
-// queued, in batches.
+// export makes the calls' spans and decodes the mods', then exports them
+// and everything queued, in batches.
 func (b *batcher) export() {
 	b.mu.Lock()
-	mods, queue := b.mods, b.queue
-	b.mods, b.queue = nil, nil
+	mods, calls, queue := b.mods, b.calls, b.queue
+	b.mods, b.calls, b.queue = nil, b.spare, nil
+	b.spare = nil
 	b.mu.Unlock()
+	defer b.giveBack(calls)
 	var spans []sdktrace.ReadOnlySpan
-	if len(mods) > 0 {
-		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+2*len(mods))
+	if len(mods) > 0 || len(calls) > 0 {
+		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+len(calls)+2*len(mods))
+		for i := range calls {
+			spans = append(spans, calls[i].snapshot(b.conv))
+		}
 		for _, m := range mods {
 			spans = b.conv.appendSpans(spans, m.mod, m.spans)
 		}
@@ -142,6 +170,15 @@ func (b *batcher) export() {
 		cancel()
 		spans = spans[n:]
 	}
+}
+
+// giveBack keeps calls' array for the calls of the next export: a busy
+// host queues its calls' spans without growing a new one every time.
+func (b *batcher) giveBack(calls []*callRecord) {
+	clear(calls)
+	b.mu.Lock()
+	b.spare = calls[:0]
+	b.mu.Unlock()
 }
 
 func (b *batcher) ForceFlush(ctx context.Context) error {

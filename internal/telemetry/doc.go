@@ -9,7 +9,8 @@
 // "http/protobuf", the default, or "grpc"; endpoint, headers and the rest
 // from the OTLP exporters' own variables). OTEL_SERVICE_NAME and
 // OTEL_RESOURCE_ATTRIBUTES name the service ("modhost" by default), and
-// OTEL_TRACES_SAMPLER picks the sampler; OTEL_BSP_SCHEDULE_DELAY,
+// OTEL_TRACES_SAMPLER picks the sampler (OTEL_TRACES_SAMPLER_ARG the ratio of
+// the ratio-based ones); OTEL_BSP_SCHEDULE_DELAY,
 // OTEL_BSP_MAX_QUEUE_SIZE and OTEL_BSP_MAX_EXPORT_BATCH_SIZE shape the
 // batches. Metrics are kept when the caller serves them
 // ([Telemetry.MetricsHandler], Prometheus text format), and pushed over
@@ -28,7 +29,9 @@
 // A span per MCP request ([StartRequest]) follows OpenTelemetry's MCP
 // conventions; under it the host's call ([StartCall]) and its steps
 // ([StartStep]): validation, hooks, approval, questions, the mod's build and
-// start. The mod's own spans come back over the mod's connection
+// start. The call's span, one per tool call, is recorded without the SDK
+// (ids, times, outcome) and made an OpenTelemetry span when it is
+// exported, like the mod's spans. The mod's own spans come back over the mod's connection
 // ([ModDialOptions]; internal/modtrace is the mod's side) and are exported
 // here with their ids, so they nest under the call. The host decodes a
 // mod's batch of spans itself into finished spans for its processors (no

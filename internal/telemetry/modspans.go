@@ -43,9 +43,12 @@ func ModSpans(mod string) func(batch string) {
 	}
 }
 
-// modExport is where the mods' spans go: what Setup made.
+// modExport is where the spans recorded outside the SDK go, the mods'
+// and the host's calls': what Setup made.
 type modExport struct {
 	conv modConverter
+	// sampler is the provider's: it samples the calls' spans too.
+	sampler sdktrace.Sampler
 	// batcher, when it is the only processor, keeps the mods' batches
 	// and decodes them when it exports.
 	batcher *batcher
@@ -67,6 +70,21 @@ func (m *modExport) take(mod, batch string) {
 		for _, s := range spans {
 			p.OnEnd(s)
 		}
+	}
+}
+
+// takeCall exports a call's span: later with the batcher, else now. The
+// batcher keeps only sampled spans, as the processors do.
+func (m *modExport) takeCall(r *callRecord) {
+	if m.batcher != nil {
+		if r.sc.IsSampled() {
+			m.batcher.laterCall(r)
+		}
+		return
+	}
+	s := r.snapshot(&m.conv)
+	for _, p := range m.procs {
+		p.OnEnd(s)
 	}
 }
 

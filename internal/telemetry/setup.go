@@ -85,7 +85,8 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		return nil, err
 	}
 	if exp != nil || o.Processor != nil {
-		m := &modExport{conv: modConverter{res: res, limits: sdktrace.NewSpanLimits()}}
+		sampler := samplerFromEnv(o.Getenv, o.Console)
+		m := &modExport{conv: modConverter{res: res, limits: sdktrace.NewSpanLimits()}, sampler: sampler}
 		switch {
 		case o.Exporter != nil:
 			m.procs = append(m.procs, sdktrace.NewSimpleSpanProcessor(exp))
@@ -101,7 +102,7 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		if o.Processor != nil {
 			m.procs = append(m.procs, o.Processor)
 		}
-		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(randomIDs{})}
+		popts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res), sdktrace.WithIDGenerator(randomIDs{}), sdktrace.WithSampler(sampler)}
 		for _, p := range m.procs {
 			popts = append(popts, sdktrace.WithSpanProcessor(p))
 		}

@@ -27,13 +27,21 @@ const (
 	StepBuild    = "build"
 )
 
-// Span is a span that may be off: its methods do nothing then.
-type Span struct{ s trace.Span }
+// Span is a span that may be off: its methods do nothing then. A call's
+// span ([StartCall]) is recorded without the SDK and takes its attributes
+// in one go from [Span.EndCall]: Set and Fail do nothing on it.
+type Span struct {
+	s    trace.Span
+	call *callRecord // a call's span, recorded without the SDK
+}
 
 // End ends the span.
 func (s Span) End() {
-	if s.s != nil {
+	switch {
+	case s.s != nil:
 		s.s.End()
+	case s.call != nil:
+		s.call.endCall("", "", "")
 	}
 }
 
@@ -58,6 +66,10 @@ func (s Span) Set(key, value string) {
 // happened), the caller's label, and error.type tool_error with the error
 // when it failed.
 func (s Span) EndCall(tool, callID, label, failure string) {
+	if s.call != nil {
+		s.call.endCall(callID, label, failure)
+		return
+	}
 	if s.s == nil {
 		return
 	}
@@ -120,7 +132,7 @@ func StartRequest(ctx context.Context, method, tool, session, requestID string, 
 		n++
 	}
 	ctx, s := tracer().Start(ctx, name, serverKind, trace.WithAttributes(kvs[:n]...))
-	return ctx, Span{s}
+	return ctx, Span{s: s}
 }
 
 var serverKind = trace.WithSpanKind(trace.SpanKindServer)
@@ -145,13 +157,17 @@ func parentFrom(ctx context.Context, meta map[string]any, header http.Header) co
 
 // StartCall starts the span of the host's call of one tool; EndCall
 // gives it its attributes and ends it. tool is one of the host's tools:
-// the span's name is kept for each.
+// the span's name is kept for each. The span is recorded cheaply and
+// becomes an OpenTelemetry span when it is exported.
 func StartCall(ctx context.Context, tool string) (context.Context, Span) {
 	if !tracingOn.Load() {
 		return ctx, Span{}
 	}
-	ctx, s := tracer().Start(ctx, callName(tool))
-	return ctx, Span{s}
+	m := modSink.Load()
+	if m == nil {
+		return ctx, Span{}
+	}
+	return startCall(ctx, m, tool)
 }
 
 // callNames are the names of the call spans, by tool: a set as small as
@@ -195,7 +211,7 @@ func StartStep(ctx context.Context, step, subject string) (context.Context, Span
 		name += " " + subject
 	}
 	ctx, s := tracer().Start(ctx, name, stepOption(step))
-	return ctx, Span{s}
+	return ctx, Span{s: s}
 }
 
 // PastStep records a step that already happened, from start to end, under
