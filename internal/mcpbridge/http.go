@@ -154,6 +154,11 @@ type httpMessage struct {
 		RequestID json.RawMessage            `json:"requestId"`
 		Meta      map[string]json.RawMessage `json:"_meta"`
 	} `json:"params"`
+	// params is the params member as written, and plain tells that the
+	// message has the members of a request, each once, and no other: both
+	// are set only by readMessage.
+	params json.RawMessage
+	plain  bool
 }
 
 // clientRequests are the requests a client may send an MCP server: any
@@ -238,7 +243,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		if h.serveTasks(w, req, &m, body) {
 			return
 		}
-		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, body) {
+		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
 			return
 		}
 		h.stateless.ServeHTTP(w, req)
@@ -324,11 +329,12 @@ func checkBody(body []byte) (m httpMessage, code int, msg string) {
 		}
 		return m, codeInvalidRequest, "invalid request: a message is a JSON object"
 	}
-	if err := json.Unmarshal(body, &m); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || !json.Valid(body) {
-			return m, codeParseError, "parse error: the body is not JSON"
-		}
+	if !json.Valid(body) {
+		return m, codeParseError, "parse error: the body is not JSON"
+	}
+	if quick, ok := readMessage(body); ok {
+		m = quick
+	} else if err := json.Unmarshal(body, &m); err != nil {
 		return m, codeInvalidRequest, "invalid request: not a JSON-RPC message"
 	}
 	if text := m.invalid(); text != "" {

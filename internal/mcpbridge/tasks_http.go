@@ -80,13 +80,10 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	// reads the params the method takes.
 	caps := m.Params.Meta[mcp.MetaKeyClientCapabilities]
 	if m.Method == "tools/call" {
-		var r struct {
-			Params taskCall `json:"params"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
+		p := new(taskCall)
+		if err := paramsOf(m, body, p); err != nil {
 			return false // the SDK says what is wrong
 		}
-		p := &r.Params
 		t, ok := tr.tools[p.Name]
 		if !ok {
 			return false
@@ -105,14 +102,11 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		writeResult(w, m.ID, res, err)
 		return true
 	}
-	var r struct {
-		Params taskParams `json:"params"`
-	}
-	if err := json.Unmarshal(body, &r); err != nil || r.Params.TaskID == "" {
+	var p taskParams
+	if err := paramsOf(m, body, &p); err != nil || p.TaskID == "" {
 		writeError(w, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
 		return true
 	}
-	p := r.Params
 	if !declaresTasks(caps) {
 		writeError(w, m.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
@@ -133,6 +127,17 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	}
 	writeResult(w, m.ID, res, err)
 	return true
+}
+
+// paramsOf decodes the params of m, whose body is body, into p: those
+// checkBody kept as written, or else the body's.
+func paramsOf(m *httpMessage, body []byte, p any) error {
+	if m.params != nil {
+		return json.Unmarshal(m.params, p)
+	}
+	return json.Unmarshal(body, &struct {
+		Params any `json:"params"`
+	}{p})
 }
 
 // serveTaskListen serves a subscriptions/listen that names tasks to
