@@ -85,3 +85,33 @@ func checkSameMessage(t *testing.T, body []byte, m httpMessage) {
 		t.Fatalf("%q: got plain %v, want %v", body, m.plain, plain)
 	}
 }
+
+// FuzzDeclaresExtension checks declaresExtension against json.Unmarshal:
+// whatever it reads, it reads as declaresTasks's decoding does.
+func FuzzDeclaresExtension(f *testing.F) {
+	for _, s := range []string{
+		`{"extensions":{"io.modelcontextprotocol/tasks":{}}}`, `{"extensions":{"other":{}}}`, `{}`,
+		`{"extensions":null}`, `{"Extensions":{"io.modelcontextprotocol/tasks":{}}}`, `{"extensions":[]}`,
+		`{"elicitation":{"form":{}},"extensions":{"a":1,"io.modelcontextprotocol/tasks":{"x":[1]}}}`,
+		`{"extensions":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}`, `[]`, `null`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, caps []byte) {
+		if !json.Valid(caps) {
+			return
+		}
+		declared, ok := declaresExtension(caps, TasksExtension)
+		if !ok {
+			return
+		}
+		var c struct {
+			Extensions map[string]json.RawMessage `json:"extensions"`
+		}
+		err := json.Unmarshal(caps, &c)
+		_, want := c.Extensions[TasksExtension]
+		if err != nil || declared != want {
+			t.Fatalf("%q: got %v, want %v (json.Unmarshal: %v)", caps, declared, want, err)
+		}
+	})
+}

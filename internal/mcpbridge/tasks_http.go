@@ -39,6 +39,9 @@ type requestMeta struct {
 // declaresTasks reports whether a client's capabilities (JSON) declare
 // the tasks extension.
 func declaresTasks(caps json.RawMessage) bool {
+	if declared, ok := declaresExtension(caps, TasksExtension); ok {
+		return declared
+	}
 	var c struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
@@ -47,6 +50,50 @@ func declaresTasks(caps json.RawMessage) bool {
 	}
 	_, ok := c.Extensions[TasksExtension]
 	return ok
+}
+
+// declaresExtension reads whether caps, a client's capabilities (valid
+// JSON), declare the extension name, without decoding them: every request
+// of the tasks code asks. ok is false for a shape it leaves to
+// json.Unmarshal: extensions twice or in another case, or not an object.
+func declaresExtension(caps json.RawMessage, name string) (declared, ok bool) {
+	r, ok := newFieldReader(caps)
+	if !ok {
+		return false, false
+	}
+	var exts json.RawMessage
+	for {
+		key, more := r.next()
+		if !more {
+			break
+		}
+		v, ok := r.value()
+		if !ok || strings.EqualFold(key, "extensions") && (key != "extensions" || exts != nil) {
+			return false, false
+		}
+		if key == "extensions" {
+			exts = v
+		}
+	}
+	if exts == nil || string(exts) == "null" {
+		return false, true
+	}
+	r, ok = newFieldReader(exts)
+	if !ok {
+		return false, false
+	}
+	for {
+		key, more := r.next()
+		if !more {
+			return false, true
+		}
+		if key == name {
+			return true, true
+		}
+		if _, ok := r.value(); !ok {
+			return false, false
+		}
+	}
 }
 
 // serveTasks answers a stateless request when it is the tasks extension's:
