@@ -142,13 +142,29 @@ type rawClient struct {
 	timing func(method string, d time.Duration)
 }
 
+// statelessMeta is the _meta member of every request rawClient posts.
+const statelessMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + statelessVersion +
+	`","io.modelcontextprotocol/clientCapabilities":{"extensions":{"` + mcpbridge.TasksExtension + `":{}}}}`
+
+// post sends a request of method with params (and the _meta of the
+// revision) and returns its result. The body is put together from its
+// parts, as a lean client does: the figures are the server's, not those
+// of encoding nested maps.
 func (c *rawClient) post(ctx context.Context, method, name string, params map[string]any) (json.RawMessage, error) {
-	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": statelessVersion,
-		"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{mcpbridge.TasksExtension: map[string]any{}}}}
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+	p, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
 	}
+	body := make([]byte, 0, len(p)+len(statelessMeta)+len(method)+48)
+	body = append(body, `{"jsonrpc":"2.0","id":1,"method":"`...)
+	body = append(body, method...)
+	body = append(body, `","params":`...)
+	body = append(body, p[:len(p)-1]...)
+	if len(p) > 2 {
+		body = append(body, ',')
+	}
+	body = append(body, statelessMeta...)
+	body = append(body, "}}"...)
 	req, err := http.NewRequestWithContext(ctx, "POST", c.url, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
@@ -171,14 +187,17 @@ func (c *rawClient) post(ctx context.Context, method, name string, params map[st
 	if c.timing != nil {
 		c.timing(method, time.Since(start))
 	}
-	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
-		data = data[i+len("data: "):]
-	}
 	var out struct {
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
 	}
-	if err := json.NewDecoder(bytes.NewReader(data)).Decode(&out); err != nil {
+	if i := bytes.Index(data, []byte("data: ")); i >= 0 {
+		// An event stream: the first event's message.
+		err = json.NewDecoder(bytes.NewReader(data[i+len("data: "):])).Decode(&out)
+	} else {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: HTTP %d: %q", method, resp.StatusCode, data)
 	}
 	if out.Error != nil {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http"
+	"os"
 	"os/exec"
 	"testing"
 	"time"
@@ -34,12 +35,35 @@ func BenchmarkTask(b *testing.B) {
 			}
 		}
 		defer func() { c.timing = nil }()
+		cpu := hostCPU(b)
 		runCall(b, func(ctx context.Context) error { return c.echoTask(ctx) })
+		cpu()
 		b.ReportMetric(float64(call.Microseconds())/float64(b.N), "call-µs/op")
 		b.ReportMetric(float64(poll.Microseconds())/float64(b.N), "poll-µs/op")
 		b.ReportMetric(float64(polls)/float64(b.N), "polls/op")
 	})
-	b.Run("plain", func(b *testing.B) { runCall(b, func(ctx context.Context) error { return c.echo(ctx, "echo") }) })
+	b.Run("plain", func(b *testing.B) {
+		cpu := hostCPU(b)
+		runCall(b, func(ctx context.Context) error { return c.echo(ctx, "echo") })
+		cpu()
+	})
+}
+
+// hostCPU starts counting the CPU time of this process (the client and
+// the host's HTTP handler; not the mod's); the function it returns reports
+// it per op.
+func hostCPU(b *testing.B) func() {
+	start, err := procCPU(os.Getpid())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		end, err := procCPU(os.Getpid())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64((end-start).Microseconds())/float64(b.N), "host-cpu-µs/op")
+	}
 }
 
 // BenchmarkBalanced: the two sides of balanced_vs_direct; needs haproxy.

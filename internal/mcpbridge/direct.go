@@ -70,9 +70,9 @@ var directMeta = map[string]bool{
 	mcp.MetaKeyClientInfo:         true,
 }
 
-// serveDirect serves a stateless tools/call whose body is body, and
-// reports whether it did; when it did not, nothing was written.
-func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, body []byte) bool {
+// serveDirect serves the stateless tools/call m, which checkBody read,
+// and reports whether it did; when it did not, nothing was written.
+func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, m *httpMessage) bool {
 	if req.Header.Get(protocolHeader) != multiRoundTrip || req.Header.Get("Mcp-Method") != "tools/call" ||
 		!isJSON(req.Header.Get("Content-Type")) || !acceptsBoth(req.Header.Values("Accept")) {
 		return false
@@ -82,37 +82,15 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 			return false
 		}
 	}
-	var msg map[string]json.RawMessage
-	if json.Unmarshal(body, &msg) != nil || len(msg) != 4 || string(msg["jsonrpc"]) != `"2.0"` ||
-		string(msg["method"]) != `"tools/call"` || !directID(msg["id"]) || msg["params"] == nil {
+	if !m.plain || m.JSONRPC != "2.0" || m.Method != "tools/call" || !directID(m.ID) || !directMetaRawOK(m.Params.Meta) {
 		return false
 	}
-	var params map[string]json.RawMessage
-	if json.Unmarshal(msg["params"], &params) != nil {
+	p, ok := plainCallParams(m.params)
+	if !ok {
 		return false
-	}
-	p := &mcp.CallToolParamsRaw{}
-	for k, v := range params {
-		var err error
-		switch k {
-		case "name":
-			err = json.Unmarshal(v, &p.Name)
-		case "arguments":
-			if len(v) == 0 || v[0] != '{' {
-				return false
-			}
-			p.Arguments = v
-		case "_meta":
-			err = json.Unmarshal(v, &p.Meta)
-		default:
-			return false
-		}
-		if err != nil {
-			return false
-		}
 	}
 	handler, ok := calls.handlers[p.Name]
-	if !ok || req.Header.Get("Mcp-Name") != p.Name || !directMetaOK(p.Meta) {
+	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}
 	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header}})
@@ -127,7 +105,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 		}
 		res.SetMeta(meta)
 	}
-	writeDirect(w, msg["id"], res, err)
+	writeDirect(w, m.ID, res, err)
 	return true
 }
 
@@ -161,6 +139,26 @@ func directMetaOK(meta map[string]any) bool {
 		return false
 	}
 	return true
+}
+
+// directMetaRawOK is directMetaOK of a _meta as written, by key: it
+// decodes the capabilities and the client's name once, straight from
+// their JSON.
+func directMetaRawOK(meta map[string]json.RawMessage) bool {
+	if string(meta[mcp.MetaKeyProtocolVersion]) != `"`+multiRoundTrip+`"` {
+		return false
+	}
+	for k := range meta {
+		if !directMeta[k] {
+			return false
+		}
+	}
+	caps := meta[mcp.MetaKeyClientCapabilities]
+	if len(caps) == 0 || caps[0] != '{' || json.Unmarshal(caps, new(mcp.ClientCapabilities)) != nil {
+		return false
+	}
+	info, present := meta[mcp.MetaKeyClientInfo]
+	return !present || info[0] == '{' && json.Unmarshal(info, new(mcp.Implementation)) == nil
 }
 
 // decodes reports whether the decoded JSON value v decodes into target.

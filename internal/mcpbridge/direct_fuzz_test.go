@@ -42,7 +42,8 @@ func FuzzServeDirect(f *testing.F) {
 		req.Header.Set("Mcp-Method", "tools/call")
 		req.Header.Set("Mcp-Name", "t")
 		w := httptest.NewRecorder()
-		if !calls.serveDirect(w, req, body) {
+		m, code, _ := checkBody(body)
+		if code != 0 || !calls.serveDirect(w, req, &m) {
 			if w.Body.Len() > 0 || got != nil {
 				t.Fatalf("%q: declined, yet wrote %q or called the tool", body, w.Body.Bytes())
 			}

@@ -154,6 +154,11 @@ type httpMessage struct {
 		RequestID json.RawMessage            `json:"requestId"`
 		Meta      map[string]json.RawMessage `json:"_meta"`
 	} `json:"params"`
+	// params is the params member as written, and plain tells that the
+	// message has the members of a request, each once, and no other: both
+	// are set only by readMessage.
+	params json.RawMessage
+	plain  bool
 }
 
 // clientRequests are the requests a client may send an MCP server: any
@@ -187,13 +192,13 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", req.Host), http.StatusForbidden)
 		return
 	}
-	req = req.WithContext(withCallsContext(req.Context(), h.calls))
 	session := req.Header.Get(sessionHeader)
 	newHeader := req.Header.Get(protocolHeader) >= sessionless
 	if req.Method != http.MethodPost || req.Body == nil {
 		// GET opens a session's event stream, DELETE ends a session: with
 		// no session named, there is none (the stateless handler answers
 		// 405 with Allow: POST).
+		req = h.withCalls(req)
 		if newHeader || session == "" {
 			h.stateless.ServeHTTP(w, req)
 			return
@@ -211,7 +216,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	defer h.posts.leave()
-	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes))
+	body, err := readBody(w, req)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -228,17 +233,21 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	tagRequestID(req.Header, m.ID)
+	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
+	stateless := m.Method != "" && (newHeader || metaVersion || (session == "" && m.Method == "server/discover"))
+	// The tasks methods run in the task runner's context: the calls
+	// context is for the others.
+	if stateless && h.serveTasks(w, req, &m, body) {
+		return
+	}
+	req = h.withCalls(req)
 	if m.Method == "" {
 		// Batches and responses: the SDK's to judge.
 		h.serveSession(w, req, session)
 		return
 	}
-	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
-	if newHeader || metaVersion || (session == "" && m.Method == "server/discover") {
-		if h.serveTasks(w, req, &m, body) {
-			return
-		}
-		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, body) {
+	if stateless {
+		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
 			return
 		}
 		h.stateless.ServeHTTP(w, req)
@@ -279,6 +288,27 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		w = &cancelFilter{ResponseWriter: w, id: id, cancelled: cancelled}
 	}
 	h.serveSession(w, req, session)
+}
+
+// withCalls returns req with a context that carries the handler's calls
+// context, which Close cancels (callContext).
+func (h *HTTPHandler) withCalls(req *http.Request) *http.Request {
+	return req.WithContext(withCallsContext(req.Context(), h.calls))
+}
+
+// readBody reads a posted body, of at most the SDK's limit: into a buffer
+// of its length when the request says it.
+func readBody(w http.ResponseWriter, req *http.Request) ([]byte, error) {
+	r := http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes)
+	n := req.ContentLength
+	if n <= 0 || n > mcp.DefaultMaxRequestBodyBytes {
+		return io.ReadAll(r)
+	}
+	body := make([]byte, n)
+	if _, err := io.ReadFull(r, body); err != nil {
+		return nil, err
+	}
+	return body, nil
 }
 
 // serveSession serves a request of the session named id, which counts as
@@ -324,11 +354,12 @@ func checkBody(body []byte) (m httpMessage, code int, msg string) {
 		}
 		return m, codeInvalidRequest, "invalid request: a message is a JSON object"
 	}
-	if err := json.Unmarshal(body, &m); err != nil {
-		var syntax *json.SyntaxError
-		if errors.As(err, &syntax) || !json.Valid(body) {
-			return m, codeParseError, "parse error: the body is not JSON"
-		}
+	if !json.Valid(body) {
+		return m, codeParseError, "parse error: the body is not JSON"
+	}
+	if quick, ok := readMessage(body); ok {
+		m = quick
+	} else if err := json.Unmarshal(body, &m); err != nil {
 		return m, codeInvalidRequest, "invalid request: not a JSON-RPC message"
 	}
 	if text := m.invalid(); text != "" {

@@ -1,6 +1,10 @@
 package mcpbridge
 
 import (
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -45,6 +49,46 @@ func BenchmarkPlainHTTP(b *testing.B) {
 	for b.Loop() {
 		res, e := post(b, url, "tools/call", "plain", map[string]any{"name": "plain", "arguments": map[string]any{}}, withTasks)
 		if e != nil || res["resultType"] != "complete" {
+			b.Fatalf("got %v %v", res, e)
+		}
+	}
+}
+
+// BenchmarkTaskGetHTTP: tasks/get of a completed task, the poll of every
+// task: what the handler costs a request besides its work. Compare with
+// BenchmarkBarePOST.
+func BenchmarkTaskGetHTTP(b *testing.B) {
+	url := taskServer(b, newTaskBackend(), nil)
+	res, e := post(b, url, "tools/call", "flash", map[string]any{"name": "flash", "arguments": map[string]any{}}, withTasks)
+	if e != nil || res["resultType"] != "task" {
+		b.Fatalf("got %v %v", res, e)
+	}
+	id := res["taskId"].(string)
+	for res["status"] != "completed" {
+		res, _ = post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
+	}
+	for b.Loop() {
+		res, e := post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
+		if e != nil || res["status"] != "completed" {
+			b.Fatalf("got %v %v", res, e)
+		}
+	}
+}
+
+// BenchmarkBarePOST: the same request to a handler that answers a fixed
+// JSON-RPC response: the floor of BenchmarkTaskGetHTTP.
+func BenchmarkBarePOST(b *testing.B) {
+	answer := []byte(`{"jsonrpc":"2.0","id":7,"result":{"status":"completed"}}`)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		io.Copy(io.Discard, req.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+		w.Write(answer)
+	}))
+	b.Cleanup(ts.Close)
+	for b.Loop() {
+		res, e := post(b, ts.URL, "tasks/get", "x", map[string]any{"taskId": "x"}, withTasks)
+		if e != nil || res["status"] != "completed" {
 			b.Fatalf("got %v %v", res, e)
 		}
 	}

@@ -39,6 +39,9 @@ type requestMeta struct {
 // declaresTasks reports whether a client's capabilities (JSON) declare
 // the tasks extension.
 func declaresTasks(caps json.RawMessage) bool {
+	if declared, ok := declaresExtension(caps, TasksExtension); ok {
+		return declared
+	}
 	var c struct {
 		Extensions map[string]json.RawMessage `json:"extensions"`
 	}
@@ -47,6 +50,50 @@ func declaresTasks(caps json.RawMessage) bool {
 	}
 	_, ok := c.Extensions[TasksExtension]
 	return ok
+}
+
+// declaresExtension reads whether caps, a client's capabilities (valid
+// JSON), declare the extension name, without decoding them: every request
+// of the tasks code asks. ok is false for a shape it leaves to
+// json.Unmarshal: extensions twice or in another case, or not an object.
+func declaresExtension(caps json.RawMessage, name string) (declared, ok bool) {
+	r, ok := newFieldReader(caps)
+	if !ok {
+		return false, false
+	}
+	var exts json.RawMessage
+	for {
+		key, more := r.next()
+		if !more {
+			break
+		}
+		v, ok := r.value()
+		if !ok || strings.EqualFold(key, "extensions") && (key != "extensions" || exts != nil) {
+			return false, false
+		}
+		if key == "extensions" {
+			exts = v
+		}
+	}
+	if exts == nil || string(exts) == "null" {
+		return false, true
+	}
+	r, ok = newFieldReader(exts)
+	if !ok {
+		return false, false
+	}
+	for {
+		key, more := r.next()
+		if !more {
+			return false, true
+		}
+		if key == name {
+			return true, true
+		}
+		if _, ok := r.value(); !ok {
+			return false, false
+		}
+	}
 }
 
 // serveTasks answers a stateless request when it is the tasks extension's:
@@ -80,13 +127,10 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	// reads the params the method takes.
 	caps := m.Params.Meta[mcp.MetaKeyClientCapabilities]
 	if m.Method == "tools/call" {
-		var r struct {
-			Params taskCall `json:"params"`
-		}
-		if err := json.Unmarshal(body, &r); err != nil {
+		p := new(taskCall)
+		if err := paramsOf(m, body, p); err != nil {
 			return false // the SDK says what is wrong
 		}
-		p := &r.Params
 		t, ok := tr.tools[p.Name]
 		if !ok {
 			return false
@@ -105,14 +149,11 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		writeResult(w, m.ID, res, err)
 		return true
 	}
-	var r struct {
-		Params taskParams `json:"params"`
-	}
-	if err := json.Unmarshal(body, &r); err != nil || r.Params.TaskID == "" {
+	var p taskParams
+	if err := paramsOf(m, body, &p); err != nil || p.TaskID == "" {
 		writeError(w, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
 		return true
 	}
-	p := r.Params
 	if !declaresTasks(caps) {
 		writeError(w, m.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
@@ -133,6 +174,17 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	}
 	writeResult(w, m.ID, res, err)
 	return true
+}
+
+// paramsOf decodes the params of m, whose body is body, into p: those
+// checkBody kept as written, or else the body's.
+func paramsOf(m *httpMessage, body []byte, p any) error {
+	if m.params != nil {
+		return json.Unmarshal(m.params, p)
+	}
+	return json.Unmarshal(body, &struct {
+		Params any `json:"params"`
+	}{p})
 }
 
 // serveTaskListen serves a subscriptions/listen that names tasks to
