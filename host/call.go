@@ -439,21 +439,18 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 	return nil, res.failWith(err), nil
 }
 
-func (r *CallResult) fail(msg string) *CallResult {
+// endAs ends the call as e says (callflow builds every ending).
+func (r *CallResult) endAs(e callflow.Ending) *CallResult {
 	r.Activity.Ended = true
-	r.Status = StatusFailed
-	r.Error = msg
-	r.Text = "Tool failed: " + msg
+	r.Status = Status(e.Status)
+	r.Error = e.Error
+	r.Text = e.Text
 	return r
 }
 
-func (r *CallResult) cancelled() *CallResult {
-	r.Activity.Ended = true
-	r.Status = StatusCancelled
-	r.Error = "call cancelled"
-	r.Text = ""
-	return r
-}
+func (r *CallResult) fail(msg string) *CallResult { return r.endAs(callflow.Failed(msg, nil)) }
+
+func (r *CallResult) cancelled() *CallResult { return r.endAs(callflow.Cancelled(nil)) }
 
 // end turns an error that stopped the call into its outcome.
 func (r *CallResult) end(ctx context.Context, err error) *CallResult {
@@ -482,18 +479,12 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	modapi.CapResult(t.man.Name, o, maxBytes)
 	if o.Status != modapi.StatusCompleted {
 		r.Unasked = o.Unasked
-		return r.fail(o.Message(t.man.Name))
-	}
-	if msg := t.checkActions(o.Actions); msg != "" {
+	} else if msg := t.checkActions(o.Actions); msg != "" {
 		return r.fail(msg)
+	} else {
+		r.Actions, r.Result, r.Outputs = o.Actions, o.Result, o.Outputs
 	}
-	r.Actions = o.Actions
-	r.Activity.Ended = true
-	r.Status = StatusCompleted
-	r.Text = o.Text
-	r.Result = o.Result
-	r.Outputs = o.Outputs
-	return r
+	return r.endAs(callflow.Completed(t.man.Name, o))
 }
 
 var errCallTimeout = errors.New("call timed out")

@@ -3,13 +3,12 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -122,15 +121,12 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 		handle(call)
 	}()
 	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
-	switch {
-	case errors.Is(err, modapi.ErrClientTimeout):
-		return res.fail(words.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
-	case ctx.Err() != nil:
-		return res.cancelled()
-	case err != nil:
-		return res.fail("the host closed before the client answered tool " + t.man.Name)
+	end, o := callflow.ClientAnswered(ctx, t.man.Name, a, err, h.opts.ClientTimeout,
+		"the host closed before the client answered tool "+t.man.Name,
+		t.man.Kind == manifest.KindRendered, h.opts.MaxResultBytes, t.checkResult)
+	if end.Status != modapi.StatusCompleted {
+		return res.endAs(end)
 	}
-	o := modapi.ClientOutcome(t.man.Name, t.man.Kind == manifest.KindRendered, a, h.opts.MaxResultBytes, t.checkResult)
 	return res.outcome(t, &o, h.opts.MaxResultBytes)
 }
 

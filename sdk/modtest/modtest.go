@@ -207,12 +207,13 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	mt, toClient, err := clientTool(g, tool, opts)
+	man, err := toolManifest(g, tool)
 	if err != nil {
 		return nil, err
 	}
+	toClient := toClient(&man, opts)
 	// The steps of a call are a host's (internal/callflow), over the same
-	// server code a mod process runs.
+	// server code a mod process runs; every ending is callflow's.
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
 	callReq := &modapi.CallRequest{
 		Tool:           tool,
@@ -227,30 +228,25 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		callReq.CanAsk = modapi.Kinds
 	}
 	var start, end time.Time
-	// failed ends the call as failed with msg, once the handler ran.
-	failed := func(msg string) (*Outcome, bool) {
+	// ended ends the call as e says once the handler ran: nothing more is
+	// recorded.
+	ended := func(e callflow.Ending) (*Outcome, bool) {
 		rec.mu.Lock()
 		defer rec.mu.Unlock()
 		rec.done = true
-		out.Activity.Ended = true
-		out.fail(msg, errors.New(msg))
-		return out, true
+		return out.endAs(e), true
 	}
 	steps := &callflow.Steps[*Outcome]{
 		Prepare: func(context.Context) (*Outcome, bool) {
 			if toClient && opts.Client == nil {
-				msg := words.NoClient(tool)
-				out.fail(msg, errors.New(msg))
-				return out, true
+				return out.endAs(callflow.NoClient(tool)), true
 			}
 			return nil, false
 		},
 		Approve: func(ctx context.Context) (*Outcome, bool) {
-			ok := approve(ctx, srv, &modapi.ApprovalRequest{
-				Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
-				Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
+			return out, !approve(ctx, srv, &man, &modapi.ApprovalRequest{
+				Tool: tool, Input: data, Session: callReq.Session, Today: callReq.Today, Run: modapi.Run{CallID: callReq.CallID},
 			}, opts, out)
-			return out, !ok
 		},
 		Call: func(ctx context.Context, answers []modapi.Answered) (*modapi.CallResponse, *Outcome, bool) {
 			if start.IsZero() {
@@ -263,7 +259,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			end = time.Now()
 			if resp.Outcome.Status == modapi.StatusCompleted {
 				if key := unasked(opts.Answers, out.Questions); key != "" {
-					r, _ := failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key))
+					r, _ := ended(callflow.Failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key), nil))
 					return nil, r, true
 				}
 			}
@@ -272,42 +268,27 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *Outcome, bool) {
 			answers, msg := answerFrom(opts, asked, given, &out.Questions, tool)
 			if msg != "" {
-				r, _ := failed(msg)
+				r, _ := ended(callflow.Failed(msg, nil))
 				return nil, r, true
 			}
 			return answers, nil, false
 		},
 		Outcome: func(resp *modapi.CallResponse) *Outcome {
-			rec.mu.Lock()
-			defer rec.mu.Unlock()
-			rec.done = true
 			o := &resp.Outcome
+			r, _ := ended(callflow.Completed(tool, o))
 			if o.Status == modapi.StatusCancelled && rec.cancelledAt.IsZero() {
 				// Cancelled from outside, and the handler noticed before the
 				// watcher ran.
 				rec.cancelledAt = end
 			}
 			out.Elapsed = end.Sub(start)
-			out.Activity.Ended = true
-			switch o.Status {
-			case modapi.StatusCancelled:
-				out.Status = StatusCancelled
-				out.Err = o.Cause
+			if o.Status == modapi.StatusCancelled {
 				out.SinceCancel = end.Sub(rec.cancelledAt)
-			case modapi.StatusCompleted:
-				out.Status = StatusCompleted
-				out.Text = o.Text
-				out.Result = o.Result
-				out.Outputs = o.Outputs
-				out.Actions = o.Actions
-			default:
-				err := o.Cause
-				if err == nil {
-					err = errors.New(o.Error)
-				}
-				out.fail(o.Message(tool), err)
 			}
-			return out
+			if o.Status == modapi.StatusCompleted {
+				out.Result, out.Outputs, out.Actions = o.Result, o.Outputs, o.Actions
+			}
+			return r
 		},
 	}
 	if opts.Hooks || toClient {
@@ -316,11 +297,9 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 			if _, err := srv.Decode(tool, data); err != nil {
 				var ie *sdk.InputError
 				if errors.As(err, &ie) {
-					out.fail(words.InvalidInput(tool, ie.Problems), err)
-				} else {
-					out.fail(err.Error(), err)
+					return out.endAs(callflow.InvalidInput(tool, ie.Problems, err)), true
 				}
-				return out, true
+				return out.endAs(callflow.Failed(err.Error(), err)), true
 			}
 			return nil, false
 		}
@@ -328,15 +307,14 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if opts.Hooks {
 		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
 			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-				out.fail(words.Blocked(modID(g), refusal), errors.New(refusal))
-				return out, true
+				return out.endAs(callflow.Failed(words.Blocked(modID(g), refusal), errors.New(refusal))), true
 			}
 			return nil, false
 		}
 	}
 	if toClient {
 		steps.Client = func(ctx context.Context) *Outcome {
-			callClient(ctx, g, mt, out, opts)
+			callClient(ctx, g, &man, out, opts)
 			return out
 		}
 	}
@@ -362,13 +340,14 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 	return s
 }
 
-// fail ends the call as failed: msg is why, as a host words it.
-func (o *Outcome) fail(msg string, err error) {
-	o.Status = StatusFailed
-	o.Err = err
-	o.msg = msg
-	o.Text = "Tool failed: " + msg
+// endAs ends the call as e says (callflow builds every ending).
+func (o *Outcome) endAs(e callflow.Ending) *Outcome {
+	o.Status = Status(e.Status)
+	o.Text = e.Text
+	o.msg = e.Error
+	o.Err = e.Cause
 	o.Activity.Ended = true
+	return o
 }
 
 func maxBytes(opts *Options) int {
