@@ -13,7 +13,6 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -224,8 +223,8 @@ func (c *hostCall) prepare(ctx context.Context) (callEnd, bool) {
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return ended(res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)))
 	}
-	if c.client == nil && !t.man.Runs.InMod() {
-		return ended(res.fail(words.NoClient(t.man.Name)))
+	if _, end, cannot := callflow.Where(t.man.Name, t.man.Runs, c.client != nil); cannot {
+		return ended(res.endAs(end))
 	}
 	return callEnd{}, false
 }
@@ -267,7 +266,7 @@ func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
 		vspan.Fail("invalid_input", "the input does not fit the tool's schema")
 		vspan.End()
 		telemetry.InputRefused(req.Tool, telemetry.RefusedInvalid)
-		return ended(c.res.fail(words.InvalidInput(t.man.Name, problems)))
+		return ended(c.res.endAs(callflow.InvalidInput(t.man.Name, problems, nil)))
 	}
 	vspan.End()
 	c.today = h.opts.Today()

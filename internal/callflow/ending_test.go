@@ -10,6 +10,7 @@ import (
 	"github.com/modkit/modkit/internal/approval"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/words"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -146,5 +147,25 @@ func TestHooks(t *testing.T) {
 	ran = nil
 	if refusal, _ := Hooks(context.Background(), cmd, run(sdk.ActionCommandRun)); refusal != "no" || strings.Join(ran, " ") != "command.run" {
 		t.Errorf("got %q after %q, want a refusal after command.run alone", refusal, ran)
+	}
+}
+
+func TestWhere(t *testing.T) {
+	for _, tt := range []struct {
+		runs            manifest.Runs
+		haveClient      bool
+		inClient, ended bool
+	}{
+		{manifest.RunsInMod, false, false, false},
+		{manifest.RunsInMod, true, false, false},
+		{manifest.RunsEither, false, false, false},
+		{manifest.RunsEither, true, true, false},
+		{manifest.RunsInClient, true, true, false},
+		{manifest.RunsInClient, false, false, true},
+	} {
+		inClient, end, ended := Where("t", tt.runs, tt.haveClient)
+		if inClient != tt.inClient || ended != tt.ended || (ended && end.Error != words.NoClient("t")) {
+			t.Errorf("runs %q, client %v: got in client %v, ended %v (%q); want %v, %v", tt.runs, tt.haveClient, inClient, ended, end.Error, tt.inClient, tt.ended)
+		}
 	}
 }

@@ -51,12 +51,6 @@ func toolManifest(g *sdk.Generated, name string) (manifest.Tool, error) {
 	return manifest.Tool{Name: name}, nil
 }
 
-// toClient reports whether a call of t goes to a client: t runs only in
-// the client, or opts has a client and t runs either way.
-func toClient(t *manifest.Tool, opts *Options) bool {
-	return !t.Runs.InMod() || (opts.Client != nil && t.Runs.InClient())
-}
-
 // callClient runs a call of t through the scripted client once the input
 // was judged valid, the hooks (with opts.Hooks) let it through and any
 // approval was given, as a host does.

@@ -211,7 +211,7 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	toClient := toClient(&man, opts)
+	toClient, noClient, cannot := callflow.Where(tool, man.Runs, opts.Client != nil)
 	// The steps of a call are a host's (internal/callflow), over the same
 	// server code a mod process runs; every ending is callflow's.
 	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
@@ -238,8 +238,8 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	}
 	steps := &callflow.Steps[*Outcome]{
 		Prepare: func(context.Context) (*Outcome, bool) {
-			if toClient && opts.Client == nil {
-				return out.endAs(callflow.NoClient(tool)), true
+			if cannot {
+				return out.endAs(noClient), true
 			}
 			return nil, false
 		},
