@@ -3,7 +3,6 @@ package modtest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -16,7 +15,6 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -198,7 +196,6 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		return nil, fmt.Errorf("input for %s: %w", tool, err)
 	}
 	out := &Outcome{tool: tool, input: data}
-	srv := modserver.New(g, opts.Logger)
 
 	parent := opts.Context
 	if parent == nil {
@@ -211,114 +208,9 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	toClient, noClient, cannot := callflow.Where(tool, man.Runs, opts.Client != nil)
-	// The steps of a call are a host's (internal/callflow), over the same
-	// server code a mod process runs; every ending is callflow's.
-	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
-	callReq := &modapi.CallRequest{
-		Tool:           tool,
-		Input:          data,
-		Session:        session(opts),
-		CallID:         orDefault(opts.CallID, DefaultCallID),
-		Today:          orDefault(opts.Today, DefaultToday),
-		MaxResultBytes: maxBytes(opts),
-		OnActivity:     rec.Activity,
-	}
-	if opts.Answers != nil {
-		callReq.CanAsk = modapi.Kinds
-	}
-	var start, end time.Time
-	// ended ends the call as e says once the handler ran: nothing more is
-	// recorded.
-	ended := func(e callflow.Ending) (*Outcome, bool) {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		rec.done = true
-		return out.endAs(e), true
-	}
-	steps := &callflow.Steps[*Outcome]{
-		Prepare: func(context.Context) (*Outcome, bool) {
-			if cannot {
-				return out.endAs(noClient), true
-			}
-			return nil, false
-		},
-		Approve: func(ctx context.Context) (*Outcome, bool) {
-			return out, !approve(ctx, srv, &man, &modapi.ApprovalRequest{
-				Tool: tool, Input: data, Session: callReq.Session, Today: callReq.Today, Run: modapi.Run{CallID: callReq.CallID},
-			}, opts, out)
-		},
-		Call: func(ctx context.Context, answers []modapi.Answered) (*modapi.CallResponse, *Outcome, bool) {
-			if start.IsZero() {
-				rec.watch(ctx)
-				start = time.Now()
-			}
-			out.Runs++
-			callReq.Answers = answers
-			resp, _ := srv.CallTool(ctx, callReq)
-			end = time.Now()
-			if resp.Outcome.Status == modapi.StatusCompleted {
-				if key := unasked(opts.Answers, out.Questions); key != "" {
-					r, _ := ended(callflow.Failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key), nil))
-					return nil, r, true
-				}
-			}
-			return resp, nil, false
-		},
-		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *Outcome, bool) {
-			answers, msg := answerFrom(opts, asked, given, &out.Questions, tool)
-			if msg != "" {
-				r, _ := ended(callflow.Failed(msg, nil))
-				return nil, r, true
-			}
-			return answers, nil, false
-		},
-		Outcome: func(resp *modapi.CallResponse) *Outcome {
-			o := &resp.Outcome
-			r, _ := ended(callflow.Completed(tool, o))
-			if o.Status == modapi.StatusCancelled && rec.cancelledAt.IsZero() {
-				// Cancelled from outside, and the handler noticed before the
-				// watcher ran.
-				rec.cancelledAt = end
-			}
-			out.Elapsed = end.Sub(start)
-			if o.Status == modapi.StatusCancelled {
-				out.SinceCancel = end.Sub(rec.cancelledAt)
-			}
-			if o.Status == modapi.StatusCompleted {
-				out.Result, out.Outputs, out.Actions = o.Result, o.Outputs, o.Actions
-			}
-			return r
-		},
-	}
-	if opts.Hooks || toClient {
-		// Hooks and clients see only checked input, as in a host.
-		steps.Check = func(context.Context) (*Outcome, bool) {
-			if _, err := srv.Decode(tool, data); err != nil {
-				var ie *sdk.InputError
-				if errors.As(err, &ie) {
-					return out.endAs(callflow.InvalidInput(tool, ie.Problems, err)), true
-				}
-				return out.endAs(callflow.Failed(err.Error(), err)), true
-			}
-			return nil, false
-		}
-	}
-	if opts.Hooks {
-		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
-			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-				return out.endAs(callflow.Failed(words.Blocked(modID(g), refusal), errors.New(refusal))), true
-			}
-			return nil, false
-		}
-	}
-	if toClient {
-		steps.Client = func(ctx context.Context) *Outcome {
-			callClient(ctx, g, &man, out, opts)
-			return out
-		}
-	}
-	return callflow.Run(ctx, steps, nil), nil
+	c := &call{g: g, man: man, opts: opts, out: out, srv: modserver.New(g, opts.Logger),
+		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
+	return callflow.Run(ctx, c.steps(), nil), nil
 }
 
 // ViewState returns the view state of the finished call: completed with its
