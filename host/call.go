@@ -150,7 +150,7 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	c := &hostCall{h: h, t: t, req: req, res: &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}}
 	c.input = inputOrEmpty(req.Input)
-	c.client = h.clientHandler(req, t)
+	c.clientTool = h.clientHandler(req, t)
 	end := callflow.Run(ctx, c.steps(), nil)
 	if c.stop != nil {
 		c.stop()
@@ -166,15 +166,15 @@ type callEnd struct {
 
 // hostCall is one call's state as the host runs its steps.
 type hostCall struct {
-	h      *Host
-	t      *tool
-	req    *CallRequest
-	res    *CallResult
-	input  json.RawMessage
-	client ClientHandler
-	p      *proc
-	today  string
-	qs     *questioning
+	h          *Host
+	t          *tool
+	req        *CallRequest
+	res        *CallResult
+	input      json.RawMessage
+	clientTool ClientHandler
+	p          *proc
+	today      string
+	qs         *questioning
 	// callReq is the mod's request, once the handler first runs; timer
 	// bounds each run by the call timeout.
 	callReq *modapi.CallRequest
@@ -204,9 +204,9 @@ func (c *hostCall) steps() *callflow.Steps[callEnd] {
 	if c.t.man.Approval != nil {
 		s.Approve = c.approve
 	}
-	if c.client != nil {
+	if c.clientTool != nil {
 		s.Client = func(ctx context.Context) callEnd {
-			return callEnd{res: c.h.callClient(ctx, c.t, c.req, c.res, c.input, c.client)}
+			return callEnd{res: c.h.callClientTool(ctx, c.t, c.req, c.res, c.input, c.clientTool)}
 		}
 	}
 	return s
@@ -223,7 +223,7 @@ func (c *hostCall) prepare(ctx context.Context) (callEnd, bool) {
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return ended(res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)))
 	}
-	if _, end, cannot := callflow.Where(t.man.Name, t.man.Runs, c.client != nil); cannot {
+	if _, end, cannot := callflow.Where(t.man.Name, t.man.Runs, c.clientTool != nil); cannot {
 		return ended(res.endAs(end))
 	}
 	return callEnd{}, false
@@ -251,7 +251,7 @@ func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
 		if problems = checkInput(schema, c.input); len(problems) == 0 {
 			c.input = schema.WithDefaults(c.input)
 		}
-	case h.callHooks || c.client != nil:
+	case h.callHooks || c.clientTool != nil:
 		var vctx context.Context
 		vctx, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
 		if problems, err = p.checkInput(vctx, t.man.Name, c.input); err != nil {

@@ -66,7 +66,7 @@ func (c *call) steps() *callflow.Steps[*Outcome] {
 	}
 	if inClient {
 		s.Client = func(ctx context.Context) *Outcome {
-			callClient(ctx, c.g, &c.man, out, opts)
+			callClientTool(ctx, c.g, &c.man, out, opts)
 			return out
 		}
 	}

@@ -51,10 +51,10 @@ func toolManifest(g *sdk.Generated, name string) (manifest.Tool, error) {
 	return manifest.Tool{Name: name}, nil
 }
 
-// callClient runs a call of t through the scripted client once the input
+// callClientTool runs a call of t through the scripted client once the input
 // was judged valid, the hooks (with opts.Hooks) let it through and any
 // approval was given, as a host does.
-func callClient(ctx context.Context, g *sdk.Generated, t *manifest.Tool, out *Outcome, opts *Options) {
+func callClientTool(ctx context.Context, g *sdk.Generated, t *manifest.Tool, out *Outcome, opts *Options) {
 	out.ClientInput = out.input
 	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, _ string) {
 		out.DroppedAnswers = append(out.DroppedAnswers, a)
