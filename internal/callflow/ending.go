@@ -32,12 +32,9 @@ type Ending struct {
 	Cause error
 }
 
-// Failed ends a call that failed for msg; cause, when nil, is msg as an
-// error.
+// Failed ends a call that failed for msg; cause is the Go error behind
+// it, if any.
 func Failed(msg string, cause error) Ending {
-	if cause == nil {
-		cause = errors.New(msg)
-	}
 	return Ending{Status: modapi.StatusFailed, Text: "Tool failed: " + msg, Error: msg, Cause: cause}
 }
 
@@ -67,11 +64,7 @@ func Completed(tool string, o *modapi.Outcome) Ending {
 	case modapi.StatusCancelled:
 		return Cancelled(o.Cause)
 	}
-	cause := o.Cause
-	if cause == nil && o.Error != "" {
-		cause = errors.New(o.Error)
-	}
-	return Failed(o.Message(tool), cause)
+	return Failed(o.Message(tool), o.Cause)
 }
 
 // Refused is the ending of a call of tool whose approval step ended

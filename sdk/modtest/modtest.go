@@ -3,6 +3,7 @@ package modtest
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -238,6 +239,9 @@ func (o *Outcome) endAs(e callflow.Ending) *Outcome {
 	o.Text = e.Text
 	o.msg = e.Error
 	o.Err = e.Cause
+	if o.Err == nil && e.Status == modapi.StatusFailed {
+		o.Err = errors.New(e.Error)
+	}
 	o.Activity.Ended = true
 	return o
 }
