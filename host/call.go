@@ -289,10 +289,10 @@ func (c *hostCall) start(ctx context.Context) (callEnd, bool) {
 func (c *hostCall) hooks(ctx context.Context) (callEnd, bool) {
 	req := c.req
 	hctx, hspan := telemetry.StartStep(ctx, telemetry.StepHooks, sdk.ActionToolCall)
-	msg, err := c.h.runHooks(hctx, &modapi.ActionRequest{
-		Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: c.input},
-		Session: req.Session, Today: c.today,
-	}, nil)
+	msg, err := callflow.Hooks(hctx, sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: c.input},
+		func(ctx context.Context, a sdk.Action) (string, error) {
+			return c.h.runHooks(ctx, &modapi.ActionRequest{Action: a, Session: req.Session, Today: c.today}, nil)
+		})
 	if msg != "" {
 		hspan.Fail("refused", msg)
 		telemetry.InputRefused(req.Tool, telemetry.RefusedHook)
