@@ -6,10 +6,9 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/modkit/modkit/internal/approval"
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/words"
-	"github.com/modkit/modkit/manifest"
-	"github.com/modkit/modkit/sdk"
 )
 
 // StatusDenied is the outcome of a call a person was asked to approve and
@@ -19,8 +18,9 @@ const StatusDenied Status = "denied"
 // Approver asks a person whether a call may run, and reports their answer:
 // true to run it. An error fails the call ("approval for tool <name> could
 // not be asked: <error>"). The tool's approval rule, in the mod, decides
-// whether the approver is asked; sdk/modtest's Approver scripts the same
-// person.
+// whether the approver is asked. It is the one shape of an approver:
+// sdk/modtest's Approver is the same type, so an approver runs under
+// either.
 //
 // The host calls it from the call's goroutine, with the call's context,
 // after the input was judged valid and the hooks let the call through,
@@ -29,36 +29,18 @@ const StatusDenied Status = "denied"
 // whatever the approver returns, so an approver should return when ctx
 // ends. The wait counts toward neither the call's timeout nor the mod's
 // grace period: the handler has not started.
-type Approver func(ctx context.Context, req *ApprovalRequest) (approved bool, err error)
+type Approver = approval.Approver
 
-// ApprovalRequest is what an Approver shows a person.
-type ApprovalRequest struct {
-	// Tool is the tool's name; Title is its name for people, if any.
-	Tool, Title string
-	// CallID is the host's id for the call; Label is CallRequest.Label.
-	CallID, Label string
-	// Reason is what the person reads: what the call will do, in the
-	// mod's words.
-	Reason string
-	// Input is the call's input, judged valid.
-	Input json.RawMessage
-	// Session is the calling session; Agent the calling agent, if any.
-	Session sdk.Session
-	Agent   string
-	// Annotations are the tool's declared behaviour, nil when it declares
-	// none. Question says the destructive ones are.
-	Annotations *manifest.Annotations
-}
+// ApprovalRequest is what an Approver shows a person: the tool, the
+// call's ids, the reason, the valid input, the session and agent, and the
+// tool's annotations. Its Question method is what to ask, in the words
+// every approver of modkit uses.
+type ApprovalRequest = approval.Request
 
-// Question is what to ask the person: the tool, whether it may delete or
-// overwrite, and the reason. Every approver of modkit asks in these words.
-func (r *ApprovalRequest) Question() string {
-	return words.ApprovalQuestion(r.Tool, r.Title, r.Reason, r.Annotations != nil && r.Annotations.Destructive)
-}
-
-// approve runs the tool's approval rule in the mod and, when the call
-// needs approval, asks req.Approver. It returns the call's outcome when
-// the call must not run: denied, failed or cancelled.
+// approve runs the tool's approval step (callflow.Approve): the rule in
+// the mod and, when the call needs approval, req.Approver, or else the
+// approval question through req.Asker. It returns the call's outcome when
+// the call must not run: denied, failed, cancelled or asking.
 func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string, qs *questioning) *CallResult {
 	a, ok := p.rpc.(modapi.ApprovalRule)
 	if !ok {
@@ -68,68 +50,30 @@ func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, 
 		Tool: req.Tool, Input: input, Session: req.Session, Today: today,
 		Run: modapi.Run{CallID: res.CallID, Grace: h.grace()},
 	}
-	// The rule is the mod's code, bounded like a hook.
-	resp, err := bounded(ctx, p, "approval rule of tool "+req.Tool, res.CallID, h.opts.HookTimeout,
-		func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, rule) })
-	switch {
-	case ctx.Err() != nil:
-		return res.cancelled()
-	case err != nil:
-		return res.fail(err.Error())
-	}
 	var ask func(reason string) (string, error)
 	switch {
 	case req.Approver != nil:
-		ask = func(reason string) (string, error) {
-			areq := &ApprovalRequest{
-				Tool: req.Tool, Title: t.man.Title, CallID: res.CallID, Label: req.Label, Reason: reason,
-				Input: input, Session: req.Session, Agent: req.Agent,
-			}
-			if a := t.man.Annotations; a != nil {
-				copied := *a
-				areq.Annotations = &copied
-			}
-			if ok, err := req.Approver(ctx, areq); ok || err != nil {
-				return "accept", err
-			}
-			return "decline", nil
-		}
+		ask = callflow.AskApprover(ctx, req.Approver, func(reason string) *ApprovalRequest {
+			areq := approval.For(&t.man, reason)
+			areq.CallID, areq.Label, areq.Input, areq.Session, areq.Agent = res.CallID, req.Label, input, req.Session, req.Agent
+			return areq
+		})
 	case req.Asker != nil && req.Asker.CanAsk(AskForm):
 		ask = func(reason string) (string, error) {
-			areq := &ApprovalRequest{Tool: req.Tool, Title: t.man.Title, Reason: reason, Annotations: t.man.Annotations}
-			return qs.approve(ctx, areq.Question())
+			return qs.approve(ctx, approval.For(&t.man, reason).Question())
 		}
 	}
-	step := modapi.DecideAction(ctx, req.Tool, resp, ask)
+	// The rule is the mod's code, bounded like a hook.
+	step, end, refused := callflow.Approve(ctx, req.Tool, func(ctx context.Context) (*modapi.ApprovalResponse, error) {
+		return bounded(ctx, p, "approval rule of tool "+req.Tool, res.CallID, h.opts.HookTimeout,
+			func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, rule) })
+	}, ask)
 	res.ApprovalReason = step.Reason
 	if errors.Is(step.Err, ErrAskLater) {
 		return res.asking(res.Questions)
 	}
-	switch step.Verdict {
-	case modapi.ApprovalDismissed:
-		return res.dismissed(step.Reason)
-	case modapi.ApprovalFailed:
-		return res.fail(step.Failure)
-	case modapi.ApprovalDenied:
-		return res.denied(step.Reason)
-	case modapi.ApprovalCancelled:
-		return res.cancelled()
+	if refused {
+		return res.endAs(end)
 	}
 	return nil
-}
-
-func (r *CallResult) dismissed(reason string) *CallResult {
-	r.Activity.Ended = true
-	r.Status = StatusDenied
-	r.Error = words.DismissedError
-	r.Text = words.Dismissed(r.Tool, reason)
-	return r
-}
-
-func (r *CallResult) denied(reason string) *CallResult {
-	r.Activity.Ended = true
-	r.Status = StatusDenied
-	r.Error = words.Declined
-	r.Text = words.Denied(r.Tool, reason)
-	return r
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -151,7 +150,7 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	c := &hostCall{h: h, t: t, req: req, res: &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}}
 	c.input = inputOrEmpty(req.Input)
-	c.client = h.clientHandler(req, t)
+	c.clientTool = h.clientHandler(req, t)
 	end := callflow.Run(ctx, c.steps(), nil)
 	if c.stop != nil {
 		c.stop()
@@ -167,15 +166,15 @@ type callEnd struct {
 
 // hostCall is one call's state as the host runs its steps.
 type hostCall struct {
-	h      *Host
-	t      *tool
-	req    *CallRequest
-	res    *CallResult
-	input  json.RawMessage
-	client ClientHandler
-	p      *proc
-	today  string
-	qs     *questioning
+	h          *Host
+	t          *tool
+	req        *CallRequest
+	res        *CallResult
+	input      json.RawMessage
+	clientTool ClientHandler
+	p          *proc
+	today      string
+	qs         *questioning
 	// callReq is the mod's request, once the handler first runs; timer
 	// bounds each run by the call timeout.
 	callReq *modapi.CallRequest
@@ -205,9 +204,9 @@ func (c *hostCall) steps() *callflow.Steps[callEnd] {
 	if c.t.man.Approval != nil {
 		s.Approve = c.approve
 	}
-	if c.client != nil {
+	if c.clientTool != nil {
 		s.Client = func(ctx context.Context) callEnd {
-			return callEnd{res: c.h.callClient(ctx, c.t, c.req, c.res, c.input, c.client)}
+			return callEnd{res: c.h.callClientTool(ctx, c.t, c.req, c.res, c.input, c.clientTool)}
 		}
 	}
 	return s
@@ -224,8 +223,8 @@ func (c *hostCall) prepare(ctx context.Context) (callEnd, bool) {
 	if req.Session.Workspace != "" && !isAbs(req.Session.Workspace) {
 		return ended(res.fail(fmt.Sprintf("session workspace %q is not an absolute path", req.Session.Workspace)))
 	}
-	if c.client == nil && !t.man.Runs.InMod() {
-		return ended(res.fail(words.NoClient(t.man.Name)))
+	if _, end, cannot := callflow.Where(t.man.Name, t.man.Runs, c.clientTool != nil); cannot {
+		return ended(res.endAs(end))
 	}
 	return callEnd{}, false
 }
@@ -252,7 +251,7 @@ func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
 		if problems = checkInput(schema, c.input); len(problems) == 0 {
 			c.input = schema.WithDefaults(c.input)
 		}
-	case h.callHooks || c.client != nil:
+	case h.callHooks || c.clientTool != nil:
 		var vctx context.Context
 		vctx, vspan = telemetry.StartStep(ctx, telemetry.StepValidate, "")
 		if problems, err = p.checkInput(vctx, t.man.Name, c.input); err != nil {
@@ -267,7 +266,7 @@ func (c *hostCall) check(ctx context.Context) (callEnd, bool) {
 		vspan.Fail("invalid_input", "the input does not fit the tool's schema")
 		vspan.End()
 		telemetry.InputRefused(req.Tool, telemetry.RefusedInvalid)
-		return ended(c.res.fail(words.InvalidInput(t.man.Name, problems)))
+		return ended(c.res.endAs(callflow.InvalidInput(t.man.Name, problems, nil)))
 	}
 	vspan.End()
 	c.today = h.opts.Today()
@@ -290,10 +289,10 @@ func (c *hostCall) start(ctx context.Context) (callEnd, bool) {
 func (c *hostCall) hooks(ctx context.Context) (callEnd, bool) {
 	req := c.req
 	hctx, hspan := telemetry.StartStep(ctx, telemetry.StepHooks, sdk.ActionToolCall)
-	msg, err := c.h.runHooks(hctx, &modapi.ActionRequest{
-		Action:  sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: c.input},
-		Session: req.Session, Today: c.today,
-	}, nil)
+	msg, err := callflow.Hooks(hctx, sdk.Action{Name: sdk.ActionToolCall, Tool: req.Tool, Input: c.input},
+		func(ctx context.Context, a sdk.Action) (string, error) {
+			return c.h.runHooks(ctx, &modapi.ActionRequest{Action: a, Session: req.Session, Today: c.today}, nil)
+		})
 	if msg != "" {
 		hspan.Fail("refused", msg)
 		telemetry.InputRefused(req.Tool, telemetry.RefusedHook)
@@ -439,21 +438,18 @@ func (h *Host) start(ctx context.Context, t *tool, res *CallResult) (*proc, *Cal
 	return nil, res.failWith(err), nil
 }
 
-func (r *CallResult) fail(msg string) *CallResult {
+// endAs ends the call as e says (callflow builds every ending).
+func (r *CallResult) endAs(e callflow.Ending) *CallResult {
 	r.Activity.Ended = true
-	r.Status = StatusFailed
-	r.Error = msg
-	r.Text = "Tool failed: " + msg
+	r.Status = Status(e.Status)
+	r.Error = e.Error
+	r.Text = e.Text
 	return r
 }
 
-func (r *CallResult) cancelled() *CallResult {
-	r.Activity.Ended = true
-	r.Status = StatusCancelled
-	r.Error = "call cancelled"
-	r.Text = ""
-	return r
-}
+func (r *CallResult) fail(msg string) *CallResult { return r.endAs(callflow.Failed(msg, nil)) }
+
+func (r *CallResult) cancelled() *CallResult { return r.endAs(callflow.Cancelled(nil)) }
 
 // end turns an error that stopped the call into its outcome.
 func (r *CallResult) end(ctx context.Context, err error) *CallResult {
@@ -482,18 +478,12 @@ func (r *CallResult) outcome(t *tool, o *modapi.Outcome, maxBytes int) *CallResu
 	modapi.CapResult(t.man.Name, o, maxBytes)
 	if o.Status != modapi.StatusCompleted {
 		r.Unasked = o.Unasked
-		return r.fail(o.Message(t.man.Name))
-	}
-	if msg := t.checkActions(o.Actions); msg != "" {
+	} else if msg := t.checkActions(o.Actions); msg != "" {
 		return r.fail(msg)
+	} else {
+		r.Actions, r.Result, r.Outputs = o.Actions, o.Result, o.Outputs
 	}
-	r.Actions = o.Actions
-	r.Activity.Ended = true
-	r.Status = StatusCompleted
-	r.Text = o.Text
-	r.Result = o.Result
-	r.Outputs = o.Outputs
-	return r
+	return r.endAs(callflow.Completed(t.man.Name, o))
 }
 
 var errCallTimeout = errors.New("call timed out")

@@ -3,13 +3,12 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -72,16 +71,16 @@ func (h *Host) HandleClientTool(tool string, handle ClientHandler) error {
 	if !t.man.Runs.InClient() {
 		return fmt.Errorf("tool %s runs in mod %s; no client can run it", tool, t.mod.man.ID)
 	}
-	h.client.mu.Lock()
-	defer h.client.mu.Unlock()
+	h.clientTools.mu.Lock()
+	defer h.clientTools.mu.Unlock()
 	if handle == nil {
-		delete(h.client.handlers, tool)
+		delete(h.clientTools.handlers, tool)
 		return nil
 	}
-	if h.client.handlers == nil {
-		h.client.handlers = ClientHandlers{}
+	if h.clientTools.handlers == nil {
+		h.clientTools.handlers = ClientHandlers{}
 	}
-	h.client.handlers[tool] = handle
+	h.clientTools.handlers[tool] = handle
 	return nil
 }
 
@@ -94,14 +93,14 @@ func (h *Host) clientHandler(req *CallRequest, t *tool) ClientHandler {
 	if handle := req.Client[t.man.Name]; handle != nil {
 		return handle
 	}
-	h.client.mu.RLock()
-	defer h.client.mu.RUnlock()
-	return h.client.handlers[t.man.Name]
+	h.clientTools.mu.RLock()
+	defer h.clientTools.mu.RUnlock()
+	return h.clientTools.handlers[t.man.Name]
 }
 
-// callClient runs a validated, allowed call through a client handler and
+// callClientTool runs a validated, allowed call through a client handler and
 // returns its one outcome.
-func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) *CallResult {
+func (h *Host) callClientTool(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) *CallResult {
 	// The call ends when its caller or the host gives up.
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -122,15 +121,12 @@ func (h *Host) callClient(ctx context.Context, t *tool, req *CallRequest, res *C
 		handle(call)
 	}()
 	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
-	switch {
-	case errors.Is(err, modapi.ErrClientTimeout):
-		return res.fail(words.ClientTimedOut(t.man.Name, h.opts.ClientTimeout))
-	case ctx.Err() != nil:
-		return res.cancelled()
-	case err != nil:
-		return res.fail("the host closed before the client answered tool " + t.man.Name)
+	end, o := callflow.ClientAnswered(ctx, t.man.Name, a, err, h.opts.ClientTimeout,
+		"the host closed before the client answered tool "+t.man.Name,
+		t.man.Kind == manifest.KindRendered, h.opts.MaxResultBytes, t.checkResult)
+	if end.Status != modapi.StatusCompleted {
+		return res.endAs(end)
 	}
-	o := modapi.ClientOutcome(t.man.Name, t.man.Kind == manifest.KindRendered, a, h.opts.MaxResultBytes, t.checkResult)
 	return res.outcome(t, &o, h.opts.MaxResultBytes)
 }
 

@@ -117,14 +117,15 @@ func (h *Host) RunCommand(ctx context.Context, id string, args json.RawMessage, 
 		return "", fmt.Errorf("command %s: arguments are not valid JSON", id)
 	}
 	today := h.opts.Today()
-	for _, action := range callflow.HookOrder(sdk.Action{Name: manifest.ActionCommandRun, Command: id, Input: args}) {
-		refusal, err := h.runHooks(ctx, &modapi.ActionRequest{Action: action, Session: session, Today: today}, m)
-		if err != nil {
-			return "", fmt.Errorf("command %s: %w", id, err)
-		}
-		if refusal != "" {
-			return "", fmt.Errorf("command %s: %s", id, refusal)
-		}
+	refusal, err := callflow.Hooks(ctx, sdk.Action{Name: manifest.ActionCommandRun, Command: id, Input: args},
+		func(ctx context.Context, a sdk.Action) (string, error) {
+			return h.runHooks(ctx, &modapi.ActionRequest{Action: a, Session: session, Today: today}, m)
+		})
+	if err != nil {
+		return "", fmt.Errorf("command %s: %w", id, err)
+	}
+	if refusal != "" {
+		return "", fmt.Errorf("command %s: %s", id, refusal)
 	}
 	return h.runCommand(ctx, m, &modapi.CommandRequest{ID: id, Args: args, Session: session, Today: today})
 }

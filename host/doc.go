@@ -249,8 +249,9 @@
 // # Words
 //
 // A call's status ([Status]) is completed, failed, cancelled, denied or
-// asking, here and in sdk/modtest. The approver ([Approver]) answers for
-// the person; the approval rule, the mod's, decides whether it is asked.
+// asking, here and in sdk/modtest. The approver ([Approver], the very
+// type sdk/modtest's Approver is) answers for the person; the approval
+// rule, the mod's, decides whether it is asked.
 // The client is the application a person uses, which embeds the host or
 // reaches it over MCP (it is then the MCP client); a client tool is a
 // tool the client runs ([ClientHandler]); a client action is what a

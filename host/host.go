@@ -176,7 +176,7 @@ type Host struct {
 	// sandboxErr says why the kernel cannot confine mods; nil when it can.
 	sandboxErr error
 	// client holds the handlers of tools that run in the client.
-	client clientTools
+	clientTools clientTools
 	// feat holds resources, templates and resource update listeners.
 	feat features
 

@@ -3,6 +3,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -18,8 +19,9 @@ import (
 // decides: hooks, approval, a client tool or client actions.
 type stepCase struct {
 	name, tool, input string
-	// approve is "" (no approver), "approve" or "deny".
-	approve string
+	// approver answers for the person, nil for none: the same function
+	// under a host and under modtest, which share its type.
+	approver host.Approver
 	// client, when set, is the client application's one answer.
 	client *sdk.ClientAnswer
 	// want is what the model reads; prefix accepts any text starting with
@@ -31,16 +33,28 @@ type stepCase struct {
 	actions int
 }
 
+var (
+	approve = func(context.Context, *host.ApprovalRequest) (bool, error) { return true, nil }
+	deny    = func(context.Context, *host.ApprovalRequest) (bool, error) { return false, nil }
+	// tell fails, saying what it was shown.
+	tell = func(_ context.Context, req *host.ApprovalRequest) (bool, error) {
+		return false, fmt.Errorf("asked %q about %s", req.Question(), req.Input)
+	}
+)
+
 var stepCases = []stepCase{
-	{name: "approved", tool: "approving_always", input: `{}`, approve: "approve", want: "ran always", status: "completed"},
-	{name: "denied", tool: "approving_always", input: `{}`, approve: "deny",
+	{name: "approved", tool: "approving_always", input: `{}`, approver: approve, want: "ran always", status: "completed"},
+	{name: "denied", tool: "approving_always", input: `{}`, approver: deny,
 		want: "The person declined this call, so approving_always did not run. They were asked: Run approving_always, which changes nothing", status: "denied"},
+	{name: "approver fails", tool: "clientside_erase", input: `{"element":"x"}`, approver: tell, client: &sdk.ClientAnswer{Text: "erased"},
+		want:   `Tool failed: approval for tool clientside_erase could not be asked: asked "clientside_erase, which may delete or overwrite, needs your approval: Erase x from the screen" about {"element":"x"}`,
+		status: "failed"},
 	{name: "no approver", tool: "approving_always", input: `{}`, want: "Tool failed: tool approving_always needs a person's approval", prefix: true, status: "failed"},
-	{name: "approval of invalid input", tool: "approving_guarded", input: `{"reason":5}`, approve: "approve",
+	{name: "approval of invalid input", tool: "approving_guarded", input: `{"reason":5}`, approver: approve,
 		want: "Tool failed: invalid input for tool approving_guarded:\n  /reason: ", prefix: true, status: "failed"},
-	{name: "approval rule fails", tool: "approving_guarded", input: `{"reason":"r","fail":"rule broke"}`, approve: "approve",
+	{name: "approval rule fails", tool: "approving_guarded", input: `{"reason":"r","fail":"rule broke"}`, approver: approve,
 		want: "Tool failed: ", prefix: true, status: "failed"},
-	{name: "hook refuses before approval", tool: "approving_guarded", input: `{"reason":"r","blocked":true}`, approve: "approve",
+	{name: "hook refuses before approval", tool: "approving_guarded", input: `{"reason":"r","blocked":true}`, approver: approve,
 		want: "Tool failed: blocked by a hook of mod approving: ", prefix: true, status: "failed"},
 	{name: "client tool answered", tool: "clientside_pick", input: `{"choices":["a","b"]}`, client: &sdk.ClientAnswer{Text: "a"}, want: "a", status: "completed"},
 	{name: "client tool fails", tool: "clientside_pick", input: `{"choices":["a"]}`, client: &sdk.ClientAnswer{Error: "no screen"}, want: "Tool failed: no screen", status: "failed"},
@@ -49,9 +63,9 @@ var stepCases = []stepCase{
 		want: "Tool failed: invalid input for tool clientside_pick:\n  /choices: ", prefix: true, status: "failed"},
 	{name: "client tool's hook refusal", tool: "clientside_pick", input: `{"choices":["forbidden"]}`, client: &sdk.ClientAnswer{Text: "a"},
 		want: "Tool failed: blocked by a hook of mod clientside: forbidden is not a choice", status: "failed"},
-	{name: "client tool denied", tool: "clientside_erase", input: `{"element":"x"}`, approve: "deny", client: &sdk.ClientAnswer{Text: "erased"},
+	{name: "client tool denied", tool: "clientside_erase", input: `{"element":"x"}`, approver: deny, client: &sdk.ClientAnswer{Text: "erased"},
 		want: "The person declined this call, so clientside_erase did not run. They were asked: Erase x from the screen", status: "denied"},
-	{name: "client tool approved", tool: "clientside_erase", input: `{"element":"x"}`, approve: "approve", client: &sdk.ClientAnswer{Text: "erased"},
+	{name: "client tool approved", tool: "clientside_erase", input: `{"element":"x"}`, approver: approve, client: &sdk.ClientAnswer{Text: "erased"},
 		want: "erased", status: "completed"},
 	{name: "typed client result refused", tool: "clientside_measure", input: `{"element":"x"}`, client: &sdk.ClientAnswer{Text: "m", Result: json.RawMessage(`{"width":-1}`)},
 		want: "Tool failed: ", prefix: true, status: "failed"},
@@ -60,9 +74,9 @@ var stepCases = []stepCase{
 		want: "Tool failed: ", prefix: true, status: "failed"},
 	{name: "client action of an undeclared kind", tool: "crashy_act", input: `{"acted":[{"kind":"nope","params":{}}]}`,
 		want: "Tool failed: ", prefix: true, status: "failed"},
-	{name: "client actions of a failed call", tool: "approving_reveal", input: `{"secret":"s","fail":true}`, approve: "approve",
+	{name: "client actions of a failed call", tool: "approving_reveal", input: `{"secret":"s","fail":true}`, approver: approve,
 		want: "Tool failed: failed after acting", status: "failed"},
-	{name: "client actions after approval", tool: "approving_reveal", input: `{"secret":"s"}`, approve: "approve", status: "completed", actions: 1, want: "", prefix: true},
+	{name: "client actions after approval", tool: "approving_reveal", input: `{"secret":"s"}`, approver: approve, status: "completed", actions: 1, want: "", prefix: true},
 }
 
 // stepOutcome is what a call's outcome shows, wherever it ran.
@@ -74,9 +88,7 @@ type stepOutcome struct {
 func stepViaHost(t *testing.T, h *testHost, c stepCase) stepOutcome {
 	t.Helper()
 	req := &host.CallRequest{Tool: c.tool, Input: json.RawMessage(c.input), Session: session(t)}
-	if c.approve != "" {
-		req.Approver = func(context.Context, *host.ApprovalRequest) (bool, error) { return c.approve == "approve", nil }
-	}
+	req.Approver = c.approver
 	if c.client != nil {
 		req.Client = host.ClientHandlers{c.tool: func(call *host.ClientCall) { call.Reply(*c.client) }}
 	}
@@ -96,13 +108,7 @@ func stepViaModtest(t *testing.T, c stepCase) stepOutcome {
 	case strings.HasPrefix(c.tool, "clientside_"):
 		g = clientside.Modkit()
 	}
-	opts := &modtest.Options{Hooks: true, Workspace: t.TempDir()}
-	switch c.approve {
-	case "approve":
-		opts.Approver = modtest.Approve
-	case "deny":
-		opts.Approver = modtest.Deny
-	}
+	opts := &modtest.Options{Hooks: true, Workspace: t.TempDir(), Approver: c.approver}
 	if c.client != nil {
 		opts.Client = &modtest.Client{Answers: []sdk.ClientAnswer{*c.client}}
 	}

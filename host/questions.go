@@ -149,14 +149,7 @@ func (qs *questioning) hostQuestion(q modapi.Question) *Question {
 		Tool: qs.req.Tool, Title: qs.t.man.Title, CallID: qs.res.CallID, Label: qs.req.Label,
 		Session: qs.req.Session, Agent: qs.req.Agent, Params: q.Params,
 	}
-	var p struct {
-		Message         string          `json:"message"`
-		RequestedSchema json.RawMessage `json:"requestedSchema"`
-		URL             string          `json:"url"`
-	}
-	if json.Unmarshal(q.Params, &p) == nil {
-		hq.Message, hq.Schema, hq.URL = p.Message, p.RequestedSchema, p.URL
-	}
+	hq.Message, hq.Schema, hq.URL = callflow.Shown(q.Params)
 	return hq
 }
 

@@ -685,7 +685,8 @@
 // and Outcome.Runs show what was asked and how often the handler ran.
 // A tool that needs approval asks Options.Approver: modtest.Approve,
 // modtest.Deny, modtest.NeverAnswer (until the test cancels), or a function
-// of your own that checks the reason; the outcome is then completed,
+// of your own that checks the request's Reason (modtest.Approver is
+// host.Approver: one written for a host runs here); the outcome is then completed,
 // denied or cancelled, with the reason in Outcome.ApprovalReason. A tool the
 // client runs is answered by Options.Client, a script of the client's
 // answers, and Outcome.WantActions checks a call's client actions.

@@ -28,8 +28,8 @@ func readFile(t *testing.T, dir, name string) string {
 func TestSaveNoteCreates(t *testing.T) {
 	dir := workspace(t, nil)
 	var asked []string
-	out := runSaveNote(t, dir, `{"path":"notes/today.md","text":"# Findings\n"}`, func(_ context.Context, reason string) (bool, error) {
-		asked = append(asked, reason)
+	out := runSaveNote(t, dir, `{"path":"notes/today.md","text":"# Findings\n"}`, func(_ context.Context, req *modtest.ApprovalRequest) (bool, error) {
+		asked = append(asked, req.Reason)
 		return true, nil
 	})
 	mustComplete(t, out)
@@ -125,9 +125,9 @@ func TestSaveNoteDenied(t *testing.T) {
 func TestSaveNoteNeverAnswered(t *testing.T) {
 	dir := workspace(t, nil)
 	ctx, cancel := context.WithCancel(t.Context())
-	asked := func(ctx context.Context, reason string) (bool, error) {
+	asked := func(ctx context.Context, req *modtest.ApprovalRequest) (bool, error) {
 		cancel() // the person walks away; the caller gives up
-		return modtest.NeverAnswer(ctx, reason)
+		return modtest.NeverAnswer(ctx, req)
 	}
 	out := modtest.Run(t, generated(), "research_save_note", `{"path":"a.md","text":"x"}`,
 		&modtest.Options{Workspace: dir, Approver: asked, Context: ctx})

@@ -21,6 +21,12 @@
 // internal/words, so a test under modtest reads what a model reads from a
 // host.
 //
-// Hooks before a command ([HookOrder], [HookSees]) and a prompt's
+// Every way a step ends a call is an [Ending] built here ([Failed],
+// [Cancelled], [InvalidInput], [NoClient], [Completed], [Refused],
+// [ClientAnswered]); the host's CallResult and modtest's Outcome each copy
+// it, so both read alike. The approval step is [Approve], asking an
+// approval.Approver through [AskApprover].
+//
+// Hooks before a command ([HookOrder], [HookSees], [Hooks]) and a prompt's
 // questions ([Answer]) follow the same rules.
 package callflow

@@ -100,3 +100,18 @@ func Answer(tool string, offset int, given []modapi.Answered, asked []modapi.Que
 type TooManyError struct{ Tool string }
 
 func (e *TooManyError) Error() string { return modapi.TooManyQuestions(e.Tool) }
+
+// Shown is what a question's params show a person: a form's or a URL
+// question's message, a form's requested schema, a URL question's URL.
+// Params that are not such an object show nothing.
+func Shown(params json.RawMessage) (message string, schema json.RawMessage, url string) {
+	var p struct {
+		Message         string          `json:"message"`
+		RequestedSchema json.RawMessage `json:"requestedSchema"`
+		URL             string          `json:"url"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return "", nil, ""
+	}
+	return p.Message, p.RequestedSchema, p.URL
+}

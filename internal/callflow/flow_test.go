@@ -179,3 +179,16 @@ func TestHookOrder(t *testing.T) {
 		t.Error("HookSees: a command's own hooks run only in its mod; host actions' in every mod")
 	}
 }
+
+func TestShown(t *testing.T) {
+	msg, schema, url := Shown(json.RawMessage(`{"mode":"form","message":"Name?","requestedSchema":{"type":"object"}}`))
+	if msg != "Name?" || string(schema) != `{"type":"object"}` || url != "" {
+		t.Errorf("form: got %q, %s, %q", msg, schema, url)
+	}
+	if msg, _, url = Shown(json.RawMessage(`{"mode":"url","message":"Log in","url":"https://example.com"}`)); msg != "Log in" || url != "https://example.com" {
+		t.Errorf("url: got %q, %q", msg, url)
+	}
+	if msg, schema, url = Shown(json.RawMessage(`[1]`)); msg != "" || schema != nil || url != "" {
+		t.Errorf("not an object: got %q, %s, %q", msg, schema, url)
+	}
+}

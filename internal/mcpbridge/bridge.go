@@ -291,7 +291,7 @@ func wantsLogs(req *mcp.CallToolRequest) bool {
 
 // outcome is the MCP result of a call of t with input that returned res
 // and err, its questions put by asker.
-func (br *bridge) outcome(t host.Tool, wrapped bool, input []byte, asker *clientAsker, res *host.CallResult, err error) (*mcp.CallToolResult, error) {
+func (br *bridge) outcome(t host.Tool, wrapped bool, input []byte, asker *mcpAsker, res *host.CallResult, err error) (*mcp.CallToolResult, error) {
 	if err == nil && res.Status == host.StatusAsking {
 		return br.inputRequired(t.Name, input, res) // the client asks, then calls again
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// formAnswerKey is the context key under which clientAsker.Ask gives
+// formAnswerKey is the context key under which mcpAsker.Ask gives
 // holdFormAnswer a place for the content of the answer it asks for.
 type formAnswerKey struct{}
 
@@ -18,7 +18,7 @@ type heldAnswer struct {
 
 // holdFormAnswer is sending middleware: it takes the content out of the
 // answer to a form elicitation (a 2025-11-25 session's elicitation/create)
-// that clientAsker.Ask asked, before go-sdk's ServerSession.Elicit checks
+// that mcpAsker.Ask asked, before go-sdk's ServerSession.Elicit checks
 // it against the requested schema. go-sdk would refuse an answer that does
 // not fit in its own words and end the question; the host judges the
 // answer instead, refuses it in the words of a tool's input, and asks

@@ -23,11 +23,11 @@ const ApprovalInput = host.ApprovalKey
 // answering server→client requests.
 const multiRoundTrip = "2026-07-28"
 
-// clientAsker puts a call's questions to its MCP client: as server→client
+// mcpAsker puts a call's questions to its MCP client: as server→client
 // requests (elicitation/create, sampling/createMessage, roots/list) in a
 // session of an older revision; as input requests of an input_required
 // result (host.ErrAskLater) for a client of 2026-07-28 or later.
-type clientAsker struct {
+type mcpAsker struct {
 	ss *mcp.ServerSession
 	// can is what the client declared it can be asked.
 	can   askable
@@ -40,8 +40,8 @@ type clientAsker struct {
 
 // newAsker returns the asker of a request (tools/call, prompts/get): what
 // its client declared it can be asked, and how.
-func newAsker[P mcp.Params](req *mcp.ServerRequest[P]) *clientAsker {
-	a := &clientAsker{ss: req.Session, can: askableOf(req)}
+func newAsker[P mcp.Params](req *mcp.ServerRequest[P]) *mcpAsker {
+	a := &mcpAsker{ss: req.Session, can: askableOf(req)}
 	a.later = protocolVersion(req.Params.GetMeta(), req.Session) >= multiRoundTrip
 	return a
 }
@@ -61,7 +61,7 @@ func protocolVersion(meta map[string]any, ss *mcp.ServerSession) string {
 }
 
 // CanAsk implements host.Asker: what the client declared.
-func (a *clientAsker) CanAsk(kind host.QuestionKind) bool {
+func (a *mcpAsker) CanAsk(kind host.QuestionKind) bool {
 	switch kind {
 	case host.AskForm:
 		return a.can.form
@@ -83,7 +83,7 @@ func formElicitation(c *mcp.ElicitationCapabilities) bool {
 }
 
 // Ask implements host.Asker.
-func (a *clientAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage, error) {
+func (a *mcpAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage, error) {
 	if a.later {
 		if r, ok := a.loose[q.Key]; ok && r != nil && fits(q.Kind, r) == nil {
 			delete(a.loose, q.Key) // refused, it is asked again
@@ -108,14 +108,14 @@ func (a *clientAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessag
 		res, err = a.ss.ListRoots(ctx, p)
 	}
 	if err != nil {
-		return nil, clientError(err)
+		return nil, mcpError(err)
 	}
 	return json.Marshal(res)
 }
 
-// clientError is what the client said when it failed to answer, without
+// mcpError is what the MCP client said when it failed to answer, without
 // the SDK's wrapping.
-func clientError(err error) error {
+func mcpError(err error) error {
 	var je *jsonrpc.Error
 	if errors.As(err, &je) {
 		return errors.New(je.Message)

@@ -239,7 +239,7 @@ type run struct {
 	tr    *taskRunner
 	tool  taskTool
 	input []byte
-	asker *clientAsker
+	asker *mcpAsker
 	given []host.Answered
 
 	ctx    context.Context
@@ -275,7 +275,7 @@ func (tr *taskRunner) newRun(t taskTool, input []byte, caps json.RawMessage, giv
 	var c mcp.ClientCapabilities
 	json.Unmarshal(caps, &c) // what it cannot read, the client cannot be asked
 	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
-		asker:   &clientAsker{can: askableFrom(&c), later: true, loose: loose},
+		asker:   &mcpAsker{can: askableFrom(&c), later: true, loose: loose},
 		started: make(chan struct{}), done: make(chan struct{})}
 	return r
 }

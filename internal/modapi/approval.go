@@ -79,26 +79,10 @@ type ApprovalStep struct {
 // Decide ends the approval step of a call of tool once its approval rule
 // answered resp: the rule's problems or error fail the call, no reason
 // runs it, and a reason is put to the person through ask (nil when nobody
-// can be asked: the call fails). A call whose ctx ends while the person
-// is asked is cancelled, whatever they answer.
-func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (bool, error)) ApprovalStep {
-	var act func(string) (string, error)
-	if ask != nil {
-		act = func(reason string) (string, error) {
-			ok, err := ask(reason)
-			if ok {
-				return "accept", err
-			}
-			return "decline", err
-		}
-	}
-	return DecideAction(ctx, tool, resp, act)
-}
-
-// DecideAction is Decide with a person who answers "accept", "decline" or
-// "cancel" (dismissed the question): a dismissed call ends
-// ApprovalDismissed.
-func DecideAction(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (action string, err error)) ApprovalStep {
+// can be asked: the call fails), who answers "accept", "decline" or
+// "cancel" (dismissed the question: ApprovalDismissed). A call whose ctx
+// ends while the person is asked is cancelled, whatever they answer.
+func Decide(ctx context.Context, tool string, resp *ApprovalResponse, ask func(reason string) (action string, err error)) ApprovalStep {
 	switch {
 	case len(resp.Problems) > 0:
 		return ApprovalStep{Verdict: ApprovalFailed, Failure: words.InvalidInput(tool, resp.Problems)}

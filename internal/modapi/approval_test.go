@@ -43,7 +43,16 @@ func TestDecide(t *testing.T) {
 					return tt.ask(r)
 				}
 			}
-			s := Decide(ctx, "t", &tt.resp, ask)
+			var act func(string) (string, error)
+			if ask != nil {
+				act = func(r string) (string, error) {
+					if ok, err := ask(r); !ok {
+						return "decline", err
+					}
+					return "accept", nil
+				}
+			}
+			s := Decide(ctx, "t", &tt.resp, act)
 			if s.Verdict != tt.verdict || s.Reason != tt.reason || s.Failure != tt.failure {
 				t.Errorf("got %+v, want verdict %d, reason %q, failure %q", s, tt.verdict, tt.reason, tt.failure)
 			}

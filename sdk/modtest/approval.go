@@ -2,66 +2,63 @@ package modtest
 
 import (
 	"context"
-	"errors"
 
+	"github.com/modkit/modkit/internal/approval"
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
-	"github.com/modkit/modkit/internal/words"
+	"github.com/modkit/modkit/manifest"
 )
 
-// Approver scripts the person asked to approve a call, as a host's
-// approver (host.Approver) would: reason is what they read, the Reason of
-// the host's ApprovalRequest. The mod's approval rule decides whether
-// the approver is asked. Use Approve, Deny or
-// NeverAnswer, or a function of your own to record what was asked.
-type Approver func(ctx context.Context, reason string) (approved bool, err error)
+// Approver scripts the person asked to approve a call. It is host.Approver
+// itself, so an approver written for a host runs here: req.Reason is what
+// the person reads, req.Question() what a host's approver asks. The mod's
+// approval rule decides whether the approver is asked. Use Approve, Deny
+// or NeverAnswer, or a function of your own to record what was asked.
+type Approver = approval.Approver
+
+// ApprovalRequest is what an Approver is shown: host.ApprovalRequest. Under
+// modtest it has the tool's name, title and annotations (from the
+// manifest, when the mod has one), the call's id, the reason, the input
+// and the session; Label and Agent are empty.
+type ApprovalRequest = approval.Request
 
 // Approve approves every call it is asked about.
-func Approve(context.Context, string) (bool, error) { return true, nil }
+func Approve(context.Context, *ApprovalRequest) (bool, error) { return true, nil }
 
 // Deny declines every call it is asked about.
-func Deny(context.Context, string) (bool, error) { return false, nil }
+func Deny(context.Context, *ApprovalRequest) (bool, error) { return false, nil }
 
 // NeverAnswer never answers: it returns only when the call is cancelled
 // (Options.Context), which then ends cancelled.
-func NeverAnswer(ctx context.Context, _ string) (bool, error) {
+func NeverAnswer(ctx context.Context, _ *ApprovalRequest) (bool, error) {
 	<-ctx.Done()
 	return false, ctx.Err()
 }
 
-// approve runs the tool's approval rule on the call's input and asks
-// opts.Approver when the call needs approval. It reports whether the
-// call may run; when it may not, out holds the outcome. Invalid input is
-// left for the call itself to report.
-func approve(ctx context.Context, srv *modserver.Server, req *modapi.ApprovalRequest, opts *Options, out *Outcome) bool {
-	resp, _ := srv.NeedsApproval(ctx, req)
-	if len(resp.Problems) > 0 {
-		return true
-	}
-	var ask func(reason string) (bool, error)
+// approve runs the approval step of a call of tool man (callflow.Approve)
+// through srv, asking opts.Approver when the call needs approval. It
+// reports whether the call may run; when it may not, out holds the
+// outcome. Invalid input is left for the call itself to report.
+func approve(ctx context.Context, srv *modserver.Server, man *manifest.Tool, req *modapi.ApprovalRequest, opts *Options, out *Outcome) bool {
+	var ask func(reason string) (string, error)
 	if opts.Approver != nil {
-		ask = func(reason string) (bool, error) { return opts.Approver(ctx, reason) }
+		ask = callflow.AskApprover(ctx, opts.Approver, func(reason string) *ApprovalRequest {
+			r := approval.For(man, reason)
+			r.CallID, r.Input, r.Session = req.CallID, req.Input, req.Session
+			return r
+		})
 	}
-	step := modapi.Decide(ctx, req.Tool, resp, ask)
-	out.ApprovalReason = step.Reason
-	switch step.Verdict {
-	case modapi.ApprovalRun:
-		return true
-	case modapi.ApprovalFailed:
-		err := step.Err
-		if err == nil {
-			err = errors.New(step.Failure)
+	step, end, refused := callflow.Approve(ctx, req.Tool, func(ctx context.Context) (*modapi.ApprovalResponse, error) {
+		resp, err := srv.NeedsApproval(ctx, req)
+		if err == nil && len(resp.Problems) > 0 {
+			return &modapi.ApprovalResponse{}, nil
 		}
-		out.fail(step.Failure, err)
-	case modapi.ApprovalDenied:
-		out.Status = StatusDenied
-		out.Text = words.Denied(req.Tool, step.Reason)
-		out.msg = words.Declined
-		out.Activity.Ended = true
-	case modapi.ApprovalCancelled:
-		out.Status = StatusCancelled
-		out.Err = step.Err
-		out.Activity.Ended = true
+		return resp, err
+	}, ask)
+	out.ApprovalReason = step.Reason
+	if refused {
+		out.endAs(end)
 	}
-	return false
+	return !refused
 }

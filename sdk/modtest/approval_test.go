@@ -54,7 +54,7 @@ var approvalMod = &sdk.Generated{Mod: sdk.DefineMod(sdk.Mod{
 })}
 
 func TestApprovals(t *testing.T) {
-	failing := func(context.Context, string) (bool, error) { return false, errors.New("nobody home") }
+	failing := func(context.Context, *modtest.ApprovalRequest) (bool, error) { return false, errors.New("nobody home") }
 	tests := []struct {
 		name, tool, input string
 		approver          modtest.Approver
@@ -92,9 +92,9 @@ func TestApprovals(t *testing.T) {
 func TestNeverAnswer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	asked := make(chan string, 1)
-	approver := func(ctx context.Context, reason string) (bool, error) {
-		asked <- reason
-		return modtest.NeverAnswer(ctx, reason)
+	approver := func(ctx context.Context, req *modtest.ApprovalRequest) (bool, error) {
+		asked <- req.Reason
+		return modtest.NeverAnswer(ctx, req)
 	}
 	done := make(chan *modtest.Outcome, 1)
 	go func() {

@@ -3,13 +3,12 @@ package modtest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -35,31 +34,27 @@ type Client struct {
 	Timeout time.Duration
 }
 
-// clientTool returns the manifest entry of the named tool when the call
-// goes to a client: the tool runs only in the client, or opts has a client
-// and the tool runs either way.
-// A mod put together without modgen, with no manifest, has no such tool.
-func clientTool(g *sdk.Generated, name string, opts *Options) (manifest.Tool, bool, error) {
-	if len(g.Manifest) == 0 {
-		return manifest.Tool{}, false, nil
-	}
-	var m struct{ Tools []manifest.Tool }
-	if err := json.Unmarshal(g.Manifest, &m); err != nil {
-		return manifest.Tool{}, false, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
-	}
-	for _, t := range m.Tools {
-		if t.Name == name {
-			return t, !t.Runs.InMod() || (opts.Client != nil && t.Runs.InClient()), nil
+// toolManifest returns the manifest entry of the named tool; a mod put
+// together without modgen, with no manifest, has only the tool's name.
+func toolManifest(g *sdk.Generated, name string) (manifest.Tool, error) {
+	if len(g.Manifest) > 0 {
+		var m struct{ Tools []manifest.Tool }
+		if err := json.Unmarshal(g.Manifest, &m); err != nil {
+			return manifest.Tool{}, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
+		}
+		for _, t := range m.Tools {
+			if t.Name == name {
+				return t, nil
+			}
 		}
 	}
-	return manifest.Tool{}, false, nil
+	return manifest.Tool{Name: name}, nil
 }
 
-// callClient runs a call of t through the scripted client once the input
+// callClientTool runs a call of t through the scripted client once the input
 // was judged valid, the hooks (with opts.Hooks) let it through and any
 // approval was given, as a host does.
-func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Outcome, opts *Options) {
-	out.Activity.Ended = true
+func callClientTool(ctx context.Context, g *sdk.Generated, t *manifest.Tool, out *Outcome, opts *Options) {
 	out.ClientInput = out.input
 	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, _ string) {
 		out.DroppedAnswers = append(out.DroppedAnswers, a)
@@ -67,33 +62,23 @@ func callClient(ctx context.Context, g *sdk.Generated, t manifest.Tool, out *Out
 	for _, a := range opts.Client.Answers {
 		gate.Reply(a)
 	}
+	timeout := opts.Client.Timeout
+	if timeout <= 0 {
+		timeout = DefaultClientTimeout
+	}
+	// A client that never answers fails the call at once, as a host's
+	// does when its client timeout passes.
+	var a sdk.ClientAnswer
+	err := ctx.Err()
 	switch {
-	case ctx.Err() != nil:
-		out.Status = StatusCancelled
-		out.Err = ctx.Err()
-		return
+	case err != nil:
 	case len(opts.Client.Answers) == 0:
-		timeout := opts.Client.Timeout
-		if timeout <= 0 {
-			timeout = DefaultClientTimeout
-		}
-		msg := words.ClientTimedOut(t.Name, timeout)
-		out.fail(msg, errors.New(msg))
-		return
+		err = modapi.ErrClientTimeout
+	default:
+		a, err = gate.Wait(ctx, 0)
 	}
-	a, err := gate.Wait(ctx, 0)
-	if err != nil {
-		out.Status = StatusCancelled
-		out.Err = err
-		return
-	}
-	o := modapi.ClientOutcome(t.Name, t.Kind == manifest.KindRendered, a, maxBytes(opts), resultCheck(g, t))
-	if o.Status != modapi.StatusCompleted {
-		out.fail(o.Message(t.Name), errors.New(o.Message(t.Name)))
-		return
-	}
-	out.Status = StatusCompleted
-	out.Text = o.Text
+	end, o := callflow.ClientAnswered(ctx, t.Name, a, err, timeout, "", t.Kind == manifest.KindRendered, maxBytes(opts), resultCheck(g, *t))
+	out.endAs(end)
 	out.Result = o.Result
 }
 

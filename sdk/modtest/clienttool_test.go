@@ -123,9 +123,9 @@ func TestClientToolNeedsApproval(t *testing.T) {
 // cancelled before the client sees it.
 func TestClientToolApprovalCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	approver := func(ctx context.Context, reason string) (bool, error) {
+	approver := func(ctx context.Context, req *modtest.ApprovalRequest) (bool, error) {
 		cancel()
-		return modtest.NeverAnswer(ctx, reason)
+		return modtest.NeverAnswer(ctx, req)
 	}
 	out := modtest.Run(t, clientside.Modkit(), "clientside_erase", `{"element":"nav"}`, &modtest.Options{
 		Context: ctx, Approver: approver, Client: &modtest.Client{Answers: []sdk.ClientAnswer{{Text: "erased"}}},

@@ -28,6 +28,24 @@
 // Input is JSON text (a string, []byte or json.RawMessage) or any other value,
 // which is encoded with encoding/json first.
 //
+// The steps of the call are a host's, in a host's order and from the same
+// code (input check, hooks, approval, a client tool, the handler and its
+// questions), so an outcome reads as a host's would.
+//
+// # Approval
+//
+// A tool whose approval rule asks is put to [Options.Approver], which is
+// host.Approver itself ([Approver], [ApprovalRequest]): [Approve], [Deny],
+// [NeverAnswer], or any approver written for a host. It sees the tool's
+// name, title and annotations, the reason, the input and the session, and
+// [ApprovalRequest.Question] is what a host's approver asks:
+//
+//	var asked []string
+//	opts := &modtest.Options{Approver: func(_ context.Context, req *modtest.ApprovalRequest) (bool, error) {
+//		asked = append(asked, req.Reason)
+//		return true, nil
+//	}}
+//
 // # Cancelling mid-run
 //
 // [Options.CancelWhen] sees each activity update as the handler sends it and

@@ -93,13 +93,11 @@ func RunHooks(t testing.TB, g *sdk.Generated, action sdk.Action, opts *Options) 
 // hooks runs the hooks on action through srv, in a host's order
 // (callflow.HookOrder), and returns the first refusal.
 func hooks(ctx context.Context, srv *modserver.Server, action sdk.Action, opts *Options) string {
-	for _, a := range callflow.HookOrder(action) {
+	refusal, _ := callflow.Hooks(ctx, action, func(ctx context.Context, a sdk.Action) (string, error) {
 		resp, _ := srv.BeforeAction(ctx, &modapi.ActionRequest{Action: a, Session: session(opts), Today: orDefault(opts.Today, DefaultToday)})
-		if resp.Refusal != "" {
-			return resp.Refusal
-		}
-	}
-	return ""
+		return resp.Refusal, nil
+	})
+	return refusal
 }
 
 // Activate runs the mod's Activate function, if it has one, as the mod

@@ -16,7 +16,6 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
-	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -198,7 +197,6 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 		return nil, fmt.Errorf("input for %s: %w", tool, err)
 	}
 	out := &Outcome{tool: tool, input: data}
-	srv := modserver.New(g, opts.Logger)
 
 	parent := opts.Context
 	if parent == nil {
@@ -207,140 +205,13 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	mt, toClient, err := clientTool(g, tool, opts)
+	man, err := toolManifest(g, tool)
 	if err != nil {
 		return nil, err
 	}
-	// The steps of a call are a host's (internal/callflow), over the same
-	// server code a mod process runs.
-	rec := &recorder{out: out, cancel: cancel, when: opts.CancelWhen}
-	callReq := &modapi.CallRequest{
-		Tool:           tool,
-		Input:          data,
-		Session:        session(opts),
-		CallID:         orDefault(opts.CallID, DefaultCallID),
-		Today:          orDefault(opts.Today, DefaultToday),
-		MaxResultBytes: maxBytes(opts),
-		OnActivity:     rec.Activity,
-	}
-	if opts.Answers != nil {
-		callReq.CanAsk = modapi.Kinds
-	}
-	var start, end time.Time
-	// failed ends the call as failed with msg, once the handler ran.
-	failed := func(msg string) (*Outcome, bool) {
-		rec.mu.Lock()
-		defer rec.mu.Unlock()
-		rec.done = true
-		out.Activity.Ended = true
-		out.fail(msg, errors.New(msg))
-		return out, true
-	}
-	steps := &callflow.Steps[*Outcome]{
-		Prepare: func(context.Context) (*Outcome, bool) {
-			if toClient && opts.Client == nil {
-				msg := words.NoClient(tool)
-				out.fail(msg, errors.New(msg))
-				return out, true
-			}
-			return nil, false
-		},
-		Approve: func(ctx context.Context) (*Outcome, bool) {
-			ok := approve(ctx, srv, &modapi.ApprovalRequest{
-				Tool: tool, Input: data, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
-				Run: modapi.Run{CallID: orDefault(opts.CallID, DefaultCallID)},
-			}, opts, out)
-			return out, !ok
-		},
-		Call: func(ctx context.Context, answers []modapi.Answered) (*modapi.CallResponse, *Outcome, bool) {
-			if start.IsZero() {
-				rec.watch(ctx)
-				start = time.Now()
-			}
-			out.Runs++
-			callReq.Answers = answers
-			resp, _ := srv.CallTool(ctx, callReq)
-			end = time.Now()
-			if resp.Outcome.Status == modapi.StatusCompleted {
-				if key := unasked(opts.Answers, out.Questions); key != "" {
-					r, _ := failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key))
-					return nil, r, true
-				}
-			}
-			return resp, nil, false
-		},
-		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *Outcome, bool) {
-			answers, msg := answerFrom(opts, asked, given, &out.Questions, tool)
-			if msg != "" {
-				r, _ := failed(msg)
-				return nil, r, true
-			}
-			return answers, nil, false
-		},
-		Outcome: func(resp *modapi.CallResponse) *Outcome {
-			rec.mu.Lock()
-			defer rec.mu.Unlock()
-			rec.done = true
-			o := &resp.Outcome
-			if o.Status == modapi.StatusCancelled && rec.cancelledAt.IsZero() {
-				// Cancelled from outside, and the handler noticed before the
-				// watcher ran.
-				rec.cancelledAt = end
-			}
-			out.Elapsed = end.Sub(start)
-			out.Activity.Ended = true
-			switch o.Status {
-			case modapi.StatusCancelled:
-				out.Status = StatusCancelled
-				out.Err = o.Cause
-				out.SinceCancel = end.Sub(rec.cancelledAt)
-			case modapi.StatusCompleted:
-				out.Status = StatusCompleted
-				out.Text = o.Text
-				out.Result = o.Result
-				out.Outputs = o.Outputs
-				out.Actions = o.Actions
-			default:
-				err := o.Cause
-				if err == nil {
-					err = errors.New(o.Error)
-				}
-				out.fail(o.Message(tool), err)
-			}
-			return out
-		},
-	}
-	if opts.Hooks || toClient {
-		// Hooks and clients see only checked input, as in a host.
-		steps.Check = func(context.Context) (*Outcome, bool) {
-			if _, err := srv.Decode(tool, data); err != nil {
-				var ie *sdk.InputError
-				if errors.As(err, &ie) {
-					out.fail(words.InvalidInput(tool, ie.Problems), err)
-				} else {
-					out.fail(err.Error(), err)
-				}
-				return out, true
-			}
-			return nil, false
-		}
-	}
-	if opts.Hooks {
-		steps.Hooks = func(ctx context.Context) (*Outcome, bool) {
-			if refusal := hooks(ctx, srv, sdk.Action{Name: sdk.ActionToolCall, Tool: tool, Input: data}, opts); refusal != "" {
-				out.fail(words.Blocked(modID(g), refusal), errors.New(refusal))
-				return out, true
-			}
-			return nil, false
-		}
-	}
-	if toClient {
-		steps.Client = func(ctx context.Context) *Outcome {
-			callClient(ctx, g, mt, out, opts)
-			return out
-		}
-	}
-	return callflow.Run(ctx, steps, nil), nil
+	c := &call{g: g, man: man, opts: opts, out: out, srv: modserver.New(g, opts.Logger),
+		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
+	return callflow.Run(ctx, c.steps(), nil), nil
 }
 
 // ViewState returns the view state of the finished call: completed with its
@@ -362,13 +233,17 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 	return s
 }
 
-// fail ends the call as failed: msg is why, as a host words it.
-func (o *Outcome) fail(msg string, err error) {
-	o.Status = StatusFailed
-	o.Err = err
-	o.msg = msg
-	o.Text = "Tool failed: " + msg
+// endAs ends the call as e says (callflow builds every ending).
+func (o *Outcome) endAs(e callflow.Ending) *Outcome {
+	o.Status = Status(e.Status)
+	o.Text = e.Text
+	o.msg = e.Error
+	o.Err = e.Cause
+	if o.Err == nil && e.Status == modapi.StatusFailed {
+		o.Err = errors.New(e.Error)
+	}
 	o.Activity.Ended = true
+	return o
 }
 
 func maxBytes(opts *Options) int {

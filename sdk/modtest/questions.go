@@ -64,14 +64,7 @@ func answerFrom(opts *Options, asked []modapi.Question, answers []modapi.Answere
 
 func question(q modapi.Question) Question {
 	out := Question{Kind: string(q.Kind), Key: q.Key, Params: q.Params}
-	var p struct {
-		Message         string          `json:"message"`
-		RequestedSchema json.RawMessage `json:"requestedSchema"`
-		URL             string          `json:"url"`
-	}
-	if json.Unmarshal(q.Params, &p) == nil {
-		out.Message, out.Schema, out.URL = p.Message, p.RequestedSchema, p.URL
-	}
+	out.Message, out.Schema, out.URL = callflow.Shown(q.Params)
 	return out
 }
 
