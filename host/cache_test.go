@@ -85,7 +85,7 @@ func TestWritableCacheIsRefused(t *testing.T) {
 	}
 	for _, target := range []string{"bin", "record", "binary"} {
 		t.Run(target, func(t *testing.T) {
-			cache := t.TempDir()
+			cache := copyCache(t, crashyDir)
 			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 			h.Close()
@@ -130,7 +130,7 @@ func TestForgedChecksum(t *testing.T) {
 	t.Parallel()
 	for _, forge := range []string{"record", "binary"} {
 		t.Run(forge, func(t *testing.T) {
-			cache := t.TempDir()
+			cache := copyCache(t, crashyDir)
 			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 			h.Close()
@@ -167,8 +167,8 @@ func TestForgedChecksum(t *testing.T) {
 // rebuilt.
 func TestForeignBinary(t *testing.T) {
 	t.Parallel()
-	cache := t.TempDir()
-	h := load(t, &host.Options{CacheDir: cache}, crashyDir, "testdata/mods/quick")
+	cache := copyCache(t, crashyDir, quickDir)
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir, quickDir)
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 	wantStatus(t, call(t, h, "quick_echo", `{"text":"x"}`), host.StatusCompleted)
 	h.Close()
