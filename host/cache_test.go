@@ -52,15 +52,14 @@ func builds(h *testHost, id string) int {
 	return strings.Count(h.progress.String(), "building mod "+id+"…")
 }
 
-func TestCacheIsPrivate(t *testing.T) {
-	t.Parallel()
+// wantPrivate checks that what a host wrote into cache, with mod id's
+// binary, only the user may read, and nobody may change.
+func wantPrivate(t *testing.T, cache, id string) {
+	t.Helper()
 	if runtime.GOOS == "windows" {
-		t.Skip("Windows guards files with ACLs, not mode bits")
+		return // Windows guards files with ACLs, not mode bits
 	}
-	cache := filepath.Join(t.TempDir(), "cache")
-	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
-	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
-	rec, r := cachedRecord(t, cache, "crashy")
+	rec, r := cachedRecord(t, cache, id)
 	for path, want := range map[string]os.FileMode{
 		cache:                       0o700,
 		filepath.Join(cache, "bin"): 0o700,
@@ -85,7 +84,7 @@ func TestWritableCacheIsRefused(t *testing.T) {
 	}
 	for _, target := range []string{"bin", "record", "binary"} {
 		t.Run(target, func(t *testing.T) {
-			cache := t.TempDir()
+			cache := copyCache(t, crashyDir)
 			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 			h.Close()
@@ -130,7 +129,7 @@ func TestForgedChecksum(t *testing.T) {
 	t.Parallel()
 	for _, forge := range []string{"record", "binary"} {
 		t.Run(forge, func(t *testing.T) {
-			cache := t.TempDir()
+			cache := copyCache(t, crashyDir)
 			h := load(t, &host.Options{CacheDir: cache}, crashyDir)
 			wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 			h.Close()
@@ -167,8 +166,8 @@ func TestForgedChecksum(t *testing.T) {
 // rebuilt.
 func TestForeignBinary(t *testing.T) {
 	t.Parallel()
-	cache := t.TempDir()
-	h := load(t, &host.Options{CacheDir: cache}, crashyDir, "testdata/mods/quick")
+	cache := copyCache(t, crashyDir, quickDir)
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir, quickDir)
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
 	wantStatus(t, call(t, h, "quick_echo", `{"text":"x"}`), host.StatusCompleted)
 	h.Close()
@@ -194,10 +193,11 @@ func TestForeignBinary(t *testing.T) {
 	}
 }
 
-// Hosts sharing a cold cache build a mod once.
+// Hosts sharing a cold cache build a mod once, and the cache they make is
+// private (one build serves both checks: a build is slow).
 func TestConcurrentHostsBuildOnce(t *testing.T) {
 	t.Parallel()
-	cache := t.TempDir()
+	cache := filepath.Join(t.TempDir(), "cache")
 	hosts := make([]*testHost, 3)
 	for i := range hosts {
 		hosts[i] = load(t, &host.Options{CacheDir: cache}, crashyDir)
@@ -222,6 +222,7 @@ func TestConcurrentHostsBuildOnce(t *testing.T) {
 	if total != 1 {
 		t.Errorf("got %d builds, want 1", total)
 	}
+	wantPrivate(t, cache, "crashy")
 }
 
 // A cache the host cannot write is refused saying which directory, why,

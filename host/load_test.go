@@ -164,7 +164,8 @@ func TestBadInputSchemaFailsItsCalls(t *testing.T) {
 
 func TestBuildFailureShowsCompilerErrors(t *testing.T) {
 	t.Parallel()
-	h := load(t, &host.Options{CacheDir: t.TempDir()}, crashyDir, "testdata/mods/broken")
+	// broken builds in a cache of its own; crashy is copied in, built.
+	h := load(t, &host.Options{CacheDir: copyCache(t, crashyDir)}, crashyDir, "testdata/mods/broken")
 	for range 2 {
 		res := call(t, h, "broken_ping", `{}`)
 		wantStatus(t, res, host.StatusFailed)

@@ -119,32 +119,35 @@ func await(t testing.TB, done <-chan callDone) *host.CallResult {
 }
 
 // copyCache returns a new cache directory holding a copy of the shared
-// cache's binary of the mod in dir, with its build record.
-func copyCache(t testing.TB, dir string) string {
+// cache's binaries of the mods in dirs, with their build records: the
+// cache a host that built them leaves, without a build.
+func copyCache(t testing.TB, dirs ...string) string {
 	t.Helper()
-	h, err := host.Load([]string{dir}, &host.Options{CacheDir: cacheDir})
+	h, err := host.Load(dirs, &host.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	bin, rec, err := host.Binary(h, h.Mods()[0].ID)
-	if err != nil {
-		t.Fatal(err)
-	}
 	cache := t.TempDir()
-	for _, f := range []struct {
-		path, sub string
-		perm      os.FileMode
-	}{{bin, "bin", 0o500}, {rec, "rec", 0o400}} {
-		if err := os.MkdirAll(filepath.Join(cache, f.sub), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		data, err := os.ReadFile(f.path)
+	for _, m := range h.Mods() {
+		bin, rec, err := host.Binary(h, m.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(cache, f.sub, filepath.Base(f.path)), data, f.perm); err != nil {
-			t.Fatal(err)
+		for _, f := range []struct {
+			path, sub string
+			perm      os.FileMode
+		}{{bin, "bin", 0o500}, {rec, "rec", 0o400}} {
+			if err := os.MkdirAll(filepath.Join(cache, f.sub), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			data, err := os.ReadFile(f.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(cache, f.sub, filepath.Base(f.path)), data, f.perm); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	return cache

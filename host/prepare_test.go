@@ -63,7 +63,8 @@ func TestCheckAsksRunningMod(t *testing.T) {
 
 func TestStart(t *testing.T) {
 	t.Parallel()
-	h := load(t, &host.Options{CacheDir: t.TempDir()}, quickDir, "testdata/mods/broken")
+	// broken builds in a cache of its own; quick is copied in, built.
+	h := load(t, &host.Options{CacheDir: copyCache(t, quickDir)}, quickDir, "testdata/mods/broken")
 	ctx := context.Background()
 	if err := h.Start(ctx, "quick"); err != nil {
 		t.Fatalf("Start(quick): %v", err)

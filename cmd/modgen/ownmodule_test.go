@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,7 +65,8 @@ func TestOwnModule(t *testing.T) {
 		goEnv[k] = strings.TrimSpace(string(out))
 	}
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/ownmodule",
+		Dir:  "testdata/ownmodule",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"toolpath": toolPath},
 		Setup: func(env *testscript.Env) error {
 			for k, v := range goEnv {
 				env.Setenv(k, v)
@@ -81,4 +83,35 @@ func TestOwnModule(t *testing.T) {
 			return os.WriteFile(filepath.Join(env.WorkDir, "readme.sh"), []byte("set -ex\n"+commands), 0o644)
 		},
 	})
+}
+
+// toolPath sets VAR to the path of the executable go tool runs for NAME in
+// the current directory: toolpath NAME VAR. A script runs a tool many times
+// through it, building it once and checking its staleness once, where each
+// go tool NAME checks it again (about a second of CPU).
+func toolPath(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: toolpath NAME VAR")
+	}
+	cmd := exec.Command("go", "tool", "-n", args[0])
+	cmd.Dir = ts.MkAbs(".")
+	cmd.Env = environ(ts)
+	out, err := cmd.Output()
+	if err != nil {
+		ts.Fatalf("go tool -n %s: %v", args[0], err)
+	}
+	path := strings.TrimSpace(string(out))
+	if path == "" || strings.Contains(path, "\n") {
+		ts.Fatalf("go tool -n %s: got %q, want the path of one executable", args[0], out)
+	}
+	ts.Setenv(args[1], path)
+}
+
+// environ returns the script's environment as the go command needs it.
+func environ(ts *testscript.TestScript) []string {
+	var env []string
+	for _, k := range []string{"PATH", "HOME", "TMPDIR", "GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT", "GOFLAGS", "GOPROXY", "GOSUMDB", "GOTOOLCHAIN"} {
+		env = append(env, fmt.Sprintf("%s=%s", k, ts.Getenv(k)))
+	}
+	return env
 }

@@ -12,7 +12,7 @@ import (
 // TestDev starts modhost dev, opens the URL it prints, and stops it as an
 // interrupt would.
 func TestDev(t *testing.T) {
-	t.Setenv("MODKIT_CACHE", cacheDir)
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
@@ -58,7 +58,7 @@ func TestDev(t *testing.T) {
 }
 
 func TestDevUsage(t *testing.T) {
-	t.Setenv("MODKIT_CACHE", cacheDir)
+	t.Parallel()
 	for _, args := range [][]string{{"dev", "extra"}, {"dev", "--bogus"}, {"--agent", "nobody", "dev"}} {
 		var stderr strings.Builder
 		if got := run(context.Background(), append([]string{"--mods", crashyDir(t)}, args...), strings.NewReader(""), io.Discard, &stderr); got != exitUsage {

@@ -75,8 +75,9 @@ func (s scriptT) TempDir() string {
 // TestInstallScripts runs testdata/install/*.txtar. Each script has its own
 // module proxy, in $PROXY, holding this checkout as modkit v0.1.0 and the
 // mod example.com/greet v1.0.0 and v1.1.0 (sources in $GREET), its own
-// checksum database, and a new module cache: the go command reads modkit's
-// dependencies from the test's module cache, and nothing from the network.
+// checksum database, a new module cache and its own $MODKIT_CACHE: the go
+// command reads modkit's dependencies from the test's module cache, and
+// nothing from the network.
 func TestInstallScripts(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
@@ -111,7 +112,11 @@ func TestInstallScripts(t *testing.T) {
 			}
 			e.Setenv("PROXY", p.Dir)
 			e.Setenv("GREET", greet)
-			e.Setenv("MODKIT_CACHE", cacheDir)
+			// A cache of its own: modhost get copies the mod into the
+			// cache, and scripts here and in other test processes get the
+			// same versions at once. Sharing the package's cache would save
+			// no build: a build's key covers GOMODCACHE, the script's own.
+			e.Setenv("MODKIT_CACHE", filepath.Join(e.WorkDir, "cache"))
 			e.Setenv("MODHOST_MODS", "")
 			e.Values["proxy"] = p
 			return nil

@@ -21,7 +21,8 @@ var update = flag.Bool("update", false, "rewrite the scripts' golden files")
 
 // cacheDir is shared by every script, with the other packages' tests and
 // across runs: its keys hash the mods' sources, so a mod is built when it
-// changed and otherwise never.
+// changed and otherwise never. It is $MODKIT_CACHE of the test process, so
+// that tests calling run in-process use it and may run in parallel.
 var cacheDir string
 
 func TestMain(m *testing.M) {
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
+		os.Setenv("MODKIT_CACHE", cacheDir)
 	}
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"modhost": func() int { return run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
@@ -46,8 +48,8 @@ func crashyDir(t *testing.T) string {
 }
 
 func TestExitCodes(t *testing.T) {
-	t.Setenv("MODHOST_MODS", crashyDir(t))
-	t.Setenv("MODKIT_CACHE", cacheDir)
+	t.Parallel()
+	mods := crashyDir(t)
 	tests := []struct {
 		args []string
 		want int
@@ -69,7 +71,8 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr strings.Builder
-		got := run(context.Background(), tt.args, strings.NewReader(""), &stdout, &stderr)
+		// A later --mods wins over this one.
+		got := run(context.Background(), append([]string{"--mods", mods}, tt.args...), strings.NewReader(""), &stdout, &stderr)
 		if got != tt.want {
 			t.Errorf("modhost %s: got exit %d, want %d\nstdout: %s\nstderr: %s", strings.Join(tt.args, " "), got, tt.want, stdout.String(), stderr.String())
 		}

@@ -2,10 +2,13 @@ package modproxytest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -43,13 +46,7 @@ func (p *Proxy) WriteMod(t T, dir, path, modkitVersion, goFile string) {
 		t.Fatal(err)
 	}
 	p.writeGoMod(t, dir, path, "v0.0.0", "replace "+ModkitPath+" => "+p.Root+"\n")
-	modgen := p.modgen(t)
-	cmd := exec.Command(modgen, ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("modgen in %s: %v\n%s", dir, err, out)
-	}
+	p.generate(t, dir)
 	p.writeGoMod(t, dir, path, modkitVersion, "")
 	zipSum, modSum := p.Sums(t, ModkitPath, modkitVersion)
 	sumData = fmt.Appendf(sumData, "%s %s %s\n%s %s/go.mod %s\n", ModkitPath, modkitVersion, zipSum, ModkitPath, modkitVersion, modSum)
@@ -110,4 +107,75 @@ func (p *Proxy) modgen(t T) string {
 		t.Fatal(modgenBuild.err)
 	}
 	return modgenBuild.path
+}
+
+// generated holds what modgen wrote for the sources of each mod a test
+// process generated, by a hash of the sources: a process that writes the
+// same mod again (each script of a suite, say) copies the files and spends
+// no second modgen run, which loads packages with the go command.
+var generated struct {
+	mu    sync.Mutex
+	files map[[sha256.Size]byte]map[string][]byte
+}
+
+// generate runs this checkout's modgen in dir, or writes what it wrote for
+// the same sources before.
+func (p *Proxy) generate(t T, dir string) {
+	t.Helper()
+	before := readFiles(t, dir)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", p.Root)
+	for _, name := range slices.Sorted(maps.Keys(before)) {
+		fmt.Fprintf(h, "%s\x00%d\x00%s", name, len(before[name]), before[name])
+	}
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	generated.mu.Lock()
+	defer generated.mu.Unlock()
+	if files, ok := generated.files[key]; ok {
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return
+	}
+	cmd := exec.Command(p.modgen(t), ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("modgen in %s: %v\n%s", dir, err, out)
+	}
+	// What modgen wrote; the go.mod and go.sum are written again anyway.
+	files := map[string][]byte{}
+	for name, data := range readFiles(t, dir) {
+		if old, ok := before[name]; (!ok || !bytes.Equal(old, data)) && name != "go.mod" && name != "go.sum" {
+			files[name] = data
+		}
+	}
+	if generated.files == nil {
+		generated.files = map[[sha256.Size]byte]map[string][]byte{}
+	}
+	generated.files[key] = files
+}
+
+// readFiles returns the regular files directly in dir by name.
+func readFiles(t T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[e.Name()] = data
+	}
+	return files
 }
