@@ -3,9 +3,7 @@ package telemetry
 import (
 	"context"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"google.golang.org/protobuf/proto"
@@ -74,12 +72,3 @@ func (c *countingExporter) ExportSpans(_ context.Context, spans []sdktrace.ReadO
 }
 
 func (c *countingExporter) Shutdown(context.Context) error { return nil }
-
-// processCPU is the CPU time, user and system, the process has used.
-func processCPU(tb testing.TB) time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		tb.Fatal(err)
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
