@@ -52,7 +52,10 @@
 // queued behind a write become one activity frame (two ActivityBatch
 // encodings, concatenated, are one batch), and the outcome queues behind
 // them, so a handler that reports in a loop and ends sends its updates and
-// its outcome in one write. The host wakes a caller once for the frames of
+// its outcome in one write. When the handler ends before the goroutine
+// that writes its posted updates has started, its own goroutine writes
+// them with the outcome: the outcome does not wait for that goroutine to
+// be scheduled. The host wakes a caller once for the frames of
 // one read, not once per frame. Activity payloads are encoded and decoded
 // by hand, byte for byte as package proto would, without its reflection.
 //

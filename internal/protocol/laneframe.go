@@ -196,7 +196,8 @@ type frameWriter struct {
 
 	mu       sync.Mutex
 	flushing bool   // a sender is writing
-	pending  []byte // frames waiting for it
+	posted   bool   // a goroutine is on its way to write what postActivity queued
+	pending  []byte // frames waiting for a write
 	spare    []byte
 	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
 	err      error // the write that failed, for every later send
@@ -223,6 +224,15 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 		return err
 	}
 	fw.flushing = true
+	if len(fw.pending) > 0 {
+		// Posted activity whose writer has not started yet: it leaves
+		// first, in this write, and the writer finds nothing to do.
+		fw.queue(*b)
+		fw.drain(nil)
+		err = fw.err
+		fw.mu.Unlock()
+		return err
+	}
 	fw.mu.Unlock()
 	_, err = fw.w.Write(*b)
 	fw.mu.Lock()
@@ -249,15 +259,26 @@ func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 		return fw.err
 	}
 	fw.queue(*b)
-	if !fw.flushing {
-		fw.flushing = true
-		go func() {
-			fw.mu.Lock()
-			fw.drain(nil)
-			fw.mu.Unlock()
-		}()
+	if !fw.flushing && !fw.posted {
+		fw.posted = true
+		go fw.writePosted()
 	}
 	return nil
+}
+
+// writePosted writes the frames postActivity queued, unless a sender
+// wrote them first: a handler that ends soon after its updates sends
+// them with its outcome, in one write, without waiting for this
+// goroutine to be scheduled.
+func (fw *frameWriter) writePosted() {
+	fw.mu.Lock()
+	defer fw.mu.Unlock()
+	fw.posted = false
+	if fw.flushing || fw.err != nil {
+		return // the sender writing drains what is pending
+	}
+	fw.flushing = true
+	fw.drain(nil)
 }
 
 // queue appends frame to the pending frames, merging an activity frame

@@ -231,3 +231,46 @@ func TestFrameWriterPostMerges(t *testing.T) {
 		})
 	}
 }
+
+// writeRecorder records each write as one string.
+type writeRecorder struct {
+	mu     sync.Mutex
+	writes []string
+}
+
+func (w *writeRecorder) Write(b []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.writes = append(w.writes, string(b))
+	return len(b), nil
+}
+
+// TestFrameWriterSendTakesPosted checks that an outcome sent while posted
+// activity waits for its writer goroutine leaves with that activity, first
+// and in one write, and that the writer, when it runs, writes nothing.
+func TestFrameWriterSendTakesPosted(t *testing.T) {
+	t.Parallel()
+	rec := &writeRecorder{}
+	fw := &frameWriter{w: rec, limit: 1 << 20}
+	// postActivity as it stands when its goroutine has not run yet.
+	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.queue(act)
+	fw.posted = true
+	if err := fw.send(1, kindOutcome, &pb.LaneOutcome{}); err != nil {
+		t.Fatal(err)
+	}
+	fw.writePosted()
+	out, err := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{}, fw.limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{string(act) + string(out)}; len(rec.writes) != 1 || rec.writes[0] != want[0] {
+		t.Errorf("got writes %q, want %q", rec.writes, want)
+	}
+	if fw.posted || fw.flushing || len(fw.pending) > 0 {
+		t.Errorf("got posted %v, flushing %v, %d bytes pending after the writes, want none", fw.posted, fw.flushing, len(fw.pending))
+	}
+}
