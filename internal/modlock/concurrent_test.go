@@ -21,15 +21,29 @@ import (
 // resolves the lock's mods and checks each copy it gets, then exits.
 const resolverEnv = "MODLOCK_TEST_RESOLVE"
 
+// editorEnv, when set, makes the test binary an editor process: it waits
+// for its standard input to close, then pins editsPerProcess mods named
+// after the variable's value in the lock file $MODLOCK_TEST_LOCKFILE, one
+// Edit each.
+const editorEnv = "MODLOCK_TEST_EDIT"
+
+const editsPerProcess = 20
+
 func TestMain(m *testing.M) {
-	if lock := os.Getenv(resolverEnv); lock != "" {
-		if err := resolveAndCheck(lock); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
+	var err error
+	switch {
+	case os.Getenv(resolverEnv) != "":
+		err = resolveAndCheck(os.Getenv(resolverEnv))
+	case os.Getenv(editorEnv) != "":
+		err = editMany(os.Getenv(editorEnv))
+	default:
+		os.Exit(m.Run())
 	}
-	os.Exit(m.Run())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }
 
 // resolveAndCheck is a resolver process's work: lock is mods.lock's text
@@ -157,5 +171,74 @@ func TestResolveProcesses(t *testing.T) {
 		if got, want := strings.Join(names, " "), "greet@v1.0.0 greet@v1.1.0"; got != want {
 			t.Errorf("%s: the copies' directory holds %q, want %q", r.name, got, want)
 		}
+	}
+}
+
+// fakeEntry returns a well-formed entry for the mod example.com/NAME.
+func fakeEntry(name string) modlock.Entry {
+	h1 := "h1:" + strings.Repeat("A", 43) + "="
+	return modlock.Entry{Mod: "example.com/" + name, Module: "example.com/" + name, Version: "v1.0.0",
+		Zip: h1, GoMod: h1, Manifest: "sha256:" + strings.Repeat("0", 64)}
+}
+
+// editMany is an editor process's work.
+func editMany(prefix string) error {
+	io.Copy(io.Discard, os.Stdin) // the start signal: all editors at once
+	for i := range editsPerProcess {
+		e := fakeEntry(fmt.Sprintf("%s-%d", prefix, i))
+		err := modlock.Edit(os.Getenv("MODLOCK_TEST_LOCKFILE"), func(entries []modlock.Entry) []modlock.Entry {
+			return append(entries, e)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestEditProcesses runs editor processes at once on one lock file: every
+// mod each of them pins must be in it at the end.
+func TestEditProcesses(t *testing.T) {
+	dir := t.TempDir()
+	lockFile := filepath.Join(dir, "mods.lock")
+	const procs = 6
+	var cmds []*exec.Cmd
+	var starts []io.Closer
+	var outs []*bytes.Buffer
+	for i := range procs {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=p%d", editorEnv, i), "MODLOCK_TEST_LOCKFILE="+lockFile)
+		out := new(bytes.Buffer)
+		cmd.Stdout, cmd.Stderr = out, out
+		start, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		cmds, starts, outs = append(cmds, cmd), append(starts, start), append(outs, out)
+	}
+	for _, s := range starts {
+		s.Close()
+	}
+	for i, cmd := range cmds {
+		if err := cmd.Wait(); err != nil {
+			t.Errorf("editor %d: %v\n%s", i, err, outs[i])
+		}
+	}
+	entries, err := modlock.Read(lockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(entries), procs*editsPerProcess; got != want {
+		t.Errorf("the lock file pins %d mods, want %d", got, want)
+	}
+	left, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 {
+		t.Errorf("the lock file's directory holds %d files, want mods.lock alone", len(left))
 	}
 }
