@@ -58,6 +58,7 @@ func runGet(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	var installed []modlock.Entry
 	for _, arg := range fs.Args() {
 		path, version, _ := strings.Cut(arg, "@")
 		if path == "" || strings.ContainsAny(version, "@ ") {
@@ -71,11 +72,23 @@ func runGet(ctx context.Context, e *env, args []string) int {
 			return e.fail(err)
 		}
 		entries = replaceEntry(entries, entry)
+		installed = append(installed, entry)
 	}
-	if err := modlock.Write(modlock.FileName, entries); err != nil {
+	if err := pin(installed); err != nil {
 		return e.fail(err)
 	}
 	return exitOK
+}
+
+// pin puts the installed entries in ./mods.lock, each in place of the
+// entry of the same mod, keeping what another modhost pinned meanwhile.
+func pin(installed []modlock.Entry) error {
+	return modlock.Edit(modlock.FileName, func(entries []modlock.Entry) []modlock.Entry {
+		for _, e := range installed {
+			entries = replaceEntry(entries, e)
+		}
+		return entries
+	})
 }
 
 // install fetches a mod, checks it against the lock when it pins the same
@@ -205,6 +218,7 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	var installed []modlock.Entry
 	for _, old := range todo {
 		latest, err := modlock.Latest(ctx, old.Module, lockOptions(e.stderr))
 		if err != nil {
@@ -219,8 +233,9 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 			return e.fail(err)
 		}
 		entries = replaceEntry(entries, entry)
+		installed = append(installed, entry)
 	}
-	if err := modlock.Write(modlock.FileName, entries); err != nil {
+	if err := pin(installed); err != nil {
 		return e.fail(err)
 	}
 	return exitOK
@@ -242,8 +257,10 @@ func runRemove(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	entries = slices.DeleteFunc(entries, func(e modlock.Entry) bool { return slices.Contains(gone, e) })
-	if err := modlock.Write(modlock.FileName, entries); err != nil {
+	unpin := func(entries []modlock.Entry) []modlock.Entry {
+		return slices.DeleteFunc(entries, func(e modlock.Entry) bool { return slices.Contains(gone, e) })
+	}
+	if err := modlock.Edit(modlock.FileName, unpin); err != nil {
 		return e.fail(err)
 	}
 	for _, g := range gone {

@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/mod/sumdb/dirhash"
 
 	"github.com/modkit/modkit/internal/modproxytest"
 	"github.com/modkit/modkit/internal/protocol"
@@ -91,6 +93,7 @@ func TestInstallScripts(t *testing.T) {
 			"tamper":        tamper,
 			"lockset":       lockSet,
 			"publishfuture": publishFuture,
+			"cachecopies":   cacheCopies,
 		},
 		Setup: func(e *testscript.Env) error {
 			st := scriptT{e}
@@ -112,10 +115,9 @@ func TestInstallScripts(t *testing.T) {
 			}
 			e.Setenv("PROXY", p.Dir)
 			e.Setenv("GREET", greet)
-			// A cache of its own: modhost get copies the mod into the
-			// cache, and scripts here and in other test processes get the
-			// same versions at once. Sharing the package's cache would save
-			// no build: a build's key covers GOMODCACHE, the script's own.
+			// A cache of its own, so that cachecopies sees only this
+			// script's copies. Sharing the package's cache would save no
+			// build: a build's key covers GOMODCACHE, the script's own.
 			e.Setenv("MODKIT_CACHE", filepath.Join(e.WorkDir, "cache"))
 			e.Setenv("MODHOST_MODS", "")
 			e.Values["proxy"] = p
@@ -195,6 +197,36 @@ func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(os.WriteFile(filepath.Join(dir, "count.go"), []byte(strings.ReplaceAll(greetCount, "greet", "future")), 0o644))
 	p.WriteMod(st, dir, "example.com/future", "v0.2.0", strings.ReplaceAll(greetSource, "greet", "future"))
 	p.Add(st, "example.com/future", "v1.0.0", dir, nil)
+}
+
+// cacheCopies checks the copies of example.com/greet in $MODKIT_CACHE:
+// one per VERSION named, each holding the files the proxy serves, and
+// nothing else beside them: cachecopies VERSION...
+func cacheCopies(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: cachecopies VERSION...")
+	}
+	p := ts.Value("proxy").(*modproxytest.Proxy)
+	dir := filepath.Join(ts.Getenv("MODKIT_CACHE"), "mods", "example.com")
+	var want []string
+	for _, v := range args {
+		name := "greet@" + v
+		want = append(want, name)
+		zipSum, _ := p.Sums(tsT{ts}, "example.com/greet", v)
+		got, err := dirhash.HashDir(filepath.Join(dir, name), "example.com/greet@"+v, dirhash.Hash1)
+		if err != nil || got != zipSum {
+			ts.Fatalf("the copy of example.com/greet@%s: got hash %s, %v; want %s", v, got, err, zipSum)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	ts.Check(err)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if !slices.Equal(got, want) {
+		ts.Fatalf("%s holds %q, want %q", dir, got, want)
+	}
 }
 
 // lockSet sets a field of the first block of mods.lock: lockset KEY VALUE.

@@ -22,6 +22,8 @@
 // finds each locked mod in the module cache, fetching it when missing,
 // refuses one whose bytes differ from the lock with a [*MismatchError]
 // naming both hashes, and returns a checked copy of its module, since the
-// go command builds nothing inside the module cache. [Verify] fetches every
+// go command builds nothing inside the module cache; processes sharing
+// Options.CopyDir may resolve at once, as each copy is made under a lock
+// per module version and renamed into place. [Verify] fetches every
 // locked mod again, into an empty module cache, and compares.
 package modlock

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"golang.org/x/mod/module"
+
+	"github.com/modkit/modkit/internal/modbuild"
 )
 
 // FileName is the lock file's name, in the directory modhost runs in.
@@ -245,4 +247,21 @@ func Write(path string, entries []Entry) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// Edit rewrites the lock file at path with edit applied to its entries,
+// read afresh, holding a lock file beside it (.mods.lock.lock), so that
+// processes editing one lock file at once each keep the others' changes.
+func Edit(path string, edit func([]Entry) []Entry) error {
+	lockPath := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	unlock, err := modbuild.LockFile(lockPath)
+	if err != nil {
+		return fmt.Errorf("lock %s: %v", path, err)
+	}
+	defer unlock()
+	entries, err := Read(path)
+	if err != nil {
+		return err
+	}
+	return Write(path, edit(entries))
 }
