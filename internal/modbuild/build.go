@@ -261,9 +261,10 @@ func (o *Output) Write(p []byte) (int, error) {
 }
 
 // ListInputs asks go list for every package of the build and returns the
-// ones outside the standard library and the module cache.
-func ListInputs(ctx context.Context, dir, overlay, modCache string, out io.Writer) ([]Input, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-overlay", overlay,
+// ones outside the standard library and the module cache. tags is the
+// build's -tags flag ([Config.Tags]).
+func ListInputs(ctx context.Context, dir, overlay, tags, modCache string, out io.Writer) ([]Input, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-overlay", overlay, tags,
 		"-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,MFiles,FFiles,SwigFiles,SwigCXXFiles,EmbedFiles,EmbedPatterns,IgnoredGoFiles,IgnoredOtherFiles",
 		"./zz_modmain")
 	cmd.Dir = dir
