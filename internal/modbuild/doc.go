@@ -11,10 +11,10 @@
 //
 // # Build tags
 //
-// Every mod is built with the netgo and osusergo tags besides GOFLAGS's
-// ([TagsFlag]): a mod without cgo of its own is then linked statically,
-// which saves each mod process the C library's and the dynamic loader's
-// pages.
+// On Linux every mod is built with the netgo and osusergo tags besides
+// GOFLAGS's ([BuildFlags]): a mod without cgo of its own is then linked
+// statically, which saves each mod process the C library's and the dynamic
+// loader's pages.
 //
 // # The record
 //

@@ -17,8 +17,8 @@ type Config struct {
 	// ModCache is GOMODCACHE: packages in it are named by module version,
 	// so go.mod and go.sum stand for their contents.
 	ModCache string
-	// Tags is the -tags flag of the mod's go list and go build ([TagsFlag]).
-	Tags string
+	// Flags are the flags the mod's go list and go build add ([BuildFlags]).
+	Flags []string
 }
 
 // KeyInputs are everything a build configuration's key depends on.
@@ -87,5 +87,5 @@ func Configure(dir, goPackage string) (*Config, error) {
 		return nil, err
 	}
 	key := Key(&KeyInputs{GoPackage: goPackage, GoEnv: vars, Getenv: os.Getenv, ReadFile: os.ReadFile})
-	return &Config{Key: key, ModCache: vars["GOMODCACHE"], Tags: TagsFlag(vars["GOFLAGS"])}, nil
+	return &Config{Key: key, ModCache: vars["GOMODCACHE"], Flags: BuildFlags(vars["GOOS"], vars["GOFLAGS"])}, nil
 }

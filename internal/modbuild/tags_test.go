@@ -1,18 +1,26 @@
 package modbuild
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
-func TestTagsFlag(t *testing.T) {
-	for _, tc := range []struct{ goflags, want string }{
-		{"", "-tags=netgo,osusergo"},
-		{"-mod=mod", "-tags=netgo,osusergo"},
-		{"-tags=extra", "-tags=extra,netgo,osusergo"},
-		{"--tags=a,b -trimpath", "-tags=a,b,netgo,osusergo"},
-		{"-tags=old -tags=netgo,new", "-tags=netgo,new,osusergo"},
-		{"-tags=", "-tags=netgo,osusergo"},
+func TestBuildFlags(t *testing.T) {
+	for _, tc := range []struct {
+		goos, goflags string
+		want          []string
+	}{
+		{"linux", "", []string{"-tags=netgo,osusergo"}},
+		{"linux", "-mod=mod", []string{"-tags=netgo,osusergo"}},
+		{"linux", "-tags=extra", []string{"-tags=extra,netgo,osusergo"}},
+		{"linux", "--tags=a,b -trimpath", []string{"-tags=a,b,netgo,osusergo"}},
+		{"linux", "-tags=old -tags=netgo,new", []string{"-tags=netgo,new,osusergo"}},
+		{"linux", "-tags=", []string{"-tags=netgo,osusergo"}},
+		{"darwin", "-tags=extra", nil},
+		{"windows", "", nil},
 	} {
-		if got := TagsFlag(tc.goflags); got != tc.want {
-			t.Errorf("TagsFlag(%q) = %q, want %q", tc.goflags, got, tc.want)
+		if got := BuildFlags(tc.goos, tc.goflags); !slices.Equal(got, tc.want) {
+			t.Errorf("BuildFlags(%q, %q) = %q, want %q", tc.goos, tc.goflags, got, tc.want)
 		}
 	}
 }
