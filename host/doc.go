@@ -20,7 +20,11 @@
 // # Building and starting
 //
 // On a mod's first use the host builds its binary with go build (adding the
-// serving main package through -overlay) into [Options.CacheDir]. A build
+// serving main package through -overlay) into [Options.CacheDir]. On Linux
+// it adds the netgo and osusergo build tags to those of GOFLAGS: the
+// standard library's DNS resolver and user lookup are pure Go, so a mod
+// with no cgo of its own is linked statically and its process maps no C
+// library (about 1.3 MiB less resident memory per mod). A build
 // is reused while all its inputs are unchanged: the go command's settings
 // (Go version, GOOS, GOARCH, CGO_ENABLED, GOEXPERIMENT, GOFLAGS with its
 // build tags, …), the main module's go.mod and go.sum and the workspace's

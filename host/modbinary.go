@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -120,7 +121,7 @@ func (m *mod) build(c *modbuild.Cache, cfg *modbuild.Config) (*modbuild.Record, 
 		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
 	}
 	out := modbuild.NewOutput(m.h.opts.Progress)
-	inputs, err := modbuild.ListInputs(m.ctx, m.dir, overlay, cfg.ModCache, out)
+	inputs, err := modbuild.ListInputs(m.ctx, m.dir, overlay, cfg.Flags, cfg.ModCache, out)
 	if err != nil {
 		output := strings.TrimSpace(out.String())
 		if err := m.notTheSources(err, output); err != nil {
@@ -137,7 +138,7 @@ func (m *mod) build(c *modbuild.Cache, cfg *modbuild.Config) (*modbuild.Record, 
 	defer os.Remove(tmp.Name())
 	// Close stops the build; the compiler's children get a moment to let go
 	// of the output pipe.
-	cmd := exec.CommandContext(m.ctx, "go", "build", "-overlay", overlay, "-o", tmp.Name(), "./zz_modmain")
+	cmd := exec.CommandContext(m.ctx, "go", slices.Concat([]string{"build", "-overlay", overlay}, cfg.Flags, []string{"-o", tmp.Name(), "./zz_modmain"})...)
 	cmd.WaitDelay = time.Second
 	cmd.Dir = m.dir
 	cmd.Stdout = out

@@ -261,11 +261,13 @@ func (o *Output) Write(p []byte) (int, error) {
 }
 
 // ListInputs asks go list for every package of the build and returns the
-// ones outside the standard library and the module cache.
-func ListInputs(ctx context.Context, dir, overlay, modCache string, out io.Writer) ([]Input, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-deps", "-overlay", overlay,
-		"-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,MFiles,FFiles,SwigFiles,SwigCXXFiles,EmbedFiles,EmbedPatterns,IgnoredGoFiles,IgnoredOtherFiles",
+// ones outside the standard library and the module cache. flags are the
+// build's own flags ([Config.Flags]).
+func ListInputs(ctx context.Context, dir, overlay string, flags []string, modCache string, out io.Writer) ([]Input, error) {
+	args := append([]string{"list", "-e", "-deps", "-overlay", overlay}, flags...)
+	args = append(args, "-json=ImportPath,Dir,Standard,GoFiles,CgoFiles,CFiles,CXXFiles,HFiles,SFiles,SysoFiles,MFiles,FFiles,SwigFiles,SwigCXXFiles,EmbedFiles,EmbedPatterns,IgnoredGoFiles,IgnoredOtherFiles",
 		"./zz_modmain")
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	cmd.Stderr = out
 	data, err := cmd.Output()

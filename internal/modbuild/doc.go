@@ -9,6 +9,13 @@
 // main package. Key is a pure function of [KeyInputs]; [Configure] fills
 // them from the go command and this process's environment.
 //
+// # Build tags
+//
+// On Linux every mod is built with the netgo and osusergo tags besides
+// GOFLAGS's ([BuildFlags]): a mod without cgo of its own is then linked
+// statically, which saves each mod process the C library's and the dynamic
+// loader's pages.
+//
 // # The record
 //
 // Each build leaves a [Record] naming the package directories it read

@@ -66,7 +66,7 @@ func TestEveryInputIsCovered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs, err := ListInputs(context.Background(), dir, overlay, cfg.ModCache, io.Discard)
+		inputs, err := ListInputs(context.Background(), dir, overlay, cfg.Flags, cfg.ModCache, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

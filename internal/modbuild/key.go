@@ -17,6 +17,8 @@ type Config struct {
 	// ModCache is GOMODCACHE: packages in it are named by module version,
 	// so go.mod and go.sum stand for their contents.
 	ModCache string
+	// Flags are the flags the mod's go list and go build add ([BuildFlags]).
+	Flags []string
 }
 
 // KeyInputs are everything a build configuration's key depends on.
@@ -42,7 +44,7 @@ type KeyInputs struct {
 func Key(in *KeyInputs) string {
 	vars := in.GoEnv
 	h := sha256.New()
-	fmt.Fprintf(h, "modkit build 2\x00%s\x00", MainFile(in.GoPackage))
+	fmt.Fprintf(h, "modkit build 3\x00%s\x00%s\x00", MainFile(in.GoPackage), strings.Join(pureGoTags, ","))
 	for _, v := range buildVars {
 		fmt.Fprintf(h, "%s=%s\x00", v, vars[v])
 	}
@@ -85,5 +87,5 @@ func Configure(dir, goPackage string) (*Config, error) {
 		return nil, err
 	}
 	key := Key(&KeyInputs{GoPackage: goPackage, GoEnv: vars, Getenv: os.Getenv, ReadFile: os.ReadFile})
-	return &Config{Key: key, ModCache: vars["GOMODCACHE"]}, nil
+	return &Config{Key: key, ModCache: vars["GOMODCACHE"], Flags: BuildFlags(vars["GOOS"], vars["GOFLAGS"])}, nil
 }
