@@ -662,14 +662,14 @@ func fieldsOf(t *taskstore.Task, resultType string) taskFields {
 
 // createTaskResult is the answer to a call that became task t.
 func createTaskResult(t *taskstore.Task) json.RawMessage {
-	data, _ := json.Marshal(fieldsOf(t, "task"))
-	return data
+	return appendTaskFields(make([]byte, 0, 256), t, "task")
 }
 
 // detailedTask is the answer to tasks/get: the task, with its result,
 // error or questions.
 func detailedTask(t *taskstore.Task) json.RawMessage {
-	data, _ := json.Marshal(fieldsOf(t, "complete"))
+	size := 256 + len(t.Result) + len(t.Error)
+	data := appendTaskFields(make([]byte, 0, size), t, "complete")
 	// The result and the error are JSON this package marshalled: they
 	// are written as they are.
 	data = appendField(data, "result", t.Result)
