@@ -43,7 +43,7 @@ func (r *fieldReader) next() (key string, ok bool) {
 		return "", false
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
-		key = string(raw[1 : len(raw)-1])
+		key = knownKey(raw[1 : len(raw)-1])
 	} else if json.Unmarshal(raw, &key) != nil {
 		return "", false
 	}
@@ -127,4 +127,36 @@ func (r *fieldReader) space() {
 			return
 		}
 	}
+}
+
+// knownKey returns b as a string, without allocating for the member names
+// every MCP request carries: each request reads several.
+func knownKey(b []byte) string {
+	switch string(b) {
+	case "jsonrpc":
+		return "jsonrpc"
+	case "id":
+		return "id"
+	case "method":
+		return "method"
+	case "params":
+		return "params"
+	case "_meta":
+		return "_meta"
+	case "name":
+		return "name"
+	case "arguments":
+		return "arguments"
+	case "taskId":
+		return "taskId"
+	case "extensions":
+		return "extensions"
+	case "io.modelcontextprotocol/protocolVersion":
+		return "io.modelcontextprotocol/protocolVersion"
+	case "io.modelcontextprotocol/clientCapabilities":
+		return "io.modelcontextprotocol/clientCapabilities"
+	case TasksExtension:
+		return TasksExtension
+	}
+	return string(b)
 }

@@ -73,6 +73,7 @@ type taskRunner struct {
 
 	watchers watchers
 	health   storeHealth // of the readiness checks
+	lastCaps atomic.Pointer[readCaps]
 }
 
 // taskTool is a tool whose calls may be tasks.
@@ -272,12 +273,30 @@ type runResult struct {
 // are caps (JSON).
 func (tr *taskRunner) newRun(t taskTool, input []byte, caps json.RawMessage, given []host.Answered, loose map[string]mcp.InputResponse) *run {
 	ctx, cancel := context.WithCancel(tr.ctx)
-	var c mcp.ClientCapabilities
-	json.Unmarshal(caps, &c) // what it cannot read, the client cannot be asked
 	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
-		asker:   &mcpAsker{can: askableFrom(&c), later: true, loose: loose},
+		asker:   &mcpAsker{can: tr.askableOf(caps), later: true, loose: loose},
 		started: make(chan struct{}), done: make(chan struct{})}
 	return r
+}
+
+// askableOf is what a client whose capabilities are caps (JSON) can be
+// asked. A client sends the same capabilities with each call: the last
+// ones read are kept, and not decoded again.
+func (tr *taskRunner) askableOf(caps json.RawMessage) askable {
+	if last := tr.lastCaps.Load(); last != nil && last.caps == string(caps) {
+		return last.can
+	}
+	var c mcp.ClientCapabilities
+	json.Unmarshal(caps, &c) // what it cannot read, the client cannot be asked
+	can := askableFrom(&c)
+	tr.lastCaps.Store(&readCaps{caps: string(caps), can: can})
+	return can
+}
+
+// readCaps are a client's capabilities (JSON) and what they let it be asked.
+type readCaps struct {
+	caps string
+	can  askable
 }
 
 // exec runs the call. Its outcome is stored when the run is a task's by
@@ -396,7 +415,6 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	r := tr.newRun(t, input, caps, given, loose)
 	tr.wg.Add(1)
 	go r.exec()
-	stopOnGone := context.AfterFunc(ctx, r.cancel) // the client left before a task existed
 	timer := time.NewTimer(TaskAfter)
 	defer timer.Stop()
 	select {
@@ -408,7 +426,6 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 			goto task
 		default:
 		}
-		stopOnGone()
 		tr.wg.Done()
 		r.cancel()
 		out := r.out
@@ -424,7 +441,6 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		return nil, ctx.Err()
 	}
 task:
-	stopOnGone()
 	now := time.Now()
 	r.mu.Lock()
 	message := r.message
@@ -646,14 +662,14 @@ func fieldsOf(t *taskstore.Task, resultType string) taskFields {
 
 // createTaskResult is the answer to a call that became task t.
 func createTaskResult(t *taskstore.Task) json.RawMessage {
-	data, _ := json.Marshal(fieldsOf(t, "task"))
-	return data
+	return appendTaskFields(make([]byte, 0, 256), t, "task")
 }
 
 // detailedTask is the answer to tasks/get: the task, with its result,
 // error or questions.
 func detailedTask(t *taskstore.Task) json.RawMessage {
-	data, _ := json.Marshal(fieldsOf(t, "complete"))
+	size := 256 + len(t.Result) + len(t.Error)
+	data := appendTaskFields(make([]byte, 0, size), t, "complete")
 	// The result and the error are JSON this package marshalled: they
 	// are written as they are.
 	data = appendField(data, "result", t.Result)
@@ -700,11 +716,27 @@ func storeError(err error) error {
 // for up to taskGetHold: the answer is its first change (a new status
 // message, its end), or, when it does not change, that it still works.
 func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, error) {
-	w := tr.watch(p.TaskID) // before the read, so that no change is missed
+	// Most polls find the task ended: a watcher is set up only for one
+	// still working, and the task read again then, so that no change
+	// between the two reads is missed.
+	t, err := tr.read(ctx, p.TaskID)
+	if err != nil || t.Status != taskstore.Working {
+		return detailedTaskOf(t, err)
+	}
+	w := tr.watch(p.TaskID)
 	defer tr.unwatch(w)
-	t, err := tr.store.Get(ctx, p.TaskID)
+	if t, err = tr.read(ctx, p.TaskID); err == nil && t.Status == taskstore.Working {
+		t = tr.awaitChange(ctx, w, t)
+	}
+	return detailedTaskOf(t, err)
+}
+
+// read returns task id as tasks/get answers it: a working task whose
+// replica's lease has lapsed fails, or, idempotent, runs again here.
+func (tr *taskRunner) read(ctx context.Context, id string) (*taskstore.Task, error) {
+	t, err := tr.store.Get(ctx, id)
 	if errors.Is(err, taskstore.ErrNotFound) {
-		return nil, unknownTask(p.TaskID)
+		return nil, unknownTask(id)
 	}
 	if err != nil {
 		return nil, storeError(err)
@@ -715,8 +747,13 @@ func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, 
 			return nil, storeError(err)
 		}
 	}
-	if t.Status == taskstore.Working {
-		t = tr.awaitChange(ctx, w, t)
+	return t, nil
+}
+
+// detailedTaskOf is the answer to tasks/get of t, or err.
+func detailedTaskOf(t *taskstore.Task, err error) (json.RawMessage, error) {
+	if err != nil {
+		return nil, err
 	}
 	return detailedTask(t), nil
 }
