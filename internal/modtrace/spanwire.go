@@ -9,34 +9,6 @@ import (
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
-// The field numbers of Span, SpanAttribute and SpanEvent
-// (internal/protocol/modkit.proto); internal/telemetry reads them back.
-const (
-	spanTraceID       = 1
-	spanSpanID        = 2
-	spanParentSpanID  = 3
-	spanName          = 4
-	spanKind          = 5
-	spanStart         = 6
-	spanEnd           = 7
-	spanAttributes    = 8
-	spanEvents        = 9
-	spanStatusCode    = 10
-	spanStatusMessage = 11
-	spanTraceState    = 12
-	spanScope         = 13
-
-	attrKey    = 1
-	attrString = 2
-	attrInt    = 3
-	attrDouble = 4
-	attrBool   = 5
-
-	eventName       = 1
-	eventTime       = 2
-	eventAttributes = 3
-)
-
 // spanSize is the size of s encoded as protobuf; ok is false when protobuf
 // would refuse it (a string that is not UTF-8, a nil attribute or event)
 // or this encoder does not know all it holds (unknown fields), and
@@ -123,15 +95,15 @@ func fixed64Size(v uint64) int {
 // appendSpan appends s, of size n as spanSize found, encoded as
 // proto.Marshal encodes it: fields in the order of their numbers.
 func appendSpan(b []byte, s *pb.Span) []byte {
-	b = appendBytes(b, spanTraceID, s.TraceId)
-	b = appendBytes(b, spanSpanID, s.SpanId)
-	b = appendBytes(b, spanParentSpanID, s.ParentSpanId)
-	b = appendString(b, spanName, s.Name)
-	b = appendInt32(b, spanKind, s.Kind)
-	b = appendFixed64(b, spanStart, s.StartUnixNano)
-	b = appendFixed64(b, spanEnd, s.EndUnixNano)
+	b = appendBytes(b, pb.FieldSpanTraceID, s.TraceId)
+	b = appendBytes(b, pb.FieldSpanSpanID, s.SpanId)
+	b = appendBytes(b, pb.FieldSpanParentSpanID, s.ParentSpanId)
+	b = appendString(b, pb.FieldSpanName, s.Name)
+	b = appendInt32(b, pb.FieldSpanKind, s.Kind)
+	b = appendFixed64(b, pb.FieldSpanStart, s.StartUnixNano)
+	b = appendFixed64(b, pb.FieldSpanEnd, s.EndUnixNano)
 	for _, a := range s.Attributes {
-		b = appendAttr(b, spanAttributes, a)
+		b = appendAttr(b, pb.FieldSpanAttributes, a)
 	}
 	for _, e := range s.Events {
 		m := bytesSize(len(e.Name)) + fixed64Size(e.TimeUnixNano)
@@ -139,18 +111,18 @@ func appendSpan(b []byte, s *pb.Span) []byte {
 			k, _ := attrSize(a)
 			m += 1 + protowire.SizeBytes(k)
 		}
-		b = protowire.AppendTag(b, spanEvents, protowire.BytesType)
+		b = protowire.AppendTag(b, pb.FieldSpanEvents, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(m))
-		b = appendString(b, eventName, e.Name)
-		b = appendFixed64(b, eventTime, e.TimeUnixNano)
+		b = appendString(b, pb.FieldEventName, e.Name)
+		b = appendFixed64(b, pb.FieldEventTime, e.TimeUnixNano)
 		for _, a := range e.Attributes {
-			b = appendAttr(b, eventAttributes, a)
+			b = appendAttr(b, pb.FieldEventAttributes, a)
 		}
 	}
-	b = appendInt32(b, spanStatusCode, s.StatusCode)
-	b = appendString(b, spanStatusMessage, s.StatusMessage)
-	b = appendString(b, spanTraceState, s.TraceState)
-	return appendString(b, spanScope, s.Scope)
+	b = appendInt32(b, pb.FieldSpanStatusCode, s.StatusCode)
+	b = appendString(b, pb.FieldSpanStatusMessage, s.StatusMessage)
+	b = appendString(b, pb.FieldSpanTraceState, s.TraceState)
+	return appendString(b, pb.FieldSpanScope, s.Scope)
 }
 
 // appendAttr appends a as field num.
@@ -158,19 +130,19 @@ func appendAttr(b []byte, num protowire.Number, a *pb.SpanAttribute) []byte {
 	m, _ := attrSize(a)
 	b = protowire.AppendTag(b, num, protowire.BytesType)
 	b = protowire.AppendVarint(b, uint64(m))
-	b = appendString(b, attrKey, a.Key)
+	b = appendString(b, pb.FieldAttrKey, a.Key)
 	switch v := a.Value.(type) {
 	case *pb.SpanAttribute_StringValue:
-		b = protowire.AppendTag(b, attrString, protowire.BytesType)
+		b = protowire.AppendTag(b, pb.FieldAttrString, protowire.BytesType)
 		b = protowire.AppendString(b, v.StringValue)
 	case *pb.SpanAttribute_IntValue:
-		b = protowire.AppendTag(b, attrInt, protowire.VarintType)
+		b = protowire.AppendTag(b, pb.FieldAttrInt, protowire.VarintType)
 		b = protowire.AppendVarint(b, uint64(v.IntValue))
 	case *pb.SpanAttribute_DoubleValue:
-		b = protowire.AppendTag(b, attrDouble, protowire.Fixed64Type)
+		b = protowire.AppendTag(b, pb.FieldAttrDouble, protowire.Fixed64Type)
 		b = protowire.AppendFixed64(b, math.Float64bits(v.DoubleValue))
 	case *pb.SpanAttribute_BoolValue:
-		b = protowire.AppendTag(b, attrBool, protowire.VarintType)
+		b = protowire.AppendTag(b, pb.FieldAttrBool, protowire.VarintType)
 		b = protowire.AppendVarint(b, protowire.EncodeBool(v.BoolValue))
 	}
 	return b

@@ -10,6 +10,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // modConverter turns the span batches mods send back into finished spans
@@ -35,7 +37,7 @@ func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch strin
 		if !ok {
 			break
 		}
-		if num != batchSpans {
+		if num != pb.FieldBatchSpans {
 			r.skip(num, typ)
 			continue
 		}
@@ -78,25 +80,25 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 			break
 		}
 		switch num {
-		case spanTraceID:
+		case pb.FieldSpanTraceID:
 			tid, _ = r.bytes(num, typ)
-		case spanSpanID:
+		case pb.FieldSpanSpanID:
 			sid, _ = r.bytes(num, typ)
-		case spanParentSpanID:
+		case pb.FieldSpanParentSpanID:
 			pid, _ = r.bytes(num, typ)
-		case spanName:
+		case pb.FieldSpanName:
 			stub.Name, _ = r.str(num, typ)
-		case spanKind:
+		case pb.FieldSpanKind:
 			kind, _ = r.varint(num, typ)
-		case spanStart:
+		case pb.FieldSpanStart:
 			if v, ok := r.fixed64(num, typ); ok {
 				stub.StartTime = unixNano(v)
 			}
-		case spanEnd:
+		case pb.FieldSpanEnd:
 			if v, ok := r.fixed64(num, typ); ok {
 				stub.EndTime = unixNano(v)
 			}
-		case spanAttributes:
+		case pb.FieldSpanAttributes:
 			if v, ok := r.bytes(num, typ); ok {
 				a, err := readAttr(v)
 				if err != nil {
@@ -104,7 +106,7 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 				}
 				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &stub.DroppedAttributes)
 			}
-		case spanEvents:
+		case pb.FieldSpanEvents:
 			if v, ok := r.bytes(num, typ); ok {
 				e, err := c.event(v)
 				if err != nil {
@@ -112,13 +114,13 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 				}
 				events, droppedEvents = c.addEvent(events, e, droppedEvents)
 			}
-		case spanStatusCode:
+		case pb.FieldSpanStatusCode:
 			code, _ = r.varint(num, typ)
-		case spanStatusMessage:
+		case pb.FieldSpanStatusMessage:
 			statusMsg, _ = r.str(num, typ)
-		case spanTraceState:
+		case pb.FieldSpanTraceState:
 			tsHeader, _ = r.str(num, typ)
-		case spanScope:
+		case pb.FieldSpanScope:
 			scope, _ = r.str(num, typ)
 		default:
 			r.skip(num, typ)
@@ -156,7 +158,7 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 		stub.Status = sdktrace.Status{Code: codes.Ok}
 	}
 	// The host's name for the mod wins over one the mod set itself.
-	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: attrString, str: mod}}, -1, &stub.DroppedAttributes)
+	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &stub.DroppedAttributes)
 	stub.Attributes = attrs
 	stub.Events = events
 	stub.DroppedEvents = droppedEvents
@@ -178,13 +180,13 @@ func (c *modConverter) event(msg string) (sdktrace.Event, error) {
 			return e, r.err
 		}
 		switch num {
-		case eventName:
+		case pb.FieldEventName:
 			e.Name, _ = r.str(num, typ)
-		case eventTime:
+		case pb.FieldEventTime:
 			if v, ok := r.fixed64(num, typ); ok {
 				e.Time = unixNano(v)
 			}
-		case eventAttributes:
+		case pb.FieldEventAttributes:
 			if v, ok := r.bytes(num, typ); ok {
 				a, err := readAttr(v)
 				if err != nil {
@@ -219,13 +221,13 @@ func (c *modConverter) addEvent(events []sdktrace.Event, e sdktrace.Event, dropp
 func (c *modConverter) addAttr(attrs []attribute.KeyValue, a wireAttr, limit int, dropped *int) []attribute.KeyValue {
 	var kv attribute.KeyValue
 	switch a.value.kind {
-	case attrString:
+	case pb.FieldAttrString:
 		kv = attribute.String(a.key, truncate(a.value.str, c.limits.AttributeValueLengthLimit))
-	case attrInt:
+	case pb.FieldAttrInt:
 		kv = attribute.Int64(a.key, int64(a.value.num))
-	case attrDouble:
+	case pb.FieldAttrDouble:
 		kv = attribute.Float64(a.key, a.value.float())
-	case attrBool:
+	case pb.FieldAttrBool:
 		kv = attribute.Bool(a.key, a.value.num != 0)
 	}
 	if !kv.Valid() {

@@ -131,8 +131,8 @@ func TestModConverterMalformed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rawBad := protowire.AppendTag(nil, batchSpans, protowire.BytesType)
-	rawBad = protowire.AppendBytes(rawBad, protowire.AppendString(protowire.AppendTag(nil, spanName, protowire.BytesType), "\xff"))
+	rawBad := protowire.AppendTag(nil, pb.FieldBatchSpans, protowire.BytesType)
+	rawBad = protowire.AppendBytes(rawBad, protowire.AppendString(protowire.AppendTag(nil, pb.FieldSpanName, protowire.BytesType), "\xff"))
 	c := &modConverter{limits: sdktrace.NewSpanLimits()}
 	dst := c.appendSpans(nil, "m", string(raw))
 	for name, bad := range map[string]string{

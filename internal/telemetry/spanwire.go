@@ -6,36 +6,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
-)
 
-// The field numbers of the wire messages SpanBatch, Span, SpanAttribute
-// and SpanEvent (internal/protocol/modkit.proto).
-const (
-	batchSpans = 1
-
-	spanTraceID       = 1
-	spanSpanID        = 2
-	spanParentSpanID  = 3
-	spanName          = 4
-	spanKind          = 5
-	spanStart         = 6
-	spanEnd           = 7
-	spanAttributes    = 8
-	spanEvents        = 9
-	spanStatusCode    = 10
-	spanStatusMessage = 11
-	spanTraceState    = 12
-	spanScope         = 13
-
-	attrKey    = 1
-	attrString = 2
-	attrInt    = 3
-	attrDouble = 4
-	attrBool   = 5
-
-	eventName       = 1
-	eventTime       = 2
-	eventAttributes = 3
+	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
 // errSpanWire is a malformed SpanBatch.
@@ -204,21 +176,21 @@ func readAttr(msg string) (wireAttr, error) {
 			return a, r.err
 		}
 		switch num {
-		case attrKey:
+		case pb.FieldAttrKey:
 			if v, ok := r.str(num, typ); ok {
 				a.key = v
 			}
-		case attrString:
+		case pb.FieldAttrString:
 			if v, ok := r.str(num, typ); ok {
-				a.value = wireValue{kind: attrString, str: v}
+				a.value = wireValue{kind: pb.FieldAttrString, str: v}
 			}
-		case attrInt, attrBool:
+		case pb.FieldAttrInt, pb.FieldAttrBool:
 			if v, ok := r.varint(num, typ); ok {
 				a.value = wireValue{kind: num, num: v}
 			}
-		case attrDouble:
+		case pb.FieldAttrDouble:
 			if v, ok := r.fixed64(num, typ); ok {
-				a.value = wireValue{kind: attrDouble, num: v}
+				a.value = wireValue{kind: pb.FieldAttrDouble, num: v}
 			}
 		default:
 			r.skip(num, typ)
