@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -127,31 +128,11 @@ func TestResolveProcesses(t *testing.T) {
 		if err := r.before(); err != nil {
 			t.Fatalf("%s: %v", r.name, err)
 		}
-		var cmds []*exec.Cmd
-		var starts []io.Closer
-		var outs []*bytes.Buffer
+		var envs [][]string
 		for i := range procs {
-			cmd := exec.Command(os.Args[0], "-test.run=^$")
-			cmd.Env = append(env, resolverEnv+"="+locks[i%len(locks)], "MODLOCK_TEST_COPIES="+copies)
-			out := new(bytes.Buffer)
-			cmd.Stdout, cmd.Stderr = out, out
-			start, err := cmd.StdinPipe()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			cmds, starts, outs = append(cmds, cmd), append(starts, start), append(outs, out)
+			envs = append(envs, append(slices.Clip(env), resolverEnv+"="+locks[i%len(locks)], "MODLOCK_TEST_COPIES="+copies))
 		}
-		for _, s := range starts {
-			s.Close()
-		}
-		for i, cmd := range cmds {
-			if err := cmd.Wait(); err != nil {
-				t.Errorf("%s: resolver %d: %v\n%s", r.name, i, err, outs[i])
-			}
-		}
+		runTogether(t, r.name+": resolver", envs)
 		if t.Failed() {
 			t.FailNow()
 		}
@@ -202,12 +183,38 @@ func TestEditProcesses(t *testing.T) {
 	dir := t.TempDir()
 	lockFile := filepath.Join(dir, "mods.lock")
 	const procs = 6
+	var envs [][]string
+	for i := range procs {
+		envs = append(envs, append(os.Environ(), fmt.Sprintf("%s=p%d", editorEnv, i), "MODLOCK_TEST_LOCKFILE="+lockFile))
+	}
+	runTogether(t, "editor", envs)
+	entries, err := modlock.Read(lockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(entries), procs*editsPerProcess; got != want {
+		t.Errorf("the lock file pins %d mods, want %d", got, want)
+	}
+	left, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 {
+		t.Errorf("the lock file's directory holds %d files, want mods.lock alone", len(left))
+	}
+}
+
+// runTogether starts this test binary once per environment in envs,
+// releases them at once (each waits for its stdin to close) and waits for
+// them all, reporting each that failed as "<label> <i>".
+func runTogether(t *testing.T, label string, envs [][]string) {
+	t.Helper()
 	var cmds []*exec.Cmd
 	var starts []io.Closer
 	var outs []*bytes.Buffer
-	for i := range procs {
+	for _, env := range envs {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), fmt.Sprintf("%s=p%d", editorEnv, i), "MODLOCK_TEST_LOCKFILE="+lockFile)
+		cmd.Env = env
 		out := new(bytes.Buffer)
 		cmd.Stdout, cmd.Stderr = out, out
 		start, err := cmd.StdinPipe()
@@ -224,21 +231,7 @@ func TestEditProcesses(t *testing.T) {
 	}
 	for i, cmd := range cmds {
 		if err := cmd.Wait(); err != nil {
-			t.Errorf("editor %d: %v\n%s", i, err, outs[i])
+			t.Errorf("%s %d: %v\n%s", label, i, err, outs[i])
 		}
-	}
-	entries, err := modlock.Read(lockFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := len(entries), procs*editsPerProcess; got != want {
-		t.Errorf("the lock file pins %d mods, want %d", got, want)
-	}
-	left, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(left) != 1 {
-		t.Errorf("the lock file's directory holds %d files, want mods.lock alone", len(left))
 	}
 }
