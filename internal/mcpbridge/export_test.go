@@ -2,9 +2,13 @@ package mcpbridge
 
 import "time"
 
-// SetClock makes request states expire by now until restore is called.
-func SetClock(now func() time.Time) (restore func()) {
-	old := timeNow
-	timeNow = now
-	return func() { timeNow = old }
+// SealedAt returns the request state a server with key would have sealed
+// at the time given for a call of tool with input that asked nothing yet.
+func SealedAt(key []byte, at time.Time, tool string, input []byte) (string, error) {
+	s, err := newStates(key, 0)
+	if err != nil {
+		return "", err
+	}
+	s.now = func() time.Time { return at }
+	return s.seal(tool, input, nil, nil)
 }

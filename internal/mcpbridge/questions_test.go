@@ -243,8 +243,11 @@ func TestRequestState(t *testing.T) {
 		wantRefused(t, res, err, "requestState: belongs to a call with other arguments")
 	})
 	t.Run("expired", func(t *testing.T) {
-		defer mcpbridge.SetClock(func() time.Time { return time.Now().Add(mcpbridge.DefaultStateTTL + time.Minute) })()
-		res, err := call("asking_greet", map[string]any{}, first.RequestState, name)
+		old, err := mcpbridge.SealedAt(key, time.Now().Add(-mcpbridge.DefaultStateTTL-time.Minute), "asking_greet", []byte("{}"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := call("asking_greet", map[string]any{}, old, name)
 		wantRefused(t, res, err, "requestState: has expired")
 	})
 	t.Run("over the limit", func(t *testing.T) {

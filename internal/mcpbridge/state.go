@@ -28,15 +28,13 @@ const StateKeySize = 32
 // stateAAD binds sealed states to their use and format.
 var stateAAD = []byte("modkit requestState v1")
 
-// timeNow is the clock states expire by; tests replace it.
-var timeNow = time.Now
-
 // states seals and opens request states: AES-256-GCM, so a client can
 // neither read nor alter them, bound to the call's tool and input, and
 // expiring. Every replica that shares the key opens the others' states.
 type states struct {
 	aead cipher.AEAD
 	ttl  time.Duration
+	now  func() time.Time // the clock states expire by
 }
 
 func newStates(key []byte, ttl time.Duration) (*states, error) {
@@ -58,7 +56,7 @@ func newStates(key []byte, ttl time.Duration) (*states, error) {
 	if ttl <= 0 {
 		ttl = DefaultStateTTL
 	}
-	return &states{aead: aead, ttl: ttl}, nil
+	return &states{aead: aead, ttl: ttl, now: time.Now}, nil
 }
 
 // sealedState is what a requestState carries.
@@ -116,7 +114,7 @@ func inputHash(input []byte) string {
 // seal returns the request state of a call of tool with input that asked
 // pending, having the answers answered.
 func (s *states) seal(tool string, input []byte, answered []host.Answered, pending []host.Question) (string, error) {
-	st := sealedState{Tool: tool, Input: inputHash(input), Expires: timeNow().Add(s.ttl).Unix()}
+	st := sealedState{Tool: tool, Input: inputHash(input), Expires: s.now().Add(s.ttl).Unix()}
 	for _, a := range answered {
 		st.Answered = append(st.Answered, stateAnswer{Question: toState(a.Question), Answer: a.Answer})
 	}
@@ -171,7 +169,7 @@ func (s *states) open(tool string, input []byte, token string) (*sealedState, er
 		return nil, fmt.Errorf("belongs to a call of %s, not %s", was, is)
 	case st.Input != inputHash(input):
 		return nil, errors.New("belongs to a call with other arguments")
-	case timeNow().Unix() > st.Expires:
+	case s.now().Unix() > st.Expires:
 		return nil, errStateExpired
 	}
 	return &st, nil
