@@ -151,7 +151,9 @@ var pipelineCases = []pipelineCase{
 	}, ran: "mod rule", status: "asking"},
 	{name: "client tool", setup: func(c *Call, _ *fakeEnv) {
 		c.Tool.Runs = manifest.RunsEither
-		c.Client = func(context.Context, json.RawMessage) (sdk.ClientAnswer, error) { return sdk.ClientAnswer{Text: "from the client"}, nil }
+		c.Client = func(context.Context, json.RawMessage) (sdk.ClientAnswer, error) {
+			return sdk.ClientAnswer{Text: "from the client"}, nil
+		}
 	}, ran: "mod check", status: "completed", text: "from the client"},
 	{name: "client tool without a client", setup: func(c *Call, _ *fakeEnv) { c.Tool.Runs = manifest.RunsInClient },
 		ran: "", status: "failed", text: "Tool failed: " + words.NoClient("t")},
