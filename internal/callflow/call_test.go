@@ -44,8 +44,10 @@ func (m *fakeMod) CallTool(_ context.Context, req *modapi.CallRequest) (*modapi.
 	return &modapi.CallResponse{Outcome: o}, nil
 }
 
-// fakeEnv is an environment whose mod is always there, unless modErr.
+// fakeEnv is an environment whose mod is always there, unless modErr;
+// it bounds and runs the handler as Local does.
 type fakeEnv struct {
+	Local
 	mod      *fakeMod
 	modErr   error
 	validate bool // judge the input in the mod's place, adding a default
@@ -75,15 +77,6 @@ func (e *fakeEnv) Validate(input json.RawMessage) ([]string, json.RawMessage, bo
 		return []string{"/bad: not allowed"}, nil, true
 	}
 	return nil, json.RawMessage(`{"default":1}`), true
-}
-
-func (e *fakeEnv) Bound(ctx context.Context, _ string, run func(context.Context) error) error {
-	return run(ctx)
-}
-
-func (e *fakeEnv) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallRequest) (*modapi.CallResponse, Ending, bool) {
-	resp, _ := m.CallTool(ctx, req)
-	return resp, Ending{}, false
 }
 
 func (e *fakeEnv) Step(ctx context.Context, step Step, _ string) (context.Context, func(StepEnd)) {

@@ -17,14 +17,14 @@ import (
 // call is one tool call under modtest: a host's pipeline
 // (internal/callflow) over the server code a mod process runs, with the
 // person, the client and the answers scripted by Options. It is the
-// pipeline's environment: the mod is always there, with no limits and no
-// spans.
+// pipeline's environment: a mod in this process (callflow.Local), whose
+// handler's runs it times.
 type call struct {
+	callflow.Local
 	g    *sdk.Generated
 	man  manifest.Tool
 	opts *Options
 	out  *Outcome
-	srv  *modserver.Server
 	rec  *recorder
 	// checkActions holds the client actions to the manifest, when the
 	// mod has one.
@@ -50,7 +50,7 @@ func (c *call) flow() *callflow.Call {
 	}
 	if opts.Hooks {
 		f.Hooks = func(ctx context.Context, req *modapi.ActionRequest) (string, error) {
-			resp, _ := c.srv.BeforeAction(ctx, req)
+			resp, _ := c.M.BeforeAction(ctx, req)
 			if resp.Refusal == "" {
 				return "", nil
 			}
@@ -89,30 +89,6 @@ func (c *call) run(ctx context.Context) *Outcome {
 		out.SinceCancel = c.end.Sub(c.rec.cancelledAt)
 	}
 	return out
-}
-
-// Mod is the mod's server code, in the test's process.
-func (c *call) Mod(context.Context) (modapi.Mod, error) { return inProcessMod{c.srv}, nil }
-
-// Failure ends a call that err stopped.
-func (c *call) Failure(ctx context.Context, err error) callflow.Ending {
-	if ctx.Err() != nil {
-		return callflow.Cancelled(ctx.Err())
-	}
-	return callflow.Failed(err.Error(), err)
-}
-
-// Validate leaves the input to the mod's generated validator.
-func (c *call) Validate(json.RawMessage) ([]string, json.RawMessage, bool) { return nil, nil, false }
-
-// Bound runs the mod's code with no limit.
-func (c *call) Bound(ctx context.Context, _ string, run func(context.Context) error) error {
-	return run(ctx)
-}
-
-// Step traces nothing.
-func (c *call) Step(ctx context.Context, _ callflow.Step, _ string) (context.Context, func(callflow.StepEnd)) {
-	return ctx, func(callflow.StepEnd) {}
 }
 
 // Handle runs the handler once and times it; a call that completes

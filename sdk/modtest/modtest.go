@@ -209,7 +209,8 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	c := &call{g: g, man: man, opts: opts, out: out, srv: modserver.New(g, opts.Logger), checkActions: checkActions,
+	srv := modserver.New(g, opts.Logger)
+	c := &call{Local: callflow.Local{M: inProcessMod{srv}}, g: g, man: man, opts: opts, out: out, checkActions: checkActions,
 		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
 	return c.run(ctx), nil
 }
