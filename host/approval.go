@@ -1,14 +1,7 @@
 package host
 
 import (
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-
 	"github.com/modkit/modkit/internal/approval"
-	"github.com/modkit/modkit/internal/callflow"
-	"github.com/modkit/modkit/internal/modapi"
 )
 
 // StatusDenied is the outcome of a call a person was asked to approve and
@@ -36,44 +29,3 @@ type Approver = approval.Approver
 // tool's annotations. Its Question method is what to ask, in the words
 // every approver of modkit uses.
 type ApprovalRequest = approval.Request
-
-// approve runs the tool's approval step (callflow.Approve): the rule in
-// the mod and, when the call needs approval, req.Approver, or else the
-// approval question through req.Asker. It returns the call's outcome when
-// the call must not run: denied, failed, cancelled or asking.
-func (h *Host) approve(ctx context.Context, t *tool, p *proc, req *CallRequest, res *CallResult, input json.RawMessage, today string, qs *questioning) *CallResult {
-	a, ok := p.rpc.(modapi.ApprovalRule)
-	if !ok {
-		return res.fail(fmt.Sprintf("mod %s cannot say whether a call needs approval", t.mod.man.ID))
-	}
-	rule := &modapi.ApprovalRequest{
-		Tool: req.Tool, Input: input, Session: req.Session, Today: today,
-		Run: modapi.Run{CallID: res.CallID, Grace: h.grace()},
-	}
-	var ask func(reason string) (string, error)
-	switch {
-	case req.Approver != nil:
-		ask = callflow.AskApprover(ctx, req.Approver, func(reason string) *ApprovalRequest {
-			areq := approval.For(&t.man, reason)
-			areq.CallID, areq.Label, areq.Input, areq.Session, areq.Agent = res.CallID, req.Label, input, req.Session, req.Agent
-			return areq
-		})
-	case req.Asker != nil && req.Asker.CanAsk(AskForm):
-		ask = func(reason string) (string, error) {
-			return qs.approve(ctx, approval.For(&t.man, reason).Question())
-		}
-	}
-	// The rule is the mod's code, bounded like a hook.
-	step, end, refused := callflow.Approve(ctx, req.Tool, func(ctx context.Context) (*modapi.ApprovalResponse, error) {
-		return bounded(ctx, p, "approval rule of tool "+req.Tool, res.CallID, h.opts.HookTimeout,
-			func(ctx context.Context) (*modapi.ApprovalResponse, error) { return a.NeedsApproval(ctx, rule) })
-	}, ask)
-	res.ApprovalReason = step.Reason
-	if errors.Is(step.Err, ErrAskLater) {
-		return res.asking(res.Questions)
-	}
-	if refused {
-		return res.endAs(end)
-	}
-	return nil
-}

@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -98,9 +96,9 @@ func (h *Host) clientHandler(req *CallRequest, t *tool) ClientHandler {
 	return h.clientTools.handlers[t.man.Name]
 }
 
-// callClientTool runs a validated, allowed call through a client handler and
-// returns its one outcome.
-func (h *Host) callClientTool(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) *CallResult {
+// runClient hands a validated, allowed call to a client handler and
+// waits for its first answer, up to ClientTimeout.
+func (h *Host) runClient(ctx context.Context, t *tool, req *CallRequest, res *CallResult, input json.RawMessage, handle ClientHandler) (sdk.ClientAnswer, error) {
 	// The call ends when its caller or the host gives up.
 	callCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -120,14 +118,7 @@ func (h *Host) callClientTool(ctx context.Context, t *tool, req *CallRequest, re
 		}()
 		handle(call)
 	}()
-	a, err := gate.Wait(callCtx, h.opts.ClientTimeout)
-	end, o := callflow.ClientAnswered(ctx, t.man.Name, a, err, h.opts.ClientTimeout,
-		"the host closed before the client answered tool "+t.man.Name,
-		t.man.Kind == manifest.KindRendered, h.opts.MaxResultBytes, t.checkResult)
-	if end.Status != modapi.StatusCompleted {
-		return res.endAs(end)
-	}
-	return res.outcome(t, &o, h.opts.MaxResultBytes)
+	return gate.Wait(callCtx, h.opts.ClientTimeout)
 }
 
 // checkResult judges a client's typed result against t's result schema.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/manifest"
@@ -292,12 +293,12 @@ func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*Promp
 			}
 			return &PromptResult{Mod: m.man.ID, Description: sc.Description, Messages: resp.Messages, Answered: qs.res.Answered}, nil
 		}
-		answers, end := qs.ask(ctx, req.Answers, resp.Questions)
+		answers, end, ended := qs.ask(ctx, req.Answers, resp.Questions)
 		switch {
-		case end == nil:
-		case end.Status == StatusAsking:
-			return &PromptResult{Mod: m.man.ID, Description: sc.Description, Questions: end.Questions, Answered: end.Answered}, nil
-		case end.Status == StatusCancelled:
+		case !ended:
+		case end.Status == callflow.StatusAsking:
+			return &PromptResult{Mod: m.man.ID, Description: sc.Description, Questions: qs.res.Questions, Answered: qs.res.Answered}, nil
+		case end.Status == modapi.StatusCancelled:
 			return nil, fmt.Errorf("%s: %w", what, context.Cause(ctx))
 		default:
 			return nil, fmt.Errorf("%s: %s", what, end.Error)

@@ -14,10 +14,12 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
 )
 
 // Errors a caller acts on. Call, RenderView and the command methods return
@@ -192,9 +194,9 @@ type tool struct {
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
 	schema func() (*schemacheck.Schema, error)
-	// paramsSchemas compiles the params schemas of the tool's kinds of
-	// client action on the first action it emits.
-	paramsSchemas func() (map[string]*schemacheck.Schema, error)
+	// checkActions checks the client actions a call emits against the
+	// manifest (callflow.ActionCheck).
+	checkActions func([]sdk.ClientAction) string
 	// resultSchema compiles the result schema, on a client's first answer.
 	resultSchema func() (*schemacheck.Schema, error)
 }
@@ -313,7 +315,7 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	for _, t := range m.man.Tools {
 		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return schemacheck.ToolInput(m.man.ID, t)
-		}), paramsSchemas: compileParamsSchemas(m.man, t), resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
+		}), checkActions: callflow.ActionCheck(m.man, t), resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return schemacheck.ToolResult(m.man.ID, t)
 		})}
 	}

@@ -79,10 +79,18 @@ var stepCases = []stepCase{
 	{name: "client actions after approval", tool: "approving_reveal", input: `{"secret":"s"}`, approver: approve, status: "completed", actions: 1, want: "", prefix: true},
 }
 
-// stepOutcome is what a call's outcome shows, wherever it ran.
+// stepOutcome is what a call's outcome shows, wherever it ran: reason
+// is what the person was asked; actionsJSON the client actions, as JSON.
 type stepOutcome struct {
 	text, status string
 	actions      int
+	reason       string
+	actionsJSON  string
+}
+
+func newStepOutcome(text string, status string, reason string, actions []sdk.ClientAction) stepOutcome {
+	data, _ := json.Marshal(actions)
+	return stepOutcome{text, status, len(actions), reason, string(data)}
 }
 
 func stepViaHost(t *testing.T, h *testHost, c stepCase) stepOutcome {
@@ -96,7 +104,7 @@ func stepViaHost(t *testing.T, h *testHost, c stepCase) stepOutcome {
 	if err != nil {
 		t.Fatalf("Call: %v", err)
 	}
-	return stepOutcome{res.Text, string(res.Status), len(res.Actions)}
+	return newStepOutcome(res.Text, string(res.Status), res.ApprovalReason, res.Actions)
 }
 
 func stepViaModtest(t *testing.T, c stepCase) stepOutcome {
@@ -113,13 +121,14 @@ func stepViaModtest(t *testing.T, c stepCase) stepOutcome {
 		opts.Client = &modtest.Client{Answers: []sdk.ClientAnswer{*c.client}}
 	}
 	out := modtest.Run(t, g, c.tool, c.input, opts)
-	return stepOutcome{out.Text, string(out.Status), len(out.Actions)}
+	return newStepOutcome(out.Text, string(out.Status), out.ApprovalReason, out.Actions)
 }
 
 // TestOneCallPathSteps shows that the steps of a call (hooks, approval,
-// client tools, client actions) end a call the same way for mods in their
-// own processes, the same mods in the host's process, and under
-// sdk/modtest: the host and modtest run one pipeline (internal/callflow).
+// client tools, client actions) end a call the same way, with the same
+// approval reason and client actions, for mods in their own processes,
+// the same mods in the host's process, and under sdk/modtest: the host
+// and modtest run one pipeline (internal/callflow's Call).
 func TestOneCallPathSteps(t *testing.T) {
 	dirs := []string{crashyDir, approvingDir, clientsideDir}
 	inProcesses := load(t, nil, dirs...)
@@ -146,6 +155,9 @@ func TestOneCallPathSteps(t *testing.T) {
 				}
 				if o.text != want.text && !strings.Contains(c.name, "invalid input") {
 					t.Errorf("in %s: got %q, but %q in a mod process", where, o.text, want.text)
+				}
+				if o.reason != want.reason || o.actionsJSON != want.actionsJSON {
+					t.Errorf("in %s: got reason %q, actions %s; but %q, %s in a mod process", where, o.reason, o.actionsJSON, want.reason, want.actionsJSON)
 				}
 			}
 		})

@@ -93,7 +93,7 @@ type Asker interface {
 // the caller, to be answered on a later request (MCP 2026-07-28's
 // input_required): the call ends StatusAsking with every question the
 // handler asked together.
-var ErrAskLater = errors.New("the question is answered on a later request")
+var ErrAskLater = callflow.ErrAskLater
 
 // Answered is a question with its answer.
 type Answered struct {
@@ -251,23 +251,25 @@ func (qs *questioning) approve(ctx context.Context, question string) (string, er
 }
 
 // ask answers the questions a run of the handler asked together, and
-// returns the answers the next run is given, or the call's outcome when
-// it ends here: asking (the asker answers later), failed or cancelled.
-func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, *CallResult) {
+// returns the answers the next run is given, or the call's ending when it
+// ends here: asking (the asker answers later), failed or cancelled.
+func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
 	var later []Question
-	var end *CallResult
+	var end *callflow.Ending
 	next, _, err := callflow.Answer(qs.req.Tool, qs.offset, given, asked, func(mq modapi.Question) (json.RawMessage, bool, error) {
 		hq := qs.hostQuestion(mq)
 		a, err := qs.answer(ctx, hq)
 		switch {
 		case ctx.Err() != nil:
-			end = qs.res.cancelled()
+			e := callflow.Cancelled(nil)
+			end = &e
 			return nil, false, errQuestionsEnded
 		case errors.Is(err, ErrAskLater):
 			later = append(later, *hq)
 			return nil, true, nil
 		case err != nil:
-			end = qs.res.fail(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err))
+			e := callflow.Failed(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err), nil)
+			end = &e
 			return nil, false, errQuestionsEnded
 		}
 		qs.res.Answered = append(qs.res.Answered[:min(len(qs.res.Answered), hq.Position)], Answered{Question: *hq, Answer: a})
@@ -275,23 +277,29 @@ func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked [
 	})
 	switch {
 	case end != nil:
-		return nil, end
+		return nil, *end, true
 	case err != nil:
-		return nil, qs.res.fail(err.Error())
+		return nil, callflow.Failed(err.Error(), nil), true
 	case later != nil:
-		return nil, qs.res.asking(later)
+		qs.res.Questions = later
+		return nil, callflow.Ending{Status: callflow.StatusAsking}, true
 	}
-	return next, nil
+	return next, callflow.Ending{}, false
 }
 
 // errQuestionsEnded stops the answering of a call's questions, whose
-// outcome is set.
+// ending is set.
 var errQuestionsEnded = errors.New("the call ended while its questions were answered")
 
-func (r *CallResult) asking(qs []Question) *CallResult {
+// asking ends the call asking qs; ran says whether the handler ran, whose
+// activity then ended.
+func (r *CallResult) asking(qs []Question, ran bool) *CallResult {
 	r.Status = StatusAsking
 	r.Questions = qs
 	r.Error = ""
 	r.Text = ""
+	if ran {
+		r.Activity.Ended = true
+	}
 	return r
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
 )
@@ -94,21 +95,20 @@ func (h *Host) startSpan(ctx context.Context, m *mod) (end func(failed bool)) {
 	}
 }
 
-// approvalEnded ends the approval step's span and counts its outcome; r
-// is the call's end when the approval ended it, res the call's result.
-func approvalEnded(span telemetry.Span, tool string, res, r *CallResult) {
+// approvalEnded ends the approval step's span and counts its outcome.
+func approvalEnded(span telemetry.Span, tool string, e callflow.StepEnd) {
 	outcome := "approved"
 	switch {
-	case r == nil && res.ApprovalReason == "":
+	case e.Ending == nil && e.Reason == "":
 		span.Set("modkit.approval", "not needed")
 		span.End()
 		return
-	case r == nil:
-	case r.Status == StatusDenied:
+	case e.Ending == nil:
+	case e.Ending.Status == callflow.StatusDenied:
 		outcome = "denied"
-	case r.Status == StatusAsking:
+	case e.Ending.Status == callflow.StatusAsking:
 		outcome = "asked_later"
-	case r.Status == StatusCancelled:
+	case e.Ending.Status == modapi.StatusCancelled:
 		outcome = "cancelled"
 	default:
 		outcome = "unanswered"
@@ -122,14 +122,14 @@ func approvalEnded(span telemetry.Span, tool string, res, r *CallResult) {
 }
 
 // questionsEnded ends the span of a round of questions and counts each:
-// end is the call's end when the questions ended it.
-func questionsEnded(span telemetry.Span, tool string, asked []modapi.Question, end *CallResult) {
+// end is the call's ending when the questions ended it (ended).
+func questionsEnded(span telemetry.Span, tool string, asked []modapi.Question, end callflow.Ending, ended bool) {
 	outcome := "answered"
-	if end != nil {
+	if ended {
 		switch end.Status {
-		case StatusAsking:
+		case callflow.StatusAsking:
 			outcome = "asked_later"
-		case StatusCancelled:
+		case modapi.StatusCancelled:
 			outcome = "cancelled"
 		default:
 			outcome = "unanswered"

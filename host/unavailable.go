@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modbuild"
 )
@@ -162,15 +163,16 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 	}
 }
 
-// failWith fails the call with err. When a mod is unavailable, the model
-// reads only that, while Error keeps the full explanation.
-func (r *CallResult) failWith(err error) *CallResult {
-	r.fail(err.Error())
+// failedWith is the ending of a call that err failed. When a mod is
+// unavailable, the model reads only that, while Error keeps the full
+// explanation.
+func failedWith(err error) callflow.Ending {
+	e := callflow.Failed(err.Error(), nil)
 	var me *ModError
 	if errors.As(err, &me) {
-		r.Text = "Tool failed: " + me.ModelText()
+		e.Text = "Tool failed: " + me.ModelText()
 	}
-	return r
+	return e
 }
 
 // CheckBuilds finds the mods whose build from their current inputs is

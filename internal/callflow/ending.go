@@ -30,6 +30,9 @@ type Ending struct {
 	// Cause is the Go error behind the ending, when there is one in this
 	// process (the handler's, the approver's, an *sdk.InputError).
 	Cause error
+	// Abort, when set, says that no call happened (the host closed); the
+	// rest is empty.
+	Abort error
 }
 
 // Failed ends a call that failed for msg; cause is the Go error behind

@@ -1,13 +1,11 @@
 package modtest
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/modkit/modkit/internal/callflow"
-	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -34,52 +32,22 @@ type Client struct {
 	Timeout time.Duration
 }
 
-// toolManifest returns the manifest entry of the named tool; a mod put
-// together without modgen, with no manifest, has only the tool's name.
-func toolManifest(g *sdk.Generated, name string) (manifest.Tool, error) {
+// toolManifest returns the manifest entry of the named tool and the check
+// of its client actions; a mod put together without modgen, with no
+// manifest, has only the tool's name, and its actions are not checked.
+func toolManifest(g *sdk.Generated, name string) (manifest.Tool, func([]sdk.ClientAction) string, error) {
 	if len(g.Manifest) > 0 {
-		var m struct{ Tools []manifest.Tool }
+		var m manifest.Manifest
 		if err := json.Unmarshal(g.Manifest, &m); err != nil {
-			return manifest.Tool{}, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
+			return manifest.Tool{}, nil, fmt.Errorf("mod %s: manifest: %w", modID(g), err)
 		}
 		for _, t := range m.Tools {
 			if t.Name == name {
-				return t, nil
+				return t, callflow.ActionCheck(&m, t), nil
 			}
 		}
 	}
-	return manifest.Tool{Name: name}, nil
-}
-
-// callClientTool runs a call of t through the scripted client once the input
-// was judged valid, the hooks (with opts.Hooks) let it through and any
-// approval was given, as a host does.
-func callClientTool(ctx context.Context, g *sdk.Generated, t *manifest.Tool, out *Outcome, opts *Options) {
-	out.ClientInput = out.input
-	gate := modapi.NewClientGate(func(a sdk.ClientAnswer, _ string) {
-		out.DroppedAnswers = append(out.DroppedAnswers, a)
-	})
-	for _, a := range opts.Client.Answers {
-		gate.Reply(a)
-	}
-	timeout := opts.Client.Timeout
-	if timeout <= 0 {
-		timeout = DefaultClientTimeout
-	}
-	// A client that never answers fails the call at once, as a host's
-	// does when its client timeout passes.
-	var a sdk.ClientAnswer
-	err := ctx.Err()
-	switch {
-	case err != nil:
-	case len(opts.Client.Answers) == 0:
-		err = modapi.ErrClientTimeout
-	default:
-		a, err = gate.Wait(ctx, 0)
-	}
-	end, o := callflow.ClientAnswered(ctx, t.Name, a, err, timeout, "", t.Kind == manifest.KindRendered, maxBytes(opts), resultCheck(g, *t))
-	out.endAs(end)
-	out.Result = o.Result
+	return manifest.Tool{Name: name}, nil, nil
 }
 
 // resultCheck judges a client's typed result against t's result schema,

@@ -30,7 +30,9 @@
 //
 // The steps of the call are a host's, in a host's order and from the same
 // code (input check, hooks, approval, a client tool, the handler and its
-// questions), so an outcome reads as a host's would.
+// questions, the result cap and the check of its client actions against
+// the manifest), so an outcome reads as a host's would; only the mod runs
+// in the test's process, with no timeouts.
 //
 // # Approval
 //

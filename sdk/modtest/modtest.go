@@ -205,13 +205,14 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel()
 
-	man, err := toolManifest(g, tool)
+	man, checkActions, err := toolManifest(g, tool)
 	if err != nil {
 		return nil, err
 	}
-	c := &call{g: g, man: man, opts: opts, out: out, srv: modserver.New(g, opts.Logger),
+	srv := modserver.New(g, opts.Logger)
+	c := &call{Local: callflow.Local{M: inProcessMod{srv}}, g: g, man: man, opts: opts, out: out, checkActions: checkActions,
 		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
-	return callflow.Run(ctx, c.steps(), nil), nil
+	return c.run(ctx), nil
 }
 
 // ViewState returns the view state of the finished call: completed with its

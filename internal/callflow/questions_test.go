@@ -1,7 +1,6 @@
 package callflow
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -11,98 +10,6 @@ import (
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
-
-// trace records the steps a call ran; endAt is the step that ends it.
-type trace struct {
-	steps []string
-	endAt string
-}
-
-func (tr *trace) step(name string) func(context.Context) (string, bool) {
-	return func(context.Context) (string, bool) {
-		tr.steps = append(tr.steps, name)
-		return "ended by " + name, name == tr.endAt
-	}
-}
-
-func (tr *trace) steps3(client bool, asks int) *Steps[string] {
-	runs := 0
-	s := &Steps[string]{
-		Prepare: tr.step("prepare"), Check: tr.step("check"), Hooks: tr.step("hooks"), Approve: tr.step("approve"),
-		Call: func(_ context.Context, answers []modapi.Answered) (*modapi.CallResponse, string, bool) {
-			tr.steps = append(tr.steps, "call")
-			runs++
-			if len(answers) != runs-1 {
-				return nil, "wrong answers", true
-			}
-			if runs <= asks {
-				return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusAsking,
-					Questions: []modapi.Question{{Kind: modapi.AskForm, Key: "q", Position: runs - 1}}}}, "", false
-			}
-			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: "done"}}, "", false
-		},
-		Ask: func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, string, bool) {
-			tr.steps = append(tr.steps, "ask")
-			next, _, err := Answer("t", 0, given, asked, func(modapi.Question) (json.RawMessage, bool, error) {
-				return json.RawMessage(`{"action":"accept"}`), false, nil
-			})
-			return next, "", err != nil
-		},
-		Outcome: func(resp *modapi.CallResponse) string { return resp.Outcome.Text },
-	}
-	if client {
-		s.Client = func(context.Context) string {
-			tr.steps = append(tr.steps, "client")
-			return "client"
-		}
-	}
-	return s
-}
-
-// The steps run in their one order, and a step that ends the call ends it
-// there.
-func TestRunOrder(t *testing.T) {
-	for _, tt := range []struct {
-		name   string
-		endAt  string
-		client bool
-		asks   int
-		want   string
-		steps  string
-	}{
-		{"completed", "", false, 0, "done", "prepare check hooks approve call"},
-		{"refused before the mod", "prepare", false, 0, "ended by prepare", "prepare"},
-		{"invalid input", "check", false, 0, "ended by check", "prepare check"},
-		{"hook refusal", "hooks", false, 0, "ended by hooks", "prepare check hooks"},
-		{"denied", "approve", false, 0, "ended by approve", "prepare check hooks approve"},
-		{"client tool", "", true, 0, "client", "prepare check hooks approve client"},
-		{"two questions", "", false, 2, "done", "prepare check hooks approve call ask call ask call"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			tr := &trace{endAt: tt.endAt}
-			got := Run(context.Background(), tr.steps3(tt.client, tt.asks), nil)
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-			if steps := strings.Join(tr.steps, " "); steps != tt.steps {
-				t.Errorf("steps: got %q, want %q", steps, tt.steps)
-			}
-		})
-	}
-}
-
-// A nil step is skipped.
-func TestRunSkipsNilSteps(t *testing.T) {
-	tr := &trace{}
-	s := tr.steps3(false, 0)
-	s.Check, s.Hooks = nil, nil
-	if got := Run(context.Background(), s, nil); got != "done" {
-		t.Fatalf("got %q, want done", got)
-	}
-	if steps := strings.Join(tr.steps, " "); steps != "prepare approve call" {
-		t.Errorf("steps: got %q", steps)
-	}
-}
 
 func TestAnswer(t *testing.T) {
 	q := func(key string, pos int) modapi.Question {

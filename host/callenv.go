@@ -1,0 +1,192 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modkit/modkit/internal/callflow"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/telemetry"
+)
+
+// hostCall is what the host adds to the steps of one call
+// (callflow.Env): the mod's process, started and restarted when needed,
+// the host's timeouts, and a span for each step.
+type hostCall struct {
+	h   *Host
+	t   *tool
+	req *CallRequest
+	res *CallResult
+	p   *proc
+	qs  *questioning
+	// callReq is the mod's request, once the handler first runs; timer
+	// bounds each run by the call timeout.
+	callReq *modapi.CallRequest
+	timeout time.Duration
+	callCtx context.Context
+	timer   *time.Timer
+	stop    func() // ends callCtx and its timer
+}
+
+// Mod returns the tool's mod process, starting it when needed. A tool
+// whose schema does not compile fails before its mod starts.
+func (c *hostCall) Mod(ctx context.Context) (modapi.Mod, error) {
+	if c.p == nil {
+		if _, err := c.t.schema(); err != nil {
+			return nil, err
+		}
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	started := c.h.startSpan(ctx, c.t.mod)
+	p, err := c.t.mod.getCtx(ctx)
+	started(err != nil)
+	if err != nil {
+		return nil, err
+	}
+	c.p = p
+	return p.rpc, nil
+}
+
+// Failure ends the call that err stopped: no call when the host closed,
+// cancelled when the caller gave up, else failed, a crash named by the
+// process's exit.
+func (c *hostCall) Failure(ctx context.Context, err error) callflow.Ending {
+	switch {
+	case errors.Is(err, ErrClosed):
+		return callflow.Ending{Abort: err}
+	case ctx.Err() != nil:
+		return callflow.Cancelled(nil)
+	case modapi.AsTransport(err) != nil && !errors.As(err, new(*ModError)):
+		return c.streamError(ctx, ctx, err, c.h.opts.CallTimeout)
+	}
+	return failedWith(err)
+}
+
+// Validate checks the input with the host's copy of the tool's schema
+// when the mod has no generated validator of it.
+func (c *hostCall) Validate(input json.RawMessage) ([]string, json.RawMessage, bool) {
+	if c.p.validates[c.t.man.Name] {
+		return nil, nil, false
+	}
+	schema, _ := c.t.schema() // compiled when the mod started
+	if problems := checkInput(schema, input); len(problems) > 0 {
+		return problems, nil, true
+	}
+	return nil, schema.WithDefaults(input), true
+}
+
+// Bound runs the mod's code of a step (the approval rule) like a hook's:
+// within HookTimeout, reaped when it runs on after cancellation.
+func (c *hostCall) Bound(ctx context.Context, what string, run func(ctx context.Context) error) error {
+	_, err := bounded(ctx, c.p, what, c.res.CallID, c.h.opts.HookTimeout, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, run(ctx)
+	})
+	return err
+}
+
+// Handle runs the handler once. The call timeout is the host's own: no
+// deadline travels to the mod. Hooks, before it, had their own; the wait
+// for answers between runs is nobody's.
+func (c *hostCall) Handle(ctx context.Context, _ modapi.Mod, req *modapi.CallRequest) (*modapi.CallResponse, callflow.Ending, bool) {
+	p, res := c.p, c.res
+	if c.callReq == nil {
+		c.first(ctx, req)
+	} else {
+		c.timer.Reset(c.timeout)
+	}
+	// Without OnActivity, one round trip carries the activity with the
+	// outcome.
+	p.calls.Add(res.CallID)
+	resp, err := p.rpc.CallTool(c.callCtx, req)
+	p.calls.Remove(res.CallID)
+	if errors.Is(err, modapi.ErrNoOutcome) {
+		return nil, callflow.Failed(fmt.Sprintf("mod %s ended the call without an outcome", c.t.mod.man.ID), nil), true
+	}
+	if err != nil {
+		return nil, c.streamError(ctx, c.callCtx, err, c.timeout), true
+	}
+	if resp.Outcome.Status == modapi.StatusCancelled {
+		// Only a mod in this process answers so; over the wire the call
+		// ends with the context's error.
+		return nil, c.streamError(ctx, c.callCtx, c.callCtx.Err(), c.timeout), true
+	}
+	for _, u := range resp.Activity {
+		modapi.Apply(&res.Activity, u)
+	}
+	return resp, callflow.Ending{}, false
+}
+
+// first sets up the call's timer, once.
+func (c *hostCall) first(ctx context.Context, req *modapi.CallRequest) {
+	c.callReq = req
+	c.timeout = c.h.opts.CallTimeout
+	if c.req.Timeout > 0 {
+		c.timeout = c.req.Timeout
+	}
+	callCtx, cancel := context.WithCancelCause(ctx)
+	c.callCtx = callCtx
+	c.timer = time.AfterFunc(c.timeout, func() { cancel(errCallTimeout) })
+	c.stop = func() {
+		c.timer.Stop()
+		cancel(nil)
+	}
+}
+
+// ask answers the questions a run of the handler asked; the pipeline then
+// gets the mod's process again for the next run.
+func (c *hostCall) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
+	c.timer.Stop()
+	qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(asked))
+	answers, end, ended := c.qs.ask(qctx, given, asked)
+	questionsEnded(qspan, c.req.Tool, asked, end, ended)
+	return answers, end, ended
+}
+
+// Step starts the span of a step and counts what it refused.
+func (c *hostCall) Step(ctx context.Context, step callflow.Step, detail string) (context.Context, func(callflow.StepEnd)) {
+	switch step {
+	case callflow.StepValidate:
+		ctx, span := telemetry.StartStep(ctx, telemetry.StepValidate, detail)
+		return ctx, func(e callflow.StepEnd) {
+			if e.Refused {
+				span.Fail("invalid_input", "the input does not fit the tool's schema")
+				telemetry.InputRefused(c.req.Tool, telemetry.RefusedInvalid)
+			}
+			span.End()
+		}
+	case callflow.StepHooks:
+		ctx, span := telemetry.StartStep(ctx, telemetry.StepHooks, detail)
+		return ctx, func(e callflow.StepEnd) {
+			if e.Refused {
+				span.Fail("refused", e.Ending.Error)
+				telemetry.InputRefused(c.req.Tool, telemetry.RefusedHook)
+			}
+			span.End()
+		}
+	}
+	ctx, span := telemetry.StartStep(ctx, telemetry.StepApproval, detail)
+	return ctx, func(e callflow.StepEnd) { approvalEnded(span, c.req.Tool, e) }
+}
+
+// streamError is the ending of a call whose request to the mod failed
+// with err: cancelled when the caller gave up, failed when the call timed
+// out or the mod could not answer.
+func (c *hostCall) streamError(ctx, callCtx context.Context, err error, timeout time.Duration) callflow.Ending {
+	p := c.p
+	switch {
+	case ctx.Err() != nil || isDeadline(err):
+		// Only the caller's deadline travels to the mod, whose timer may
+		// fire before ours: either way the caller gave up.
+		p.reapAfterGrace(c.res.CallID)
+		return callflow.Cancelled(nil)
+	case context.Cause(callCtx) == errCallTimeout:
+		p.reapAfterGrace(c.res.CallID)
+		return callflow.Failed(fmt.Sprintf("tool %s timed out after %s", c.t.man.Name, timeout), nil)
+	}
+	return callflow.Failed(p.transportError(err), nil)
+}

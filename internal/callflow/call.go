@@ -1,0 +1,320 @@
+package callflow
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modkit/modkit/internal/approval"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
+)
+
+// ErrAskLater is what an approver or asker returns when the question goes
+// back to the caller, to be answered on a later request: the call ends
+// StatusAsking.
+var ErrAskLater = errors.New("the question is answered on a later request")
+
+// StatusAsking ends a call whose questions are answered on a later
+// request (ErrAskLater).
+const StatusAsking = modapi.StatusAsking
+
+// Call is one tool call as the pipeline runs it: decode and validate the
+// input, hooks, approval, the client (or the handler, with its questions
+// answered between runs) and the outcome, with its client actions
+// checked. The host and modtest each fill one in and call Run; what only
+// one of them has (more mods' hooks, an asker, a client handler) comes in
+// as a field.
+type Call struct {
+	Env   Env
+	ModID string
+	Tool  *manifest.Tool
+	// Input is the tool's input, a JSON object.
+	Input   json.RawMessage
+	Session sdk.Session
+	// CallID, Label and Agent identify the call; Today is the date the
+	// mod's code sees.
+	CallID, Label, Agent, Today string
+	// MaxResultBytes caps the result; Grace is the handler's grace
+	// period after cancellation.
+	MaxResultBytes int
+	Grace          time.Duration
+	// CanAsk are the kinds of question the handler may ask.
+	CanAsk []modapi.QuestionKind
+	// OnActivity, when set, receives the handler's activity updates as
+	// they happen.
+	OnActivity func(sdk.ActivityUpdate)
+
+	// Hooks, when set, runs the hooks on one action (a host: in every mod
+	// that has one) and returns a refusal, worded for the model.
+	Hooks func(ctx context.Context, req *modapi.ActionRequest) (refusal string, err error)
+	// Approval runs the tool's approval rule before the call.
+	Approval bool
+	// Approver answers for the person; AskApproval, when there is none,
+	// puts the approval question another way and returns the person's
+	// action. Neither: a call that needs approval fails.
+	Approver    approval.Approver
+	AskApproval func(ctx context.Context, question string) (action string, err error)
+	// Client, when set, runs a tool that runs in the client: it hands
+	// the valid input to the client and waits for its answer. The call
+	// fails after ClientTimeout (modapi.ErrClientTimeout), and with
+	// ClientClosed on any other error.
+	Client        func(ctx context.Context, input json.RawMessage) (sdk.ClientAnswer, error)
+	ClientTimeout time.Duration
+	ClientClosed  string
+	// CheckResult judges a client's typed result against the tool's
+	// result schema.
+	CheckResult func(result []byte) ([]string, error)
+	// CheckActions, when set, returns the failure of a call whose client
+	// actions break the manifest, or "".
+	CheckActions func(actions []sdk.ClientAction) string
+	// Answers, when set, returns the answers given for the handler's
+	// first questions, once the approval step is done.
+	Answers func() []modapi.Answered
+	// Ask answers the questions one run of the handler asked, which
+	// given did not cover, and returns the next run's answers, or ends
+	// the call.
+	Ask func(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, Ending, bool)
+
+	mod modapi.Mod
+}
+
+// Outcome is how a call ended, with what it produced.
+type Outcome struct {
+	Ending
+	// ApprovalReason is what the person was asked; "" when the call
+	// needed no approval.
+	ApprovalReason string
+	// Handled is set when the handler's outcome ended the call.
+	Handled bool
+	// Result, Outputs and Actions are a completed call's.
+	Result  json.RawMessage
+	Outputs []sdk.Output
+	Actions []sdk.ClientAction
+	// Unasked are the kinds of question the handler could not ask, when
+	// it failed for that.
+	Unasked []modapi.QuestionKind
+}
+
+// Run runs the call's steps in their one order and returns its outcome.
+func (c *Call) Run(ctx context.Context) *Outcome {
+	out := &Outcome{}
+	end, ended := c.run(ctx, out)
+	if ended {
+		out.Ending = end
+	}
+	return out
+}
+
+func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
+	name := c.Tool.Name
+	inClient, end, ended := Where(name, c.Tool.Runs, c.Client != nil)
+	if ended {
+		return end, true
+	}
+	if end, ended := c.check(ctx, inClient); ended {
+		return end, true
+	}
+	if c.Hooks != nil {
+		if end, ended := c.hooks(ctx); ended {
+			return end, true
+		}
+	}
+	if c.Approval {
+		if end, ended := c.approve(ctx, out); ended {
+			return end, true
+		}
+	}
+	if inClient {
+		return c.client(ctx, out)
+	}
+	req := &modapi.CallRequest{
+		Tool: name, Input: c.Input, Session: c.Session, CallID: c.CallID, Label: c.Label, Today: c.Today,
+		Grace: c.Grace, MaxResultBytes: c.MaxResultBytes, CanAsk: c.CanAsk, OnActivity: c.OnActivity,
+	}
+	if c.Answers != nil {
+		req.Answers = c.Answers()
+	}
+	for {
+		resp, end, ended := c.Env.Handle(ctx, c.mod, req)
+		if ended {
+			return end, true
+		}
+		if resp.Outcome.Status != modapi.StatusAsking {
+			out.Handled = true
+			return c.outcome(&resp.Outcome, out), true
+		}
+		if req.Answers, end, ended = c.Ask(ctx, req.Answers, resp.Outcome.Questions); ended {
+			return end, true
+		}
+		// The handler runs again from the start, with the answers.
+		if end, ended := c.start(ctx); ended {
+			return end, true
+		}
+	}
+}
+
+// start gets the tool's mod, starting it when needed.
+func (c *Call) start(ctx context.Context) (Ending, bool) {
+	m, err := c.Env.Mod(ctx)
+	if err != nil {
+		return c.Env.Failure(ctx, err), true
+	}
+	c.mod = m
+	return Ending{}, false
+}
+
+// check judges the input once, before any hook or client sees it: in the
+// environment's place when it does, else by the mod's validator when a
+// hook or a client will see the input. Without either, the mod's
+// judgement is part of the call.
+func (c *Call) check(ctx context.Context, inClient bool) (Ending, bool) {
+	if end, ended := c.start(ctx); ended {
+		return end, true
+	}
+	problems, input, handled := c.Env.Validate(c.Input)
+	var done func(StepEnd)
+	switch {
+	case handled:
+		_, done = c.Env.Step(ctx, StepValidate, "")
+		if len(problems) == 0 {
+			c.Input = input
+		}
+	case c.Hooks != nil || inClient:
+		var vctx context.Context
+		vctx, done = c.Env.Step(ctx, StepValidate, "")
+		resp, err := c.mod.CheckInput(vctx, &modapi.CheckRequest{Tool: c.Tool.Name, Input: c.Input})
+		if err == nil && resp.Error != "" {
+			err = errors.New(resp.Error)
+		}
+		if err != nil {
+			done(StepEnd{})
+			if modapi.AsTransport(err) == nil {
+				return Failed(err.Error(), err), true
+			}
+			return c.Env.Failure(ctx, err), true
+		}
+		problems = resp.Problems
+	default:
+		return Ending{}, false
+	}
+	if len(problems) > 0 {
+		end := InvalidInput(c.Tool.Name, problems, &sdk.InputError{Problems: problems})
+		done(StepEnd{Ending: &end, Refused: true})
+		return end, true
+	}
+	done(StepEnd{})
+	return Ending{}, false
+}
+
+// hooks runs the hooks on the tool call.
+func (c *Call) hooks(ctx context.Context) (Ending, bool) {
+	hctx, done := c.Env.Step(ctx, StepHooks, sdk.ActionToolCall)
+	refusal, err := Hooks(hctx, sdk.Action{Name: sdk.ActionToolCall, Tool: c.Tool.Name, Input: c.Input},
+		func(ctx context.Context, a sdk.Action) (string, error) {
+			return c.Hooks(ctx, &modapi.ActionRequest{Action: a, Session: c.Session, Today: c.Today})
+		})
+	var end Ending
+	switch {
+	case refusal != "":
+		end = Failed(refusal, nil)
+		done(StepEnd{Ending: &end, Refused: true})
+		return end, true
+	case err != nil:
+		end = c.Env.Failure(ctx, err)
+		done(StepEnd{})
+		return end, true
+	}
+	done(StepEnd{})
+	return end, false
+}
+
+// approve runs the tool's approval rule in the mod and, when it gives a
+// reason, asks the person (Approve).
+func (c *Call) approve(ctx context.Context, out *Outcome) (Ending, bool) {
+	actx, done := c.Env.Step(ctx, StepApproval, "")
+	end, ended := c.approval(actx, out)
+	se := StepEnd{Reason: out.ApprovalReason}
+	if ended {
+		se.Ending = &end
+	}
+	done(se)
+	if ended {
+		return end, true
+	}
+	if out.ApprovalReason != "" {
+		return c.start(ctx)
+	}
+	return Ending{}, false
+}
+
+func (c *Call) approval(ctx context.Context, out *Outcome) (Ending, bool) {
+	name := c.Tool.Name
+	rule, ok := c.mod.(modapi.ApprovalRule)
+	if !ok {
+		return Failed(fmt.Sprintf("mod %s cannot say whether a call needs approval", c.ModID), nil), true
+	}
+	req := &modapi.ApprovalRequest{
+		Tool: name, Input: c.Input, Session: c.Session, Today: c.Today,
+		Run: modapi.Run{CallID: c.CallID, Grace: c.Grace},
+	}
+	var ask func(reason string) (string, error)
+	switch {
+	case c.Approver != nil:
+		ask = AskApprover(ctx, c.Approver, func(reason string) *approval.Request {
+			r := approval.For(c.Tool, reason)
+			r.CallID, r.Label, r.Input, r.Session, r.Agent = c.CallID, c.Label, c.Input, c.Session, c.Agent
+			return r
+		})
+	case c.AskApproval != nil:
+		ask = func(reason string) (string, error) {
+			return c.AskApproval(ctx, approval.For(c.Tool, reason).Question())
+		}
+	}
+	step, end, refused := Approve(ctx, name, func(ctx context.Context) (resp *modapi.ApprovalResponse, err error) {
+		err = c.Env.Bound(ctx, "approval rule of tool "+name, func(ctx context.Context) error {
+			resp, err = rule.NeedsApproval(ctx, req)
+			return err
+		})
+		return resp, err
+	}, ask)
+	out.ApprovalReason = step.Reason
+	if errors.Is(step.Err, ErrAskLater) {
+		return Ending{Status: StatusAsking}, true
+	}
+	return end, refused
+}
+
+// client runs the call in the client and ends it with the client's
+// answer.
+func (c *Call) client(ctx context.Context, out *Outcome) (Ending, bool) {
+	a, err := c.Client(ctx, c.Input)
+	end, o := ClientAnswered(ctx, c.Tool.Name, a, err, c.ClientTimeout, c.ClientClosed,
+		c.Tool.Kind == manifest.KindRendered, c.MaxResultBytes, c.CheckResult)
+	if end.Status != modapi.StatusCompleted {
+		return end, true
+	}
+	return c.outcome(&o, out), true
+}
+
+// outcome is the ending of the handler's (or the client's) outcome o,
+// capped and with its client actions checked against the manifest: the
+// mod checks both already, but a mod built against another sdk may not.
+func (c *Call) outcome(o *modapi.Outcome, out *Outcome) Ending {
+	name := c.Tool.Name
+	modapi.CapResult(name, o, c.MaxResultBytes)
+	if o.Status != modapi.StatusCompleted {
+		out.Unasked = o.Unasked
+		return Completed(name, o)
+	}
+	if c.CheckActions != nil {
+		if msg := c.CheckActions(o.Actions); msg != "" {
+			return Failed(msg, nil)
+		}
+	}
+	out.Actions, out.Result, out.Outputs = o.Actions, o.Result, o.Outputs
+	return Completed(name, o)
+}
