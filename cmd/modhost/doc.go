@@ -128,7 +128,12 @@
 // last good build keeps serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //
 // Mod binaries are cached under the user cache directory, or under
-// $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends
+// $MODKIT_CACHE when it is set. The cache forgets what no host used for 5
+// days, trimming itself once a day after a build; cache shows its directory
+// and the size of each part (binaries, build records, generated sources,
+// module copies), and cache trim [--unused D] trims it now: like go clean
+// -cache, but what a host is building or starting, or a process runs,
+// stays. $MODHOST_LOG (debug, info, warn, error) sends
 // the host's and the mods' logs to stderr; --log-format json writes them as
 // JSON lines (at info unless $MODHOST_LOG says otherwise), a mod's lines
 // naming the mod and the call, and the trace when the call is traced.
