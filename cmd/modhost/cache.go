@@ -68,6 +68,7 @@ func runCache(ctx context.Context, e *env, args []string) int {
 func runCacheTrim(e *env, args []string) int {
 	fs := flag.NewFlagSet("cache trim", flag.ContinueOnError)
 	unused := fs.Duration("unused", modbuild.TrimUnused, "remove what went unused this long (at least "+modbuild.MinUnused.String()+")")
+	dryRun := fs.Bool("n", false, "count what would be removed, and remove nothing")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -89,11 +90,15 @@ func runCacheTrim(e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	t, err := c.Trim(time.Now(), *unused)
+	t, err := c.Trim(time.Now(), &modbuild.TrimOptions{Unused: *unused, DryRun: *dryRun})
 	if err != nil {
 		return e.fail(err)
 	}
-	fmt.Fprintf(e.stdout, "build cache %s: removed %d files and directories unused for %s, %s", root, t.Removed, *unused, formatBytes(t.Freed))
+	verb := "removed"
+	if *dryRun {
+		verb = "would remove"
+	}
+	fmt.Fprintf(e.stdout, "build cache %s: %s %d files and directories unused for %s, %s", root, verb, t.Removed, *unused, formatBytes(t.Freed))
 	if t.Busy > 0 {
 		fmt.Fprintf(e.stdout, "; skipped %d being built or started", t.Busy)
 	}

@@ -131,7 +131,7 @@
 // $MODKIT_CACHE when it is set. The cache forgets what no host used for 5
 // days, trimming itself once a day after a build; cache shows its directory
 // and the size of each part (binaries, build records, generated sources,
-// module copies), and cache trim [--unused D] trims it now: like go clean
+// module copies), and cache trim [-n] [--unused D] trims it now: like go clean
 // -cache, but what a host is building or starting, or a process runs,
 // stays. $MODHOST_LOG (debug, info, warn, error) sends
 // the host's and the mods' logs to stderr; --log-format json writes them as

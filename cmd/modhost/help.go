@@ -63,7 +63,7 @@ var commandDocs = map[string]commandDoc{
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
 		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +
-		"A binary removed is built again when next needed."},
+		"A binary removed is built again when next needed. -n counts what would go, and removes nothing."},
 }
 
 // helpRequest is the error of a command whose flags asked for help.

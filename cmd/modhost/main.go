@@ -90,7 +90,7 @@ commands:
   remove MODULE...                      remove mods from mods.lock
   verify                                fetch the locked mods again and compare them with mods.lock
   cache [--json]                        show the build cache's directory and size
-  cache trim [--unused D]               remove what the build cache has not used for 5 days (D)
+  cache trim [-n] [--unused D]          remove what the build cache has not used for 5 days (D)
 
 Every command also runs the mods ./mods.lock pins, from the module cache.
 

@@ -147,21 +147,39 @@ func (c *Cache) AutoTrim(now time.Time) (*Trimmed, error) {
 	if !c.TrimDue(now) {
 		return nil, nil
 	}
-	return c.Trim(now, TrimUnused)
+	return c.Trim(now, nil)
 }
 
-// Trim removes the entries, stray files and module copies unused for
-// unused (at least MinUnused) before now, skipping those being built or
-// started, and records now as the last trim's time.
-func (c *Cache) Trim(now time.Time, unused time.Duration) (*Trimmed, error) {
-	if unused < MinUnused {
-		return nil, fmt.Errorf("trim: unused time %s is under %s: an entry used within %s may be in use", unused, MinUnused, RefreshAfter)
+// TrimOptions configure a trim. A nil *TrimOptions means defaults.
+type TrimOptions struct {
+	// Unused is how long an entry goes unused before the trim removes it;
+	// at least MinUnused. Default: TrimUnused.
+	Unused time.Duration
+	// DryRun counts what the trim would remove, and removes nothing.
+	DryRun bool
+}
+
+// Trim removes the entries, stray files and module copies unused since
+// opts.Unused before now, skipping those being built or started, and
+// records now as the last trim's time.
+func (c *Cache) Trim(now time.Time, opts *TrimOptions) (*Trimmed, error) {
+	var o TrimOptions
+	if opts != nil {
+		o = *opts
+	}
+	if o.Unused == 0 {
+		o.Unused = TrimUnused
+	}
+	if o.Unused < MinUnused {
+		return nil, fmt.Errorf("trim: unused time %s is under %s: an entry used within %s may be in use", o.Unused, MinUnused, RefreshAfter)
 	}
 	// The marker first: hosts sharing the cache need not trim together.
-	if err := writeMarker(filepath.Join(c.root, trimMarker), now); err != nil {
-		return nil, CacheError(err)
+	if !o.DryRun {
+		if err := writeMarker(filepath.Join(c.root, trimMarker), now); err != nil {
+			return nil, CacheError(err)
+		}
 	}
-	t := &trim{c: c, cutoff: now.Add(-unused), done: &Trimmed{}}
+	t := &trim{c: c, cutoff: now.Add(-o.Unused), dryRun: o.DryRun, done: &Trimmed{}}
 	entries, err := t.entries()
 	if err != nil {
 		return nil, err
@@ -179,6 +197,7 @@ func (c *Cache) Trim(now time.Time, unused time.Duration) (*Trimmed, error) {
 type trim struct {
 	c      *Cache
 	cutoff time.Time
+	dryRun bool
 	done   *Trimmed
 	// bins are bin/'s file names by entry; legacy, binaries without a key.
 	bins   map[string][]string
@@ -300,6 +319,11 @@ func (t *trim) removeIfOld(path string) bool {
 		return false
 	}
 	size := treeSize(path)
+	if t.dryRun {
+		t.done.Removed++
+		t.done.Freed += size
+		return true
+	}
 	if fi.IsDir() {
 		makeWritable(path)
 		if os.RemoveAll(path) != nil {

@@ -126,9 +126,20 @@ func TestTrimRemovesWhatWentUnused(t *testing.T) {
 	deadCopy := writeFile(t, filepath.Join(mods, "example.com", ".copy-123", "go.mod"), "x", now.Add(-6*day))
 	age(t, filepath.Dir(deadCopy), now.Add(-6*day))
 
-	got, err := c.Trim(now, TrimUnused)
+	dry, err := c.Trim(now, &TrimOptions{DryRun: true})
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantKept(t, oldRec, oldBin, oldSrc, staleBin, legacyGone, deadTmp, filepath.Dir(oldCopy), filepath.Dir(deadCopy))
+	if !c.TrimDue(now) {
+		t.Error("a dry run recorded a trim")
+	}
+	got, err := c.Trim(now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *dry != *got {
+		t.Errorf("the dry run counted %+v, the trim %+v", dry, got)
 	}
 	wantGone(t, oldRec, oldBin, oldSrc, staleBin, legacyGone, deadTmp, deadLock, filepath.Dir(oldCopy), filepath.Dir(deadCopy))
 	wantKept(t, newRec, newBin, runRec, runBin, legacyUsed, legacyRec, liveTmp, newCopy)
@@ -158,7 +169,7 @@ func TestTrimSkipsLockedEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := c.Trim(now, TrimUnused)
+	got, err := c.Trim(now, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +179,7 @@ func TestTrimSkipsLockedEntries(t *testing.T) {
 	wantKept(t, rec, bin, copyDir)
 	unlock()
 	unlockCopy()
-	if got, err := c.Trim(now, TrimUnused); err != nil || got.Removed != 4 {
+	if got, err := c.Trim(now, nil); err != nil || got.Removed != 4 {
 		t.Fatalf("unlocked: got %+v, %v, want 4 removed (record, binary, sources, copy)", got, err)
 	}
 	wantGone(t, rec, bin, copyDir)
@@ -176,7 +187,7 @@ func TestTrimSkipsLockedEntries(t *testing.T) {
 
 func TestTrimRefusesAShortUnusedTime(t *testing.T) {
 	c := testCache(t)
-	if _, err := c.Trim(now, time.Hour); err == nil || !strings.Contains(err.Error(), "under 2h0m0s") {
+	if _, err := c.Trim(now, &TrimOptions{Unused: time.Hour}); err == nil || !strings.Contains(err.Error(), "under 2h0m0s") {
 		t.Fatalf("got %v, want an error naming the least unused time", err)
 	}
 }
@@ -218,7 +229,7 @@ func TestRefreshMarksUsed(t *testing.T) {
 			t.Errorf("%s: got modified %v (%v), want %v", p, fi.ModTime(), err, now)
 		}
 	}
-	if _, err := c.Trim(now, TrimUnused); err != nil {
+	if _, err := c.Trim(now, nil); err != nil {
 		t.Fatal(err)
 	}
 	wantKept(t, rec, bin)
@@ -351,7 +362,7 @@ func TestTrimNeverRemovesABinaryInUse(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := c.Trim(time.Now(), TrimUnused); err != nil {
+				if _, err := c.Trim(time.Now(), nil); err != nil {
 					t.Errorf("trim: %v", err)
 					return
 				}
