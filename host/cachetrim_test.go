@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/modbuild"
 )
 
 // A build is followed by the cache's daily trim, which removes what went
@@ -74,6 +76,71 @@ func TestBuildTrimsTheCache(t *testing.T) {
 		}
 		if fi.ModTime().Before(long.Add(time.Hour)) {
 			t.Errorf("%s: modified %v, want marked used by the start", p, fi.ModTime())
+		}
+	}
+}
+
+// A trim running all through a build removes nothing of it: the build's
+// sources, though their directory is days old, and the binary it makes.
+func TestTrimDuringABuild(t *testing.T) {
+	t.Parallel()
+	cache := copyCache(t, crashyDir)
+	rec, r := cachedRecord(t, cache, "crashy")
+	r["digest"] = "changed" // the inputs changed: build again
+	data, _ := json.Marshal(r)
+	rewrite(t, rec, data)
+	long := time.Now().Add(-10 * 24 * time.Hour)
+	src := filepath.Join(cache, "src", strings.TrimSuffix(filepath.Base(rec), ".json"))
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{rec, filepath.Join(cache, "bin", r["binary"].(string)), src} {
+		os.Chtimes(p, long, long)
+	}
+	c, err := modbuild.OpenCache(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	trims := make(chan int)
+	go func() {
+		busy := 0
+		defer func() { trims <- busy }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Trim while the host builds, holding the record's lock:
+			// before, a trim would take the old entry, sources and all.
+			if _, err := os.Stat(rec + ".lock"); err != nil {
+				time.Sleep(time.Millisecond)
+				continue
+			}
+			got, err := c.Trim(time.Now(), nil)
+			if err != nil {
+				t.Errorf("trim: %v", err)
+				return
+			}
+			busy += got.Busy
+		}
+	}()
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	res := call(t, h, "crashy_echo", `{"text":"x"}`)
+	close(stop)
+	busy := <-trims
+	wantStatus(t, res, host.StatusCompleted)
+	if n := builds(h, "crashy"); n != 1 {
+		t.Errorf("got %d builds, want 1", n)
+	}
+	if busy == 0 {
+		t.Error("no trim met the build: the test proved nothing")
+	}
+	_, r = cachedRecord(t, cache, "crashy")
+	for _, p := range []string{src, filepath.Join(cache, "bin", r["binary"].(string))} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("after the build: %v", err)
 		}
 	}
 }
