@@ -51,6 +51,8 @@
 //	update [MODULE...]                        move locked mods to their latest versions
 //	remove MODULE...                          unpin mods from ./mods.lock
 //	verify                                    fetch the locked mods again and compare
+//	cache [--json]                            the build cache's directory and size by part
+//	cache trim [-n] [--unused D]              remove what no host used for 5 days (D), now
 //
 // Every command runs the mods ./mods.lock pins, besides --mods (and instead
 // of the bundled examples): each is checked against its lock entry first,
