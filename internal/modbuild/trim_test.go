@@ -446,3 +446,24 @@ func use(c *Cache, id, key string, round int) (string, error) {
 	}
 	return filepath.Join(c.Bin, name), nil
 }
+
+// parseBinary's entry is an entry, and names the binary back with its sum.
+func FuzzParseBinary(f *testing.F) {
+	f.Add(BinaryName("m", fakeKey(1), fakeSum(2)))
+	f.Add("m-" + fakeSum(2)[:24])
+	f.Add(".build-m-1")
+	f.Fuzz(func(t *testing.T, name string) {
+		e := parseBinary(name)
+		if e == "" {
+			return
+		}
+		if !isEntry(e) {
+			t.Fatalf("parseBinary(%q) = %q, not <id>-<key>", name, e)
+		}
+		id, key := e[:len(e)-hexLen-1], e[len(e)-hexLen:]
+		sum := strings.TrimSuffix(name, ExeSuffix)[len(e)+1:] + strings.Repeat("0", 40)
+		if got := BinaryName(id, key, sum); got != name {
+			t.Fatalf("parseBinary(%q) = %q, which names %q", name, e, got)
+		}
+	})
+}
