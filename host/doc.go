@@ -54,6 +54,14 @@
 // [Options.Progress], once, name the path, the problem and the fix
 // ("chmod go-w DIR").
 //
+// The cache keeps what was used lately, as Go's build cache does: a start
+// marks its mod's binary and record used (at most once an hour, and hourly
+// while the process runs), and once a day, after a build, the host removes
+// the binaries, records, generated sources and module copies no host used
+// for 5 days. What a host is building or starting stays: each is trimmed
+// under the lock its build takes. A binary trimmed is built again when
+// next needed.
+//
 // Host and mod talk gRPC over a unix socket in a directory only the host's
 // user may enter (0700), made for that one process. On Linux and macOS each
 // end asks the kernel who is at the other (SO_PEERCRED; LOCAL_PEERCRED and

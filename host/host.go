@@ -17,6 +17,7 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modbuild"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -109,11 +110,11 @@ func (o *Options) withDefaults() (Options, error) {
 		r = *o
 	}
 	if r.CacheDir == "" {
-		dir, err := os.UserCacheDir()
+		dir, err := modbuild.DefaultRoot()
 		if err != nil {
-			return r, fmt.Errorf("host: no cache dir: %w", err)
+			return r, fmt.Errorf("host: %w", err)
 		}
-		r.CacheDir = filepath.Join(dir, "modkit")
+		r.CacheDir = dir
 	}
 	if r.CallTimeout <= 0 {
 		r.CallTimeout = 5 * time.Minute

@@ -26,6 +26,9 @@ type built struct {
 	path, record string
 	// sum is the binary's SHA-256 as recorded when it was built.
 	sum []byte
+	// used is when the entry was last marked used (the record's
+	// modification time).
+	used time.Time
 }
 
 // evict removes the binary and its record, so the next start builds it
@@ -39,7 +42,10 @@ func (b *built) evict() {
 const reasonCache = "the host's build cache is unusable"
 
 // binary returns the mod's binary, building it first when the cache has
-// none built from the current inputs.
+// none built from the current inputs. A binary found that was not used for
+// modbuild.RefreshAfter is marked used under its record's lock, which
+// keeps a trim from removing it; a build is followed by the cache's daily
+// trim.
 func (m *mod) binary() (*built, error) {
 	cfg, err := m.config()
 	if err != nil {
@@ -50,15 +56,54 @@ func (m *mod) binary() (*built, error) {
 		return nil, m.unavailable(reasonCache, err)
 	}
 	recPath := c.Record(m.man.ID, cfg.Key)
-	if b, err := m.cached(c, recPath); b != nil || err != nil {
-		return b, err
+	b, err := m.cached(c, recPath)
+	if err != nil {
+		return nil, err
 	}
+	if b != nil {
+		if time.Since(b.used) < modbuild.RefreshAfter {
+			return b, nil
+		}
+		ok, err := modbuild.Refresh(recPath, b.path, time.Now())
+		if err != nil {
+			return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
+		}
+		if ok {
+			return b, nil
+		}
+		// Trimmed meanwhile: build again.
+	}
+	b, err = m.buildLocked(c, cfg, recPath)
+	if m.ctx.Err() == nil {
+		m.trimCache(c)
+	}
+	return b, err
+}
+
+// trimCache runs the cache's daily trim, when due.
+func (m *mod) trimCache(c *modbuild.Cache) {
+	t, err := c.AutoTrim(time.Now())
+	if err != nil {
+		m.logger().Warn("trim the build cache", "error", err)
+	} else if t != nil {
+		m.logger().Debug("trimmed the build cache", "removed", t.Removed, "freed_bytes", t.Freed, "busy", t.Busy)
+	}
+}
+
+// buildLocked builds the mod's binary under its record's lock, unless
+// another host built it while this one waited for the lock.
+func (m *mod) buildLocked(c *modbuild.Cache, cfg *modbuild.Config, recPath string) (*built, error) {
 	unlock, err := modbuild.LockFile(recPath + ".lock")
 	if err != nil {
 		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
 	}
 	defer unlock()
 	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
+		if b != nil && time.Since(b.used) >= modbuild.RefreshAfter {
+			now := time.Now()
+			os.Chtimes(b.record, now, now)
+			os.Chtimes(b.path, now, now)
+		}
 		return b, err
 	}
 	buildStart := time.Now()
@@ -74,9 +119,9 @@ func (m *mod) binary() (*built, error) {
 		m.reportFailure(r)
 		return nil, m.buildFailure(r)
 	}
-	modbuild.PruneOld(c.Bin, m.man.ID, r.Binary)
+	modbuild.PruneOld(c.Bin, m.man.ID, cfg.Key, r.Binary)
 	sum, _ := hex.DecodeString(r.Sum)
-	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum}, nil
+	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now()}, nil
 }
 
 // cached looks for a build of the current inputs and returns its binary,
@@ -96,7 +141,7 @@ func (m *mod) cached(c *modbuild.Cache, recPath string) (*built, error) {
 		m.reportFailure(r)
 		return nil, m.buildFailure(r)
 	}
-	b := &built{path: filepath.Join(c.Bin, r.Binary), record: recPath}
+	b := &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, used: r.Used}
 	if err := modbuild.CheckPrivate(b.path, false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -162,7 +207,7 @@ func (m *mod) build(c *modbuild.Cache, cfg *modbuild.Config) (*modbuild.Record, 
 		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
 	}
 	r.Sum = hex.EncodeToString(sum)
-	r.Binary = id + "-" + r.Sum[:24] + modbuild.ExeSuffix
+	r.Binary = modbuild.BinaryName(id, cfg.Key, r.Sum)
 	if err := os.Chmod(tmp.Name(), 0o500); err != nil {
 		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
 	}

@@ -3,6 +3,8 @@ package host
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"sync"
 
@@ -155,7 +157,13 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 			return nil, m.unavailable("it does not start", err)
 		}
 		if err != nil {
+			if _, serr := os.Stat(b.path); attempt == 0 && errors.Is(serr, fs.ErrNotExist) {
+				continue // removed since it was found (by hand, or a trim of an older host): build again
+			}
 			return nil, err
+		}
+		if exited := p.run.Exited(); exited != nil {
+			go modbuild.KeepUsed(exited, b.path, b.record)
 		}
 		m.started()
 		m.tele.started(m.man.ID)

@@ -51,6 +51,8 @@
 //	update [MODULE...]                        move locked mods to their latest versions
 //	remove MODULE...                          unpin mods from ./mods.lock
 //	verify                                    fetch the locked mods again and compare
+//	cache [--json]                            the build cache's directory and size by part
+//	cache trim [-n] [--unused D]              remove what no host used for 5 days (D), now
 //
 // Every command runs the mods ./mods.lock pins, besides --mods (and instead
 // of the bundled examples): each is checked against its lock entry first,
@@ -128,7 +130,12 @@
 // last good build keeps serving. It serves until SIGINT or SIGTERM. See internal/devserver.
 //
 // Mod binaries are cached under the user cache directory, or under
-// $MODKIT_CACHE when it is set. $MODHOST_LOG (debug, info, warn, error) sends
+// $MODKIT_CACHE when it is set. The cache forgets what no host used for 5
+// days, trimming itself once a day after a build; cache shows its directory
+// and the size of each part (binaries, build records, generated sources,
+// module copies), and cache trim [-n] [--unused D] trims it now: like go clean
+// -cache, but what a host is building or starting, or a process runs,
+// stays. $MODHOST_LOG (debug, info, warn, error) sends
 // the host's and the mods' logs to stderr; --log-format json writes them as
 // JSON lines (at info unless $MODHOST_LOG says otherwise), a mod's lines
 // naming the mod and the call, and the trace when the call is traced.

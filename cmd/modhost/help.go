@@ -57,6 +57,13 @@ var commandDocs = map[string]commandDoc{
 	"verify": {summary: "Fetches every mod ./mods.lock pins again, into an empty module cache, so the module " +
 		"proxy and the checksum database answer anew, and compares the hashes with the lock's; then checks the " +
 		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes."},
+	"cache": {args: "[trim]", summary: "Shows the build cache's directory ($MODKIT_CACHE, else modkit under the user's " +
+		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
+		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},
+	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
+		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
+		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +
+		"A binary removed is built again when next needed. -n counts what would go, and removes nothing."},
 }
 
 // helpRequest is the error of a command whose flags asked for help.
@@ -88,7 +95,7 @@ func writeCommandHelp(w io.Writer, fs *flag.FlagSet) {
 		fs.PrintDefaults()
 		fs.SetOutput(io.Discard)
 	}
-	if !lockCommands[name] {
+	if needsMods(name) {
 		fmt.Fprintf(w, "\nglobal flags, before %s: --mods DIR[,DIR...], --workspace DIR, --agent NAME (modhost --help)\n", name)
 	}
 }

@@ -62,6 +62,13 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"update":  runUpdate,
 	"remove":  runRemove,
 	"verify":  runVerify,
+	"cache":   runCache,
+}
+
+// needsMods reports whether the command runs mods; the lock and cache
+// commands do not (get loads the ones it installs).
+func needsMods(name string) bool {
+	return !lockCommands[name] && name != "cache" && name != "cache trim"
 }
 
 const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
@@ -82,6 +89,8 @@ commands:
   update [MODULE...]                    move locked mods to their latest versions
   remove MODULE...                      remove mods from mods.lock
   verify                                fetch the locked mods again and compare them with mods.lock
+  cache [--json]                        show the build cache's directory and size
+  cache trim [-n] [--unused D]          remove what the build cache has not used for 5 days (D)
 
 Every command also runs the mods ./mods.lock pins, from the module cache.
 
@@ -132,7 +141,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		// needs any mod.
 		return sub(ctx, e, rest)
 	}
-	if lockCommands[name] {
+	if !needsMods(name) {
 		return sub(ctx, e, rest)
 	}
 	ws := *workspace

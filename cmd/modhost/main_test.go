@@ -194,6 +194,7 @@ func TestCommandHelp(t *testing.T) {
 		"update":  {},
 		"remove":  {},
 		"verify":  {},
+		"cache":   {"-json"},
 	}
 	for name := range subcommands {
 		flags, ok := wantFlags[name]

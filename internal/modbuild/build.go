@@ -138,6 +138,9 @@ type Record struct {
 	Sum string `json:"sum,omitempty"`
 	// Failure is go build's output, when the build failed.
 	Failure string `json:"failure,omitempty"`
+	// Used is when the record was last written or refreshed (its
+	// modification time), as ReadRecord found it.
+	Used time.Time `json:"-"`
 }
 
 // Input is one package directory a build read from outside the module
@@ -343,9 +346,11 @@ func Indented(output string) string {
 // cache after a newer one was built: long enough for hosts still running it.
 const staleAfter = 24 * time.Hour
 
-// PruneOld removes the mod's other binaries that have not been touched for
-// staleAfter.
-func PruneOld(dir, id, keep string) {
+// PruneOld removes the binaries of the mod id and configuration key,
+// other than keep, that have not been used for staleAfter, and the mod's
+// binaries named before names carried the key. The caller holds the
+// record's lock.
+func PruneOld(dir, id, key, keep string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -353,7 +358,11 @@ func PruneOld(dir, id, keep string) {
 	for _, e := range entries {
 		name := e.Name()
 		rest, ok := strings.CutPrefix(name, id+"-")
-		if !ok || name == keep || strings.ContainsAny(strings.TrimSuffix(rest, ExeSuffix), "-.") {
+		if !ok || name == keep {
+			continue
+		}
+		legacy := !strings.ContainsAny(strings.TrimSuffix(rest, ExeSuffix), "-.")
+		if !legacy && parseBinary(name) != id+"-"+key {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleAfter {

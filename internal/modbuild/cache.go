@@ -131,6 +131,9 @@ func ReadRecord(path string) (*Record, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, nil // torn or foreign: build again
 	}
+	if fi, err := os.Lstat(path); err == nil {
+		r.Used = fi.ModTime()
+	}
 	return &r, nil
 }
 
@@ -184,42 +187,80 @@ const (
 	LockPoll  = 25 * time.Millisecond
 )
 
+// LockFile takes the lock at path, waiting while another holds it.
 func LockFile(path string) (unlock func(), err error) {
 	for {
-		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		unlock, err := lockOnce(path)
+		if !errors.Is(err, fs.ErrExist) {
+			return unlock, err
+		}
+		if !breakStale(path) {
+			time.Sleep(LockPoll)
+		}
+	}
+}
+
+// TryLockFile takes the lock at path when no live holder has it; ok is
+// false when one has.
+func TryLockFile(path string) (unlock func(), ok bool, err error) {
+	for range 2 {
+		unlock, err := lockOnce(path)
 		if err == nil {
-			f.Close()
-			done := make(chan struct{})
-			stopped := make(chan struct{})
-			go func() {
-				defer close(stopped)
-				t := time.NewTicker(lockBeat)
-				defer t.Stop()
-				for {
-					select {
-					case <-done:
-						return
-					case now := <-t.C:
-						os.Chtimes(path, now, now)
-					}
-				}
-			}()
-			return func() {
-				close(done)
-				<-stopped
-				os.Remove(path)
-			}, nil
+			return unlock, true, nil
 		}
 		if !errors.Is(err, fs.ErrExist) {
-			return nil, err
+			return nil, false, err
 		}
-		if fi, err := os.Stat(path); err == nil && time.Since(fi.ModTime()) > LockStale {
-			// Rename first: of several waiters, one breaks the lock.
-			if os.Rename(path, path+".broken") == nil {
-				os.Remove(path + ".broken")
-			}
-			continue
+		if !breakStale(path) {
+			return nil, false, nil
 		}
-		time.Sleep(LockPoll)
 	}
+	return nil, false, nil
+}
+
+// lockOnce creates the lock file at path, failing with fs.ErrExist when
+// it exists, and touches it every lockBeat until unlock.
+func lockOnce(path string) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	f.Close()
+	done := make(chan struct{})
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		t := time.NewTicker(lockBeat)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				os.Chtimes(path, now, now)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-stopped
+		os.Remove(path)
+	}, nil
+}
+
+// breakStale removes the lock at path when its holder died (it went
+// untouched for LockStale), and reports whether the lock may be free now.
+func breakStale(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return true // released meanwhile
+	}
+	if time.Since(fi.ModTime()) <= LockStale {
+		return false
+	}
+	// Rename first: of several waiters, one breaks the lock.
+	if os.Rename(path, path+".broken") == nil {
+		os.Remove(path + ".broken")
+	}
+	return true
 }

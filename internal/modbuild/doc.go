@@ -29,4 +29,17 @@
 // Writing to the cache is running code: [OpenCache] and [CheckPrivate]
 // refuse directories and files others can write, and [LockFile] lets
 // hosts sharing a cache build each mod once.
+//
+// # Trimming
+//
+// The cache forgets what goes unused, as the go command's build cache
+// does. An entry is a mod and configuration: its record, its binaries
+// ([BinaryName] carries the key) and its generated sources, all built,
+// marked used ([Refresh]) and trimmed under the record's lock. A use marks
+// an entry when it is [RefreshAfter] old; a running process's binary is
+// marked hourly ([KeepUsed]). [Cache.AutoTrim], which a host runs after a
+// build, trims once a day (trim.txt holds the last trim's time):
+// [Cache.Trim] removes the entries, stray files of builds that died and
+// module copies (mods/, see package modlock) unused for [TrimUnused],
+// skipping those whose lock is held. [Usage] measures the cache by part.
 package modbuild

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/mod/sumdb/dirhash"
 
@@ -26,9 +27,13 @@ import (
 
 // copyOf returns the copy of the module version in dir (checked against
 // the lock), making it when it is missing or differs.
+//
+// A copy not used for modbuild.RefreshAfter is marked used (its directory's
+// modification time) under its lock, which keeps the build cache's trim
+// from removing it meanwhile.
 func copyOf(e Entry, dir, copyRoot, name string) (string, error) {
 	target := filepath.Join(copyRoot, name)
-	if copyGood(e, target) {
+	if fi, err := os.Stat(target); err == nil && time.Since(fi.ModTime()) < modbuild.RefreshAfter && copyGood(e, target) {
 		return target, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
@@ -39,8 +44,10 @@ func copyOf(e Entry, dir, copyRoot, name string) (string, error) {
 		return "", fmt.Errorf("copy %s: lock: %v", e.String(), err)
 	}
 	defer unlock()
-	if copyGood(e, target) {
-		return target, nil // made by another process while this one waited
+	if copyGood(e, target) { // made by another process while this one waited, or to mark used
+		now := time.Now()
+		os.Chtimes(target, now, now)
+		return target, nil
 	}
 	if err := makeCopy(e, dir, target); err != nil {
 		return "", fmt.Errorf("copy %s: %v", e.String(), err)
