@@ -134,9 +134,10 @@ warm() {
 
 # Both lists run through HAProxy in front of three replicas that share a
 # Redis task store and a state key (docs/deploy.md, whose defaults these
-# are; internal/haproxycfg writes them): round-robin, sessions of
-# 2025-11-25 stuck to their replica by Mcp-Session-Id, on one backend. Without
-# redis-server or haproxy (outside CI), one replica serves.
+# are; internal/haproxycfg writes them, as for TestReplicas and the
+# benchmark): round-robin, sessions of 2025-11-25 stuck to their replica by
+# Mcp-Session-Id, on one backend. Without redis-server or haproxy (outside
+# CI), one replica serves.
 if command -v redis-server >/dev/null && command -v haproxy >/dev/null; then
 	redis_port=$(freeport)
 	redis-server --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
@@ -146,39 +147,16 @@ if command -v redis-server >/dev/null && command -v haproxy >/dev/null; then
 		sleep 0.1
 	done
 	head -c 32 /dev/urandom >"$work/state.key"
-	servers=
+	servers=()
 	for i in 1 2 3; do
 		serve "replica$i" --store "redis://127.0.0.1:$redis_port/0" --state-key-file "$work/state.key"
 		replica=$served
 		warm "$replica"
 		hostport=${replica#http://}
-		servers+=$'\t'"server r$i ${hostport%/mcp} check"$'\n'
+		servers+=("${hostport%/mcp}")
 	done
 	lb_port=$(freeport)
-	cat >"$work/haproxy.cfg" <<HAPROXY
-defaults
-	mode http
-	timeout connect 2s
-	timeout client 120s
-	timeout server 120s
-	retries 3
-	option redispatch
-	retry-on conn-failure empty-response
-	timeout check 2s
-	option http-keep-alive
-	http-reuse always
-frontend mcp
-	bind 127.0.0.1:$lb_port
-	default_backend replicas
-backend replicas
-	balance roundrobin
-	stick-table type string len 64 size 100k expire 30m
-	stick match req.hdr(Mcp-Session-Id)
-	stick store-response res.hdr(Mcp-Session-Id)
-	option httpchk GET /readyz
-	default-server inter 300ms fall 2 rise 1
-$servers
-HAPROXY
+	go run ./internal/haproxycfg/cmd/haproxycfg -bind "127.0.0.1:$lb_port" -checks -sticky-default "${servers[@]}" >"$work/haproxy.cfg"
 	haproxy -db -f "$work/haproxy.cfg" >"$work/haproxy.log" 2>&1 &
 	pids+=($!)
 	url="http://127.0.0.1:$lb_port/mcp"

@@ -19,6 +19,11 @@ type Options struct {
 	// Sticky adds the /sticky/ path, whose backend keeps a 2025-11-25
 	// session on the replica that opened it.
 	Sticky bool
+	// StickyDefault keeps 2025-11-25 sessions on their replica on the
+	// default backend (the /mcp path) too: one URL serves both revisions,
+	// and a 2026-07-28 request, which carries no Mcp-Session-Id, is still
+	// balanced round-robin.
+	StickyDefault bool
 	// ServedBy names the replica that served each response in an
 	// X-Served-By header (tests).
 	ServedBy bool
@@ -53,20 +58,28 @@ func Config(o *Options) string {
 	}
 	b.WriteString("\tdefault_backend replicas\n")
 	b.WriteString("backend replicas\n\tbalance roundrobin\n")
-	if o.Checks {
-		b.WriteString("\toption httpchk GET /readyz\n\thttp-check expect status 200\n\tdefault-server inter 300ms fall 2 rise 1\n")
+	if o.StickyDefault {
+		b.WriteString(stickTable)
 	}
+	o.checks(&b)
 	o.servers(&b)
 	if o.Sticky {
-		b.WriteString("backend sticky\n\tbalance roundrobin\n\thttp-request set-path /mcp\n" +
-			"\tstick-table type string len 64 size 100k expire 30m\n" +
-			"\tstick match req.hdr(Mcp-Session-Id)\n\tstick store-response res.hdr(Mcp-Session-Id)\n")
-		if o.Checks {
-			b.WriteString("\toption httpchk GET /readyz\n\thttp-check expect status 200\n\tdefault-server inter 300ms fall 2 rise 1\n")
-		}
+		b.WriteString("backend sticky\n\tbalance roundrobin\n\thttp-request set-path /mcp\n" + stickTable)
+		o.checks(&b)
 		o.servers(&b)
 	}
 	return b.String()
+}
+
+// stickTable keeps a session on the replica whose response named it.
+const stickTable = "\tstick-table type string len 64 size 100k expire 30m\n" +
+	"\tstick match req.hdr(Mcp-Session-Id)\n\tstick store-response res.hdr(Mcp-Session-Id)\n"
+
+// checks writes a backend's health checks, if o asks for them.
+func (o *Options) checks(b *strings.Builder) {
+	if o.Checks {
+		b.WriteString("\toption httpchk GET /readyz\n\thttp-check expect status 200\n\tdefault-server inter 300ms fall 2 rise 1\n")
+	}
 }
 
 // servers writes a backend's server lines.

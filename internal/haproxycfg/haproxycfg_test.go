@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/modkit/modkit/internal/haproxycfg"
@@ -36,6 +37,7 @@ func TestValid(t *testing.T) {
 		documented,
 		{Bind: "127.0.0.1:18080", Servers: []string{"127.0.0.1:18081", "127.0.0.1:18082"}},
 		{Bind: "127.0.0.1:18080", Servers: []string{"127.0.0.1:18081"}, Checks: true, ServedBy: true},
+		{Bind: "127.0.0.1:18080", Servers: []string{"127.0.0.1:18081", "127.0.0.1:18082"}, Checks: true, StickyDefault: true},
 	} {
 		file := filepath.Join(t.TempDir(), "haproxy.cfg")
 		if err := os.WriteFile(file, []byte(haproxycfg.Config(o)), 0o644); err != nil {
@@ -54,8 +56,12 @@ func TestServers(t *testing.T) {
 			t.Errorf("got\n%s\nwant a line %q", got, want)
 		}
 	}
+	sticky := haproxycfg.Config(&haproxycfg.Options{Bind: ":1", Servers: []string{"a:1"}, StickyDefault: true})
+	if !strings.Contains(sticky, "backend replicas\n\tbalance roundrobin\n\tstick-table ") || strings.Contains(sticky, "backend sticky") {
+		t.Errorf("StickyDefault: got\n%s\nwant the stick table on the replicas backend, and no sticky backend", sticky)
+	}
 	plain := haproxycfg.Config(&haproxycfg.Options{Bind: ":1", Servers: []string{"a:1"}})
-	if regexp.MustCompile(` check\n|httpchk|backend sticky|X-Served-By`).MatchString(plain) {
-		t.Errorf("without Checks, Sticky, ServedBy: got\n%s\nwant no check, sticky backend or X-Served-By", plain)
+	if regexp.MustCompile(` check\n|httpchk|stick|X-Served-By`).MatchString(plain) {
+		t.Errorf("without Checks, Sticky, StickyDefault, ServedBy: got\n%s\nwant no check, stick table or X-Served-By", plain)
 	}
 }

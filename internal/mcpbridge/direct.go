@@ -195,7 +195,7 @@ func acceptsBoth(values []string) bool {
 // resultType of protocol 2026-07-28, or its error, with the HTTP status
 // that revision gives it.
 func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolResult, err error) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	if err != nil {
 		var je *jsonrpc.Error
 		if !errors.As(err, &je) {
@@ -239,7 +239,7 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 	}
 	b.WriteString(`"resultType":"` + resultType + `"}}`)
 	// With its length, a result of more than 2 KB is not chunked.
-	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	w.Header()["Content-Length"] = []string{strconv.Itoa(b.Len())}
 	w.Write(b.Bytes())
 }
 

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"sync"
@@ -226,7 +227,6 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "failed to read body", http.StatusBadRequest)
 		return
 	}
-	req.Body = io.NopCloser(bytes.NewReader(body))
 	m, code, msg := checkBody(body)
 	if code != 0 {
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
@@ -241,15 +241,18 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	req = h.withCalls(req)
+	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
+		return
+	}
+	// The SDK reads the body again: neither the tasks code nor the direct
+	// path does.
+	req.Body = io.NopCloser(bytes.NewReader(body))
 	if m.Method == "" {
 		// Batches and responses: the SDK's to judge.
 		h.serveSession(w, req, session)
 		return
 	}
 	if stateless {
-		if m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
-			return
-		}
 		h.stateless.ServeHTTP(w, req)
 		return
 	}
@@ -414,7 +417,17 @@ func (s *sessionStart) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 // header naming another host: a web page's, through DNS rebinding.
 func rebound(req *http.Request) bool {
 	local, ok := req.Context().Value(http.LocalAddrContextKey).(net.Addr)
-	return ok && local != nil && isLoopback(local.String()) && !isLoopback(req.Host)
+	return ok && local != nil && isLoopbackAddr(local) && !isLoopback(req.Host)
+}
+
+// isLoopbackAddr reports whether a listener's address is on the loopback
+// interface: a TCP one is read as it is, with no string made of it (every
+// request asks).
+func isLoopbackAddr(a net.Addr) bool {
+	if t, ok := a.(*net.TCPAddr); ok {
+		return t.IP.IsLoopback()
+	}
+	return isLoopback(a.String())
 }
 
 // isLoopback reports whether a host or host:port names the loopback
@@ -427,8 +440,8 @@ func isLoopback(addr string) bool {
 	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }
 
 // liveSessions counts the server's sessions; the ephemeral ones of

@@ -119,7 +119,7 @@ func plainString(v json.RawMessage) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
 		return "", false
 	}
-	return string(v[1 : len(v)-1]), true
+	return knownKey(v[1 : len(v)-1]), true
 }
 
 // foldsTo reports whether key names one of names in another case, which

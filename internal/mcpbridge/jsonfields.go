@@ -44,7 +44,7 @@ func (r *fieldReader) next() (key string, ok bool) {
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
 		key = knownKey(raw[1 : len(raw)-1])
-	} else if json.Unmarshal(raw, &key) != nil {
+	} else if key, ok = unquote(raw); !ok {
 		return "", false
 	}
 	r.space()
@@ -54,6 +54,15 @@ func (r *fieldReader) next() (key string, ok bool) {
 	r.pos++
 	r.space()
 	return key, true
+}
+
+// unquote decodes the JSON string raw. Its own variable, not next's
+// result, escapes to json.Unmarshal: a key with no escape, the common
+// case, then costs no allocation.
+func unquote(raw []byte) (string, bool) {
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err == nil
 }
 
 // value returns the raw value of the member next returned, and moves past
@@ -130,9 +139,16 @@ func (r *fieldReader) space() {
 }
 
 // knownKey returns b as a string, without allocating for the member names
-// every MCP request carries: each request reads several.
+// every MCP request carries, nor for its jsonrpc version and the methods
+// most read: each request reads several.
 func knownKey(b []byte) string {
 	switch string(b) {
+	case "2.0":
+		return "2.0"
+	case "tools/call":
+		return "tools/call"
+	case "tasks/get":
+		return "tasks/get"
 	case "jsonrpc":
 		return "jsonrpc"
 	case "id":

@@ -355,6 +355,28 @@ func (r *run) leave() {
 	}
 }
 
+// reported tells, once the call ended before it was a task's, whether its
+// handler reported a title or status: live (OnActivity), or carried with
+// the outcome, as a mod's update is when the handler ends soon after it.
+// r.message is then the status message the task starts with.
+func (r *run) reported() bool {
+	select {
+	case <-r.started:
+		return true
+	default:
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.out == nil || r.out.res == nil {
+		return false
+	}
+	a := r.out.res.Activity
+	if r.message = a.Status; r.message == "" {
+		r.message = a.Title
+	}
+	return r.message != ""
+}
+
 // endedWith returns the call's outcome when it ended before it was a task's.
 func (r *run) endedWith() *runResult {
 	r.mu.Lock()
@@ -419,12 +441,10 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	defer timer.Stop()
 	select {
 	case <-r.done:
-		select {
-		case <-r.started:
-			// It reported a status before it ended: it is a task all the
-			// same, created with this outcome.
+		if r.reported() {
+			// It reported a title or status before it ended: it is a
+			// task all the same, created with this outcome.
 			goto task
-		default:
 		}
 		tr.wg.Done()
 		r.cancel()

@@ -1,10 +1,13 @@
 package mcpbridge
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -92,4 +95,72 @@ func BenchmarkBarePOST(b *testing.B) {
 			b.Fatalf("got %v %v", res, e)
 		}
 	}
+}
+
+// BenchmarkHandler: the handler's own work for each request of a task and
+// of a plain call, without the network: ServeHTTP of a prepared request
+// into a recorder. The bare side answers a fixed response after reading
+// the body: the floor of the others.
+func BenchmarkHandler(b *testing.B) {
+	srv, err := NewServer(newTaskBackend(), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h := NewHTTPHandler(srv, nil)
+	b.Cleanup(h.Close)
+	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}}}`
+	request := func(method, name, params string) func() *http.Request {
+		body := []byte(`{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{` + params + meta)
+		return func() *http.Request {
+			req := httptest.NewRequest("POST", "http://127.0.0.1"+HTTPPath, bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+			req.Header.Set("Mcp-Method", method)
+			req.Header.Set("Mcp-Name", name)
+			return req
+		}
+	}
+	serve := func(b *testing.B, newReq func() *http.Request, want string) {
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, newReq())
+			if !strings.Contains(w.Body.String(), want) {
+				b.Fatalf("got %d %s, want %s", w.Code, w.Body, want)
+			}
+		}
+	}
+	call := request("tools/call", "flash", `"name":"flash","arguments":{}`)
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, call())
+	var created struct {
+		Result struct{ TaskID, Status string }
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &created); err != nil || created.Result.TaskID == "" {
+		b.Fatalf("got %s, want a task", w.Body)
+	}
+	get := request("tasks/get", created.Result.TaskID, `"taskId":"`+created.Result.TaskID+`"`)
+	for done := false; !done; {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, get())
+		done = strings.Contains(w.Body.String(), `"status":"completed"`)
+	}
+	b.Run("task-call", func(b *testing.B) { serve(b, call, `"resultType":"task"`) })
+	b.Run("task-get", func(b *testing.B) { serve(b, get, `"status":"completed"`) })
+	b.Run("plain-call", func(b *testing.B) {
+		serve(b, request("tools/call", "plain", `"name":"plain","arguments":{}`), `"resultType":"complete"`)
+	})
+	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"status":"completed"}}`)
+	bare := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		io.Copy(io.Discard, req.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+		w.Write(answer)
+	})
+	b.Run("bare", func(b *testing.B) {
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			bare.ServeHTTP(w, get())
+		}
+	})
 }

@@ -127,9 +127,12 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	// reads the params the method takes.
 	caps := m.Params.Meta[mcp.MetaKeyClientCapabilities]
 	if m.Method == "tools/call" {
-		p := new(taskCall)
-		if err := paramsOf(m, body, p); err != nil {
-			return false // the SDK says what is wrong
+		p, ok := plainTaskCall(m.params)
+		if !ok {
+			p = new(taskCall)
+			if err := paramsOf(m, body, p); err != nil {
+				return false // the SDK says what is wrong
+			}
 		}
 		t, ok := tr.tools[p.Name]
 		if !ok {
@@ -150,7 +153,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		return true
 	}
 	var p taskParams
-	if err := paramsOf(m, body, &p); err != nil || p.TaskID == "" {
+	if err := taskParamsOf(m, body, &p); err != nil || p.TaskID == "" {
 		writeError(w, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
 		return true
 	}
@@ -185,6 +188,80 @@ func paramsOf(m *httpMessage, body []byte, p any) error {
 	return json.Unmarshal(body, &struct {
 		Params any `json:"params"`
 	}{p})
+}
+
+// taskParamsOf decodes the params of the tasks method m into p, as
+// paramsOf does: a poll's are read without reflection.
+func taskParamsOf(m *httpMessage, body []byte, p *taskParams) error {
+	if id, ok := plainTaskID(m.params); ok {
+		p.TaskID = id
+		return nil
+	}
+	return paramsOf(m, body, p)
+}
+
+// plainTaskID reads the taskId of params (valid JSON), the only member of
+// taskParams they have. It reports false for any shape it leaves to
+// json.Unmarshal: inputResponses, a taskId that is not a string without
+// escapes, twice or in another case.
+func plainTaskID(params json.RawMessage) (string, bool) {
+	r, ok := newFieldReader(params)
+	if !ok {
+		return "", false
+	}
+	id, seen := "", false
+	for {
+		key, more := r.next()
+		if !more {
+			return id, seen
+		}
+		v, ok := r.value()
+		switch {
+		case !ok, key == "inputResponses", foldsTo(key, "taskId", "inputResponses"):
+			return "", false
+		case key == "taskId":
+			if id, ok = plainString(v); !ok || seen {
+				return "", false
+			}
+			seen = true
+		}
+	}
+}
+
+// plainTaskCall reads the params (valid JSON) of a tools/call that has a
+// name, a string without escapes, and perhaps arguments and _meta, each
+// once, and nothing else, as json.Unmarshal into a taskCall would. It
+// reports false for any other shape.
+func plainTaskCall(params json.RawMessage) (*taskCall, bool) {
+	r, ok := newFieldReader(params)
+	if !ok {
+		return nil, false
+	}
+	var name, args, meta json.RawMessage
+	for {
+		key, more := r.next()
+		if !more {
+			break
+		}
+		v, ok := r.value()
+		switch {
+		case !ok:
+			return nil, false
+		case key == "name" && name == nil:
+			name = v
+		case key == "arguments" && args == nil:
+			args = v
+		case key == "_meta" && meta == nil:
+			meta = v
+		default:
+			return nil, false
+		}
+	}
+	n, ok := plainString(name)
+	if !ok {
+		return nil, false
+	}
+	return &taskCall{Name: n, Arguments: args}, true
 }
 
 // serveTaskListen serves a subscriptions/listen that names tasks to
@@ -275,11 +352,17 @@ func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage,
 // proxy in front more than a length does.
 func writeJSON(w http.ResponseWriter, status int, data []byte) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(data)))
+	// Set by key, as written: Header.Set would canonicalize the names and
+	// allocate each value's slice.
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(data))}
 	w.WriteHeader(status)
 	w.Write(data)
 }
+
+// jsonContentType is the Content-Type of every JSON response: net/http
+// only reads it.
+var jsonContentType = []string{"application/json"}
 
 // writeError answers a request with a JSON-RPC error.
 func writeError(w http.ResponseWriter, id json.RawMessage, err error) {

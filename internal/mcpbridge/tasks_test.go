@@ -34,7 +34,8 @@ func newTaskBackend() *taskBackend {
 			InputSchema: json.RawMessage(`{"type":"object"}`), Task: task}}
 	}
 	b.tools = []host.Tool{tool("work", manifest.TaskOptional), tool("ask", manifest.TaskOptional),
-		tool("quick", manifest.TaskRequired), tool("plain", ""), tool("flash", manifest.TaskOptional)}
+		tool("quick", manifest.TaskRequired), tool("plain", ""), tool("flash", manifest.TaskOptional),
+		tool("flash_batched", manifest.TaskOptional)}
 	b.call = func(ctx context.Context, req *host.CallRequest) *host.CallResult {
 		status := func(text string) {
 			req.OnActivity(host.ActivityEvent{Update: sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: text}})
@@ -52,6 +53,10 @@ func newTaskBackend() *taskBackend {
 		case "flash":
 			status("flashing")
 			return &host.CallResult{Status: host.StatusCompleted, Text: "flashed"}
+		case "flash_batched":
+			// The status came with the outcome, as a mod's update does
+			// when its handler ends soon after: OnActivity never sees it.
+			return &host.CallResult{Status: host.StatusCompleted, Text: "flashed", Activity: sdk.ActivityState{Status: "flashing"}}
 		case "ask":
 			status("asking")
 			if len(req.Answers) == 0 {
@@ -237,6 +242,13 @@ func TestTaskErrors(t *testing.T) {
 		t.Errorf("flash: got %v %v, want a task", res, e)
 	} else if got := pollUntilEnded(t, url, res["taskId"].(string)); got["status"] != "completed" {
 		t.Errorf("flash: got %v, want completed", got)
+	}
+	// So is one whose status came with its outcome.
+	res, e = post(t, url, "tools/call", "flash_batched", map[string]any{"name": "flash_batched", "arguments": map[string]any{}}, withTasks)
+	if e != nil || res["resultType"] != "task" || res["status"] != "completed" {
+		t.Errorf("flash_batched: got %v %v, want a completed task", res, e)
+	} else if got := pollUntilEnded(t, url, res["taskId"].(string)); got["status"] != "completed" {
+		t.Errorf("flash_batched: got %v, want completed", got)
 	}
 	// Without the extension, a task-optional tool is a plain call.
 	if _, e := post(t, url, "tools/call", "plain", map[string]any{"name": "plain", "arguments": map[string]any{}}, map[string]any{}); e != nil {

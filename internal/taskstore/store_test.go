@@ -280,3 +280,41 @@ func TestStoreCopies(t *testing.T) {
 		})
 	}
 }
+
+// TestGetUnchangedByUpdate: a task Get returned stays as it was when an
+// Update edits the task's slices and map in place, and changing the
+// returned task's fields does not change the stored one.
+func TestGetUnchangedByUpdate(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			tk := newTask("a")
+			tk.Input = json.RawMessage(`{"n":1}`)
+			tk.InputRequests = map[string]json.RawMessage{"q": json.RawMessage(`{"mode":"form"}`)}
+			if err := s.Create(ctx, tk); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Get(ctx, "a")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Update(ctx, "a", func(tk *taskstore.Task) error {
+				tk.Input[5] = '2'
+				delete(tk.InputRequests, "q")
+				tk.StatusMessage = "changed"
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if string(got.Input) != `{"n":1}` || len(got.InputRequests) != 1 || got.StatusMessage != "" {
+				t.Errorf("the task Get returned before an Update: got input %s, requests %v, message %q; want it unchanged", got.Input, got.InputRequests, got.StatusMessage)
+			}
+			got.StatusMessage = "mine"
+			again, err := s.Get(ctx, "a")
+			if err != nil || string(again.Input) != `{"n":2}` || len(again.InputRequests) != 0 || again.StatusMessage != "changed" {
+				t.Errorf("Get after the Update: got %+v, %v; want input {\"n\":2}, no requests, message \"changed\"", again, err)
+			}
+		})
+	}
+}
