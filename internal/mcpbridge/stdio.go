@@ -120,11 +120,11 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 // runSession is [mcp.Server.Run], which also hands direct the session.
 func runSession(ctx context.Context, srv *mcp.Server, t mcp.Transport, direct *stdioDirect) error {
 	ss, err := srv.Connect(ctx, t, nil)
+	if direct != nil {
+		direct.connected(ss)
+	}
 	if err != nil {
 		return err
-	}
-	if direct != nil {
-		direct.session.Store(ss)
 	}
 	closed := make(chan error, 1)
 	go func() { closed <- ss.Wait() }()

@@ -35,8 +35,11 @@ type stdioDirect struct {
 	// cancellation, as the SDK gives its handlers.
 	ctx context.Context
 	out *outputFilter
-	// session is the SDK's session, once Connect returned it.
+	// session is the SDK's session, set when Connect returned (nil if it
+	// failed); known is closed then. The SDK may read lines before
+	// Connect returns: a call read then waits for it.
 	session atomic.Pointer[mcp.ServerSession]
+	known   chan struct{}
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by canonical id
@@ -45,7 +48,13 @@ type stdioDirect struct {
 }
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
-	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, running: map[string]context.CancelFunc{}}
+	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, running: map[string]context.CancelFunc{}, known: make(chan struct{})}
+}
+
+// connected records the session Connect returned, nil if it failed.
+func (d *stdioDirect) connected(ss *mcp.ServerSession) {
+	d.session.Store(ss)
+	close(d.known)
 }
 
 // serve runs the tools/call request line, whose id is id (canonical) and
@@ -55,6 +64,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	if telemetry.Tracing() || telemetry.Metering() {
 		return false
 	}
+	<-d.known
 	ss := d.session.Load()
 	if ss == nil {
 		return false
