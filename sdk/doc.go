@@ -339,9 +339,7 @@
 //   - Title, Status and Log: the activity a person watches. The first title
 //     wins, each status replaces the one before ("Searching 120 of 2,031
 //     files…"), log entries are kept in order and numbered by the host.
-//     They reach the host within a millisecond, together: a burst costs
-//     one write, and a handler that ends sooner sends them with its
-//     result. Updates after the call ended are dropped.
+//     Updates after the call ended are dropped.
 //   - Logger: a log/slog logger that writes to the host's log. A mod never
 //     writes to stdout: the plugin protocol uses it.
 //

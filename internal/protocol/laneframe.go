@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"sync"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -185,12 +184,6 @@ func endFrame(buf []byte, start int, id uint64, kind frameKind, limit int) ([]by
 	return buf, nil
 }
 
-// activityWindow is how long posted activity may wait to be written: a
-// handler's burst of updates leaves as one frame, and a handler that ends
-// within it sends its updates with its outcome, in one write, without
-// waking a writer. Updates still reach the host while a long handler runs.
-const activityWindow = time.Millisecond
-
 // frameWriter writes whole frames to a lane. Frames sent while another
 // is being written wait in a buffer and leave together, in order, in the
 // next write: under concurrent calls, fewer system calls. Activity frames
@@ -200,15 +193,11 @@ const activityWindow = time.Millisecond
 type frameWriter struct {
 	w     io.Writer
 	limit int
-	// window is how long posted activity waits for a send to take it
-	// along before a writer of its own writes it; 0 writes it at once.
-	window time.Duration
 
 	mu       sync.Mutex
-	flushing bool        // a sender is writing
-	posted   bool        // writePosted is on its way to write what postActivity queued
-	timer    *time.Timer // runs writePosted after the window
-	pending  []byte      // frames waiting for a write
+	flushing bool   // a sender is writing
+	posted   bool   // a goroutine is on its way to write what postActivity queued
+	pending  []byte // frames waiting for a write
 	spare    []byte
 	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
 	err      error // the write that failed, for every later send
@@ -237,8 +226,7 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	fw.flushing = true
 	if len(fw.pending) > 0 {
 		// Posted activity whose writer has not started yet: it leaves
-		// first, in this write, and the writer finds nothing to do, or
-		// does not run.
+		// first, in this write, and the writer finds nothing to do.
 		fw.queue(*b)
 		fw.drain(nil)
 		err = fw.err
@@ -255,10 +243,9 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 
 // postActivity queues the activity frame of call id carrying u and
 // returns without waiting for it to be written: when no sender is
-// writing, writePosted writes it once the window has passed, unless a
-// send takes it along first. A frame sent later leaves after it, so a
-// call's activity is posted and its outcome sent. A write that fails
-// breaks the lane, which its reader finds.
+// writing, a goroutine of its own writes it. A frame sent later leaves
+// after it, so a call's activity is posted and its outcome sent. A write
+// that fails breaks the lane, which its reader finds.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	b := getFrame()
 	defer putFrame(b)
@@ -274,27 +261,21 @@ func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	fw.queue(*b)
 	if !fw.flushing && !fw.posted {
 		fw.posted = true
-		switch {
-		case fw.window <= 0:
-			go fw.writePosted()
-		case fw.timer == nil:
-			fw.timer = time.AfterFunc(fw.window, fw.writePosted)
-		default:
-			fw.timer.Reset(fw.window)
-		}
+		go fw.writePosted()
 	}
 	return nil
 }
 
 // writePosted writes the frames postActivity queued, unless a sender
 // wrote them first: a handler that ends soon after its updates sends
-// them with its outcome, in one write.
+// them with its outcome, in one write, without waiting for this
+// goroutine to be scheduled.
 func (fw *frameWriter) writePosted() {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	fw.posted = false
-	if fw.flushing || fw.err != nil || len(fw.pending) == 0 {
-		return // the sender writing drains what is pending, or did
+	if fw.flushing || fw.err != nil {
+		return // the sender writing drains what is pending
 	}
 	fw.flushing = true
 	fw.drain(nil)
@@ -326,9 +307,6 @@ func (fw *frameWriter) queue(frame []byte) {
 // fw.mu is held, and released during writes.
 func (fw *frameWriter) drain(err error) {
 	for err == nil && len(fw.pending) > 0 {
-		if fw.posted && fw.timer != nil && fw.timer.Stop() {
-			fw.posted = false // what it would write leaves now
-		}
 		buf := fw.pending
 		fw.pending, fw.spare, fw.lastAct = fw.spare[:0], nil, 0
 		fw.mu.Unlock()

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -237,80 +236,41 @@ func TestFrameWriterPostMerges(t *testing.T) {
 type writeRecorder struct {
 	mu     sync.Mutex
 	writes []string
-	wrote  chan struct{} // if not nil, gets a value per write
 }
 
 func (w *writeRecorder) Write(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.writes = append(w.writes, string(b))
-	if w.wrote != nil {
-		w.wrote <- struct{}{}
-	}
 	return len(b), nil
 }
 
 // TestFrameWriterSendTakesPosted checks that an outcome sent while posted
-// activity waits for its window leaves with that activity, first and in
-// one write, and that the writer posted for it never runs.
+// activity waits for its writer goroutine leaves with that activity, first
+// and in one write, and that the writer, when it runs, writes nothing.
 func TestFrameWriterSendTakesPosted(t *testing.T) {
 	t.Parallel()
 	rec := &writeRecorder{}
-	fw := &frameWriter{w: rec, limit: 1 << 20, window: time.Hour}
-	for _, text := range []string{"one", "two"} {
-		if err := fw.postActivity(1, sdk.ActivityUpdate{Text: text}); err != nil {
-			t.Fatal(err)
-		}
+	fw := &frameWriter{w: rec, limit: 1 << 20}
+	// postActivity as it stands when its goroutine has not run yet.
+	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
+	if err != nil {
+		t.Fatal(err)
 	}
+	fw.queue(act)
+	fw.posted = true
 	if err := fw.send(1, kindOutcome, &pb.LaneOutcome{}); err != nil {
 		t.Fatal(err)
 	}
-	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "one"}, fw.limit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	two, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "two"}, fw.limit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	both := &frameWriter{limit: fw.limit} // the two updates as one frame, as queued
-	both.queue(act)
-	both.queue(two)
-	merged := string(both.pending)
+	fw.writePosted()
 	out, err := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{}, fw.limit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := merged + string(out); len(rec.writes) != 1 || rec.writes[0] != want {
-		t.Errorf("got writes %q, want one: %q", rec.writes, want)
+	if want := []string{string(act) + string(out)}; len(rec.writes) != 1 || rec.writes[0] != want[0] {
+		t.Errorf("got writes %q, want %q", rec.writes, want)
 	}
 	if fw.posted || fw.flushing || len(fw.pending) > 0 {
 		t.Errorf("got posted %v, flushing %v, %d bytes pending after the writes, want none", fw.posted, fw.flushing, len(fw.pending))
-	}
-}
-
-// TestFrameWriterPostedLeaves checks that posted activity nothing takes
-// along is written by itself once its window has passed, and again for
-// activity posted after that write.
-func TestFrameWriterPostedLeaves(t *testing.T) {
-	t.Parallel()
-	for _, window := range []time.Duration{0, time.Millisecond} {
-		rec := &writeRecorder{wrote: make(chan struct{}, 2)}
-		fw := &frameWriter{w: rec, limit: 1 << 20, window: window}
-		for i, text := range []string{"one", "two"} {
-			if err := fw.postActivity(1, sdk.ActivityUpdate{Text: text}); err != nil {
-				t.Fatal(err)
-			}
-			select {
-			case <-rec.wrote:
-			case <-time.After(time.Minute):
-				t.Fatalf("window %v: update %d was never written", window, i+1)
-			}
-		}
-		rec.mu.Lock()
-		if len(rec.writes) != 2 {
-			t.Errorf("window %v: got writes %q, want one per update", window, rec.writes)
-		}
-		rec.mu.Unlock()
 	}
 }

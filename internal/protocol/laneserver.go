@@ -62,7 +62,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 		return nil
 	}
 	s.conn, s.running = conn, map[uint64]context.CancelFunc{}
-	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes, window: activityWindow}
+	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
 	s.idle, s.stop = make(chan laneJob), make(chan struct{})
 	s.mu.Unlock()
 	defer s.Close()
