@@ -3,6 +3,8 @@ package host_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,34 +51,89 @@ func writeKeymod(t *testing.T) string {
 	return dir
 }
 
+// showKeymodEnv makes the test binary a process that loads a host on the
+// keymod the variable names ({"dir":…,"cache":…}), calls keymod_show and
+// prints a [keymodShown] as JSON: TestChangedInputsRebuild changes the
+// environment of that process, never its own, so it runs in parallel.
+const showKeymodEnv = "MODKIT_HOST_TEST_SHOW_KEYMOD"
+
+// keymodShown is what a keymod_show call in its own process returned, and
+// how many builds of keymod its host made.
+type keymodShown struct {
+	Text   string `json:"text"`
+	Builds int    `json:"builds"`
+	Err    string `json:"err,omitempty"`
+}
+
+// runShowKeymod is the process showKeymodEnv asks for.
+func runShowKeymod(spec string) {
+	var in struct{ Dir, Cache string }
+	out := keymodShown{}
+	if err := json.Unmarshal([]byte(spec), &in); err != nil {
+		out.Err = err.Error()
+	} else {
+		out = showKeymod(in.Dir, in.Cache)
+	}
+	json.NewEncoder(os.Stdout).Encode(out)
+	os.Exit(0)
+}
+
+func showKeymod(dir, cache string) keymodShown {
+	var progress strings.Builder
+	h, err := host.Load([]string{dir}, &host.Options{CacheDir: cache, Progress: &progress})
+	if err != nil {
+		return keymodShown{Err: "Load: " + err.Error()}
+	}
+	defer h.Close()
+	res, err := h.Call(context.Background(), &host.CallRequest{Tool: "keymod_show"})
+	if err != nil {
+		return keymodShown{Err: "Call: " + err.Error()}
+	}
+	if res.Status != host.StatusCompleted {
+		return keymodShown{Err: fmt.Sprintf("got %s: %s", res.Status, res.Error)}
+	}
+	return keymodShown{Text: res.Text, Builds: strings.Count(progress.String(), "building mod keymod…")}
+}
+
 // A change to a mod's build inputs reaches the next call: the next host
 // builds again and runs the new code. Which edits change the cache key or
 // the sources' digest is internal/modbuild's TestKeyCoversEveryInput and
 // TestEveryInputIsCovered, without building; this test builds once per
 // kind of change the host acts on: a source the digest covers, and the
-// configuration the key covers.
+// configuration the key covers. Each host runs in a process of its own,
+// the test binary again, with the environment the step gives it.
 func TestChangedInputsRebuild(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a mod three times")
 	}
 	dir := writeKeymod(t)
 	root := filepath.Dir(filepath.Dir(dir))
-	cache := t.TempDir()
-	show := func(t *testing.T) (string, int) {
-		t.Helper()
-		h := load(t, &host.Options{CacheDir: cache}, dir)
-		defer h.Close()
-		res, err := h.Call(context.Background(), &host.CallRequest{Tool: "keymod_show"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Status != host.StatusCompleted {
-			t.Fatalf("got %s: %s", res.Status, res.Error)
-		}
-		return res.Text, builds(h, "keymod")
+	spec, err := json.Marshal(map[string]string{"dir": dir, "cache": t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	edit := func(path, old, new string) func(t *testing.T) {
-		return func(t *testing.T) {
+	show := func(t *testing.T, env ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(append(os.Environ(), showKeymodEnv+"="+string(spec)), env...)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("the host's process: %v\n%s", err, stderr.Bytes())
+		}
+		var got keymodShown
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("the host's process printed %q: %v\n%s", out, err, stderr.Bytes())
+		}
+		if got.Err != "" {
+			t.Fatal(got.Err)
+		}
+		return got.Text, got.Builds
+	}
+	edit := func(path, old, new string) func(t *testing.T) []string {
+		return func(t *testing.T) []string {
 			path := filepath.Join(root, path)
 			data, err := os.ReadFile(path)
 			if err != nil {
@@ -86,6 +143,7 @@ func TestChangedInputsRebuild(t *testing.T) {
 				t.Fatalf("%s has no %q", path, old)
 			}
 			os.WriteFile(path, bytes.ReplaceAll(data, []byte(old), []byte(new)), 0o644)
+			return nil
 		}
 	}
 	text, n := show(t)
@@ -97,15 +155,14 @@ func TestChangedInputsRebuild(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		change func(t *testing.T)
+		change func(t *testing.T) (env []string)
 		want   string
 	}{
 		{"sibling package", edit("main/sib/sib.go", "sib-1", "sib-2"), "sib-2"},
-		{"GOFLAGS build tags", func(t *testing.T) { t.Setenv("GOFLAGS", os.Getenv("GOFLAGS")+" -tags=keymodtag") }, " tag "},
+		{"GOFLAGS build tags", func(t *testing.T) []string { return []string{"GOFLAGS=" + os.Getenv("GOFLAGS") + " -tags=keymodtag"} }, " tag "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.change(t)
-			text, n := show(t)
+			text, n := show(t, tt.change(t)...)
 			if n != 1 || !strings.Contains(text, tt.want) {
 				t.Errorf("got %q after %d builds, want %q after 1", text, n, tt.want)
 			}

@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if addr := os.Getenv(dialHelperEnv); addr != "" {
 		runDialHelper(addr)
 	}
+	if spec := os.Getenv(showKeymodEnv); spec != "" {
+		runShowKeymod(spec)
+	}
 	var err error
 	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -54,7 +57,7 @@ const (
 // prebuild builds every test mod that builds, once per test binary, so that
 // no test waits for a build it is not about.
 func prebuild() error {
-	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir, askingDir, hostileDir, permittedDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
+	h, err := host.Load(append([]string{crashyDir, quickDir, "testdata/mods/badstart", approvingDir, askingDir, clientsideDir, hostileDir, permittedDir}, exampleDirs...), &host.Options{CacheDir: cacheDir})
 	if err != nil {
 		return err
 	}

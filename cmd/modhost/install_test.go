@@ -79,14 +79,18 @@ func (s scriptT) TempDir() string {
 // mod example.com/greet v1.0.0 and v1.1.0 (sources in $GREET), its own
 // checksum database, a new module cache and its own $MODKIT_CACHE: the go
 // command reads modkit's dependencies from the test's module cache, and
-// nothing from the network.
+// nothing from the network. A script that does not test the caches
+// themselves may use the prepared greet v1.0.0 instead, fetched and built
+// once for all the scripts: its module cache is $PREPARED_MODCACHE and its
+// MODKIT_CACHE $PREPARED_CACHE (every proxy serves the same greet, byte for
+// byte, so its hashes are the same).
 func TestInstallScripts(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	warmBuildCache(t, root)
+	prepared := prepareGreet(t, root)
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/install",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -120,32 +124,49 @@ func TestInstallScripts(t *testing.T) {
 			// build: a build's key covers GOMODCACHE, the script's own.
 			e.Setenv("MODKIT_CACHE", filepath.Join(e.WorkDir, "cache"))
 			e.Setenv("MODHOST_MODS", "")
+			e.Setenv("PREPARED_MODCACHE", prepared.modCache)
+			e.Setenv("PREPARED_CACHE", prepared.cache)
 			e.Values["proxy"] = p
 			return nil
 		},
 	})
 }
 
-// warmBuildCache builds what a mod built against this checkout as a
-// published modkit version needs, once, so that the scripts, which run in
-// parallel, find it in the build cache rather than all build it at once.
-func warmBuildCache(t *testing.T, root string) {
+// preparedGreet is greet v1.0.0 fetched into a module cache and built
+// into a MODKIT_CACHE, which the scripts may share.
+type preparedGreet struct{ modCache, cache string }
+
+// prepareGreet fetches and builds greet v1.0.0 once, with modhost get from
+// a proxy of its own, before the scripts run. Building it first also puts
+// what every mod built against this checkout as a published modkit
+// version needs in the build cache, so that the scripts, which run in
+// parallel, find it there rather than all build it at once.
+func prepareGreet(t *testing.T, root string) preparedGreet {
 	p := modproxytest.New(t, root)
 	p.AddModkit(t, "v0.1.0", nil)
-	dir := filepath.Join(t.TempDir(), "greet")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	work := t.TempDir()
+	greet := filepath.Join(work, "src", "greet")
+	if err := os.MkdirAll(greet, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "count.go"), []byte(greetCount), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(greet, "count.go"), []byte(greetCount), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p.WriteMod(t, dir, "example.com/greet", "v0.1.0", greetSource)
-	cmd := exec.Command("go", "build", "-o", os.DevNull, modproxytest.ModkitPath+"/sdk/serve", ".")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), p.Env(t, t.TempDir())...)
+	p.WriteMod(t, greet, "example.com/greet", "v0.1.0", greetSource)
+	p.Add(t, "example.com/greet", "v1.0.0", greet, nil)
+	prepared := preparedGreet{modCache: filepath.Join(work, "modcache"), cache: filepath.Join(work, "cache")}
+	bin := filepath.Join(work, "modhost")
+	if err := os.Symlink(os.Args[0], bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "get", "example.com/greet@v1.0.0")
+	cmd.Dir = work
+	cmd.Env = append(os.Environ(), p.Env(t, work)...)
+	cmd.Env = append(cmd.Env, "GOMODCACHE="+prepared.modCache, "MODKIT_CACHE="+prepared.cache, "MODHOST_MODS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build in %s: %v\n%s", dir, err, out)
+		t.Fatalf("modhost get example.com/greet@v1.0.0: %v\n%s", err, out)
 	}
+	return prepared
 }
 
 // tamper changes what the proxy or the checksum database serves for

@@ -195,9 +195,13 @@ func TestMCPStdioEnds(t *testing.T) {
 	}
 }
 
+// TestMCPHTTPSignal checks that SIGTERM ends modhost mcp --http with a call
+// in flight that outlives the drain: the call is cancelled, modhost exits 0
+// and its mods exit. The drain is short (the default is 30s), so the test
+// waits through the same drain without idling half a minute.
 func TestMCPHTTPSignal(t *testing.T) {
 	t.Parallel()
-	cmd := modhostCommand(t, "mcp", "--http", "127.0.0.1:0")
+	cmd := modhostCommand(t, "mcp", "--http", "127.0.0.1:0", "--drain", "1s")
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb"
@@ -38,21 +39,30 @@ type Proxy struct {
 
 // New starts a checksum database on loopback, stopped at cleanup, and
 // makes an empty proxy directory. root is the directory of this checkout.
+// The databases of one process sign with one key: proxies given the same
+// modules in the same order serve the same signed tree, so a module cache
+// one filled can be read by a go command pointed at another.
 func New(t T, root string) *Proxy {
 	t.Helper()
-	skey, vkey, err := note.GenerateKey(rand.Reader, "modkit.test")
+	k, err := signingKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	signer, err := note.NewSigner(skey)
+	signer, err := note.NewSigner(k.skey)
 	if err != nil {
 		t.Fatal(err)
 	}
 	db := &sumDB{signer: signer, index: map[string]int64{}}
 	srv := httptest.NewServer(sumdb.NewServer(db))
 	t.Cleanup(srv.Close)
-	return &Proxy{Dir: t.TempDir(), Root: root, key: vkey, url: srv.URL, db: db}
+	return &Proxy{Dir: t.TempDir(), Root: root, key: k.vkey, url: srv.URL, db: db}
 }
+
+// signingKey is the checksum databases' key pair, made once per process.
+var signingKey = sync.OnceValues(func() (struct{ skey, vkey string }, error) {
+	skey, vkey, err := note.GenerateKey(rand.Reader, "modkit.test")
+	return struct{ skey, vkey string }{skey, vkey}, err
+})
 
 // Env returns the go command's settings for a test of the proxy, as
 // KEY=value: the proxy, then the module cache the tests run with, as
