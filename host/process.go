@@ -181,12 +181,25 @@ func (m *mod) getCtx(ctx context.Context) (*proc, error) {
 
 // drop forgets p if it is one of the mod's current processes, and kills it.
 func (m *mod) drop(p *proc) {
+	m.forget(p)
+	p.kill()
+}
+
+// killNow forgets p, so that no call picks it any more, then kills it at
+// once and drops it.
+func (m *mod) killNow(p *proc) {
+	m.forget(p)
+	p.run.KillNow()
+	p.kill()
+}
+
+// forget removes p from the processes calls pick from.
+func (m *mod) forget(p *proc) {
 	m.mu.Lock()
 	if m.procs[p.workspace] == p {
 		delete(m.procs, p.workspace)
 	}
 	m.mu.Unlock()
-	p.kill()
 }
 
 // take forgets the current processes and returns them, for Close.
@@ -577,8 +590,7 @@ func (p *proc) reapAfterGrace(id string) {
 			log.Warn("handler ignored cancellation past the grace period; killing the mod", "call", id, "grace", grace.String())
 			p.stopBecause("a cancelled handler ran past the " + grace.String() + " grace period")
 		}
-		p.run.KillNow()
-		p.m.drop(p)
+		p.m.killNow(p)
 	}()
 }
 
@@ -614,8 +626,7 @@ func (p *proc) transportError(err error) string {
 	case <-t.C:
 	}
 	p.stopBecause("its connection broke: " + msg)
-	p.run.KillNow()
-	p.m.drop(p)
+	p.m.killNow(p)
 	return "mod " + p.m.man.ID + " stopped answering: " + msg
 }
 
@@ -665,8 +676,7 @@ func (p *proc) openLane(served bool, maxMsg int) {
 		// Before its calls fail: the next call gets a fresh process.
 		Violation: func(err error) {
 			p.stopBecause("it broke the call lane's protocol: " + errors.Unwrap(err).Error())
-			p.run.KillNow()
-			p.m.drop(p)
+			p.m.killNow(p)
 		},
 	})
 	p.rpc = p.lane
