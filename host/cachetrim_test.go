@@ -17,11 +17,7 @@ import (
 // unused for a while marks it used, without building.
 func TestBuildTrimsTheCache(t *testing.T) {
 	t.Parallel()
-	cache := copyCache(t, crashyDir)
-	rec, r := cachedRecord(t, cache, "crashy")
-	r["digest"] = "changed" // the inputs changed: build again
-	data, _ := json.Marshal(r)
-	rewrite(t, rec, data)
+	cache, rec, r := changedCrashy(t)
 
 	long := time.Now().Add(-10 * 24 * time.Hour)
 	key := "0123456789abcdef01234567"
@@ -84,11 +80,7 @@ func TestBuildTrimsTheCache(t *testing.T) {
 // sources, though their directory is days old, and the binary it makes.
 func TestTrimDuringABuild(t *testing.T) {
 	t.Parallel()
-	cache := copyCache(t, crashyDir)
-	rec, r := cachedRecord(t, cache, "crashy")
-	r["digest"] = "changed" // the inputs changed: build again
-	data, _ := json.Marshal(r)
-	rewrite(t, rec, data)
+	cache, rec, r := changedCrashy(t)
 	long := time.Now().Add(-10 * 24 * time.Hour)
 	src := filepath.Join(cache, "src", strings.TrimSuffix(filepath.Base(rec), ".json"))
 	if err := os.MkdirAll(src, 0o700); err != nil {
@@ -143,4 +135,17 @@ func TestTrimDuringABuild(t *testing.T) {
 			t.Errorf("after the build: %v", err)
 		}
 	}
+}
+
+// changedCrashy returns a copy of the shared cache, the path of its
+// record of crashy and that record, which says crashy's inputs changed:
+// a host builds it again.
+func changedCrashy(t *testing.T) (cache, rec string, r map[string]any) {
+	t.Helper()
+	cache = copyCache(t, crashyDir)
+	rec, r = cachedRecord(t, cache, "crashy")
+	r["digest"] = "changed"
+	data, _ := json.Marshal(r)
+	rewrite(t, rec, data)
+	return cache, rec, r
 }

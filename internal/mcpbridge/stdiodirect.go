@@ -167,25 +167,23 @@ func plainRequest(line []byte) bool {
 	}
 }
 
-// plainCallParams reads the params of a tools/call that has a name, and
-// perhaps arguments and _meta, objects, each once, and nothing else.
-func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+// callMembers reads the params of a tools/call that has a name, and
+// perhaps arguments and _meta, each once, and nothing else, and returns
+// their values, unread.
+func callMembers(params json.RawMessage) (name, args, meta json.RawMessage, ok bool) {
 	r, ok := newFieldReader(params)
 	if !ok {
-		return nil, false
+		return nil, nil, nil, false
 	}
-	p := &mcp.CallToolParamsRaw{}
-	var name, args, meta json.RawMessage
 	for {
 		key, more := r.next()
 		if !more {
-			break
+			return name, args, meta, name != nil
 		}
 		v, ok := r.value()
-		if !ok {
-			return nil, false
-		}
 		switch {
+		case !ok:
+			return nil, nil, nil, false
 		case key == "name" && name == nil:
 			name = v
 		case key == "arguments" && args == nil:
@@ -193,9 +191,19 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 		case key == "_meta" && meta == nil:
 			meta = v
 		default:
-			return nil, false
+			return nil, nil, nil, false
 		}
 	}
+}
+
+// plainCallParams reads the params of a tools/call that has a name, and
+// perhaps arguments and _meta, objects, each once, and nothing else.
+func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+	name, args, meta, ok := callMembers(params)
+	if !ok {
+		return nil, false
+	}
+	p := &mcp.CallToolParamsRaw{}
 	if len(name) < 2 || name[0] != '"' || json.Unmarshal(name, &p.Name) != nil {
 		return nil, false
 	}

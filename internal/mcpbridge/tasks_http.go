@@ -233,29 +233,9 @@ func plainTaskID(params json.RawMessage) (string, bool) {
 // once, and nothing else, as json.Unmarshal into a taskCall would. It
 // reports false for any other shape.
 func plainTaskCall(params json.RawMessage) (*taskCall, bool) {
-	r, ok := newFieldReader(params)
+	name, args, _, ok := callMembers(params)
 	if !ok {
 		return nil, false
-	}
-	var name, args, meta json.RawMessage
-	for {
-		key, more := r.next()
-		if !more {
-			break
-		}
-		v, ok := r.value()
-		switch {
-		case !ok:
-			return nil, false
-		case key == "name" && name == nil:
-			name = v
-		case key == "arguments" && args == nil:
-			args = v
-		case key == "_meta" && meta == nil:
-			meta = v
-		default:
-			return nil, false
-		}
 	}
 	n, ok := plainString(name)
 	if !ok {

@@ -230,16 +230,7 @@ func lockOnce(path string) (unlock func(), err error) {
 	stopped := make(chan struct{})
 	go func() {
 		defer close(stopped)
-		t := time.NewTicker(lockBeat)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case now := <-t.C:
-				os.Chtimes(path, now, now)
-			}
-		}
+		touchEvery(done, lockBeat, path)
 	}()
 	return func() {
 		close(done)

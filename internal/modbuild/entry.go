@@ -66,8 +66,12 @@ func Refresh(recPath, bin string, now time.Time) (bool, error) {
 
 // KeepUsed refreshes the files at paths every RefreshAfter until done is
 // closed: a running process's binary is in use, however long it runs.
-func KeepUsed(done <-chan struct{}, paths ...string) {
-	t := time.NewTicker(RefreshAfter)
+func KeepUsed(done <-chan struct{}, paths ...string) { touchEvery(done, RefreshAfter, paths...) }
+
+// touchEvery sets the times of the files at paths to now every d until
+// done is closed.
+func touchEvery(done <-chan struct{}, d time.Duration, paths ...string) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
