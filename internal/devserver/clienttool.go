@@ -61,6 +61,9 @@ func (s *Server) answerClient(w http.ResponseWriter, r *http.Request) {
 	b := &c.client
 	b.mu.Lock()
 	cc, answered := b.call, b.answered
+	if cc != nil && cc.Context().Err() != nil {
+		cc = nil // the call ended; its handler has not yet seen it
+	}
 	if cc != nil && !answered {
 		b.answered = true
 		cc.Reply(sdk.ClientAnswer{Text: req.Text, Result: req.Result, Error: req.Error})
