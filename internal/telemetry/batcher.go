@@ -69,28 +69,24 @@ func (b *batcher) OnEnd(s sdktrace.ReadOnlySpan) {
 	if !s.SpanContext().IsSampled() {
 		return
 	}
-	b.mu.Lock()
-	if len(b.queue)+len(b.calls) >= b.maxQueue {
-		b.mu.Unlock()
-		return
-	}
-	b.queue = append(b.queue, s)
-	ready := len(b.queue)+len(b.calls) == b.maxBatch
-	b.mu.Unlock()
-	if ready {
-		b.ready()
-	}
+	b.enqueue(func() { b.queue = append(b.queue, s) })
 }
 
 // laterCall queues a call's span, to be made at the next export; a span
 // past a full queue is dropped.
 func (b *batcher) laterCall(r *callRecord) {
+	b.enqueue(func() { b.calls = append(b.calls, r) })
+}
+
+// enqueue queues a span with add, under the lock, unless the queue is
+// full, and starts an export once a batch is ready.
+func (b *batcher) enqueue(add func()) {
 	b.mu.Lock()
 	if len(b.queue)+len(b.calls) >= b.maxQueue {
 		b.mu.Unlock()
 		return
 	}
-	b.calls = append(b.calls, r)
+	add()
 	ready := len(b.queue)+len(b.calls) == b.maxBatch
 	b.mu.Unlock()
 	if ready {

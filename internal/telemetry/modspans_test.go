@@ -79,12 +79,7 @@ func TestModSpansReplayed(t *testing.T) {
 		}
 	}
 	t.Run("sync", func(t *testing.T) {
-		exp := tracetest.NewInMemoryExporter()
-		tel, err := Setup(ctx, &Options{Exporter: exp, Getenv: func(string) string { return "" }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tel.Shutdown(ctx)
+		exp := tracing(t, nil)
 		ModSpans("echomod")(string(raw))
 		check(t, exp.GetSpans())
 	})

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -44,13 +43,7 @@ func TestSamplerFromEnv(t *testing.T) {
 // its steps then unsampled too.
 func TestCallSpanSampled(t *testing.T) {
 	ctx := context.Background()
-	exp := tracetest.NewInMemoryExporter()
-	env := map[string]string{"OTEL_TRACES_SAMPLER": "always_off"}
-	tel, err := Setup(ctx, &Options{Exporter: exp, Getenv: func(k string) string { return env[k] }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tel.Shutdown(ctx)
+	exp := tracing(t, map[string]string{"OTEL_TRACES_SAMPLER": "always_off"})
 	cctx, call := StartCall(ctx, "echo")
 	if sc := trace.SpanContextFromContext(cctx); !sc.IsValid() || sc.IsSampled() {
 		t.Errorf("call's span context %v: want valid and not sampled", sc)
@@ -67,12 +60,7 @@ func TestCallSpanSampled(t *testing.T) {
 // its trace.
 func TestCallSpanParent(t *testing.T) {
 	ctx := context.Background()
-	exp := tracetest.NewInMemoryExporter()
-	tel, err := Setup(ctx, &Options{Exporter: exp, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tel.Shutdown(ctx)
+	exp := tracing(t, nil)
 	rctx, req := StartRequest(ctx, "tools/call", "echo", "", "1", nil, nil)
 	_, call := StartCall(rctx, "echo")
 	call.EndCall("echo", "call_1", "", "")

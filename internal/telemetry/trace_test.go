@@ -15,12 +15,7 @@ import (
 // steps nest under it.
 func TestCallSpan(t *testing.T) {
 	ctx := context.Background()
-	exp := tracetest.NewInMemoryExporter()
-	tel, err := Setup(ctx, &Options{Exporter: exp, Getenv: func(string) string { return "" }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tel.Shutdown(ctx)
+	exp := tracing(t, nil)
 	cctx, call := StartCall(ctx, "echo")
 	_, step := StartStep(cctx, StepHooks, "tool_call")
 	step.End()
@@ -47,4 +42,17 @@ func TestCallSpan(t *testing.T) {
 	if want := []attribute.KeyValue{attribute.String("gen_ai.tool.name", "echo")}; !reflect.DeepEqual(none.Attributes, want) || none.Status.Code != codes.Unset {
 		t.Errorf("call without a result: %v %+v, want %v, status unset", none.Attributes, none.Status, want)
 	}
+}
+
+// tracing sets telemetry up, until the test ends, with an in-memory
+// exporter and env for the environment, and returns the exporter.
+func tracing(t *testing.T, env map[string]string) *tracetest.InMemoryExporter {
+	t.Helper()
+	exp := tracetest.NewInMemoryExporter()
+	tel, err := Setup(context.Background(), &Options{Exporter: exp, Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tel.Shutdown(context.Background()) })
+	return exp
 }
