@@ -150,7 +150,7 @@ func (b *batcher) export() {
 	if len(mods) > 0 || len(calls) > 0 {
 		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+len(calls)+2*len(mods))
 		for i := range calls {
-			spans = append(spans, calls[i].snapshot(b.conv))
+			spans = append(spans, calls[i].finish(b.conv))
 		}
 		for _, m := range mods {
 			spans = b.conv.appendSpans(spans, m.mod, m.spans)

@@ -8,20 +8,41 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/embedded"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // callRecord is the span of one host call, recorded without the SDK: ids,
-// parent, times and outcome, in one allocation. It becomes an OpenTelemetry
-// span only when it is exported ([callRecord.snapshot]); with a batching
-// exporter that is off the call's path, in the exporter's goroutine.
+// parent, times and outcome, in one allocation. It is finished as an
+// OpenTelemetry span only when it is exported ([callRecord.finish]); with
+// a batching exporter that is off the call's path, in the exporter's
+// goroutine.
 type callRecord struct {
-	sc, parent             trace.SpanContext
-	name, tool             string
-	start, end             time.Time
-	callID, label, failure string
+	spanRecord
+	tool, callID, label, failure string
+
+	// A call's context holds its record as its current span
+	// ([callRecord.SpanContext] and no-ops, as trace's non-recording span
+	// has): one allocation for the context, not two.
+	embedded.Span
 }
+
+// SpanContext is the call's span context.
+func (r *callRecord) SpanContext() trace.SpanContext { return r.sc }
+
+// The trace.Span methods of the call's span in its context do nothing, as
+// trace.ContextWithSpanContext's span's do: it ends with [Span.EndCall].
+
+func (r *callRecord) IsRecording() bool                       { return false }
+func (r *callRecord) End(...trace.SpanEndOption)              {}
+func (r *callRecord) AddEvent(string, ...trace.EventOption)   {}
+func (r *callRecord) AddLink(trace.Link)                      {}
+func (r *callRecord) RecordError(error, ...trace.EventOption) {}
+func (r *callRecord) SetStatus(codes.Code, string)            {}
+func (r *callRecord) SetName(string)                          {}
+func (r *callRecord) SetAttributes(...attribute.KeyValue)     {}
+func (r *callRecord) TracerProvider() trace.TracerProvider    { return noop.NewTracerProvider() }
 
 // startCall is StartCall with tracing on: the sampler m's provider has
 // decides, as it would for a span the SDK starts, and ctx carries the
@@ -43,11 +64,12 @@ func startCall(ctx context.Context, m *modExport, tool string) (context.Context,
 		flags |= trace.FlagsSampled
 	}
 	sc := trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: flags, TraceState: res.Tracestate})
-	ctx = trace.ContextWithSpanContext(ctx, sc)
 	if res.Decision == sdktrace.Drop {
-		return ctx, Span{}
+		return trace.ContextWithSpanContext(ctx, sc), Span{}
 	}
-	return ctx, Span{call: &callRecord{sc: sc, parent: parent, name: name, tool: tool, start: time.Now()}}
+	r := &callRecord{tool: tool}
+	r.sc, r.parent, r.name, r.start = sc, parent, name, time.Now()
+	return trace.ContextWithSpan(ctx, r), Span{call: r}
 }
 
 // endCall ends the call's span with its outcome and hands it on; r is
@@ -60,9 +82,10 @@ func (r *callRecord) endCall(callID, label, failure string) {
 	}
 }
 
-// snapshot is the call's finished span, as the SDK would have made it:
-// the host's resource, string attributes cut to the span limits' length.
-func (r *callRecord) snapshot(c *modConverter) sdktrace.ReadOnlySpan {
+// finish completes the call's span as the SDK would have made it, the
+// host's resource, string attributes cut to the span limits' length, and
+// returns it; r is not changed again.
+func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
 	limit := c.limits.AttributeValueLengthLimit
 	n := 1
 	for _, v := range []string{r.callID, r.label, r.failure} {
@@ -78,20 +101,13 @@ func (r *callRecord) snapshot(c *modConverter) sdktrace.ReadOnlySpan {
 	if r.label != "" {
 		attrs = append(attrs, attribute.String("modkit.call.label", truncate(r.label, limit)))
 	}
-	stub := tracetest.SpanStub{
-		Name:                 r.name,
-		SpanContext:          r.sc,
-		Parent:               r.parent,
-		SpanKind:             trace.SpanKindInternal,
-		StartTime:            r.start,
-		EndTime:              r.end,
-		InstrumentationScope: instrumentation.Scope{Name: tracerName},
-		Resource:             c.res,
-	}
 	if r.failure != "" {
 		attrs = append(attrs, attribute.String("error.type", "tool_error"))
-		stub.Status = sdktrace.Status{Code: codes.Error, Description: r.failure}
+		r.status = sdktrace.Status{Code: codes.Error, Description: r.failure}
 	}
-	stub.Attributes = attrs
-	return stub.Snapshot()
+	r.attrs = attrs
+	r.kind = trace.SpanKindInternal
+	r.scope = instrumentation.Scope{Name: tracerName}
+	r.res = c.res
+	return &r.spanRecord
 }

@@ -82,7 +82,7 @@ func (m *modExport) takeCall(r *callRecord) {
 		}
 		return
 	}
-	s := r.snapshot(&m.conv)
+	s := r.finish(&m.conv)
 	for _, p := range m.procs {
 		p.OnEnd(s)
 	}

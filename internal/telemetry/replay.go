@@ -8,7 +8,6 @@ import (
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/modkit/modkit/internal/protocol/pb"
@@ -62,9 +61,9 @@ func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch strin
 }
 
 // span decodes one Span; ok is false when it has no valid ids.
-func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, err error) {
+func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, err error) {
+	out := &modSpan{}
 	var (
-		stub                tracetest.SpanStub
 		tid, sid, pid       string
 		kind, code          uint64
 		statusMsg, tsHeader string
@@ -72,7 +71,7 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 		events              []sdktrace.Event
 		droppedEvents       int
 	)
-	attrs := make([]attribute.KeyValue, 0, 4)
+	attrs := out.inline[:0]
 	r := wireReader{s: msg}
 	for {
 		num, typ, more := r.next()
@@ -87,16 +86,16 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 		case pb.FieldSpanParentSpanID:
 			pid, _ = r.bytes(num, typ)
 		case pb.FieldSpanName:
-			stub.Name, _ = r.str(num, typ)
+			out.name, _ = r.str(num, typ)
 		case pb.FieldSpanKind:
 			kind, _ = r.varint(num, typ)
 		case pb.FieldSpanStart:
 			if v, ok := r.fixed64(num, typ); ok {
-				stub.StartTime = unixNano(v)
+				out.start = unixNano(v)
 			}
 		case pb.FieldSpanEnd:
 			if v, ok := r.fixed64(num, typ); ok {
-				stub.EndTime = unixNano(v)
+				out.end = unixNano(v)
 			}
 		case pb.FieldSpanAttributes:
 			if v, ok := r.bytes(num, typ); ok {
@@ -104,7 +103,7 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 				if err != nil {
 					return nil, false, err
 				}
-				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &stub.DroppedAttributes)
+				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &out.droppedAttrs)
 			}
 		case pb.FieldSpanEvents:
 			if v, ok := r.bytes(num, typ); ok {
@@ -141,33 +140,41 @@ func (c *modConverter) span(mod, msg string) (s sdktrace.ReadOnlySpan, ok bool, 
 	copy(traceID[:], tid)
 	copy(spanID[:], sid)
 	copy(parentID[:], pid)
-	stub.SpanContext = trace.NewSpanContext(trace.SpanContextConfig{
+	out.sc = trace.NewSpanContext(trace.SpanContextConfig{
 		TraceID: traceID, SpanID: spanID, TraceFlags: trace.FlagsSampled, TraceState: ts,
 	})
-	if !stub.SpanContext.IsValid() {
+	if !out.sc.IsValid() {
 		return nil, false, nil
 	}
-	stub.Parent = trace.NewSpanContext(trace.SpanContextConfig{
+	out.parent = trace.NewSpanContext(trace.SpanContextConfig{
 		TraceID: traceID, SpanID: parentID, TraceFlags: trace.FlagsSampled, TraceState: ts, Remote: true,
 	})
-	stub.SpanKind = trace.ValidateSpanKind(trace.SpanKind(int32(kind)))
+	out.kind = trace.ValidateSpanKind(trace.SpanKind(int32(kind)))
 	switch codes.Code(int32(code)) {
 	case codes.Error:
-		stub.Status = sdktrace.Status{Code: codes.Error, Description: statusMsg}
+		out.status = sdktrace.Status{Code: codes.Error, Description: statusMsg}
 	case codes.Ok:
-		stub.Status = sdktrace.Status{Code: codes.Ok}
+		out.status = sdktrace.Status{Code: codes.Ok}
 	}
 	// The host's name for the mod wins over one the mod set itself.
-	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &stub.DroppedAttributes)
-	stub.Attributes = attrs
-	stub.Events = events
-	stub.DroppedEvents = droppedEvents
+	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &out.droppedAttrs)
+	out.attrs = attrs
+	out.events = events
+	out.droppedEvents = droppedEvents
 	if scope == "" {
 		scope = "mod " + mod
 	}
-	stub.InstrumentationScope = instrumentation.Scope{Name: scope}
-	stub.Resource = c.res
-	return stub.Snapshot(), true, nil
+	out.scope = instrumentation.Scope{Name: scope}
+	out.res = c.res
+	return &out.spanRecord, true, nil
+}
+
+// modSpan is a mod's span as the host exports it, with room for the
+// attributes a handler's span has (the tool, the call, the mod, an
+// error's type) in the same allocation.
+type modSpan struct {
+	spanRecord
+	inline [4]attribute.KeyValue
 }
 
 // event decodes one SpanEvent.
