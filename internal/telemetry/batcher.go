@@ -23,16 +23,17 @@ type batcher struct {
 	maxQueue int
 	maxBatch int
 
-	mu      sync.Mutex
-	queue   []sdktrace.ReadOnlySpan
-	mods    []modBatch    // mods' spans, replayed at the next export
-	calls   []*callRecord // the host's calls' spans, made at the next export
-	spare   []*callRecord // calls' array, back from the last export
-	full    chan struct{} // a batch is ready
-	flushes chan chan struct{}
-	stop    chan struct{}
-	done    chan struct{}
-	once    sync.Once
+	mu        sync.Mutex
+	queue     []sdktrace.ReadOnlySpan
+	mods      []modBatch    // mods' spans, replayed at the next export
+	calls     []*callRecord // the host's calls' spans, made at the next export
+	spare     []*callRecord // calls' array, back from the last export
+	spareMods []modBatch    // mods' array, back from the last export
+	full      chan struct{} // a batch is ready
+	flushes   chan chan struct{}
+	stop      chan struct{}
+	done      chan struct{}
+	once      sync.Once
 }
 
 func newBatcher(exp sdktrace.SpanExporter, conv *modConverter, getenv func(string) string) *batcher {
@@ -142,10 +143,10 @@ func (b *batcher) later(mod, spans string) bool {
 func (b *batcher) export() {
 	b.mu.Lock()
 	mods, calls, queue := b.mods, b.calls, b.queue
-	b.mods, b.calls, b.queue = nil, b.spare, nil
-	b.spare = nil
+	b.mods, b.calls, b.queue = b.spareMods, b.spare, nil
+	b.spare, b.spareMods = nil, nil
 	b.mu.Unlock()
-	defer b.giveBack(calls)
+	defer b.giveBack(calls, mods)
 	var spans []sdktrace.ReadOnlySpan
 	if len(mods) > 0 || len(calls) > 0 {
 		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+len(calls)+2*len(mods))
@@ -168,12 +169,14 @@ func (b *batcher) export() {
 	}
 }
 
-// giveBack keeps calls' array for the calls of the next export: a busy
-// host queues its calls' spans without growing a new one every time.
-func (b *batcher) giveBack(calls []*callRecord) {
+// giveBack keeps the arrays of calls and mods' batches for the next
+// export's: a busy host queues its calls' and mods' spans without growing
+// new ones every time.
+func (b *batcher) giveBack(calls []*callRecord, mods []modBatch) {
 	clear(calls)
+	clear(mods)
 	b.mu.Lock()
-	b.spare = calls[:0]
+	b.spare, b.spareMods = calls[:0], mods[:0]
 	b.mu.Unlock()
 }
 

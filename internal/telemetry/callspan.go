@@ -6,7 +6,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/embedded"
@@ -107,7 +106,7 @@ func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
 	}
 	r.attrs = attrs
 	r.kind = trace.SpanKindInternal
-	r.scope = instrumentation.Scope{Name: tracerName}
+	r.scope = tracerName
 	r.res = c.res
 	return &r.spanRecord
 }

@@ -5,7 +5,6 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/sdk/instrumentation"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -164,7 +163,7 @@ func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, 
 	if scope == "" {
 		scope = "mod " + mod
 	}
-	out.scope = instrumentation.Scope{Name: scope}
+	out.scope = scope
 	out.res = c.res
 	return &out.spanRecord, true, nil
 }

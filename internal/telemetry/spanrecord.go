@@ -31,7 +31,7 @@ type spanRecord struct {
 	status        sdktrace.Status
 	droppedAttrs  int
 	droppedEvents int
-	scope         instrumentation.Scope
+	scope         string // the instrumentation scope's name
 	res           *resource.Resource
 }
 
@@ -51,7 +51,11 @@ func (s *spanRecord) DroppedEvents() int               { return s.droppedEvents 
 func (s *spanRecord) ChildSpanCount() int              { return 0 }
 func (s *spanRecord) Resource() *resource.Resource     { return s.res }
 
-func (s *spanRecord) InstrumentationScope() instrumentation.Scope { return s.scope }
+func (s *spanRecord) InstrumentationScope() instrumentation.Scope {
+	return instrumentation.Scope{Name: s.scope}
+}
 
 //nolint:staticcheck // ReadOnlySpan still has it.
-func (s *spanRecord) InstrumentationLibrary() instrumentation.Library { return s.scope }
+func (s *spanRecord) InstrumentationLibrary() instrumentation.Library {
+	return instrumentation.Scope{Name: s.scope}
+}
