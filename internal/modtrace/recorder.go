@@ -137,12 +137,13 @@ type Span struct {
 	pb  *pb.Span // &record; nil once ended
 
 	// The record and the parent's id its ids point into, and room for
-	// the first string attributes ([Span.SetString]): one allocation for
-	// the span.
+	// the first string attributes ([Span.SetString]) and the record's
+	// slice of them: one allocation for the span.
 	record   pb.Span
 	parentID [8]byte
 	attrs    [inlineAttrs]pb.SpanAttribute
 	values   [inlineAttrs]pb.SpanAttribute_StringValue
+	ptrs     [inlineAttrs]*pb.SpanAttribute
 	inline   int // attrs used
 }
 
@@ -170,6 +171,9 @@ func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, 
 	r.TraceId, r.SpanId, r.ParentSpanId = s.sc.TraceID[:], s.sc.SpanID[:], s.parentID[:]
 	r.Name, r.Kind, r.StartUnixNano = name, kind, uint64(start.UnixNano())
 	r.TraceState, r.Scope, r.Attributes = parent.TraceState, scope, attrs
+	if len(attrs) == 0 {
+		r.Attributes = s.ptrs[:0]
+	}
 	s.pb = r
 	return s
 }
