@@ -19,7 +19,7 @@ import (
 // goroutine.
 type callRecord struct {
 	spanRecord
-	tool, callID, label, failure string
+	tool, callID, label string // the failure is the status's description
 
 	// A call's context holds its record as its current span
 	// ([callRecord.SpanContext] and no-ops, as trace's non-recording span
@@ -75,7 +75,10 @@ func startCall(ctx context.Context, m *modExport, tool string) (context.Context,
 // not used again.
 func (r *callRecord) endCall(callID, label, failure string) {
 	r.end = time.Now()
-	r.callID, r.label, r.failure = callID, label, failure
+	r.callID, r.label = callID, label
+	if failure != "" {
+		r.status = sdktrace.Status{Code: codes.Error, Description: failure}
+	}
 	if m := modSink.Load(); m != nil {
 		m.takeCall(r)
 	}
@@ -87,10 +90,14 @@ func (r *callRecord) endCall(callID, label, failure string) {
 func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
 	limit := c.limits.AttributeValueLengthLimit
 	n := 1
-	for _, v := range []string{r.callID, r.label, r.failure} {
+	failed := r.status.Code == codes.Error
+	for _, v := range []string{r.callID, r.label} {
 		if v != "" {
 			n++
 		}
+	}
+	if failed {
+		n++
 	}
 	attrs := make([]attribute.KeyValue, 1, n)
 	attrs[0] = attribute.String("gen_ai.tool.name", truncate(r.tool, limit))
@@ -100,12 +107,11 @@ func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
 	if r.label != "" {
 		attrs = append(attrs, attribute.String("modkit.call.label", truncate(r.label, limit)))
 	}
-	if r.failure != "" {
+	if failed {
 		attrs = append(attrs, attribute.String("error.type", "tool_error"))
-		r.status = sdktrace.Status{Code: codes.Error, Description: r.failure}
 	}
 	r.attrs = attrs
-	r.kind = trace.SpanKindInternal
+	r.kind = int32(trace.SpanKindInternal)
 	r.scope = tracerName
 	r.res = c.res
 	return &r.spanRecord

@@ -68,6 +68,7 @@ func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, 
 		statusMsg, tsHeader string
 		scope               string
 		events              []sdktrace.Event
+		droppedAttrs        int
 		droppedEvents       int
 	)
 	attrs := out.inline[:0]
@@ -102,7 +103,7 @@ func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, 
 				if err != nil {
 					return nil, false, err
 				}
-				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &out.droppedAttrs)
+				attrs = c.addAttr(attrs, a, c.limits.AttributeCountLimit, &droppedAttrs)
 			}
 		case pb.FieldSpanEvents:
 			if v, ok := r.bytes(num, typ); ok {
@@ -148,7 +149,7 @@ func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, 
 	out.parent = trace.NewSpanContext(trace.SpanContextConfig{
 		TraceID: traceID, SpanID: parentID, TraceFlags: trace.FlagsSampled, TraceState: ts, Remote: true,
 	})
-	out.kind = trace.ValidateSpanKind(trace.SpanKind(int32(kind)))
+	out.kind = int32(trace.ValidateSpanKind(trace.SpanKind(int32(kind))))
 	switch codes.Code(int32(code)) {
 	case codes.Error:
 		out.status = sdktrace.Status{Code: codes.Error, Description: statusMsg}
@@ -156,10 +157,10 @@ func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, 
 		out.status = sdktrace.Status{Code: codes.Ok}
 	}
 	// The host's name for the mod wins over one the mod set itself.
-	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &out.droppedAttrs)
+	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &droppedAttrs)
 	out.attrs = attrs
 	out.events = events
-	out.droppedEvents = droppedEvents
+	out.droppedAttrs, out.droppedEvents = int32(droppedAttrs), int32(droppedEvents)
 	if scope == "" {
 		scope = "mod " + mod
 	}

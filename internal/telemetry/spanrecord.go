@@ -22,32 +22,32 @@ type spanRecord struct {
 	// (TestSpanRecordMethods).
 	sdktrace.ReadOnlySpan
 
-	name          string
-	sc, parent    trace.SpanContext
-	kind          trace.SpanKind
-	start, end    time.Time
-	attrs         []attribute.KeyValue
-	events        []sdktrace.Event
-	status        sdktrace.Status
-	droppedAttrs  int
-	droppedEvents int
-	scope         string // the instrumentation scope's name
-	res           *resource.Resource
+	name       string
+	sc, parent trace.SpanContext
+	start, end time.Time
+	attrs      []attribute.KeyValue
+	events     []sdktrace.Event
+	status     sdktrace.Status
+	scope      string // the instrumentation scope's name
+	res        *resource.Resource
+	// Small, to keep a call's record and a mod's span in the smaller
+	// size class.
+	kind, droppedAttrs, droppedEvents int32
 }
 
 func (s *spanRecord) Name() string                     { return s.name }
 func (s *spanRecord) SpanContext() trace.SpanContext   { return s.sc }
 func (s *spanRecord) Parent() trace.SpanContext        { return s.parent }
-func (s *spanRecord) SpanKind() trace.SpanKind         { return s.kind }
+func (s *spanRecord) SpanKind() trace.SpanKind         { return trace.SpanKind(s.kind) }
 func (s *spanRecord) StartTime() time.Time             { return s.start }
 func (s *spanRecord) EndTime() time.Time               { return s.end }
 func (s *spanRecord) Attributes() []attribute.KeyValue { return s.attrs }
 func (s *spanRecord) Links() []sdktrace.Link           { return nil }
 func (s *spanRecord) Events() []sdktrace.Event         { return s.events }
 func (s *spanRecord) Status() sdktrace.Status          { return s.status }
-func (s *spanRecord) DroppedAttributes() int           { return s.droppedAttrs }
+func (s *spanRecord) DroppedAttributes() int           { return int(s.droppedAttrs) }
 func (s *spanRecord) DroppedLinks() int                { return 0 }
-func (s *spanRecord) DroppedEvents() int               { return s.droppedEvents }
+func (s *spanRecord) DroppedEvents() int               { return int(s.droppedEvents) }
 func (s *spanRecord) ChildSpanCount() int              { return 0 }
 func (s *spanRecord) Resource() *resource.Resource     { return s.res }
 
