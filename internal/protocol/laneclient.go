@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
@@ -206,8 +207,10 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		if err := proto.Unmarshal(f.payload, &o); err != nil {
 			return nil, c.violated(fmt.Errorf("an outcome frame does not decode: %w", err)), true
 		}
-		if len(o.GetSpans()) > 0 && c.opts.Spans != nil {
-			c.opts.Spans(string(o.GetSpans()))
+		if spans := o.GetSpans(); len(spans) > 0 && c.opts.Spans != nil {
+			// Unmarshal copied the spans out of the frame into bytes of
+			// their own, which nothing writes again: no second copy.
+			c.opts.Spans(unsafe.String(unsafe.SliceData(spans), len(spans)))
 		}
 		if o.GetOutcome() == nil {
 			return nil, modapi.ErrNoOutcome, true
