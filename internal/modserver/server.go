@@ -186,8 +186,8 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
 		return resp, nil
 	}
-	ctx, traced := traceCall(ctx, req)
-	defer func() { traced(&resp.Outcome) }()
+	ctx, span := traceCall(ctx, req)
+	defer func() { endTraceCall(span, &resp.Outcome) }()
 	// The call runs from here, decoding included: CallRunning says so, and
 	// a call cancelled while its input is decoded never reaches its handler.
 	s.track(req.CallID, 1)

@@ -14,28 +14,35 @@ import (
 // tracerName is the instrumentation scope of the mod's own spans.
 const tracerName = "github.com/modkit/modkit/mod"
 
-// traceCall starts the span of a tool's handler when the call is traced,
-// and returns what ends it with the outcome. An untraced call costs a
-// context lookup.
-func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, func(*modapi.Outcome)) {
+// traceCall starts the span of a tool's handler when the call is traced;
+// [endTraceCall] ends it with the outcome. An untraced call costs a
+// context lookup and gets a nil span.
+func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, *modtrace.Span) {
 	if !modtrace.Traced(ctx) {
-		return ctx, func(*modapi.Outcome) {}
+		return ctx, nil
 	}
 	ctx, span := modtrace.Start(ctx, tracerName, runToolName(req.Tool), modtrace.KindServer)
 	span.SetString("gen_ai.tool.name", req.Tool)
 	span.SetString("modkit.call.id", req.CallID)
-	return ctx, func(o *modapi.Outcome) {
-		switch o.Status {
-		case modapi.StatusFailed:
-			span.SetAttributes(modtrace.String("error.type", "tool_error"))
-			span.SetStatus(modtrace.StatusError, o.Error)
-		case modapi.StatusCancelled:
-			span.SetAttributes(modtrace.String("error.type", "cancelled"))
-		case modapi.StatusAsking:
-			span.SetAttributes(modtrace.Int("modkit.questions", int64(len(o.Questions))))
-		}
-		span.End(time.Time{})
+	return ctx, span
+}
+
+// endTraceCall ends a handler's span, nil for an untraced call, with the
+// call's outcome.
+func endTraceCall(span *modtrace.Span, o *modapi.Outcome) {
+	if span == nil {
+		return
 	}
+	switch o.Status {
+	case modapi.StatusFailed:
+		span.SetAttributes(modtrace.String("error.type", "tool_error"))
+		span.SetStatus(modtrace.StatusError, o.Error)
+	case modapi.StatusCancelled:
+		span.SetAttributes(modtrace.String("error.type", "cancelled"))
+	case modapi.StatusAsking:
+		span.SetAttributes(modtrace.Int("modkit.questions", int64(len(o.Questions))))
+	}
+	span.End(time.Time{})
 }
 
 // runToolNames are the names of the handlers' spans, by tool: a set as
