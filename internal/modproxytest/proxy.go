@@ -89,7 +89,9 @@ func (p *Proxy) Env(t T, work string) []string {
 		// The module cache is made writable so that the test can remove
 		// it. Without -trimpath a package's build hashes its directory, so
 		// every new module cache would build modkit's dependencies anew.
-		"GOFLAGS=-mod=readonly -modcacherw -trimpath",
+		// -ldflags=-w: no test reads a mod's DWARF debug information,
+		// about a third of its link (testenv.LeanLinks).
+		"GOFLAGS=-mod=readonly -modcacherw -trimpath -ldflags=-w",
 		"GOTOOLCHAIN=local",
 		"GOWORK=off",
 		"GOENV=off",

@@ -129,6 +129,7 @@ func buildProgram(pkg string) (string, error) {
 	tmp := bin + ".tmp"
 	cmd := exec.Command("go", "build", "-o", tmp, pkg)
 	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOFLAGS="+leanGOFLAGS(os.Getenv("GOFLAGS")))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("build %s: %v\n%s", pkg, err, out)
 	}
@@ -160,7 +161,10 @@ func prunePrograms(cache, keep string) {
 func sourceKey(root string) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "programs %s %s/%s\x00", runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	for _, v := range []string{"GOFLAGS", "GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64", "GOTOOLCHAIN", "CC", "CGO_CFLAGS", "CGO_LDFLAGS"} {
+	// Every test process builds with the flags of LeanLinks, whether it
+	// called it or not, so that they share one build.
+	fmt.Fprintf(h, "GOFLAGS=%s\x00", leanGOFLAGS(os.Getenv("GOFLAGS")))
+	for _, v := range []string{"GOOS", "GOARCH", "CGO_ENABLED", "GOEXPERIMENT", "GOAMD64", "GOARM64", "GOTOOLCHAIN", "CC", "CGO_CFLAGS", "CGO_LDFLAGS"} {
 		fmt.Fprintf(h, "%s=%s\x00", v, os.Getenv(v))
 	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
