@@ -12,7 +12,25 @@ import (
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/internal/testenv"
 )
+
+// prebuilt returns the baselines the tests share.
+func prebuilt(context.Context, string) (*binaries, error) {
+	barePath, err := testenv.ProgramPath(barePkg)
+	if err != nil {
+		return nil, err
+	}
+	mcpPath, err := testenv.ProgramPath(mcpPkg)
+	if err != nil {
+		return nil, err
+	}
+	modhostPath, err := testenv.ModhostPath()
+	if err != nil {
+		return nil, err
+	}
+	return binariesAt(barePath, mcpPath, modhostPath)
+}
 
 // The benchmarks below are the report's calls as go test -bench entry points:
 //
@@ -32,11 +50,14 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// benchEnv builds the baselines once for all benchmarks and tests.
+// benchEnv makes the environment once for all benchmarks and tests. Its
+// baselines are the programs the tests of every package share, built once
+// per change of the sources (testenv.Program), as a run's go build makes
+// them.
 func benchEnv(b testing.TB) *env {
 	b.Helper()
 	envOnce.Do(func() {
-		shared, envErr = newEnv(context.Background(), quickConfig(), io.Discard)
+		shared, envErr = newEnv(context.Background(), quickConfig(), io.Discard, prebuilt)
 	})
 	if envErr != nil {
 		b.Fatal(envErr)

@@ -35,17 +35,17 @@ func buildBinaries(ctx context.Context, dir string) (*binaries, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("build baselines: %v\n%s", err, stderr.String())
 	}
-	b := &binaries{
-		bare:    filepath.Join(dir, "bareplugin"),
-		mcp:     filepath.Join(dir, "mcpecho"),
-		modhost: filepath.Join(dir, "modhost"),
-	}
-	sum, err := bare.Checksum(b.bare)
+	return binariesAt(filepath.Join(dir, "bareplugin"), filepath.Join(dir, "mcpecho"), filepath.Join(dir, "modhost"))
+}
+
+// binariesAt returns the baselines at these paths, the bare plugin's
+// checksum computed.
+func binariesAt(barePath, mcpPath, modhostPath string) (*binaries, error) {
+	sum, err := bare.Checksum(barePath)
 	if err != nil {
 		return nil, err
 	}
-	b.bareSum = sum
-	return b, nil
+	return &binaries{bare: barePath, bareSum: sum, mcp: mcpPath, modhost: modhostPath}, nil
 }
 
 // packageDir returns the directory of a package of this module.

@@ -28,14 +28,16 @@ type env struct {
 	hostPid int // the echo mod process of host
 }
 
-func newEnv(ctx context.Context, cfg config, log io.Writer) (*env, error) {
+// newEnv makes the environment of a run, its baselines made by build in
+// a directory of their own (buildBinaries, or binaries built before).
+func newEnv(ctx context.Context, cfg config, log io.Writer, build func(ctx context.Context, dir string) (*binaries, error)) (*env, error) {
 	tmp, err := os.MkdirTemp("", "modkit-bench-")
 	if err != nil {
 		return nil, err
 	}
 	e := &env{cfg: cfg, log: log, tmp: tmp}
 	fmt.Fprintln(log, "building baselines…")
-	if e.bins, err = buildBinaries(ctx, filepath.Join(tmp, "bin")); err != nil {
+	if e.bins, err = build(ctx, filepath.Join(tmp, "bin")); err != nil {
 		e.close()
 		return nil, err
 	}

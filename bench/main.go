@@ -24,18 +24,19 @@ type config struct {
 	decodes       int           // decodes per timed batch
 	batches       int           // timed batches per side per round
 	lists         int           // first loads of 100 mods per round; rounds × lists × 100 stays under the host's 4096 remembered manifests
+	idleFor       time.Duration // how long a process sits idle before its memory is read
 	cacheDir      string        // modkit's mod binary cache; "" for its default
 	only          *regexp.Regexp
 }
 
 func quickConfig() config {
 	return config{rounds: 3, warmup: 50, calls: 300, workers: 8, concurrentFor: time.Second,
-		coldStarts: 4, cancels: 20, decodes: 500, batches: 20, lists: 5}
+		coldStarts: 4, cancels: 20, decodes: 500, batches: 20, lists: 5, idleFor: time.Second}
 }
 
 func fullConfig() config {
 	return config{rounds: 9, warmup: 200, calls: 2000, workers: 8, concurrentFor: 3 * time.Second,
-		coldStarts: 10, cancels: 100, decodes: 2000, batches: 50, lists: 4}
+		coldStarts: 10, cancels: 100, decodes: 2000, batches: 50, lists: 4, idleFor: time.Second}
 }
 
 func main() {
@@ -109,7 +110,7 @@ var measurements = []measurement{
 var errMeasurement = errors.New("some measurements failed")
 
 func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	e, err := newEnv(ctx, cfg, stderr)
+	e, err := newEnv(ctx, cfg, stderr, buildBinaries)
 	if err != nil {
 		return err
 	}

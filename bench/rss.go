@@ -13,9 +13,6 @@ import (
 	"time"
 )
 
-// idleFor is how long a process sits idle before its memory is read.
-const idleFor = time.Second
-
 // rssMB returns the resident set size of process pid in MiB (2^20 bytes), from
 // /proc/PID/status.
 func rssMB(pid int) (float64, error) {
@@ -135,7 +132,7 @@ func idleRSS(ctx context.Context, e *env) (row, error) {
 			h.Close()
 			return row{}, err
 		}
-		time.Sleep(idleFor)
+		time.Sleep(e.cfg.idleFor)
 		mb, err := rssMB(pid)
 		h.Close()
 		if err != nil {
@@ -147,7 +144,7 @@ func idleRSS(ctx context.Context, e *env) (row, error) {
 		if err != nil {
 			return row{}, err
 		}
-		time.Sleep(idleFor)
+		time.Sleep(e.cfg.idleFor)
 		mb, err = rssMB(p.Pid())
 		p.Close()
 		if err != nil {

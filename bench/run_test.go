@@ -18,7 +18,7 @@ func TestRun(t *testing.T) {
 		t.Skip("builds and starts every side")
 	}
 	cfg := config{rounds: 1, warmup: 1, calls: 5, workers: 2, concurrentFor: 50 * time.Millisecond,
-		coldStarts: 1, cancels: 2, decodes: 10, batches: 2, lists: 1}
+		coldStarts: 1, cancels: 2, decodes: 10, batches: 2, lists: 1, idleFor: 10 * time.Millisecond}
 	var out bytes.Buffer
 	if err := measureAll(context.Background(), benchEnv(t), cfg, &out, io.Discard); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())

@@ -34,6 +34,7 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(showKeymodEnv); spec != "" {
 		runShowKeymod(spec)
 	}
+	testenv.LeanLinks() // the mods the tests build
 	var err error
 	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

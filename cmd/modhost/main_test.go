@@ -27,6 +27,7 @@ var cacheDir string
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) != "modhost" {
+		testenv.LeanLinks() // the mods the tests build
 		var err error
 		if cacheDir, err = testenv.ModCache(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

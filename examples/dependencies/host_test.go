@@ -15,15 +15,23 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// TestExamplesAsModBinaries builds both example mods as plugin binaries,
-// loads them through their manifests and calls them across the process
+// TestExamplesAsModBinaries builds both example mods as plugin binaries
+// (or finds them built from the same sources), loads them through their manifests and calls them across the process
 // boundary, the way a host runs them.
 func TestExamplesAsModBinaries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds two mod binaries")
 	}
+	// The cache every package's tests share, across runs (the one
+	// internal/testenv.ModCache names, which an example may not import):
+	// its keys hash the mods' sources, so a run builds a mod only when it
+	// changed.
+	userCache, err := os.UserCacheDir()
+	if err != nil {
+		t.Fatal(err)
+	}
 	h, err := host.Load([]string{"../research", "."}, &host.Options{
-		CacheDir: t.TempDir(),
+		CacheDir: filepath.Join(userCache, "modkit-test"),
 		Progress: io.Discard,
 		Today:    func() string { return "2026-01-02" },
 	})

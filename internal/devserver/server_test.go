@@ -26,6 +26,7 @@ import (
 var cacheDir string
 
 func TestMain(m *testing.M) {
+	testenv.LeanLinks() // the mods the tests build
 	var err error
 	if cacheDir, err = testenv.ModCache(); err != nil {
 		fmt.Fprintln(os.Stderr, err)

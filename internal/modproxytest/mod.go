@@ -13,13 +13,55 @@ import (
 	"sync"
 
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // AddModkit adds this checkout as the module github.com/modkit/modkit at
 // version, with edits (contents by slash-separated path) applied.
+// A version without edits is zipped once per test process, however many
+// proxies serve it.
 func (p *Proxy) AddModkit(t T, version string, edits map[string][]byte) {
 	t.Helper()
-	p.Add(t, ModkitPath, version, p.Root, edits)
+	if edits != nil {
+		p.Add(t, ModkitPath, version, p.Root, edits)
+		return
+	}
+	z, err := modkitZips.get(p.Root, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.publish(t, z)
+}
+
+// modkitZips holds the checkout's zip at each version added without edits,
+// by root and version.
+var modkitZips = &zipCache{m: map[[2]string]*zipEntry{}}
+
+type zipCache struct {
+	mu sync.Mutex
+	m  map[[2]string]*zipEntry
+}
+
+type zipEntry struct {
+	once sync.Once
+	z    *zipped
+	err  error
+}
+
+func (c *zipCache) get(root, version string) (*zipped, error) {
+	c.mu.Lock()
+	e, ok := c.m[[2]string{root, version}]
+	if !ok {
+		e = &zipEntry{}
+		c.m[[2]string{root, version}] = e
+	}
+	c.mu.Unlock()
+	e.once.Do(func() {
+		e.z, e.err = zipModule(module.Version{Path: ModkitPath, Version: version}, root, nil)
+	})
+	return e.z, e.err
 }
 
 // WriteMod writes into dir the module path holding one mod at its root,
@@ -81,32 +123,15 @@ func (p *Proxy) writeGoMod(t T, dir, path, modkitVersion, extra string) {
 	}
 }
 
-var modgenBuild struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// modgen builds this checkout's modgen once per test process.
+// modgen returns this checkout's modgen, built once per change of the
+// sources for every package's tests.
 func (p *Proxy) modgen(t T) string {
 	t.Helper()
-	modgenBuild.once.Do(func() {
-		dir, err := os.MkdirTemp("", "modproxytest-modgen-")
-		if err != nil {
-			modgenBuild.err = err
-			return
-		}
-		modgenBuild.path = filepath.Join(dir, "modgen")
-		cmd := exec.Command("go", "build", "-o", modgenBuild.path, "./cmd/modgen")
-		cmd.Dir = p.Root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			modgenBuild.err = fmt.Errorf("go build ./cmd/modgen: %v\n%s", err, out)
-		}
-	})
-	if modgenBuild.err != nil {
-		t.Fatal(modgenBuild.err)
+	path, err := testenv.ProgramPath("github.com/modkit/modkit/cmd/modgen")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return modgenBuild.path
+	return path
 }
 
 // generated holds what modgen wrote for the sources of each mod a test

@@ -89,7 +89,9 @@ func (p *Proxy) Env(t T, work string) []string {
 		// The module cache is made writable so that the test can remove
 		// it. Without -trimpath a package's build hashes its directory, so
 		// every new module cache would build modkit's dependencies anew.
-		"GOFLAGS=-mod=readonly -modcacherw -trimpath",
+		// -ldflags=-w: no test reads a mod's DWARF debug information,
+		// about a third of its link (testenv.LeanLinks).
+		"GOFLAGS=-mod=readonly -modcacherw -trimpath -ldflags=-w",
 		"GOTOOLCHAIN=local",
 		"GOWORK=off",
 		"GOENV=off",
@@ -103,27 +105,48 @@ func fileURL(dir string) string { return "file://" + filepath.ToSlash(dir) }
 // content of files, by slash-separated path in dir.
 func (p *Proxy) Add(t T, path, version, dir string, edits map[string][]byte) {
 	t.Helper()
-	mv := module.Version{Path: path, Version: version}
-	files, err := dirFiles(dir, edits)
+	z, err := zipModule(module.Version{Path: path, Version: version}, dir, edits)
 	if err != nil {
 		t.Fatal(err)
+	}
+	p.publish(t, z)
+}
+
+// zipped is a module version as a proxy serves it, with its hashes.
+type zipped struct {
+	mv             module.Version
+	zip, goMod     []byte
+	zipSum, modSum string
+}
+
+// zipModule zips the directory dir, with edits, as the module version mv.
+func zipModule(mv module.Version, dir string, edits map[string][]byte) (*zipped, error) {
+	files, err := dirFiles(dir, edits)
+	if err != nil {
+		return nil, err
 	}
 	var zipBuf bytes.Buffer
 	if err := modzip.Create(&zipBuf, mv, files); err != nil {
-		t.Fatalf("zip %s: %v", mv, err)
+		return nil, fmt.Errorf("zip %s: %v", mv, err)
 	}
 	goMod, err := readEdited(dir, "go.mod", edits)
 	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.write(mv, zipBuf.Bytes(), goMod); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	zipSum, modSum, err := sums(zipBuf.Bytes(), goMod)
 	if err != nil {
+		return nil, err
+	}
+	return &zipped{mv: mv, zip: zipBuf.Bytes(), goMod: goMod, zipSum: zipSum, modSum: modSum}, nil
+}
+
+// publish puts z into the proxy and its hashes into the checksum database.
+func (p *Proxy) publish(t T, z *zipped) {
+	t.Helper()
+	if err := p.write(z.mv, z.zip, z.goMod); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.db.add(path, version, zipSum, modSum); err != nil {
+	if err := p.db.add(z.mv.Path, z.mv.Version, z.zipSum, z.modSum); err != nil {
 		t.Fatal(err)
 	}
 }

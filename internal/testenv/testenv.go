@@ -1,6 +1,6 @@
 // Package testenv holds what the tests of several packages share: the
-// cache of the mods they build, the modhost binary built once for all of
-// them ([Modhost]), a modhost server process to talk to, a
+// cache of the mods they build, the programs of this module built once for
+// all of them ([Program], [Modhost]), a modhost server process to talk to, a
 // module outside the source tree to write mods into ([ModuleDir]), and
 // [Missing] for a test whose program, server or tools this machine lacks:
 // it skips locally, naming what is missing, and fails when $CI is set.

@@ -4,22 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/modkit/modkit/bench/internal/bare"
 	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
+// buildPlugin returns the bare plugin built from this checkout, once per
+// change of its sources for every package's tests.
 func buildPlugin(t *testing.T) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "bareplugin")
-	out, err := exec.Command("go", "build", "-o", path, "github.com/modkit/modkit/bench/internal/bare/bareplugin").CombinedOutput()
-	if err != nil {
-		t.Fatalf("build plugin: %v\n%s", err, out)
-	}
-	return path
+	return testenv.Program(t, "github.com/modkit/modkit/bench/internal/bare/bareplugin")
 }
 
 func TestEcho(t *testing.T) {

@@ -4,9 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/modkit/modkit/internal/modbuild"
 )
 
-// The key of a cached modhost changes with every file a build could read,
+// The key of a cached program changes with every file a build could read,
 // and not with tests, testdata or the git directory.
 func TestSourceKey(t *testing.T) {
 	t.Parallel()
@@ -51,5 +53,23 @@ func TestSourceKey(t *testing.T) {
 			t.Errorf("%s: key changed %v, want %v", tt.name, changed, tt.changes)
 		}
 		last = k
+	}
+}
+
+// A program is built once and then found in the cache, by this process
+// and, through the cache, by the next.
+func TestProgram(t *testing.T) {
+	t.Parallel()
+	const pkg = "github.com/modkit/modkit/bench/internal/bare/bareplugin"
+	first := Program(t, pkg)
+	fi, err := os.Stat(first)
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o100 == 0 {
+		t.Fatalf("Program(%s): got %s (%v, %v), want an executable file", pkg, first, fi, err)
+	}
+	if got := Program(t, pkg); got != first {
+		t.Errorf("asked again: got %s, want %s", got, first)
+	}
+	if got, want := filepath.Base(first), "bareplugin"+modbuild.ExeSuffix; got != want {
+		t.Errorf("got name %s, want %s", got, want)
 	}
 }
