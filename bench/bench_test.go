@@ -55,6 +55,24 @@ func runCall(b *testing.B, fn call) {
 	}
 }
 
+// runCallCPU is runCall reporting the CPU per call of this process (the
+// host) and of process pid (the mod): on a busy machine steadier figures
+// than the time per call.
+func runCallCPU(b *testing.B, pid int, fn call) {
+	b.Helper()
+	m, err := startCPU(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runCall(b, fn)
+	self, peer, err := m.perCall(float64(b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(self, "host-cpu-µs/op")
+	b.ReportMetric(peer, "mod-cpu-µs/op")
+}
+
 func runParallel(b *testing.B, fn call) {
 	b.Helper()
 	ctx := context.Background()
@@ -77,7 +95,7 @@ func BenchmarkCall(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runCall(b, hostCall(h, e.session(), "echo", nil))
+		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo", nil))
 	})
 	b.Run("modkit_activity10", func(b *testing.B) {
 		e := benchEnv(b)
@@ -87,7 +105,7 @@ func BenchmarkCall(b *testing.B) {
 		}
 		// Watched, as the activity10_vs_call row does: each update is
 		// streamed to OnActivity.
-		runCall(b, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
+		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
 	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)

@@ -72,3 +72,22 @@ func FuzzActivityBatch(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeActivityBatchAllocs checks that a batch decodes in two
+// allocations whatever its length: the updates, and one copy of the texts.
+func TestDecodeActivityBatchAllocs(t *testing.T) {
+	var b []byte
+	for i := range 10 {
+		var err error
+		if b, err = appendActivityBatch(b, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step " + string(rune('0'+i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := decodeActivityBatch(b, nil)
+	if err != nil || len(got) != 10 || got[9].Text != "step 9" || got[9].Kind != sdk.ActivityLog {
+		t.Fatalf("got %+v, %v; want 10 log updates, the last step 9", got, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { decodeActivityBatch(b, nil) }); n > 2 {
+		t.Errorf("got %v allocations per batch of 10, want 2 at most", n)
+	}
+}

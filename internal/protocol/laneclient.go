@@ -76,6 +76,10 @@ type laneCall struct {
 	mu     sync.Mutex
 	frames []laneFrame
 	ready  chan struct{} // has a value when frames has
+
+	// The first backing arrays of frames and of the caller's copy: most
+	// calls get one or two frames, so queueing them allocates nothing.
+	queued, taken [2]laneFrame
 }
 
 type laneFrame struct {
@@ -99,18 +103,21 @@ func (lc *laneCall) wake() {
 	}
 }
 
-func (lc *laneCall) take(into []laneFrame) []laneFrame {
+// take returns the frames queued and queues the next ones in done, the
+// frames the caller took before and has handled.
+func (lc *laneCall) take(done []laneFrame) []laneFrame {
+	clear(done) // let their payloads go
 	lc.mu.Lock()
-	into = append(into[:0], lc.frames...)
-	clear(lc.frames)
-	lc.frames = lc.frames[:0]
+	frames := lc.frames
+	lc.frames = done[:0]
 	lc.mu.Unlock()
-	return into
+	return frames
 }
 
 // start registers a new call and returns its id, or the lane's error.
 func (c *LaneClient) start() (uint64, *laneCall, error) {
 	lc := &laneCall{ready: make(chan struct{}, 1)}
+	lc.frames = lc.queued[:0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -156,7 +163,7 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		c.fail(fmt.Errorf("write: %w", err))
 		return nil, brokenError(c.laneErr())
 	}
-	var frames []laneFrame
+	frames := lc.taken[:0]
 	closed := false
 	for {
 		frames = lc.take(frames)
@@ -268,9 +275,9 @@ func (c *LaneClient) read() {
 			unwoken = unwoken[:0]
 		}
 		id, kind, payload, err := fr.next()
-		var big *frameTooLargeError
 		switch {
-		case errors.As(err, &big):
+		case err == nil:
+		case isFrameTooLarge(err):
 			// Skipped: it fails its call alone, as a message over gRPC's
 			// limit does.
 		case err == io.EOF:

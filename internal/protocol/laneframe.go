@@ -58,6 +58,14 @@ func (e *frameTooLargeError) Error() string {
 	return fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", e.kind, e.n, e.limit)
 }
 
+// isFrameTooLarge reports whether err, from frameReader.next, is a
+// *frameTooLargeError. Unlike errors.As with a variable of the caller's,
+// it allocates nothing on the path every frame takes.
+func isFrameTooLarge(err error) bool {
+	_, ok := err.(*frameTooLargeError)
+	return ok
+}
+
 // frameReader reads the frames of one call lane.
 type frameReader struct {
 	r     *bufio.Reader
