@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -204,7 +205,8 @@ type frameWriter struct {
 
 	mu       sync.Mutex
 	flushing bool   // a sender is writing
-	posted   bool   // a goroutine is on its way to write what postActivity queued
+	flusher  bool   // the flusher goroutine runs
+	posts    int    // postActivity calls since the flusher last looked
 	pending  []byte // frames waiting for a write
 	spare    []byte
 	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
@@ -233,8 +235,8 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	}
 	fw.flushing = true
 	if len(fw.pending) > 0 {
-		// Posted activity whose writer has not started yet: it leaves
-		// first, in this write, and the writer finds nothing to do.
+		// Posted activity the flusher has not written yet: it leaves
+		// first, in this write.
 		fw.queue(*b)
 		fw.drain(nil)
 		err = fw.err
@@ -249,11 +251,22 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	return err
 }
 
+// flushDelay is how long posted activity waits, at most, for a frame sent
+// after it to carry it before the flusher writes it: a handler that ends
+// soon after its updates sends them with its outcome, in one write, and a
+// handler that runs on has them leave within about this delay.
+const flushDelay = time.Millisecond
+
 // postActivity queues the activity frame of call id carrying u and
-// returns without waiting for it to be written: when no sender is
-// writing, a goroutine of its own writes it. A frame sent later leaves
+// returns without waiting for it to be written: the next frame sent, or
+// else the flusher within flushDelay, writes it. A frame sent later leaves
 // after it, so a call's activity is posted and its outcome sent. A write
 // that fails breaks the lane, which its reader finds.
+//
+// The flusher is one goroutine that wakes every flushDelay while
+// activity is posted, and ends once a whole delay passes without any: a
+// stream of live calls costs one wake per delay, not a goroutine and a
+// thread woken per call.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	b := getFrame()
 	defer putFrame(b)
@@ -267,26 +280,41 @@ func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 		return fw.err
 	}
 	fw.queue(*b)
-	if !fw.flushing && !fw.posted {
-		fw.posted = true
-		go fw.writePosted()
+	fw.posts++
+	if !fw.flusher {
+		fw.flusher = true
+		go fw.flush()
 	}
 	return nil
 }
 
-// writePosted writes the frames postActivity queued, unless a sender
-// wrote them first: a handler that ends soon after its updates sends
-// them with its outcome, in one write, without waiting for this
-// goroutine to be scheduled.
-func (fw *frameWriter) writePosted() {
+// flush is the flusher: it writes what postActivity queued every
+// flushDelay, until a delay passes with nothing posted.
+func (fw *frameWriter) flush() {
+	for {
+		time.Sleep(flushDelay)
+		if !fw.flushPosted() {
+			return
+		}
+	}
+}
+
+// flushPosted writes the frames postActivity queued, unless a sender is
+// writing (it drains them), and reports whether the flusher goes on: not
+// when nothing was posted since it last looked, or the lane is broken.
+func (fw *frameWriter) flushPosted() bool {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	fw.posted = false
-	if fw.flushing || fw.err != nil {
-		return // the sender writing drains what is pending
+	if fw.posts == 0 || fw.err != nil {
+		fw.flusher = false
+		return false
 	}
-	fw.flushing = true
-	fw.drain(nil)
+	fw.posts = 0
+	if !fw.flushing && len(fw.pending) > 0 {
+		fw.flushing = true
+		fw.drain(nil)
+	}
+	return true
 }
 
 // queue appends frame to the pending frames, merging an activity frame
