@@ -53,33 +53,44 @@ func appendActivityBatch(buf []byte, u sdk.ActivityUpdate) ([]byte, error) {
 }
 
 // decodeActivityBatch appends to into the updates of the pb.ActivityBatch
-// encoded in b. It allocates twice at most: into grows once, to hold every
-// update, and the texts share one copy of b.
+// encoded in b.
 func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpdate, error) {
 	into = slices.Grow(into, countUpdates(b))
+	err := eachActivity(b, func(u sdk.ActivityUpdate) { into = append(into, u) })
+	return into, err
+}
+
+// eachActivity calls fn with each update of the pb.ActivityBatch encoded
+// in b, in order, until one does not decode; a nil fn only checks that
+// every update decodes. The texts share one copy of b: a batch costs one
+// allocation.
+func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
 	var whole string // b as a string, made on the first text
 	for at := 0; at < len(b); {
 		num, typ, n := consumeTag(b[at:])
 		if n < 0 {
-			return into, protowire.ParseError(n)
+			return protowire.ParseError(n)
 		}
 		at += n
 		if num != batchUpdates || typ != protowire.BytesType {
 			if n = protowire.ConsumeFieldValue(num, typ, b[at:]); n < 0 {
-				return into, protowire.ParseError(n)
+				return protowire.ParseError(n)
 			}
 			at += n
 			continue
 		}
 		v, n := protowire.ConsumeBytes(b[at:])
 		if n < 0 {
-			return into, protowire.ParseError(n)
+			return protowire.ParseError(n)
 		}
 		start := at + n - len(v) // where v starts in b
 		at += n
 		kind, from, to, err := decodeActivity(v)
 		if err != nil {
-			return into, err
+			return err
+		}
+		if fn == nil {
+			continue
 		}
 		u := ActivityFromProto(&pb.Activity{Kind: kind})
 		if to > from {
@@ -88,9 +99,9 @@ func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpd
 			}
 			u.Text = whole[start+from : start+to]
 		}
-		into = append(into, u)
+		fn(u)
 	}
-	return into, nil
+	return nil
 }
 
 // countUpdates counts the updates of the pb.ActivityBatch encoded in b,

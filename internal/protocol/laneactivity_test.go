@@ -59,6 +59,9 @@ func FuzzActivityBatch(f *testing.F) {
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("%x: got error %v, proto.Unmarshal's %v", b, err, werr)
 		}
+		if cerr := eachActivity(b, nil); (cerr == nil) != (err == nil) {
+			t.Fatalf("%x: checking alone: got error %v, decoding's %v", b, cerr, err)
+		}
 		if err != nil {
 			return
 		}
@@ -73,9 +76,10 @@ func FuzzActivityBatch(f *testing.F) {
 	})
 }
 
-// TestDecodeActivityBatchAllocs checks that a batch decodes in two
-// allocations whatever its length: the updates, and one copy of the texts.
-func TestDecodeActivityBatchAllocs(t *testing.T) {
+// TestEachActivityAllocs checks that the updates of a batch reach their
+// callback at the cost of one allocation, whatever the batch's length: one
+// copy of the texts.
+func TestEachActivityAllocs(t *testing.T) {
 	var b []byte
 	for i := range 10 {
 		var err error
@@ -83,14 +87,19 @@ func TestDecodeActivityBatchAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := decodeActivityBatch(b, nil)
-	if err != nil || len(got) != 10 || got[9].Text != "step 9" || got[9].Kind != sdk.ActivityLog {
-		t.Fatalf("got %+v, %v; want 10 log updates, the last step 9", got, err)
+	var last sdk.ActivityUpdate
+	n := 0
+	see := func(u sdk.ActivityUpdate) { last, n = u, n+1 }
+	if err := eachActivity(b, see); err != nil || n != 10 || last.Text != "step 9" || last.Kind != sdk.ActivityLog {
+		t.Fatalf("got %d updates, the last %+v, %v; want 10 log updates, the last step 9", n, last, err)
 	}
 	if raceEnabled {
 		t.Skip("the race detector adds allocations")
 	}
-	if n := testing.AllocsPerRun(100, func() { decodeActivityBatch(b, nil) }); n > 2 {
-		t.Errorf("got %v allocations per batch of 10, want 2 at most", n)
+	if got := testing.AllocsPerRun(100, func() { eachActivity(b, see) }); got > 1 {
+		t.Errorf("got %v allocations per batch of 10, want 1 at most", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { eachActivity(b, nil) }); got > 0 {
+		t.Errorf("checking a batch: got %v allocations, want none", got)
 	}
 }

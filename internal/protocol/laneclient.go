@@ -198,14 +198,13 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	switch f.kind {
 	case kindActivity:
-		updates, err := decodeActivityBatch(f.payload, nil)
-		if err != nil {
+		// Checked whole first: a frame that does not decode delivers none
+		// of its updates.
+		if err := eachActivity(f.payload, nil); err != nil {
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
-			for _, u := range updates {
-				req.OnActivity(u)
-			}
+			_ = eachActivity(f.payload, req.OnActivity)
 		}
 		return nil, nil, false
 	case kindOutcome:
