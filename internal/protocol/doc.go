@@ -59,7 +59,7 @@
 // a thread woken per call. The host wakes a caller once for the
 // frames of one read, not once per frame. Activity payloads are encoded
 // and decoded by hand, byte for byte as package proto would, without its
-// reflection, and a batch decodes in two allocations.
+// reflection; a batch reaches OnActivity at the cost of one allocation.
 //
 // What a call costs is mostly waking threads, so the lane avoids wakeups:
 // the mod runs a call on a handler goroutine that finished one before
