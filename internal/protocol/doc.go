@@ -53,11 +53,11 @@
 // encodings, concatenated, are one batch), and the next frame sent takes
 // them along, so a handler that reports in a loop and ends sends its
 // updates and its outcome in one write. A handler that runs on has its
-// updates written by the flusher, a goroutine that wakes every millisecond
-// while updates are posted and ends after a millisecond without any: a
-// stream of live calls costs one wake per millisecond, not a goroutine and
-// a thread woken per call. The host wakes a caller once for the
-// frames of one read, not once per frame. Activity payloads are encoded
+// updates written by the flusher, a goroutine that wakes every 1 to 4 ms
+// while updates are posted (more often while it finds some to write) and
+// ends after a sleep without any: a stream of live calls costs a wake per
+// few milliseconds, not a goroutine and a thread woken per call. The host
+// wakes a caller once for the frames of one read, not once per frame. Activity payloads are encoded
 // and decoded by hand, byte for byte as package proto would, without its
 // reflection; a batch reaches OnActivity at the cost of one allocation.
 //

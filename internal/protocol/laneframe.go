@@ -251,11 +251,16 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	return err
 }
 
-// flushDelay is how long posted activity waits, at most, for a frame sent
-// after it to carry it before the flusher writes it: a handler that ends
-// soon after its updates sends them with its outcome, in one write, and a
-// handler that runs on has them leave within about this delay.
-const flushDelay = time.Millisecond
+// flushDelay and maxFlushDelay bound how long posted activity waits for a
+// frame sent after it to carry it before the flusher writes it: a handler
+// that ends soon after its updates sends them with its outcome, in one
+// write, and a handler that runs on has them leave within maxFlushDelay,
+// and then within flushDelay while handlers keep running past their
+// updates.
+const (
+	flushDelay    = time.Millisecond
+	maxFlushDelay = 4 * time.Millisecond
+)
 
 // postActivity queues the activity frame of call id carrying u and
 // returns without waiting for it to be written: the next frame sent, or
@@ -263,10 +268,11 @@ const flushDelay = time.Millisecond
 // after it, so a call's activity is posted and its outcome sent. A write
 // that fails breaks the lane, which its reader finds.
 //
-// The flusher is one goroutine that wakes every flushDelay while
-// activity is posted, and ends once a whole delay passes without any: a
-// stream of live calls costs one wake per delay, not a goroutine and a
-// thread woken per call.
+// The flusher is one goroutine that sleeps while activity is posted and
+// ends once a whole sleep passes without any: a stream of live calls costs
+// a wake per sleep, not a goroutine and a thread woken per call. It sleeps
+// flushDelay after it found updates to write, and twice as long, up to
+// maxFlushDelay, after it found none: the outcomes carried them.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	b := getFrame()
 	defer putFrame(b)
@@ -288,33 +294,42 @@ func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	return nil
 }
 
-// flush is the flusher: it writes what postActivity queued every
-// flushDelay, until a delay passes with nothing posted.
+// flush is the flusher: it writes what postActivity queued, until a
+// sleep passes with nothing posted.
 func (fw *frameWriter) flush() {
+	delay := flushDelay
 	for {
-		time.Sleep(flushDelay)
-		if !fw.flushPosted() {
+		time.Sleep(delay)
+		wrote, more := fw.flushPosted()
+		switch {
+		case !more:
 			return
+		case wrote:
+			delay = flushDelay
+		default:
+			delay = min(2*delay, maxFlushDelay)
 		}
 	}
 }
 
 // flushPosted writes the frames postActivity queued, unless a sender is
-// writing (it drains them), and reports whether the flusher goes on: not
-// when nothing was posted since it last looked, or the lane is broken.
-func (fw *frameWriter) flushPosted() bool {
+// writing (it drains them), and reports whether it wrote any and whether
+// the flusher goes on: not when nothing was posted since it last looked,
+// or the lane is broken.
+func (fw *frameWriter) flushPosted() (wrote, more bool) {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if fw.posts == 0 || fw.err != nil {
 		fw.flusher = false
-		return false
+		return false, false
 	}
 	fw.posts = 0
 	if !fw.flushing && len(fw.pending) > 0 {
 		fw.flushing = true
 		fw.drain(nil)
+		return true, true
 	}
-	return true
+	return false, true
 }
 
 // queue appends frame to the pending frames, merging an activity frame

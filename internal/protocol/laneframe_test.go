@@ -263,8 +263,8 @@ func TestFrameWriterSendTakesPosted(t *testing.T) {
 	if err := fw.send(1, kindOutcome, &pb.LaneOutcome{}); err != nil {
 		t.Fatal(err)
 	}
-	if !fw.flushPosted() {
-		t.Error("the flusher stopped after a delay with a post, want it to go on")
+	if wrote, more := fw.flushPosted(); wrote || !more {
+		t.Errorf("the flusher after a delay with a post: got wrote %v, goes on %v; want nothing written, goes on", wrote, more)
 	}
 	out, err := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{}, fw.limit)
 	if err != nil {
@@ -273,11 +273,31 @@ func TestFrameWriterSendTakesPosted(t *testing.T) {
 	if want := []string{string(act) + string(out)}; len(rec.writes) != 1 || rec.writes[0] != want[0] {
 		t.Errorf("got writes %q, want %q", rec.writes, want)
 	}
-	if fw.flushPosted() || fw.flusher {
+	if _, more := fw.flushPosted(); more || fw.flusher {
 		t.Error("the flusher goes on after a delay with no post, want it to end")
 	}
 	if fw.flushing || len(fw.pending) > 0 {
 		t.Errorf("got flushing %v, %d bytes pending after the writes, want none", fw.flushing, len(fw.pending))
+	}
+}
+
+// TestFrameWriterFlusherWrites checks that the flusher writes activity no
+// frame took along, and says so: it then wakes sooner.
+func TestFrameWriterFlusherWrites(t *testing.T) {
+	t.Parallel()
+	rec := &writeRecorder{}
+	fw := &frameWriter{w: rec, limit: 1 << 20}
+	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.queue(act)
+	fw.posts, fw.flusher = 1, true
+	if wrote, more := fw.flushPosted(); !wrote || !more {
+		t.Errorf("got wrote %v, goes on %v; want written, goes on", wrote, more)
+	}
+	if len(rec.writes) != 1 || rec.writes[0] != string(act) {
+		t.Errorf("got writes %q, want the activity frame", rec.writes)
 	}
 }
 
