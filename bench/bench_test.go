@@ -271,7 +271,9 @@ func BenchmarkTraced(b *testing.B) {
 // echo_activity calls alternate, so that the machine's load hits both
 // alike. Each iteration is one block of each. It reports the CPU per
 // plain call (host, mod), what the updates add to it, and the p50 latency
-// ratio, the activity10_vs_call row's figure.
+// ratio, the activity10_vs_call row's figure. An iteration is 200 calls:
+//
+//	go test ./bench -run '^$' -bench ActivityCPU -benchtime 150x
 func BenchmarkActivityCPU(b *testing.B) {
 	ctx := context.Background()
 	e := benchEnv(b)
