@@ -264,7 +264,7 @@ const (
 
 // postActivity queues the activity frame of call id carrying u and
 // returns without waiting for it to be written: the next frame sent, or
-// else the flusher within flushDelay, writes it. A frame sent later leaves
+// else the flusher within maxFlushDelay, writes it. A frame sent later leaves
 // after it, so a call's activity is posted and its outcome sent. A write
 // that fails breaks the lane, which its reader finds.
 //
