@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/host"
@@ -76,6 +77,24 @@ func runCall(b *testing.B, fn call) {
 	}
 }
 
+// runCallCPU is runCall reporting the CPU per call of this process (the
+// host) and of process pid (the mod): on a busy machine steadier figures
+// than the time per call.
+func runCallCPU(b *testing.B, pid int, fn call) {
+	b.Helper()
+	m, err := startCPU(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runCall(b, fn)
+	self, peer, err := m.perCall(float64(b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(self, "host-cpu-µs/op")
+	b.ReportMetric(peer, "mod-cpu-µs/op")
+}
+
 func runParallel(b *testing.B, fn call) {
 	b.Helper()
 	ctx := context.Background()
@@ -98,7 +117,7 @@ func BenchmarkCall(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runCall(b, hostCall(h, e.session(), "echo", nil))
+		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo", nil))
 	})
 	b.Run("modkit_activity10", func(b *testing.B) {
 		e := benchEnv(b)
@@ -108,7 +127,7 @@ func BenchmarkCall(b *testing.B) {
 		}
 		// Watched, as the activity10_vs_call row does: each update is
 		// streamed to OnActivity.
-		runCall(b, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
+		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
 	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)
@@ -277,4 +296,57 @@ func BenchmarkTraced(b *testing.B) {
 			b.ReportMetric(peer, "mod-µs/op")
 		})
 	}
+}
+
+// BenchmarkActivityCPU measures what a call's 10 activity updates cost,
+// side by side with the same call without them: blocks of echo and of
+// echo_activity calls alternate, so that the machine's load hits both
+// alike. Each iteration is one block of each. It reports the CPU per
+// plain call (host, mod), what the updates add to it, and the p50 latency
+// ratio, the activity10_vs_call row's figure. An iteration is 200 calls:
+//
+//	go test ./bench -run '^$' -bench ActivityCPU -benchtime 150x
+func BenchmarkActivityCPU(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	h, err := e.modHost(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sides := []call{
+		hostCall(h, e.session(), "echo", nil),
+		hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}),
+	}
+	const block = 100
+	var cpu [2][2]float64 // per side: host, mod µs per call, summed over blocks
+	var lat [2][]float64
+	blocks := 0
+	for b.Loop() {
+		for i, fn := range sides {
+			m, err := startCPU(e.hostPid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range block {
+				start := time.Now()
+				if err := fn(ctx); err != nil {
+					b.Fatal(err)
+				}
+				lat[i] = append(lat[i], float64(time.Since(start).Microseconds()))
+			}
+			self, peer, err := m.perCall(block)
+			if err != nil {
+				b.Fatal(err)
+			}
+			cpu[i][0] += self
+			cpu[i][1] += peer
+		}
+		blocks++
+	}
+	n := float64(blocks)
+	b.ReportMetric(cpu[0][0]/n, "host-cpu-µs/call")
+	b.ReportMetric(cpu[0][1]/n, "mod-cpu-µs/call")
+	b.ReportMetric((cpu[1][0]-cpu[0][0])/n, "host-extra-cpu-µs/call")
+	b.ReportMetric((cpu[1][1]-cpu[0][1])/n, "mod-extra-cpu-µs/call")
+	b.ReportMetric(median(lat[1])/median(lat[0]), "p50-ratio")
 }

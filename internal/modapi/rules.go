@@ -88,12 +88,20 @@ func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool
 		if u.Text, ok = logBudget(s).Admit(u.Text); !ok {
 			return u, false
 		}
+		if s.Log == nil {
+			// A call that logs often logs a few times: room for them
+			// in one allocation, where growing from none takes four.
+			s.Log = make([]sdk.LogEntry, 0, firstLogCap)
+		}
 		s.Log = append(s.Log, sdk.LogEntry{Seq: len(s.Log) + 1, Message: u.Text})
 	default:
 		return u, false
 	}
 	return u, true
 }
+
+// firstLogCap is the capacity of a log's first allocation.
+const firstLogCap = 8
 
 // logBudget is what s's log has used of its limits.
 func logBudget(s *sdk.ActivityState) *limits.LogBudget {

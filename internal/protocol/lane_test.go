@@ -148,6 +148,38 @@ func TestLaneLiveActivity(t *testing.T) {
 	}
 }
 
+// TestLaneActivityWhileHandlerBlocks checks that updates a handler posts
+// reach OnActivity while the handler still runs: it blocks after posting
+// until the caller has seen them, so the call ends only if they left
+// before the outcome was sent.
+func TestLaneActivityWhileHandlerBlocks(t *testing.T) {
+	t.Parallel()
+	seen := make(chan struct{})
+	blocked := func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "waiting"})
+		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "still waiting"})
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: "done"}}, nil
+	}
+	c := newLane(t, &LaneServer{Impl: laneMod{call: blocked}}, LaneOptions{})
+	var got []string
+	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", OnActivity: func(u sdk.ActivityUpdate) {
+		if got = append(got, u.Text); len(got) == 2 {
+			close(seen)
+		}
+	}})
+	if err != nil || resp.Outcome.Text != "done" {
+		t.Fatalf("got %+v, %v; want outcome done", resp, err)
+	}
+	if strings.Join(got, ",") != "waiting,still waiting" {
+		t.Errorf("got updates %q, want waiting, still waiting", got)
+	}
+}
+
 // TestLaneCarriesTheRequest checks every field of a call and an outcome.
 func TestLaneCarriesTheRequest(t *testing.T) {
 	t.Parallel()

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"errors"
+	"slices"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -54,71 +55,112 @@ func appendActivityBatch(buf []byte, u sdk.ActivityUpdate) ([]byte, error) {
 // decodeActivityBatch appends to into the updates of the pb.ActivityBatch
 // encoded in b.
 func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpdate, error) {
-	for len(b) > 0 {
-		num, typ, n := consumeTag(b)
-		if n < 0 {
-			return into, protowire.ParseError(n)
-		}
-		b = b[n:]
-		if num != batchUpdates || typ != protowire.BytesType {
-			if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
-				return into, protowire.ParseError(n)
-			}
-			b = b[n:]
-			continue
-		}
-		v, n := protowire.ConsumeBytes(b)
-		if n < 0 {
-			return into, protowire.ParseError(n)
-		}
-		b = b[n:]
-		u, err := decodeActivity(v)
-		if err != nil {
-			return into, err
-		}
-		into = append(into, u)
-	}
-	return into, nil
+	into = slices.Grow(into, countUpdates(b))
+	err := eachActivity(b, func(u sdk.ActivityUpdate) { into = append(into, u) })
+	return into, err
 }
 
-// decodeActivity decodes one pb.Activity: a field that repeats counts
-// once, its last value, as in proto.Unmarshal.
-func decodeActivity(b []byte) (sdk.ActivityUpdate, error) {
-	var kind pb.ActivityKind
-	var text []byte
+// eachActivity calls fn with each update of the pb.ActivityBatch encoded
+// in b, in order, until one does not decode; a nil fn only checks that
+// every update decodes. The texts share one copy of b: a batch costs one
+// allocation.
+func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
+	var whole string // b as a string, made on the first text
+	for at := 0; at < len(b); {
+		num, typ, n := consumeTag(b[at:])
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		at += n
+		if num != batchUpdates || typ != protowire.BytesType {
+			if n = protowire.ConsumeFieldValue(num, typ, b[at:]); n < 0 {
+				return protowire.ParseError(n)
+			}
+			at += n
+			continue
+		}
+		v, n := protowire.ConsumeBytes(b[at:])
+		if n < 0 {
+			return protowire.ParseError(n)
+		}
+		start := at + n - len(v) // where v starts in b
+		at += n
+		kind, from, to, err := decodeActivity(v)
+		if err != nil {
+			return err
+		}
+		if fn == nil {
+			continue
+		}
+		u := ActivityFromProto(&pb.Activity{Kind: kind})
+		if to > from {
+			if whole == "" {
+				whole = string(b)
+			}
+			u.Text = whole[start+from : start+to]
+		}
+		fn(u)
+	}
+	return nil
+}
+
+// countUpdates counts the updates of the pb.ActivityBatch encoded in b,
+// stopping where b does not decode.
+func countUpdates(b []byte) int {
+	count := 0
 	for len(b) > 0 {
 		num, typ, n := consumeTag(b)
 		if n < 0 {
-			return sdk.ActivityUpdate{}, protowire.ParseError(n)
+			return count
 		}
 		b = b[n:]
-		switch {
-		case num == activityKind && typ == protowire.VarintType:
-			v, n := protowire.ConsumeVarint(b)
-			if n < 0 {
-				return sdk.ActivityUpdate{}, protowire.ParseError(n)
-			}
-			kind, b = pb.ActivityKind(int32(v)), b[n:]
-		case num == activityText && typ == protowire.BytesType:
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return sdk.ActivityUpdate{}, protowire.ParseError(n)
-			}
-			if !utf8.Valid(v) {
-				return sdk.ActivityUpdate{}, errActivityUTF8
-			}
-			text, b = v, b[n:]
-		default:
-			n := protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return sdk.ActivityUpdate{}, protowire.ParseError(n)
-			}
-			b = b[n:]
+		if n = protowire.ConsumeFieldValue(num, typ, b); n < 0 {
+			return count
+		}
+		b = b[n:]
+		if num == batchUpdates && typ == protowire.BytesType {
+			count++
 		}
 	}
-	u := ActivityFromProto(&pb.Activity{Kind: kind})
-	u.Text = string(text)
-	return u, nil
+	return count
+}
+
+// decodeActivity decodes one pb.Activity: its kind, and where its text is
+// in b, b[from:to]. A field that repeats counts once, its last value, as
+// in proto.Unmarshal.
+func decodeActivity(b []byte) (kind pb.ActivityKind, from, to int, err error) {
+	for at := 0; at < len(b); {
+		num, typ, n := consumeTag(b[at:])
+		if n < 0 {
+			return 0, 0, 0, protowire.ParseError(n)
+		}
+		at += n
+		switch {
+		case num == activityKind && typ == protowire.VarintType:
+			v, n := protowire.ConsumeVarint(b[at:])
+			if n < 0 {
+				return 0, 0, 0, protowire.ParseError(n)
+			}
+			kind, at = pb.ActivityKind(int32(v)), at+n
+		case num == activityText && typ == protowire.BytesType:
+			v, n := protowire.ConsumeBytes(b[at:])
+			if n < 0 {
+				return 0, 0, 0, protowire.ParseError(n)
+			}
+			if !utf8.Valid(v) {
+				return 0, 0, 0, errActivityUTF8
+			}
+			at += n
+			from, to = at-len(v), at
+		default:
+			n := protowire.ConsumeFieldValue(num, typ, b[at:])
+			if n < 0 {
+				return 0, 0, 0, protowire.ParseError(n)
+			}
+			at += n
+		}
+	}
+	return kind, from, to, nil
 }
 
 // consumeTag is protowire.ConsumeTag, refusing the field numbers past

@@ -59,6 +59,9 @@ func FuzzActivityBatch(f *testing.F) {
 		if (err == nil) != (werr == nil) {
 			t.Fatalf("%x: got error %v, proto.Unmarshal's %v", b, err, werr)
 		}
+		if cerr := eachActivity(b, nil); (cerr == nil) != (err == nil) {
+			t.Fatalf("%x: checking alone: got error %v, decoding's %v", b, cerr, err)
+		}
 		if err != nil {
 			return
 		}
@@ -71,4 +74,32 @@ func FuzzActivityBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestEachActivityAllocs checks that the updates of a batch reach their
+// callback at the cost of one allocation, whatever the batch's length: one
+// copy of the texts.
+func TestEachActivityAllocs(t *testing.T) {
+	var b []byte
+	for i := range 10 {
+		var err error
+		if b, err = appendActivityBatch(b, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step " + string(rune('0'+i))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var last sdk.ActivityUpdate
+	n := 0
+	see := func(u sdk.ActivityUpdate) { last, n = u, n+1 }
+	if err := eachActivity(b, see); err != nil || n != 10 || last.Text != "step 9" || last.Kind != sdk.ActivityLog {
+		t.Fatalf("got %d updates, the last %+v, %v; want 10 log updates, the last step 9", n, last, err)
+	}
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	if got := testing.AllocsPerRun(100, func() { eachActivity(b, see) }); got > 1 {
+		t.Errorf("got %v allocations per batch of 10, want 1 at most", got)
+	}
+	if got := testing.AllocsPerRun(100, func() { eachActivity(b, nil) }); got > 0 {
+		t.Errorf("checking a batch: got %v allocations, want none", got)
+	}
 }

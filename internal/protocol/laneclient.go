@@ -77,6 +77,10 @@ type laneCall struct {
 	mu     sync.Mutex
 	frames []laneFrame
 	ready  chan struct{} // has a value when frames has
+
+	// The first backing arrays of frames and of the caller's copy: most
+	// calls get one or two frames, so queueing them allocates nothing.
+	queued, taken [2]laneFrame
 }
 
 type laneFrame struct {
@@ -100,18 +104,21 @@ func (lc *laneCall) wake() {
 	}
 }
 
-func (lc *laneCall) take(into []laneFrame) []laneFrame {
+// take returns the frames queued and queues the next ones in done, the
+// frames the caller took before and has handled.
+func (lc *laneCall) take(done []laneFrame) []laneFrame {
+	clear(done) // let their payloads go
 	lc.mu.Lock()
-	into = append(into[:0], lc.frames...)
-	clear(lc.frames)
-	lc.frames = lc.frames[:0]
+	frames := lc.frames
+	lc.frames = done[:0]
 	lc.mu.Unlock()
-	return into
+	return frames
 }
 
 // start registers a new call and returns its id, or the lane's error.
 func (c *LaneClient) start() (uint64, *laneCall, error) {
 	lc := &laneCall{ready: make(chan struct{}, 1)}
+	lc.frames = lc.queued[:0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.err != nil {
@@ -157,7 +164,7 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		c.fail(fmt.Errorf("write: %w", err))
 		return nil, brokenError(c.laneErr())
 	}
-	var frames []laneFrame
+	frames := lc.taken[:0]
 	closed := false
 	for {
 		frames = lc.take(frames)
@@ -192,14 +199,13 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	switch f.kind {
 	case kindActivity:
-		updates, err := decodeActivityBatch(f.payload, nil)
-		if err != nil {
+		// Checked whole first: a frame that does not decode delivers none
+		// of its updates.
+		if err := eachActivity(f.payload, nil); err != nil {
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
-			for _, u := range updates {
-				req.OnActivity(u)
-			}
+			_ = eachActivity(f.payload, req.OnActivity)
 		}
 		return nil, nil, false
 	case kindOutcome:
@@ -271,9 +277,9 @@ func (c *LaneClient) read() {
 			unwoken = unwoken[:0]
 		}
 		id, kind, payload, err := fr.next()
-		var big *frameTooLargeError
 		switch {
-		case errors.As(err, &big):
+		case err == nil:
+		case isFrameTooLarge(err):
 			// Skipped: it fails its call alone, as a message over gRPC's
 			// limit does.
 		case err == io.EOF:

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"sync"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -56,6 +57,14 @@ type frameTooLargeError struct {
 
 func (e *frameTooLargeError) Error() string {
 	return fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", e.kind, e.n, e.limit)
+}
+
+// isFrameTooLarge reports whether err, from frameReader.next, is a
+// *frameTooLargeError. Unlike errors.As with a variable of the caller's,
+// it allocates nothing on the path every frame takes.
+func isFrameTooLarge(err error) bool {
+	_, ok := err.(*frameTooLargeError)
+	return ok
 }
 
 // frameReader reads the frames of one call lane.
@@ -196,7 +205,8 @@ type frameWriter struct {
 
 	mu       sync.Mutex
 	flushing bool   // a sender is writing
-	posted   bool   // a goroutine is on its way to write what postActivity queued
+	flusher  bool   // the flusher goroutine runs
+	posts    int    // postActivity calls since the flusher last looked
 	pending  []byte // frames waiting for a write
 	spare    []byte
 	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
@@ -225,8 +235,8 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	}
 	fw.flushing = true
 	if len(fw.pending) > 0 {
-		// Posted activity whose writer has not started yet: it leaves
-		// first, in this write, and the writer finds nothing to do.
+		// Posted activity the flusher has not written yet: it leaves
+		// first, in this write.
 		fw.queue(*b)
 		fw.drain(nil)
 		err = fw.err
@@ -241,11 +251,28 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 	return err
 }
 
+// flushDelay and maxFlushDelay bound how long posted activity waits for a
+// frame sent after it to carry it before the flusher writes it: a handler
+// that ends soon after its updates sends them with its outcome, in one
+// write, and a handler that runs on has them leave within maxFlushDelay,
+// and then within flushDelay while handlers keep running past their
+// updates.
+const (
+	flushDelay    = time.Millisecond
+	maxFlushDelay = 4 * time.Millisecond
+)
+
 // postActivity queues the activity frame of call id carrying u and
-// returns without waiting for it to be written: when no sender is
-// writing, a goroutine of its own writes it. A frame sent later leaves
+// returns without waiting for it to be written: the next frame sent, or
+// else the flusher within maxFlushDelay, writes it. A frame sent later leaves
 // after it, so a call's activity is posted and its outcome sent. A write
 // that fails breaks the lane, which its reader finds.
+//
+// The flusher is one goroutine that sleeps while activity is posted and
+// ends once a whole sleep passes without any: a stream of live calls costs
+// a wake per sleep, not a goroutine and a thread woken per call. It sleeps
+// flushDelay after it found updates to write, and twice as long, up to
+// maxFlushDelay, after it found none: the outcomes carried them.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 	b := getFrame()
 	defer putFrame(b)
@@ -259,26 +286,50 @@ func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
 		return fw.err
 	}
 	fw.queue(*b)
-	if !fw.flushing && !fw.posted {
-		fw.posted = true
-		go fw.writePosted()
+	fw.posts++
+	if !fw.flusher {
+		fw.flusher = true
+		go fw.flush()
 	}
 	return nil
 }
 
-// writePosted writes the frames postActivity queued, unless a sender
-// wrote them first: a handler that ends soon after its updates sends
-// them with its outcome, in one write, without waiting for this
-// goroutine to be scheduled.
-func (fw *frameWriter) writePosted() {
+// flush is the flusher: it writes what postActivity queued, until a
+// sleep passes with nothing posted.
+func (fw *frameWriter) flush() {
+	delay := flushDelay
+	for {
+		time.Sleep(delay)
+		wrote, more := fw.flushPosted()
+		switch {
+		case !more:
+			return
+		case wrote:
+			delay = flushDelay
+		default:
+			delay = min(2*delay, maxFlushDelay)
+		}
+	}
+}
+
+// flushPosted writes the frames postActivity queued, unless a sender is
+// writing (it drains them), and reports whether it wrote any and whether
+// the flusher goes on: not when nothing was posted since it last looked,
+// or the lane is broken.
+func (fw *frameWriter) flushPosted() (wrote, more bool) {
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
-	fw.posted = false
-	if fw.flushing || fw.err != nil {
-		return // the sender writing drains what is pending
+	if fw.posts == 0 || fw.err != nil {
+		fw.flusher = false
+		return false, false
 	}
-	fw.flushing = true
-	fw.drain(nil)
+	fw.posts = 0
+	if !fw.flushing && len(fw.pending) > 0 {
+		fw.flushing = true
+		fw.drain(nil)
+		return true, true
+	}
+	return false, true
 }
 
 // queue appends frame to the pending frames, merging an activity frame

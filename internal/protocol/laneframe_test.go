@@ -246,23 +246,26 @@ func (w *writeRecorder) Write(b []byte) (int, error) {
 }
 
 // TestFrameWriterSendTakesPosted checks that an outcome sent while posted
-// activity waits for its writer goroutine leaves with that activity, first
-// and in one write, and that the writer, when it runs, writes nothing.
+// activity waits for the flusher leaves with that activity, first and in
+// one write; that the flusher, when it wakes, writes nothing; and that it
+// ends once a delay passes with nothing posted.
 func TestFrameWriterSendTakesPosted(t *testing.T) {
 	t.Parallel()
 	rec := &writeRecorder{}
 	fw := &frameWriter{w: rec, limit: 1 << 20}
-	// postActivity as it stands when its goroutine has not run yet.
+	// postActivity as it leaves the writer before the flusher wakes.
 	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fw.queue(act)
-	fw.posted = true
+	fw.posts, fw.flusher = 1, true
 	if err := fw.send(1, kindOutcome, &pb.LaneOutcome{}); err != nil {
 		t.Fatal(err)
 	}
-	fw.writePosted()
+	if wrote, more := fw.flushPosted(); wrote || !more {
+		t.Errorf("the flusher after a delay with a post: got wrote %v, goes on %v; want nothing written, goes on", wrote, more)
+	}
 	out, err := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{}, fw.limit)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +273,68 @@ func TestFrameWriterSendTakesPosted(t *testing.T) {
 	if want := []string{string(act) + string(out)}; len(rec.writes) != 1 || rec.writes[0] != want[0] {
 		t.Errorf("got writes %q, want %q", rec.writes, want)
 	}
-	if fw.posted || fw.flushing || len(fw.pending) > 0 {
-		t.Errorf("got posted %v, flushing %v, %d bytes pending after the writes, want none", fw.posted, fw.flushing, len(fw.pending))
+	if _, more := fw.flushPosted(); more || fw.flusher {
+		t.Error("the flusher goes on after a delay with no post, want it to end")
+	}
+	if fw.flushing || len(fw.pending) > 0 {
+		t.Errorf("got flushing %v, %d bytes pending after the writes, want none", fw.flushing, len(fw.pending))
+	}
+}
+
+// TestFrameWriterFlusherWrites checks that the flusher writes activity no
+// frame took along, and says so: it then wakes sooner.
+func TestFrameWriterFlusherWrites(t *testing.T) {
+	t.Parallel()
+	rec := &writeRecorder{}
+	fw := &frameWriter{w: rec, limit: 1 << 20}
+	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw.queue(act)
+	fw.posts, fw.flusher = 1, true
+	if wrote, more := fw.flushPosted(); !wrote || !more {
+		t.Errorf("got wrote %v, goes on %v; want written, goes on", wrote, more)
+	}
+	if len(rec.writes) != 1 || rec.writes[0] != string(act) {
+		t.Errorf("got writes %q, want the activity frame", rec.writes)
+	}
+}
+
+// TestFrameWriterFlushesWhileHandlerBlocks checks that activity posted by
+// a call whose handler then blocks is written without any frame sent
+// after it: the flusher writes it.
+func TestFrameWriterFlushesWhileHandlerBlocks(t *testing.T) {
+	t.Parallel()
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	fw := &frameWriter{w: a, limit: 1 << 20}
+	for i := range 3 {
+		if err := fw.postActivity(1, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: strconv.Itoa(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Nothing more is sent: the updates must arrive all the same.
+	fr := newFrameReader(b, 1<<20)
+	var got []string
+	for len(got) < 3 {
+		id, kind, payload, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if id != 1 || kind != kindActivity {
+			t.Fatalf("got a %s frame for call %d, want activity for call 1", kind, id)
+		}
+		updates, err := decodeActivityBatch(payload, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range updates {
+			got = append(got, u.Text)
+		}
+	}
+	if strings.Join(got, ",") != "0,1,2" {
+		t.Errorf("got updates %v, want 0,1,2", got)
 	}
 }

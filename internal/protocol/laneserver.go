@@ -69,11 +69,10 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	fr := newFrameReader(conn, s.MaxMessageBytes)
 	for {
 		id, kind, payload, err := fr.next()
-		var big *frameTooLargeError
 		switch {
 		case err == nil:
-		case errors.As(err, &big) && kind == kindCall:
-			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE, "the host's "+big.Error())
+		case isFrameTooLarge(err) && kind == kindCall:
+			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE, "the host's "+err.Error())
 			continue
 		case err == io.EOF || s.isClosed():
 			return nil
@@ -227,9 +226,11 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if s.Spans != nil {
 		out.Spans = s.Spans()
 	}
-	err = s.w.send(id, kindOutcome, out)
-	var big *payloadTooLargeError
-	if errors.As(err, &big) {
-		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE, "the mod's outcome is "+big.Error())
+	if err := s.w.send(id, kindOutcome, out); err != nil {
+		// Declared here, not above: errors.As moves big to the heap.
+		var big *payloadTooLargeError
+		if errors.As(err, &big) {
+			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE, "the mod's outcome is "+big.Error())
+		}
 	}
 }
