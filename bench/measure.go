@@ -53,6 +53,28 @@ func pair(rounds int, a, b func(round int) ([]float64, error)) (sa, sb *sample, 
 	return sa, sb, nil
 }
 
+// processWarmup is how many times a round's warm-up the row runs each side
+// before its first round. The mod process the row starts is not at its
+// steady state for its first thousand or so calls: it faults in the heap
+// its first collection will reuse (some 700 page faults over the first 350
+// calls, none later) at up to twice the CPU per call, which a round's
+// warm-up does not cover and round 0's first side paid alone.
+const processWarmup = 20
+
+// warmBoth runs a and b n times each, alternately and unmeasured, so that
+// neither side meets a colder process than the other.
+func warmBoth(ctx context.Context, n int, a, b call) error {
+	for range n {
+		if err := a(ctx); err != nil {
+			return err
+		}
+		if err := b(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // pairCalls compares two calls by latency.
 func pairCalls(ctx context.Context, cfg config, a, b call) (sa, sb *sample, err error) {
 	return pair(cfg.rounds,

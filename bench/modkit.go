@@ -102,13 +102,16 @@ func activityVsCall(ctx context.Context, e *env) (row, error) {
 	}
 	var events int
 	count := func(host.ActivityEvent) { events++ }
-	a, b, err := pairCalls(ctx, e.cfg,
-		hostCall(h, e.session(), "echo_activity", count),
-		hostCall(h, e.session(), "echo", nil))
+	live, plain := hostCall(h, e.session(), "echo_activity", count), hostCall(h, e.session(), "echo", nil)
+	warm := processWarmup * e.cfg.warmup
+	if err := warmBoth(ctx, warm, live, plain); err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, live, plain)
 	if err != nil {
 		return row{}, err
 	}
-	if want := e.cfg.rounds * (e.cfg.warmup + e.cfg.calls) * echomod.Updates; events != want {
+	if want := (warm + e.cfg.rounds*(e.cfg.warmup+e.cfg.calls)) * echomod.Updates; events != want {
 		return row{}, fmt.Errorf("echo_activity: got %d activity events, want %d", events, want)
 	}
 	return compare("", latencySide("call + 10 updates", a), latencySide("host.Call", b), roundRatios(a, b), goal{}), nil

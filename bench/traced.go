@@ -76,28 +76,6 @@ func tracedVsCall(ctx context.Context, e *env) (row, error) {
 	return r, nil
 }
 
-// processWarmup is how many times a round's warm-up the row runs each side
-// before its first round. The mod process the row starts is not at its
-// steady state for its first thousand or so calls: it faults in the heap
-// its first collection will reuse (some 700 page faults over the first 350
-// calls, none later) at up to twice the CPU per call, which a round's
-// warm-up does not cover and round 0's first side paid alone.
-const processWarmup = 20
-
-// warmBoth runs a and b n times each, alternately and unmeasured, so that
-// neither side meets a colder process than the other.
-func warmBoth(ctx context.Context, n int, a, b call) error {
-	for range n {
-		if err := a(ctx); err != nil {
-			return err
-		}
-		if err := b(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // countingExporter counts the spans it is given, and keeps none.
 type countingExporter struct{ spans atomic.Int64 }
 
