@@ -245,21 +245,28 @@ func (w *writeRecorder) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// TestFrameWriterSendTakesPosted checks that an outcome sent while posted
-// activity waits for the flusher leaves with that activity, first and in
-// one write; that the flusher, when it wakes, writes nothing; and that it
-// ends once a delay passes with nothing posted.
-func TestFrameWriterSendTakesPosted(t *testing.T) {
-	t.Parallel()
+// postedWriter returns a frame writer as postActivity leaves it before
+// the flusher wakes: one activity frame, act, queued for the flusher.
+func postedWriter(t *testing.T) (*writeRecorder, *frameWriter, []byte) {
+	t.Helper()
 	rec := &writeRecorder{}
 	fw := &frameWriter{w: rec, limit: 1 << 20}
-	// postActivity as it leaves the writer before the flusher wakes.
 	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fw.queue(act)
 	fw.posts, fw.flusher = 1, true
+	return rec, fw, act
+}
+
+// TestFrameWriterSendTakesPosted checks that an outcome sent while posted
+// activity waits for the flusher leaves with that activity, first and in
+// one write; that the flusher, when it wakes, writes nothing; and that it
+// ends once a delay passes with nothing posted.
+func TestFrameWriterSendTakesPosted(t *testing.T) {
+	t.Parallel()
+	rec, fw, act := postedWriter(t)
 	if err := fw.send(1, kindOutcome, &pb.LaneOutcome{}); err != nil {
 		t.Fatal(err)
 	}
@@ -285,14 +292,7 @@ func TestFrameWriterSendTakesPosted(t *testing.T) {
 // frame took along, and says so: it then wakes sooner.
 func TestFrameWriterFlusherWrites(t *testing.T) {
 	t.Parallel()
-	rec := &writeRecorder{}
-	fw := &frameWriter{w: rec, limit: 1 << 20}
-	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fw.queue(act)
-	fw.posts, fw.flusher = 1, true
+	rec, fw, act := postedWriter(t)
 	if wrote, more := fw.flushPosted(); !wrote || !more {
 		t.Errorf("got wrote %v, goes on %v; want written, goes on", wrote, more)
 	}
