@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"os/signal"
 	"regexp"
 	"time"
@@ -106,6 +107,23 @@ var measurements = []measurement{
 	{"idle_rss_vs_goplugin", atMost(1.0), idleRSS},
 }
 
+// needs names the server a row starts, by row: a row is not measured
+// when its server is not on $PATH.
+var needs = map[string]string{
+	"balanced_vs_direct": "haproxy",
+	"task_cancel_ms":     "redis-server",
+}
+
+// installed reports whether the server m needs, if any, is on $PATH.
+func (m measurement) installed() bool {
+	program, ok := needs[m.name]
+	if !ok {
+		return true
+	}
+	_, err := exec.LookPath(program)
+	return err == nil
+}
+
 // errMeasurement marks a run in which some row could not be measured.
 var errMeasurement = errors.New("some measurements failed")
 
@@ -133,7 +151,13 @@ func measureAll(ctx context.Context, e *env, cfg config, stdout, stderr io.Write
 		}
 		fmt.Fprintf(stderr, "measuring %s…\n", m.name)
 		start := time.Now()
-		r, err := m.measure(ctx, e)
+		var r row
+		var err error
+		if m.installed() {
+			r, err = m.measure(ctx, e)
+		} else {
+			err = fmt.Errorf("%s is not installed (apt-get install %[1]s)", needs[m.name])
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "%s: %v\n", m.name, err)
 			r = failed(m.name, m.goal, err)

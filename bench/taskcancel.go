@@ -29,7 +29,7 @@ import (
 func taskCancelMS(ctx context.Context, e *env) (row, error) {
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		return row{}, errors.New("redis-server is not installed (apt-get install redis-server)")
+		return row{}, err
 	}
 	h, err := e.modHost(ctx)
 	if err != nil {

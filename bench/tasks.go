@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -54,7 +53,7 @@ func taskVsCall(ctx context.Context, e *env) (row, error) {
 func balancedVsDirect(ctx context.Context, e *env) (row, error) {
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {
-		return row{}, errors.New("haproxy is not installed (apt-get install haproxy)")
+		return row{}, err
 	}
 	h, err := e.modHost(ctx)
 	if err != nil {

@@ -42,7 +42,7 @@ func readmeCommands(t *testing.T, readme string) string {
 // TestOwnModule runs testdata/ownmodule/*.txtar: a fresh module in $WORK,
 // set up by the README's commands as written (readme.sh), modkit replaced
 // by this checkout. Like CI, it runs with GOFLAGS=-mod=readonly; modkit's
-// dependencies come from the module cache (go mod download fills it).
+// dependencies come from the module cache.
 func TestOwnModule(t *testing.T) {
 	t.Parallel()
 	if runtime.GOOS == "windows" {
@@ -56,6 +56,15 @@ func TestOwnModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	commands := readmeCommands(t, filepath.Join(root, "README.md"))
+	// The scripts run offline. A module that requires modkit loads the
+	// go.mod files of modkit's whole module graph, which building modkit
+	// does not download: go list -m all does, once, with this
+	// environment's proxy (and nothing when they are in the cache).
+	list := exec.Command("go", "list", "-m", "all")
+	list.Dir = root
+	if out, err := list.CombinedOutput(); err != nil {
+		t.Fatalf("go list -m all in %s (fills the module cache the scripts read offline): %v\n%s", root, err, out)
+	}
 	goEnv := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
 		out, err := exec.Command("go", "env", k).Output()
