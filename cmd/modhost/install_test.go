@@ -77,9 +77,9 @@ func (s scriptT) TempDir() string {
 // TestInstallScripts runs testdata/install/*.txtar. Each script has its own
 // module proxy, in $PROXY, holding this checkout as modkit v0.1.0 and the
 // mod example.com/greet v1.0.0 and v1.1.0 (sources in $GREET), its own
-// checksum database, a new module cache and its own $MODKIT_CACHE: the go
-// command reads modkit's dependencies from the test's module cache, and
-// nothing from the network. A script that does not test the caches
+// checksum database, a new module cache holding modkit's dependencies (as
+// a developer's does: modkit and greet come from the proxy) and its own
+// $MODKIT_CACHE: nothing comes from the network. A script that does not test the caches
 // themselves may use the prepared greet v1.0.0 instead, fetched and built
 // once for all the scripts: its module cache is $PREPARED_MODCACHE and its
 // MODKIT_CACHE $PREPARED_CACHE (every proxy serves the same greet, byte for
@@ -117,6 +117,7 @@ func TestInstallScripts(t *testing.T) {
 				k, v, _ := strings.Cut(kv, "=")
 				e.Setenv(k, v)
 			}
+			p.SeedDeps(st, e.Getenv("GOMODCACHE"))
 			e.Setenv("PROXY", p.Dir)
 			e.Setenv("GREET", greet)
 			// A cache of its own, so that cachecopies sees only this
@@ -155,6 +156,7 @@ func prepareGreet(t *testing.T, root string) preparedGreet {
 	p.WriteMod(t, greet, "example.com/greet", "v0.1.0", greetSource)
 	p.Add(t, "example.com/greet", "v1.0.0", greet, nil)
 	prepared := preparedGreet{modCache: filepath.Join(work, "modcache"), cache: filepath.Join(work, "cache")}
+	p.SeedDeps(t, prepared.modCache)
 	bin := filepath.Join(work, "modhost")
 	if err := os.Symlink(os.Args[0], bin); err != nil {
 		t.Fatal(err)
