@@ -287,7 +287,7 @@ func BenchmarkTraced(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			runCall(b, hostCall(h, e.session(), "echo", nil))
+			runCall(b, plain)
 			self, peer, err := m.perCall(float64(b.N))
 			if err != nil {
 				b.Fatal(err)
