@@ -7,6 +7,8 @@
 //
 // The modules modkit requires come from the module cache the tests run
 // with, used as a second proxy: nothing is fetched from the network.
+// [Proxy.SeedDeps] links them into a new module cache beforehand, so that
+// a test's go command does not extract them all again.
 package modproxytest
 
 // T is what the package needs of a test; a *testing.T has it, and a
