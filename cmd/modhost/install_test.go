@@ -79,11 +79,11 @@ func (s scriptT) TempDir() string {
 // mod example.com/greet v1.0.0 and v1.1.0 (sources in $GREET), its own
 // checksum database, a new module cache holding modkit's dependencies (as
 // a developer's does: modkit and greet come from the proxy) and its own
-// $MODKIT_CACHE: nothing comes from the network. A script that does not test the caches
-// themselves may use the prepared greet v1.0.0 instead, fetched and built
-// once for all the scripts: its module cache is $PREPARED_MODCACHE and its
-// MODKIT_CACHE $PREPARED_CACHE (every proxy serves the same greet, byte for
-// byte, so its hashes are the same).
+// $MODKIT_CACHE: nothing comes from the network. A script that does not
+// test the caches themselves may use the prepared greet v1.0.0 instead,
+// fetched and built once for all the scripts: its module cache is
+// $PREPARED_MODCACHE and its MODKIT_CACHE $PREPARED_CACHE (every proxy
+// serves the same greet, byte for byte, so its hashes are the same).
 func TestInstallScripts(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
