@@ -72,11 +72,11 @@ func (p *Proxy) Env(t T, work string) []string {
 	t.Helper()
 	vars := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOROOT"} {
-		out, err := exec.Command("go", "env", k).Output()
+		v, err := goEnv(k)
 		if err != nil {
-			t.Fatalf("go env %s: %v", k, err)
+			t.Fatal(err)
 		}
-		vars[k] = strings.TrimSpace(string(out))
+		vars[k] = v
 	}
 	return []string{
 		"GOPROXY=" + fileURL(p.Dir) + "," + fileURL(filepath.Join(vars["GOMODCACHE"], "cache", "download")),
@@ -96,6 +96,15 @@ func (p *Proxy) Env(t T, work string) []string {
 		"GOWORK=off",
 		"GOENV=off",
 	}
+}
+
+// goEnv returns the go command's setting key.
+func goEnv(key string) (string, error) {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return "", fmt.Errorf("go env %s: %v", key, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 func fileURL(dir string) string { return "file://" + filepath.ToSlash(dir) }

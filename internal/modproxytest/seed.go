@@ -68,11 +68,11 @@ func listDeps(root string) (seed, error) {
 	if err != nil {
 		return seed{}, fmt.Errorf("go mod download -json in %s: %v\n%s", root, err, stderr.Bytes())
 	}
-	gomodcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	from, err := goEnv("GOMODCACHE")
 	if err != nil {
-		return seed{}, fmt.Errorf("go env GOMODCACHE: %v", err)
+		return seed{}, err
 	}
-	s := seed{from: strings.TrimSpace(string(gomodcache))}
+	s := seed{from: from}
 	add := func(path string) error {
 		if path == "" {
 			return nil
