@@ -74,16 +74,11 @@ func listDeps(root string) (seed, error) {
 	}
 	s := seed{from: from}
 	add := func(path string) error {
-		if path == "" {
-			return nil
-		}
 		rel, err := filepath.Rel(s.from, path)
 		if err != nil || !filepath.IsLocal(rel) {
 			return fmt.Errorf("%s is not in the module cache %s", path, s.from)
 		}
-		if _, err := os.Stat(path); err == nil {
-			s.files = append(s.files, rel)
-		}
+		s.files = append(s.files, rel)
 		return nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
@@ -97,16 +92,16 @@ func listDeps(root string) (seed, error) {
 		if m.Error != "" {
 			return seed{}, fmt.Errorf("go mod download %s: %s", m.Path, m.Error)
 		}
-		if m.Path == ModkitPath {
-			continue
-		}
-		for _, path := range []string{m.Info, m.GoMod, m.Zip} {
-			if err := add(path); err != nil {
-				return seed{}, err
-			}
-		}
+		// A module needed only for its go.mod has no zip or tree.
+		files := []string{m.Info, m.GoMod}
 		if m.Zip != "" {
-			if err := add(strings.TrimSuffix(m.Zip, ".zip") + ".ziphash"); err != nil {
+			files = append(files, m.Zip, strings.TrimSuffix(m.Zip, ".zip")+".ziphash")
+		}
+		for _, path := range files {
+			if path == "" {
+				continue
+			}
+			if err := add(path); err != nil {
 				return seed{}, err
 			}
 		}
