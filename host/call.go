@@ -40,6 +40,11 @@ type CallRequest struct {
 	// is logged and returned, and identifies nothing: the host gives every
 	// call an id of its own.
 	Label string
+	// CallID is taken as Label when Label is empty.
+	//
+	// Deprecated: use Label. The host gives every call an id of its own
+	// (CallResult.CallID); a caller's id is only its label.
+	CallID string
 	// OnActivity, when set, is called for each update the activity rules
 	// accept, in order, from one goroutine, before Call returns: the mod
 	// streams updates as they happen. When nil, the updates travel with the
@@ -131,6 +136,11 @@ type CallResult struct {
 
 // call is Call, untraced and uncounted.
 func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) {
+	if req.Label == "" && req.CallID != "" {
+		labelled := *req
+		labelled.Label = req.CallID
+		req = &labelled
+	}
 	ctx = withWorkspace(ctx, req.Session.Workspace)
 	t, ok := h.tools[req.Tool]
 	if !ok {

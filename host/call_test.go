@@ -60,6 +60,24 @@ func TestCallGeneratesCallID(t *testing.T) {
 	}
 }
 
+// A caller's id in the deprecated CallRequest.CallID is the call's label;
+// the host names the call itself.
+func TestDeprecatedCallIDIsLabel(t *testing.T) {
+	t.Parallel()
+	h := load(t, nil, crashyDir)
+	res, err := h.Call(context.Background(), &host.CallRequest{
+		Tool: "crashy_echo", Input: json.RawMessage(`{"text":"hi"}`),
+		Session: session(t), CallID: "mine-1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCompleted)
+	if res.Label != "mine-1" || !strings.HasPrefix(res.CallID, "call_") {
+		t.Errorf("got call id %q and label %q, want a host id and label mine-1", res.CallID, res.Label)
+	}
+}
+
 // A label is the caller's, and two calls may share one: cancelling one
 // must not get the mod killed for the other, which still runs.
 func TestLabelIsNotIdentity(t *testing.T) {

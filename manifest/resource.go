@@ -184,3 +184,19 @@ func (v *validator) validateFeatures(m *Manifest) {
 		}
 	}
 }
+
+// URITemplate is a parsed URI template of RFC 6570 level 1: literal text
+// and {variables}.
+//
+// Deprecated: a host matches resource templates itself; a mod needs no
+// parser of its own. Kept for code written against it.
+type URITemplate = uritemplate.Template
+
+// ParseURITemplate parses a resource template's URI template, as
+// [Validate] checks it.
+//
+// Deprecated: a host matches resource templates itself; a mod needs no
+// parser of its own. Kept for code written against it.
+func ParseURITemplate(s string) (*URITemplate, error) {
+	return uritemplate.Parse(s)
+}

@@ -101,6 +101,26 @@ const (
 	StatusDenied Status = "denied"
 )
 
+// The outcomes' first names, kept for tests written against them.
+const (
+	// Completed is StatusCompleted.
+	//
+	// Deprecated: use [StatusCompleted], as host.Status names it.
+	Completed = StatusCompleted
+	// Failed is StatusFailed.
+	//
+	// Deprecated: use [StatusFailed], as host.Status names it.
+	Failed = StatusFailed
+	// Cancelled is StatusCancelled.
+	//
+	// Deprecated: use [StatusCancelled], as host.Status names it.
+	Cancelled = StatusCancelled
+	// Denied is StatusDenied.
+	//
+	// Deprecated: use [StatusDenied], as host.Status names it.
+	Denied = StatusDenied
+)
+
 // Outcome is how one tool call ended and everything it produced.
 type Outcome struct {
 	// Status is completed, failed, cancelled or denied.
