@@ -172,7 +172,15 @@ func (m *mod) build(c *modbuild.Cache, cfg *modbuild.Config) (*modbuild.Record, 
 		if err := m.notTheSources(err, output); err != nil {
 			return nil, err
 		}
-		return nil, m.unavailable(reasonBuild, fmt.Errorf("mod %s (%s): %w%s", id, m.given, err, modbuild.Indented(output)))
+		// The go command could not load the module (its go.mod needs
+		// updates, say): a failure of the mod's own, recorded as a build's
+		// until the module's files change.
+		if output == "" {
+			output = err.Error()
+		}
+		r := &modbuild.Record{Inputs: modbuild.ModuleInputs(m.dir), Failure: output}
+		r.Digest = modbuild.Digest(r.Inputs)
+		return r, nil
 	}
 	r := &modbuild.Record{Inputs: inputs, Digest: modbuild.Digest(inputs)}
 	tmp, err := os.CreateTemp(c.Bin, ".build-"+id+"-*")
@@ -256,14 +264,34 @@ func (m *mod) passingFailure(cause, output string) *ModError {
 	return e
 }
 
-// fix says how to fix a failed build.
+// fix says how to fix a failed build, in a directory the person owns: a
+// mod the host copied from a published module is its author's to fix.
 func (m *mod) fix(r *modbuild.Record) string {
+	tidy := false
 	for _, s := range []string{"missing go.sum entry", "no required module provides", "updates to go.mod needed"} {
-		if strings.Contains(r.Failure, s) {
-			return "run go mod tidy in " + m.given
-		}
+		tidy = tidy || strings.Contains(r.Failure, s)
+	}
+	switch {
+	case m.copied() && tidy:
+		return "it is a published module's copy whose go.mod lacks what the host's build needs: ask its author for a version made with go mod tidy, then update it"
+	case m.copied():
+		return "it is a published module's copy: ask its author for a version that builds, then update it"
+	case tidy && !modbuild.RequiresServing(m.dir):
+		return "run go mod edit -tool " + modbuild.HostTool + " and go mod tidy in " + m.given + ", so that the module requires what the host's serving code imports"
+	case tidy:
+		return "run go mod tidy in " + m.given
 	}
 	return "fix the errors, then call again"
+}
+
+// copied reports whether the mod's directory is none of the person's: in
+// the host's cache (a copy of a published module) or the module cache.
+func (m *mod) copied() bool {
+	if modbuild.Within(m.dir, m.h.opts.CacheDir) {
+		return true
+	}
+	cfg, err := m.config()
+	return err == nil && cfg.ModCache != "" && modbuild.Within(m.dir, cfg.ModCache)
 }
 
 // reportFailure writes a failed build's full output to the progress writer,

@@ -293,7 +293,7 @@ func ListInputs(ctx context.Context, dir, overlay string, flags []string, modCac
 		} else if err != nil {
 			return nil, fmt.Errorf("go list: %w", err)
 		}
-		if p.Standard || p.Dir == "" || p.Dir == modMain || modCache != "" && within(p.Dir, modCache) {
+		if p.Standard || p.Dir == "" || p.Dir == modMain || modCache != "" && Within(p.Dir, modCache) {
 			continue
 		}
 		in := Input{Dir: p.Dir}
@@ -323,8 +323,8 @@ func ListInputs(ctx context.Context, dir, overlay string, flags []string, modCac
 	return inputs, nil
 }
 
-// within reports whether path is dir or below it.
-func within(path, dir string) bool {
+// Within reports whether path is dir or below it.
+func Within(path, dir string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
