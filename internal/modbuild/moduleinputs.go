@@ -23,7 +23,7 @@ func ModuleInputs(dir string) []Input {
 	if err != nil {
 		return inputs
 	}
-	f, err := modfile.ParseLax("go.mod", data, nil)
+	f, err := modfile.Parse("go.mod", data, nil)
 	if err != nil {
 		return inputs
 	}
@@ -69,7 +69,7 @@ func RequiresServing(dir string) bool {
 	if err != nil {
 		return true
 	}
-	f, err := modfile.ParseLax("go.mod", data, nil)
+	f, err := modfile.Parse("go.mod", data, nil)
 	if err != nil || f.Module == nil || f.Module.Mod.Path == "github.com/modkit/modkit" {
 		return true
 	}

@@ -1,0 +1,52 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/internal/modbuild"
+	"github.com/modkit/modkit/manifest"
+)
+
+// TestBuildFixNamesOwnDirectory checks that the advice on a failed build
+// names the mod's directory when it is the person's, and never the host's
+// copy of a published module.
+func TestBuildFixNamesOwnDirectory(t *testing.T) {
+	t.Parallel()
+	cache := t.TempDir()
+	own := t.TempDir()
+	copied := filepath.Join(cache, "mods", "example.com", "tasks@v1.0.0")
+	for dir, goMod := range map[string]string{
+		own:    "module example.com/tasks\n\ngo 1.26.0\n\ntool github.com/modkit/modkit/cmd/modhost\n",
+		copied: "module example.com/tasks\n\ngo 1.26.0\n",
+	} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h := &Host{opts: Options{CacheDir: cache}}
+	tidy := &modbuild.Record{Failure: "go: updates to go.mod needed; to update it:\n\tgo mod tidy"}
+	compile := &modbuild.Record{Failure: "./tasks.go:3:1: syntax error"}
+	for _, c := range []struct {
+		dir    string
+		r      *modbuild.Record
+		want   string
+		absent string
+	}{
+		{own, tidy, "run go mod tidy in " + own, ""},
+		{own, compile, "fix the errors, then call again", ""},
+		{copied, tidy, "ask its author for a version made with go mod tidy", cache},
+		{copied, compile, "ask its author for a version that builds", cache},
+	} {
+		m := &mod{h: h, dir: c.dir, man: &manifest.Manifest{ID: "tasks"}, availability: availability{given: c.dir}}
+		got := m.fix(c.r)
+		if !strings.Contains(got, c.want) || c.absent != "" && strings.Contains(got, c.absent) {
+			t.Errorf("fix of %q in %s: got %q, want %q and no %s", c.r.Failure, c.dir, got, c.want, c.absent)
+		}
+	}
+}
