@@ -699,13 +699,16 @@
 // # A mod in its own module
 //
 // A mod usually lives in its author's module, which adds modkit's two
-// commands as Go 1.24 tool dependencies. While modkit is unpublished, a
-// replace directive points at a checkout ($MODKIT):
+// commands as Go 1.24 tool dependencies. While modkit is unpublished, its
+// go.mod requires modkit's zero version and replaces it with a checkout
+// ($MODKIT), so that no command asks a module proxy for modkit:
 //
 //	mkdir tasks && cd tasks
 //	go mod init example.com/tasks
-//	go mod edit -replace github.com/modkit/modkit=$MODKIT
-//	go get -tool github.com/modkit/modkit/cmd/modgen github.com/modkit/modkit/cmd/modhost
+//	go mod edit -require github.com/modkit/modkit@v0.0.0-00010101000000-000000000000 \
+//		-replace github.com/modkit/modkit=$MODKIT \
+//		-tool github.com/modkit/modkit/cmd/modgen -tool github.com/modkit/modkit/cmd/modhost
+//	go mod tidy
 //	go tool modgen init
 //	go generate ./...
 //	go test ./...

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/modkit/modkit/internal/modproxytest"
 )
 
 // readmeSection is the README heading whose first sh block the ownmodule
@@ -56,15 +58,12 @@ func TestOwnModule(t *testing.T) {
 		t.Fatal(err)
 	}
 	commands := readmeCommands(t, filepath.Join(root, "README.md"))
-	// The scripts run offline. A module that requires modkit loads the
-	// go.mod files of modkit's whole module graph, which building modkit
-	// does not download: go list -m all does, once, with this
-	// environment's proxy (and nothing when they are in the cache).
-	list := exec.Command("go", "list", "-m", "all")
-	list.Dir = root
-	if out, err := list.CombinedOutput(); err != nil {
-		t.Fatalf("go list -m all in %s (fills the module cache the scripts read offline): %v\n%s", root, err, out)
-	}
+	// The scripts' proxy serves only what the module cache holds. go mod
+	// tidy in a module that requires modkit reads modules of modkit's
+	// graph that building modkit does not download: a tidy of such a
+	// module here, with this environment's proxy, fetches them once (and
+	// nothing when they are in the cache).
+	fillModuleCache(t, root)
 	goEnv := map[string]string{}
 	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
 		out, err := exec.Command("go", "env", k).Output()
@@ -73,6 +72,7 @@ func TestOwnModule(t *testing.T) {
 		}
 		goEnv[k] = strings.TrimSpace(string(out))
 	}
+	proxy := modproxytest.Unpublished(t)
 	testscript.Run(t, testscript.Params{
 		Dir:  "testdata/ownmodule",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){"toolpath": toolPath},
@@ -81,10 +81,12 @@ func TestOwnModule(t *testing.T) {
 				env.Setenv(k, v)
 			}
 			env.Setenv("GOFLAGS", "-mod=readonly")
-			// modkit's dependencies come from the module cache, filled by
-			// go mod download in the checkout: no network, no checksum
-			// database (go.sum is written from the cache).
-			env.Setenv("GOPROXY", "off")
+			// A proxy where modkit is not published: it refuses modkit
+			// (403), so the README's commands must not look it up, and
+			// serves modkit's dependencies from the module cache: no
+			// network, no checksum database (go.sum is written from the
+			// cache).
+			env.Setenv("GOPROXY", proxy)
 			env.Setenv("GOSUMDB", "off")
 			env.Setenv("GOTOOLCHAIN", "local")
 			env.Setenv("MODKIT", root)
@@ -92,6 +94,26 @@ func TestOwnModule(t *testing.T) {
 			return os.WriteFile(filepath.Join(env.WorkDir, "readme.sh"), []byte("set -ex\n"+commands), 0o644)
 		},
 	})
+}
+
+// fillModuleCache runs, in a new module, the README's go mod edit and go
+// mod tidy with this environment's proxy, so that the module cache holds
+// what they read.
+func fillModuleCache(t *testing.T, root string) {
+	t.Helper()
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"mod", "init", "example.com/fill"},
+		{"mod", "edit", "-require", modproxytest.ModkitPath + "@v0.0.0-00010101000000-000000000000", "-replace", modproxytest.ModkitPath + "=" + root,
+			"-tool", modproxytest.ModkitPath + "/cmd/modgen", "-tool", modproxytest.ModkitPath + "/cmd/modhost"},
+		{"mod", "tidy"},
+	} {
+		cmd := exec.Command("go", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s (fills the module cache the scripts read): %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
 }
 
 // toolPath sets VAR to the path of the executable go tool runs for NAME in
