@@ -35,7 +35,13 @@
 // Hosts sharing a cache build each mod once. A build started for a caller
 // who gives up goes on, detached, and serves the next caller; only
 // [Host.Close] stops it. A failed build is reported once, in full, on
-// [Options.Progress], and not tried again until an input changes. A build
+// [Options.Progress], and not tried again until an input changes; so is a
+// module the go command cannot load (its go.mod needs updates, say), until
+// its go.mod, go.sum or a replacement's go.mod changes. The advice names
+// the mod's directory, or, for a copy of a published module in the cache,
+// its author's fix. A mod's module must require what the serving code
+// imports: listing github.com/modkit/modkit/cmd/modhost as a tool keeps
+// those requirements through go mod tidy. A build
 // that failed for a cause outside the mod's sources (no space left on
 // device, an I/O error, the compiler or the go command killed by a signal)
 // is not remembered: its error says what happened, and the next call builds

@@ -18,10 +18,11 @@ func TestBuildFixNamesOwnDirectory(t *testing.T) {
 	cache := t.TempDir()
 	own := t.TempDir()
 	copied := filepath.Join(cache, "mods", "example.com", "tasks@v1.0.0")
-	for dir, goMod := range map[string]string{
-		own:    "module example.com/tasks\n\ngo 1.26.0\n\ntool github.com/modkit/modkit/cmd/modhost\n",
-		copied: "module example.com/tasks\n\ngo 1.26.0\n",
-	} {
+	bare := t.TempDir()
+	copiedTool := filepath.Join(cache, "mods", "example.com", "tasks@v1.0.1")
+	withTool := "module example.com/tasks\n\ngo 1.26.0\n\ntool github.com/modkit/modkit/cmd/modhost\n"
+	withoutTool := "module example.com/tasks\n\ngo 1.26.0\n"
+	for dir, goMod := range map[string]string{own: withTool, bare: withoutTool, copied: withoutTool, copiedTool: withTool} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,10 @@ func TestBuildFixNamesOwnDirectory(t *testing.T) {
 	}{
 		{own, tidy, "run go mod tidy in " + own, ""},
 		{own, compile, "fix the errors, then call again", ""},
-		{copied, tidy, "ask its author for a version made with go mod tidy", cache},
+		{bare, tidy, "run go mod edit -tool github.com/modkit/modkit/cmd/modhost and go mod tidy in " + bare, ""},
+		{bare, compile, "fix the errors, then call again", ""},
+		{copied, tidy, "ask its author to add the tool github.com/modkit/modkit/cmd/modhost, run go mod tidy and publish a new version", cache},
+		{copiedTool, tidy, "ask its author for a version made with go mod tidy", cache},
 		{copied, compile, "ask its author for a version that builds", cache},
 	} {
 		m := &mod{h: h, dir: c.dir, man: &manifest.Manifest{ID: "tasks"}, availability: availability{given: c.dir}}

@@ -271,12 +271,15 @@ func (m *mod) fix(r *modbuild.Record) string {
 	for _, s := range []string{"missing go.sum entry", "no required module provides", "updates to go.mod needed"} {
 		tidy = tidy || strings.Contains(r.Failure, s)
 	}
+	serving := !tidy || modbuild.RequiresServing(m.dir)
 	switch {
+	case m.copied() && !serving:
+		return "it is a published module's copy whose go.mod lacks what the host's serving code imports: ask its author to add the tool " + modbuild.HostTool + ", run go mod tidy and publish a new version, then update it"
 	case m.copied() && tidy:
 		return "it is a published module's copy whose go.mod lacks what the host's build needs: ask its author for a version made with go mod tidy, then update it"
 	case m.copied():
 		return "it is a published module's copy: ask its author for a version that builds, then update it"
-	case tidy && !modbuild.RequiresServing(m.dir):
+	case !serving:
 		return "run go mod edit -tool " + modbuild.HostTool + " and go mod tidy in " + m.given + ", so that the module requires what the host's serving code imports"
 	case tidy:
 		return "run go mod tidy in " + m.given
