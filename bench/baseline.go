@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -12,14 +13,15 @@ import (
 	"github.com/modkit/modkit/bench/internal/echo"
 )
 
-// wantReply is what every echo must answer for echo.Payload.
-func wantReply() (string, error) {
+// wantReply is what every echo must answer for echo.Payload, worked out
+// once: checking an answer costs a comparison, not a decode and an encode.
+var wantReply = sync.OnceValues(func() (string, error) {
 	var in echo.Input
 	if err := json.Unmarshal(echo.Payload, &in); err != nil {
 		return "", fmt.Errorf("decode payload: %w", err)
 	}
 	return echo.Reply(in)
-}
+})
 
 // checkReply fails when a side answered something else than the echo.
 func checkReply(side, got string) error {

@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	go run ./bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR]
+//	go run ./bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR] [-readme README.md]
 //
 // Every comparison sends the same ~200-byte JSON payload to the same echo
 // tool (package bench/internal/echo). Absolute times drift on shared
@@ -18,7 +18,9 @@
 // and p99 (or rates), the ratio, its spread, the goal and whether it is met;
 // then one "ratio NAME VALUE" line per row for scripts. Progress goes to
 // stderr. The exit status is 1 when a measurement fails to run, not when a
-// goal is missed.
+// goal is missed. With -readme, the run also rewrites the results section
+// of README.md: the table, with the date, the machine (cores, CPU model),
+// the Go version and the commit it measured.
 //
 // # Measurements
 //

@@ -18,7 +18,7 @@ import (
 // client. No modkit code runs on either side.
 func haproxyHop(ctx context.Context, e *env, bin, replica string) (string, error) {
 	rec := &recorder{next: http.DefaultTransport}
-	if err := (&rawClient{url: replica, http: &http.Client{Transport: rec}}).echo(ctx, "echo"); err != nil {
+	if err := (&rawClient{url: replica, http: &http.Client{Transport: rec}}).checkEcho(ctx, "echo"); err != nil {
 		return "", err
 	}
 	bare := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -28,6 +28,8 @@ type config struct {
 	idleFor       time.Duration // how long a process sits idle before its memory is read
 	cacheDir      string        // modkit's mod binary cache; "" for its default
 	only          *regexp.Regexp
+	quick         bool   // the quick sampling (for the README's heading)
+	readme        string // the README whose results section the run rewrites; "" for none
 }
 
 func quickConfig() config {
@@ -41,12 +43,16 @@ func fullConfig() config {
 }
 
 func main() {
+	if code, child := coldStartChild(); child {
+		os.Exit(code)
+	}
 	quick := flag.Bool("quick", false, "sample less: finishes in under 2 minutes on 2 cores")
 	only := flag.String("run", "", "measure only the rows whose name matches this regexp")
 	rounds := flag.Int("rounds", 0, "rounds per row (default 3 with -quick, 9 without)")
 	cacheDir := flag.String("cachedir", "", "modkit's mod binary cache (default: the host's default)")
+	readme := flag.String("readme", "", "rewrite the results section of this README (bench/README.md) with the run's table, saying when, where and at which commit it was measured")
 	flag.Usage = func() {
-		fmt.Fprintln(flag.CommandLine.Output(), "usage: bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR]")
+		fmt.Fprintln(flag.CommandLine.Output(), "usage: bench [-quick] [-run REGEXP] [-rounds N] [-cachedir DIR] [-readme README.md]")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -57,7 +63,7 @@ func main() {
 	if *rounds > 0 {
 		cfg.rounds = *rounds
 	}
-	cfg.cacheDir = *cacheDir
+	cfg.cacheDir, cfg.quick, cfg.readme = *cacheDir, *quick, *readme
 	if *only != "" {
 		re, err := regexp.Compile(*only)
 		if err != nil {
@@ -171,7 +177,13 @@ func measureAll(ctx context.Context, e *env, cfg config, stdout, stderr io.Write
 		return err
 	}
 	if failedAny {
+		if cfg.readme != "" {
+			fmt.Fprintf(stderr, "%s left as it was: some rows could not be measured\n", cfg.readme)
+		}
 		return errMeasurement
+	}
+	if cfg.readme != "" {
+		return writeReadme(cfg.readme, resultsSection(thisMachine(ctx, cfg), rows))
 	}
 	return nil
 }

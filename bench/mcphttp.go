@@ -84,7 +84,7 @@ func statelessClient(ctx context.Context, side, url string) (*mcp.ClientSession,
 		cs.Close()
 		return nil, fmt.Errorf("%s: protocol %s, session %q; want %s without a session", side, v, cs.ID(), statelessVersion)
 	}
-	if err := echoCall(side, cs)(ctx); err != nil {
+	if err := checkEcho(ctx, side, cs); err != nil {
 		cs.Close()
 		return nil, err
 	}
@@ -107,22 +107,43 @@ func pairStatelessEcho(ctx context.Context, cfg config, modURL, sdkURL string) (
 	return pairCalls(ctx, cfg, echoCall("modhost", a), echoCall("go-sdk", b))
 }
 
-// echoCall calls the echo tool and checks the reply.
+// echoCall calls the echo tool and fails unless it succeeded, as the
+// timed calls of every side do: what it answered is checked once, before
+// timing, by checkEcho.
 func echoCall(side string, cs *mcp.ClientSession) call {
 	return func(ctx context.Context) error {
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(echo.Payload)})
-		if err != nil {
-			return fmt.Errorf("%s: tools/call: %w", side, err)
-		}
-		if res.IsError || len(res.Content) == 0 {
-			return fmt.Errorf("%s: tools/call: an error or no content", side)
-		}
-		text, ok := res.Content[0].(*mcp.TextContent)
-		if !ok {
-			return fmt.Errorf("%s: tools/call: got %T, want text", side, res.Content[0])
-		}
-		return checkReply(side, text.Text)
+		_, err := callEcho(ctx, side, cs)
+		return err
 	}
+}
+
+// checkEcho calls the echo tool and checks its answer.
+func checkEcho(ctx context.Context, side string, cs *mcp.ClientSession) error {
+	res, err := callEcho(ctx, side, cs)
+	if err != nil {
+		return err
+	}
+	if len(res.Content) != 1 {
+		return fmt.Errorf("%s: tools/call: got %d content items, want 1", side, len(res.Content))
+	}
+	text, ok := res.Content[0].(*mcp.TextContent)
+	if !ok {
+		return fmt.Errorf("%s: tools/call: got %T, want text", side, res.Content[0])
+	}
+	return checkReply(side, text.Text)
+}
+
+// callEcho calls the echo tool; a tool error or a result without content
+// is an error.
+func callEcho(ctx context.Context, side string, cs *mcp.ClientSession) (*mcp.CallToolResult, error) {
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: json.RawMessage(echo.Payload)})
+	if err != nil {
+		return nil, fmt.Errorf("%s: tools/call: %w", side, err)
+	}
+	if res.IsError || len(res.Content) == 0 {
+		return nil, fmt.Errorf("%s: tools/call: an error or no content", side)
+	}
+	return res, nil
 }
 
 // goSDKEchoServer is go-sdk's server with the echo tool in process, its

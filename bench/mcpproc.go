@@ -303,7 +303,7 @@ func stdioClient(ctx context.Context, side string, cmd *exec.Cmd) (*mcp.ClientSe
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", side, err)
 	}
-	if err := echoCall(side, cs)(ctx); err != nil {
+	if err := checkEcho(ctx, side, cs); err != nil {
 		cs.Close()
 		return nil, err
 	}
@@ -318,7 +318,7 @@ func connectHTTP(ctx context.Context, side, url string, hc *http.Client) (*mcp.C
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", side, err)
 	}
-	if err := echoCall(side, cs)(ctx); err != nil {
+	if err := checkEcho(ctx, side, cs); err != nil {
 		cs.Close()
 		return nil, err
 	}

@@ -161,69 +161,37 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	return r, nil
 }
 
-// coldModkit loads the echo mod into a new host and makes the first call;
-// the mod binary is already in the cache.
-func coldModkit(ctx context.Context, e *env) (time.Duration, *host.Host, error) {
-	start := time.Now()
+// coldModkit loads the echo mod into a new host of this process and makes
+// the first call; the mod binary is already in the cache.
+func coldModkit(ctx context.Context, e *env) (*host.Host, error) {
 	h, err := host.Load([]string{e.modDir}, e.hostOptions())
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	if _, err := hostEcho(ctx, h, e.session(), "echo", nil); err != nil {
 		h.Close()
-		return 0, nil, err
+		return nil, err
 	}
-	return time.Since(start), h, nil
-}
-
-func coldBare(ctx context.Context, e *env) (time.Duration, error) {
-	start := time.Now()
-	p, err := startBare(ctx, e.bins)
-	if err != nil {
-		return 0, err
-	}
-	d := time.Since(start)
-	p.Close()
-	return d, nil
+	return h, nil
 }
 
 func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
 		return row{}, err
 	}
-	modkit := func(int) ([]float64, error) {
-		ds := make([]time.Duration, e.cfg.coldStarts)
-		for i := range ds {
-			d, h, err := coldModkit(ctx, e)
-			if err != nil {
-				return nil, err
-			}
-			h.Close()
-			ds[i] = d
-		}
-		return micros(ds), nil
-	}
-	plugin := func(int) ([]float64, error) {
-		ds := make([]time.Duration, e.cfg.coldStarts)
-		for i := range ds {
-			d, err := coldBare(ctx, e)
-			if err != nil {
-				return nil, err
-			}
-			ds[i] = d
-		}
-		return micros(ds), nil
-	}
-	a, b, err := pair(e.cfg.rounds, modkit, plugin)
+	modkit, plugin := e.coldStartJob("modkit", false), e.coldStartJob("goplugin", false)
+	a, b, err := pair(e.cfg.rounds,
+		func(int) ([]float64, error) { return coldStarts(ctx, e, modkit) },
+		func(int) ([]float64, error) { return coldStarts(ctx, e, plugin) })
 	if err != nil {
 		return row{}, err
 	}
 	return compare("", msSide("Load + first call", a), msSide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
 }
 
-// coldStartConfined compares modkit's cold start (Load and a first call)
-// with its mod confined by Landlock against the same start unconfined, as
-// on a kernel without Landlock.
+// coldStartConfined compares modkit's cold start (Load and a first call,
+// in a fresh process) with its mod confined by Landlock against the same
+// start unconfined, as on a kernel without Landlock.
 func coldStartConfined(ctx context.Context, e *env) (row, error) {
 	if err := sandbox.Check(); err != nil {
 		return row{}, fmt.Errorf("mods cannot be confined here: %w", err)
@@ -231,27 +199,10 @@ func coldStartConfined(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
 		return row{}, err
 	}
-	starts := func(confined bool) func(int) ([]float64, error) {
-		return func(int) ([]float64, error) {
-			sandbox.Disable(!confined)
-			defer sandbox.Disable(false)
-			ds := make([]time.Duration, e.cfg.coldStarts)
-			for i := range ds {
-				d, h, err := coldModkit(ctx, e)
-				if err != nil {
-					return nil, err
-				}
-				if got := h.Unconfined() == nil; got != confined {
-					h.Close()
-					return nil, fmt.Errorf("host confines mods: %v, want %v", got, confined)
-				}
-				h.Close()
-				ds[i] = d
-			}
-			return micros(ds), nil
-		}
-	}
-	a, b, err := pair(e.cfg.rounds, starts(true), starts(false))
+	confined, unconfined := e.coldStartJob("modkit", false), e.coldStartJob("modkit", true)
+	a, b, err := pair(e.cfg.rounds,
+		func(int) ([]float64, error) { return coldStarts(ctx, e, confined) },
+		func(int) ([]float64, error) { return coldStarts(ctx, e, unconfined) })
 	if err != nil {
 		return row{}, err
 	}

@@ -97,11 +97,21 @@ func failed(name string, g goal, err error) row {
 // per row.
 func writeReport(w io.Writer, rows []row) error {
 	var b strings.Builder
+	writeTable(&b, rows)
+	for _, r := range rows {
+		fmt.Fprintf(&b, "ratio %s %s\n", r.name, strconv.FormatFloat(round3(r.ratio), 'f', -1, 64))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeTable writes the Markdown table of rows, then their notes.
+func writeTable(b *strings.Builder, rows []row) {
 	b.WriteString("| name | measured | p50 | p99 | baseline | p50 | p99 | ratio | spread | goal | met |\n")
 	b.WriteString("| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | --- | --- | --- |\n")
 	for _, r := range rows {
 		if r.err != nil {
-			fmt.Fprintf(&b, "| `%s` | error: %s | | | | | | – | | %s | no |\n", r.name, cell(r.err.Error()), r.goal)
+			fmt.Fprintf(b, "| `%s` | error: %s | | | | | | – | | %s | no |\n", r.name, cell(r.err.Error()), r.goal)
 			continue
 		}
 		bl, b50, b99 := "–", "", ""
@@ -112,7 +122,7 @@ func writeReport(w io.Writer, rows []row) error {
 		if r.goal.met(r.ratio) {
 			met = "yes"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s–%s | %s | %s |\n",
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s–%s | %s | %s |\n",
 			r.name, r.a.label, r.a.fmt50(), r.a.fmt99(), bl, b50, b99,
 			num(r.ratio), num(r.lo), num(r.hi), r.goal, met)
 	}
@@ -120,18 +130,13 @@ func writeReport(w io.Writer, rows []row) error {
 	var notes int
 	for _, r := range rows {
 		for _, n := range r.notes {
-			fmt.Fprintf(&b, "- `%s`: %s\n", r.name, n)
+			fmt.Fprintf(b, "- `%s`: %s\n", r.name, n)
 			notes++
 		}
 	}
 	if notes > 0 {
 		b.WriteString("\n")
 	}
-	for _, r := range rows {
-		fmt.Fprintf(&b, "ratio %s %s\n", r.name, strconv.FormatFloat(round3(r.ratio), 'f', -1, 64))
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func (s side) fmt50() string { return num(s.p50) + " " + s.unit }

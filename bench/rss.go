@@ -110,49 +110,46 @@ func parseStat(data []byte) (pid, ppid int, ok bool) {
 
 // idleRSS starts a new host, makes one call, lets the mod sit idle and reads
 // its memory; the bare plugin, with the same security and treated alike, is
-// the baseline. The row is the ratio of the two, round by round, so that it
-// holds on any machine; both sides keep their MiB figures.
+// the baseline. The row is the ratio of the two, round by round (as many
+// as -rounds says, alternating which side goes first), so that it holds
+// on any machine; both sides keep their MiB figures.
 func idleRSS(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
 		return row{}, err
 	}
-	const rounds = 3
-	var mod, plugin sample
-	for range rounds {
+	modkit := func(int) ([]float64, error) {
 		before, err := children()
 		if err != nil {
-			return row{}, err
+			return nil, err
 		}
-		_, h, err := coldModkit(ctx, e)
+		h, err := coldModkit(ctx, e)
 		if err != nil {
-			return row{}, err
+			return nil, err
 		}
+		defer h.Close()
 		pid, err := startedChild(before)
 		if err != nil {
-			h.Close()
-			return row{}, err
+			return nil, err
 		}
 		time.Sleep(e.cfg.idleFor)
 		mb, err := rssMB(pid)
-		h.Close()
-		if err != nil {
-			return row{}, err
-		}
-		mod.add([]float64{mb})
-
+		return []float64{mb}, err
+	}
+	plugin := func(int) ([]float64, error) {
 		p, err := startBare(ctx, e.bins)
 		if err != nil {
-			return row{}, err
+			return nil, err
 		}
+		defer p.Close()
 		time.Sleep(e.cfg.idleFor)
-		mb, err = rssMB(p.Pid())
-		p.Close()
-		if err != nil {
-			return row{}, err
-		}
-		plugin.add([]float64{mb})
+		mb, err := rssMB(p.Pid())
+		return []float64{mb}, err
 	}
-	return compare("", rssSide("mod process VmRSS", &mod), rssSide("go-plugin process VmRSS", &plugin), roundRatios(&mod, &plugin), goal{}), nil
+	mod, bare, err := pair(e.cfg.rounds, modkit, plugin)
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", rssSide("mod process VmRSS", mod), rssSide("go-plugin process VmRSS", bare), roundRatios(mod, bare), goal{}), nil
 }
 
 func rssSide(label string, s *sample) side {

@@ -36,7 +36,10 @@ func taskVsCall(ctx context.Context, e *env) (row, error) {
 	c := &rawClient{url: url, http: &http.Client{}}
 	plain := func(ctx context.Context) error { return c.echo(ctx, "echo") }
 	task := func(ctx context.Context) error { return c.echoTask(ctx) }
-	if err := task(ctx); err != nil {
+	if err := c.checkEcho(ctx, "echo"); err != nil {
+		return row{}, err
+	}
+	if err := c.checkEchoTask(ctx); err != nil {
 		return row{}, err
 	}
 	sa, sb, err := pairCalls(ctx, e.cfg, task, plain)
@@ -75,6 +78,9 @@ func balancedVsDirect(ctx context.Context, e *env) (row, error) {
 	defer stopLB()
 	direct := &rawClient{url: urls[0], http: &http.Client{}}
 	balanced := &rawClient{url: lbURL, http: &http.Client{}}
+	if err := direct.checkEcho(ctx, "echo"); err != nil {
+		return row{}, err
+	}
 	a := func(ctx context.Context) error { return balanced.echo(ctx, "echo") }
 	b := func(ctx context.Context) error { return direct.echo(ctx, "echo") }
 	sa, sb, err := pairCalls(ctx, e.cfg, a, b)
@@ -123,7 +129,7 @@ func startHAProxy(ctx context.Context, bin, tmp string, urls []string) (string, 
 	url := fmt.Sprintf("http://127.0.0.1:%d%s", port, mcpbridge.HTTPPath)
 	c := &rawClient{url: url, http: &http.Client{}}
 	for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
-		if err := c.echo(ctx, "echo"); err == nil {
+		if err := c.checkEcho(ctx, "echo"); err == nil {
 			return url, stop, nil
 		} else if time.Since(start) > 10*time.Second {
 			stop()
@@ -205,20 +211,56 @@ func (c *rawClient) post(ctx context.Context, method, name string, params map[st
 	return out.Result, nil
 }
 
-// echo calls tool with the echo payload and checks a plain result.
+// echo calls tool with the echo payload and fails unless the result says
+// it succeeded, as the timed calls of every side do: checkEcho checks what
+// it answered, once, before timing.
 func (c *rawClient) echo(ctx context.Context, tool string) error {
-	res, err := c.post(ctx, "tools/call", tool, map[string]any{"name": tool, "arguments": json.RawMessage(echo.Payload)})
+	res, err := c.callEcho(ctx, tool)
+	if err != nil {
+		return err
+	}
+	return succeeded(tool, res)
+}
+
+// checkEcho calls tool with the echo payload and checks the reply.
+func (c *rawClient) checkEcho(ctx context.Context, tool string) error {
+	res, err := c.callEcho(ctx, tool)
 	if err != nil {
 		return err
 	}
 	return checkText(tool, res)
 }
 
-// echoTask calls echo_task and polls its task until it completes.
+func (c *rawClient) callEcho(ctx context.Context, tool string) (json.RawMessage, error) {
+	return c.post(ctx, "tools/call", tool, map[string]any{"name": tool, "arguments": json.RawMessage(echo.Payload)})
+}
+
+// echoTask calls echo_task, polls its task until it completes and fails
+// unless its result says it succeeded.
 func (c *rawClient) echoTask(ctx context.Context) error {
-	res, err := c.post(ctx, "tools/call", "echo_task", map[string]any{"name": "echo_task", "arguments": json.RawMessage(echo.Payload)})
+	res, err := c.taskResult(ctx)
 	if err != nil {
 		return err
+	}
+	return succeeded("echo_task", res)
+}
+
+// checkEchoTask calls echo_task, polls its task until it completes and
+// checks the reply.
+func (c *rawClient) checkEchoTask(ctx context.Context) error {
+	res, err := c.taskResult(ctx)
+	if err != nil {
+		return err
+	}
+	return checkText("echo_task", res)
+}
+
+// taskResult calls echo_task and polls its task until it completes, and
+// returns its result.
+func (c *rawClient) taskResult(ctx context.Context) (json.RawMessage, error) {
+	res, err := c.post(ctx, "tools/call", "echo_task", map[string]any{"name": "echo_task", "arguments": json.RawMessage(echo.Payload)})
+	if err != nil {
+		return nil, err
 	}
 	var t struct {
 		ResultType string          `json:"resultType"`
@@ -227,25 +269,34 @@ func (c *rawClient) echoTask(ctx context.Context) error {
 		Result     json.RawMessage `json:"result"`
 	}
 	if err := json.Unmarshal(res, &t); err != nil || t.ResultType != "task" {
-		return fmt.Errorf("echo_task: got %s, want a task", res)
+		return nil, fmt.Errorf("echo_task: got %s, want a task", res)
 	}
 	for {
 		res, err := c.post(ctx, "tasks/get", t.TaskID, map[string]any{"taskId": t.TaskID})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if err := json.Unmarshal(res, &t); err != nil {
-			return err
+			return nil, err
 		}
 		switch t.Status {
 		case "working":
 			continue
 		case "completed":
-			return checkText("echo_task", t.Result)
+			return t.Result, nil
 		default:
-			return fmt.Errorf("echo_task: task %s", t.Status)
+			return nil, fmt.Errorf("echo_task: task %s", t.Status)
 		}
 	}
+}
+
+// succeeded fails when a tools/call result is a tool error or has no
+// content, without decoding it.
+func succeeded(side string, res json.RawMessage) error {
+	if bytes.Contains(res, []byte(`"isError":true`)) || !bytes.Contains(res, []byte(`"content"`)) {
+		return fmt.Errorf("%s: got %s, want a result with content", side, res)
+	}
+	return nil
 }
 
 // checkText checks the echo reply in a tools/call result.
@@ -256,7 +307,7 @@ func checkText(side string, res json.RawMessage) error {
 		} `json:"content"`
 		IsError bool `json:"isError"`
 	}
-	if err := json.Unmarshal(res, &r); err != nil || r.IsError || len(r.Content) == 0 {
+	if err := json.Unmarshal(res, &r); err != nil || r.IsError || len(r.Content) != 1 {
 		return fmt.Errorf("%s: got %s, want the echo", side, res)
 	}
 	return checkReply(side, r.Content[0].Text)

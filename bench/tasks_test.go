@@ -23,6 +23,9 @@ func BenchmarkTask(b *testing.B) {
 	}
 	defer stop()
 	c := &rawClient{url: url, http: &http.Client{}}
+	if err := c.checkEchoTask(context.Background()); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("task", func(b *testing.B) {
 		var call, poll time.Duration
 		polls := 0
@@ -94,6 +97,9 @@ func BenchmarkBalanced(b *testing.B) {
 	defer stopLB()
 	direct := &rawClient{url: urls[0], http: &http.Client{}}
 	balanced := &rawClient{url: lbURL, http: &http.Client{}}
+	if err := direct.checkEcho(ctx, "echo"); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("balanced", func(b *testing.B) { runCall(b, func(ctx context.Context) error { return balanced.echo(ctx, "echo") }) })
 	b.Run("direct", func(b *testing.B) { runCall(b, func(ctx context.Context) error { return direct.echo(ctx, "echo") }) })
 }

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // A cache on a full disk fails the build saying so, remembers nothing, and
@@ -15,15 +17,13 @@ import (
 // the machine lets the test mount one.
 func TestFullDiskBuild(t *testing.T) {
 	t.Parallel()
-	if os.Getuid() != 0 {
-		t.Skip("mounting a tmpfs needs root")
-	}
+	testenv.NeedRoot(t, "mounting a tmpfs")
 	cache := filepath.Join(t.TempDir(), "cache")
 	if err := os.Mkdir(cache, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", cache).CombinedOutput(); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v: %s", err, out)
+		testenv.Missing(t, "a tmpfs mount (mount -t tmpfs: %v: %s)", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() { exec.Command("umount", cache).Run() })
 	h := load(t, &host.Options{CacheDir: cache}, quickDir)

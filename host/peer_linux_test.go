@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // TestModAnswersOnlyItsHost checks the argument of package peercred: with
@@ -39,9 +40,7 @@ func TestModAnswersOnlyItsHost(t *testing.T) {
 		}
 	})
 	t.Run("other_user", func(t *testing.T) {
-		if os.Getuid() != 0 {
-			t.Skip("starting a process of another user needs root")
-		}
+		testenv.NeedRoot(t, "starting a process of another user")
 		// The test binary must be executable by that user.
 		dir, err := os.MkdirTemp("", "modkit-peer-")
 		if err != nil {

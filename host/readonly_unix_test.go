@@ -3,15 +3,18 @@
 package host_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // readOnlyDir returns an empty directory the test process cannot write: by
 // its mode bits, or for root, which they do not stop, as a read-only bind
-// mount. It skips the test when neither is possible.
+// mount. When neither is possible it reports what is [testenv.Missing].
 func readOnlyDir(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -27,11 +30,11 @@ func readOnlyDir(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("mount", "--bind", "-o", "ro", dir, ro).CombinedOutput(); err != nil {
-		t.Skipf("running as root, and cannot mount a read-only directory: %v: %s", err, out)
+		testenv.Missing(t, "a read-only bind mount, which root needs for a directory it cannot write (mount --bind: %v: %s)", err, bytes.TrimSpace(out))
 	}
 	t.Cleanup(func() { exec.Command("umount", ro).Run() })
 	if exec.Command("mount", "-o", "remount,bind,ro", ro).Run() != nil || os.WriteFile(filepath.Join(ro, "probe"), nil, 0o600) == nil {
-		t.Skip("running as root, and cannot make a directory read-only")
+		testenv.Missing(t, "a read-only bind mount, which root needs for a directory it cannot write (the remount left it writable)")
 	}
 	return ro
 }

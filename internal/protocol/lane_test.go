@@ -2,15 +2,19 @@ package protocol
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
@@ -452,29 +456,125 @@ func TestLaneTrace(t *testing.T) {
 	}
 }
 
-// FuzzLaneClient plays a mod that answers a call with arbitrary bytes: the
-// call ends, whatever they are, and the host does not panic.
+// FuzzLaneClient plays a mod that answers a call with arbitrary bytes.
+// The call ends, and as the frames say: laneExpect reads them on its own
+// and says how. A malformed frame (cut short, of a kind or call the host
+// did not expect, over the limit, or a payload that does not decode)
+// ends the call with an error that names the frame, never a result.
 func FuzzLaneClient(f *testing.F) {
-	ok, _ := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "hi"}}, 1<<10)
-	act, _ := appendFrame(nil, 1, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{{Text: "a"}}}, 1<<10)
-	fail, _ := appendFrame(nil, 1, kindFailure, &pb.LaneFailure{Message: "no"}, 1<<10)
+	const limit = 1 << 10
+	ok, _ := appendFrame(nil, 1, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "hi"}}, limit)
+	act, _ := appendFrame(nil, 1, kindActivity, &pb.ActivityBatch{Updates: []*pb.Activity{{Text: "a"}}}, limit)
+	fail, _ := appendFrame(nil, 1, kindFailure, &pb.LaneFailure{Message: "no"}, limit)
 	f.Add(ok)
 	f.Add(append(act, ok...))
 	f.Add(fail)
 	f.Add(append(act, act[:9]...))
+	f.Add(append(slices.Clone(act), 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 1, byte(kindOutcome), 0xff, 0xff, 0xff))
+	f.Add(append(slices.Clone(ok[:12]), 9))
+	f.Add(append([]byte{0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 1, byte(kindOutcome)}, make([]byte, 0x1000)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		want := laneExpect(data, limit)
 		a, b := net.Pipe()
-		c := NewLaneClient(&GRPCClient{}, a, LaneOptions{MaxMessageBytes: 1 << 10})
+		c := NewLaneClient(&GRPCClient{}, a, LaneOptions{MaxMessageBytes: limit})
 		defer c.Close()
 		go func() {
-			fr := newFrameReader(b, 1<<10)
+			fr := newFrameReader(b, limit)
 			fr.next() // the call
 			go io.Copy(io.Discard, b)
 			b.Write(data)
 			b.Close()
 		}()
-		c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", OnActivity: func(sdk.ActivityUpdate) {}})
+		resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", OnActivity: func(sdk.ActivityUpdate) {}})
+		switch {
+		case want.outcome != nil:
+			if err != nil || resp == nil || !reflect.DeepEqual(resp.Outcome, OutcomeFromProto(want.outcome)) {
+				t.Fatalf("got %+v, %v; want the outcome %v", resp, err, want.outcome)
+			}
+		case resp != nil || err == nil:
+			t.Fatalf("got %+v, %v; want an error saying %q", resp, err, want.err)
+		case !strings.Contains(err.Error(), want.err):
+			t.Fatalf("got error %q, want one saying %q", err, want.err)
+		}
+		var te *modapi.TransportError
+		switch {
+		case want.noOutcome:
+			if !errors.Is(err, modapi.ErrNoOutcome) {
+				t.Fatalf("got error %#v, want modapi.ErrNoOutcome", err)
+			}
+		case err != nil && (!errors.As(err, &te) || te.Kind != want.kind):
+			t.Fatalf("got error %#v, want a transport error of kind %v", err, want.kind)
+		}
 	})
+}
+
+// laneEnd is how a call ends for the frames a mod sent: with an outcome,
+// with an outcome frame that holds none, or with a transport error of
+// kind saying err.
+type laneEnd struct {
+	outcome   *pb.Outcome
+	noOutcome bool
+	kind      modapi.TransportKind
+	err       string
+}
+
+// laneExpect reads data, the frames a mod sent for call 1, as the
+// protocol's doc describes them, and says how the call ends.
+func laneExpect(data []byte, limit int) laneEnd {
+	broken := func(why string) laneEnd { return laneEnd{kind: modapi.TransportBroken, err: why} }
+	for {
+		if len(data) == 0 {
+			return broken("the mod closed the call lane")
+		}
+		if len(data) < frameHeaderLen {
+			return broken("unexpected EOF")
+		}
+		n := int(binary.BigEndian.Uint32(data[0:4]))
+		id := binary.BigEndian.Uint64(data[4:12])
+		kind := frameKind(data[12])
+		data = data[frameHeaderLen:]
+		if len(data) < n {
+			return broken("unexpected EOF")
+		}
+		payload := data[:n]
+		data = data[n:]
+		switch {
+		case kind != kindActivity && kind != kindOutcome && kind != kindFailure:
+			return broken(fmt.Sprintf("a frame (%s) for call %d, which only the host sends", kind, id))
+		case id != 1:
+			return broken(fmt.Sprintf("a frame (%s) for call %d, which the host never made", kind, id))
+		case n > limit:
+			return laneEnd{kind: modapi.TransportResponseTooLarge, err: fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", kind, n, limit)}
+		}
+		switch kind {
+		case kindActivity:
+			if err := eachActivity(payload, nil); err != nil {
+				return broken("an activity frame does not decode")
+			}
+		case kindOutcome:
+			var o pb.LaneOutcome
+			if err := proto.Unmarshal(payload, &o); err != nil {
+				return broken("an outcome frame does not decode")
+			}
+			if o.GetOutcome() == nil {
+				return laneEnd{noOutcome: true, err: modapi.ErrNoOutcome.Error()}
+			}
+			return laneEnd{outcome: o.GetOutcome()}
+		case kindFailure:
+			var fl pb.LaneFailure
+			if err := proto.Unmarshal(payload, &fl); err != nil {
+				return broken("a failure frame does not decode")
+			}
+			kind := modapi.TransportOther
+			switch fl.GetKind() {
+			case pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE:
+				kind = modapi.TransportRequestTooLarge
+			case pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE:
+				kind = modapi.TransportResponseTooLarge
+			}
+			return laneEnd{kind: kind, err: fl.GetMessage()}
+		}
+	}
 }
 
 // TestLaneHandlersReused runs more calls at once than the server keeps

@@ -249,10 +249,12 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 }
 
 // violated fails the lane for a frame the mod should not have sent and
-// returns the call's error.
+// returns the call's error, which names the frame even when the lane had
+// failed already (the mod closed it after sending the frame).
 func (c *LaneClient) violated(err error) error {
-	c.fail(&violation{err})
-	return brokenError(c.laneErr())
+	v := &violation{err}
+	c.fail(v)
+	return brokenError(v)
 }
 
 // violation is the mod breaking the lane's protocol.

@@ -43,3 +43,13 @@ func LookPath(t testing.TB, program, why string) string {
 	}
 	return path
 }
+
+// NeedRoot reports root [Missing] unless the test runs as root, with why
+// saying what the test does with it, like "mounting a tmpfs". .ci/run
+// runs such tests under sudo on a runner that is not root.
+func NeedRoot(t testing.TB, why string) {
+	t.Helper()
+	if os.Getuid() != 0 {
+		Missing(t, "root: %s needs it (.ci/run runs this test under sudo)", why)
+	}
+}

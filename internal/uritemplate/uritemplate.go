@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 var (
@@ -26,6 +27,9 @@ type Template struct {
 func Parse(s string) (*Template, error) {
 	if s == "" {
 		return nil, fmt.Errorf("uriTemplate is empty")
+	}
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("uriTemplate %q is not valid UTF-8", s)
 	}
 	if strings.ContainsAny(s, " \t\r\n") {
 		return nil, fmt.Errorf("uriTemplate %q contains white space", s)

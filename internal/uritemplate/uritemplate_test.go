@@ -50,6 +50,7 @@ func TestParseErrors(t *testing.T) {
 		"x://{a} b":        "contains white space",
 		"x://{a{b}}":       "a '{' with no '}'",
 		"x://{a}/{b}/{c}?": "",
+		"A:{a}\xaa":        "is not valid UTF-8",
 	}
 	for in, want := range tests {
 		_, err := Parse(in)
@@ -62,8 +63,13 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
+// FuzzParse: a template Parse accepts names each of its variables once,
+// in order, as "{name}" in its text; filled in with values made of a
+// character its text lacks, it matches its own expansion and gives the
+// values back; and a URI it matches starts and ends with its literal
+// text, with a value for every variable.
 func FuzzParse(f *testing.F) {
-	for _, s := range []string{"test://template/{id}/data", "x://{a}{b}", "x://{a", "notes://{d}/{n}.md"} {
+	for _, s := range []string{"test://template/{id}/data", "x://{a}{b}", "x://{a", "notes://{d}/{n}.md", "x://{a}-{b}-z{c}", "x://{a}%41{b}"} {
 		f.Add(s, "test://template/1/data")
 	}
 	f.Fuzz(func(t *testing.T, tmpl, uri string) {
@@ -71,8 +77,45 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
+		if len(p.Vars) == 0 {
+			t.Fatalf("Parse(%q): no variables, want an error", tmpl)
+		}
+		rest := tmpl
+		for _, name := range p.Vars {
+			var ok bool
+			if _, rest, ok = strings.Cut(rest, "{"+name+"}"); !ok {
+				t.Fatalf("Parse(%q): variable %q is not in the template in order", tmpl, name)
+			}
+		}
+		// Values of a character absent from the template: nothing else in
+		// the expansion can be read as a variable's.
+		const unreserved = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"
+		if i := strings.IndexFunc(unreserved, func(r rune) bool { return !strings.ContainsRune(tmpl, r) }); i >= 0 {
+			want := map[string]string{}
+			expanded := tmpl
+			for n, name := range p.Vars {
+				want[name] = strings.Repeat(unreserved[i:i+1], n+1)
+				expanded = strings.Replace(expanded, "{"+name+"}", want[name], 1)
+			}
+			if got, ok := p.Match(expanded); !ok || !maps.Equal(got, want) {
+				t.Fatalf("%q.Match(%q) = %v, %v; want %v", tmpl, expanded, got, ok, want)
+			}
+		}
 		vars, ok := p.Match(uri)
-		if ok && len(vars) != len(p.Vars) {
+		if !ok {
+			return
+		}
+		prefix, _, _ := strings.Cut(tmpl, "{")
+		suffix := tmpl[strings.LastIndexByte(tmpl, '}')+1:]
+		if !strings.HasPrefix(uri, prefix) || !strings.HasSuffix(uri, suffix) || len(uri) < len(prefix)+len(suffix)+len(p.Vars) {
+			t.Fatalf("%q.Match(%q) matched, but the URI does not start with %q and end with %q around its variables", tmpl, uri, prefix, suffix)
+		}
+		for _, name := range p.Vars {
+			if v, ok := vars[name]; !ok || v == "" {
+				t.Fatalf("%q.Match(%q) = %v: variable %q has no value", tmpl, uri, vars, name)
+			}
+		}
+		if len(vars) != len(p.Vars) {
 			t.Fatalf("%q.Match(%q) gave %d variables, want %d", tmpl, uri, len(vars), len(p.Vars))
 		}
 	})
