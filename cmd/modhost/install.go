@@ -258,7 +258,9 @@ func runRemove(_ context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	unpin := func(entries []modlock.Entry) []modlock.Entry {
-		return slices.DeleteFunc(entries, func(e modlock.Entry) bool { return slices.Contains(gone, e) })
+		return slices.DeleteFunc(entries, func(e modlock.Entry) bool {
+			return slices.ContainsFunc(gone, func(g modlock.Entry) bool { return g.Equal(&e) })
+		})
 	}
 	if err := modlock.Edit(modlock.FileName, unpin); err != nil {
 		return e.fail(err)
