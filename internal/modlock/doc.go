@@ -24,9 +24,9 @@
 // space quoted as a Go string. A block without allow lines, written before
 // modhost recorded them, still parses (its Entry.Permissions is nil): the
 // manifest's hash alone pins the mod's permissions then, and the next
-// modhost get or update that pins the mod writes the lines. A block whose allow lines disagree with
-// the permissions its manifest declares is refused with a
-// [*PermissionError] naming the mod and the line.
+// modhost get or update that pins the mod writes the lines. A block whose
+// allow lines disagree with the permissions its manifest declares is
+// refused with a [*PermissionError] naming the mod and the line.
 //
 // # Fetching and checking
 //
