@@ -66,7 +66,9 @@ var commandDocs = map[string]commandDoc{
 		"from ./mods.lock. The module cache keeps their files."},
 	"verify": {summary: "Fetches every mod ./mods.lock pins again, into an empty module cache, so the module " +
 		"proxy and the checksum database answer anew, and compares the hashes with the lock's; then checks the " +
-		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes."},
+		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes, or whose allow " +
+		"lines differ from its manifest's permissions, with the line. A block without allow lines, from a lock " +
+		"written before modhost recorded them, is named with the get that writes them."},
 	"cache": {args: "[trim]", summary: "Shows the build cache's directory ($MODKIT_CACHE, else modkit under the user's " +
 		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
 		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},

@@ -333,5 +333,11 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		return e.fail(errors.New("verify: " + modlock.FileName + " does not match what was fetched"))
 	}
 	fmt.Fprintf(e.stdout, "%s: %d mods verified\n", modlock.FileName, len(entries))
+	for _, en := range entries {
+		if en.Permissions == nil {
+			fmt.Fprintf(e.stdout, "%s: %s has no allow lines, written before modhost recorded permissions; modhost get %s@%s writes them\n",
+				modlock.FileName, en.String(), en.Mod, en.Version)
+		}
+	}
 	return exitOK
 }
