@@ -73,9 +73,7 @@ func runGet(ctx context.Context, e *env, args []string) int {
 			version = "latest"
 		}
 		entry, err := e.install(ctx, path, version, entries, *yes)
-		var nc *noConsent
-		if errors.As(err, &nc) {
-			fmt.Fprintf(e.stderr, "modhost: %v\n", err)
+		if e.refusedConsent(err) {
 			refused = true
 			continue
 		}
@@ -86,6 +84,17 @@ func runGet(ctx context.Context, e *env, args []string) int {
 		installed = append(installed, entry)
 	}
 	return e.pinInstalled(installed, refused)
+}
+
+// refusedConsent reports whether err is a version refused for want of
+// consent, and says so on stderr; get and update go on with the next mod.
+func (e *env) refusedConsent(err error) bool {
+	var nc *noConsent
+	if !errors.As(err, &nc) {
+		return false
+	}
+	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
+	return true
 }
 
 // pinInstalled pins the installed entries, and returns get's or update's
@@ -268,9 +277,7 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 			continue
 		}
 		entry, err := e.install(ctx, old.Mod, latest, entries, *yes)
-		var nc *noConsent
-		if errors.As(err, &nc) {
-			fmt.Fprintf(e.stderr, "modhost: %v\n", err)
+		if e.refusedConsent(err) {
 			refused = true
 			continue
 		}
