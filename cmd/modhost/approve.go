@@ -31,7 +31,13 @@ func (e *env) approver(yes bool) host.Approver {
 // ask puts question, a call's approval question, to the person on w and
 // reads their answer, a line, from r: "y" or "yes" approves.
 func ask(ctx context.Context, r io.Reader, w io.Writer, question string) (bool, error) {
-	fmt.Fprintf(w, "%s\nRun it? [y/N] ", question)
+	return askYes(ctx, r, w, question+"\nRun it?")
+}
+
+// askYes writes prompt and " [y/N] " to w and reads the person's answer, a
+// line, from r: "y" or "yes" is yes.
+func askYes(ctx context.Context, r io.Reader, w io.Writer, prompt string) (bool, error) {
+	fmt.Fprintf(w, "%s [y/N] ", prompt)
 	answer := make(chan string, 1)
 	go func() {
 		// Left reading when the call is cancelled: modhost exits then.

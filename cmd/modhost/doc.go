@@ -46,9 +46,9 @@
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
 //	dev [--addr HOST:PORT] [--open]           serve the mod author's web inspector
-//	get MODULE[/PACKAGE][@VERSION]...         install published mods: fetch through the go
+//	get [--yes] MODULE[/PACKAGE][@VERSION]... install published mods: fetch through the go
 //	                                          command, verify, build, pin in ./mods.lock
-//	update [MODULE...]                        move locked mods to their latest versions
+//	update [--yes] [MODULE...]                move locked mods to their latest versions
 //	remove MODULE...                          unpin mods from ./mods.lock
 //	verify                                    fetch the locked mods again and compare
 //	cache [--json]                            the build cache's directory and size by part
@@ -57,7 +57,13 @@
 // Every command runs the mods ./mods.lock pins, besides --mods (and instead
 // of the bundled examples): each is checked against its lock entry first,
 // fetched when the module cache lacks it, and a mismatch, named with both
-// hashes, runs nothing.
+// hashes, runs nothing; so does a block whose allow lines disagree with the
+// permissions the mod's manifest declares.
+//
+// get and update print what a version changes against the locked one:
+// tools, permissions, approval rules. A version that widens a permission or
+// loosens an approval rule needs a yes on the terminal, or --yes; without
+// either the lock keeps what it had and the command exits 1.
 //
 // modhost COMMAND --help, or modhost help COMMAND, says what the command does
 // and lists its own flags; modhost --help lists the commands.

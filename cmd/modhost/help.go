@@ -46,17 +46,29 @@ var commandDocs = map[string]commandDoc{
 		"they mean to go get and the checksum database verifies what comes; builds the mod against the modkit " +
 		"version its module requires and starts it, so a mod speaking another protocol is refused now; prints " +
 		"what it offers; and pins it in ./mods.lock: module, version, the h1: hashes of its zip and go.mod, " +
-		"and its manifest's hash. PACKAGE names a mod below the module's root.\n" +
+		"its manifest's hash and the permissions it declares, one allow line each. PACKAGE names a mod below " +
+		"the module's root.\n" +
+		"Before building, get prints what the version changes against the one mods.lock pins: tools added and " +
+		"removed, permissions widened and narrowed, approval rules loosened and tightened; for a mod new to " +
+		"the lock, the permissions it asks for. A version that widens a permission or loosens an approval rule " +
+		"needs a yes on the terminal, or --yes; without either it is not pinned, the lock keeps what it had, " +
+		"and get exits 1 after pinning the other mods named.\n" +
 		"A version mods.lock pins already must come with the same bytes: other bytes are refused, naming both " +
 		"hashes, and the lock is left as it was."},
 	"update": {args: "[MODULE...]", summary: "Moves the mods of the named modules (default: every mod in " +
 		"./mods.lock) to their modules' latest versions, as get does, and rewrites the lock; a mod at its latest " +
-		"version is left as it is."},
+		"version is left as it is.\n" +
+		"It prints what each version changes against the locked one, as get does. A version that widens a " +
+		"permission or loosens an approval rule needs a yes on the terminal, or --yes: without either, update " +
+		"keeps the locked version, says what would widen, moves the other mods and exits 1; a lock with " +
+		"nothing to move is left byte for byte."},
 	"remove": {args: "MODULE...", summary: "Removes the mods of the named modules, or the named mod packages, " +
 		"from ./mods.lock. The module cache keeps their files."},
 	"verify": {summary: "Fetches every mod ./mods.lock pins again, into an empty module cache, so the module " +
 		"proxy and the checksum database answer anew, and compares the hashes with the lock's; then checks the " +
-		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes."},
+		"module cache's copies. Exits 1 naming each mod whose bytes differ, with both hashes, or whose allow " +
+		"lines differ from its manifest's permissions, with the line. A block without allow lines, from a lock " +
+		"written before modhost recorded them, is named with the get that writes them."},
 	"cache": {args: "[trim]", summary: "Shows the build cache's directory ($MODKIT_CACHE, else modkit under the user's " +
 		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
 		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},

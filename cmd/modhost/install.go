@@ -46,8 +46,12 @@ func lockOptions(progress io.Writer) *modlock.Options {
 	return opts
 }
 
+// yesFlag is get's and update's --yes.
+const yesFlag = "allow, without asking, a version that widens a mod's permissions or loosens its approval rules"
+
 func runGet(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("get", flag.ContinueOnError)
+	yes := fs.Bool("yes", false, yesFlag)
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -59,6 +63,7 @@ func runGet(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	var installed []modlock.Entry
+	refused := false
 	for _, arg := range fs.Args() {
 		path, version, _ := strings.Cut(arg, "@")
 		if path == "" || strings.ContainsAny(version, "@ ") {
@@ -67,22 +72,50 @@ func runGet(ctx context.Context, e *env, args []string) int {
 		if version == "" {
 			version = "latest"
 		}
-		entry, err := e.install(ctx, path, version, entries)
+		entry, err := e.install(ctx, path, version, entries, *yes)
+		if e.refusedConsent(err) {
+			refused = true
+			continue
+		}
 		if err != nil {
 			return e.fail(err)
 		}
 		entries = replaceEntry(entries, entry)
 		installed = append(installed, entry)
 	}
+	return e.pinInstalled(installed, refused)
+}
+
+// refusedConsent reports whether err is a version refused for want of
+// consent, and says so on stderr; get and update go on with the next mod.
+func (e *env) refusedConsent(err error) bool {
+	var nc *noConsent
+	if !errors.As(err, &nc) {
+		return false
+	}
+	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
+	return true
+}
+
+// pinInstalled pins the installed entries, and returns get's or update's
+// exit code: 1 when a version was refused for want of consent.
+func (e *env) pinInstalled(installed []modlock.Entry, refused bool) int {
 	if err := pin(installed); err != nil {
 		return e.fail(err)
+	}
+	if refused {
+		return exitFailed
 	}
 	return exitOK
 }
 
 // pin puts the installed entries in ./mods.lock, each in place of the
-// entry of the same mod, keeping what another modhost pinned meanwhile.
+// entry of the same mod, keeping what another modhost pinned meanwhile;
+// with none, it leaves the lock untouched.
 func pin(installed []modlock.Entry) error {
+	if len(installed) == 0 {
+		return nil
+	}
 	return modlock.Edit(modlock.FileName, func(entries []modlock.Entry) []modlock.Entry {
 		for _, e := range installed {
 			entries = replaceEntry(entries, e)
@@ -92,9 +125,12 @@ func pin(installed []modlock.Entry) error {
 }
 
 // install fetches a mod, checks it against the lock when it pins the same
-// version, builds and starts it (so an incompatible protocol is refused
-// now), prints what it offers and returns its lock entry.
-func (e *env) install(ctx context.Context, path, version string, locked []modlock.Entry) (modlock.Entry, error) {
+// version, prints what the version changes against the locked one (or,
+// for a mod new to the lock, the permissions it asks for), asks for
+// consent when it widens them (yes is --yes), then builds and starts it
+// (so an incompatible protocol is refused now), prints what it offers and
+// returns its lock entry. A version refused consent is a *noConsent.
+func (e *env) install(ctx context.Context, path, version string, locked []modlock.Entry, yes bool) (modlock.Entry, error) {
 	f, err := modlock.Download(ctx, path, version, lockOptions(e.stderr))
 	if err != nil {
 		return modlock.Entry{}, fmt.Errorf("get %s@%s: %w", path, version, err)
@@ -103,12 +139,18 @@ func (e *env) install(ctx context.Context, path, version string, locked []modloc
 	if err != nil {
 		return modlock.Entry{}, fmt.Errorf("get %s@%s: %v", f.Module, f.Version, err)
 	}
+	var was *modlock.Entry
 	for _, old := range locked {
-		if old.Mod == entry.Mod && old.Version == entry.Version {
-			if err := modlock.Compare(old, f); err != nil {
-				return modlock.Entry{}, fmt.Errorf("%s: %w", modlock.FileName, err)
-			}
+		if old.Mod == entry.Mod {
+			was = &old
 		}
+	}
+	if was != nil && was.Version == entry.Version {
+		if err := modlock.Compare(*was, f); err != nil {
+			return modlock.Entry{}, fmt.Errorf("%s: %w", modlock.FileName, err)
+		}
+	} else if err := e.consent(ctx, f, was, yes); err != nil {
+		return modlock.Entry{}, err
 	}
 	dirs, err := modlock.Resolve(ctx, []modlock.Entry{entry}, lockOptions(e.stderr))
 	if err != nil {
@@ -150,7 +192,11 @@ func (e *env) startMod(ctx context.Context, dir string) (*manifest.Manifest, err
 func writeOffers(w io.Writer, man *manifest.Manifest) {
 	fmt.Fprintf(w, "mod %s: %s\n", man.ID, man.Description)
 	for _, t := range man.Tools {
-		fmt.Fprintf(w, "  tool %s: %s\n", t.Name, firstSentence(t.Description))
+		asks := ""
+		if t.Approval != nil {
+			asks = "(asks for approval) "
+		}
+		fmt.Fprintf(w, "  tool %s: %s%s\n", t.Name, asks, firstSentence(t.Description))
 	}
 	for _, c := range man.Commands {
 		fmt.Fprintf(w, "  command %s: %s\n", c.ID, c.Title)
@@ -207,6 +253,7 @@ func selected(entries []modlock.Entry, names []string) ([]modlock.Entry, error) 
 
 func runUpdate(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("update", flag.ContinueOnError)
+	yes := fs.Bool("yes", false, yesFlag)
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
@@ -219,6 +266,7 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	var installed []modlock.Entry
+	refused := false
 	for _, old := range todo {
 		latest, err := modlock.Latest(ctx, old.Module, lockOptions(e.stderr))
 		if err != nil {
@@ -228,17 +276,18 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s %s is up to date\n", old.Module, old.Version)
 			continue
 		}
-		entry, err := e.install(ctx, old.Mod, latest, entries)
+		entry, err := e.install(ctx, old.Mod, latest, entries, *yes)
+		if e.refusedConsent(err) {
+			refused = true
+			continue
+		}
 		if err != nil {
 			return e.fail(err)
 		}
 		entries = replaceEntry(entries, entry)
 		installed = append(installed, entry)
 	}
-	if err := pin(installed); err != nil {
-		return e.fail(err)
-	}
-	return exitOK
+	return e.pinInstalled(installed, refused)
 }
 
 func runRemove(_ context.Context, e *env, args []string) int {
@@ -258,7 +307,9 @@ func runRemove(_ context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	unpin := func(entries []modlock.Entry) []modlock.Entry {
-		return slices.DeleteFunc(entries, func(e modlock.Entry) bool { return slices.Contains(gone, e) })
+		return slices.DeleteFunc(entries, func(e modlock.Entry) bool {
+			return slices.ContainsFunc(gone, func(g modlock.Entry) bool { return g.Equal(&e) })
+		})
 	}
 	if err := modlock.Edit(modlock.FileName, unpin); err != nil {
 		return e.fail(err)
@@ -289,5 +340,11 @@ func runVerify(ctx context.Context, e *env, args []string) int {
 		return e.fail(errors.New("verify: " + modlock.FileName + " does not match what was fetched"))
 	}
 	fmt.Fprintf(e.stdout, "%s: %d mods verified\n", modlock.FileName, len(entries))
+	for _, en := range entries {
+		if en.Permissions == nil {
+			fmt.Fprintf(e.stdout, "%s: %s has no allow lines, written before modhost recorded permissions; modhost get %s@%s writes them\n",
+				modlock.FileName, en.String(), en.Mod, en.Version)
+		}
+	}
 	return exitOK
 }

@@ -59,6 +59,54 @@ import (
 func count(context.Context, *sdk.Env, json.RawMessage) (string, error) { return "none yet", nil }
 `
 
+// fetchV1 is a mod published as example.com/fetch v1.0.0: it connects to
+// one endpoint, and its one tool asks for approval.
+const fetchV1 = `// Package fetch is a test mod whose v1.1.0 asks for more than v1.0.0.
+package fetch
+
+import "github.com/modkit/modkit/sdk"
+
+// GetInput names the page to fetch.
+type GetInput struct {
+	// URL is the page's address.
+	URL string ` + "`json:\"url\"`" + `
+}
+
+// Mod is the fetch mod.
+var Mod = sdk.DefineMod(sdk.Mod{
+	Metadata:    sdk.Metadata{ID: "fetch", Description: "Fetches pages."},
+	Permissions: sdk.Permissions{Connect: []string{"127.0.0.1:9099"}},
+	AI: sdk.AI{Tools: []sdk.Tool{
+		sdk.PlainTool[GetInput]{
+			Name:        "fetch_get",
+			Description: "Fetches a page. Call it with the page's URL.",
+			Approval:    &sdk.Approval[GetInput]{Reason: "it fetches a page"},
+			Run: func(tc *sdk.ToolContext, in GetInput) (sdk.Result, error) {
+				return sdk.Text("fetched " + in.URL), nil
+			},
+		},
+	}},
+})
+`
+
+// fetchV2 is example.com/fetch v1.1.0: it connects anywhere, runs any
+// program, adds a tool, and fetch_get no longer asks for approval.
+var fetchV2 = strings.NewReplacer(
+	`Permissions: sdk.Permissions{Connect: []string{"127.0.0.1:9099"}},`,
+	`Permissions: sdk.Permissions{Connect: []string{sdk.Any}, Run: []string{sdk.Any}},`,
+	`			Approval:    &sdk.Approval[GetInput]{Reason: "it fetches a page"},
+`, "",
+	`	}},
+})`, `		sdk.PlainTool[GetInput]{
+			Name:        "fetch_run",
+			Description: "Runs what a page says.",
+			Run: func(tc *sdk.ToolContext, in GetInput) (sdk.Result, error) {
+				return sdk.Text("ran " + in.URL), nil
+			},
+		},
+	}},
+})`).Replace(fetchV1)
+
 // scriptT adapts a script's environment to what modproxytest needs.
 type scriptT struct{ e *testscript.Env }
 
@@ -98,6 +146,8 @@ func TestInstallScripts(t *testing.T) {
 			"lockset":       lockSet,
 			"publishfuture": publishFuture,
 			"cachecopies":   cacheCopies,
+			"publishfetch":  publishFetch,
+			"lockdel":       lockDel,
 		},
 		Setup: func(e *testscript.Env) error {
 			st := scriptT{e}
@@ -222,6 +272,24 @@ func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
 	p.Add(st, "example.com/future", "v1.0.0", dir, nil)
 }
 
+// publishFetch adds to the proxy the mod example.com/fetch v1.0.0 and
+// v1.1.0, which widens its permissions and loosens an approval rule.
+func publishFetch(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 0 {
+		ts.Fatalf("usage: publishfetch")
+	}
+	if fetchV2 == fetchV1 {
+		ts.Fatalf("fetchV2 is fetchV1: the replacements found nothing to replace")
+	}
+	p := ts.Value("proxy").(*modproxytest.Proxy)
+	st := tsT{ts}
+	dir := filepath.Join(ts.Getenv("WORK"), "src", "fetch")
+	p.WriteMod(st, dir, "example.com/fetch", "v0.1.0", fetchV1)
+	p.Add(st, "example.com/fetch", "v1.0.0", dir, nil)
+	p.WriteMod(st, dir, "example.com/fetch", "v0.1.0", fetchV2)
+	p.Add(st, "example.com/fetch", "v1.1.0", dir, nil)
+}
+
 // cacheCopies checks the copies of example.com/greet in $MODKIT_CACHE:
 // one per VERSION named, each holding the files the proxy serves, and
 // nothing else beside them: cachecopies VERSION...
@@ -252,7 +320,8 @@ func cacheCopies(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// lockSet sets a field of the first block of mods.lock: lockset KEY VALUE.
+// lockSet sets a field of the first block of mods.lock, its first KEY
+// line: lockset KEY VALUE.
 func lockSet(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
 		ts.Fatalf("usage: lockset KEY VALUE")
@@ -269,6 +338,26 @@ func lockSet(ts *testscript.TestScript, neg bool, args []string) {
 		}
 	}
 	ts.Fatalf("mods.lock has no %s line", args[0])
+}
+
+// lockDel deletes every KEY line of mods.lock, as a lock written before
+// modhost recorded them lacks them: lockdel KEY.
+func lockDel(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: lockdel KEY")
+	}
+	path := ts.MkAbs("mods.lock")
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	lines := bytes.Split(data, []byte("\n"))
+	kept := slices.DeleteFunc(slices.Clone(lines), func(l []byte) bool {
+		f := strings.Fields(string(l))
+		return len(f) > 0 && f[0] == args[0] && l[0] == '\t'
+	})
+	if len(kept) == len(lines) {
+		ts.Fatalf("mods.lock has no %s line", args[0])
+	}
+	ts.Check(os.WriteFile(path, bytes.Join(kept, []byte("\n")), 0o644))
 }
 
 // tsT adapts a running script to what modproxytest needs.

@@ -85,8 +85,9 @@ commands:
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
                                         serve the mod author's web inspector, with live reload
-  get MODULE[/PACKAGE][@VERSION]...     install a published mod: fetch, verify, build, pin in mods.lock
-  update [MODULE...]                    move locked mods to their latest versions
+  get [--yes] MODULE[/PACKAGE][@VERSION]...
+                                        install a published mod: fetch, verify, build, pin in mods.lock
+  update [--yes] [MODULE...]            move locked mods to their latest versions
   remove MODULE...                      remove mods from mods.lock
   verify                                fetch the locked mods again and compare them with mods.lock
   cache [--json]                        show the build cache's directory and size

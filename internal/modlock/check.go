@@ -14,6 +14,8 @@ import (
 
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/sumdb/dirhash"
+
+	"github.com/modkit/modkit/manifest"
 )
 
 // ErrMismatch is the error of a mod whose bytes differ from its lock
@@ -168,10 +170,8 @@ func resolve(ctx context.Context, e Entry, modCache string, opts *Options) (stri
 	} else if got != e.GoMod {
 		return "", &MismatchError{Entry: e, What: "go.mod", Where: where, Got: got, Want: e.GoMod}
 	}
-	if got, err := manifestSum(filepath.Join(dir, filepath.FromSlash(e.Rel()))); err != nil {
-		return "", fmt.Errorf("%s: %v", e.String(), err)
-	} else if got != e.Manifest {
-		return "", &MismatchError{Entry: e, What: "manifest", Where: where, Got: got, Want: e.Manifest}
+	if err := checkManifest(e, filepath.Join(dir, filepath.FromSlash(e.Rel())), where); err != nil {
+		return "", err
 	}
 	copyRoot, _ := opts.copyDir()
 	copied, err := copyOf(e, dir, copyRoot, escPath+"@"+escVersion)
@@ -189,14 +189,27 @@ func compare(e Entry, f *Fetched, where string) error {
 	if f.GoMod != e.GoMod {
 		return &MismatchError{Entry: e, What: "go.mod", Where: where, Got: f.GoMod, Want: e.GoMod}
 	}
-	got, err := manifestSum(f.ModDir)
+	return checkManifest(e, f.ModDir, where)
+}
+
+// checkManifest checks the manifest in modDir against the entry: its hash,
+// then the permissions it declares against the entry's allow lines.
+func checkManifest(e Entry, modDir, where string) error {
+	got, err := manifestSum(modDir)
 	if err != nil {
 		return fmt.Errorf("%s: %v", e.String(), err)
 	}
 	if got != e.Manifest {
 		return &MismatchError{Entry: e, What: "manifest", Where: where, Got: got, Want: e.Manifest}
 	}
-	return nil
+	if e.Permissions == nil {
+		return nil
+	}
+	m, err := manifest.Load(modDir)
+	if err != nil {
+		return fmt.Errorf("%s: %v", e.String(), err)
+	}
+	return checkAllowed(e, m.Permissions)
 }
 
 // goModSum returns the h1: hash of a go.mod file, as go.sum records it.

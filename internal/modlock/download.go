@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/modkit/modkit/manifest"
 )
 
 // Options configure the go command modlock runs. A nil *Options means
@@ -67,13 +69,22 @@ type Fetched struct {
 }
 
 // Entry returns the lock entry of the fetched mod, with the hash of its
-// manifest.
+// manifest and the permissions it declares.
 func (f *Fetched) Entry() (Entry, error) {
 	sum, err := manifestSum(f.ModDir)
 	if err != nil {
 		return Entry{}, err
 	}
-	return Entry{Mod: f.Mod, Module: f.Module, Version: f.Version, Zip: f.Zip, GoMod: f.GoMod, Manifest: sum}, nil
+	m, err := f.Manifest()
+	if err != nil {
+		return Entry{}, err
+	}
+	return Entry{Mod: f.Mod, Module: f.Module, Version: f.Version, Zip: f.Zip, GoMod: f.GoMod, Manifest: sum, Permissions: canonical(m.Permissions)}, nil
+}
+
+// Manifest reads and decodes the fetched mod's manifest.
+func (f *Fetched) Manifest() (*manifest.Manifest, error) {
+	return manifest.Load(f.ModDir)
 }
 
 // Download fetches the module holding the package pkg at version, a

@@ -90,6 +90,24 @@ func TestDownloadResolve(t *testing.T) {
 	_, err = modlock.Resolve(ctx, []modlock.Entry{edited}, opts)
 	assertMismatch(t, err, "zip", e.Zip, edited.Zip)
 
+	// The entry allows what the manifest declares (nothing); a lock
+	// allowing more is refused, naming the line, and so is Compare.
+	if got := modlock.AllowLines(e.Permissions); e.Permissions == nil || len(got) != 1 || got[0] != "none" {
+		t.Fatalf("the entry's permissions: got %v (%q), want none", e.Permissions, got)
+	}
+	wider, err := modlock.Parse("mods.lock", []byte(strings.Replace(string(modlock.Format([]modlock.Entry{e})), "allow    none", "allow    run git", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *modlock.PermissionError
+	_, err = modlock.Resolve(ctx, wider, opts)
+	if !errors.As(err, &pe) || !errors.Is(err, modlock.ErrMismatch) || pe.Allow != "run git" || pe.Line != 10 {
+		t.Fatalf("Resolve with allow run git on line 10: got %v, want a *PermissionError naming the line", err)
+	}
+	if err := modlock.Compare(wider[0], f); !errors.As(err, &pe) {
+		t.Fatalf("Compare with allow run git: got %v, want a *PermissionError", err)
+	}
+
 	// A file of the module cache edited is refused, naming the hashes.
 	cached := filepath.Join(f.Dir, "greet.go")
 	orig, err := os.ReadFile(cached)

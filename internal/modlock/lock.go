@@ -14,6 +14,7 @@ import (
 	"golang.org/x/mod/module"
 
 	"github.com/modkit/modkit/internal/modbuild"
+	"github.com/modkit/modkit/manifest"
 )
 
 // FileName is the lock file's name, in the directory modhost runs in.
@@ -32,6 +33,28 @@ type Entry struct {
 	// Manifest is "sha256:" and the hex SHA-256 of the mod's
 	// mod.manifest.json.
 	Manifest string
+	// Permissions are what the block's allow lines allow the mod, which
+	// must be what its manifest declares; nil when the block has no allow
+	// line (a lock written before modhost recorded them), and then the
+	// manifest's hash alone pins them.
+	Permissions *manifest.Permissions
+
+	// line is the block's first line in the lock file, and allowLine the
+	// line of each allow line's value, when the entry was parsed.
+	line      int
+	allowLine map[string]int
+}
+
+// Equal reports whether e and o pin the same mod with the same hashes and
+// allow the same permissions.
+func (e *Entry) Equal(o *Entry) bool {
+	if e.Mod != o.Mod || e.Module != o.Module || e.Version != o.Version || e.Zip != o.Zip || e.GoMod != o.GoMod || e.Manifest != o.Manifest {
+		return false
+	}
+	if (e.Permissions == nil) != (o.Permissions == nil) {
+		return false
+	}
+	return e.Permissions == nil || slices.Equal(AllowLines(e.Permissions), AllowLines(o.Permissions))
 }
 
 // Rel returns the mod's directory inside its module, slash-separated, ""
@@ -68,6 +91,9 @@ func (e *Entry) check() error {
 	}
 	if !validSHA256(e.Manifest) {
 		return fmt.Errorf("manifest: %q is not sha256: and 64 hex digits", e.Manifest)
+	}
+	if problems := e.Permissions.Problems(); len(problems) > 0 {
+		return fmt.Errorf("allow: %s", problems[0].String())
 	}
 	return nil
 }
@@ -108,6 +134,11 @@ func Format(entries []Entry) []byte {
 		fmt.Fprintf(&b, "\tzip      %s\n", e.Zip)
 		fmt.Fprintf(&b, "\tgo.mod   %s\n", e.GoMod)
 		fmt.Fprintf(&b, "\tmanifest %s\n", e.Manifest)
+		if e.Permissions != nil {
+			for _, l := range AllowLines(e.Permissions) {
+				fmt.Fprintf(&b, "\tallow    %s\n", l)
+			}
+		}
 	}
 	return b.Bytes()
 }
@@ -173,7 +204,7 @@ func Parse(name string, data []byte) ([]Entry, error) {
 				fail(n, "want a block's first line, mod PACKAGE, got %q", text)
 				continue
 			}
-			cur, start, seen = &Entry{Mod: f[1]}, n, map[string]bool{}
+			cur, start, seen = &Entry{Mod: f[1], line: n}, n, map[string]bool{}
 			continue
 		}
 		if cur == nil {
@@ -181,13 +212,20 @@ func Parse(name string, data []byte) ([]Entry, error) {
 			continue
 		}
 		key := f[0]
+		if key == "allow" {
+			value := strings.TrimSpace(strings.TrimPrefix(text, key))
+			if err := allow(cur, value, n); err != nil {
+				fail(n, "%v", err)
+			}
+			continue
+		}
 		want := 2
 		if key == "module" {
 			want = 3
 		}
 		switch {
 		case key != "module" && key != "zip" && key != "go.mod" && key != "manifest":
-			fail(n, "unknown key %q; want module, zip, go.mod or manifest", key)
+			fail(n, "unknown key %q; want module, zip, go.mod, manifest or allow", key)
 			continue
 		case seen[key]:
 			fail(n, "%s given twice", key)
@@ -214,6 +252,31 @@ func Parse(name string, data []byte) ([]Entry, error) {
 	}
 	slices.SortFunc(entries, func(a, b Entry) int { return strings.Compare(a.Mod, b.Mod) })
 	return entries, nil
+}
+
+// allow adds to e the permission of its allow line n, whose value is
+// value.
+func allow(e *Entry, value string, n int) error {
+	if e.Permissions == nil {
+		e.Permissions, e.allowLine = &manifest.Permissions{}, map[string]int{}
+	}
+	if value == allowNone || e.allowLine[allowNone] > 0 {
+		if len(e.allowLine) > 0 {
+			return errors.New("allow none must be the block's only allow line")
+		}
+		e.allowLine[allowNone] = n
+		return nil
+	}
+	if err := addAllow(e.Permissions, value); err != nil {
+		return err
+	}
+	lines := AllowLines(e.Permissions)
+	for _, l := range lines {
+		if _, ok := e.allowLine[l]; !ok {
+			e.allowLine[l] = n
+		}
+	}
+	return nil
 }
 
 // Read reads the lock file at path; a missing file is no entries.

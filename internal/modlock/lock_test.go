@@ -3,6 +3,8 @@ package modlock
 import (
 	"strings"
 	"testing"
+
+	"github.com/modkit/modkit/manifest"
 )
 
 var (
@@ -37,7 +39,7 @@ mod example.com/weather/mod
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[0] != entries[1] || got[1] != entries[0] {
+	if len(got) != 2 || !got[0].Equal(&entries[1]) || !got[1].Equal(&entries[0]) {
 		t.Fatalf("Parse: got %+v, want the entries sorted by mod", got)
 	}
 	if rel := got[1].Rel(); rel != "mod" {
@@ -80,6 +82,10 @@ func TestParseErrors(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add(string(Format([]Entry{{Mod: "example.com/a/b", Module: "example.com/a", Version: "v1.0.0", Zip: h1A, GoMod: h1B, Manifest: sha}})))
 	f.Add("mod x\n\tzip h1:\n")
+	f.Add(string(Format([]Entry{{Mod: "example.com/a", Module: "example.com/a", Version: "v1.0.0", Zip: h1A, GoMod: h1B, Manifest: sha, Permissions: &manifest.Permissions{
+		WriteWorkspace: true, Connect: []string{"127.0.0.1:9099"}, Run: []string{"/opt/my tools/x"}, Read: []string{"$HOME/.config"}, Env: []string{"TOKEN"},
+	}}})))
+	f.Add("mod example.com/a\n\tmodule example.com/a v1.0.0\n\tzip " + h1A + "\n\tgo.mod " + h1A + "\n\tmanifest " + sha + "\n\tallow none\n")
 	f.Fuzz(func(t *testing.T, data string) {
 		entries, err := Parse("mods.lock", []byte(data))
 		if err != nil {
@@ -93,7 +99,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("got %d entries after formatting, want %d", len(again), len(entries))
 		}
 		for i := range entries {
-			if again[i] != entries[i] {
+			if !again[i].Equal(&entries[i]) {
 				t.Fatalf("entry %d: got %+v after formatting, want %+v", i, again[i], entries[i])
 			}
 		}
