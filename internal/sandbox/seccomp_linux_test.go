@@ -54,7 +54,7 @@ func runProbe(w io.Writer, unixPath string) {
 		c.Close()
 	}
 	fmt.Fprintf(w, "connect(unix socket made outside)\t%s\n", result(err))
-	for name, value := range capabilitySets() {
+	for name, value := range probe.Capabilities() {
 		fmt.Fprintf(w, "%s\t%#x\n", name, value)
 	}
 }
@@ -64,30 +64,6 @@ func errnoOrNil(errno unix.Errno) error {
 		return nil
 	}
 	return errno
-}
-
-// capabilitySets are the calling thread's capability sets as
-// /proc/self/status names them, which a confined process may not read.
-func capabilitySets() map[string]uint64 {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	sets := map[string]uint64{}
-	if unix.Capget(&hdr, &data[0]) == nil {
-		sets["CapEff"] = uint64(data[1].Effective)<<32 | uint64(data[0].Effective)
-		sets["CapPrm"] = uint64(data[1].Permitted)<<32 | uint64(data[0].Permitted)
-		sets["CapInh"] = uint64(data[1].Inheritable)<<32 | uint64(data[0].Inheritable)
-	}
-	var bnd, amb uint64
-	for c := range 64 {
-		if n, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && n == 1 {
-			bnd |= 1 << c
-		}
-		if n, err := unix.PrctlRetInt(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_IS_SET, uintptr(c), 0, 0); err == nil && n == 1 {
-			amb |= 1 << c
-		}
-	}
-	sets["CapBnd"], sets["CapAmb"] = bnd, amb
-	return sets
 }
 
 // runProbeProcess runs the test binary as a probe, confined by p unless
@@ -231,5 +207,5 @@ func slicesContains(list []string, s string) bool {
 
 // hasSetPCap reports whether the test may empty the bounding set.
 func hasSetPCap() bool {
-	return capabilitySets()["CapEff"]&(1<<unix.CAP_SETPCAP) != 0
+	return probe.Capabilities()["CapEff"]&(1<<unix.CAP_SETPCAP) != 0
 }

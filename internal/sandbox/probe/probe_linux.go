@@ -133,3 +133,27 @@ func Sockets() []Attempt {
 		socket("socket(AF_VSOCK, SOCK_STREAM)", false, unix.AF_VSOCK, unix.SOCK_STREAM|cloexec, 0),
 	}
 }
+
+// Capabilities are the calling thread's capability sets, named as
+// /proc/self/status names them (which a confined process may not read).
+func Capabilities() map[string]uint64 {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	sets := map[string]uint64{}
+	if unix.Capget(&hdr, &data[0]) == nil {
+		sets["CapEff"] = uint64(data[1].Effective)<<32 | uint64(data[0].Effective)
+		sets["CapPrm"] = uint64(data[1].Permitted)<<32 | uint64(data[0].Permitted)
+		sets["CapInh"] = uint64(data[1].Inheritable)<<32 | uint64(data[0].Inheritable)
+	}
+	var bnd, amb uint64
+	for c := range 64 {
+		if n, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, uintptr(c), 0, 0, 0); err == nil && n == 1 {
+			bnd |= 1 << c
+		}
+		if n, err := unix.PrctlRetInt(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_IS_SET, uintptr(c), 0, 0); err == nil && n == 1 {
+			amb |= 1 << c
+		}
+	}
+	sets["CapBnd"], sets["CapAmb"] = bnd, amb
+	return sets
+}

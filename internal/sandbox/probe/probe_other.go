@@ -10,3 +10,6 @@ func Sockets() []Attempt { return nil }
 
 // Allowed is empty: only Linux has the filter.
 func Allowed() []Attempt { return nil }
+
+// Capabilities is empty: capability sets are Linux's.
+func Capabilities() map[string]uint64 { return nil }
