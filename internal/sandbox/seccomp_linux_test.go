@@ -130,6 +130,7 @@ func TestSeccompProbe(t *testing.T) {
 			c.Close()
 		}
 	}()
+	t.Logf("the host's uid: %d", os.Geteuid())
 	free := runProbeProcess(t, nil, unixPath)
 	permission := func(r string) bool { return r == "EPERM" || r == "EACCES" }
 
@@ -208,4 +209,43 @@ func slicesContains(list []string, s string) bool {
 // hasSetPCap reports whether the test may empty the bounding set.
 func hasSetPCap() bool {
 	return probe.Capabilities()["CapEff"]&(1<<unix.CAP_SETPCAP) != 0
+}
+
+// TestSeccompProbeUnprivileged runs TestSeccompProbe again as nobody
+// (uid 65534), in a copy of the test binary any user may run: an
+// unprivileged host confines its mods alike.
+func TestSeccompProbeUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("this run is unprivileged: TestSeccompProbe is the unprivileged case")
+	}
+	if err := Check(); err != nil {
+		t.Skip(err)
+	}
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil {
+		t.Skip("no setpriv (util-linux) to run the test as another user")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "sandbox-probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	bin := filepath.Join(dir, "sandbox.test")
+	if err := errors.Join(os.Chmod(dir, 0o755), os.WriteFile(bin, data, 0o755)); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^TestSeccompProbe$", "-test.v")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "the host's uid: 65534") || !strings.Contains(string(out), "--- PASS: TestSeccompProbe") {
+		t.Errorf("TestSeccompProbe as uid 65534: got %v\n%s\nwant it passed", err, out)
+	}
 }
