@@ -1,8 +1,6 @@
 package host_test
 
 import (
-	"context"
-	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
@@ -55,16 +53,7 @@ func TestConfinementHoles(t *testing.T) {
 	defer gram.Close()
 
 	h := load(t, nil, hostileDir, permittedDir)
-	sess := sdk.Session{ID: "s", Workspace: t.TempDir()}
-	try := func(mod, op, target string) *host.CallResult {
-		t.Helper()
-		in, _ := json.Marshal(map[string]string{"target": target})
-		res, err := h.Call(context.Background(), &host.CallRequest{Tool: mod + "_" + op, Input: in, Session: sess})
-		if err != nil {
-			t.Fatalf("%s_%s %s: %v", mod, op, target, err)
-		}
-		return res
-	}
+	try := attempter(t, h, sdk.Session{ID: "s", Workspace: t.TempDir()})
 	self := func(mod string) string {
 		t.Helper()
 		res := try(mod, "self", "")
