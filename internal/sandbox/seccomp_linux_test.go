@@ -22,6 +22,10 @@ import (
 // its capabilities, each on a line, and exits.
 const probeEnv = "MODKIT_SANDBOX_PROBE"
 
+// probeTCPEnv, "ADDR ADDR", has the probe dial both TCP addresses, the
+// first also with Multipath TCP.
+const probeTCPEnv = "MODKIT_SANDBOX_PROBE_TCP"
+
 func TestMain(m *testing.M) {
 	if path := os.Getenv(probeEnv); path != "" {
 		runProbe(os.Stdout, path)
@@ -54,6 +58,20 @@ func runProbe(w io.Writer, unixPath string) {
 		c.Close()
 	}
 	fmt.Fprintf(w, "connect(unix socket made outside)\t%s\n", result(err))
+	if addrs := strings.Fields(os.Getenv(probeTCPEnv)); len(addrs) == 2 {
+		dial := func(name, addr string, mptcp bool) {
+			d := net.Dialer{}
+			d.SetMultipathTCP(mptcp)
+			c, err := d.Dial("tcp", addr)
+			if err == nil {
+				c.Close()
+			}
+			fmt.Fprintf(w, "%s\t%s\n", name, result(err))
+		}
+		dial("dial declared port", addrs[0], false)
+		dial("dial declared port with MPTCP", addrs[0], true)
+		dial("dial other port", addrs[1], false)
+	}
 	for name, value := range probe.Capabilities() {
 		fmt.Fprintf(w, "%s\t%#x\n", name, value)
 	}
@@ -68,14 +86,14 @@ func errnoOrNil(errno unix.Errno) error {
 
 // runProbeProcess runs the test binary as a probe, confined by p unless
 // p is nil, and returns its results by name.
-func runProbeProcess(t *testing.T, p *Policy, unixPath string) map[string]string {
+func runProbeProcess(t *testing.T, p *Policy, unixPath string, env ...string) map[string]string {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), probeEnv+"="+unixPath)
+	cmd.Env = append(append(os.Environ(), probeEnv+"="+unixPath), env...)
 	var out, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if p == nil {
@@ -209,6 +227,43 @@ func slicesContains(list []string, s string) bool {
 // hasSetPCap reports whether the test may empty the bounding set.
 func hasSetPCap() bool {
 	return probe.Capabilities()["CapEff"]&(1<<unix.CAP_SETPCAP) != 0
+}
+
+// TestDeclaredPort checks that the filter leaves a mod the TCP port it
+// declares, which Landlock filters: a plain dial and a Multipath TCP one
+// (refused, then plain TCP as Go falls back) reach it; another port does
+// not.
+func TestDeclaredPort(t *testing.T) {
+	if err := Check(); err != nil {
+		t.Skip(err)
+	}
+	var addrs []string
+	var port uint16
+	for range 2 {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+		addrs = append(addrs, ln.Addr().String())
+		port = uint16(ln.Addr().(*net.TCPAddr).Port)
+	}
+	addrs[0], addrs[1] = addrs[1], addrs[0] // the declared port first
+	got := runProbeProcess(t, &Policy{ConnectPorts: []uint16{port}}, "/nonexistent", probeTCPEnv+"="+strings.Join(addrs, " "))
+	for name, want := range map[string]string{"dial declared port": "ok", "dial declared port with MPTCP": "ok", "dial other port": "EACCES"} {
+		if got[name] != want {
+			t.Errorf("%s: got %s, want %s", name, got[name], want)
+		}
+	}
 }
 
 // TestSeccompProbeUnprivileged runs TestSeccompProbe again as nobody
