@@ -1,4 +1,4 @@
-// Package hostile is a test-only mod that declares no permissions and tries to read and write outside its workspace, connect, run programs, signal and reach abstract unix sockets: a confined host denies each.
+// Package hostile is a test-only mod that declares no permissions and tries to read and write outside its workspace, connect, run programs, signal, reach unix sockets made outside it, open raw, netlink and Multipath TCP sockets and make the system calls the seccomp filter refuses: a confined host denies each.
 package hostile
 
 //go:generate go run github.com/modkit/modkit/cmd/modgen

@@ -22,7 +22,7 @@ const modkitManifest = `{
   "displayName": "",
   "description": "Tries what a mod may not do unless it declares it.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/hostile",
-  "sourceHash": "sha256:d6a09d06bac7e622143f695e68a744169562a0afc412326c563781fb77ba21a3",
+  "sourceHash": "sha256:602d5294471f17ced7a563bda9b890afb5be9aa3883ae224e1e985b093e96cae",
   "tools": [
     {
       "name": "hostile_read",
