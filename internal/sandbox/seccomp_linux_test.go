@@ -134,20 +134,7 @@ func TestSeccompProbe(t *testing.T) {
 	dir := t.TempDir()
 	os.Chmod(dir, 0o755)
 	unixPath := filepath.Join(dir, "outside.sock")
-	ln, err := net.Listen("unix", unixPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	listen(t, "unix", unixPath)
 	t.Logf("the host's uid: %d", os.Geteuid())
 	free := runProbeProcess(t, nil, unixPath)
 	permission := func(r string) bool { return r == "EPERM" || r == "EACCES" }
@@ -240,20 +227,7 @@ func TestDeclaredPort(t *testing.T) {
 	var addrs []string
 	var port uint16
 	for range 2 {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer ln.Close()
-		go func() {
-			for {
-				c, err := ln.Accept()
-				if err != nil {
-					return
-				}
-				c.Close()
-			}
-		}()
+		ln := listen(t, "tcp", "127.0.0.1:0")
 		addrs = append(addrs, ln.Addr().String())
 		port = uint16(ln.Addr().(*net.TCPAddr).Port)
 	}
@@ -303,4 +277,25 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "the host's uid: 65534") || !strings.Contains(string(out), "--- PASS: TestSeccompProbe") {
 		t.Errorf("TestSeccompProbe as uid 65534: got %v\n%s\nwant it passed", err, out)
 	}
+}
+
+// listen listens on addr, accepting and closing connections, until the
+// test ends.
+func listen(t *testing.T, network, addr string) net.Listener {
+	t.Helper()
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return ln
 }
