@@ -60,16 +60,7 @@ func TestConfinement(t *testing.T) {
 	go acceptAll(aln)
 
 	h := load(t, nil, hostileDir, permittedDir)
-	sess := sdk.Session{ID: "s", Workspace: ws}
-	try := func(mod, op, target string) *host.CallResult {
-		t.Helper()
-		in, _ := json.Marshal(map[string]string{"target": target})
-		res, err := h.Call(context.Background(), &host.CallRequest{Tool: mod + "_" + op, Input: in, Session: sess})
-		if err != nil {
-			t.Fatalf("%s_%s %s: %v", mod, op, target, err)
-		}
-		return res
-	}
+	try := attempter(t, h, sdk.Session{ID: "s", Workspace: ws})
 	type attempt struct {
 		op, target string
 		// denied is what the model reads when the hostile mod tries it;
@@ -125,6 +116,20 @@ func TestConfinementPerWorkspace(t *testing.T) {
 		if res.Status != host.StatusCompleted {
 			t.Errorf("workspace %d: got %s %q, want completed", i, res.Status, res.Text)
 		}
+	}
+}
+
+// attempter returns a function that calls the tool mod_op of h with
+// target in sess.
+func attempter(t *testing.T, h *testHost, sess sdk.Session) func(mod, op, target string) *host.CallResult {
+	return func(mod, op, target string) *host.CallResult {
+		t.Helper()
+		in, _ := json.Marshal(map[string]string{"target": target})
+		res, err := h.Call(context.Background(), &host.CallRequest{Tool: mod + "_" + op, Input: in, Session: sess})
+		if err != nil {
+			t.Fatalf("%s_%s %s: %v", mod, op, target, err)
+		}
+		return res
 	}
 }
 

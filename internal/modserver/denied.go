@@ -74,12 +74,22 @@ func denial(err error, id string, p *sdk.Permissions, workspace string) (op, mod
 		}
 		return "mod " + id + " tried to " + pathErr.Op + " " + pathErr.Path + "; " + lacks,
 			refused + "may not use files outside the workspace except the paths it declares" + end, true
-	case errors.As(err, &sysErr) && sysErr.Syscall == "kill" && errors.Is(err, syscall.EPERM):
+	case errors.As(err, &sysErr) && signals[sysErr.Syscall] && errors.Is(err, syscall.EPERM):
 		return "mod " + id + " tried to signal another process; mods may not",
 			refused + "may not signal other processes" + end, true
+	case errors.As(err, &sysErr) && (sysErr.Syscall == "socket" || sysErr.Syscall == "socketpair"):
+		return "mod " + id + " tried to open a socket of a kind it may not (" + sysErr.Syscall + "); it declares: " + permissionsText(p),
+			refused + "may not open a socket of this kind" + end, true
+	case errors.As(err, &sysErr):
+		return "mod " + id + " tried the system call " + sysErr.Syscall + ", which confinement refuses",
+			refused + "may not use the system call " + sysErr.Syscall + end, true
 	}
-	return "", "", false
+	return "mod " + id + " was refused an operation, which its confinement may have caused (" + err.Error() + "); it declares: " + permissionsText(p),
+		refused + "was refused something its declared permissions may not allow" + end, true
 }
+
+// signals are the system calls that send a signal.
+var signals = map[string]bool{"kill": true, "tkill": true, "tgkill": true, "pidfd_send_signal": true}
 
 // confined reports whether the process is confined, as a host starts
 // mods; a mod served in a test's process is not.

@@ -1,12 +1,13 @@
 // Package sandbox confines a mod's process to what its manifest declares,
-// with Landlock on Linux.
+// with Landlock, a seccomp filter and an empty capability set on Linux.
 //
 // # How a mod is confined
 //
 // The host starts each mod process from an OS thread of its own, locked to
-// its goroutine, that first restricts itself with the mod's [Policy]
-// (prctl(PR_SET_NO_NEW_PRIVS) and landlock_restrict_self, which apply to
-// the calling thread only), then forks and executes the mod's binary. The
+// its goroutine, that first restricts itself with the mod's [Policy], then
+// forks and executes the mod's binary. It restricts itself in this order,
+// each step applying to the calling thread only: prctl(PR_SET_NO_NEW_PRIVS);
+// every capability dropped; landlock_restrict_self; the seccomp filter. The
 // child inherits the restriction across execve, so nothing of the mod runs
 // unconfined: not the Go runtime's start, not the init functions of the
 // packages the author imports, which run before main and which confining
@@ -19,7 +20,15 @@
 //
 // The go-landlock library restricts every thread of the calling process,
 // which would confine the host itself; this package makes the three
-// Landlock system calls through golang.org/x/sys/unix instead.
+// Landlock system calls through golang.org/x/sys/unix instead. For the
+// same reason the seccomp filter is installed with seccomp(2) and no
+// flag, never SECCOMP_FILTER_FLAG_TSYNC. The filter is classic BPF
+// assembled with golang.org/x/net/bpf, already among the host's
+// dependencies, with named jump targets (see program): libseccomp's Go
+// binding needs cgo, and a pure-Go filter library would add a dependency
+// for what is a page of code here, whose every instruction and its order
+// on the thread this package must know anyway. Package probe makes each
+// call the filter decides on, for the tests.
 //
 // # What the kernel enforces
 //
@@ -27,8 +36,71 @@
 // filesystem access (ABI 1 to 3, 5), TCP bind and connect by port (ABI 4),
 // and scoping of abstract unix sockets and signals (ABI 6). Landlock
 // filters TCP by port, not by host: a declared "db.internal:5432" lets the
-// mod connect to port 5432 of any host. UDP is not filtered at these ABIs.
-// [Check] says why a kernel falls short.
+// mod connect to port 5432 of any host. [Check] says why a kernel falls
+// short.
+//
+// # What the seccomp filter refuses
+//
+// Landlock's network rules cover TCP sockets only. The filter closes the
+// rest; a refused call returns an error, never kills the process, so the
+// mod reads the host's "Permission denied" sentence and goes on. Sockets
+// and connections read EACCES, as Landlock's refusals do; the other calls
+// EPERM. The filter checks the architecture (AUDIT_ARCH_X86_64 or
+// AUDIT_ARCH_AARCH64) and refuses the x32 ABI's calls on amd64, and reads
+// only the low 32 bits of an int argument, as the kernel does.
+//
+//   - socket(2): unix stream sockets always (go-plugin's listener in the
+//     mod); AF_INET and AF_INET6 by [Internet], derived from the declared
+//     network: none without it, else TCP and UDP. Never IPPROTO_MPTCP (Go
+//     falls back to TCP, which Landlock filters by port), raw, ICMP,
+//     SCTP, packet, vsock or any other family. AF_NETLINK only with
+//     network and only NETLINK_ROUTE: neither the Go runtime nor
+//     go-plugin opens a netlink socket; package net reads interfaces with
+//     a route socket (net.Interfaces, InterfaceAddrs, IPv6 zone names),
+//     which a mod without network does not need.
+//   - Unix sockets made outside the process: a mod without network is
+//     refused connect(2) on every socket (its listener only accepts; its
+//     call lane is a socketpair the host hands over), so no pathname
+//     socket (Docker's, ssh-agent's, D-Bus's) and no abstract one is in
+//     reach. No mod opens a unix datagram socket or datagram socketpair,
+//     whose sendto could reach /dev/log by its address. A mod that
+//     declares network keeps connect(2), whose address the filter cannot
+//     read, and so reaches pathname stream sockets its user may open.
+//   - Calls no mod needs: ptrace, process_vm_readv and _writev,
+//     pidfd_getfd, bpf, perf_event_open, userfaultfd, io_uring_setup,
+//     _enter and _register, keyctl, add_key, request_key, mount, umount2,
+//     pivot_root, move_mount, open_tree, open_tree_attr, fsopen, fsconfig,
+//     fsmount, fspick, mount_setattr, unshare, setns, and clone with a
+//     namespace flag. clone3 reads ENOSYS, so that Go and the C library
+//     fall back to clone, whose flags the filter reads.
+//
+// Signals take both layers. The filter is built before the mod's pid
+// exists and also runs on the host's confining thread, so it cannot name
+// the mod's process: it refuses kill(2) with a pid of 0 or below (the mod
+// shares the host's process group; -1 is every process of the user) and
+// tkill(2), which names a thread of any process (Go uses tgkill). Landlock
+// ABI 6 scopes the rest: kill, tgkill and pidfd_send_signal reach no
+// process outside the mod's domain. Below ABI 6 a mod may signal its
+// user's processes by pid.
+//
+// The filter costs a call of the mod nothing it makes often: the kernel
+// (5.11 and later) caches the verdict of every system call the filter
+// allows without reading its arguments, which are all but clone, kill,
+// socket and socketpair. [SeccompSupported] says whether the kernel can
+// install it.
+//
+// # No capability
+//
+// A host run as root would otherwise give its mods every capability
+// (raw sockets, ptrace of any process, reading any file). The confining
+// thread empties its bounding set when it holds CAP_SETPCAP, locks the
+// secure bits SECBIT_NOROOT and SECBIT_NO_CAP_AMBIENT_RAISE (so that
+// executing a program grants root nothing), clears the ambient set, then
+// empties the effective, permitted and inheritable sets. The mod runs as
+// the host's user still, with no more rights than the file modes give
+// that user. An unprivileged host's bounding set stays as it is: its mods
+// have no capability to keep, and no_new_privs stops them from gaining
+// one by executing a program.
 //
 // macOS and Windows have no Landlock: there [Check] always fails, and a
 // host runs mods unconfined only when its operator allows it.

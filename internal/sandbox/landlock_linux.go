@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -145,15 +146,23 @@ func addPath(fd int, path string, access uint64) error {
 // Start runs start, which must start a process and return, on a new OS
 // thread confined by p, so that the process is born confined. The thread
 // lives until exited is closed (the process's parent-death signal follows
-// it), then is destroyed. The ruleset is built before the thread is
-// restricted; Start returns start's error, or why p could not be applied.
+// it), then is destroyed. The ruleset and the seccomp filter are built
+// before the thread is restricted; Start returns start's error, or why p
+// could not be applied.
 func Start(p *Policy, start func() error, exited <-chan struct{}) error {
+	filter, err := seccompFilter(p)
+	if err != nil {
+		return err
+	}
 	fd, err := ruleset(p)
 	if err != nil {
 		return err
 	}
 	done := make(chan error, 1)
-	go confinedStart(fd, start, exited, done)
+	go confinedStart(func() error {
+		defer unix.Close(fd)
+		return restrictThread(fd, filter)
+	}, start, exited, done)
 	return <-done
 }
 
@@ -161,7 +170,7 @@ func Start(p *Policy, start func() error, exited <-chan struct{}) error {
 // restricts that thread, runs start, sends its error on done and, when the
 // process started, parks until exited closes. It returns locked, so the
 // runtime ends the restricted thread.
-func confinedStart(fd int, start func() error, exited <-chan struct{}, done chan<- error) {
+func confinedStart(restrict, start func() error, exited <-chan struct{}, done chan<- error) {
 	runtime.LockOSThread()
 	if unix.Gettid() == unix.Getpid() {
 		// The main thread must stay unconfined, and would not end: start
@@ -170,14 +179,13 @@ func confinedStart(fd int, start func() error, exited <-chan struct{}, done chan
 		go func() {
 			runtime.LockOSThread()
 			close(locked)
-			confinedStart(fd, start, exited, done)
+			confinedStart(restrict, start, exited, done)
 		}()
 		<-locked
 		runtime.UnlockOSThread()
 		return
 	}
-	err := restrictThread(fd)
-	unix.Close(fd)
+	err := restrict()
 	if err == nil {
 		err = start()
 	}
@@ -187,16 +195,21 @@ func confinedStart(fd int, start func() error, exited <-chan struct{}, done chan
 	}
 }
 
-// restrictThread sets no_new_privs and enforces the ruleset fd on the
-// calling thread only.
-func restrictThread(fd int) error {
+// restrictThread confines the calling thread only, in this order:
+// no_new_privs, which the rest needs; no capability left (a host run as
+// root gives its mods none); the Landlock ruleset fd; last the seccomp
+// filter, so that no step before it meets a refusal.
+func restrictThread(fd int, filter []bpf.RawInstruction) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
 	}
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
 		return fmt.Errorf("landlock_restrict_self: %w", errno)
 	}
-	return nil
+	return installFilter(filter)
 }
 
 // Confined reports whether the calling process runs in a Landlock domain

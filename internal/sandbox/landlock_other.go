@@ -23,3 +23,6 @@ func Start(*Policy, func() error, <-chan struct{}) error { return Check() }
 
 // Confined reports false: nothing confines a process here.
 func Confined() bool { return false }
+
+// SeccompSupported fails: seccomp is Linux's.
+func SeccompSupported() error { return errors.New(runtime.GOOS + " has no seccomp") }

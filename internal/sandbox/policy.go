@@ -23,6 +23,9 @@ type Policy struct {
 	ConnectPorts []uint16
 	// ConnectAny lets it connect to any TCP port.
 	ConnectAny bool
+	// Internet is which internet sockets it may open; the zero value
+	// follows ConnectPorts and ConnectAny.
+	Internet Internet
 }
 
 // RequiredABI is the lowest Landlock ABI that enforces every part of a

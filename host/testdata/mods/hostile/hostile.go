@@ -1,4 +1,4 @@
-// Package hostile is a test-only mod that declares no permissions and tries to read and write outside its workspace, connect, run programs, signal and reach abstract unix sockets: a confined host denies each.
+// Package hostile is a test-only mod that declares no permissions and tries to read and write outside its workspace, connect, run programs, signal, reach unix sockets made outside it, open raw, netlink and Multipath TCP sockets and make the system calls the seccomp filter refuses: a confined host denies each.
 package hostile
 
 //go:generate go run github.com/modkit/modkit/cmd/modgen
@@ -69,6 +69,24 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Description: "Tries to abstract the target. Call it to test confinement.",
 			Activity:    "Trying…",
 			Run:         try(attempt.Abstract),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "hostile_socket",
+			Description: "Tries the network as the target says (kind and address). Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Socket),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "hostile_syscall",
+			Description: "Makes the system call the target names. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Syscall),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "hostile_self",
+			Description: "Says the process id and capability sets. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Self),
 		},
 	}},
 })

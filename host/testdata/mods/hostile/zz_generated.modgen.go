@@ -22,7 +22,7 @@ const modkitManifest = `{
   "displayName": "",
   "description": "Tries what a mod may not do unless it declares it.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/hostile",
-  "sourceHash": "sha256:014da1a67888f9f4e491a38894e60a4192c272e55c1a2c24352868c02f9b1cbc",
+  "sourceHash": "sha256:602d5294471f17ced7a563bda9b890afb5be9aa3883ae224e1e985b093e96cae",
   "tools": [
     {
       "name": "hostile_read",
@@ -170,6 +170,69 @@ const modkitManifest = `{
         ],
         "additionalProperties": false
       }
+    },
+    {
+      "name": "hostile_socket",
+      "description": "Tries the network as the target says (kind and address). Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "hostile_syscall",
+      "description": "Makes the system call the target names. Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "hostile_self",
+      "description": "Says the process id and capability sets. Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
     }
   ]
 }
@@ -185,7 +248,10 @@ func Modkit() *sdk.Generated {
 			"hostile_link":     modkitDecodeHostileRead,
 			"hostile_read":     modkitDecodeHostileRead,
 			"hostile_run":      modkitDecodeHostileRead,
+			"hostile_self":     modkitDecodeHostileRead,
 			"hostile_signal":   modkitDecodeHostileRead,
+			"hostile_socket":   modkitDecodeHostileRead,
+			"hostile_syscall":  modkitDecodeHostileRead,
 			"hostile_write":    modkitDecodeHostileRead,
 		},
 		Manifest: []byte(modkitManifest),
@@ -193,7 +259,7 @@ func Modkit() *sdk.Generated {
 	}
 }
 
-// modkitDecodeHostileRead validates the input of tools "hostile_read", "hostile_write", "hostile_link", "hostile_connect", "hostile_run", "hostile_signal" and "hostile_abstract" and decodes it.
+// modkitDecodeHostileRead validates the input of tools "hostile_read", "hostile_write", "hostile_link", "hostile_connect", "hostile_run", "hostile_signal", "hostile_abstract", "hostile_socket", "hostile_syscall" and "hostile_self" and decodes it.
 func modkitDecodeHostileRead(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -210,7 +276,7 @@ func modkitDecodeHostileRead(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckHostileRead checks the input of tools "hostile_read", "hostile_write", "hostile_link", "hostile_connect", "hostile_run", "hostile_signal" and "hostile_abstract".
+// modkitCheckHostileRead checks the input of tools "hostile_read", "hostile_write", "hostile_link", "hostile_connect", "hostile_run", "hostile_signal", "hostile_abstract", "hostile_socket", "hostile_syscall" and "hostile_self".
 func modkitCheckHostileRead(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:

@@ -76,5 +76,23 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Activity:    "Trying…",
 			Run:         try(attempt.Abstract),
 		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_socket",
+			Description: "Tries the network as the target says (kind and address). Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Socket),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_syscall",
+			Description: "Makes the system call the target names. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Syscall),
+		},
+		sdk.PlainTool[TargetInput]{
+			Name:        "permitted_self",
+			Description: "Says the process id and capability sets. Call it to test confinement.",
+			Activity:    "Trying…",
+			Run:         try(attempt.Self),
+		},
 	}},
 })

@@ -22,7 +22,7 @@ const modkitManifest = `{
   "displayName": "",
   "description": "Tries what a mod may not do unless it declares it.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/permitted",
-  "sourceHash": "sha256:1e756b14356e1fd0e322593def5fbe178355a401aee4d421ce738ff0e4ecff25",
+  "sourceHash": "sha256:b57bd695b3409d68b8a65a0030412c4d31dcedc251a9711da4902f452f183086",
   "tools": [
     {
       "name": "permitted_read",
@@ -170,6 +170,69 @@ const modkitManifest = `{
         ],
         "additionalProperties": false
       }
+    },
+    {
+      "name": "permitted_socket",
+      "description": "Tries the network as the target says (kind and address). Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "permitted_syscall",
+      "description": "Makes the system call the target names. Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "permitted_self",
+      "description": "Says the process id and capability sets. Call it to test confinement.",
+      "activity": "Trying…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Names what to try.",
+        "type": "object",
+        "properties": {
+          "target": {
+            "description": "A path, an address, a process id or a socket name.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "target"
+        ],
+        "additionalProperties": false
+      }
     }
   ],
   "permissions": {
@@ -197,7 +260,10 @@ func Modkit() *sdk.Generated {
 			"permitted_link":     modkitDecodePermittedRead,
 			"permitted_read":     modkitDecodePermittedRead,
 			"permitted_run":      modkitDecodePermittedRead,
+			"permitted_self":     modkitDecodePermittedRead,
 			"permitted_signal":   modkitDecodePermittedRead,
+			"permitted_socket":   modkitDecodePermittedRead,
+			"permitted_syscall":  modkitDecodePermittedRead,
 			"permitted_write":    modkitDecodePermittedRead,
 		},
 		Manifest: []byte(modkitManifest),
@@ -205,7 +271,7 @@ func Modkit() *sdk.Generated {
 	}
 }
 
-// modkitDecodePermittedRead validates the input of tools "permitted_read", "permitted_write", "permitted_link", "permitted_connect", "permitted_run", "permitted_signal" and "permitted_abstract" and decodes it.
+// modkitDecodePermittedRead validates the input of tools "permitted_read", "permitted_write", "permitted_link", "permitted_connect", "permitted_run", "permitted_signal", "permitted_abstract", "permitted_socket", "permitted_syscall" and "permitted_self" and decodes it.
 func modkitDecodePermittedRead(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -222,7 +288,7 @@ func modkitDecodePermittedRead(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckPermittedRead checks the input of tools "permitted_read", "permitted_write", "permitted_link", "permitted_connect", "permitted_run", "permitted_signal" and "permitted_abstract".
+// modkitCheckPermittedRead checks the input of tools "permitted_read", "permitted_write", "permitted_link", "permitted_connect", "permitted_run", "permitted_signal", "permitted_abstract", "permitted_socket", "permitted_syscall" and "permitted_self".
 func modkitCheckPermittedRead(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:

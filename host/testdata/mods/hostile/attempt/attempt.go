@@ -3,13 +3,18 @@
 package attempt
 
 import (
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
+
+	"github.com/modkit/modkit/internal/sandbox/probe"
 )
 
 // Read reads the file at path with os.ReadFile, not through the workspace
@@ -82,4 +87,66 @@ func Abstract(name string) (string, error) {
 	}
 	c.Close()
 	return "done", nil
+}
+
+// Socket tries the network as target says, "kind address": mptcp-dial
+// ADDR (a Multipath TCP connection, which sends a line), listen (a
+// listener on every address, Multipath TCP by default since Go 1.24), udp
+// ADDR (a datagram), unix PATH, unixgram PATH.
+func Socket(target string) (string, error) {
+	kind, addr, _ := strings.Cut(target, " ")
+	var c io.Closer
+	var err error
+	switch kind {
+	case "mptcp-dial":
+		d := net.Dialer{Timeout: 10 * time.Second}
+		d.SetMultipathTCP(true)
+		var conn net.Conn
+		if conn, err = d.Dial("tcp", addr); err == nil {
+			_, err = conn.Write([]byte("from a mod\n"))
+			c = conn
+		}
+	case "listen":
+		c, err = net.Listen("tcp", "0.0.0.0:0")
+	case "udp":
+		var conn net.Conn
+		if conn, err = net.Dial("udp", addr); err == nil {
+			_, err = conn.Write([]byte("from a mod\n"))
+			c = conn
+		}
+	case "unix", "unixgram":
+		c, err = net.Dial(kind, addr)
+	default:
+		return "", fmt.Errorf("no such socket attempt %q", kind)
+	}
+	if err != nil {
+		if c != nil {
+			c.Close()
+		}
+		return "", err
+	}
+	c.Close()
+	return "done", nil
+}
+
+// Syscall makes the system call of package probe named name.
+func Syscall(name string) (string, error) {
+	a, ok := probe.Find(append(append(probe.Refused(), probe.Allowed()...), probe.Sockets()...), name)
+	if !ok {
+		return "", fmt.Errorf("no such probe %q", name)
+	}
+	if err := a.Try(); err != nil {
+		return "", err
+	}
+	return "done", nil
+}
+
+// Self says the mod process's id and capability sets: "pid N CapEff=0x0 …".
+func Self(string) (string, error) {
+	sets := probe.Capabilities()
+	text := "pid " + strconv.Itoa(os.Getpid())
+	for _, name := range []string{"CapEff", "CapPrm", "CapInh", "CapBnd", "CapAmb"} {
+		text += fmt.Sprintf(" %s=%#x", name, sets[name])
+	}
+	return text, nil
 }

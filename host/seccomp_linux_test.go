@@ -1,0 +1,144 @@
+package host_test
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/sandbox/probe"
+	"github.com/modkit/modkit/sdk"
+)
+
+// TestConfinementHoles has the hostile mod, which declares nothing, try
+// what Landlock alone let through (Multipath TCP, UDP, unix sockets made
+// outside the mod, raw and netlink sockets, a root host's capabilities)
+// and each system call the seccomp filter refuses: each fails with the
+// host's "Permission denied" sentence, and the same process answers the
+// next call. The permitted mod, which declares network access, keeps TCP,
+// UDP and netlink route sockets, and is refused the rest alike.
+//
+// Run as root, it checks that a root host's mods keep no capability. The
+// host's tests build their mods into a cache this user owns, so they do
+// not run as another user; the sandbox package's TestSeccompProbe does,
+// re-run unprivileged by TestSeccompProbeUnprivileged.
+func TestConfinementHoles(t *testing.T) {
+	t.Parallel()
+	requireLandlock(t)
+	tcp, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tcp.Close()
+	go acceptAll(tcp)
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	dir := t.TempDir()
+	unixPath, unixgramPath := filepath.Join(dir, "stream.sock"), filepath.Join(dir, "dgram.sock")
+	ln, err := net.Listen("unix", unixPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go acceptAll(ln)
+	gram, err := net.ListenPacket("unixgram", unixgramPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gram.Close()
+
+	h := load(t, nil, hostileDir, permittedDir)
+	try := attempter(t, h, sdk.Session{ID: "s", Workspace: t.TempDir()})
+	self := func(mod string) string {
+		t.Helper()
+		res := try(mod, "self", "")
+		if res.Status != host.StatusCompleted {
+			t.Fatalf("%s_self: got %s %q, want completed", mod, res.Status, res.Text)
+		}
+		return res.Text
+	}
+	pidOf := func(selfText string) string { return strings.Fields(selfText)[1] }
+	first := map[string]string{"hostile": pidOf(self("hostile")), "permitted": pidOf(self("permitted"))}
+
+	type attempt struct {
+		op, target string
+		// denied is what the model reads when the hostile mod tries it;
+		// permitted, whether the permitted mod may.
+		denied    string
+		permitted bool
+	}
+	tcpAddr, udpAddr := tcp.Addr().String(), udp.LocalAddr().String()
+	attempts := []attempt{
+		{"socket", "mptcp-dial " + tcpAddr, "may not connect to " + tcpAddr + " (it declares no network access)", true},
+		{"socket", "listen", "may not accept network connections", true},
+		{"socket", "udp " + udpAddr, "may not connect to " + udpAddr + " (it declares no network access)", true},
+		{"socket", "unix " + unixPath, "may not connect to sockets outside its own process", true},
+		{"socket", "unixgram " + unixgramPath, "may not connect to sockets outside its own process", false},
+		{"syscall", "socket(AF_INET, SOCK_RAW, IPPROTO_ICMP)", "may not open a socket of this kind", false},
+		{"syscall", "socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)", "may not open a socket of this kind", true},
+		{"syscall", "socket(AF_NETLINK, SOCK_RAW, NETLINK_SOCK_DIAG)", "may not open a socket of this kind", false},
+		{"syscall", "socket(AF_PACKET, SOCK_RAW)", "may not open a socket of this kind", false},
+		{"syscall", "socket(AF_INET, SOCK_STREAM, IPPROTO_MPTCP)", "may not open a socket of this kind", false},
+	}
+	for _, a := range probe.Refused() {
+		denied := "may not use the system call " + strings.SplitN(a.Name, "(", 2)[0]
+		if strings.Contains(a.Name, "kill") {
+			denied = "may not signal other processes"
+		}
+		attempts = append(attempts, attempt{"syscall", a.Name, denied, false})
+	}
+	for _, a := range attempts {
+		res := try("hostile", a.op, a.target)
+		if res.Status != host.StatusFailed || !strings.Contains(res.Text, "Permission denied: the hostile mod "+a.denied) {
+			t.Errorf("hostile %s %s: got %s %q, want failed with %q", a.op, a.target, res.Status, res.Text, a.denied)
+		}
+		res = try("permitted", a.op, a.target)
+		if got := res.Status == host.StatusCompleted; got != a.permitted ||
+			!a.permitted && !strings.Contains(res.Text, "Permission denied: the permitted mod may not") {
+			t.Errorf("permitted %s %s: got %s %q (%s), want allowed %v", a.op, a.target, res.Status, res.Text, res.Error, a.permitted)
+		}
+		for mod, pid := range first {
+			if got := pidOf(self(mod)); got != pid {
+				t.Fatalf("after %s %s: the %s mod's process is %s, want %s still", a.op, a.target, mod, got, pid)
+			}
+		}
+	}
+
+	// No capability, as the mod sees itself and as the kernel reports it.
+	root := os.Geteuid() == 0
+	for mod, pid := range first {
+		text := self(mod)
+		for _, set := range []string{"CapEff", "CapPrm", "CapInh", "CapAmb"} {
+			if !strings.Contains(text, set+"=0x0") {
+				t.Errorf("%s mod: got %q, want %s=0x0", mod, text, set)
+			}
+		}
+		status, err := os.ReadFile("/proc/" + pid + "/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fields := map[string]string{}
+		for _, line := range strings.Split(string(status), "\n") {
+			k, v, _ := strings.Cut(line, ":")
+			fields[k] = strings.TrimSpace(v)
+		}
+		want := map[string]string{"CapEff": "0000000000000000", "CapPrm": "0000000000000000", "CapInh": "0000000000000000",
+			"CapAmb": "0000000000000000", "NoNewPrivs": "1", "Seccomp": "2"}
+		if root {
+			want["CapBnd"] = "0000000000000000"
+		}
+		for k, v := range want {
+			if fields[k] != v {
+				t.Errorf("%s mod's /proc/%s/status: got %s: %s, want %s", mod, pid, k, fields[k], v)
+			}
+		}
+	}
+	if !root {
+		t.Log("not root: the bounding set of the mods is left as it is (an unprivileged host may not empty it)")
+	}
+}
