@@ -14,9 +14,9 @@ import (
 	"github.com/modkit/modkit/internal/protocol"
 )
 
-// BuildOptions configure [Host.Build]. A nil *BuildOptions means
+// PrebuildOptions configure [Host.Prebuild]. A nil *PrebuildOptions means
 // defaults.
-type BuildOptions struct {
+type PrebuildOptions struct {
 	// Locked are the mods pinned in mods.lock, whose directories are
 	// copies of their modules under Options.CacheDir: the cache records
 	// their module versions, and where the copies are within it.
@@ -35,14 +35,14 @@ type LockedMod struct {
 // build of.
 const reasonPrebuilt = "the prebuilt cache holds no current build of it"
 
-// Build builds every loaded mod into [Options.CacheDir], starting none,
+// Prebuild builds every loaded mod into [Options.CacheDir], starting none,
 // and makes the cache prebuilt: a host given it as its cache, read-only
 // and with no go command, runs the mods from it and never builds. The go
 // command builds for its GOOS and GOARCH (set them in the environment to
 // build for another platform). A mod that does not load, has stale
 // generated files or does not build is an error, each joined in the one
 // returned; the cache is then left as it was.
-func (h *Host) Build(ctx context.Context, opts *BuildOptions) error {
+func (h *Host) Prebuild(ctx context.Context, opts *PrebuildOptions) error {
 	stop := context.AfterFunc(ctx, func() { h.Close() })
 	defer stop()
 	locked := map[string]LockedMod{}

@@ -54,7 +54,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(usagef("%v", err))
 	}
-	opts := &host.BuildOptions{}
+	opts := &host.PrebuildOptions{}
 	for i, d := range locked {
 		opts.Locked = append(opts.Locked, host.LockedMod{Dir: d, Module: entries[i].Module, Version: entries[i].Version})
 	}
@@ -63,7 +63,7 @@ func runBuild(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
-	if err := h.Build(ctx, opts); err != nil {
+	if err := h.Prebuild(ctx, opts); err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintln(e.stderr, "modhost: build cancelled")
 			return exitCancelled
