@@ -16,7 +16,11 @@
 ARG GO_IMAGE=golang:1.26-bookworm
 ARG RUNTIME_IMAGE=gcr.io/distroless/static-debian12:nonroot
 
-FROM ${GO_IMAGE} AS build
+# The builder runs on the machine's own platform and builds for the
+# image's (docker buildx build --platform linux/arm64,linux/amd64).
+FROM --platform=${BUILDPLATFORM} ${GO_IMAGE} AS build
+ARG TARGETOS
+ARG TARGETARCH
 # Everything static: the runtime base has no C library to offer.
 ENV CGO_ENABLED=0
 WORKDIR /src
@@ -24,7 +28,9 @@ COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
 ARG MODS="examples/research examples/dependencies"
-RUN go build -trimpath -o /out/usr/local/bin/modhost ./cmd/modhost
+# modhost twice: one for the image, one that runs modhost build here.
+RUN GOOS=${TARGETOS} GOARCH=${TARGETARCH} go build -trimpath -o /out/usr/local/bin/modhost ./cmd/modhost && \
+	go build -trimpath -o /usr/local/bin/modhost ./cmd/modhost
 # The mods are copied to /mods/<name>, as the runtime holds them, and
 # built from their place in the module; mods.lock's are copied into the
 # cache, where the host finds them.
@@ -34,7 +40,7 @@ RUN set -eu; mkdir -p /out/mods /out/app; dirs=; \
 	done; \
 	find /out/mods \( -name '*_test.go' -o -name testdata \) -prune -exec rm -rf {} +; \
 	if [ -f mods.lock ]; then cp mods.lock /out/app/; fi; \
-	/out/usr/local/bin/modhost --mods "$dirs" build -o /out/cache; \
+	modhost --mods "$dirs" build --goos "${TARGETOS:-linux}" --goarch "${TARGETARCH:-$(go env GOARCH)}" -o /out/cache; \
 	chmod -R a+rX,go-w /out
 
 FROM ${RUNTIME_IMAGE}
