@@ -164,8 +164,13 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 // coldModkit loads the echo mod into a new host and makes the first call;
 // the mod binary is already in the cache.
 func coldModkit(ctx context.Context, e *env) (time.Duration, *host.Host, error) {
+	return coldLoad(ctx, e, e.hostOptions())
+}
+
+// coldLoad is coldModkit with the host's options opts.
+func coldLoad(ctx context.Context, e *env, opts *host.Options) (time.Duration, *host.Host, error) {
 	start := time.Now()
-	h, err := host.Load([]string{e.modDir}, e.hostOptions())
+	h, err := host.Load([]string{e.modDir}, opts)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -191,10 +196,17 @@ func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the mod binary when needed
 		return row{}, err
 	}
+	return coldStartRow(ctx, e, e.hostOptions(), "Load + first call")
+}
+
+// coldStartRow compares Load and a first call of the echo mod, by a host
+// with options opts, with go-plugin's start and first call; modkit's side
+// is named label.
+func coldStartRow(ctx context.Context, e *env, opts *host.Options, label string) (row, error) {
 	modkit := func(int) ([]float64, error) {
 		ds := make([]time.Duration, e.cfg.coldStarts)
 		for i := range ds {
-			d, h, err := coldModkit(ctx, e)
+			d, h, err := coldLoad(ctx, e, opts)
 			if err != nil {
 				return nil, err
 			}
@@ -218,7 +230,7 @@ func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	return compare("", msSide("Load + first call", a), msSide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
+	return compare("", msSide(label, a), msSide("go-plugin start + call", b), roundRatios(a, b), goal{}), nil
 }
 
 // coldStartConfined compares modkit's cold start (Load and a first call)
