@@ -264,6 +264,11 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 			h.report(err)
 		}
 	}
+	// A prebuilt cache is checked now, without the go command: a mod it
+	// holds no current build of is unavailable from the start.
+	if idx, err := h.prebuilt(); idx != nil || err != nil {
+		h.CheckBuilds()
+	}
 	for name, a := range h.agents {
 		for n := range a.allowed {
 			if _, ok := h.tools[n]; !ok {

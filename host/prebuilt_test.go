@@ -70,6 +70,10 @@ func TestPrebuiltCacheForeignRefused(t *testing.T) {
 			data, _ := json.Marshal(idx)
 			rewrite(t, filepath.Join(c, modbuild.IndexName), data)
 			h := load(t, &host.Options{CacheDir: c}, crashyDir)
+			// Known at load, before any call: a replica is not ready.
+			if u := h.Unavailable(); len(u) != 1 || !strings.Contains(u[0].Err.Error(), tt.want) {
+				t.Errorf("Unavailable after Load: got %v, want crashy's error naming %q", u, tt.want)
+			}
 			res := call(t, h, "crashy_echo", `{"text":"x"}`)
 			wantStatus(t, res, host.StatusFailed)
 			for _, want := range []string{tt.want, c + " was made by modhost build for another host", "run this host's modhost build --goos " + runtime.GOOS + " --goarch " + runtime.GOARCH} {

@@ -84,6 +84,12 @@ func (p *Prebuilt) Digest(dir string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// prebuilt reports whether the cache is prebuilt.
+func (c *Cache) prebuilt() bool {
+	_, err := os.Lstat(filepath.Join(c.root, IndexName))
+	return err == nil
+}
+
 // ReadIndex reads the index of the cache at root; nil and nil when the
 // cache is not prebuilt.
 func ReadIndex(root string) (*Index, error) {
@@ -94,6 +100,12 @@ func ReadIndex(root string) (*Index, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("build cache: %v", err)
+	}
+	// A directory missing is a binary or record missing, said per mod.
+	for _, dir := range []string{root, filepath.Join(root, "bin"), filepath.Join(root, "rec")} {
+		if err := CheckPrivate(dir, true); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
 	}
 	if err := CheckPrivate(path, false); err != nil {
 		return nil, err
