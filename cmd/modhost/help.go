@@ -66,7 +66,8 @@ var commandDocs = map[string]commandDoc{
 		"its PATH: it never builds there, checks each binary against its record, and reports a mod missing " +
 		"or changed since as a cache to build again. --goos and --goarch build for another platform; a host " +
 		"refuses a cache built for another platform or modkit protocol. Copy the directory, with the mods' " +
-		"directories, into an image (docs/deploy.md).\n" +
+		"directories, into an image (docs/deploy.md). Give it a directory of its own: a prebuilt cache is never " +
+		"built into by a host again.\n" +
 		"Exits 1 naming each mod that does not load or build; the cache is then not made prebuilt."},
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
