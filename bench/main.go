@@ -105,6 +105,7 @@ var measurements = []measurement{
 	{"traced_vs_call", atMost(1.10), tracedVsCall},
 	{"concurrent_vs_goplugin", atLeast(1.3), concurrentVsGoPlugin},
 	{"coldstart_vs_goplugin", atMost(1.0), coldStartVsGoPlugin},
+	{"coldstart_prebuilt_vs_goplugin", atMost(1.0), coldStartPrebuiltVsGoPlugin},
 	{"coldstart_confined_vs_unconfined", atMost(1.05), coldStartConfined},
 	{"validate_vs_json", atMost(1.5), validateVsJSON},
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},

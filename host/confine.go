@@ -140,9 +140,13 @@ func (m *mod) policy(bin, dir, workspace string) *sandbox.Policy {
 // pathVars are the values of manifest.PathVars for m.
 func (m *mod) pathVars() map[string]string {
 	vars := map[string]string{}
-	if env, err := modbuild.GoEnv(m.dir); err == nil {
-		for _, k := range []string{"GOROOT", "GOMODCACHE", "GOCACHE"} {
-			vars[k] = env[k]
+	// A host running from a prebuilt cache runs no go command: the go
+	// settings have no value there.
+	if idx, _ := m.h.prebuilt(); idx == nil {
+		if env, err := modbuild.GoEnv(m.dir); err == nil {
+			for _, k := range []string{"GOROOT", "GOMODCACHE", "GOCACHE"} {
+				vars[k] = env[k]
+			}
 		}
 	}
 	if home, err := os.UserHomeDir(); err == nil {

@@ -68,6 +68,15 @@
 // under the lock its build takes. A binary trimmed is built again when
 // next needed.
 //
+// A prebuilt cache, made by [Host.Prebuild] (modhost build), serves a host
+// with no go command, read-only: such a host never builds, marks or trims
+// it. At [Load] it checks, for every mod, the cache's platform and modkit
+// protocol, the mod's source hash and package files against the cache's
+// index, and its record and binary, and before each start the binary's
+// checksum; a mod without a current build is unavailable ("the prebuilt
+// cache holds no current build of it"), and its error says to run
+// modhost build again. Root may own a cache as well as the user.
+//
 // Host and mod talk gRPC over a unix socket in a directory only the host's
 // user may enter (0700), made for that one process. On Linux and macOS each
 // end asks the kernel who is at the other (SO_PEERCRED; LOCAL_PEERCRED and

@@ -178,6 +178,9 @@ type Host struct {
 	sweepOnce sync.Once
 	// sandboxErr says why the kernel cannot confine mods; nil when it can.
 	sandboxErr error
+	// prebuilt reads the index of a prebuilt cache once: nil when
+	// Options.CacheDir is not one.
+	prebuilt func() (*modbuild.Index, error)
 	// client holds the handlers of tools that run in the client.
 	clientTools clientTools
 	// feat holds resources, templates and resource update listeners.
@@ -248,6 +251,7 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		idPrefix:  newIDPrefix(),
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
+	h.prebuilt = sync.OnceValues(func() (*modbuild.Index, error) { return modbuild.ReadIndex(o.CacheDir) })
 	h.checkSandbox()
 	ids := map[string]*mod{}
 	for _, l := range loadMods(h, dirs) {
@@ -259,6 +263,11 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 			h.loadErrs = append(h.loadErrs, err)
 			h.report(err)
 		}
+	}
+	// A prebuilt cache is checked now, without the go command: a mod it
+	// holds no current build of is unavailable from the start.
+	if idx, err := h.prebuilt(); idx != nil || err != nil {
+		h.CheckBuilds()
 	}
 	for name, a := range h.agents {
 		for n := range a.allowed {

@@ -29,6 +29,9 @@ type built struct {
 	// used is when the entry was last marked used (the record's
 	// modification time).
 	used time.Time
+	// prebuilt is a binary of a prebuilt cache, which the host never
+	// writes.
+	prebuilt bool
 }
 
 // evict removes the binary and its record, so the next start builds it
@@ -41,12 +44,21 @@ func (b *built) evict() {
 // reasonCache is the reason of a mod that cannot run because of the cache.
 const reasonCache = "the host's build cache is unusable"
 
-// binary returns the mod's binary, building it first when the cache has
+// binary returns the mod's binary: from a prebuilt cache, without the go
+// command, or else built when needed (buildBinary).
+func (m *mod) binary() (*built, error) {
+	if idx, err := m.h.prebuilt(); idx != nil || err != nil {
+		return m.prebuiltBinary(idx, err)
+	}
+	return m.buildBinary()
+}
+
+// buildBinary returns the mod's binary, building it first when the cache has
 // none built from the current inputs. A binary found that was not used for
 // modbuild.RefreshAfter is marked used under its record's lock, which
 // keeps a trim from removing it; a build is followed by the cache's daily
 // trim.
-func (m *mod) binary() (*built, error) {
+func (m *mod) buildBinary() (*built, error) {
 	cfg, err := m.config()
 	if err != nil {
 		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))

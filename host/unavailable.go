@@ -147,6 +147,9 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 			return nil, ErrClosed
 		}
 		p, err := m.start(b.path, b.sum, workspace)
+		if errors.Is(err, errBadBinary) && b.prebuilt {
+			return nil, m.badPrebuilt(err)
+		}
 		if errors.Is(err, errBadBinary) {
 			b.evict()
 			m.logger().Warn("evicted a cached binary that failed an identity check", "error", err)
@@ -162,7 +165,7 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 			}
 			return nil, err
 		}
-		if exited := p.run.Exited(); exited != nil {
+		if exited := p.run.Exited(); exited != nil && !b.prebuilt {
 			go modbuild.KeepUsed(exited, b.path, b.record)
 		}
 		m.started()
@@ -189,6 +192,17 @@ func failedWith(err error) callflow.Ending {
 // command once per module, to learn its settings: a listing that wants to
 // mark mods that do not build calls it, a host need not.
 func (h *Host) CheckBuilds() []*ModError {
+	if idx, err := h.prebuilt(); idx != nil || err != nil {
+		// A prebuilt cache answers without the go command.
+		for _, m := range h.mods {
+			if m.stale == nil {
+				if _, err := m.prebuiltBinary(idx, err); err != nil {
+					m.show(err)
+				}
+			}
+		}
+		return h.Unavailable()
+	}
 	c, err := modbuild.OpenCache(h.opts.CacheDir)
 	if err != nil {
 		// One cache serves every mod: say why once.

@@ -53,6 +53,9 @@
 //	verify                                    fetch the locked mods again and compare
 //	cache [--json]                            the build cache's directory and size by part
 //	cache trim [-n] [--unused D]              remove what no host used for 5 days (D), now
+//	build [-o DIR] [--goos OS] [--goarch ARCH]
+//	                                          build every mod into a prebuilt cache, which
+//	                                          a host with no go command runs from
 //
 // Every command runs the mods ./mods.lock pins, besides --mods (and instead
 // of the bundled examples): each is checked against its lock entry first,

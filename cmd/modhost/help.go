@@ -72,6 +72,15 @@ var commandDocs = map[string]commandDoc{
 	"cache": {args: "[trim]", summary: "Shows the build cache's directory ($MODKIT_CACHE, else modkit under the user's " +
 		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
 		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},
+	"build": {summary: "Builds every mod the host would load (--mods and ./mods.lock) into a prebuilt cache: " +
+		"the directory -o names, laid out as the host's build cache, with an index of what it holds. A host " +
+		"given that directory as $MODKIT_CACHE runs the mods from it, read-only and with no go command on " +
+		"its PATH: it never builds there, checks each binary against its record, and reports a mod missing " +
+		"or changed since as a cache to build again. --goos and --goarch build for another platform; a host " +
+		"refuses a cache built for another platform or modkit protocol. Copy the directory, with the mods' " +
+		"directories, into an image (docs/deploy.md). Give it a directory of its own: a prebuilt cache is never " +
+		"built into by a host again.\n" +
+		"Exits 1 naming each mod that does not load or build; the cache is then not made prebuilt."},
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
 		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +

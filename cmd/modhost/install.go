@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/mod/semver"
 
+	"github.com/modkit/modkit/internal/modbuild"
 	"github.com/modkit/modkit/internal/modlock"
 	"github.com/modkit/modkit/manifest"
 )
@@ -26,8 +27,18 @@ var lockCommands = map[string]bool{"get": true, "update": true, "remove": true, 
 // the lock is an error, and then nothing runs.
 func lockedMods(ctx context.Context, progress io.Writer) ([]string, error) {
 	entries, err := modlock.Read(modlock.FileName)
-	if err != nil {
+	if err != nil || len(entries) == 0 {
 		return nil, err
+	}
+	// A prebuilt cache holds checked copies: no go command is asked.
+	if root, err := cacheRoot(); err == nil {
+		idx, err := modbuild.ReadIndex(root)
+		if err != nil {
+			return nil, err
+		}
+		if idx != nil {
+			return modlock.ResolvePrebuilt(entries, root, idx)
+		}
 	}
 	dirs, err := modlock.Resolve(ctx, entries, lockOptions(progress))
 	if err != nil {

@@ -177,6 +177,7 @@ func TestInstallScripts(t *testing.T) {
 			e.Setenv("MODHOST_MODS", "")
 			e.Setenv("PREPARED_MODCACHE", prepared.modCache)
 			e.Setenv("PREPARED_CACHE", prepared.cache)
+			e.Setenv("NOGOPATH", withoutGo(e.Getenv("PATH")))
 			e.Values["proxy"] = p
 			return nil
 		},

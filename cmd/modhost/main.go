@@ -35,8 +35,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	mods           []string
-	workspace      string
-	agent          string
+	// modsFlag is --mods as given, for build, which resolves it itself.
+	modsFlag  string
+	workspace string
+	agent     string
 	// allowUnconfined runs mods where the kernel cannot confine them.
 	allowUnconfined bool
 	logFormat       string // "text" or "json"
@@ -63,12 +65,14 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"remove":  runRemove,
 	"verify":  runVerify,
 	"cache":   runCache,
+	"build":   runBuild,
 }
 
 // needsMods reports whether the command runs mods; the lock and cache
-// commands do not (get loads the ones it installs).
+// commands do not (get loads the ones it installs, build the ones it
+// builds).
 func needsMods(name string) bool {
-	return !lockCommands[name] && name != "cache" && name != "cache trim"
+	return !lockCommands[name] && name != "cache" && name != "cache trim" && name != "build"
 }
 
 const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
@@ -92,6 +96,8 @@ commands:
   verify                                fetch the locked mods again and compare them with mods.lock
   cache [--json]                        show the build cache's directory and size
   cache trim [-n] [--unused D]          remove what the build cache has not used for 5 days (D)
+  build [-o DIR] [--goos OS] [--goarch ARCH]
+                                        build every mod into a prebuilt cache, for a host with no go command
 
 Every command also runs the mods ./mods.lock pins, from the module cache.
 
@@ -136,7 +142,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat, allowUnconfined: *allowUnconfined}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat, allowUnconfined: *allowUnconfined, modsFlag: *mods}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.

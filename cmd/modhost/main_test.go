@@ -159,9 +159,23 @@ func TestScripts(t *testing.T) {
 			e.Setenv("CONFORMANCE", filepath.Join(root, "internal", "mcpbridge", "testdata", "conformance"))
 			e.Setenv("ASKING", filepath.Join(root, "host", "testdata", "mods", "asking"))
 			e.Setenv("MODHOST_MODS", filepath.Join(root, "host", "testdata", "mods", "crashy"))
+			e.Setenv("GOPATHENV", e.Getenv("PATH"))
+			e.Setenv("NOGOPATH", withoutGo(e.Getenv("PATH")))
 			return nil
 		},
 	})
+}
+
+// withoutGo returns the list of directories path without those holding a
+// go command, for a script that runs as a host with no go command would.
+func withoutGo(path string) string {
+	var keep []string
+	for _, dir := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(dir, "go")); err != nil {
+			keep = append(keep, dir)
+		}
+	}
+	return strings.Join(keep, string(filepath.ListSeparator))
 }
 
 // waitFile waits up to ten seconds for a file to exist: waitfile FILE.
@@ -196,6 +210,7 @@ func TestCommandHelp(t *testing.T) {
 		"remove":  {},
 		"verify":  {},
 		"cache":   {"-json"},
+		"build":   {"-o directory", "-goos os", "-goarch arch"},
 	}
 	for name := range subcommands {
 		flags, ok := wantFlags[name]

@@ -164,25 +164,31 @@ type Input struct {
 func Digest(inputs []Input) string {
 	h := sha256.New()
 	for _, in := range inputs {
-		fmt.Fprintf(h, "dir %s\x00", in.Dir)
-		entries, _ := os.ReadDir(in.Dir)
-		for _, e := range entries {
-			if name := e.Name(); buildName(name) || matchAny(in.Embed, name) {
-				fmt.Fprintf(h, "name %s\x00", name)
-			}
-		}
-		for _, t := range in.Trees {
-			entries, _ := os.ReadDir(filepath.Join(in.Dir, filepath.FromSlash(t)))
-			for _, e := range entries {
-				fmt.Fprintf(h, "tree %s/%s\x00", t, e.Name())
-			}
-		}
-		for _, f := range in.Files {
-			fmt.Fprintf(h, "file %s\x00", f)
-			hashFile(h, filepath.Join(in.Dir, filepath.FromSlash(f)))
-		}
+		writeDigest(h, in, in.Dir)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writeDigest writes one input's listing and files to h, its directory
+// named name.
+func writeDigest(h io.Writer, in Input, name string) {
+	fmt.Fprintf(h, "dir %s\x00", name)
+	entries, _ := os.ReadDir(in.Dir)
+	for _, e := range entries {
+		if name := e.Name(); buildName(name) || matchAny(in.Embed, name) {
+			fmt.Fprintf(h, "name %s\x00", name)
+		}
+	}
+	for _, t := range in.Trees {
+		entries, _ := os.ReadDir(filepath.Join(in.Dir, filepath.FromSlash(t)))
+		for _, e := range entries {
+			fmt.Fprintf(h, "tree %s/%s\x00", t, e.Name())
+		}
+	}
+	for _, f := range in.Files {
+		fmt.Fprintf(h, "file %s\x00", f)
+		hashFile(h, filepath.Join(in.Dir, filepath.FromSlash(f)))
+	}
 }
 
 // hashFile writes the file's length and content to h, or a marker when it

@@ -143,6 +143,12 @@ func WriteRecord(path string, r *Record) error {
 	if err != nil {
 		return err
 	}
+	return writeReadOnly(path, data)
+}
+
+// writeReadOnly replaces the file at path atomically with a read-only one
+// holding data.
+func writeReadOnly(path string, data []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".rec-*")
 	if err != nil {
 		return err

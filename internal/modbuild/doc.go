@@ -42,4 +42,13 @@
 // [Cache.Trim] removes the entries, stray files of builds that died and
 // module copies (mods/, see package modlock) unused for [TrimUnused],
 // skipping those whose lock is held. [Usage] measures the cache by part.
+//
+// # Prebuilt caches
+//
+// modhost build makes a cache for a host with no go command (an image's):
+// every mod built, and an [Index] ([IndexName]) naming each mod's record
+// with what a host checks without the go command: the platform and
+// protocol ([Index.Check]), the manifest's source hash and a digest of the
+// mod's package files, wherever the package now is ([Prebuilt.Digest]).
+// A host never builds, refreshes or trims a prebuilt cache.
 package modbuild

@@ -71,7 +71,7 @@ func (c *Cache) TrimDue(now time.Time) bool {
 // AutoTrim trims entries unused for TrimUnused when a trim is due; nil
 // when none was.
 func (c *Cache) AutoTrim(now time.Time) (*Trimmed, error) {
-	if !c.TrimDue(now) {
+	if !c.TrimDue(now) || c.prebuilt() {
 		return nil, nil
 	}
 	return c.Trim(now, nil)
@@ -99,6 +99,9 @@ func (c *Cache) Trim(now time.Time, opts *TrimOptions) (*Trimmed, error) {
 	}
 	if o.Unused < MinUnused {
 		return nil, fmt.Errorf("trim: unused time %s is under %s: an entry used within %s may be in use", o.Unused, MinUnused, RefreshAfter)
+	}
+	if c.prebuilt() {
+		return nil, fmt.Errorf("trim: %s is a prebuilt cache, made by modhost build, which no host uses or trims as it goes: make it again with modhost build -o into a new directory", c.root)
 	}
 	// The marker first: hosts sharing the cache need not trim together.
 	if !o.DryRun {
