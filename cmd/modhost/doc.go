@@ -87,8 +87,10 @@
 // as the client's model; its roots are the workspace. --answer KEY=VALUE
 // answers the question KEY without a terminal: a form's values as a JSON
 // object, the value of a form's lone field, accept, decline or cancel, or
-// the model's reply. A question with neither fails the call, naming the
-// --answer that would answer it; an answer the form refuses fails it in
+// the model's reply. With neither, the handler reads that the question
+// could not be asked (sdk.ErrCannotAsk), and may carry on without the
+// answer, as under an MCP client that cannot be asked; stderr names the
+// --answer that would answer it. An answer the form refuses fails it in
 // the host's words; an --answer no question took is named on stderr.
 //
 // mcp --state-key-file FILE seals the request states of such questions for
