@@ -29,6 +29,8 @@ type built struct {
 	// used is when the entry was last marked used (the record's
 	// modification time).
 	used time.Time
+	// fresh says this host built it, rather than found it in the cache.
+	fresh bool
 }
 
 // evict removes the binary and its record, so the next start builds it
@@ -121,7 +123,7 @@ func (m *mod) buildLocked(c *modbuild.Cache, cfg *modbuild.Config, recPath strin
 	}
 	modbuild.PruneOld(c.Bin, m.man.ID, cfg.Key, r.Binary)
 	sum, _ := hex.DecodeString(r.Sum)
-	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now()}, nil
+	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now(), fresh: true}, nil
 }
 
 // cached looks for a build of the current inputs and returns its binary,

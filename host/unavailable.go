@@ -127,9 +127,19 @@ func (h *Host) Unavailable() []*ModError {
 // errBadBinary: a cached binary failed an identity check at start.
 var errBadBinary = errors.New("the cached binary failed an identity check")
 
+// notStarted is the error of a process that did not start as a mod: it
+// could not be run, exited before the handshake, or did not complete it.
+type notStarted struct{ err error }
+
+func (e *notStarted) Error() string { return e.err.Error() }
+func (e *notStarted) Unwrap() error { return e.err }
+
 // startFresh checks the mod's generated files against its sources, gets
 // its binary and starts it. A binary that fails an identity check (its
-// checksum, or the mod it serves) is evicted and rebuilt, once.
+// checksum, or the mod it serves) is evicted and rebuilt, once; so is one
+// found in the cache that does not start as a mod (planted there, with a
+// record forged to match it, or broken since): a binary this host built
+// that does not start is the mod's own failure.
 func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 	defer func() { m.show(err) }()
 	if m.stale != nil {
@@ -155,6 +165,16 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 				continue
 			}
 			return nil, m.unavailable("it does not start", err)
+		}
+		var ns *notStarted
+		if errors.As(err, &ns) && !b.fresh && attempt == 0 {
+			if _, serr := os.Stat(b.path); errors.Is(serr, fs.ErrNotExist) {
+				continue // removed since it was found (by hand, or a trim of an older host): build again
+			}
+			b.evict()
+			m.logger().Warn("evicted a cached binary that did not start as a mod", "error", err)
+			fmt.Fprintf(m.h.opts.Progress, "%v; the cached binary did not start as a mod; evicted it, rebuilding\n", err)
+			continue
 		}
 		if err != nil {
 			if _, serr := os.Stat(b.path); attempt == 0 && errors.Is(serr, fs.ErrNotExist) {
