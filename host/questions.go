@@ -197,8 +197,13 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 		}
 		q.Refusal = words.BadAnswer(problems)
 	}
-	return nil, errors.New(q.Refusal)
+	return nil, &refusedThrice{q.Refusal}
 }
+
+// refusedThrice is answer's error when each of three answers was refused.
+type refusedThrice struct{ refusal string }
+
+func (e *refusedThrice) Error() string { return e.refusal }
 
 // checkAnswer returns what is wrong with answer a to q, in the words the
 // host uses for a tool's input.
@@ -285,7 +290,12 @@ func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked [
 			qs.cannot = append(qs.cannot, hq.Kind)
 			return nil, false, errCannotPut
 		case err != nil:
-			e := callflow.Failed(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err), nil)
+			msg := fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err)
+			var refused *refusedThrice
+			if errors.As(err, &refused) {
+				msg = words.RefusedThrice(hq.Key, qs.req.Tool, refused.refusal)
+			}
+			e := callflow.Failed(msg, nil)
 			end = &e
 			return nil, false, errQuestionsEnded
 		}
