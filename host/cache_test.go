@@ -2,6 +2,8 @@ package host_test
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -159,6 +161,41 @@ func TestForgedChecksum(t *testing.T) {
 				t.Errorf("got %d builds after the rebuild, want 0", n)
 			}
 		})
+	}
+}
+
+// A planted executable with a record forged to match it (its checksum
+// right) fails to start: it is evicted and the mod rebuilt, not run and
+// failed on every call.
+func TestPlantedBinary(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("the planted executable is a shell script")
+	}
+	cache := copyCache(t, crashyDir)
+	h := load(t, &host.Options{CacheDir: cache}, crashyDir)
+	wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+	h.Close()
+	rec, r := cachedRecord(t, cache, "crashy")
+	bin := filepath.Join(cache, "bin", r["binary"].(string))
+	planted := []byte("#!/bin/sh\necho planted >&2\nexit 3\n")
+	rewrite(t, bin, planted)
+	sum := sha256.Sum256(planted)
+	r["sum"] = hex.EncodeToString(sum[:])
+	data, _ := json.Marshal(r)
+	rewrite(t, rec, data)
+
+	for i := range 2 {
+		h = load(t, &host.Options{CacheDir: cache}, crashyDir)
+		wantStatus(t, call(t, h, "crashy_echo", `{"text":"x"}`), host.StatusCompleted)
+		want := map[int]int{0: 1, 1: 0}[i] // a rebuild, then none
+		if n := builds(h, "crashy"); n != want {
+			t.Errorf("host %d: got %d builds, want %d; progress:\n%s", i, n, want, h.progress)
+		}
+		if i == 0 && !strings.Contains(h.progress.String(), "did not start as a mod; evicted it, rebuilding") {
+			t.Errorf("host %d: progress %q does not report the eviction", i, h.progress)
+		}
+		h.Close()
 	}
 }
 

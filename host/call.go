@@ -197,7 +197,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		Approval: t.man.Approval != nil, Approver: req.Approver,
 		ClientTimeout: h.opts.ClientTimeout, ClientClosed: "the host closed before the client answered tool " + t.man.Name,
 		CheckResult: t.checkResult, CheckActions: t.checkActions,
-		Answers: c.qs.modAnswers, Ask: c.ask,
+		Answers: c.qs.modAnswers, Ask: c.ask, CanAskNow: c.qs.canAsk,
 	}
 	if h.callHooks {
 		f.Hooks = func(ctx context.Context, areq *modapi.ActionRequest) (string, error) {

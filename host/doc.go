@@ -54,7 +54,10 @@
 // corrupted or replaced without its record, not someone able to write the
 // cache. A binary that fails an identity check (its checksum, serving
 // another mod, or embedding another source hash while the mod's sources
-// match its generated files) is evicted and rebuilt. A cache the host
+// match its generated files) is evicted and rebuilt, and so is a cached
+// binary that does not start as a mod and is no Go build of the mod's main
+// package (planted with a record forged to match it); a build of the mod
+// that does not start is the mod's failure. A cache the host
 // refuses or cannot write makes its mods unavailable: the model reads "the
 // host's build cache is unusable", while the [ModError] and
 // [Options.Progress], once, name the path, the problem and the fix

@@ -303,7 +303,7 @@ func (h *Host) GetPromptAsking(ctx context.Context, preq *PromptRequest) (*Promp
 		default:
 			return nil, fmt.Errorf("%s: %s", what, end.Error)
 		}
-		req.Answers = answers
+		req.Answers, req.CanAsk = answers, qs.canAsk()
 		req.Run = h.newRun()
 		if p, f, err = m.features(ctx, what, "prompts"); err != nil {
 			return nil, err

@@ -210,6 +210,15 @@ func TestHandshakeFailure(t *testing.T) {
 		t.Errorf("got error %q, want %q", res.Error, want)
 	}
 	wantStatus(t, call(t, h, "crashy_echo", `{"text":"fine"}`), host.StatusCompleted)
+	// A build of the mod that does not start is the mod's failure: the
+	// next host runs the cached build, and rebuilds nothing.
+	h2 := load(t, nil, "testdata/mods/badstart")
+	if res := call(t, h2, "badstart_ping", `{}`); res.Error != want {
+		t.Errorf("next host: got error %q, want %q", res.Error, want)
+	}
+	if n := builds(h2, "badstart"); n != 0 {
+		t.Errorf("next host: got %d builds, want 0; progress:\n%s", n, h2.progress)
+	}
 }
 
 func TestBinaryIsReused(t *testing.T) {

@@ -32,6 +32,8 @@ type built struct {
 	// prebuilt is a binary of a prebuilt cache, which the host never
 	// writes.
 	prebuilt bool
+	// fresh says this host built it, rather than found it in the cache.
+	fresh bool
 }
 
 // evict removes the binary and its record, so the next start builds it
@@ -133,7 +135,7 @@ func (m *mod) buildLocked(c *modbuild.Cache, cfg *modbuild.Config, recPath strin
 	}
 	modbuild.PruneOld(c.Bin, m.man.ID, cfg.Key, r.Binary)
 	sum, _ := hex.DecodeString(r.Sum)
-	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now()}, nil
+	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now(), fresh: true}, nil
 }
 
 // cached looks for a build of the current inputs and returns its binary,

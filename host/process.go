@@ -301,7 +301,11 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	}
 	if startErr != nil {
 		p.kill()
-		return nil, p.startError(bin, startErr)
+		err := p.startError(bin, startErr)
+		if err == ErrClosed {
+			return nil, err
+		}
+		return nil, &notStarted{err}
 	}
 	go p.watch()
 	rpcClient, err := client.Client()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/modkit/modkit/internal/answercheck"
 	"github.com/modkit/modkit/internal/callflow"
@@ -85,7 +86,11 @@ type Asker interface {
 	// {"action":"accept","content":{…}} (or "decline", "cancel") for a
 	// form or a URL (FormAnswer writes it), a CreateMessageResult for a
 	// sample, a ListRootsResult for roots. ErrAskLater ends the call
-	// StatusAsking; any other error fails it ("… could not be asked: …").
+	// StatusAsking. An error wrapping sdk.ErrCannotAsk says that nobody
+	// can answer q after all (modhost call without a terminal): the
+	// handler runs again and its question of q's kind, and every later
+	// one of that kind, returns sdk.ErrCannotAsk, as if CanAsk had said
+	// no. Any other error fails the call ("… could not be asked: …").
 	Ask(ctx context.Context, q *Question) (json.RawMessage, error)
 }
 
@@ -136,6 +141,14 @@ type questioning struct {
 	// offset is the position of the handler's first question: 1 after
 	// the host's approval question.
 	offset int
+	// cannot are the kinds the asker found it cannot put after all.
+	cannot []modapi.QuestionKind
+}
+
+// canAsk are the kinds the handler may ask now: what the asker said it
+// can put, but those it could not.
+func (qs *questioning) canAsk() []modapi.QuestionKind {
+	return slices.DeleteFunc(qs.req.canAsk(), func(k modapi.QuestionKind) bool { return slices.Contains(qs.cannot, k) })
 }
 
 func (h *Host) newQuestioning(req *CallRequest, res *CallResult, t *tool) *questioning {
@@ -184,8 +197,13 @@ func (qs *questioning) answer(ctx context.Context, q *Question) (json.RawMessage
 		}
 		q.Refusal = words.BadAnswer(problems)
 	}
-	return nil, errors.New(q.Refusal)
+	return nil, &refusedThrice{q.Refusal}
 }
+
+// refusedThrice is answer's error when each of three answers was refused.
+type refusedThrice struct{ refusal string }
+
+func (e *refusedThrice) Error() string { return e.refusal }
 
 // checkAnswer returns what is wrong with answer a to q, in the words the
 // host uses for a tool's input.
@@ -267,8 +285,17 @@ func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked [
 		case errors.Is(err, ErrAskLater):
 			later = append(later, *hq)
 			return nil, true, nil
+		case errors.Is(err, sdk.ErrCannotAsk) && !slices.Contains(qs.cannot, hq.Kind):
+			// The handler runs again, and reads that it cannot ask.
+			qs.cannot = append(qs.cannot, hq.Kind)
+			return nil, false, errCannotPut
 		case err != nil:
-			e := callflow.Failed(fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err), nil)
+			msg := fmt.Sprintf("question %s of tool %s could not be asked: %v", hq.Key, qs.req.Tool, err)
+			var refused *refusedThrice
+			if errors.As(err, &refused) {
+				msg = words.RefusedThrice(hq.Key, qs.req.Tool, refused.refusal)
+			}
+			e := callflow.Failed(msg, nil)
 			end = &e
 			return nil, false, errQuestionsEnded
 		}
@@ -278,6 +305,8 @@ func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked [
 	switch {
 	case end != nil:
 		return nil, *end, true
+	case errors.Is(err, errCannotPut):
+		return given, callflow.Ending{}, false
 	case err != nil:
 		return nil, callflow.Failed(err.Error(), nil), true
 	case later != nil:
@@ -290,6 +319,10 @@ func (qs *questioning) ask(ctx context.Context, given []modapi.Answered, asked [
 // errQuestionsEnded stops the answering of a call's questions, whose
 // ending is set.
 var errQuestionsEnded = errors.New("the call ended while its questions were answered")
+
+// errCannotPut stops the answering of a run's questions when one could
+// not be put: the handler runs again without its kind.
+var errCannotPut = errors.New("a question could not be put")
 
 // asking ends the call asking qs; ran says whether the handler ran, whose
 // activity then ended.

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"debug/buildinfo"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,9 +128,27 @@ func (h *Host) Unavailable() []*ModError {
 // errBadBinary: a cached binary failed an identity check at start.
 var errBadBinary = errors.New("the cached binary failed an identity check")
 
+// isBuildOfMod reports whether the executable bin is a Go build of the
+// mod's main package, as the host builds it.
+func (m *mod) isBuildOfMod(bin string) bool {
+	bi, err := buildinfo.ReadFile(bin)
+	return err == nil && bi.Path == m.man.GoPackage+"/zz_modmain"
+}
+
+// notStarted is the error of a process that did not start as a mod: it
+// could not be run, exited before the handshake, or did not complete it.
+type notStarted struct{ err error }
+
+func (e *notStarted) Error() string { return e.err.Error() }
+func (e *notStarted) Unwrap() error { return e.err }
+
 // startFresh checks the mod's generated files against its sources, gets
 // its binary and starts it. A binary that fails an identity check (its
-// checksum, or the mod it serves) is evicted and rebuilt, once.
+// checksum, or the mod it serves) is evicted and rebuilt, once; so is one
+// found in the cache that does not start as a mod and is no build of the
+// mod's main package (planted there, with a record forged to match it, or
+// broken since). A build of the mod that does not start is the mod's own
+// failure, rebuilt by no host.
 func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 	defer func() { m.show(err) }()
 	if m.stale != nil {
@@ -158,6 +177,16 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 				continue
 			}
 			return nil, m.unavailable("it does not start", err)
+		}
+		var ns *notStarted
+		if errors.As(err, &ns) && !b.fresh && !b.prebuilt && attempt == 0 && !m.isBuildOfMod(b.path) {
+			if _, serr := os.Stat(b.path); errors.Is(serr, fs.ErrNotExist) {
+				continue // removed since it was found (by hand, or a trim of an older host): build again
+			}
+			b.evict()
+			m.logger().Warn("evicted a cached binary that did not start as a mod", "error", err)
+			fmt.Fprintf(m.h.opts.Progress, "%v; the cached binary did not start as a mod; evicted it, rebuilding\n", err)
+			continue
 		}
 		if err != nil {
 			if _, serr := os.Stat(b.path); attempt == 0 && errors.Is(serr, fs.ErrNotExist) {

@@ -145,10 +145,12 @@
 // so write it for the model.
 //
 // Numbers: an integer field accepts 5.0 and 1e2 and gets 5 and 100;
-// int8 to int32 and uint8 to uint32 carry their ranges as minimum and
-// maximum; int, int64, uint and uint64 carry no bounds but the format
-// int64 or uint64, and float32 the format float, which the validator
-// asserts; unsigned integers have minimum 0. No number beyond a 64-bit
+// every integer carries its Go type's range as minimum and maximum, and
+// int, int64, uint and uint64 the format int64 or uint64 as well (a
+// client's validator that ignores formats still refuses 1e400 by the
+// bounds); float32 carries the format float, which the validator
+// asserts. A field's own bounds narrower than its type's replace them,
+// and then drop the format. No number beyond a 64-bit
 // float (about ±1.8e308) is accepted anywhere, in any or json.RawMessage
 // neither, nor one written with more than 1000 characters; an integer's
 // problem names its own bound. A [N]T array has exactly N items, and its problems point at

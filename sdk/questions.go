@@ -119,14 +119,20 @@ func sample(ask sdkrt.Asker, r SampleRequest) (Sampled, error) {
 }
 
 // Roots returns the client's roots: the directories or files it lets
-// servers work on (MCP roots/list). It runs as Ask does.
-func (c *ToolContext) Roots() ([]Root, error) { return roots(c.call.Ask) }
+// servers work on (MCP roots/list). It runs as Ask does. Its question's
+// key is its position among the call's questions (q1, q2, …): AskRoots
+// names it.
+func (c *ToolContext) Roots() ([]Root, error) { return roots(c.call.Ask, RootsQuestion{}) }
 
-func roots(ask sdkrt.Asker) ([]Root, error) {
+// AskRoots is Roots with the question's key, as Ask takes a Form's: the
+// key by which a client or a test answers it.
+func (c *ToolContext) AskRoots(q RootsQuestion) ([]Root, error) { return roots(c.call.Ask, q) }
+
+func roots(ask sdkrt.Asker, q RootsQuestion) ([]Root, error) {
 	var r struct {
 		Roots []Root `json:"roots"`
 	}
-	if err := askOne(ask, RootsQuestion{}, &r); err != nil {
+	if err := askOne(ask, q, &r); err != nil {
 		return nil, err
 	}
 	return r.Roots, nil
@@ -226,7 +232,10 @@ func (e *Env) AskURL(q URLQuestion) (Answer, error) { return askForm(e.ask, q) }
 func (e *Env) Sample(r SampleRequest) (Sampled, error) { return sample(e.ask, r) }
 
 // Roots is [ToolContext.Roots] for a slash command's Prompt.
-func (e *Env) Roots() ([]Root, error) { return roots(e.ask) }
+func (e *Env) Roots() ([]Root, error) { return roots(e.ask, RootsQuestion{}) }
+
+// AskRoots is [ToolContext.AskRoots] for a slash command's Prompt.
+func (e *Env) AskRoots(q RootsQuestion) ([]Root, error) { return roots(e.ask, q) }
 
 // AskAll is [ToolContext.AskAll] for a slash command's Prompt.
 func (e *Env) AskAll(qs ...Question) ([]any, error) { return askAll(e.ask, qs) }

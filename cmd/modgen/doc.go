@@ -14,7 +14,8 @@
 // and exits 1, naming the stale files, when either would change. The schema
 // subcommand prints the JSON Schema of one named type of any package. The
 // init subcommand writes a new mod into DIR (default "."), named after the
-// directory, with one tool and a test: after go generate it passes its test
+// last element of its import path (the module's path, or the directory's
+// name outside a module), with one tool and a test: after go generate it passes its test
 // and runs under modhost as written.
 //
 // Problems are printed as file:line:col: message, all of them at once;

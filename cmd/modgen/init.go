@@ -5,9 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"text/template"
+
+	"golang.org/x/mod/modfile"
 )
 
 // runInit writes a new mod package into a directory: modgen init [DIR].
@@ -26,9 +30,10 @@ func runInit(args []string, stdout io.Writer) error {
 	if gofiles, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(gofiles) > 0 {
 		return fmt.Errorf("init: %s already holds Go files (%s); init writes a new mod into a directory without any", dir, filepath.Base(gofiles[0]))
 	}
-	name := packageName(filepath.Base(abs))
+	last := lastElement(abs)
+	name := packageName(last)
 	if name == "" {
-		return fmt.Errorf("init: cannot make a package name of %q: name the directory with a lower-case letter first, then letters and digits", filepath.Base(abs))
+		return fmt.Errorf("init: cannot make a package name of %q: name the directory with a lower-case letter first, then letters and digits", last)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("init: %w", err)
@@ -50,6 +55,35 @@ func runInit(args []string, stdout io.Writer) error {
 	fmt.Fprintf(stdout, "next: go generate ./... && go test ./... && go tool modhost --mods %s call %s_greet '{\"name\":\"Ada\"}'\n", dir, name)
 	return nil
 }
+
+// lastElement returns the last element of the import path of a package
+// in the directory abs: its module's path joined with the directory's
+// place in the module, without a major version suffix (/v2); outside a
+// module, the directory's name.
+func lastElement(abs string) string {
+	for dir := abs; ; dir = filepath.Dir(dir) {
+		if data, err := os.ReadFile(filepath.Join(dir, "go.mod")); err == nil {
+			mod := modfile.ModulePath(data)
+			rel, err := filepath.Rel(dir, abs)
+			if mod == "" || err != nil {
+				break
+			}
+			elems := strings.Split(path.Join(mod, filepath.ToSlash(rel)), "/")
+			last := elems[len(elems)-1]
+			if len(elems) > 1 && majorVersion.MatchString(last) {
+				last = elems[len(elems)-2]
+			}
+			return last
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return filepath.Base(abs)
+}
+
+// majorVersion is a major version suffix of a module path.
+var majorVersion = regexp.MustCompile(`^v[0-9]+$`)
 
 // packageName makes a Go package name and mod id of a directory name: its
 // lower-cased letters and digits, starting with a letter; "" when none.

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
 )
 
 // answerFlags collects call's --answer KEY=VALUE flags.
@@ -32,8 +33,10 @@ func (a answerFlags) Set(s string) error {
 }
 
 // callAsker is call's host.Asker: a question answered by --answer takes
-// that answer; any other is asked on the terminal, and without one the
-// call fails, saying how to answer by flag. Roots are the workspace.
+// that answer; any other is asked on the terminal. Without one, the
+// handler reads that the question could not be asked (sdk.ErrCannotAsk),
+// and the operator reads how to answer it by flag. Roots are the
+// workspace.
 type callAsker struct {
 	e       *env
 	answers answerFlags
@@ -79,7 +82,8 @@ func (a *callAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage,
 		return flagAnswer(q, v)
 	}
 	if !isTerminal(a.e.stdin) || !isTerminal(a.e.stderr) {
-		return nil, fmt.Errorf("no terminal to ask on; answer it with --answer %s=%s", q.Key, example(q))
+		fmt.Fprintf(a.e.stderr, "modhost: %s\nmodhost: no terminal to ask on, so the tool reads that question %s could not be asked; answer it with --answer %s=%s\n", what(q), q.Key, q.Key, example(q))
+		return nil, fmt.Errorf("%w: no terminal to ask on", sdk.ErrCannotAsk)
 	}
 	if a.in == nil {
 		a.in = bufio.NewReader(a.e.stdin)

@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/modkit/modkit/host"
@@ -85,22 +83,12 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 
-	// The first Ctrl-C or SIGTERM cancels the call; the tool sees it, and
-	// the deferred Close stops the mods. A second one kills modhost as
+	// The first ending signal (Ctrl-C, SIGTERM, SIGHUP, SIGQUIT) cancels
+	// the call; the tool sees it, and the deferred Close stops the mods
+	// and removes their socket directories. A second one kills modhost as
 	// usual.
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := untilSignal(ctx)
 	defer cancel()
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	go func() {
-		select {
-		case <-sigs:
-			signal.Stop(sigs)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 
 	view := newActivityView(e.stderr)
 	asker := e.asker(answers)

@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/modkit/modkit/host"
@@ -79,7 +77,7 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer srv.Close()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, endingSignals...)
 	defer stop()
 	srv.Watch(ctx, pollInterval)
 	if ip := ln.Addr().(*net.TCPAddr).IP; !ip.IsLoopback() {

@@ -76,8 +76,10 @@
 //
 // call prints the model-facing text on stdout and exits 0 when the call
 // completed, 1 when it failed (invalid input included), 2 for a usage error or
-// an unknown tool, and 130 when cancelled: the first Ctrl-C or SIGTERM cancels
-// the call, and the tool sees it. Its activity goes to stderr: on a terminal
+// an unknown tool, and 130 when cancelled: the first ending signal (Ctrl-C,
+// SIGTERM, SIGHUP, SIGQUIT) cancels the call, and the tool sees it; every
+// command stops its mods on one and removes their socket directories, and
+// a host removes those that hosts gone before it left. Its activity goes to stderr: on a terminal
 // a live status line, redrawn at most ten times a second, between the title
 // and the log lines; otherwise the title and the log lines only. A call's
 // client actions follow on stderr, one "client action KIND PARAMS" line
@@ -96,8 +98,10 @@
 // as the client's model; its roots are the workspace. --answer KEY=VALUE
 // answers the question KEY without a terminal: a form's values as a JSON
 // object, the value of a form's lone field, accept, decline or cancel, or
-// the model's reply. A question with neither fails the call, naming the
-// --answer that would answer it; an answer the form refuses fails it in
+// the model's reply. With neither, the handler reads that the question
+// could not be asked (sdk.ErrCannotAsk), and may carry on without the
+// answer, as under an MCP client that cannot be asked; stderr names the
+// --answer that would answer it. An answer the form refuses fails it in
 // the host's words; an --answer no question took is named on stderr.
 //
 // mcp --state-key-file FILE seals the request states of such questions for
@@ -110,7 +114,7 @@
 // mcp on stdio serves until stdin ends, then lets the calls in flight run to
 // their end (a first call may wait for its mod's build), writes their
 // answers and exits: modhost mcp < requests.jsonl answers every request. A
-// stdout the client closed, SIGINT or SIGTERM cancels the calls in flight at
+// stdout the client closed, SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels the calls in flight at
 // once and stops the mods within a second.
 //
 // A mod that cannot run (its directory does not load, its generated files
@@ -136,7 +140,7 @@
 // restarts the mod and updates the page in place (a mod edited without go
 // generate before dev started is regenerated at once); a generator or compiler
 // error shows in a banner with file:line:col and the compiler's text while the
-// last good build keeps serving. It serves until SIGINT or SIGTERM. See internal/devserver.
+// last good build keeps serving. It serves until an ending signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT). See internal/devserver.
 //
 // Mod binaries are cached under the user cache directory, or under
 // $MODKIT_CACHE when it is set. The cache forgets what no host used for 5

@@ -199,7 +199,7 @@ func (e *env) startMod(ctx context.Context, dir string) (*manifest.Manifest, err
 }
 
 // writeOffers prints what a mod offers: its tools, commands, slash
-// commands, resources and agents.
+// commands, resources, resource templates and agents.
 func writeOffers(w io.Writer, man *manifest.Manifest) {
 	fmt.Fprintf(w, "mod %s: %s\n", man.ID, man.Description)
 	for _, t := range man.Tools {
@@ -217,6 +217,9 @@ func writeOffers(w io.Writer, man *manifest.Manifest) {
 	}
 	for _, r := range man.Resources {
 		fmt.Fprintf(w, "  resource %s: %s\n", r.URI, firstSentence(r.Description))
+	}
+	for _, r := range man.ResourceTemplates {
+		fmt.Fprintf(w, "  resource template %s: %s\n", r.URITemplate, firstSentence(r.Description))
 	}
 	for _, a := range man.Agents {
 		fmt.Fprintf(w, "  agent %s: tools %s\n", a.Name, strings.Join(a.Tools, ", "))

@@ -26,7 +26,12 @@ const (
 )
 
 func main() {
-	os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	// Every command ends on an ending signal through its context, so that
+	// the mods it started stop and leave nothing behind.
+	ctx, stop := untilSignal(context.Background())
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // env is what every subcommand gets: the global flags and the standard

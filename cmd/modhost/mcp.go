@@ -90,9 +90,10 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		// it for fewer collections takes about 7% off a trivial call.
 		debug.SetGCPercent(400)
 	}
-	// An interrupt or SIGTERM cancels the calls in flight and ends the
-	// server; the deferred Close then stops the mods.
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	// An ending signal (interrupt, SIGTERM, SIGHUP, SIGQUIT) cancels the
+	// calls in flight and ends the server; the deferred Close then stops
+	// the mods.
+	ctx, stop := signal.NotifyContext(ctx, endingSignals...)
 	defer stop()
 	// A client that went away breaks stdout: the write fails with EPIPE
 	// rather than killing modhost before it stops the mods.

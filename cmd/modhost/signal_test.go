@@ -245,13 +245,20 @@ func TestMCPHTTPSignal(t *testing.T) {
 	waitGone(t, mods)
 }
 
+// TestCallSignal ends modhost call with each ending signal: the tool sees
+// the cancellation, and modhost stops its mod and removes the mod's socket
+// directory. Starting, it removed the directories of dead hosts, and kept
+// those of live ones.
 func TestCallSignal(t *testing.T) {
 	t.Parallel()
-	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt, syscall.SIGHUP, syscall.SIGQUIT} {
 		t.Run(sig.String(), func(t *testing.T) {
 			input, started, seen := waitInput(t)
 			args, _ := json.Marshal(input)
 			cmd := modhostCommand(t, "call", "crashy_wait", string(args))
+			tmp := t.TempDir()
+			dead, live := plantSocketDirs(t, tmp)
+			cmd.Env = append(cmd.Env, "TMPDIR="+tmp)
 			var stderr strings.Builder
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
@@ -263,6 +270,13 @@ func TestCallSignal(t *testing.T) {
 			if len(mods) == 0 {
 				t.Fatal("no mod process runs the call")
 			}
+			own, _ := filepath.Glob(filepath.Join(tmp, "modkit-crashy-"+strconv.Itoa(cmd.Process.Pid)+"-*"))
+			if len(own) != 1 {
+				t.Errorf("got socket directories %q of modhost's mod, want one", own)
+			}
+			if _, err := os.Stat(dead); !os.IsNotExist(err) {
+				t.Errorf("the socket directory of a dead host is still there (%v)", err)
+			}
 			since := time.Now()
 			cmd.Process.Signal(sig)
 			code, took := waitExit(t, cmd, since)
@@ -272,8 +286,30 @@ func TestCallSignal(t *testing.T) {
 			}
 			waitFor(t, seen)
 			waitGone(t, mods)
+			left, _ := filepath.Glob(filepath.Join(tmp, "modkit-*"))
+			if len(left) != 1 || left[0] != live {
+				t.Errorf("after %v: got socket directories %q, want only the live host's %s", sig, left, live)
+			}
 		})
 	}
+}
+
+// plantSocketDirs makes in tmp the socket directory of a host that is
+// gone and that of one that runs (this test).
+func plantSocketDirs(t *testing.T, tmp string) (dead, live string) {
+	t.Helper()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	dead = filepath.Join(tmp, "modkit-old-"+strconv.Itoa(gone.Process.Pid)+"-123")
+	live = filepath.Join(tmp, "modkit-other-"+strconv.Itoa(os.Getpid())+"-456")
+	for _, d := range []string{dead, live} {
+		if err := os.MkdirAll(filepath.Join(d, "sock"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dead, live
 }
 
 // TestMCPStdioEndsHungTool closes stdin while a tool runs that ignores

@@ -82,7 +82,9 @@ const modkitManifest = `{
           "packagesScanned": {
             "description": "How many workspace packages were read.",
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           },
           "direct": {
             "description": "The packages that import it themselves.",

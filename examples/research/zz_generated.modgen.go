@@ -121,7 +121,9 @@ const modkitManifest = `{
           "filesSearched": {
             "description": "How many text files were read.",
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           },
           "truncated": {
             "description": "True when more lines matched than limit allowed.",
@@ -147,7 +149,9 @@ const modkitManifest = `{
               "line": {
                 "description": "The line number, from 1.",
                 "type": "integer",
-                "format": "int64"
+                "format": "int64",
+                "minimum": -9223372036854775808,
+                "maximum": 9223372036854775807
               },
               "excerpt": {
                 "description": "The line, trimmed, shortened around the match when long.",
@@ -231,8 +235,8 @@ const modkitManifest = `{
           "line": {
             "description": "The line to show, from 1; the first line when absent.",
             "type": "integer",
-            "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -308,8 +312,8 @@ const modkitManifest = `{
           "line": {
             "description": "The line to show, from 1.",
             "type": "integer",
-            "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -645,9 +649,11 @@ func modkitCheckResearchOpenFile(c *jsoncheck.Checker) {
 				case jsoncheck.Number:
 					n := c.Int()
 					if n.IsInt() {
-						c.Range("int64", n)
 						if n.Cmp("1") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
 						}
 					}
 				default:
@@ -701,9 +707,11 @@ func modkitActionOpenFile(data []byte) error {
 				case jsoncheck.Number:
 					n := c.Int()
 					if n.IsInt() {
-						c.Range("int64", n)
 						if n.Cmp("1") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
 						}
 					}
 				default:

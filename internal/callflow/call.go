@@ -44,6 +44,10 @@ type Call struct {
 	Grace          time.Duration
 	// CanAsk are the kinds of question the handler may ask.
 	CanAsk []modapi.QuestionKind
+	// CanAskNow, when set, returns the kinds the handler may ask on each
+	// run after the first: fewer than CanAsk once a question of a kind
+	// could not be put after all.
+	CanAskNow func() []modapi.QuestionKind
 	// OnActivity, when set, receives the handler's activity updates as
 	// they happen.
 	OnActivity func(sdk.ActivityUpdate)
@@ -149,6 +153,9 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 		}
 		if req.Answers, end, ended = c.Ask(ctx, req.Answers, resp.Outcome.Questions); ended {
 			return end, true
+		}
+		if c.CanAskNow != nil {
+			req.CanAsk = c.CanAskNow()
 		}
 		// The handler runs again from the start, with the answers.
 		if end, ended := c.start(ctx); ended {

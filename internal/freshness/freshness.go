@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"go/build"
+	"go/format"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,7 +31,8 @@ var ErrNoGoFiles = errors.New("no Go files")
 
 // Files returns "sha256:<hex>" over the given Go files, leaving out
 // GeneratedFile: for each file in base-name order, its base name, a NUL
-// byte, its content and a NUL byte. Unreadable files are skipped.
+// byte, its content as gofmt formats it and a NUL byte. Unreadable files
+// are skipped.
 func Files(paths []string) string {
 	var files []file
 	for _, f := range paths {
@@ -57,10 +59,20 @@ func hash(files []file) string {
 	for _, f := range files {
 		h.Write([]byte(f.name))
 		h.Write([]byte{0})
-		h.Write(f.data)
+		h.Write(formatted(f.data))
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// formatted is a Go file as gofmt writes it, so that formatting the
+// sources leaves their hash as it was (a formatted file is its own); a
+// file gofmt cannot parse is hashed as it is.
+func formatted(data []byte) []byte {
+	if f, err := format.Source(data); err == nil {
+		return f
+	}
+	return data
 }
 
 // Dir returns the [Files] hash of the package in dir: its Go files that

@@ -2,6 +2,7 @@ package freshness_test
 
 import (
 	"errors"
+	"go/format"
 	"os"
 	"path/filepath"
 	"strings"
@@ -106,5 +107,35 @@ func BenchmarkDirSmall(b *testing.B) {
 		if _, err := freshness.Dir(dir); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGofmtKeepsCurrent: formatting a mod's sources with gofmt (as an
+// editor does on save, or gofmt -w . over the module, generated files and
+// all) leaves its generated files current.
+func TestGofmtKeepsCurrent(t *testing.T) {
+	dir := t.TempDir()
+	unformatted := "package m\n\nimport   \"fmt\"\nfunc   F( ) {fmt.Println( 1 )}\n"
+	src := filepath.Join(dir, "m.go")
+	if err := os.WriteFile(src, []byte(unformatted), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	recorded := freshness.Files([]string{src})
+	formatted, err := format.Source([]byte(unformatted))
+	if err != nil || string(formatted) == unformatted {
+		t.Fatalf("gofmt: %v", err)
+	}
+	if err := os.WriteFile(src, formatted, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := freshness.Check(dir, "m", recorded); err != nil {
+		t.Errorf("after gofmt: %v", err)
+	}
+	// A change gofmt would not make still counts.
+	if err := os.WriteFile(src, append(formatted, "func G() {}\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := freshness.Check(dir, "m", recorded); !errors.Is(err, freshness.ErrStale) {
+		t.Errorf("after a change: got %v, want %v", err, freshness.ErrStale)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // inflight counts the posted requests being served, so that a drain can
@@ -113,5 +115,5 @@ func (h *HTTPHandler) StoreReachable(ctx context.Context) error {
 func refuseDraining(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", strconv.Itoa(1))
 	w.Header().Set("Connection", "close")
-	http.Error(w, "this replica is shutting down: send the request again", http.StatusServiceUnavailable)
+	writeRPCError(w, http.StatusServiceUnavailable, nil, jsonrpcError{int(jsonrpc.CodeInternalError), "this replica is shutting down: send the request again"})
 }

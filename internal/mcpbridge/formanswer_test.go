@@ -104,7 +104,7 @@ func TestFormAnswerRefusedThrice(t *testing.T) {
 	if n != 3 {
 		t.Errorf("asked %d times, want 3", n)
 	}
-	if got := resultText(res); !res.IsError || !strings.HasPrefix(got, "Tool failed: question name of tool asking_greet could not be asked: the answer does not fit the form:\n  /content/name: must be a string, got a number") {
+	if got := resultText(res); !res.IsError || !strings.HasPrefix(got, "Tool failed: question name of tool asking_greet was asked three times and each answer was refused; the last: the answer does not fit the form:\n  /content/name: must be a string, got a number") {
 		t.Errorf("got %q; want the refusal in the host's words", got)
 	}
 }

@@ -11,13 +11,17 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/limits"
 )
 
 // HTTPPath is where modhost serves MCP over streamable HTTP.
@@ -64,6 +68,7 @@ type HTTPHandler struct {
 	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
 	tasks     *taskRunner // nil when srv is not NewServer's
 	posts     inflight    // posted requests in flight, for Drain
+	versions  []string    // the protocol revisions served, newest first
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
@@ -81,7 +86,14 @@ type HTTPHandler struct {
 //     does, but before anything else is read), and so is a browser's
 //     cross-origin request (net/http's CrossOriginProtection);
 //   - a body that is not JSON gets 400 with a JSON-RPC -32700 parse error,
-//     and one that is not a JSON-RPC message a -32600 invalid request;
+//     and one that is not a JSON-RPC message (or whose id is longer than
+//     100 bytes) a -32600 invalid request;
+//   - every refusal, of this handler or of the SDK's, is a JSON-RPC error
+//     (a body over 4 MiB gets 413 with one), and an error quotes at most
+//     100 bytes of any value the client sent;
+//   - an MCP-Protocol-Version header naming a revision the server does not
+//     speak gets 400 with a JSON-RPC -32022 error whose data lists the
+//     supported revisions;
 //   - sessions expire when idle with no event stream open, and live
 //     sessions are capped ([HTTPOptions]);
 //   - in a session, a request for a method the server does not have gets a
@@ -106,7 +118,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 		o.MaxSessions = DefaultMaxSessions
 	}
 	calls, abort := context.WithCancel(context.Background())
-	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv)}
+	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv), versions: mcp.SupportedProtocolVersions()}
 	if br, ok := bridges.Load(srv); ok {
 		h.tasks = br.(*bridge).tasks
 	}
@@ -117,7 +129,11 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	// counts both.
 	h.sessions = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger})
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
-	h.handler = http.NewCrossOriginProtection().Handler(http.HandlerFunc(h.serve))
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: a browser's cross-origin request"})
+	}))
+	h.handler = cop.Handler(http.HandlerFunc(h.serve))
 	return h
 }
 
@@ -190,16 +206,21 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if rebound(req) {
-		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", req.Host), http.StatusForbidden)
+		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: invalid Host header " + echo(req.Host)})
 		return
 	}
 	session := req.Header.Get(sessionHeader)
-	newHeader := req.Header.Get(protocolHeader) >= sessionless
+	version := req.Header.Get(protocolHeader)
+	newHeader := version >= sessionless
 	if req.Method != http.MethodPost || req.Body == nil {
+		if !h.knownVersion(w, nil, version) {
+			return
+		}
 		// GET opens a session's event stream, DELETE ends a session: with
 		// no session named, there is none (the stateless handler answers
 		// 405 with Allow: POST).
 		req = h.withCalls(req)
+		w = &sdkWriter{ResponseWriter: w}
 		if newHeader || session == "" {
 			h.stateless.ServeHTTP(w, req)
 			return
@@ -221,15 +242,18 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			http.Error(w, fmt.Sprintf("request body exceeds %d bytes", mbe.Limit), http.StatusRequestEntityTooLarge)
+			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpcError{codeInvalidRequest, fmt.Sprintf("invalid request: the body exceeds %d bytes", mbe.Limit)})
 			return
 		}
-		http.Error(w, "failed to read body", http.StatusBadRequest)
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{codeInvalidRequest, "invalid request: the body could not be read"})
 		return
 	}
 	m, code, msg := checkBody(body)
 	if code != 0 {
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
+		return
+	}
+	if !h.knownVersion(w, m.ID, version) {
 		return
 	}
 	tagRequestID(req.Header, m.ID)
@@ -247,6 +271,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	// The SDK reads the body again: neither the tasks code nor the direct
 	// path does.
 	req.Body = io.NopCloser(bytes.NewReader(body))
+	w = &sdkWriter{ResponseWriter: w}
 	if m.Method == "" {
 		// Batches and responses: the SDK's to judge.
 		h.serveSession(w, req, session)
@@ -259,7 +284,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	id := idKey(m.ID)
 	switch {
 	case id != "" && !clientRequests[m.Method]:
-		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + m.Method})
+		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + echo(m.Method)})
 		return
 	case session == "" && m.Method != "initialize":
 		writeRPCError(w, http.StatusBadRequest, m.ID, jsonrpcError{codeInvalidRequest,
@@ -270,7 +295,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		defer h.newMu.Unlock()
 		if n := h.liveSessions(); n >= h.opts.MaxSessions {
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
-			http.Error(w, fmt.Sprintf("too many sessions: %d are open, the limit is %d", n, h.opts.MaxSessions), http.StatusServiceUnavailable)
+			writeRPCError(w, http.StatusServiceUnavailable, m.ID, jsonrpcError{int(jsonrpc.CodeInternalError), fmt.Sprintf("too many sessions: %d are open, the limit is %d", n, h.opts.MaxSessions)})
 			return
 		}
 		sw := &sessionStart{ResponseWriter: w}
@@ -371,6 +396,10 @@ func checkBody(body []byte) (m httpMessage, code int, msg string) {
 	return m, 0, ""
 }
 
+// maxIDBytes is the longest id a request may have, as written: a
+// response repeats it.
+const maxIDBytes = limits.MaxEcho
+
 // invalid says what makes m no JSON-RPC 2.0 message, or "".
 func (m *httpMessage) invalid() string {
 	switch {
@@ -378,6 +407,8 @@ func (m *httpMessage) invalid() string {
 		return `"jsonrpc" must be "2.0"`
 	case len(m.ID) > 0 && string(m.ID) != "null" && idKey(m.ID) == "":
 		return `"id" must be a string or a number`
+	case len(m.ID) > maxIDBytes:
+		return fmt.Sprintf(`"id" is %d bytes long, at most %d`, len(m.ID), maxIDBytes)
 	case m.Method == "" && idKey(m.ID) == "":
 		return `no "method", and no "id" to answer`
 	}
@@ -456,24 +487,29 @@ func (h *HTTPHandler) liveSessions() int {
 	return n
 }
 
+// jsonrpcError is a JSON-RPC error's code and message.
 type jsonrpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+	Code    int
+	Message string
 }
 
 // writeRPCError answers with a JSON-RPC error response.
 func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e jsonrpcError) {
-	if idKey(id) == "" {
-		id = json.RawMessage("null")
+	writeErrorStatus(w, status, id, &jsonrpc.Error{Code: int64(e.Code), Message: e.Message})
+}
+
+// knownVersion answers a request whose MCP-Protocol-Version header names
+// a revision the server does not speak with -32022 and the revisions it
+// does, and reports whether the revision is known (or not named).
+func (h *HTTPHandler) knownVersion(w http.ResponseWriter, id json.RawMessage, version string) bool {
+	if version == "" || slices.Contains(h.versions, version) {
+		return true
 	}
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpcError    `json:"error"`
-	}{"2.0", id, e})
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(data)
+	data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: h.versions, Requested: limits.Cut(version, limits.MaxEcho)})
+	writeErrorStatus(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion,
+		Message: fmt.Sprintf("unsupported protocol version %s in the %s header: this server speaks %s", echo(version), protocolHeader, strings.Join(h.versions, ", ")),
+		Data:    data})
+	return false
 }
 
 // cancelFilter drops the event that answers a call once the client

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/sdk"
 )
 
 // ApprovalInput is the id of the input request through which a tools/call
@@ -92,7 +93,7 @@ func (a *mcpAsker) Ask(ctx context.Context, q *host.Question) (json.RawMessage, 
 		return nil, host.ErrAskLater
 	}
 	if a.ss == nil {
-		return nil, errors.New("the client has no session to be asked in")
+		return nil, fmt.Errorf("%w: the client has no session to be asked in", sdk.ErrCannotAsk)
 	}
 	ir, err := inputRequest(q)
 	if err != nil {

@@ -724,7 +724,7 @@ type taskParams struct {
 }
 
 func unknownTask(id string) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown task %q: it never existed, or its TTL has passed", id)}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown task " + echo(id) + ": it never existed, or its TTL has passed"}
 }
 
 func storeError(err error) error {

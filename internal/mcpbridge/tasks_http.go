@@ -263,7 +263,7 @@ func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, 
 	}
 	if req.Header.Get(protocolHeader) >= sessionless {
 		if method := strings.TrimSpace(req.Header.Get(methodHeader)); method != r.Method {
-			why := fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, r.Method)
+			why := fmt.Sprintf("header mismatch: Mcp-Method header value %s does not match body value %s", echo(method), echo(r.Method))
 			if method == "" {
 				why = "missing required Mcp-Method header"
 			}
@@ -295,11 +295,11 @@ func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, id 
 	case method == "":
 		why = "missing required Mcp-Method header"
 	case method != bodyMethod:
-		why = fmt.Sprintf("header mismatch: Mcp-Method header value %q does not match body value %q", method, bodyMethod)
+		why = fmt.Sprintf("header mismatch: Mcp-Method header value %s does not match body value %s", echo(method), echo(bodyMethod))
 	case got == "" && bodyMethod == "tools/call":
 		why = fmt.Sprintf("missing required Mcp-Name header for method %q", bodyMethod)
 	case got != "" && got != name:
-		why = fmt.Sprintf("header mismatch: Mcp-Name header value %q does not match body value %q", got, name)
+		why = fmt.Sprintf("header mismatch: Mcp-Name header value %s does not match body value %s", echo(got), echo(name))
 	default:
 		return true
 	}
@@ -356,6 +356,12 @@ func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err
 	if !errors.As(err, &je) {
 		je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	}
+	writeJSON(w, status, rpcErrorBody(id, je))
+}
+
+// rpcErrorBody is the JSON-RPC response to the request id (null when it
+// has none) that carries the error je.
+func rpcErrorBody(id json.RawMessage, je *jsonrpc.Error) []byte {
 	if idKey(id) == "" {
 		id = json.RawMessage("null")
 	}
@@ -364,5 +370,5 @@ func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err
 		ID      json.RawMessage `json:"id"`
 		Error   *jsonrpc.Error  `json:"error"`
 	}{"2.0", id, je})
-	writeJSON(w, status, data)
+	return data
 }

@@ -36,8 +36,18 @@ func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
 		// The handler asks on after a question it must wait for.
 		return nil, sdkrt.ErrAsking
 	}
-	for _, q := range qs {
-		if k := modapi.QuestionKind(q.Kind); !slices.Contains(a.can, k) {
+	start := a.asked
+	asked := make([]modapi.Question, len(qs))
+	for i, q := range qs {
+		pos := start + i
+		key := q.Key
+		if key == "" {
+			key = fmt.Sprintf("q%d", pos+1)
+		}
+		asked[i] = modapi.Question{Kind: modapi.QuestionKind(q.Kind), Key: key, Params: q.Params, Position: pos}
+		// A question answered already keeps its answer, even when its
+		// kind can be asked no more.
+		if k := asked[i].Kind; !slices.Contains(a.can, k) && !a.answered(asked[i]) {
 			if !slices.Contains(a.unasked, k) {
 				a.unasked = append(a.unasked, k)
 			}
@@ -45,17 +55,10 @@ func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
 		}
 	}
 	out := make([][]byte, len(qs))
-	start := a.asked
 	a.asked += len(qs)
-	for i, q := range qs {
-		pos := start + i
-		key := q.Key
-		if key == "" {
-			key = fmt.Sprintf("q%d", pos+1)
-		}
-		mq := modapi.Question{Kind: modapi.QuestionKind(q.Kind), Key: key, Params: q.Params, Position: pos}
-		if a.pending == nil && pos < len(a.answers) && a.answers[pos].Question.Same(mq) {
-			out[i] = a.answers[pos].Answer
+	for i, mq := range asked {
+		if a.pending == nil && a.answered(mq) {
+			out[i] = a.answers[mq.Position].Answer
 			continue
 		}
 		a.pending = append(a.pending, mq)
@@ -64,6 +67,11 @@ func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
 		return nil, sdkrt.ErrAsking
 	}
 	return out, nil
+}
+
+// answered reports whether the call was given an answer to q.
+func (a *asking) answered(q modapi.Question) bool {
+	return q.Position < len(a.answers) && a.answers[q.Position].Question.Same(q)
 }
 
 // questions returns what the run asked that no answer covers, if any.

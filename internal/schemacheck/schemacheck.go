@@ -198,6 +198,16 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 			}
 		}
 	}
+	if keyword == "oneOf" || keyword == "anyOf" {
+		// A choice among const values (a form's titled options) is worded
+		// as an enum: the allowed values, not each branch's failure.
+		if lits, ok := constLits(sch.get(keyword)); ok {
+			if node := j.node(ve.InstanceLocation); node != nil {
+				j.enum(node, ve.InstanceLocation, sch, lits)
+				return
+			}
+		}
+	}
 	if len(ve.Causes) > 0 {
 		for _, c := range ve.Causes {
 			j.collect(c)
@@ -233,12 +243,9 @@ func (j *judge) collect(ve *jsonschema.ValidationError) {
 		}
 		j.add(node.Start, 0, loc, words.Type(typeWords(want), kindOf(node.Value).String()))
 	case "enum":
-		lits := enumLits(sch.get("enum"))
-		if typeOf(sch) == "string" && allQuoted(lits) {
-			j.add(node.Start, 6, loc, words.Enum(lits, strconv.Quote(str)))
-			return
-		}
-		j.add(node.End, 0, loc, words.Enum(lits, raw()))
+		j.enum(node, loc, sch, enumLits(sch.get("enum")))
+	case "const":
+		j.enum(node, loc, sch, enumLits([]any{sch.get("const")}))
 	case "minLength":
 		j.add(node.Start, 1, loc, words.MinLength(uintOf(sch, keyword), utf8.RuneCountInString(str)))
 	case "maxLength":
@@ -618,6 +625,43 @@ func typeWords(t string) string {
 		return "a JSON value"
 	}
 	return "a " + t
+}
+
+// enum words a value that is none of lits, the JSON literals allowed.
+func (j *judge) enum(node *jsontree.Node, loc string, sch *object, lits []string) {
+	if typeOf(sch) == "string" && allQuoted(lits) {
+		str, _ := node.Value.(string)
+		j.add(node.Start, 6, loc, words.Enum(lits, strconv.Quote(str)))
+		return
+	}
+	j.add(node.End, 0, loc, words.Enum(lits, string(node.Raw)))
+}
+
+// constLits returns the const values of branches (of oneOf or anyOf) that
+// each allow one value, as JSON literals; ok is false for any other
+// branches.
+func constLits(branches any) (lits []string, ok bool) {
+	items, _ := branches.([]any)
+	if len(items) == 0 {
+		return nil, false
+	}
+	values := make([]any, len(items))
+	for i, it := range items {
+		b, _ := it.(*object)
+		if b == nil {
+			return nil, false
+		}
+		for _, k := range b.keys {
+			if k != "const" && k != "title" && k != "description" {
+				return nil, false
+			}
+		}
+		if _, has := b.vals["const"]; !has {
+			return nil, false
+		}
+		values[i] = b.get("const")
+	}
+	return enumLits(values), true
 }
 
 func enumLits(v any) []string {

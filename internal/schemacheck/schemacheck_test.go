@@ -117,3 +117,21 @@ func TestToolSchemas(t *testing.T) {
 		t.Errorf("got %v, want an error naming the mod, the tool and the result schema", err)
 	}
 }
+
+// TestChoiceOfConsts: a value outside a choice written as branches of
+// const values (a form's titled options) is refused naming the allowed
+// values, as an enum's is.
+func TestChoiceOfConsts(t *testing.T) {
+	s, err := Compile("mem://choice.json", []byte(`{"type":"object","properties":{
+		"level":{"type":"string","oneOf":[{"const":"low","title":"Low"},{"const":"high","title":"High"}]},
+		"size":{"anyOf":[{"const":1},{"const":2}]},
+		"only":{"const":"this"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Check([]byte(`{"level":"pink","size":3,"only":"that"}`))
+	want := []string{`/level: must be one of "low", "high", got "pink"`, `/size: must be one of 1, 2, got 3`, `/only: must be one of "this", got "that"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}

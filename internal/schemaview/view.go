@@ -176,6 +176,10 @@ func (w *walker) typeOf(n node) string {
 	return strings.Join(types, " or ")
 }
 
+// range64 are the ends of the 64-bit integers' ranges, which a schema
+// states as bounds.
+var range64 = map[string]bool{"-9223372036854775808": true, "9223372036854775807": true, "18446744073709551615": true}
+
 func (w *walker) rules(n node) []string {
 	var out []string
 	for _, k := range []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
@@ -188,6 +192,9 @@ func (w *walker) rules(n node) []string {
 		val := string(bytes.TrimSpace(v))
 		if k == "pattern" && val == timePattern {
 			continue // a date-time's format says it
+		}
+		if (k == "minimum" || k == "maximum") && range64[val] {
+			continue // a 64-bit integer's own range, noise to a reader
 		}
 		out = append(out, k+"="+val)
 	}

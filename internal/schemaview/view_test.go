@@ -100,3 +100,22 @@ func TestOfNotation(t *testing.T) {
 		t.Errorf("got %+v, want an invalid schema with an empty list of fields", v)
 	}
 }
+
+// TestSixtyFourBitRangeHidden: a 64-bit integer's own range, which the
+// schema states as bounds, is not shown; narrower bounds are.
+func TestSixtyFourBitRangeHidden(t *testing.T) {
+	t.Parallel()
+	fs, _ := fields(schemaFile(t, "Sizes"))
+	want := map[string]string{"/i64": "", "/u64": "minimum=0", "/u": "minimum=0", "/u8": "minimum=0 maximum=255"}
+	for _, f := range fs {
+		if w, ok := want[f.Path]; ok {
+			if got := strings.Join(f.Rules, " "); got != w {
+				t.Errorf("%s: got rules %q, want %q", f.Path, got, w)
+			}
+			delete(want, f.Path)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("fields not shown: %v", want)
+	}
+}

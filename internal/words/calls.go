@@ -178,6 +178,12 @@ func CannotAsk(kind string) string {
 	return fmt.Sprintf("the question could not be asked: unknown kind %q", kind)
 }
 
+// RefusedThrice is the failure of a call of tool whose question key was
+// asked three times and refused each answer, the last for refusal.
+func RefusedThrice(key, tool, refusal string) string {
+	return fmt.Sprintf("question %s of tool %s was asked three times and each answer was refused; the last: %s", key, tool, refusal)
+}
+
 // BadAnswer is the refusal of an answer to a form that breaks its schema.
 func BadAnswer(problems []string) string {
 	return Message("the answer does not fit the form:", problems)

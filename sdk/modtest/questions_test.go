@@ -32,6 +32,8 @@ func TestScriptedAnswers(t *testing.T) {
 			`Tool failed: modtest: Options.Answers["name"]: an sdk.Sampled answers a sample question, not a form question`, []string{"name"}, 1},
 		{"never asked", "asking_url", map[string]any{"signin": sdk.Answer{Action: sdk.Accept}, "extra": ada}, modtest.StatusFailed,
 			`Tool failed: modtest: Options.Answers answers question "extra", which the handler never asked`, []string{"signin"}, 2},
+		{"roots by key", "asking_roots", map[string]any{"signin": sdk.Answer{Action: sdk.Accept}, "where": []sdk.Root{{URI: "file:///w"}}},
+			modtest.StatusCompleted, "roots: file:///w", []string{"signin", "where"}, 3},
 		{"model and roots", "asking_model", map[string]any{"capital": sdk.Sampled{Text: "Paris"}, "roots": []sdk.Root{{URI: "file:///w"}}},
 			modtest.StatusCompleted, "Paris | file:///w", []string{"capital", "roots"}, 2},
 	}

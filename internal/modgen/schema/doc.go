@@ -14,7 +14,7 @@
 // constraints and defaults, and the tag of a struct's blank field (_
 // struct{}) the struct's own: anyRequired (allOf of anyOf of required),
 // if/then/else on one property's value, and $anchor; typed constants of the mod's own module make
-// enums; narrow Go integers become bounds and 64-bit ones formats; named
+// enums; Go integers become bounds, 64-bit ones with their format too; named
 // structs, recursive and generic types go through $defs and $ref, a
 // recursive root once.
 //

@@ -197,7 +197,7 @@ func (g *Generator) typeSchema(t types.Type, pos token.Pos) *Schema {
 	case isNamed(t, "encoding/json", "Number"):
 		return &Schema{Type: "number"}
 	case isNamed(t, "time", "Duration"):
-		return &Schema{Type: "integer", Format: "int64", Description: durationDoc}
+		return &Schema{Type: "integer", Format: "int64", Minimum: minInt64, Maximum: maxInt64, Description: durationDoc}
 	}
 	if p, ok := t.(*types.Pointer); ok {
 		s := g.typeSchema(p.Elem(), pos)
@@ -305,20 +305,31 @@ func (g *Generator) guard(named *types.Named, pos token.Pos, f func() *Schema) *
 // durationDoc describes a time.Duration, whose wire form is an integer.
 const durationDoc = "A duration, as an integer count of nanoseconds (1000000000 is one second)."
 
-// Integer bounds by basic kind. 64-bit integers carry no bounds, which
-// are noise to a model and beyond what JavaScript numbers hold exactly:
-// their range is the format int64 or uint64, which the validators assert.
+// Integer bounds by basic kind. 64-bit integers carry their format,
+// int64 or uint64, as well: a client's validator that ignores formats
+// still refuses what the Go type cannot hold by the bounds, and one that
+// reads numbers as JavaScript does, which cannot hold these bounds
+// exactly, has the format to go by.
 var intBounds = map[types.BasicKind][2]string{
+	types.Int:     {minInt64, maxInt64},
+	types.Int64:   {minInt64, maxInt64},
 	types.Int8:    {"-128", "127"},
 	types.Int16:   {"-32768", "32767"},
 	types.Int32:   {"-2147483648", "2147483647"},
-	types.Uint:    {"0", ""},
+	types.Uint:    {"0", maxUint64},
 	types.Uint8:   {"0", "255"},
 	types.Uint16:  {"0", "65535"},
 	types.Uint32:  {"0", "4294967295"},
-	types.Uint64:  {"0", ""},
-	types.Uintptr: {"0", ""},
+	types.Uint64:  {"0", maxUint64},
+	types.Uintptr: {"0", maxUint64},
 }
+
+// The range of 64-bit integers.
+const (
+	minInt64  = "-9223372036854775808"
+	maxInt64  = "9223372036854775807"
+	maxUint64 = "18446744073709551615"
+)
 
 // goFormat is the format that holds a value to the range of its Go type,
 // where the schema's bounds do not: a 64-bit integer, a 32-bit float, and
@@ -358,7 +369,7 @@ func (g *Generator) basic(b *types.Basic, pos token.Pos, t types.Type) *Schema {
 	case b.Info()&types.IsInteger != 0:
 		bounds := intBounds[b.Kind()]
 		s := &Schema{Type: "integer", Minimum: bounds[0], Maximum: bounds[1]}
-		if bounds[1] == "" {
+		if bounds[1] == maxInt64 || bounds[1] == maxUint64 {
 			s.Format = goFormat(b)
 		}
 		return s
@@ -749,7 +760,8 @@ func (g *Generator) property(f field) *prop {
 }
 
 // dropCoveredRange removes the format that holds a number to its Go
-// type's range when the tags' bounds already keep it inside.
+// type's range when the tags' bounds keep it inside a narrower range: an
+// integer with no bounds of its own keeps its format with the type's.
 func dropCoveredRange(s *Schema) {
 	r, ok := goRange[s.Format]
 	if !ok || s.Type != "integer" && s.Type != "number" {
@@ -767,7 +779,15 @@ func dropCoveredRange(s *Schema) {
 	}
 	a, _ := new(big.Rat).SetString(lo)
 	b, _ := new(big.Rat).SetString(hi)
-	if a != nil && b != nil && a.Cmp(r[0]) >= 0 && b.Cmp(r[1]) <= 0 {
+	if a == nil || b == nil {
+		return
+	}
+	whole := a.Cmp(r[0]) == 0 && b.Cmp(r[1]) == 0
+	switch {
+	case whole && len(s.Enum) > 0:
+		// The enum's values say more than the type's bounds.
+		s.Minimum, s.Maximum = "", ""
+	case !whole && a.Cmp(r[0]) >= 0 && b.Cmp(r[1]) <= 0:
 		s.Format = ""
 	}
 }
@@ -859,8 +879,14 @@ func apply(s *Schema, it tagItem) error {
 			s.Maximum = tighter(s.Maximum, it.value, -1)
 		case "exclusiveMinimum":
 			s.ExclusiveMin = it.value
+			if s.Minimum != "" && tighter(s.Minimum, it.value, 1) == it.value {
+				s.Minimum = "" // the Go type's bound, which this one implies
+			}
 		case "exclusiveMaximum":
 			s.ExclusiveMax = it.value
+			if s.Maximum != "" && tighter(s.Maximum, it.value, -1) == it.value {
+				s.Maximum = ""
+			}
 		case "multipleOf":
 			s.MultipleOf = it.value
 		}

@@ -84,9 +84,11 @@ func checkConstraints(c *jsoncheck.Checker) {
 				case jsoncheck.Number:
 					n := c.Int()
 					if n.IsInt() {
-						c.Range("int64", n)
 						if n.Cmp("0") <= 0 {
 							c.Problem(jsoncheck.MsgBound("exclusiveMinimum", "0", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
 						}
 						if !n.MultipleOf("5") {
 							c.Problem(jsoncheck.MsgMultipleOf("5", n.String()))
@@ -658,6 +660,12 @@ func checkEverything(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -675,6 +683,12 @@ func checkEverything(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1446,6 +1460,12 @@ func checkWire(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1461,6 +1481,12 @@ func checkWire(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1476,6 +1502,12 @@ func checkWire(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1511,6 +1543,12 @@ func checkWire(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1637,6 +1675,12 @@ func checkWire(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1740,6 +1784,12 @@ func modkitCheckDefBackup(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1758,6 +1808,12 @@ func modkitCheckDefBackup(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -2201,6 +2257,12 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -2218,6 +2280,9 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 						c.Range("uint64", n)
 						if n.Cmp("0") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("18446744073709551615") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "18446744073709551615", n.String()))
 						}
 					}
 				default:
@@ -2296,6 +2361,9 @@ func modkitCheckDefSizes(c *jsoncheck.Checker) {
 						c.Range("uint64", n)
 						if n.Cmp("0") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("18446744073709551615") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "18446744073709551615", n.String()))
 						}
 					}
 				default:

@@ -96,6 +96,25 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 		sdk.PlainTool[Empty]{
+			Name:        "asking_roots",
+			Description: "Asks the client's roots by a key of its own. Call it to test keyed roots.",
+			Activity:    "Finding roots…",
+			Run: func(tc *sdk.ToolContext, in Empty) (sdk.Result, error) {
+				if _, err := tc.AskURL(sdk.URLQuestion{Key: "signin", Message: "Sign in to continue", URL: "https://example.com/signin"}); err != nil {
+					return sdk.Result{}, err
+				}
+				roots, err := tc.AskRoots(sdk.RootsQuestion{Key: "where"})
+				if err != nil {
+					return sdk.Result{}, err
+				}
+				var uris []string
+				for _, r := range roots {
+					uris = append(uris, r.URI)
+				}
+				return sdk.Text("roots: " + strings.Join(uris, ",")), nil
+			},
+		},
+		sdk.PlainTool[Empty]{
 			Name:        "asking_url",
 			Description: "Sends the person to a URL. Call it to test URL questions.",
 			Activity:    "Signing in…",

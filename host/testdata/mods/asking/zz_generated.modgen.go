@@ -22,7 +22,7 @@ const modkitManifest = `{
   "displayName": "Asking",
   "description": "Test mod whose tools ask questions mid-call.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/asking",
-  "sourceHash": "sha256:bef61d1e74d7d59ec2eec8579d657725eea8dc1831195158dfeef6a09cff606e",
+  "sourceHash": "sha256:61b3d769cac73b531febdb622221a8824a495459c53558aaeeb9d458ca7c521f",
   "tools": [
     {
       "name": "asking_greet",
@@ -50,6 +50,19 @@ const modkitManifest = `{
       "name": "asking_model",
       "description": "Asks the client's model and roots together. Call it to test sampling and roots.",
       "activity": "Sampling…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Takes no input.",
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      }
+    },
+    {
+      "name": "asking_roots",
+      "description": "Asks the client's roots by a key of its own. Call it to test keyed roots.",
+      "activity": "Finding roots…",
       "kind": "plain",
       "inputSchema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -104,6 +117,7 @@ func Modkit() *sdk.Generated {
 			"asking_greet":   modkitDecodeAskingGreet,
 			"asking_guarded": modkitDecodeAskingModel,
 			"asking_model":   modkitDecodeAskingModel,
+			"asking_roots":   modkitDecodeAskingModel,
 			"asking_url":     modkitDecodeAskingModel,
 		},
 		Manifest: []byte(modkitManifest),
@@ -169,7 +183,7 @@ func modkitCheckAskingGreet(c *jsoncheck.Checker) {
 	}
 }
 
-// modkitDecodeAskingModel validates the input of tools "asking_model", "asking_url" and "asking_guarded" and decodes it.
+// modkitDecodeAskingModel validates the input of tools "asking_model", "asking_roots", "asking_url" and "asking_guarded" and decodes it.
 func modkitDecodeAskingModel(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -186,7 +200,7 @@ func modkitDecodeAskingModel(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckAskingModel checks the input of tools "asking_model", "asking_url" and "asking_guarded".
+// modkitCheckAskingModel checks the input of tools "asking_model", "asking_roots", "asking_url" and "asking_guarded".
 func modkitCheckAskingModel(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:

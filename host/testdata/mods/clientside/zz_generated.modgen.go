@@ -93,8 +93,8 @@ const modkitManifest = `{
           "width": {
             "description": "In pixels.",
             "type": "integer",
-            "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           }
         },
         "required": [

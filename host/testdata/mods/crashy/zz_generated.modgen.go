@@ -188,8 +188,8 @@ const modkitManifest = `{
           "bytes": {
             "description": "The size of the text result.",
             "type": "integer",
-            "format": "int64",
-            "minimum": 0
+            "minimum": 0,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -238,7 +238,9 @@ const modkitManifest = `{
         "properties": {
           "words": {
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           },
           "title": {
             "type": "string"
@@ -376,8 +378,8 @@ const modkitManifest = `{
           "line": {
             "description": "The line to mark, from 1.",
             "type": "integer",
-            "format": "int64",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 9223372036854775807
           },
           "weight": {
             "description": "How strongly to mark it.",
@@ -727,9 +729,11 @@ func modkitCheckCrashyBig(c *jsoncheck.Checker) {
 				case jsoncheck.Number:
 					n := c.Int()
 					if n.IsInt() {
-						c.Range("int64", n)
 						if n.Cmp("0") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "0", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
 						}
 					}
 				default:
@@ -904,9 +908,11 @@ func modkitActionMark(data []byte) error {
 				case jsoncheck.Number:
 					n := c.Int()
 					if n.IsInt() {
-						c.Range("int64", n)
 						if n.Cmp("1") < 0 {
 							c.Problem(jsoncheck.MsgBound("minimum", "1", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
 						}
 					}
 				default:

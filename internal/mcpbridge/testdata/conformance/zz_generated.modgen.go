@@ -121,7 +121,9 @@ const modkitManifest = `{
           "level": {
             "description": "Not mirrored.",
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -525,7 +527,9 @@ const modkitManifest = `{
           "seconds": {
             "description": "How long the computation takes.",
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           },
           "label": {
             "description": "Names the computation.",
@@ -549,7 +553,9 @@ const modkitManifest = `{
           "seconds": {
             "description": "How long the computation takes.",
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           },
           "label": {
             "description": "Names the computation.",
@@ -855,6 +861,12 @@ func modkitCheckTestXMcpHeader(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")
@@ -1168,6 +1180,12 @@ func modkitCheckSlowCompute(c *jsoncheck.Checker) {
 					n := c.Int()
 					if n.IsInt() {
 						c.Range("int64", n)
+						if n.Cmp("-9223372036854775808") < 0 {
+							c.Problem(jsoncheck.MsgBound("minimum", "-9223372036854775808", n.String()))
+						}
+						if n.Cmp("9223372036854775807") > 0 {
+							c.Problem(jsoncheck.MsgBound("maximum", "9223372036854775807", n.String()))
+						}
 					}
 				default:
 					c.WrongType("an integer")

@@ -118,7 +118,9 @@ const modkitManifest = `{
           },
           "total": {
             "type": "integer",
-            "format": "int64"
+            "format": "int64",
+            "minimum": -9223372036854775808,
+            "maximum": 9223372036854775807
           }
         },
         "required": [
@@ -156,7 +158,9 @@ const modkitManifest = `{
               },
               "line": {
                 "type": "integer",
-                "format": "int64"
+                "format": "int64",
+                "minimum": -9223372036854775808,
+                "maximum": 9223372036854775807
               },
               "tree": {
                 "anyOf": [
