@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/mcpauth"
 )
 
 // HTTPPath is where modhost serves MCP over streamable HTTP.
@@ -45,6 +47,12 @@ type HTTPOptions struct {
 	MaxSessions int
 	// Logger receives the SDK's logs. Default: none.
 	Logger *slog.Logger
+	// Auth, when set, makes the handler an OAuth resource server: a
+	// request needs a valid access token for Auth's resource (401
+	// otherwise), lists show what its scopes allow, and a call of a tool
+	// that needs a scope the token lacks gets 403. Default: no
+	// authorization.
+	Auth *mcpauth.Resource
 }
 
 // HTTPHandler serves an MCP server over streamable HTTP: clients of
@@ -117,7 +125,11 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	// counts both.
 	h.sessions = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger})
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
-	h.handler = http.NewCrossOriginProtection().Handler(http.HandlerFunc(h.serve))
+	var serve http.Handler = http.HandlerFunc(h.serve)
+	if o.Auth != nil {
+		serve = o.Auth.Protect(serve)
+	}
+	h.handler = http.NewCrossOriginProtection().Handler(serve)
 	return h
 }
 
