@@ -109,6 +109,9 @@ type Tool struct {
 	// Task says whether calls run as MCP tasks: absent never,
 	// TaskOptional when the client supports tasks, TaskRequired always.
 	Task TaskSupport `json:"task,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and call the
+	// tool, each an RFC 6749 scope-token; none for a tool anyone may call.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // TaskSupport says whether a tool's calls run as MCP tasks.

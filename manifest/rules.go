@@ -46,6 +46,7 @@ var (
 	ruleToolDescription = rule("tool-description", "a tool has a description")
 	ruleToolApproval    = rule("tool-approval", "an approval rule is always-with-a-reason or byInput-without-one")
 	ruleToolActionsOnce = rule("tool-client-actions-once", "a tool lists each kind of client action once")
+	ruleToolScope       = rule("tool-scope", "a tool's scope is an OAuth scope-token (RFC 6749: printable ASCII but space, '\"' and '\\'), listed once")
 
 	ruleCommandID       = rule("command-id", "a command's id is lower-case words joined by '.'")
 	ruleCommandIDUnique = rule("command-id-unique", "no two commands share an id")

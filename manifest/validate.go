@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -71,6 +72,17 @@ var (
 // starting with a letter.
 func IsSnakeCase(name string) bool { return snakeCase.MatchString(name) }
 
+// IsScopeToken reports whether s is an OAuth scope-token (RFC 6749 §3.3):
+// one or more printable ASCII characters other than space, '"' and '\\'.
+func IsScopeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // Validate checks what the Go types cannot: the format version, the id, names
 // and their uniqueness, descriptions, the tool kinds and schemas, hook
 // targets, and the kinds of client action. It returns a *[Error] listing every problem, or nil. Agent
@@ -117,6 +129,15 @@ func Validate(m *Manifest) error {
 		}
 		if strings.TrimSpace(t.Description) == "" {
 			v.rule(ruleToolDescription, at("tools", i, "description"), entry, "description is empty")
+		}
+		for k, s := range t.Scopes {
+			where := Location{List: "tools", Index: i, Field: "scopes", Item: k}
+			switch {
+			case !IsScopeToken(s):
+				v.rule(ruleToolScope, where, entry, fmt.Sprintf("scope %q is not a scope-token: printable ASCII but space, '\"' and '\\', at least one", s))
+			case slices.Index(t.Scopes, s) < k:
+				v.rule(ruleToolScope, where, entry, fmt.Sprintf("scopes names %q twice", s))
+			}
 		}
 		switch t.Kind {
 		case KindPlain:

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -37,6 +38,9 @@ type env struct {
 	mods           []string
 	workspace      string
 	agent          string
+	// scopes are the OAuth scopes the local user holds (--scopes); nil
+	// for every scope.
+	scopes []string
 	// allowUnconfined runs mods where the kernel cannot confine them.
 	allowUnconfined bool
 	logFormat       string // "text" or "json"
@@ -71,7 +75,7 @@ func needsMods(name string) bool {
 	return !lockCommands[name] && name != "cache" && name != "cache trim"
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--scopes LIST] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -103,6 +107,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	mods := fs.String("mods", "", "mod directories, comma-separated")
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
+	var scopes []string
+	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools that need another are hidden and refused", func(s string) error {
+		scopes = []string{}
+		for sc := range strings.SplitSeq(s, ",") {
+			if sc = strings.TrimSpace(sc); sc != "" {
+				if !manifest.IsScopeToken(sc) {
+					return fmt.Errorf("%q is not an OAuth scope", sc)
+				}
+				scopes = append(scopes, sc)
+			}
+		}
+		return nil
+	})
 	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods even where the kernel cannot confine them to their declared permissions")
 	logFormat := fs.String("log-format", "text", "log as `text` or json lines (log/slog), with trace and call ids; json logs at info unless $MODHOST_LOG sets a level")
 	if err := fs.Parse(args); err != nil {
@@ -135,7 +152,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat, allowUnconfined: *allowUnconfined}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, scopes: scopes, logFormat: *logFormat, allowUnconfined: *allowUnconfined}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -325,4 +342,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usagef("%s: %v", fs.Name(), err)
 	}
 	return nil
+}
+
+// missingScopes returns the scopes t needs that the local user does not
+// hold (--scopes).
+func (e *env) missingScopes(t host.Tool) []string {
+	if e.scopes == nil {
+		return nil
+	}
+	var missing []string
+	for _, sc := range t.Scopes {
+		if !slices.Contains(e.scopes, sc) {
+			missing = append(missing, sc)
+		}
+	}
+	return missing
 }

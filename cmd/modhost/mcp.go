@@ -84,7 +84,11 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	defer h.Close()
 	var auth *mcpauth.Resource
 	if *authIssuer != "" {
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource})
+		tools, err := h.Tools(e.agent)
+		if err != nil {
+			return e.fail(err)
+		}
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools)})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}
@@ -95,7 +99,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease})
+		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease, Scopes: e.scopes})
 	if err != nil {
 		return e.fail(err)
 	}

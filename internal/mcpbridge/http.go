@@ -71,6 +71,7 @@ type HTTPHandler struct {
 	newMu     sync.Mutex  // serializes session creation, for the cap
 	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
 	tasks     *taskRunner // nil when srv is not NewServer's
+	scopes    toolScopes  // the scopes each tool needs, for HTTPOptions.Auth
 	posts     inflight    // posted requests in flight, for Drain
 }
 
@@ -117,6 +118,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv)}
 	if br, ok := bridges.Load(srv); ok {
 		h.tasks = br.(*bridge).tasks
+		h.scopes = br.(*bridge).scopes
 	}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
@@ -245,6 +247,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	tagRequestID(req.Header, m.ID)
+	if h.opts.Auth != nil && h.refuseOutOfScope(w, req, &m, body) {
+		return
+	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	stateless := m.Method != "" && (newHeader || metaVersion || (session == "" && m.Method == "server/discover"))
 	// The tasks methods run in the task runner's context: the calls

@@ -1,0 +1,202 @@
+package mcpbridge
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
+)
+
+// bearer adds a bearer token to each request.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(req)
+}
+
+// serveAuth serves tools over streamable HTTP behind an issuer's tokens,
+// and returns the endpoint's URL and the issuer.
+func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.Issuer) {
+	t.Helper()
+	is := mcpauthtest.NewIssuer(t)
+	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool}
+	}}
+	for _, tt := range tools {
+		mt := manifestTool(tt.name, `{"type":"string"}`)
+		mt.Scopes = tt.scopes
+		fb.tools = append(fb.tools, host.Tool{Mod: "m", Tool: mt})
+	}
+	srv, err := NewServer(fb, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: ts.URL + HTTPPath, Scopes: Scopes(fb.tools)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+	t.Cleanup(h.Close)
+	mux.Handle(HTTPPath, h)
+	return ts.URL + HTTPPath, is
+}
+
+type manifestToolScopes struct {
+	name   string
+	scopes []string
+}
+
+// connectAs connects a client of version with token to url.
+func connectAs(t *testing.T, url, version, token string) *mcp.ClientSession {
+	t.Helper()
+	transport := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{token}}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(t.Context(), transport, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		t.Fatalf("connect with a token: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestHTTPAuthRequiresToken(t *testing.T) {
+	t.Parallel()
+	url, is := serveAuth(t, manifestToolScopes{"open_tool", nil})
+	resp, err := http.Post(url, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 401 || !strings.HasPrefix(got, `Bearer resource_metadata="`) {
+		t.Fatalf("got %d with WWW-Authenticate %q, want 401 with a challenge", resp.StatusCode, got)
+	}
+	token := is.Sign(t, "rsa", is.Claims(url, "", time.Now()))
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectAs(t, url, version, token)
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "open_tool", Arguments: map[string]any{}})
+		if err != nil || res.IsError || res.Content[0].(*mcp.TextContent).Text != "called open_tool" {
+			t.Fatalf("%s: got %v %+v, want open_tool called", version, err, res)
+		}
+	}
+}
+
+// toolNames lists the names of tools.
+func toolNames(tools []*mcp.Tool) string {
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+var scopedTools = []manifestToolScopes{
+	{"open_tool", nil},
+	{"write_tool", []string{"notes.write"}},
+	{"admin_tool", []string{"notes.write", "admin"}},
+}
+
+func TestHTTPAuthScopes(t *testing.T) {
+	t.Parallel()
+	url, is := serveAuth(t, scopedTools...)
+	token := is.Sign(t, "ec", is.Claims(url, "notes.write", time.Now()))
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectAs(t, url, version, token)
+		tools, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := toolNames(tools.Tools), "open_tool write_tool"; got != want {
+			t.Errorf("%s: got tools %q, want %q: admin_tool needs a scope the token lacks", version, got, want)
+		}
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "write_tool", Arguments: map[string]any{}})
+		if err != nil || res.IsError {
+			t.Errorf("%s: calling write_tool: got %v %+v, want it called", version, err, res)
+		}
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "admin_tool", Arguments: map[string]any{}}); err == nil {
+			t.Errorf("%s: calling admin_tool: got no error, want 403", version)
+		}
+	}
+	// The refusal as a client reads it: 403, a challenge naming every
+	// scope the tool needs, and a JSON-RPC error answering the call.
+	bodies := map[string]string{
+		"one":   `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"admin_tool","arguments":{}}}`,
+		"batch": `[{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"write_tool","arguments":{}}},{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"admin_tool","arguments":{}}}]`,
+	}
+	for name, body := range bodies {
+		req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := make([]byte, 4096)
+		n, _ := resp.Body.Read(data)
+		resp.Body.Close()
+		challenge := resp.Header.Get("WWW-Authenticate")
+		if resp.StatusCode != 403 || !strings.Contains(challenge, `scope="notes.write admin", error="insufficient_scope"`) {
+			t.Errorf("%s: got %d with WWW-Authenticate %q, want 403 insufficient_scope naming notes.write admin", name, resp.StatusCode, challenge)
+		}
+		if want := `{"jsonrpc":"2.0","id":5,"error":{"code":-32001,"message":"insufficient scope: tool admin_tool needs the scopes notes.write admin"}}`; string(data[:n]) != want {
+			t.Errorf("%s: got body %s, want %s", name, data[:n], want)
+		}
+	}
+}
+
+func TestLocalScopes(t *testing.T) {
+	t.Parallel()
+	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool}
+	}}
+	for _, tt := range scopedTools {
+		mt := manifestTool(tt.name, `{"type":"string"}`)
+		mt.Scopes = tt.scopes
+		fb.tools = append(fb.tools, host.Tool{Mod: "m", Tool: mt})
+	}
+	tests := []struct {
+		scopes []string
+		tools  string
+	}{
+		{nil, "admin_tool open_tool write_tool"},
+		{[]string{}, "open_tool"},
+		{[]string{"admin", "notes.write"}, "admin_tool open_tool write_tool"},
+		{[]string{"notes.write"}, "open_tool write_tool"},
+	}
+	for _, tt := range tests {
+		srv, err := NewServer(fb, &Options{Scopes: tt.scopes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := connectServer(t, srv)
+		tools, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolNames(tools.Tools); got != tt.tools {
+			t.Errorf("scopes %q: got tools %q, want %q", tt.scopes, got, tt.tools)
+		}
+		res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "admin_tool", Arguments: map[string]any{}})
+		listed := strings.Contains(tt.tools, "admin_tool")
+		if err != nil || res.IsError == listed {
+			t.Fatalf("scopes %q: calling admin_tool: got %v %+v, want refused unless listed", tt.scopes, err, res)
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !listed && text != "insufficient scope: tool admin_tool needs the scopes notes.write admin" {
+			t.Errorf("scopes %q: got %q, want the scopes named", tt.scopes, text)
+		}
+	}
+}
