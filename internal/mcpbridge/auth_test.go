@@ -29,6 +29,14 @@ func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
 func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.Issuer) {
 	t.Helper()
 	is := mcpauthtest.NewIssuer(t)
+	return serveAuthBy(t, func(string) string { return is.URL }, tools...), is
+}
+
+// serveAuthBy serves tools over streamable HTTP behind the tokens of the
+// issuer that issuerFor returns for the endpoint's URL, and returns that
+// URL.
+func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...manifestToolScopes) string {
+	t.Helper()
 	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
 		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool}
 	}}
@@ -44,14 +52,15 @@ func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: ts.URL + HTTPPath, Scopes: Scopes(fb.tools)})
+	resource := ts.URL + HTTPPath
+	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: issuerFor(resource), Resource: resource, Scopes: Scopes(fb.tools)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
 	t.Cleanup(h.Close)
 	mux.Handle(HTTPPath, h)
-	return ts.URL + HTTPPath, is
+	return resource
 }
 
 type manifestToolScopes struct {
@@ -199,4 +208,58 @@ func TestLocalScopes(t *testing.T) {
 			t.Errorf("scopes %q: got %q, want the scopes named", tt.scopes, text)
 		}
 	}
+}
+
+// TestHTTPAuthOIDCProvider takes tokens from a real authorization server,
+// panva's oidc-provider, by client credentials with a resource indicator:
+// the reader's token lists and calls what needs no scope and is refused
+// write_tool; the writer's calls it.
+func TestHTTPAuthOIDCProvider(t *testing.T) {
+	t.Parallel()
+	var issuer string
+	url := serveAuthBy(t, func(resource string) string {
+		issuer = mcpauthtest.StartOIDCProvider(t, resource)
+		return issuer
+	}, scopedTools[:2]...)
+	reader := mcpauthtest.ClientCredentials(t, issuer, "reader", "reader-secret", url, "notes.read")
+	writer := mcpauthtest.ClientCredentials(t, issuer, "writer", "writer-secret", url, "notes.read notes.write")
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectAs(t, url, version, reader)
+		tools, err := cs.ListTools(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := toolNames(tools.Tools); got != "open_tool" {
+			t.Errorf("%s: the reader got tools %q, want open_tool", version, got)
+		}
+		if res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "open_tool", Arguments: map[string]any{}}); err != nil || res.IsError {
+			t.Errorf("%s: the reader calling open_tool: got %v %+v, want it called", version, err, res)
+		}
+		if _, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "write_tool", Arguments: map[string]any{}}); err == nil || !strings.Contains(err.Error(), "Forbidden") {
+			t.Errorf("%s: the reader calling write_tool: got %v, want 403 Forbidden", version, err)
+		}
+		cs = connectAs(t, url, version, writer)
+		if res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "write_tool", Arguments: map[string]any{}}); err != nil || res.IsError {
+			t.Errorf("%s: the writer calling write_tool: got %v %+v, want it called", version, err, res)
+		}
+	}
+	// A token whose signature was changed is refused.
+	resp := postWith(t, url, "Bearer "+writer+"x")
+	if resp.StatusCode != 401 || !strings.Contains(resp.Header.Get("WWW-Authenticate"), `error="invalid_token"`) {
+		t.Errorf("a tampered token: got %d %q, want 401 invalid_token", resp.StatusCode, resp.Header.Get("WWW-Authenticate"))
+	}
+}
+
+// postWith posts a tools/list with the Authorization header authz.
+func postWith(t *testing.T, url, authz string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	req.Header.Set("Authorization", authz)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
 }
