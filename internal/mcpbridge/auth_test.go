@@ -42,14 +42,7 @@ func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.
 // URL.
 func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...manifestToolScopes) string {
 	t.Helper()
-	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
-		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool, Result: json.RawMessage(`"called"`)}
-	}}
-	for _, tt := range tools {
-		mt := manifestTool(tt.name, `{"type":"string"}`)
-		mt.Scopes = tt.scopes
-		fb.tools = append(fb.tools, host.Tool{Mod: "m", Tool: mt})
-	}
+	fb := scopedBackend(tools...)
 	srv, err := NewServer(fb, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +62,20 @@ func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...
 		mux.Handle("GET "+p, auth.MetadataHandler())
 	}
 	return resource
+}
+
+// scopedBackend serves tools that need scopes; a call answers "called"
+// and the tool's name.
+func scopedBackend(tools ...manifestToolScopes) *fakeBackend {
+	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
+		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool, Result: json.RawMessage(`"called"`)}
+	}}
+	for _, tt := range tools {
+		mt := manifestTool(tt.name, `{"type":"string"}`)
+		mt.Scopes = tt.scopes
+		fb.tools = append(fb.tools, host.Tool{Mod: "m", Tool: mt})
+	}
+	return fb
 }
 
 type manifestToolScopes struct {
@@ -177,14 +184,7 @@ func TestHTTPAuthScopes(t *testing.T) {
 
 func TestLocalScopes(t *testing.T) {
 	t.Parallel()
-	fb := &fakeBackend{call: func(_ context.Context, req *host.CallRequest) *host.CallResult {
-		return &host.CallResult{Status: host.StatusCompleted, Text: "called " + req.Tool}
-	}}
-	for _, tt := range scopedTools {
-		mt := manifestTool(tt.name, `{"type":"string"}`)
-		mt.Scopes = tt.scopes
-		fb.tools = append(fb.tools, host.Tool{Mod: "m", Tool: mt})
-	}
+	fb := scopedBackend(scopedTools...)
 	tests := []struct {
 		scopes []string
 		tools  string
@@ -224,11 +224,7 @@ func TestLocalScopes(t *testing.T) {
 // write_tool; the writer's calls it.
 func TestHTTPAuthOIDCProvider(t *testing.T) {
 	t.Parallel()
-	var issuer string
-	url := serveAuthBy(t, func(resource string) string {
-		issuer = mcpauthtest.StartOIDCProvider(t, resource)
-		return issuer
-	}, scopedTools[:2]...)
+	url, issuer := serveOIDC(t)
 	reader := mcpauthtest.ClientCredentials(t, issuer, "reader", "reader-secret", url, "notes.read")
 	writer := mcpauthtest.ClientCredentials(t, issuer, "writer", "writer-secret", url, "notes.read notes.write")
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
@@ -258,6 +254,17 @@ func TestHTTPAuthOIDCProvider(t *testing.T) {
 	}
 }
 
+// serveOIDC serves open_tool and write_tool behind the tokens of
+// oidc-provider, and returns the endpoint's URL and the issuer's.
+func serveOIDC(t *testing.T) (url, issuer string) {
+	t.Helper()
+	url = serveAuthBy(t, func(resource string) string {
+		issuer = mcpauthtest.StartOIDCProvider(t, resource)
+		return issuer
+	}, scopedTools[:2]...)
+	return url, issuer
+}
+
 // postWith posts a tools/list with the Authorization header authz.
 func postWith(t *testing.T, url, authz string) *http.Response {
 	t.Helper()
@@ -278,11 +285,7 @@ func postWith(t *testing.T, url, authz string) *http.Response {
 // and is refused (403) the tool its token's scopes do not cover.
 func TestTSClientOAuth(t *testing.T) {
 	t.Parallel()
-	var issuer string
-	url := serveAuthBy(t, func(resource string) string {
-		issuer = mcpauthtest.StartOIDCProvider(t, resource)
-		return issuer
-	}, scopedTools[:2]...)
+	url, issuer := serveOIDC(t)
 	dir := os.Getenv(mcpauthtest.NodeToolsEnv)
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")); err != nil {
 		testenv.Missing(t, "@modelcontextprotocol/sdk in %s (.ci/conformance.sh installs it)", dir)
