@@ -40,7 +40,7 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func newResource(t *testing.T, is *mcpauthtest.Issuer, c *clock) *mcpauth.Resource {
+func newResource(t testing.TB, is *mcpauthtest.Issuer, c *clock) *mcpauth.Resource {
 	t.Helper()
 	opts := &mcpauth.Options{Issuer: is.URL, Resource: testResource, Scopes: []string{"notes.write", "notes.read"}}
 	if c != nil {
