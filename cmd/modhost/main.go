@@ -86,6 +86,7 @@ commands:
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
+      [--auth-issuer URL --resource URL]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
                                         serve the mod author's web inspector, with live reload

@@ -99,6 +99,10 @@ type HTTPHandler struct {
 //   - a call the client cancelled with notifications/cancelled gets no
 //     response: its event stream ends without one (the SDK alone answers
 //     it, go-sdk#1235).
+//   - with [HTTPOptions].Auth, a request needs an access token (401
+//     otherwise), lists hide the tools its scopes do not cover, and a
+//     call of one gets 403 insufficient_scope; the metadata the 401
+//     names is the embedder's to serve (mcpauth's MetadataHandler);
 //   - a plain stateless tools/call (2026-07-28; no progress, logs or
 //     answers, no header-mirrored arguments) is served without the SDK's
 //     stateless handler, which builds a session per request: same
