@@ -15,8 +15,13 @@ import (
 // the issuer's public key used as one) or not signed is malformed.
 var algorithms = []jose.SignatureAlgorithm{jose.RS256, jose.ES256, jose.EdDSA}
 
+// MaxKeyAge is how long a key set is used before it is fetched again, so
+// that a key the issuer withdrew stops being trusted.
+const MaxKeyAge = time.Hour
+
 // keySet is the issuer's JSON Web Key Set: its public signing keys, by kid,
-// fetched again for an unknown kid at most once per refresh interval.
+// fetched again for an unknown kid at most once per refresh interval, and
+// when it is older than MaxKeyAge.
 type keySet struct {
 	opts    *Options
 	getJSON func(ctx context.Context, u string, v any) (int, error)
@@ -27,6 +32,7 @@ type keySet struct {
 	byKID   map[string][]jose.JSONWebKey
 	all     []jose.JSONWebKey
 	fetched time.Time // when the set was last fetched, successfully or not
+	loaded  time.Time // when it was last fetched successfully
 }
 
 func (ks *keySet) init(opts *Options, getJSON func(ctx context.Context, u string, v any) (int, error)) {
@@ -56,7 +62,7 @@ func (ks *keySet) refresh(ctx context.Context) error {
 		return fmt.Errorf("keys %s: no public signing key", ks.uri)
 	}
 	ks.mu.Lock()
-	ks.byKID, ks.all = byKID, all
+	ks.byKID, ks.all, ks.loaded = byKID, all, ks.fetched
 	ks.mu.Unlock()
 	return nil
 }
@@ -70,6 +76,14 @@ var errUnknownKey = errors.New("the token is signed with an unknown key")
 // kid fetches the set again, unless it was fetched within the refresh
 // interval.
 func (ks *keySet) lookup(ctx context.Context, kid, alg string) ([]jose.JSONWebKey, error) {
+	if ks.due(MaxKeyAge) {
+		ks.fetch.Lock()
+		if ks.due(MaxKeyAge) {
+			// A set that cannot be fetched keeps the keys it had.
+			ks.refresh(ctx)
+		}
+		ks.fetch.Unlock()
+	}
 	if keys := ks.find(kid, alg); len(keys) > 0 {
 		return keys, nil
 	}
@@ -79,10 +93,7 @@ func (ks *keySet) lookup(ctx context.Context, kid, alg string) ([]jose.JSONWebKe
 	if keys := ks.find(kid, alg); len(keys) > 0 {
 		return keys, nil
 	}
-	ks.mu.Lock()
-	recent := ks.opts.Now().Sub(ks.fetched) < ks.opts.RefreshInterval
-	ks.mu.Unlock()
-	if recent {
+	if !ks.due(0) {
 		return nil, errUnknownKey
 	}
 	if err := ks.refresh(ctx); err != nil {
@@ -109,4 +120,14 @@ func (ks *keySet) find(kid, alg string) []jose.JSONWebKey {
 		}
 	}
 	return fit
+}
+
+// due reports whether the set should be fetched again: it was loaded
+// longer than age ago, and no fetch was tried within the refresh
+// interval.
+func (ks *keySet) due(age time.Duration) bool {
+	ks.mu.Lock()
+	defer ks.mu.Unlock()
+	now := ks.opts.Now()
+	return now.Sub(ks.loaded) >= age && now.Sub(ks.fetched) >= ks.opts.RefreshInterval
 }

@@ -213,3 +213,30 @@ func flipSignature(token string) string {
 	}
 	return token[:i] + string(c) + token[i+1:]
 }
+
+func TestWithdrawnKeyStopsVerifying(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	c := &clock{now: time.Now()}
+	r := newResource(t, is, c)
+	claims := is.Claims(testResource, "", c.Now())
+	claims["exp"] = c.Now().Add(3 * time.Hour).Unix()
+	if _, err := r.Verify(context.Background(), is.Sign(t, "rsa", claims)); err != nil {
+		t.Fatal(err)
+	}
+	// The issuer withdraws the key; within MaxKeyAge the set is not
+	// fetched again for a known kid.
+	is.Publish("ec")
+	c.Add(time.Minute)
+	claims["jti"] = "second"
+	if _, err := r.Verify(context.Background(), is.Sign(t, "rsa", claims)); err != nil {
+		t.Fatalf("got %v within MaxKeyAge, want the cached key still used", err)
+	}
+	c.Add(mcpauth.MaxKeyAge)
+	claims["jti"] = "third"
+	if _, err := r.Verify(context.Background(), is.Sign(t, "rsa", claims)); err == nil || !strings.Contains(err.Error(), "unknown key") {
+		t.Fatalf("got %v past MaxKeyAge, want the withdrawn key unknown", err)
+	}
+	if got := is.KeyFetches(); got != 2 {
+		t.Errorf("got %d key set fetches, want 2: at start and past MaxKeyAge, none more for the unknown kid within the interval", got)
+	}
+}
