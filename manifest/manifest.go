@@ -172,6 +172,9 @@ type SlashCommand struct {
 	Arguments []Argument `json:"arguments,omitempty"`
 	// Completes says the mod suggests values for the arguments.
 	Completes bool `json:"completes,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and get the
+	// prompt, as for a tool's.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // Argument is one declared argument of a slash command.

@@ -55,6 +55,7 @@ var (
 	ruleSlashID          = rule("slash-id", "a slash command's id is lower-case letters, digits, '_' or '-'")
 	ruleSlashIDUnique    = rule("slash-id-unique", "no two slash commands share an id")
 	ruleSlashDescription = rule("slash-description", "a slash command has a description")
+	ruleSlashScope       = rule("slash-scope", "a slash command's scope is an OAuth scope-token, listed once, as a tool's")
 	ruleArgumentName     = rule("argument-name", "an argument's name is letters, digits, '_' or '-'")
 	ruleArgumentUnique   = rule("argument-unique", "no two arguments of a slash command share a name")
 	ruleArgumentOrder    = rule("argument-order", "required arguments come before optional ones")

@@ -130,15 +130,7 @@ func Validate(m *Manifest) error {
 		if strings.TrimSpace(t.Description) == "" {
 			v.rule(ruleToolDescription, at("tools", i, "description"), entry, "description is empty")
 		}
-		for k, s := range t.Scopes {
-			where := Location{List: "tools", Index: i, Field: "scopes", Item: k}
-			switch {
-			case !IsScopeToken(s):
-				v.rule(ruleToolScope, where, entry, fmt.Sprintf("scope %q is not a scope-token: printable ASCII but space, '\"' and '\\', at least one", s))
-			case slices.Index(t.Scopes, s) < k:
-				v.rule(ruleToolScope, where, entry, fmt.Sprintf("scopes names %q twice", s))
-			}
-		}
+		v.scopes(ruleToolScope, "tools", i, entry, t.Scopes)
 		switch t.Kind {
 		case KindPlain:
 			if len(t.ResultSchema) > 0 {
@@ -209,6 +201,7 @@ func Validate(m *Manifest) error {
 		if strings.TrimSpace(s.Description) == "" {
 			v.rule(ruleSlashDescription, at("slashCommands", i, "description"), entry, "description is empty")
 		}
+		v.scopes(ruleSlashScope, "slashCommands", i, entry, s.Scopes)
 	}
 
 	for i, h := range m.Hooks {
@@ -329,5 +322,19 @@ func (v *validator) approval(entry string, loc Location, a *Approval) {
 		}
 	default:
 		v.rule(ruleToolApproval, loc, entry, fmt.Sprintf("approval when %q is neither %q nor %q", a.When, ApprovalAlways, ApprovalByInput))
+	}
+}
+
+// scopes checks the scopes of entry, the index-th of list, by rule: each
+// a scope-token, none twice.
+func (v *validator) scopes(rule *Rule, list string, index int, entry string, scopes []string) {
+	for k, s := range scopes {
+		where := Location{List: list, Index: index, Field: "scopes", Item: k}
+		switch {
+		case !IsScopeToken(s):
+			v.rule(rule, where, entry, fmt.Sprintf("scope %q is not a scope-token: printable ASCII but space, '\"' and '\\', at least one", s))
+		case slices.Index(scopes, s) < k:
+			v.rule(rule, where, entry, fmt.Sprintf("scopes names %q twice", s))
+		}
 	}
 }

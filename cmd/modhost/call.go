@@ -108,7 +108,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 			return e.fail(err)
 		}
 		for _, t := range tools {
-			if missing := e.missingScopes(t); t.Name == tool && len(missing) > 0 {
+			if missing := missingScopes(e.scopes, t.Scopes); t.Name == tool && len(missing) > 0 {
 				return e.fail(fmt.Errorf("call: tool %s needs the scopes %s, which --scopes does not grant", tool, strings.Join(missing, " ")))
 			}
 		}

@@ -66,7 +66,7 @@ func runList(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	tools = slices.DeleteFunc(tools, func(t host.Tool) bool { return len(e.missingScopes(t)) > 0 })
+	tools = slices.DeleteFunc(tools, func(t host.Tool) bool { return len(missingScopes(e.scopes, t.Scopes)) > 0 })
 	// Load wrote why each mod it found unavailable cannot run on stderr;
 	// the list marks their tools, and those of mods known not to build.
 	unavailable := map[string]string{}

@@ -345,15 +345,15 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// missingScopes returns the scopes t needs that the local user does not
-// hold (--scopes).
-func (e *env) missingScopes(t host.Tool) []string {
-	if e.scopes == nil {
+// missingScopes returns the scopes of need that granted, the local
+// user's (--scopes), lacks; nil granted holds every scope.
+func missingScopes(granted, need []string) []string {
+	if granted == nil {
 		return nil
 	}
 	var missing []string
-	for _, sc := range t.Scopes {
-		if !slices.Contains(e.scopes, sc) {
+	for _, sc := range need {
+		if !slices.Contains(granted, sc) {
 			missing = append(missing, sc)
 		}
 	}

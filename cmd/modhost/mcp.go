@@ -88,7 +88,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools)})
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts())})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}

@@ -42,7 +42,7 @@ func TestServeHTTPAuth(t *testing.T) {
 	t.Parallel()
 	is := mcpauthtest.NewIssuer(t)
 	tools, _ := scopedBackend{}.Tools("")
-	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: "https://mcp.example/mcp", Scopes: mcpbridge.Scopes(tools)})
+	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: "https://mcp.example/mcp", Scopes: mcpbridge.Scopes(tools, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,8 @@ import (
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 	"github.com/modkit/modkit/internal/testenv"
+	"github.com/modkit/modkit/manifest"
+	"github.com/modkit/modkit/sdk"
 )
 
 // bearer adds a bearer token to each request.
@@ -51,7 +53,7 @@ func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	resource := ts.URL + HTTPPath
-	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: issuerFor(resource), Resource: resource, Scopes: Scopes(fb.tools)})
+	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: issuerFor(resource), Resource: resource, Scopes: Scopes(fb.tools, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,4 +333,110 @@ func TestTSClientOAuth(t *testing.T) {
 	if c := r.Calls["write_tool"]; !strings.Contains(c.Error, "403") {
 		t.Errorf("reader calling write_tool: got %+v, want it refused with 403", c)
 	}
+}
+
+// promptBackend serves the prompts hello, which needs no scope, and draft,
+// which needs notes.write, besides no tools.
+type promptBackend struct{ *fakeBackend }
+
+func (promptBackend) Prompts() []host.Prompt {
+	return []host.Prompt{
+		{Mod: "m", SlashCommand: manifest.SlashCommand{ID: "hello", Description: "Greets."}},
+		{Mod: "m", SlashCommand: manifest.SlashCommand{ID: "draft", Description: "Drafts a note.", Scopes: []string{"notes.write"}}},
+	}
+}
+
+func (promptBackend) GetPromptAsking(_ context.Context, req *host.PromptRequest) (*host.PromptResult, error) {
+	return &host.PromptResult{Mod: "m", Messages: []sdk.PromptMessage{{Role: sdk.RoleUser, Text: "prompt " + req.ID}}}, nil
+}
+
+func (promptBackend) Resources() []host.Resource                 { return nil }
+func (promptBackend) ResourceTemplates() []host.ResourceTemplate { return nil }
+func (promptBackend) ReadResource(context.Context, string, sdk.Session) (*host.ResourceResult, error) {
+	return nil, host.ErrResourceNotFound
+}
+func (promptBackend) SubscribeResource(context.Context, string) error { return nil }
+func (promptBackend) OnResourceUpdated(func(host.ResourceUpdate)) (remove func()) {
+	return func() {}
+}
+func (promptBackend) Complete(context.Context, *host.CompleteRequest) (sdk.Completion, error) {
+	return sdk.Completion{}, nil
+}
+
+// promptNames lists the names of prompts.
+func promptNames(prompts []*mcp.Prompt) string {
+	var names []string
+	for _, p := range prompts {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, " ")
+}
+
+func TestPromptScopes(t *testing.T) {
+	t.Parallel()
+	pb := promptBackend{scopedBackend()}
+	t.Run("local", func(t *testing.T) {
+		for _, tt := range []struct {
+			scopes  []string
+			prompts string
+		}{{nil, "draft hello"}, {[]string{}, "hello"}, {[]string{"notes.write"}, "draft hello"}} {
+			srv, err := NewServer(pb, &Options{Scopes: tt.scopes})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := connectServer(t, srv)
+			list, err := cs.ListPrompts(t.Context(), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := promptNames(list.Prompts); got != tt.prompts {
+				t.Errorf("scopes %q: got prompts %q, want %q", tt.scopes, got, tt.prompts)
+			}
+			_, err = cs.GetPrompt(t.Context(), &mcp.GetPromptParams{Name: "draft"})
+			if listed := strings.Contains(tt.prompts, "draft"); listed != (err == nil) {
+				t.Errorf("scopes %q: getting draft: got %v, want refused unless listed", tt.scopes, err)
+			} else if err != nil && !strings.Contains(err.Error(), "insufficient scope: prompt draft needs the scopes notes.write") {
+				t.Errorf("scopes %q: got %v, want the scope named", tt.scopes, err)
+			}
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		is := mcpauthtest.NewIssuer(t)
+		srv, err := NewServer(pb, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mux := http.NewServeMux()
+		ts := httptest.NewServer(mux)
+		t.Cleanup(ts.Close)
+		url := ts.URL + HTTPPath
+		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, pb.Prompts())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+		t.Cleanup(h.Close)
+		mux.Handle(HTTPPath, h)
+		token := is.Sign(t, "rsa", is.Claims(url, "notes.read", time.Now()))
+		cs := connectAs(t, url, "2026-07-28", token)
+		list, err := cs.ListPrompts(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := promptNames(list.Prompts); got != "hello" {
+			t.Errorf("got prompts %q, want hello", got)
+		}
+		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"draft"}}`))
+		req.Header.Set("Authorization", "Bearer "+token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(got, `scope="notes.write", error="insufficient_scope"`) {
+			t.Errorf("prompts/get draft: got %d %q, want 403 insufficient_scope naming notes.write", resp.StatusCode, got)
+		}
+	})
 }

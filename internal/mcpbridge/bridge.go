@@ -107,7 +107,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
-	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools)}
+	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools), promptScopes: toolScopes{}}
 	br.tasks = newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
@@ -156,7 +156,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
 		srv.AddReceivingMiddleware(hideRenderTool)
 	}
-	if len(br.scopes) > 0 {
+	if len(br.scopes)+len(br.promptScopes) > 0 {
 		srv.AddReceivingMiddleware(br.hideOutOfScope)
 	}
 	if approving := needApproval(tools); len(approving) > 0 {
@@ -207,8 +207,9 @@ type bridge struct {
 	states *states
 	// tasks runs the calls that are tasks.
 	tasks *taskRunner
-	// scopes are the scopes each tool needs, for those that need any.
-	scopes toolScopes
+	// scopes are the scopes each tool needs, for those that need any;
+	// promptScopes likewise for prompts.
+	scopes, promptScopes toolScopes
 }
 
 // bridges are the bridges of the servers NewServer returned, by server.

@@ -7,25 +7,29 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 )
 
-// Scopes returns every scope tools declare, sorted: the scopes an
-// authorization server may grant for them.
-func Scopes(tools []host.Tool) []string {
+// Scopes returns every scope tools and prompts declare, sorted: the
+// scopes an authorization server may grant for them.
+func Scopes(tools []host.Tool, prompts []host.Prompt) []string {
 	var all []string
 	for _, t := range tools {
 		all = append(all, t.Scopes...)
+	}
+	for _, p := range prompts {
+		all = append(all, p.Scopes...)
 	}
 	slices.Sort(all)
 	return slices.Compact(all)
 }
 
-// toolScopes are the scopes each tool needs, by name, for the tools that
-// need any.
+// toolScopes are the scopes each tool (or prompt) needs, by name, for
+// those that need any.
 type toolScopes map[string][]string
 
 func scopesOf(tools []host.Tool) toolScopes {
@@ -66,28 +70,41 @@ func (s toolScopes) missing(tool string, granted []string) []string {
 	return out
 }
 
+// outOfScopePrompt is the error of a prompts/get of a prompt the caller
+// may not use.
+func outOfScopePrompt(prompt string, need []string) error {
+	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: prompt " + prompt + " needs the scopes " + strings.Join(need, " ")}
+}
+
 // outOfScopeError is the result of a call of a tool the caller may not
 // use: as for a tool the agent may not call, the model reads why.
 func outOfScopeError(tool string, need []string) *mcp.CallToolResult {
 	return errorResult("insufficient scope: tool " + tool + " needs the scopes " + strings.Join(need, " "))
 }
 
-// hideOutOfScope hides from tools/list the tools whose scopes the request
-// does not hold.
+// hideOutOfScope hides from tools/list and prompts/list the tools and
+// prompts whose scopes the request does not hold.
 func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
-		lr, ok := res.(*mcp.ListToolsResult)
-		if err != nil || !ok {
+		if err != nil {
 			return res, err
 		}
 		granted := br.grant(req.GetExtra())
 		if granted == nil {
 			return res, nil
 		}
-		filtered := *lr
-		filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(br.scopes.missing(t.Name, granted)) > 0 })
-		return &filtered, nil
+		switch lr := res.(type) {
+		case *mcp.ListToolsResult:
+			filtered := *lr
+			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(br.scopes.missing(t.Name, granted)) > 0 })
+			return &filtered, nil
+		case *mcp.ListPromptsResult:
+			filtered := *lr
+			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(br.promptScopes.missing(p.Name, granted)) > 0 })
+			return &filtered, nil
+		}
+		return res, nil
 	}
 }
 
@@ -96,7 +113,7 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 // insufficient_scope, and reports whether it did.
 func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) bool {
 	p := mcpauth.PrincipalFrom(req.Context())
-	if p == nil || len(h.scopes) == 0 {
+	if p == nil || len(h.scopes)+len(h.promptScopes) == 0 {
 		return false
 	}
 	calls := []*httpMessage{m}
@@ -114,7 +131,12 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 		}
 	}
 	for _, c := range calls {
-		if c.Method != "tools/call" {
+		needs, what := h.scopes, "tool "
+		switch c.Method {
+		case "tools/call":
+		case "prompts/get":
+			needs, what = h.promptScopes, "prompt "
+		default:
 			continue
 		}
 		var params struct {
@@ -125,8 +147,8 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 			raw = c.rawParams(body)
 		}
 		json.Unmarshal(raw, &params)
-		if need := h.scopes[params.Name]; len(p.Missing(need)) > 0 {
-			h.opts.Auth.Forbid(w, c.ID, "tool "+params.Name, need)
+		if need := needs[params.Name]; len(p.Missing(need)) > 0 {
+			h.opts.Auth.Forbid(w, c.ID, what+params.Name, need)
 			return true
 		}
 	}

@@ -99,6 +99,8 @@ type Slash struct {
 	// HasRun, HasPrompt and HasComplete report whether the slash command
 	// sets Run, Prompt and Complete.
 	HasRun, HasPrompt, HasComplete bool
+	// Scopes are the OAuth scopes the command declares a caller must hold.
+	Scopes []Str
 }
 
 // Hook is one hook of a mod.
