@@ -59,21 +59,23 @@ type HTTPOptions struct {
 // protocol revisions up to 2025-11-25 in sessions, clients of 2026-07-28
 // statelessly, on one URL. Create it with [NewHTTPHandler].
 type HTTPHandler struct {
-	srv          *mcp.Server
-	handler      http.Handler // serve behind cross-origin protection
-	sessions     http.Handler // the SDK's handler with sessions
-	stateless    http.Handler // the SDK's stateless handler
-	direct       *directCalls // the calls served without the SDK's handler
-	opts         HTTPOptions
-	clock        *sessionClock
-	calls        context.Context
-	abort        context.CancelFunc
-	newMu        sync.Mutex  // serializes session creation, for the cap
-	inflight     sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
-	tasks        *taskRunner // nil when srv is not NewServer's
-	scopes       toolScopes  // the scopes each tool needs, for HTTPOptions.Auth
-	promptScopes toolScopes  // and each prompt
-	posts        inflight    // posted requests in flight, for Drain
+	srv       *mcp.Server
+	handler   http.Handler // serve behind cross-origin protection
+	sessions  http.Handler // the SDK's handler with sessions
+	stateless http.Handler // the SDK's stateless handler
+	direct    *directCalls // the calls served without the SDK's handler
+	opts      HTTPOptions
+	clock     *sessionClock
+	calls     context.Context
+	abort     context.CancelFunc
+	newMu     sync.Mutex  // serializes session creation, for the cap
+	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
+	tasks     *taskRunner // nil when srv is not NewServer's
+	posts     inflight    // posted requests in flight, for Drain
+
+	// scopes and promptScopes are what each tool and prompt needs, for
+	// HTTPOptions.Auth.
+	scopes, promptScopes toolScopes
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
