@@ -26,6 +26,7 @@ MCP_SDK_VERSION=1.32.2        # @modelcontextprotocol/sdk: the official TypeScri
 MCP_CLIENT_VERSION=2.4.0      # @modelcontextprotocol/client: the TypeScript v2 client
 PLAYWRIGHT_VERSION=1.65.1     # playwright-core: drives Chromium, downloads no browser
 ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
+OIDC_PROVIDER_VERSION=9.13.3  # oidc-provider: a real authorization server for the OAuth tests
 
 # The official suite's frozen requirement lists, both run against one URL:
 # `server --requirements REV` runs the scenarios REV requires (scored) and
@@ -43,6 +44,7 @@ packages=(
 	"@modelcontextprotocol/client@$MCP_CLIENT_VERSION"
 	"playwright-core@$PLAYWRIGHT_VERSION"
 	"esbuild@$ESBUILD_VERSION"
+	"oidc-provider@$OIDC_PROVIDER_VERSION"
 )
 key=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-16)
 tools="${MODKIT_NODE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/modkit/node-tools}/$key"
@@ -201,8 +203,8 @@ for rev in "${REVISIONS[@]}"; do
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio, TypeScript client approval, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy"
-for test in TestInspectorCLI TestTSApproval TestTSClientV2 TestTSIdleSession TestAppView TestReplicas; do
+echo "--- MCP Inspector CLI over stdio, TypeScript client approval, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider"
+for test in TestInspectorCLI TestTSApproval TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then

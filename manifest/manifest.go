@@ -109,6 +109,9 @@ type Tool struct {
 	// Task says whether calls run as MCP tasks: absent never,
 	// TaskOptional when the client supports tasks, TaskRequired always.
 	Task TaskSupport `json:"task,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and call the
+	// tool, each an RFC 6749 scope-token; none for a tool anyone may call.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // TaskSupport says whether a tool's calls run as MCP tasks.
@@ -169,6 +172,9 @@ type SlashCommand struct {
 	Arguments []Argument `json:"arguments,omitempty"`
 	// Completes says the mod suggests values for the arguments.
 	Completes bool `json:"completes,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and get the
+	// prompt, as for a tool's.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // Argument is one declared argument of a slash command.

@@ -46,6 +46,7 @@ var (
 	ruleToolDescription = rule("tool-description", "a tool has a description")
 	ruleToolApproval    = rule("tool-approval", "an approval rule is always-with-a-reason or byInput-without-one")
 	ruleToolActionsOnce = rule("tool-client-actions-once", "a tool lists each kind of client action once")
+	ruleToolScope       = rule("tool-scope", "a tool's scope is an OAuth scope-token (RFC 6749: printable ASCII but space, '\"' and '\\'), listed once")
 
 	ruleCommandID       = rule("command-id", "a command's id is lower-case words joined by '.'")
 	ruleCommandIDUnique = rule("command-id-unique", "no two commands share an id")
@@ -54,6 +55,7 @@ var (
 	ruleSlashID          = rule("slash-id", "a slash command's id is lower-case letters, digits, '_' or '-'")
 	ruleSlashIDUnique    = rule("slash-id-unique", "no two slash commands share an id")
 	ruleSlashDescription = rule("slash-description", "a slash command has a description")
+	ruleSlashScope       = rule("slash-scope", "a slash command's scope is an OAuth scope-token, listed once, as a tool's")
 	ruleArgumentName     = rule("argument-name", "an argument's name is letters, digits, '_' or '-'")
 	ruleArgumentUnique   = rule("argument-unique", "no two arguments of a slash command share a name")
 	ruleArgumentOrder    = rule("argument-order", "required arguments come before optional ones")

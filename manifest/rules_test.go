@@ -2,6 +2,8 @@ package manifest
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -54,5 +56,33 @@ func TestRulesNamedOnce(t *testing.T) {
 			t.Errorf("rule %s declared twice", r.Name)
 		}
 		seen[r.Name] = true
+	}
+}
+
+func TestToolScopes(t *testing.T) {
+	t.Parallel()
+	m := sample()
+	m.Tools[0].Scopes = []string{"notes.write", "https://api.example/notes:write", "notes write", "", `a"b`, "notes.write", "é"}
+	err := Validate(m)
+	var me *Error
+	if !errors.As(err, &me) {
+		t.Fatalf("got %v, want *Error", err)
+	}
+	var got []string
+	for _, p := range me.Problems {
+		if p.Rule != "tool-scope" || p.At.Field != "scopes" {
+			t.Errorf("got problem %+v, want rule tool-scope on scopes", p)
+		}
+		got = append(got, fmt.Sprintf("%d %s", p.At.Item, p.String()[len(p.Entry)+2:]))
+	}
+	want := []string{
+		`2 scope "notes write" is not a scope-token: printable ASCII but space, '"' and '\', at least one`,
+		`3 scope "" is not a scope-token: printable ASCII but space, '"' and '\', at least one`,
+		`4 scope "a\"b" is not a scope-token: printable ASCII but space, '"' and '\', at least one`,
+		`5 scopes names "notes.write" twice`,
+		`6 scope "é" is not a scope-token: printable ASCII but space, '"' and '\', at least one`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got problems\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

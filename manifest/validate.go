@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -71,6 +72,17 @@ var (
 // starting with a letter.
 func IsSnakeCase(name string) bool { return snakeCase.MatchString(name) }
 
+// IsScopeToken reports whether s is an OAuth scope-token (RFC 6749 §3.3):
+// one or more printable ASCII characters other than space, '"' and '\\'.
+func IsScopeToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x21 || c > 0x7e || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return s != ""
+}
+
 // Validate checks what the Go types cannot: the format version, the id, names
 // and their uniqueness, descriptions, the tool kinds and schemas, hook
 // targets, and the kinds of client action. It returns a *[Error] listing every problem, or nil. Agent
@@ -118,6 +130,7 @@ func Validate(m *Manifest) error {
 		if strings.TrimSpace(t.Description) == "" {
 			v.rule(ruleToolDescription, at("tools", i, "description"), entry, "description is empty")
 		}
+		v.scopes(ruleToolScope, "tools", i, entry, t.Scopes)
 		switch t.Kind {
 		case KindPlain:
 			if len(t.ResultSchema) > 0 {
@@ -188,6 +201,7 @@ func Validate(m *Manifest) error {
 		if strings.TrimSpace(s.Description) == "" {
 			v.rule(ruleSlashDescription, at("slashCommands", i, "description"), entry, "description is empty")
 		}
+		v.scopes(ruleSlashScope, "slashCommands", i, entry, s.Scopes)
 	}
 
 	for i, h := range m.Hooks {
@@ -308,5 +322,19 @@ func (v *validator) approval(entry string, loc Location, a *Approval) {
 		}
 	default:
 		v.rule(ruleToolApproval, loc, entry, fmt.Sprintf("approval when %q is neither %q nor %q", a.When, ApprovalAlways, ApprovalByInput))
+	}
+}
+
+// scopes checks the scopes of entry, the index-th of list, by rule: each
+// a scope-token, none twice.
+func (v *validator) scopes(rule *Rule, list string, index int, entry string, scopes []string) {
+	for k, s := range scopes {
+		where := Location{List: list, Index: index, Field: "scopes", Item: k}
+		switch {
+		case !IsScopeToken(s):
+			v.rule(rule, where, entry, fmt.Sprintf("scope %q is not a scope-token: printable ASCII but space, '\"' and '\\', at least one", s))
+		case slices.Index(scopes, s) < k:
+			v.rule(rule, where, entry, fmt.Sprintf("scopes names %q twice", s))
+		}
 	}
 }

@@ -106,6 +106,9 @@ type SlashCommand struct {
 	// Complete suggests values for one of Arguments as a person types it;
 	// optional.
 	Complete func(ctx context.Context, env *Env, req CompletionRequest) (Completion, error)
+	// Scopes are the OAuth scopes a caller must hold to see and get the
+	// prompt, as for a tool's Scopes.
+	Scopes []string
 }
 
 // Hook runs before a host action. Returning an error blocks the action; the

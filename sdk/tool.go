@@ -123,6 +123,12 @@ type PlainTool[In any] struct {
 	// empty means never, TaskOptional when the client supports tasks,
 	// TaskRequired always (a client without tasks is refused).
 	Task TaskSupport
+	// Scopes are the OAuth scopes a caller must hold to see and call the
+	// tool where the host asks for access tokens (modhost mcp --http
+	// --auth-issuer): a token without every one of them gets 403. A local
+	// user holds every scope. Each is an RFC 6749 scope-token, like
+	// "notes.write".
+	Scopes []string
 }
 
 func (t PlainTool[In]) runtime() sdkrt.Tool { return plainRuntime[In]{t} }
@@ -206,6 +212,9 @@ type RenderedTool[In, Out any] struct {
 	Client bool
 	// Task says whether a call may run as an MCP task, as for PlainTool.
 	Task TaskSupport
+	// Scopes are the OAuth scopes a caller must hold to see and call the
+	// tool, as for PlainTool.
+	Scopes []string
 }
 
 // View presents a rendered tool's result.

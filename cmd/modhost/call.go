@@ -90,6 +90,17 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	ctx, cancel := untilSignal(ctx)
 	defer cancel()
 
+	if e.scopes != nil {
+		tools, err := h.Tools(e.agent)
+		if err != nil {
+			return e.fail(err)
+		}
+		for _, t := range tools {
+			if missing := missingScopes(e.scopes, t.Scopes); t.Name == tool && len(missing) > 0 {
+				return e.fail(fmt.Errorf("call: tool %s needs the scopes %s, which --scopes does not grant", tool, strings.Join(missing, " ")))
+			}
+		}
+	}
 	view := newActivityView(e.stderr)
 	asker := e.asker(answers)
 	res, err := h.Call(ctx, &host.CallRequest{

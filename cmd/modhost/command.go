@@ -52,6 +52,11 @@ func runSlash(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 	id := strings.TrimPrefix(fs.Arg(0), "/")
+	for _, p := range h.Prompts() {
+		if missing := missingScopes(e.scopes, p.Scopes); p.ID == id && len(missing) > 0 {
+			return e.fail(fmt.Errorf("slash: /%s needs the scopes %s, which --scopes does not grant", id, strings.Join(missing, " ")))
+		}
+	}
 	msg, err := h.RunSlashCommand(ctx, id, strings.Join(fs.Args()[1:], " "), e.session(*sessionID))
 	if err != nil {
 		return e.fail(err)

@@ -100,6 +100,9 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		if t.Approval != nil {
 			fmt.Fprintf(out, "    approval: %s\n", approvalWords(t.Approval))
 		}
+		if len(t.Scopes) > 0 {
+			fmt.Fprintf(out, "    scopes: %s\n", strings.Join(t.Scopes, " "))
+		}
 		if t.HasView {
 			fmt.Fprintf(out, "    has a view\n")
 		}
@@ -211,6 +214,9 @@ func markdownTool(out io.Writer, m *manifest.Manifest, t manifest.Tool) {
 	}
 	if t.Approval != nil {
 		fmt.Fprintf(out, " Approval: %s.", approvalWords(t.Approval))
+	}
+	if len(t.Scopes) > 0 {
+		fmt.Fprintf(out, " Scopes: %s.", strings.Join(t.Scopes, " "))
 	}
 	if w := runsWords(t.Runs); w != "" {
 		fmt.Fprintf(out, " Runs: %s.", w)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -26,6 +27,9 @@ type listedTool struct {
 	// Approval is when a call waits for a person's approval: "always",
 	// or "byInput" when the mod decides from the input.
 	Approval string `json:"approval,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and call the
+	// tool over authorized HTTP; absent when it needs none.
+	Scopes []string `json:"scopes,omitempty"`
 	// Permissions are what the tool's mod declares it may do beyond
 	// reading the workspace, one a line; absent when it declares nothing.
 	Permissions []string `json:"permissions,omitempty"`
@@ -62,6 +66,7 @@ func runList(_ context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
+	tools = slices.DeleteFunc(tools, func(t host.Tool) bool { return len(missingScopes(e.scopes, t.Scopes)) > 0 })
 	// Load wrote why each mod it found unavailable cannot run on stderr;
 	// the list marks their tools, and those of mods known not to build.
 	unavailable := map[string]string{}
@@ -81,6 +86,7 @@ func runList(_ context.Context, e *env, args []string) int {
 			if t.Approval != nil {
 				lt.Approval = string(t.Approval.When)
 			}
+			lt.Scopes = t.Scopes
 			if p := perms[t.Mod]; !p.IsZero() {
 				lt.Permissions = p.Lines()
 			}
@@ -99,6 +105,9 @@ func runList(_ context.Context, e *env, args []string) int {
 		desc = runsMark(t.Runs) + desc
 		if t.Approval != nil {
 			desc = "(asks for approval) " + desc
+		}
+		if len(t.Scopes) > 0 {
+			desc = "(scopes " + strings.Join(t.Scopes, " ") + ") " + desc
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -17,6 +18,9 @@ type listedPrompt struct {
 	Mod         string           `json:"mod"`
 	Description string           `json:"description"`
 	Arguments   []listedArgument `json:"arguments"`
+	// Scopes are the OAuth scopes a caller must hold to get the prompt;
+	// absent when it needs none.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 type listedArgument struct {
@@ -37,11 +41,11 @@ type listedResource struct {
 // listPrompts prints the loaded mods' slash commands as prompts: name,
 // mod, usage, description.
 func listPrompts(e *env, h *host.Host, asJSON bool) int {
-	prompts := h.Prompts()
+	prompts := slices.DeleteFunc(h.Prompts(), func(p host.Prompt) bool { return len(missingScopes(e.scopes, p.Scopes)) > 0 })
 	if asJSON {
 		out := make([]listedPrompt, 0, len(prompts))
 		for _, p := range prompts {
-			lp := listedPrompt{Name: p.ID, Mod: p.Mod, Description: p.Description, Arguments: []listedArgument{}}
+			lp := listedPrompt{Name: p.ID, Mod: p.Mod, Description: p.Description, Arguments: []listedArgument{}, Scopes: p.Scopes}
 			for _, a := range p.Arguments {
 				lp.Arguments = append(lp.Arguments, listedArgument{Name: a.Name, Required: a.Required})
 			}
@@ -61,7 +65,11 @@ func listPrompts(e *env, h *host.Host, asJSON bool) int {
 				usage = append(usage, "["+a.Name+"]")
 			}
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.ID, p.Mod, strings.Join(usage, " "), firstLine(p.Description))
+		desc := firstLine(p.Description)
+		if len(p.Scopes) > 0 {
+			desc = "(scopes " + strings.Join(p.Scopes, " ") + ") " + desc
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.ID, p.Mod, strings.Join(usage, " "), desc)
 	}
 	w.Flush()
 	return listStatus(h)

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -44,6 +45,9 @@ type env struct {
 	modsFlag  string
 	workspace string
 	agent     string
+	// scopes are the OAuth scopes the local user holds (--scopes); nil
+	// for every scope.
+	scopes []string
 	// allowUnconfined runs mods where the kernel cannot confine them.
 	allowUnconfined bool
 	logFormat       string // "text" or "json"
@@ -80,7 +84,7 @@ func needsMods(name string) bool {
 	return !lockCommands[name] && name != "cache" && name != "cache trim" && name != "build"
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--scopes LIST] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -91,6 +95,7 @@ commands:
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
+      [--auth-issuer URL --resource URL]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
                                         serve the mod author's web inspector, with live reload
@@ -115,6 +120,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	mods := fs.String("mods", "", "mod directories, comma-separated")
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
+	var scopes []string
+	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools that need another are hidden and refused", func(s string) error {
+		scopes = []string{}
+		for sc := range strings.SplitSeq(s, ",") {
+			if sc = strings.TrimSpace(sc); sc != "" {
+				if !manifest.IsScopeToken(sc) {
+					return fmt.Errorf("%q is not an OAuth scope", sc)
+				}
+				scopes = append(scopes, sc)
+			}
+		}
+		return nil
+	})
 	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods even where the kernel cannot confine them to their declared permissions")
 	logFormat := fs.String("log-format", "text", "log as `text` or json lines (log/slog), with trace and call ids; json logs at info unless $MODHOST_LOG sets a level")
 	if err := fs.Parse(args); err != nil {
@@ -147,7 +165,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat, allowUnconfined: *allowUnconfined, modsFlag: *mods}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, scopes: scopes, logFormat: *logFormat, allowUnconfined: *allowUnconfined, modsFlag: *mods}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -337,4 +355,19 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return usagef("%s: %v", fs.Name(), err)
 	}
 	return nil
+}
+
+// missingScopes returns the scopes of need that granted, the local
+// user's (--scopes), lacks; nil granted holds every scope.
+func missingScopes(granted, need []string) []string {
+	if granted == nil {
+		return nil
+	}
+	var missing []string
+	for _, sc := range need {
+		if !slices.Contains(granted, sc) {
+			missing = append(missing, sc)
+		}
+	}
+	return missing
 }

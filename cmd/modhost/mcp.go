@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/internal/telemetry"
@@ -41,6 +42,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	taskLease := fs.Duration("task-lease", mcpbridge.DefaultTaskLease, "how long a task stays working after its replica last renewed its claim: a killed replica's tasks fail after this long")
 	drain := fs.Duration("drain", 30*time.Second, "with --http, on SIGTERM how long requests and tasks in flight have to finish")
 	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
+	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
+	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -50,6 +53,12 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *drain < 0 || *storeGrace < 0 {
 		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl and --task-lease must be positive, --drain and --store-grace not negative"))
+	}
+	if (*authIssuer == "") != (*resource == "") {
+		return e.fail(usagef("mcp: --auth-issuer and --resource go together"))
+	}
+	if *authIssuer != "" && *addr == "" {
+		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
 	}
 	store, err := taskstore.Open(*storeSpec)
 	if err != nil {
@@ -73,13 +82,24 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
+	var auth *mcpauth.Resource
+	if *authIssuer != "" {
+		tools, err := h.Tools(e.agent)
+		if err != nil {
+			return e.fail(err)
+		}
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts())})
+		if err != nil {
+			return e.fail(fmt.Errorf("mcp: %w", err))
+		}
+	}
 	if *metricsAddr != "" {
 		if err := e.serveMetrics(ctx, *metricsAddr, tel); err != nil {
 			return e.fail(usagef("mcp: %v", err))
 		}
 	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease})
+		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease, Scopes: e.scopes})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -104,7 +124,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
-			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions,
+			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth,
 		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
 	}
 	if err != nil {
@@ -203,6 +223,11 @@ func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writ
 	mux := http.NewServeMux()
 	handler := mcpbridge.NewHTTPHandler(srv, opts)
 	mux.Handle(mcpbridge.HTTPPath, handler)
+	if opts != nil && opts.Auth != nil {
+		for _, p := range opts.Auth.MetadataPaths() {
+			mux.Handle("GET "+p, opts.Auth.MetadataHandler())
+		}
+	}
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok\n") })
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, req *http.Request) {
 		err := handler.Ready(req.Context())

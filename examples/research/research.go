@@ -59,7 +59,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			// note twice changes nothing more.
 			Annotations: &sdk.Annotations{Destructive: true, Idempotent: true},
 			Approval:    &sdk.Approval[SaveNoteInput]{Ask: noteApproval},
-			Run:         saveNote,
+			// Over HTTP with access tokens, only a token granting
+			// notes.write sees and calls it.
+			Scopes: []string{"notes.write"},
+			Run:    saveNote,
 		},
 		sdk.PlainTool[OpenFileInput]{
 			Name:  "research_open_file",

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:22a36baf2afa59d6995edc112a11c8828b563fd6bc7fbed08d4e8df376c8d4bf",
+  "sourceHash": "sha256:b2eec10ce06f89955d2e5a3c663ca31fc8f1824ed46cb052f501927c31fd5dcc",
   "tools": [
     {
       "name": "research_word_count",
@@ -213,7 +213,10 @@ const modkitManifest = `{
       },
       "approval": {
         "when": "byInput"
-      }
+      },
+      "scopes": [
+        "notes.write"
+      ]
     },
     {
       "name": "research_open_file",

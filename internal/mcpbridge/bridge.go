@@ -69,6 +69,12 @@ type Options struct {
 	// last said it runs it: a replica that dies leaves its tasks failed
 	// after this long. Default DefaultTaskLease.
 	TaskLease time.Duration
+	// Scopes are the OAuth scopes of a caller with no access token: the
+	// local user of stdio, or of an HTTP handler without
+	// HTTPOptions.Auth. Tools that need a scope outside them are hidden
+	// and refused. Default (nil): every scope; an empty, non-nil slice
+	// holds none.
+	Scopes []string
 }
 
 // LogLevel is the MCP logging level of the notifications that carry a
@@ -101,7 +107,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
-	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st}
+	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools), promptScopes: toolScopes{}}
 	br.tasks = newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
@@ -149,6 +155,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		}
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
 		srv.AddReceivingMiddleware(hideRenderTool)
+	}
+	if len(br.scopes)+len(br.promptScopes) > 0 {
+		srv.AddReceivingMiddleware(br.hideOutOfScope)
 	}
 	if approving := needApproval(tools); len(approving) > 0 {
 		srv.AddReceivingMiddleware(hideApprovalTools(approving))
@@ -198,6 +207,9 @@ type bridge struct {
 	states *states
 	// tasks runs the calls that are tasks.
 	tasks *taskRunner
+	// scopes are the scopes each tool needs, for those that need any;
+	// promptScopes likewise for prompts.
+	scopes, promptScopes toolScopes
 }
 
 // bridges are the bridges of the servers NewServer returned, by server.
@@ -226,6 +238,9 @@ func (br *bridge) session(ss *mcp.ServerSession) sdk.Session {
 // callHandler returns the tools/call handler of one tool.
 func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if need := br.scopes.missing(t.Name, br.grant(req.Extra)); len(need) > 0 {
+			return outOfScopeError(t.Name, t.Scopes), nil
+		}
 		input := req.Params.Arguments
 		if string(input) == "null" {
 			input = nil

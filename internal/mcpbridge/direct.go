@@ -12,6 +12,7 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -93,7 +94,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}
-	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header}})
+	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(req.Context())}})
 	if err == nil {
 		// As the SDK does: the server names itself in the result.
 		meta := res.GetMeta()

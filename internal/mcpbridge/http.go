@@ -22,6 +22,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/mcpauth"
 )
 
 // HTTPPath is where modhost serves MCP over streamable HTTP.
@@ -49,6 +50,12 @@ type HTTPOptions struct {
 	MaxSessions int
 	// Logger receives the SDK's logs. Default: none.
 	Logger *slog.Logger
+	// Auth, when set, makes the handler an OAuth resource server: a
+	// request needs a valid access token for Auth's resource (401
+	// otherwise), lists show what its scopes allow, and a call of a tool
+	// that needs a scope the token lacks gets 403. Default: no
+	// authorization.
+	Auth *mcpauth.Resource
 }
 
 // HTTPHandler serves an MCP server over streamable HTTP: clients of
@@ -69,6 +76,10 @@ type HTTPHandler struct {
 	tasks     *taskRunner // nil when srv is not NewServer's
 	posts     inflight    // posted requests in flight, for Drain
 	versions  []string    // the protocol revisions served, newest first
+
+	// scopes and promptScopes are what each tool and prompt needs, for
+	// HTTPOptions.Auth.
+	scopes, promptScopes toolScopes
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
@@ -102,6 +113,10 @@ type HTTPHandler struct {
 //   - a call the client cancelled with notifications/cancelled gets no
 //     response: its event stream ends without one (the SDK alone answers
 //     it, go-sdk#1235).
+//   - with [HTTPOptions].Auth, a request needs an access token (401
+//     otherwise), lists hide the tools its scopes do not cover, and a
+//     call of one gets 403 insufficient_scope; the metadata the 401
+//     names is the embedder's to serve (mcpauth's MetadataHandler);
 //   - a plain stateless tools/call (2026-07-28; no progress, logs or
 //     answers, no header-mirrored arguments) is served without the SDK's
 //     stateless handler, which builds a session per request: same
@@ -121,6 +136,8 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv), versions: mcp.SupportedProtocolVersions()}
 	if br, ok := bridges.Load(srv); ok {
 		h.tasks = br.(*bridge).tasks
+		h.scopes = br.(*bridge).scopes
+		h.promptScopes = br.(*bridge).promptScopes
 	}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
@@ -133,7 +150,11 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: a browser's cross-origin request"})
 	}))
-	h.handler = cop.Handler(http.HandlerFunc(h.serve))
+	var serve http.Handler = http.HandlerFunc(h.serve)
+	if o.Auth != nil {
+		serve = o.Auth.Protect(serve)
+	}
+	h.handler = cop.Handler(serve)
 	return h
 }
 
@@ -257,6 +278,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	tagRequestID(req.Header, m.ID)
+	if h.opts.Auth != nil && h.refuseOutOfScope(w, req, &m, body) {
+		return
+	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	stateless := m.Method != "" && (newHeader || metaVersion || (session == "" && m.Method == "server/discover"))
 	// The tasks methods run in the task runner's context: the calls

@@ -90,6 +90,9 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		}
 		mt.Runs = runs(t)
 		mt.Task = manifest.TaskSupport(t.Task.Value)
+		for _, s := range t.Scopes {
+			mt.Scopes = append(mt.Scopes, s.Value)
+		}
 		if mt.Runs == manifest.RunsInClient && len(t.ClientActions) > 0 {
 			b.errorf(t.ClientActions[0].Ref, "tool %s runs only in the client application, which acts on its screen itself: it emits no client actions; give it a Run or drop its ClientActions", t.Name.Value)
 		}
@@ -181,6 +184,7 @@ func toolDecl(t load.Tool) decl {
 	for _, k := range t.ClientActions {
 		d.items["clientActions"] = append(d.items["clientActions"], load.Str{Value: k.Kind.Value, Pos: k.Ref, Bad: k.Kind.Bad})
 	}
+	d.items["scopes"] = t.Scopes
 	return d
 }
 

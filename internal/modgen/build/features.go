@@ -53,10 +53,13 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		if s.HasComplete && len(s.Args) == 0 {
 			b.errorf(s.Pos, "slash command %s has Complete but no Arguments to complete", s.ID.Value)
 		}
+		for _, sc := range s.Scopes {
+			ms.Scopes = append(ms.Scopes, sc.Value)
+		}
 		slash = append(slash, ms)
 		ds.add("slashCommands", decl{noun: "slash command", name: s.ID.Value, pos: s.Pos,
 			fields: map[string]load.Str{"id": s.ID, "description": s.Description},
-			items:  map[string][]load.Str{"arguments": args}})
+			items:  map[string][]load.Str{"arguments": args, "scopes": s.Scopes}})
 	}
 	return resources, templates, slash
 }

@@ -21,6 +21,8 @@ var rulebookCases = map[string]string{
 	"tool-description":             `AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[In]{Name: "t", Description: «" ", Run: run}}},`,
 	"tool-approval":                `AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[In]{Name: "t", Description: "D. Use this when asked.", Run: run, Approval: «&sdk.Approval[In]{Reason: " "}}}},`,
 	"tool-client-actions-once":     `AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[In]{Name: "t", Description: "D. Use this when asked.", Run: run, ClientActions: []sdk.ClientActionType{open, «open}}}},`,
+	"tool-scope":                   `AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[In]{Name: "t", Description: "D. Use this when asked.", Run: run, Scopes: []string{"notes.write", «"notes write"}}}},`,
+	"slash-scope":                  `SlashCommands: []sdk.SlashCommand{{ID: "s", Description: "D.", Run: ask, Scopes: []string{«""}}},`,
 	"command-id":                   `Commands: []sdk.Command{{ID: «"Stats", Title: "Stats", Run: stats}},`,
 	"command-id-unique":            `Commands: []sdk.Command{{ID: "stats", Title: "Stats", Run: stats}, {ID: «"stats", Title: "Again", Run: stats}},`,
 	"command-title":                `Commands: []sdk.Command{«{ID: "stats", Run: stats}},`,

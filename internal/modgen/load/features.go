@@ -57,6 +57,10 @@ func (r *reader) readSlash(el ast.Expr) (Slash, bool) {
 			s.HasPrompt = !isNil(r.pkg.TypesInfo, v)
 		case "Complete":
 			s.HasComplete = !isNil(r.pkg.TypesInfo, v)
+		case "Scopes":
+			for _, el := range r.elems(v, "slash command Scopes") {
+				s.Scopes = append(s.Scopes, r.str(el, "slash command scope"))
+			}
 		}
 	})
 	if s.Description.Pos == token.NoPos {

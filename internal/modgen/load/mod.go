@@ -58,6 +58,8 @@ type Tool struct {
 	Client bool
 	// Task is the tool's declared task support, empty when none.
 	Task Str
+	// Scopes are the OAuth scopes the tool declares a caller must hold.
+	Scopes []Str
 	// HasRun reports whether the tool sets a Run handler.
 	HasRun bool
 	// HasText reports whether a rendered tool's View sets Text, or the
@@ -97,6 +99,8 @@ type Slash struct {
 	// HasRun, HasPrompt and HasComplete report whether the slash command
 	// sets Run, Prompt and Complete.
 	HasRun, HasPrompt, HasComplete bool
+	// Scopes are the OAuth scopes the command declares a caller must hold.
+	Scopes []Str
 }
 
 // Hook is one hook of a mod.
@@ -478,6 +482,10 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 				return
 			}
 			t.Client = constant.BoolVal(tv.Value)
+		case "Scopes":
+			for _, el := range r.elems(v, "tool Scopes") {
+				t.Scopes = append(t.Scopes, r.str(el, "tool scope"))
+			}
 		case "Task":
 			t.Task = r.str(v, "tool Task")
 			if !t.Task.Bad && t.Task.Value != "" && t.Task.Value != "optional" && t.Task.Value != "required" {

@@ -106,6 +106,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			Name:        "kitchen_count",
 			Description: "Counts the hits for a query. Use this when only the number matters.",
 			Activity:    "Counting hits…",
+			Scopes:      []string{"kitchen.read"},
 			Run:         func(*sdk.ToolContext, Query) (sdk.Result, error) { return sdk.Text("0"), nil },
 		},
 		&sdk.PlainTool[Branch]{
@@ -120,7 +121,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		},
 	}},
 	Commands: []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
-	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook}, {
+	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook, Scopes: []string{"kitchen.cook"}}, {
 		ID: "recipe", Title: "A recipe", Description: "Writes a recipe.", Prompt: recipe, Complete: dishes,
 		Arguments: []sdk.PromptArgument{{Name: "dish", Description: "What to cook.", Required: true}, {Name: "serves"}},
 	}},

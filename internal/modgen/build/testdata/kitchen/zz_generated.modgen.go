@@ -25,7 +25,7 @@ const modkitManifest = `{
   "displayName": "Kitchen Sink",
   "description": "Exercises modgen.",
   "goPackage": "github.com/modkit/modkit/internal/modgen/build/testdata/kitchen",
-  "sourceHash": "sha256:9733e152cdde995794769fca9d261d00600afdcd3d1a9279351364c1d72eaba9",
+  "sourceHash": "sha256:0527af9640e5abe7032686912efd0493a0fe20eb5e5fc0454e50cac00b4cd968",
   "tools": [
     {
       "name": "kitchen_find",
@@ -312,7 +312,10 @@ const modkitManifest = `{
           "opts"
         ],
         "additionalProperties": false
-      }
+      },
+      "scopes": [
+        "kitchen.read"
+      ]
     },
     {
       "name": "kitchen_plant",
@@ -363,7 +366,10 @@ const modkitManifest = `{
   "slashCommands": [
     {
       "id": "cook",
-      "description": "Cooks what you name."
+      "description": "Cooks what you name.",
+      "scopes": [
+        "kitchen.cook"
+      ]
     },
     {
       "id": "recipe",

@@ -1,0 +1,24 @@
+// Package mcpauth makes modhost's MCP endpoint an OAuth 2.1 resource
+// server, as the MCP authorization specification asks of an HTTP server.
+//
+// # Tokens
+//
+// [New] reads the authorization server's metadata (RFC 8414, or OpenID
+// Connect discovery) and its JSON Web Key Set. [Resource.Verify] accepts a
+// JWT access token (RFC 9068) signed with RS256, ES256 or EdDSA by a key of
+// that set, issued by that server, for this resource (its audience, RFC
+// 8707), and valid now. Keys are cached by their kid; a kid the cache does
+// not know fetches the set again, at most once per
+// [Options.RefreshInterval]. A verified token's [Principal] is cached until
+// the token expires.
+//
+// # HTTP
+//
+// [Resource.Protect] wraps an MCP handler: a request without a valid
+// bearer token gets 401 with a WWW-Authenticate challenge naming the
+// protected-resource metadata (RFC 9728), which [Resource.MetadataHandler]
+// serves, and a JSON-RPC error body. [Resource.Forbid] answers a request
+// whose token lacks a scope with 403 insufficient_scope. Tokens are never
+// logged and never passed on: a handler sees the [Principal] only
+// ([PrincipalFrom]).
+package mcpauth

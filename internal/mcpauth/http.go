@@ -1,0 +1,200 @@
+package mcpauth
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+)
+
+// MetadataPath is where protected-resource metadata is served (RFC
+// 9728): the resource's path is appended to it, and it is also served
+// as it is, for clients that look at the root.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// CodeUnauthorized is the JSON-RPC error code of a 401 and a 403 body.
+const CodeUnauthorized = -32001
+
+// ParseAuthorization returns the token of an Authorization header that
+// carries a bearer token (RFC 6750: "Bearer" in any case, one or more
+// spaces, a b64token). It fails, saying why, for anything else.
+func ParseAuthorization(header string) (string, error) {
+	scheme, rest, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", errors.New("the Authorization header does not carry a Bearer token")
+	}
+	token := strings.TrimLeft(rest, " ")
+	if strings.TrimRight(token, "=") == "" {
+		return "", errors.New("the Authorization header's Bearer token is empty")
+	}
+	for i := 0; i < len(token); i++ {
+		if !b64token(token[i]) || (token[i] == '=' && strings.TrimRight(token[i:], "=") != "") {
+			return "", errors.New("the Authorization header's Bearer token has a character a token may not have")
+		}
+	}
+	return token, nil
+}
+
+// b64token reports whether c may appear in RFC 6750's b64token.
+func b64token(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	return strings.IndexByte("-._~+/=", c) >= 0
+}
+
+// MetadataURL returns where r's metadata is: the metadata path on the
+// resource's origin, followed by its path.
+func (r *Resource) MetadataURL() string {
+	u, _ := url.Parse(r.opts.Resource)
+	return u.Scheme + "://" + u.Host + MetadataPath + strings.TrimSuffix(u.EscapedPath(), "/")
+}
+
+// MetadataPaths returns the paths on this server where r's metadata is
+// served: after the resource's path, and at the root.
+func (r *Resource) MetadataPaths() []string {
+	u, _ := url.Parse(r.opts.Resource)
+	paths := []string{MetadataPath}
+	if p := strings.TrimSuffix(u.EscapedPath(), "/"); p != "" {
+		paths = append([]string{MetadataPath + p}, paths...)
+	}
+	return paths
+}
+
+// MetadataHandler serves r's protected-resource metadata (RFC 9728).
+func (r *Resource) MetadataHandler() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if req.Method != http.MethodGet && req.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "max-age=3600")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Write(r.metadata)
+	})
+}
+
+type principalKey struct{}
+
+// PrincipalFrom returns the principal Protect verified for a request, or
+// nil.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
+
+// WithPrincipal returns ctx carrying p, as Protect leaves it.
+func WithPrincipal(ctx context.Context, p *Principal) context.Context {
+	return context.WithValue(ctx, principalKey{}, p)
+}
+
+// Protect serves next only requests with a valid bearer token; the others
+// get 401 with a challenge. The request next sees has no Authorization
+// header; its context carries the [Principal] ([PrincipalFrom]) and the
+// MCP SDK's TokenInfo, which binds a session to its subject.
+func (r *Resource) Protect(next http.Handler) http.Handler {
+	// The SDK's middleware puts the TokenInfo in the context, where only
+	// it can: its verifier hands over the principal already verified.
+	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
+		p := PrincipalFrom(ctx)
+		if p == nil {
+			return nil, sdkauth.ErrInvalidToken
+		}
+		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Subject}, nil
+	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
+	stripped := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		req.Header.Del("Authorization")
+		next.ServeHTTP(w, req)
+	})
+	inner := sdk(stripped)
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		header := req.Header.Get("Authorization")
+		if header == "" {
+			r.challenge(w, http.StatusUnauthorized, "", "no bearer token: this server requires an OAuth access token", r.opts.Scopes)
+			return
+		}
+		token, err := ParseAuthorization(header)
+		if err != nil || len(req.Header.Values("Authorization")) > 1 {
+			if err == nil {
+				err = errors.New("more than one Authorization header")
+			}
+			r.challenge(w, http.StatusUnauthorized, "invalid_request", err.Error(), r.opts.Scopes)
+			return
+		}
+		p, err := r.Verify(req.Context(), token)
+		if err != nil {
+			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.opts.Scopes)
+			return
+		}
+		// The SDK's middleware reads the header once more.
+		req = req.WithContext(WithPrincipal(req.Context(), p))
+		inner.ServeHTTP(w, req)
+	})
+}
+
+// Forbid answers a request whose token lacks scopes with 403
+// insufficient_scope, naming every scope of required (RFC 6750 §3.1), and
+// a JSON-RPC error answering id.
+func (r *Resource) Forbid(w http.ResponseWriter, id json.RawMessage, what string, required []string) {
+	r.challengeID(w, http.StatusForbidden, id, "insufficient_scope",
+		fmt.Sprintf("insufficient scope: %s needs the scopes %s", what, strings.Join(required, " ")), required)
+}
+
+// challenge answers with status, a Bearer challenge and a JSON-RPC error.
+func (r *Resource) challenge(w http.ResponseWriter, status int, code, desc string, scopes []string) {
+	r.challengeID(w, status, nil, code, desc, scopes)
+}
+
+func (r *Resource) challengeID(w http.ResponseWriter, status int, id json.RawMessage, code, desc string, scopes []string) {
+	params := []string{"resource_metadata=" + quote(r.MetadataURL())}
+	if len(scopes) > 0 {
+		params = append(params, "scope="+quote(strings.Join(scopes, " ")))
+	}
+	if code != "" {
+		params = append(params, "error="+quote(code), "error_description="+quote(desc))
+	}
+	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	body, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   any             `json:"error"`
+	}{"2.0", id, struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{CodeUnauthorized, desc}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(body)
+}
+
+// quote makes s an RFC 9110 quoted-string: a backslash before each quote
+// and backslash, and no control character.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

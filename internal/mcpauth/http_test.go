@@ -1,0 +1,164 @@
+package mcpauth_test
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
+
+	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
+)
+
+func TestProtect(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	r := newResource(t, is, nil)
+	var seen http.Header
+	var principal *mcpauth.Principal
+	var info *sdkauth.TokenInfo
+	h := r.Protect(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		seen = req.Header.Clone()
+		principal = mcpauth.PrincipalFrom(req.Context())
+		info = sdkauth.TokenInfoFromContext(req.Context())
+		io.WriteString(w, "served")
+	}))
+	good := is.Sign(t, "ec", is.Claims(testResource, "notes.read notes.write", time.Now()))
+	expired := is.Sign(t, "ec", with(is.Claims(testResource, "notes.read notes.write", time.Now()), map[string]any{"exp": time.Now().Add(-time.Hour).Unix()}))
+	const meta = `resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="notes.write notes.read"`
+	tests := []struct {
+		name      string
+		header    []string
+		status    int
+		challenge string // the WWW-Authenticate header's start
+	}{
+		{"no token", nil, 401, "Bearer " + meta},
+		{"basic", []string{"Basic dXNlcjpwdw=="}, 401, "Bearer " + meta + `, error="invalid_request"`},
+		{"two tokens", []string{"Bearer " + good, "Bearer " + good}, 401, "Bearer " + meta + `, error="invalid_request"`},
+		{"expired", []string{"Bearer " + expired}, 401, "Bearer " + meta + `, error="invalid_token", error_description="invalid token: the token expired at`},
+		{"good", []string{"Bearer " + good}, 200, ""},
+		{"good, lower-case scheme", []string{"bearer " + good}, 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			principal, info, seen = nil, nil, nil
+			req := httptest.NewRequest("POST", "/mcp", strings.NewReader("{}"))
+			for _, v := range tt.header {
+				req.Header.Add("Authorization", v)
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != tt.status {
+				t.Fatalf("got status %d (%s), want %d", w.Code, w.Body, tt.status)
+			}
+			got := w.Header().Get("WWW-Authenticate")
+			if tt.status == 200 {
+				if principal == nil || principal.Subject != "user-1" || info == nil || info.UserID != "user-1" {
+					t.Fatalf("got principal %+v and token info %+v, want both of user-1", principal, info)
+				}
+				if seen.Get("Authorization") != "" {
+					t.Errorf("the handler saw the Authorization header; want it removed")
+				}
+				return
+			}
+			if !strings.HasPrefix(got, tt.challenge) {
+				t.Errorf("got WWW-Authenticate %q, want it to start %q", got, tt.challenge)
+			}
+			if tt.challenge == "Bearer "+meta && got != tt.challenge {
+				t.Errorf("got WWW-Authenticate %q, want %q: no error code for a request with no token", got, tt.challenge)
+			}
+			var body struct {
+				JSONRPC string
+				ID      any
+				Error   struct {
+					Code    int
+					Message string
+				}
+			}
+			if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil || body.JSONRPC != "2.0" || body.Error.Code != mcpauth.CodeUnauthorized {
+				t.Errorf("got body %s (%v), want a JSON-RPC error %d", w.Body, err, mcpauth.CodeUnauthorized)
+			}
+			if len(tt.header) > 0 && strings.Contains(w.Body.String()+got, good[len(good)-12:]) {
+				t.Errorf("the answer quotes the token")
+			}
+		})
+	}
+}
+
+func TestForbid(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	r := newResource(t, is, nil)
+	w := httptest.NewRecorder()
+	r.Forbid(w, json.RawMessage(`7`), "tool research_save_note", []string{"notes.write", "notes.admin"})
+	want := `Bearer resource_metadata="https://mcp.example/.well-known/oauth-protected-resource/mcp", scope="notes.write notes.admin", error="insufficient_scope"`
+	if got := w.Header().Get("WWW-Authenticate"); w.Code != 403 || !strings.HasPrefix(got, want) {
+		t.Errorf("got %d with WWW-Authenticate %q, want 403 starting %q", w.Code, got, want)
+	}
+	if !strings.HasPrefix(w.Body.String(), `{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"insufficient scope: tool research_save_note needs the scopes notes.write notes.admin"`) {
+		t.Errorf("got body %s, want a JSON-RPC error answering id 7", w.Body)
+	}
+}
+
+func TestMetadata(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	r := newResource(t, is, nil)
+	if got, want := strings.Join(r.MetadataPaths(), " "), "/.well-known/oauth-protected-resource/mcp /.well-known/oauth-protected-resource"; got != want {
+		t.Errorf("got metadata paths %q, want %q", got, want)
+	}
+	w := httptest.NewRecorder()
+	r.MetadataHandler().ServeHTTP(w, httptest.NewRequest("GET", mcpauth.MetadataPath+"/mcp", nil))
+	want := `{"resource":"https://mcp.example/mcp","authorization_servers":["` + is.URL + `"],"scopes_supported":["notes.read","notes.write"],"bearer_methods_supported":["header"]}`
+	if got := w.Body.String(); w.Code != 200 || got != want {
+		t.Errorf("got %d %s, want 200 %s", w.Code, got, want)
+	}
+}
+
+func TestParseAuthorization(t *testing.T) {
+	tests := []struct{ header, token string }{
+		{"Bearer abc.DEF-_~+/==", "abc.DEF-_~+/=="},
+		{"bearer  abc", "abc"},
+		{"BEARER abc", "abc"},
+		{"Bearer", ""},
+		{"Bearer ", ""},
+		{"Bearer a b", ""},
+		{"Bearer a=b", ""},
+		{"Bearer ==", ""},
+		{"Bearer\tabc", ""},
+		{"Basic abc", ""},
+		{"Bearer abc\x00", ""},
+	}
+	for _, tt := range tests {
+		got, err := mcpauth.ParseAuthorization(tt.header)
+		if got != tt.token || (err == nil) != (tt.token != "") {
+			t.Errorf("ParseAuthorization(%q): got %q, %v; want %q", tt.header, got, err, tt.token)
+		}
+	}
+}
+
+func FuzzParseAuthorization(f *testing.F) {
+	for _, s := range []string{"Bearer abc", "bearer  a.b.c", "Basic x", "Bearer a=b", "Bearer ==", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, header string) {
+		token, err := mcpauth.ParseAuthorization(header)
+		if err != nil {
+			if token != "" {
+				t.Fatalf("got token %q with error %v", token, err)
+			}
+			return
+		}
+		// What is accepted is one bearer token, as the MCP SDK's own
+		// middleware (which reads the header again) reads it too.
+		fields := strings.Fields(header)
+		if len(fields) != 2 || !strings.EqualFold(fields[0], "bearer") || fields[1] != token {
+			t.Fatalf("accepted %q as token %q, which the SDK reads as %q", header, token, fields)
+		}
+		if strings.TrimRight(token, "=") == "" {
+			t.Fatalf("accepted %q: a token of padding alone", header)
+		}
+	})
+}

@@ -1,0 +1,171 @@
+package mcpauth
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// maxToken bounds the length of a token: a longer one is malformed.
+const maxToken = 16 << 10
+
+// ErrInvalidToken is what every refused token's error wraps.
+var ErrInvalidToken = errors.New("invalid token")
+
+// TokenError says why a token was refused. Its Reason never quotes the
+// token.
+type TokenError struct {
+	Reason string
+}
+
+func (e *TokenError) Error() string { return "invalid token: " + e.Reason }
+
+// Unwrap makes a TokenError match ErrInvalidToken.
+func (e *TokenError) Unwrap() error { return ErrInvalidToken }
+
+func invalid(format string, args ...any) error {
+	return &TokenError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Principal is who a verified token speaks for. It never holds the token.
+type Principal struct {
+	// Subject is the token's sub: the user, or the client for a client
+	// credentials grant.
+	Subject string
+	// ClientID is the client the token was issued to (client_id, or azp).
+	ClientID string
+	// Scopes are the scopes the token grants (scope, or scp).
+	Scopes []string
+	// Expiry is when the token expires.
+	Expiry time.Time
+	// Claims are all of the token's claims as issued.
+	Claims map[string]json.RawMessage
+}
+
+// Missing returns the scopes of required that p lacks, in their order.
+func (p *Principal) Missing(required []string) []string {
+	var missing []string
+	for _, s := range required {
+		if !slices.Contains(p.Scopes, s) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+// accessClaims are the claims of an access token Verify reads, beyond
+// the registered ones.
+type accessClaims struct {
+	Scope    string          `json:"scope"`
+	SCP      json.RawMessage `json:"scp"`
+	ClientID string          `json:"client_id"`
+	AZP      string          `json:"azp"`
+}
+
+// Verify checks an access token and returns whom it speaks for. A
+// refused token's error is a [*TokenError].
+func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error) {
+	now := r.opts.Now()
+	key := sha256.Sum256([]byte(token))
+	if p := r.cache.get(key, now); p != nil {
+		return p, nil
+	}
+	p, err := r.verify(ctx, token, now)
+	if err != nil {
+		return nil, err
+	}
+	r.cache.put(key, p, now)
+	return p, nil
+}
+
+func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Principal, error) {
+	if len(token) > maxToken {
+		return nil, invalid("the token is longer than %d bytes", maxToken)
+	}
+	if strings.Count(token, ".") != 2 {
+		return nil, invalid("the token is not a signed JWT (header.payload.signature)")
+	}
+	tok, err := jwt.ParseSigned(token, algorithms)
+	if err != nil {
+		if alg := headerAlg(token); alg != "" && !slices.ContainsFunc(algorithms, func(a jose.SignatureAlgorithm) bool { return string(a) == alg }) {
+			return nil, invalid("the token's algorithm %q is not accepted (want RS256, ES256 or EdDSA)", alg)
+		}
+		return nil, invalid("the token is malformed")
+	}
+	h := tok.Headers[0]
+	keys, err := r.keys.lookup(ctx, h.KeyID, h.Algorithm)
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	var std jwt.Claims
+	var extra accessClaims
+	var all map[string]json.RawMessage
+	verified := false
+	for _, k := range keys {
+		if tok.Claims(k.Key, &std, &extra, &all) == nil {
+			verified = true
+			break
+		}
+	}
+	if !verified {
+		return nil, invalid("the token's signature does not verify with the issuer's key")
+	}
+	switch {
+	case std.Issuer != r.issuer:
+		return nil, invalid("the token is from another issuer (%q, not %q)", std.Issuer, r.issuer)
+	case !std.Audience.Contains(r.opts.Resource):
+		return nil, invalid("the token is for another audience (%q, not %q)", []string(std.Audience), r.opts.Resource)
+	case std.Expiry == nil:
+		return nil, invalid("the token has no expiry (exp)")
+	case !now.Before(std.Expiry.Time().Add(r.opts.Leeway)):
+		return nil, invalid("the token expired at %s", std.Expiry.Time().UTC().Format(time.RFC3339))
+	case std.NotBefore != nil && now.Add(r.opts.Leeway).Before(std.NotBefore.Time()):
+		return nil, invalid("the token is not valid before %s", std.NotBefore.Time().UTC().Format(time.RFC3339))
+	}
+	p := &Principal{
+		Subject:  std.Subject,
+		ClientID: extra.ClientID,
+		Scopes:   strings.Fields(extra.Scope),
+		Expiry:   std.Expiry.Time(),
+		Claims:   all,
+	}
+	if p.ClientID == "" {
+		p.ClientID = extra.AZP
+	}
+	if len(p.Scopes) == 0 && len(extra.SCP) > 0 {
+		// scp: a list (Okta, Entra) or a space-separated string.
+		var list []string
+		var one string
+		if json.Unmarshal(extra.SCP, &list) == nil {
+			p.Scopes = list
+		} else if json.Unmarshal(extra.SCP, &one) == nil {
+			p.Scopes = strings.Fields(one)
+		}
+	}
+	return p, nil
+}
+
+// headerAlg returns the alg a compact JWS's header names, or "".
+func headerAlg(token string) string {
+	head, _, _ := strings.Cut(token, ".")
+	data, err := base64.RawURLEncoding.DecodeString(head)
+	if err != nil {
+		return ""
+	}
+	var h struct {
+		Alg string `json:"alg"`
+	}
+	if json.Unmarshal(data, &h) != nil {
+		return ""
+	}
+	return h.Alg
+}
