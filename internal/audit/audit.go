@@ -1,0 +1,137 @@
+package audit
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os/user"
+	"time"
+)
+
+// Outcomes of a request.
+const (
+	Completed = "completed"
+	Failed    = "failed"
+	Cancelled = "cancelled"
+	Denied    = "denied"
+	// Refused is a request turned away before it ran: no valid token
+	// (401), a scope it lacks (403), over its rate (429).
+	Refused = "refused"
+)
+
+// Transports a request comes by.
+const (
+	HTTP  = "http"
+	Stdio = "stdio"
+	CLI   = "cli"
+)
+
+// Approval decisions.
+const (
+	Approved = "approved"
+	Declined = "declined"
+)
+
+// Record is one line of the audit log.
+type Record struct {
+	// Time is when the request arrived.
+	Time time.Time `json:"time"`
+	// Principal is who asked.
+	Principal Principal `json:"principal"`
+	// Transport is HTTP, Stdio or CLI.
+	Transport string `json:"transport"`
+	// Method is the MCP method (tools/call, prompts/get, resources/read,
+	// tasks/get, …), or the CLI's command (call, command).
+	Method string `json:"method"`
+	// Tool, Prompt, URI and Task name what the method is about.
+	Tool   string `json:"tool,omitempty"`
+	Prompt string `json:"prompt,omitempty"`
+	URI    string `json:"uri,omitempty"`
+	Task   string `json:"task,omitempty"`
+	// ArgumentsSHA256 is the hex SHA-256 of the arguments as the client
+	// wrote them; empty when there were none.
+	ArgumentsSHA256 string `json:"arguments_sha256,omitempty"`
+	// Arguments are the arguments themselves, only with
+	// Options.Arguments.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Outcome is Completed, Failed, Cancelled, Denied or Refused.
+	Outcome string `json:"outcome"`
+	// Status is the HTTP status of a refused request.
+	Status int `json:"status,omitempty"`
+	// Approval is the person's decision, when the call asked for one.
+	Approval *Approval `json:"approval,omitempty"`
+	// DurationMS is how long the request took, in milliseconds.
+	DurationMS float64 `json:"duration_ms"`
+	// TraceID is the request's trace, when tracing is on.
+	TraceID string `json:"trace_id,omitempty"`
+	// Replica names the server that served the request (Options.Replica).
+	Replica string `json:"replica,omitempty"`
+}
+
+// Principal is who made a request: an access token's subject and
+// client, or the local user ("local:NAME") over stdio and the CLI.
+type Principal struct {
+	Sub      string `json:"sub"`
+	ClientID string `json:"client_id,omitempty"`
+}
+
+// Approval is a person's decision on a call that asked for it.
+type Approval struct {
+	// Reason is what they were asked to approve.
+	Reason string `json:"reason"`
+	// Decision is Approved or Declined.
+	Decision string `json:"decision"`
+}
+
+// SetArguments records args: their SHA-256, and with withValues the
+// values too.
+func (r *Record) SetArguments(args []byte, withValues bool) {
+	if len(args) == 0 || string(args) == "null" {
+		return
+	}
+	sum := sha256.Sum256(args)
+	r.ArgumentsSHA256 = hex.EncodeToString(sum[:])
+	if withValues && json.Valid(args) {
+		r.Arguments = json.RawMessage(args)
+	}
+}
+
+// Finish sets the duration from the record's time to now.
+func (r *Record) Finish() {
+	r.DurationMS = float64(time.Since(r.Time).Microseconds()) / 1000
+}
+
+// LocalPrincipal is the user running this process, as "local:NAME" (or
+// "local:uid:N" when the name cannot be found).
+func LocalPrincipal() Principal {
+	u, err := user.Current()
+	switch {
+	case err == nil && u.Username != "":
+		return Principal{Sub: "local:" + u.Username}
+	case err == nil:
+		return Principal{Sub: "local:uid:" + u.Uid}
+	}
+	return Principal{Sub: "local:unknown"}
+}
+
+type noteKey struct{}
+
+// Note is what the code that runs a call tells the log about it, through
+// the context: how it ended and the approval asked.
+type Note struct {
+	Outcome  string
+	Approval *Approval
+}
+
+// WithNote returns ctx carrying n, for [NoteFrom].
+func WithNote(ctx context.Context, n *Note) context.Context {
+	return context.WithValue(ctx, noteKey{}, n)
+}
+
+// NoteFrom returns the note of ctx, or nil when the request is not
+// audited.
+func NoteFrom(ctx context.Context) *Note {
+	n, _ := ctx.Value(noteKey{}).(*Note)
+	return n
+}
