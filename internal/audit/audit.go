@@ -18,6 +18,9 @@ const (
 	// Refused is a request turned away before it ran: no valid token
 	// (401), a scope it lacks (403), over its rate (429).
 	Refused = "refused"
+	// Asking is a call that asks its client questions before it goes on
+	// (MCP 2026-07-28's input_required): the client calls again.
+	Asking = "asking"
 )
 
 // Transports a request comes by.
@@ -29,8 +32,10 @@ const (
 
 // Approval decisions.
 const (
-	Approved = "approved"
-	Declined = "declined"
+	Approved  = "approved"
+	Declined  = "declined"
+	Dismissed = "dismissed" // the person cancelled the question
+	Pending   = "pending"   // asked, not answered yet
 )
 
 // Record is one line of the audit log.
@@ -41,6 +46,8 @@ type Record struct {
 	Principal Principal `json:"principal"`
 	// Transport is HTTP, Stdio or CLI.
 	Transport string `json:"transport"`
+	// Remote is an HTTP client's address, as the server saw it.
+	Remote string `json:"remote_addr,omitempty"`
 	// Method is the MCP method (tools/call, prompts/get, resources/read,
 	// tasks/get, …), or the CLI's command (call, command).
 	Method string `json:"method"`
@@ -55,7 +62,7 @@ type Record struct {
 	// Arguments are the arguments themselves, only with
 	// Options.Arguments.
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// Outcome is Completed, Failed, Cancelled, Denied or Refused.
+	// Outcome is Completed, Failed, Cancelled, Denied, Refused or Asking.
 	Outcome string `json:"outcome"`
 	// Status is the HTTP status of a refused request.
 	Status int `json:"status,omitempty"`
@@ -80,7 +87,8 @@ type Principal struct {
 type Approval struct {
 	// Reason is what they were asked to approve.
 	Reason string `json:"reason"`
-	// Decision is Approved or Declined.
+	// Decision is Approved, Declined, Dismissed or Pending; empty when
+	// the call ended otherwise before an answer was seen.
 	Decision string `json:"decision"`
 }
 

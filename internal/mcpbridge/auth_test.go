@@ -44,8 +44,14 @@ func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.
 // URL.
 func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...manifestToolScopes) string {
 	t.Helper()
-	fb := scopedBackend(tools...)
-	srv, err := NewServer(fb, nil)
+	return serveAuthWith(t, issuerFor, scopedBackend(tools...), nil)
+}
+
+// serveAuthWith serves fb's tools over streamable HTTP, as serveAuthBy
+// does, with the server's options.
+func serveAuthWith(t *testing.T, issuerFor func(resource string) string, fb *fakeBackend, opts *Options) string {
+	t.Helper()
+	srv, err := NewServer(fb, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

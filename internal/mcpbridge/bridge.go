@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/audit"
 	"github.com/modkit/modkit/internal/coalesce"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/manifest"
@@ -75,6 +76,11 @@ type Options struct {
 	// and refused. Default (nil): every scope; an empty, non-nil slice
 	// holds none.
 	Scopes []string
+	// Audit, when set, receives a record of every request that reaches a
+	// tool, prompt, resource or task, and of every one the HTTP handler
+	// refuses. Its calls are served through the SDK: the direct paths,
+	// which SDK middleware does not see, are off. Default: none.
+	Audit *audit.Log
 }
 
 // LogLevel is the MCP logging level of the notifications that carry a
@@ -128,7 +134,11 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
 	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
-	srv.AddReceivingMiddleware(observe, noteLogLevel)
+	if o.Audit != nil {
+		srv.AddReceivingMiddleware(observe, br.auditRequests, noteLogLevel)
+	} else {
+		srv.AddReceivingMiddleware(observe, noteLogLevel)
+	}
 	br.addFeatures(srv, fb)
 	direct := &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
 	for _, t := range tools {
@@ -148,7 +158,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			br.tasks.add(t, wrapped)
 		}
 	}
-	registerDirect(srv, direct)
+	if o.Audit == nil {
+		registerDirect(srv, direct)
+	}
 	if len(br.views) > 0 {
 		if i := slices.IndexFunc(tools, func(t host.Tool) bool { return t.Name == RenderViewTool }); i >= 0 {
 			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)
@@ -239,6 +251,9 @@ func (br *bridge) session(ss *mcp.ServerSession) sdk.Session {
 func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		if need := br.scopes.missing(t.Name, br.grant(req.Extra)); len(need) > 0 {
+			if note := audit.NoteFrom(ctx); note != nil {
+				note.Outcome = audit.Refused
+			}
 			return outOfScopeError(t.Name, t.Scopes), nil
 		}
 		input := req.Params.Arguments
@@ -283,7 +298,14 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		asker.loose = loose
 		call.Asker = asker
 		call.Answers = given
+		if audit.NoteFrom(ctx) != nil {
+			for _, a := range given {
+				noteApproval(ctx, a.Question, a.Answer)
+			}
+			call.Asker = auditAsker{asker, ctx}
+		}
 		res, err := br.backend.Call(ctx, call)
+		noteCall(ctx, res, err)
 		if progress != nil {
 			// The latest update precedes the result.
 			progress.Flush()

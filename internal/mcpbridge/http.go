@@ -21,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/audit"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/mcpauth"
 )
@@ -80,6 +81,8 @@ type HTTPHandler struct {
 	// scopes and promptScopes are what each tool and prompt needs, for
 	// HTTPOptions.Auth.
 	scopes, promptScopes toolScopes
+	// audit is the bridge's Options.Audit.
+	audit *audit.Log
 }
 
 // NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
@@ -138,6 +141,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 		h.tasks = br.(*bridge).tasks
 		h.scopes = br.(*bridge).scopes
 		h.promptScopes = br.(*bridge).promptScopes
+		h.audit = br.(*bridge).opts.Audit
 	}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
@@ -153,6 +157,9 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	var serve http.Handler = http.HandlerFunc(h.serve)
 	if o.Auth != nil {
 		serve = o.Auth.Protect(serve)
+		if h.audit != nil {
+			serve = h.auditUnauthorized(serve)
+		}
 	}
 	h.handler = cop.Handler(serve)
 	return h
@@ -230,6 +237,10 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: invalid Host header " + echo(req.Host)})
 		return
 	}
+	start := time.Now()
+	if h.audit != nil {
+		req = req.WithContext(withHTTPCaller(req.Context(), req.RemoteAddr))
+	}
 	session := req.Header.Get(sessionHeader)
 	version := req.Header.Get(protocolHeader)
 	newHeader := version >= sessionless
@@ -278,14 +289,17 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	tagRequestID(req.Header, m.ID)
-	if h.opts.Auth != nil && h.refuseOutOfScope(w, req, &m, body) {
-		return
+	if h.opts.Auth != nil {
+		if refused := h.refuseOutOfScope(w, req, &m, body); refused != nil {
+			h.auditRefused(req, refused, body, http.StatusForbidden, start)
+			return
+		}
 	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	stateless := m.Method != "" && (newHeader || metaVersion || (session == "" && m.Method == "server/discover"))
 	// The tasks methods run in the task runner's context: the calls
 	// context is for the others.
-	if stateless && h.serveTasks(w, req, &m, body) {
+	if stateless && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveTasks(w, req, &m, body) }) {
 		return
 	}
 	req = h.withCalls(req)

@@ -110,11 +110,11 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 
 // refuseOutOfScope answers a posted tools/call (alone or in a batch) of a
 // tool whose scopes the request's token does not hold with 403
-// insufficient_scope, and reports whether it did.
-func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) bool {
+// insufficient_scope, and returns the message it refused, or nil.
+func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) *httpMessage {
 	p := mcpauth.PrincipalFrom(req.Context())
 	if p == nil || len(h.scopes)+len(h.promptScopes) == 0 {
-		return false
+		return nil
 	}
 	calls := []*httpMessage{m}
 	if m.Method == "" {
@@ -149,10 +149,10 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 		json.Unmarshal(raw, &params)
 		if need := needs[params.Name]; len(p.Missing(need)) > 0 {
 			h.opts.Auth.Forbid(w, c.ID, what+params.Name, need)
-			return true
+			return c
 		}
 	}
-	return false
+	return nil
 }
 
 // rawParams returns the params member of the message msg as written.
