@@ -52,12 +52,19 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	yes := fs.Bool("yes", false, "approve the call if the tool asks for a person's approval")
 	answers := answerFlags{}
 	fs.Var(answers, "answer", "answer the tool's question `KEY=VALUE` without a terminal (repeatable): a form's values as a JSON object, a lone field's value, accept, decline or cancel")
+	auditing := addAuditFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return e.fail(usagef("call: want TOOL [INPUT_JSON|-]"))
 	}
+	auditLog, err := auditing.open(e, "call", "the call's output")
+	if err != nil {
+		return e.fail(err)
+	}
+	defer auditLog.Close()
+	start := time.Now()
 	tool := fs.Arg(0)
 	input := json.RawMessage("{}")
 	if fs.NArg() == 2 {
@@ -97,19 +104,21 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		}
 		for _, t := range tools {
 			if missing := missingScopes(e.scopes, t.Scopes); t.Name == tool && len(missing) > 0 {
+				auditRefused(auditLog, start, "tools/call", tool, input)
 				return e.fail(fmt.Errorf("call: tool %s needs the scopes %s, which --scopes does not grant", tool, strings.Join(missing, " ")))
 			}
 		}
 	}
 	view := newActivityView(e.stderr)
 	asker := e.asker(answers)
+	decision := ""
 	res, err := h.Call(ctx, &host.CallRequest{
 		Tool:       tool,
 		Input:      input,
 		Session:    e.session(*sessionID),
 		Agent:      e.agent,
 		OnActivity: view.show,
-		Approver:   e.approver(*yes),
+		Approver:   recordingApprover(e.approver(*yes), &decision),
 		Asker:      asker,
 		// The host counts it from when the mod is ready: a first call's
 		// build is not the tool's time, nor thrown away when it is long.
@@ -117,6 +126,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 	})
 	view.finish()
 	asker.unused()
+	auditCall(auditLog, start, tool, input, res, err, decision)
 	if err != nil {
 		return e.fail(err)
 	}

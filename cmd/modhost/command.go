@@ -6,17 +6,25 @@ import (
 	"flag"
 	"fmt"
 	"strings"
+	"time"
 )
 
 func runCommand(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("command", flag.ContinueOnError)
 	sessionID := fs.String("session", "", "session id")
+	auditing := addAuditFlags(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		return e.fail(usagef("command: want ID [ARGS_JSON]"))
 	}
+	auditLog, err := auditing.open(e, "command", "the command's output")
+	if err != nil {
+		return e.fail(err)
+	}
+	defer auditLog.Close()
+	start := time.Now()
 	var cmdArgs json.RawMessage
 	if fs.NArg() == 2 {
 		cmdArgs = json.RawMessage(fs.Arg(1))
@@ -30,6 +38,7 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 	msg, err := h.RunCommand(ctx, fs.Arg(0), cmdArgs, e.session(*sessionID))
+	auditCommand(auditLog, start, fs.Arg(0), cmdArgs, err)
 	if err != nil {
 		return e.fail(err)
 	}

@@ -44,6 +44,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
+	auditing := addAuditFlags(fs)
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -60,6 +61,15 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if *authIssuer != "" && *addr == "" {
 		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
 	}
+	stdoutUse := ""
+	if *addr == "" {
+		stdoutUse = "MCP over stdio"
+	}
+	auditLog, err := auditing.open(e, "mcp", stdoutUse)
+	if err != nil {
+		return e.fail(err)
+	}
+	defer auditLog.Close()
 	store, err := taskstore.Open(*storeSpec)
 	if err != nil {
 		return e.fail(usagef("mcp: --store: %v", err))
@@ -99,7 +109,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease, Scopes: e.scopes})
+		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease, Scopes: e.scopes, Audit: auditLog})
 	if err != nil {
 		return e.fail(err)
 	}

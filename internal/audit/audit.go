@@ -51,11 +51,12 @@ type Record struct {
 	// Method is the MCP method (tools/call, prompts/get, resources/read,
 	// tasks/get, …), or the CLI's command (call, command).
 	Method string `json:"method"`
-	// Tool, Prompt, URI and Task name what the method is about.
-	Tool   string `json:"tool,omitempty"`
-	Prompt string `json:"prompt,omitempty"`
-	URI    string `json:"uri,omitempty"`
-	Task   string `json:"task,omitempty"`
+	// Tool, Prompt, URI, Task and Command name what the method is about.
+	Tool    string `json:"tool,omitempty"`
+	Command string `json:"command,omitempty"`
+	Prompt  string `json:"prompt,omitempty"`
+	URI     string `json:"uri,omitempty"`
+	Task    string `json:"task,omitempty"`
 	// ArgumentsSHA256 is the hex SHA-256 of the arguments as the client
 	// wrote them; empty when there were none.
 	ArgumentsSHA256 string `json:"arguments_sha256,omitempty"`

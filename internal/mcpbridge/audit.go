@@ -130,7 +130,7 @@ func noteCall(ctx context.Context, res *host.CallResult, err error) {
 	case err != nil:
 		note.Outcome = audit.Failed
 	default:
-		note.Outcome = statusOutcome(res.Status)
+		note.Outcome = string(res.Status) // the outcomes are the statuses' words
 		if res.ApprovalReason != "" && note.Approval == nil {
 			note.Approval = &audit.Approval{Reason: res.ApprovalReason}
 		}
@@ -138,21 +138,6 @@ func noteCall(ctx context.Context, res *host.CallResult, err error) {
 			note.Approval.Decision = decisionOf(res.Status)
 		}
 	}
-}
-
-// statusOutcome is the audit outcome of a call's status.
-func statusOutcome(s host.Status) string {
-	switch s {
-	case host.StatusCompleted:
-		return audit.Completed
-	case host.StatusCancelled:
-		return audit.Cancelled
-	case host.StatusDenied:
-		return audit.Denied
-	case host.StatusAsking:
-		return audit.Asking
-	}
-	return audit.Failed
 }
 
 // decisionOf is the approval decision a call's status tells when no
