@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -21,6 +22,7 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/internal/ratelimit"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/internal/telemetry"
 )
@@ -45,6 +47,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
 	auditing := addAuditFlags(fs)
+	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -61,6 +64,17 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if *authIssuer != "" && *addr == "" {
 		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
 	}
+	var rate int
+	if *rateLimit != "" {
+		if *addr == "" {
+			return e.fail(usagef("mcp: --rate-limit needs --http: over stdio the one client is the local user"))
+		}
+		r, err := ratelimit.ParseRate(*rateLimit)
+		if err != nil {
+			return e.fail(usagef("mcp: --rate-limit: %v", err))
+		}
+		rate = r
+	}
 	stdoutUse := ""
 	if *addr == "" {
 		stdoutUse = "MCP over stdio"
@@ -75,6 +89,13 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(usagef("mcp: --store: %v", err))
 	}
 	defer store.Close()
+	limiter, err := rateLimiter(*storeSpec, rate, slog.New(e.logHandler(slog.LevelInfo)))
+	if err != nil {
+		return e.fail(usagef("mcp: --rate-limit: %v", err))
+	}
+	if c, ok := limiter.(io.Closer); ok {
+		defer c.Close()
+	}
 	store = telemetry.TimedStore(store, storeKind(*storeSpec))
 	var stateKey []byte
 	if *stateKeyFile != "" {
@@ -134,13 +155,25 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
-			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth,
+			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth, RateLimit: limiter,
 		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}
 	return exitOK
+}
+
+// rateLimiter returns the limiter of rate requests a second per caller,
+// in the Redis of the task store when it is one; nil for a rate of 0.
+func rateLimiter(storeSpec string, rate int, logger *slog.Logger) (ratelimit.Limiter, error) {
+	switch {
+	case rate == 0:
+		return nil, nil
+	case strings.HasPrefix(storeSpec, "redis://") || strings.HasPrefix(storeSpec, "rediss://"):
+		return ratelimit.NewRedis(storeSpec, rate, logger)
+	}
+	return ratelimit.NewMemory(rate, nil), nil
 }
 
 // modsReady says why h's mods cannot serve: one that did not load, or

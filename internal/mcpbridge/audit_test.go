@@ -88,7 +88,7 @@ func TestAuditHTTP(t *testing.T) {
 		return inner(ctx, req)
 	}
 	is := mcpauthtest.NewIssuer(t)
-	url := serveAuthWith(t, func(string) string { return is.URL }, fb, &Options{Audit: log})
+	url := serveAuthWith(t, func(string) string { return is.URL }, fb, &Options{Audit: log}, HTTPOptions{})
 	token := is.Sign(t, "rsa", is.Claims(url, "", time.Now()))
 
 	// A call in a 2025-11-25 session and a stateless one of 2026-07-28.

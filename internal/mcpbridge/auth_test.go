@@ -44,12 +44,12 @@ func serveAuth(t *testing.T, tools ...manifestToolScopes) (string, *mcpauthtest.
 // URL.
 func serveAuthBy(t *testing.T, issuerFor func(resource string) string, tools ...manifestToolScopes) string {
 	t.Helper()
-	return serveAuthWith(t, issuerFor, scopedBackend(tools...), nil)
+	return serveAuthWith(t, issuerFor, scopedBackend(tools...), nil, HTTPOptions{})
 }
 
 // serveAuthWith serves fb's tools over streamable HTTP, as serveAuthBy
-// does, with the server's options.
-func serveAuthWith(t *testing.T, issuerFor func(resource string) string, fb *fakeBackend, opts *Options) string {
+// does, with the server's options and the handler's (whose Auth it sets).
+func serveAuthWith(t *testing.T, issuerFor func(resource string) string, fb *fakeBackend, opts *Options, hopts HTTPOptions) string {
 	t.Helper()
 	srv, err := NewServer(fb, opts)
 	if err != nil {
@@ -63,7 +63,8 @@ func serveAuthWith(t *testing.T, issuerFor func(resource string) string, fb *fak
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+	hopts.Auth = auth
+	h := NewHTTPHandler(srv, &hopts)
 	t.Cleanup(h.Close)
 	mux.Handle(HTTPPath, h)
 	for _, p := range auth.MetadataPaths() {

@@ -24,6 +24,7 @@ import (
 	"github.com/modkit/modkit/internal/audit"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/ratelimit"
 )
 
 // HTTPPath is where modhost serves MCP over streamable HTTP.
@@ -57,6 +58,11 @@ type HTTPOptions struct {
 	// that needs a scope the token lacks gets 403. Default: no
 	// authorization.
 	Auth *mcpauth.Resource
+	// RateLimit, when set, limits each caller's requests: a request over
+	// its rate gets 429 Too Many Requests with Retry-After and a JSON-RPC
+	// error. A caller is the access token's subject with Auth, else the
+	// client's IP address. Default: no limit.
+	RateLimit ratelimit.Limiter
 }
 
 // HTTPHandler serves an MCP server over streamable HTTP: clients of
@@ -245,7 +251,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	version := req.Header.Get(protocolHeader)
 	newHeader := version >= sessionless
 	if req.Method != http.MethodPost || req.Body == nil {
-		if !h.knownVersion(w, nil, version) {
+		if !h.knownVersion(w, nil, version) || h.overRate(w, req, nil, start) {
 			return
 		}
 		// GET opens a session's event stream, DELETE ends a session: with
@@ -278,6 +284,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{codeInvalidRequest, "invalid request: the body could not be read"})
+		return
+	}
+	if h.overRate(w, req, body, start) {
 		return
 	}
 	m, code, msg := checkBody(body)

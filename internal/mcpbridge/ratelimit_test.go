@@ -1,0 +1,126 @@
+package mcpbridge
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/internal/audit"
+	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
+	"github.com/modkit/modkit/internal/ratelimit"
+)
+
+// stoppedClock is a clock that does not move: a bucket never refills.
+func stoppedClock() time.Time { return time.Unix(1000, 0) }
+
+// postRPC posts body, a request of revision 2026-07-28, to url with the Authorization header authz, if any,
+// and returns the response with its body read.
+func postRPC(t *testing.T, url, authz, body string) (*http.Response, []byte) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	if authz != "" {
+		req.Header.Set("Authorization", authz)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set(protocolHeader, sessionless)
+	var m struct {
+		Method string `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+		} `json:"params"`
+	}
+	json.Unmarshal([]byte(body), &m)
+	req.Header.Set("Mcp-Method", m.Method)
+	if m.Params.Name != "" {
+		req.Header.Set("Mcp-Name", m.Params.Name)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp, data
+}
+
+func TestRateLimitByAddress(t *testing.T) {
+	t.Parallel()
+	srv, err := NewServer(scopedBackend(scopedTools...), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHTTPHandler(srv, &HTTPOptions{RateLimit: ratelimit.NewMemory(2, stoppedClock)})
+	t.Cleanup(h.Close)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	list := `{"jsonrpc":"2.0","id":"a1","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
+	for i := range 2 {
+		if resp, body := postRPC(t, ts.URL, "", list); resp.StatusCode != http.StatusOK {
+			t.Fatalf("request %d: got %d %s, want 200", i+1, resp.StatusCode, body)
+		}
+	}
+	resp, body := postRPC(t, ts.URL, "", list)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") != "1" {
+		t.Fatalf("request 3: got %d with Retry-After %q, want 429 with 1", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	var e struct {
+		ID    string `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.ID != "a1" || e.Error.Code != codeRateLimited || !strings.HasPrefix(e.Error.Message, "too many requests") {
+		t.Errorf("body: got %s (%v), want a JSON-RPC error %d answering a1", body, err, codeRateLimited)
+	}
+	// GET is limited too.
+	req, _ := http.NewRequest("GET", ts.URL, nil)
+	get, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get.Body.Close()
+	if get.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("GET: got %d, want 429", get.StatusCode)
+	}
+}
+
+func TestRateLimitByPrincipal(t *testing.T) {
+	t.Parallel()
+	var out lockedBuffer
+	log := audit.New(&out, nil)
+	is := mcpauthtest.NewIssuer(t)
+	url := serveAuthWith(t, func(string) string { return is.URL }, scopedBackend(scopedTools...), &Options{Audit: log},
+		HTTPOptions{RateLimit: ratelimit.NewMemory(1, stoppedClock)})
+	claims := is.Claims(url, "", time.Now())
+	alice := is.Sign(t, "rsa", claims)
+	claims["sub"] = "user-2"
+	bob := is.Sign(t, "rsa", claims)
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open_tool","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
+	if resp, body := postRPC(t, url, "Bearer "+alice, call); resp.StatusCode != http.StatusOK {
+		t.Fatalf("alice's first: got %d %s, want 200", resp.StatusCode, body)
+	}
+	if resp, _ := postRPC(t, url, "Bearer "+alice, call); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("alice's second: got %d, want 429", resp.StatusCode)
+	}
+	// Bob has a bucket of his own, though he comes from the same address.
+	if resp, body := postRPC(t, url, "Bearer "+bob, call); resp.StatusCode != http.StatusOK {
+		t.Fatalf("bob's first: got %d %s, want 200", resp.StatusCode, body)
+	}
+	recs := auditRecords(t, log, &out)
+	var outcomes []string
+	for _, r := range recs {
+		outcomes = append(outcomes, r.Principal.Sub+" "+r.Outcome)
+		if r.Outcome == audit.Refused && r.Status != http.StatusTooManyRequests {
+			t.Errorf("refused record: status %d, want 429", r.Status)
+		}
+	}
+	if got, want := strings.Join(outcomes, ", "), "user-1 completed, user-1 refused, user-2 completed"; got != want {
+		t.Errorf("audit: got %s, want %s", got, want)
+	}
+}
