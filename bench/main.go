@@ -95,6 +95,7 @@ var measurements = []measurement{
 	{"call_vs_goplugin", atMost(0.7), callVsGoPlugin},
 	{"call_vs_mcp", atMost(0.6), callVsMCP},
 	{"mcp_http_2026_vs_gosdk", atMost(1.3), mcpHTTP2026VsGoSDK},
+	{"auth_vs_plain", atMost(1.05), authVsPlain},
 	{"mcp_stdio_vs_gosdk", atMost(1.5), mcpStdioVsGoSDK},
 	{"mcp_http_vs_gosdk", atMost(1.3), mcpHTTPVsGoSDK},
 	{"mcp_http8_vs_gosdk", atLeast(0.8), mcpHTTP8VsGoSDK},

@@ -74,8 +74,14 @@ func serveBridge(h *host.Host, workspace string) (url string, stop func(), err e
 // statelessClient connects go-sdk's client at protocol 2026-07-28 and
 // checks that it got no session and that the echo answers.
 func statelessClient(ctx context.Context, side, url string) (*mcp.ClientSession, error) {
+	return statelessClientWith(ctx, side, url, nil)
+}
+
+// statelessClientWith is statelessClient with the client's HTTP client
+// (nil: the default).
+func statelessClientWith(ctx context.Context, side, url string, hc *http.Client) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "modkit-bench", Version: "v1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url},
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc},
 		&mcp.ClientSessionOptions{ProtocolVersion: statelessVersion})
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", side, err)

@@ -38,17 +38,27 @@ type Issuer struct {
 // NewIssuer starts an issuer, closed when the test ends.
 func NewIssuer(t testing.TB) *Issuer {
 	t.Helper()
-	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	is, err := Start()
 	if err != nil {
 		t.Fatal(err)
+	}
+	t.Cleanup(is.Close)
+	return is
+}
+
+// Start starts an issuer, for a benchmark; Close stops it.
+func Start() (*Issuer, error) {
+	rsaKey, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		return nil, err
 	}
 	ecKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	_, edKey, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	is := &Issuer{keys: map[string]crypto.Signer{"rsa": rsaKey, "ec": ecKey, "ed": edKey}}
 	is.Publish("rsa", "ec", "ed")
@@ -65,8 +75,7 @@ func NewIssuer(t testing.TB) *Issuer {
 		json.NewEncoder(w).Encode(set)
 	})
 	is.Server = httptest.NewServer(mux)
-	t.Cleanup(is.Close)
-	return is
+	return is, nil
 }
 
 // Publish makes the key set list the keys kids only.
@@ -81,23 +90,33 @@ func (is *Issuer) Sign(t testing.TB, kid string, claims any) string {
 	return SignWith(t, jose.SigningKey{Algorithm: Algorithms[kid], Key: is.keys[kid]}, kid, claims)
 }
 
+// SignToken returns a token signed by the key kid, with claims, for a
+// benchmark.
+func (is *Issuer) SignToken(kid string, claims any) (string, error) {
+	return signToken(jose.SigningKey{Algorithm: Algorithms[kid], Key: is.keys[kid]}, kid, claims)
+}
+
 // SignWith returns a token signed with key, its header naming kid (none
 // for "").
 func SignWith(t testing.TB, key jose.SigningKey, kid string, claims any) string {
 	t.Helper()
+	token, err := signToken(key, kid, claims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+func signToken(key jose.SigningKey, kid string, claims any) (string, error) {
 	opts := (&jose.SignerOptions{}).WithType("at+jwt")
 	if kid != "" {
 		opts = opts.WithHeader(jose.HeaderKey("kid"), kid)
 	}
 	signer, err := jose.NewSigner(key, opts)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
-	token, err := jwt.Signed(signer).Claims(claims).Serialize()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return token
+	return jwt.Signed(signer).Claims(claims).Serialize()
 }
 
 // Claims are the claims of a good token for resource, granting scope
