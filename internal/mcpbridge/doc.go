@@ -102,6 +102,18 @@
 // [HTTPHandler.StoreReachable] and [HTTPHandler.StoreUnreachableFor] back
 // modhost's /readyz.
 //
+// # Audit and rate limits
+//
+// With [Options].Audit, every request that reaches a tool, prompt,
+// resource or task (over stdio and HTTP), and every one the HTTP handler
+// refuses (401, 403, 429), is a record of internal/audit: the verified
+// principal (or the local user over stdio), the method and what it names,
+// the arguments' SHA-256, the outcome, the approval decision, the
+// duration and the trace. Audited calls go through the SDK: the direct
+// paths are off. With [HTTPOptions].RateLimit, each caller (the token's
+// subject, else the client's IP address) is held to its rate: 429 with
+// Retry-After and a JSON-RPC error past it.
+//
 // # Tasks
 //
 // A tool whose manifest declares task support (optional or required)
