@@ -66,6 +66,20 @@ func (s *statusWriter) outcome() string {
 	return audit.Completed
 }
 
+// taskID is the id of the task a response names, if any: a tools/call
+// that became a task answers with it.
+func (s *statusWriter) taskID() string {
+	var v struct {
+		Result struct {
+			TaskID string `json:"taskId"`
+		} `json:"result"`
+	}
+	if len(s.head) < maxSniff && json.Unmarshal(s.head, &v) == nil {
+		return v.Result.TaskID
+	}
+	return ""
+}
+
 // auditRefused writes the record of a request for m (of body) the
 // handler refused with status, when m's method is audited.
 func (h *HTTPHandler) auditRefused(req *http.Request, m *httpMessage, body []byte, status int, start time.Time) {
@@ -90,6 +104,9 @@ func (h *HTTPHandler) auditTask(w http.ResponseWriter, req *http.Request, m *htt
 	rec.Time = start
 	describe(rec, m, body, h.audit.Arguments())
 	rec.Outcome = sw.outcome()
+	if rec.Task == "" {
+		rec.Task = sw.taskID()
+	}
 	if rec.Outcome == audit.Refused {
 		rec.Status = sw.status
 	}

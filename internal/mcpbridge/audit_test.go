@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -188,4 +189,40 @@ func postBody(t *testing.T, url, authz, body string) *http.Response {
 	}
 	resp.Body.Close()
 	return resp
+}
+
+func TestAuditTasks(t *testing.T) {
+	t.Parallel()
+	var out lockedBuffer
+	log := audit.New(&out, nil)
+	b := newTaskBackend()
+	srv, err := NewServer(b, &Options{TaskLease: time.Second, Audit: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHTTPHandler(srv, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() { ts.Close(); h.Close() })
+	id := startWork(t, ts.URL, "a")
+	close(b.release)
+	pollUntilEnded(t, ts.URL, id)
+	if _, e := post(t, ts.URL, "tasks/get", "nope", map[string]any{"taskId": "nope"}, withTasks); e == nil {
+		t.Fatal("tasks/get of an unknown task: no error")
+	}
+	recs := auditRecords(t, log, &out)
+	if len(recs) < 3 {
+		t.Fatalf("got %d records, want the call, its polls and the unknown task's:\n%s", len(recs), out.b.String())
+	}
+	first, last := recs[0], recs[len(recs)-1]
+	if first.Method != "tools/call" || first.Tool != "work" || first.Task != id || first.Outcome != audit.Completed || first.Transport != audit.HTTP {
+		t.Errorf("the call's record: got %+v, want tools/call of work that became task %s", first, id)
+	}
+	for _, r := range recs[1 : len(recs)-1] {
+		if r.Method != "tasks/get" || r.Task != id || r.Outcome != audit.Completed {
+			t.Errorf("a poll's record: got %+v, want tasks/get of %s, completed", r, id)
+		}
+	}
+	if last.Method != "tasks/get" || last.Task != "nope" || last.Outcome != audit.Failed {
+		t.Errorf("the unknown task's record: got %+v, want tasks/get of nope, failed", last)
+	}
 }
