@@ -277,15 +277,7 @@ func serveOIDC(t *testing.T) (url, issuer string) {
 // postWith posts a tools/list with the Authorization header authz.
 func postWith(t *testing.T, url, authz string) *http.Response {
 	t.Helper()
-	req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-	req.Header.Set("Authorization", authz)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp
+	return postBody(t, url, authz, `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 }
 
 // TestTSClientOAuth connects the official TypeScript client, with its
