@@ -12,6 +12,7 @@ import (
 	"github.com/modkit/modkit/internal/audit"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 	"github.com/modkit/modkit/internal/ratelimit"
+	"github.com/modkit/modkit/internal/testserver"
 )
 
 // stoppedClock is a clock that does not move: a bucket never refills.
@@ -122,5 +123,49 @@ func TestRateLimitByPrincipal(t *testing.T) {
 	}
 	if got, want := strings.Join(outcomes, ", "), "user-1 completed, user-1 refused, user-2 completed"; got != want {
 		t.Errorf("audit: got %s, want %s", got, want)
+	}
+}
+
+// TestRateLimitAcrossReplicas: two replicas whose limiters share one Redis
+// hold a caller to one rate between them.
+func TestRateLimitAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	r := testserver.StartRedis(t)
+	var urls []string
+	for range 2 {
+		limiter, err := ratelimit.NewRedis(r.URL(), 2, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { limiter.Close() })
+		srv, err := NewServer(scopedBackend(scopedTools...), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := NewHTTPHandler(srv, &HTTPOptions{RateLimit: limiter})
+		ts := httptest.NewServer(h)
+		t.Cleanup(func() { ts.Close(); h.Close() })
+		urls = append(urls, ts.URL)
+	}
+	list := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
+	// Ten requests, alternating replicas, from one address: the shared
+	// bucket lets the burst of 2 through, and about 2 a second after.
+	allowed := 0
+	start := time.Now()
+	for i := range 10 {
+		resp, _ := postRPC(t, urls[i%2], "", list)
+		switch resp.StatusCode {
+		case http.StatusOK:
+			allowed++
+		case http.StatusTooManyRequests:
+		default:
+			t.Fatalf("request %d: got %d, want 200 or 429", i+1, resp.StatusCode)
+		}
+	}
+	// The bucket refills 2 a second while the requests run: each replica
+	// alone would have let 4 through at least.
+	refilled := int(time.Since(start).Seconds()*2) + 1
+	if allowed < 2 || allowed > 2+refilled {
+		t.Errorf("allowed %d of 10 across two replicas, want the shared burst of 2 (and at most %d refilled)", allowed, refilled)
 	}
 }
