@@ -131,12 +131,19 @@ func noteCall(ctx context.Context, res *host.CallResult, err error) {
 		note.Outcome = audit.Failed
 	default:
 		note.Outcome = string(res.Status) // the outcomes are the statuses' words
-		if res.ApprovalReason != "" && note.Approval == nil {
-			note.Approval = &audit.Approval{Reason: res.ApprovalReason}
-		}
-		if note.Approval != nil && note.Approval.Decision == "" {
-			note.Approval.Decision = decisionOf(res.Status)
-		}
+	}
+	// An answer the call did not ask for (it needed no approval, or ended
+	// before) is no decision.
+	if err != nil || res.ApprovalReason == "" {
+		note.Approval = nil
+		return
+	}
+	if note.Approval == nil {
+		note.Approval = &audit.Approval{}
+	}
+	note.Approval.Reason = res.ApprovalReason
+	if note.Approval.Decision == "" {
+		note.Approval.Decision = decisionOf(res.Status)
 	}
 }
 

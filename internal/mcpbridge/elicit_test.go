@@ -33,7 +33,13 @@ func (p *person) elicit(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitR
 // newest) with copts to a bridge over b.
 func connectVersion(t *testing.T, b mcpbridge.Backend, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	t.Helper()
-	srv, err := mcpbridge.NewServer(b, nil)
+	return connectVersionWith(t, b, nil, copts, version)
+}
+
+// connectVersionWith is connectVersion with the server's options.
+func connectVersionWith(t *testing.T, b mcpbridge.Backend, opts *mcpbridge.Options, copts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpbridge.NewServer(b, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
