@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -18,18 +17,14 @@ import (
 // readAudit reads back the records of an audit log file.
 func readAudit(t *testing.T, name string) []audit.Record {
 	t.Helper()
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var recs []audit.Record
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		var r audit.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("audit line %s: %v", sc.Bytes(), err)
-		}
-		recs = append(recs, r)
+	defer f.Close()
+	recs, err := audit.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return recs
 }

@@ -1,10 +1,13 @@
 package audit
 
 import (
+	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os/user"
 	"time"
 )
@@ -143,4 +146,19 @@ func WithNote(ctx context.Context, n *Note) context.Context {
 func NoteFrom(ctx context.Context) *Note {
 	n, _ := ctx.Value(noteKey{}).(*Note)
 	return n
+}
+
+// ReadRecords reads back the records of a log, one JSON line each.
+func ReadRecords(r io.Reader) ([]Record, error) {
+	var recs []Record
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, 16<<20)
+	for n := 1; sc.Scan(); n++ {
+		var rec Record
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			return recs, fmt.Errorf("audit log line %d: %w", n, err)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, sc.Err()
 }

@@ -1,9 +1,7 @@
 package audit_test
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"strings"
 	"sync"
@@ -47,14 +45,11 @@ func TestLogWritesLines(t *testing.T) {
 	if err := l.Close(); err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(strings.NewReader(out.String()))
-	n := 0
-	for sc.Scan() {
-		n++
-		var r audit.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("line %d: %v: %s", n, err, sc.Bytes())
-		}
+	recs, err := audit.ReadRecords(strings.NewReader(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
 		// printf '{"text":"hi"}' | sha256sum
 		if got, want := r.ArgumentsSHA256, "e7b995efa755c5ff3b84d2188b58cb4ae916a59470eb3761df8a814f11763500"; got != want {
 			t.Errorf("arguments_sha256: got %s, want %s", got, want)
@@ -66,7 +61,7 @@ func TestLogWritesLines(t *testing.T) {
 			t.Errorf("record: got %+v", r)
 		}
 	}
-	if n != 50 {
+	if n := len(recs); n != 50 {
 		t.Errorf("got %d lines, want 50", n)
 	}
 }

@@ -1,8 +1,6 @@
 package mcpbridge_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -42,13 +40,9 @@ func TestAuditApproval(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				var recs []audit.Record
-				for sc := bufio.NewScanner(f); sc.Scan(); {
-					var r audit.Record
-					if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-						t.Fatal(err)
-					}
-					recs = append(recs, r)
+				recs, err := audit.ReadRecords(f)
+				if err != nil {
+					t.Fatal(err)
 				}
 				if len(recs) == 0 {
 					t.Fatal("no record")

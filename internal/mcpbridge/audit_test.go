@@ -1,7 +1,6 @@
 package mcpbridge
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/sha256"
@@ -41,14 +40,9 @@ func auditRecords(t *testing.T, log *audit.Log, out *lockedBuffer) []audit.Recor
 	}
 	out.mu.Lock()
 	defer out.mu.Unlock()
-	var recs []audit.Record
-	sc := bufio.NewScanner(bytes.NewReader(out.b.Bytes()))
-	for sc.Scan() {
-		var r audit.Record
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("audit line %s: %v", sc.Bytes(), err)
-		}
-		recs = append(recs, r)
+	recs, err := audit.ReadRecords(bytes.NewReader(out.b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
 	}
 	return recs
 }
