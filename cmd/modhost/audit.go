@@ -23,7 +23,7 @@ func addAuditFlags(fs *flag.FlagSet) *auditFlags {
 	return &auditFlags{
 		file:      fs.String("audit-log", "", "append a JSON line to `FILE` (- for stdout, with mcp --http) for each call of a tool, prompt, resource or task: who, what, the arguments' SHA-256, how it ended"),
 		arguments: fs.Bool("audit-arguments", false, "with --audit-log, write the arguments' values too, not only their SHA-256"),
-		replica:   fs.String("replica", host, "name this server in audit records (default: the host name)"),
+		replica:   fs.String("replica", host, "name this server in audit records"),
 	}
 }
 
