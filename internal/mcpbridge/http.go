@@ -122,7 +122,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	// The event store makes a session's event streams resumable
 	// (httpstream.go).
 	h.sessions = withSSERetry(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-		Logger: o.Logger, EventStore: mcp.NewMemoryEventStore(nil)}))
+		Logger: o.Logger, EventStore: cancelledUnstored{mcp.NewMemoryEventStore(nil), &h.inflight}}))
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
 	h.handler = http.NewCrossOriginProtection().Handler(http.HandlerFunc(h.serve))
 	return h

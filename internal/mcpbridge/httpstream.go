@@ -2,9 +2,14 @@ package mcpbridge
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Resumable event streams of protocol revision 2025-11-25 (SEP-1699): the
@@ -71,3 +76,23 @@ func (p *primingRetry) Flush() {
 }
 
 func (p *primingRetry) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// cancelledUnstored is the SDK's event store, which keeps no answer to a
+// call the client cancelled: as cancelFilter keeps it off the live stream,
+// this keeps it out of a resumed one.
+type cancelledUnstored struct {
+	mcp.EventStore
+	inflight *sync.Map // of HTTPHandler
+}
+
+// Append stores the event data of a session's stream, or empty data in
+// place of an answer to a cancelled call, so that the events' indexes stay
+// as the SDK counts them; a resumed stream skips empty data.
+func (s cancelledUnstored) Append(ctx context.Context, session, stream string, data []byte) error {
+	if id, ok := responseID(data); ok {
+		if c, ok := s.inflight.Load(cancelKey{session, id}); ok && c.(*atomic.Bool).Load() {
+			data = nil
+		}
+	}
+	return s.EventStore.Append(ctx, session, stream, data)
+}

@@ -187,3 +187,50 @@ func (c *rawHTTP) do(ctx context.Context, method, session, lastEventID, body str
 	}
 	return resp
 }
+
+// TestHTTPResumeCancelledNoAnswer cancels a call, then resumes its event
+// stream: the resumed stream has no answer either.
+func TestHTTPResumeCancelledNoAnswer(t *testing.T) {
+	t.Parallel()
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	c := newRawHTTP(t, waitBackend(started, cancelled), nil)
+	session := c.initialize()
+	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	r := bufio.NewReader(resp.Body)
+	first, ok := readEvent(t, r)
+	if !ok {
+		t.Fatal("the stream ended with no event")
+	}
+	primed := checkPriming(t, first)
+	<-started
+	cancel := c.post(session, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5,"reason":"no longer needed"}}`)
+	cancel.Body.Close()
+	<-cancelled
+	// The call's stream ends once the SDK has answered it.
+	for {
+		ev, ok := readEvent(t, r)
+		if !ok {
+			break
+		}
+		if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
+			t.Errorf("the cancelled call was answered: %s", ev["data"])
+		}
+	}
+	resp.Body.Close()
+	resp = c.do(t.Context(), http.MethodGet, session, primed, "")
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET with Last-Event-ID: got %s %s, want 200", resp.Status, body)
+	}
+	r = bufio.NewReader(resp.Body)
+	for {
+		ev, ok := readEvent(t, r)
+		if !ok {
+			return
+		}
+		if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
+			t.Errorf("the resumed stream answers the cancelled call: %s", ev["data"])
+		}
+	}
+}
