@@ -207,15 +207,7 @@ func TestHTTPResumeCancelledNoAnswer(t *testing.T) {
 	cancel.Body.Close()
 	<-cancelled
 	// The call's stream ends once the SDK has answered it.
-	for {
-		ev, ok := readEvent(t, r)
-		if !ok {
-			break
-		}
-		if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
-			t.Errorf("the cancelled call was answered: %s", ev["data"])
-		}
-	}
+	noAnswer(t, r, "5", "the call's stream")
 	resp.Body.Close()
 	resp = c.do(t.Context(), http.MethodGet, session, primed, "")
 	defer resp.Body.Close()
@@ -223,14 +215,20 @@ func TestHTTPResumeCancelledNoAnswer(t *testing.T) {
 		body, _ := io.ReadAll(resp.Body)
 		t.Fatalf("GET with Last-Event-ID: got %s %s, want 200", resp.Status, body)
 	}
-	r = bufio.NewReader(resp.Body)
+	noAnswer(t, bufio.NewReader(resp.Body), "5", "the resumed stream")
+}
+
+// noAnswer reads an event stream to its end and reports an answer to the
+// request id in it.
+func noAnswer(t *testing.T, r *bufio.Reader, id, stream string) {
+	t.Helper()
 	for {
 		ev, ok := readEvent(t, r)
 		if !ok {
 			return
 		}
-		if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
-			t.Errorf("the resumed stream answers the cancelled call: %s", ev["data"])
+		if got, ok := responseID([]byte(ev["data"])); ok && got == id {
+			t.Errorf("%s answers the cancelled call %s: %s", stream, id, ev["data"])
 		}
 	}
 }
