@@ -98,6 +98,9 @@
 // chosen per request. It adds DNS-rebinding and cross-origin protection,
 // sessions that expire only when idle with no event stream open, a cap on
 // sessions, JSON-RPC error bodies, and no response to a cancelled call.
+// A session's event streams are resumable: each POST's stream starts with
+// a priming event that carries a retry field, and a client whose stream
+// ended before its answer gets the rest with GET and Last-Event-ID.
 // [HTTPHandler.Drain] prepares a replica to stop; [HTTPHandler.Ready],
 // [HTTPHandler.StoreReachable] and [HTTPHandler.StoreUnreachableFor] back
 // modhost's /readyz.
