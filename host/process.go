@@ -33,7 +33,10 @@ import (
 type mod struct {
 	h   *Host
 	dir string
-	man *manifest.Manifest
+	// installed reports that the mod was installed from a published
+	// module (Options.Installed), not the user's own sources.
+	installed bool
+	man       *manifest.Manifest
 	availability
 	tele modTelemetry
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or
@@ -233,7 +236,7 @@ func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.I
 // sum, confined to workspace when the host confines mods.
 func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	id := m.man.ID
-	if err := m.h.unconfinedError(id); err != nil {
+	if err := m.h.unconfinedError(m); err != nil {
 		return nil, err
 	}
 	m.h.sweepOnce.Do(modproc.SweepSocketDirs)
@@ -250,6 +253,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	var policy *sandbox.Policy
 	if m.h.confining() {
 		policy = m.policy(bin, socketDir, workspace)
+		policy.ABI = m.h.enforced.ABI
 	}
 	// Tool calls go over a socketpair the process inherits, where there
 	// is one; the rest over gRPC.

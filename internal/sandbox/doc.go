@@ -23,19 +23,27 @@
 //
 // # What the kernel enforces
 //
-// [RequiredABI] is the lowest Landlock ABI that keeps every promise:
-// filesystem access (ABI 1 to 3, 5), TCP bind and connect by port (ABI 4),
-// and scoping of abstract unix sockets and signals (ABI 6). Landlock
+// Landlock is used best effort at every ABI from 1 to [LatestABI]: the
+// ruleset handles every right the ABI in use knows, so what no rule grants
+// is denied, and what the ABI does not know passes. Files (reading,
+// writing, running) from ABI 1, truncation from ABI 3, TCP bind and
+// connect by port from ABI 4, the scoping of abstract unix sockets and
+// signals from ABI 6; ABI 7 adds only audit logging, no promise. Landlock
 // filters TCP by port, not by host: a declared "db.internal:5432" lets the
-// mod connect to port 5432 of any host. UDP is not filtered at these ABIs.
-// [Check] says why a kernel falls short.
+// mod connect to port 5432 of any host; UDP, MPTCP, raw sockets and
+// pathname unix sockets pass at every ABI, and capabilities stay.
 //
-// macOS and Windows have no Landlock: there [Check] always fails, and a
-// host runs mods unconfined only when its operator allows it.
+// [Current] reports what this machine enforces, a [Row] per [Promise]:
+// "enforced by Landlock ABI 6", or why not ("not enforced: Linux 6.1.0
+// offers Landlock ABI 2 (it needs ABI 4, Linux 6.7)"; "no Landlock on
+// this OS" on macOS and Windows). [MaxABIEnv], MODKIT_LANDLOCK_MAX_ABI=N,
+// caps the ABI used, 0 as if the kernel had no Landlock, so tests run
+// every level on one kernel. [Check] is nil when the machine keeps every
+// promise.
 //
 // # Knowing the mod is confined
 //
 // [Confined] is what a mod process reports about itself: it probes whether
-// it may signal its parent, which a process inside a Landlock domain scoped
-// for signals may not.
+// it may list the root directory, which no policy grants, or, from ABI 6,
+// signal its parent; a process inside a Landlock domain may not.
 package sandbox

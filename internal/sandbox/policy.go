@@ -1,9 +1,6 @@
 package sandbox
 
-import (
-	"errors"
-	"sync/atomic"
-)
+import "sync/atomic"
 
 // Policy is what one mod process may do. Paths need not exist: a missing
 // one grants nothing.
@@ -23,6 +20,10 @@ type Policy struct {
 	ConnectPorts []uint16
 	// ConnectAny lets it connect to any TCP port.
 	ConnectAny bool
+	// ABI is the Landlock ABI whose rights the ruleset handles
+	// ([Enforcement.ABI]); 0 applies no Landlock ruleset, and the process
+	// only gets no_new_privs.
+	ABI int
 }
 
 // RequiredABI is the lowest Landlock ABI that enforces every part of a
@@ -30,25 +31,29 @@ type Policy struct {
 // and signals.
 const RequiredABI = 6
 
-// abiFeatures names what each Landlock ABI added, for messages about a
-// kernel that lacks some.
-var abiFeatures = map[int]string{
-	1: "filesystem access",
-	2: "renaming and linking across directories",
-	3: "file truncation",
-	4: "TCP bind and connect",
-	5: "device ioctl",
-	6: "scoping of abstract unix sockets and signals",
+// Check returns nil when this machine keeps every promise modkit keeps
+// anywhere ([Enforcement.Full]), else an error naming what it does not
+// and why.
+func Check() error {
+	e, err := Current()
+	if err != nil {
+		return err
+	}
+	return e.Gaps()
 }
 
-// disabled makes Check fail, for benchmarks that measure what confinement
-// costs.
+// kernelFacts are what the kernel says of itself.
+type kernelFacts struct {
+	release string // uname's release, "" off Linux
+	abi     int    // Landlock ABI, 0 for none
+}
+
+// disabled makes Current report no Landlock, for benchmarks that measure
+// what confinement costs.
 var disabled atomic.Bool
 
-// Disable makes Check fail (true) or judge the kernel again (false), as
-// on a machine that cannot confine: for benchmarks comparing a confined
-// host with an unconfined one. Not for production code.
+// Disable makes Current report no Landlock (true) or judge the kernel
+// again (false), as on a machine that cannot confine: for benchmarks
+// comparing a confined host with an unconfined one. Not for production
+// code.
 func Disable(off bool) { disabled.Store(off) }
-
-// errDisabled is Check's error while Disable is on.
-var errDisabled = errors.New("confinement is disabled (sandbox.Disable)")
