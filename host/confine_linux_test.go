@@ -154,24 +154,76 @@ func acceptAll(ln net.Listener) {
 	}
 }
 
-// TestUnconfinedIsRefused loads a host as on a kernel without Landlock:
-// no mod starts, and the error says why and how to allow it, unless the
-// operator allows unconfined mods.
-func TestUnconfinedIsRefused(t *testing.T) {
-	t.Parallel()
-	sandbox.Disable(true)
-	refusing := load(t, nil, quickDir)
-	allowing := load(t, &host.Options{AllowUnconfined: true}, quickDir)
-	sandbox.Disable(false)
-	if refusing.Unconfined() == nil || allowing.Unconfined() == nil {
-		t.Fatal("Unconfined: got nil, want why mods cannot be confined")
+// TestConfinementAtEveryABI has the mod that declares nothing try what
+// it may not, with Landlock capped at each ABI from 0 to the newest
+// (MODKIT_LANDLOCK_MAX_ABI): from the ABI that keeps a promise, the
+// attempt is refused in the host's words; below it, the mod runs anyway
+// (it comes from the user's own sources), the attempt succeeds, and the
+// host names the promise among those it does not enforce, once in its log.
+func TestConfinementAtEveryABI(t *testing.T) {
+	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
+	kernelABI := sandbox.ABI()
+	ws, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	mustWrite(t, secret, "the user's secret")
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
 	}
-	res := call(t, refusing, "quick_echo", `{"text":"x"}`)
-	if res.Status != host.StatusFailed || !strings.Contains(res.Error, "mods cannot be confined here: confinement is disabled") ||
-		!strings.Contains(res.Error, "--allow-unconfined") {
-		t.Errorf("refusing host: got %s %q, want failed saying why and naming --allow-unconfined", res.Status, res.Error)
+	defer ln.Close()
+	go acceptAll(ln)
+	abstractName := fmt.Sprintf("modkit-abi-test-%d", os.Getpid())
+	aln, err := net.Listen("unix", "@"+abstractName)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if res := call(t, allowing, "quick_echo", `{"text":"x"}`); res.Status != host.StatusCompleted {
-		t.Errorf("allowing host: got %s %q, want completed", res.Status, res.Error)
+	defer aln.Close()
+	go acceptAll(aln)
+	for n := 0; n <= sandbox.LatestABI; n++ {
+		t.Run(fmt.Sprintf("ABI%d", n), func(t *testing.T) {
+			if n > kernelABI {
+				t.Skipf("the kernel offers Landlock ABI %d", kernelABI)
+			}
+			t.Setenv(sandbox.MaxABIEnv, strconv.Itoa(n))
+			h := load(t, nil, hostileDir)
+			gaps := h.Unconfined()
+			if full := n >= sandbox.RequiredABI; full != (gaps == nil) {
+				t.Fatalf("Unconfined: got %v, want nil %v", gaps, full)
+			}
+			notices := strings.Count(h.logs.String(), "mods from your own sources run with the confinement this machine offers")
+			if want := map[bool]int{true: 1, false: 0}[gaps != nil]; notices != want {
+				t.Errorf("got %d notices in the log, want %d:\n%s", notices, want, h.logs.String())
+			}
+			for _, a := range []struct {
+				op, target, promise string
+				abi                 int
+				denied              string
+			}{
+				{"read", secret, "read files", 1, "may not use files outside the workspace except the paths it declares"},
+				{"write", filepath.Join(outside, "new"+strconv.Itoa(n)), "write, create and remove files", 1, "may not use files outside the workspace"},
+				{"run", "/bin/true", "run programs", 1, "may not run true (it declares no programs it may run)"},
+				{"connect", ln.Addr().String(), "TCP connect (by port)", 4, "may not connect to " + ln.Addr().String() + " (it declares no network access)"},
+				{"signal", "parent", "signals", 6, "may not signal other processes"},
+				{"abstract", abstractName, "abstract unix sockets", 6, "may not connect to sockets outside its own process"},
+			} {
+				in, _ := json.Marshal(map[string]string{"target": a.target})
+				res, err := h.Call(context.Background(), &host.CallRequest{Tool: "hostile_" + a.op, Input: in, Session: sdk.Session{ID: "s", Workspace: ws}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n >= a.abi {
+					if res.Status != host.StatusFailed || !strings.Contains(res.Text, "Permission denied: the hostile mod "+a.denied) {
+						t.Errorf("%s %s: got %s %q, want failed with %q", a.op, a.target, res.Status, res.Text, a.denied)
+					}
+					continue
+				}
+				if res.Status != host.StatusCompleted {
+					t.Errorf("%s %s: got %s %q (%s), want completed, Landlock ABI %d not enforcing it", a.op, a.target, res.Status, res.Text, res.Error, n)
+				}
+				if gaps == nil || !strings.Contains(gaps.Error(), a.promise) || !strings.Contains(gaps.Error(), "Landlock") {
+					t.Errorf("%s: Unconfined got %v, want it to name %q and Landlock", a.op, gaps, a.promise)
+				}
+			}
+		})
 	}
 }
