@@ -95,12 +95,12 @@ type Enforcement struct {
 }
 
 // Current computes what this machine enforces: the kernel is asked once
-// per process, MODKIT_LANDLOCK_MAX_ABI at each call. A bad value of the
-// variable is an error naming it.
+// per process, MODKIT_LANDLOCK_MAX_ABI at each call (empty is unset). A
+// bad value of the variable is an error naming it.
 func Current() (*Enforcement, error) {
 	k := kernel()
 	e := &Enforcement{OS: runtime.GOOS, Kernel: k.release, KernelABI: k.abi, ABI: min(k.abi, LatestABI), Disabled: disabled.Load()}
-	if v, ok := os.LookupEnv(MaxABIEnv); ok {
+	if v := os.Getenv(MaxABIEnv); v != "" { // empty is unset
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
 			return nil, fmt.Errorf("%s=%q: want a Landlock ABI, a whole number from 0 (no Landlock) to %d", MaxABIEnv, v, LatestABI)

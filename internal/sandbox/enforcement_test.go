@@ -7,7 +7,7 @@ import (
 )
 
 func TestMaxABIKnob(t *testing.T) {
-	for _, bad := range []string{"x", "-1", "4.5", ""} {
+	for _, bad := range []string{"x", "-1", "4.5", " "} {
 		t.Setenv(MaxABIEnv, bad)
 		if _, err := Current(); err == nil || !strings.Contains(err.Error(), MaxABIEnv) {
 			t.Errorf("%s=%q: got %v, want an error naming the variable", MaxABIEnv, bad, err)
