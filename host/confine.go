@@ -64,17 +64,15 @@ func (h *Host) checkSandbox() error {
 			h.installed[abs] = true
 		}
 	}
-	if h.gaps != nil && !h.opts.RequireConfinement {
-		h.opts.Logger.Warn(unconfinedNotice(h.gaps))
+	switch {
+	case h.gaps == nil || h.opts.RequireConfinement:
+	case h.opts.AllowUnconfined:
+		h.opts.Logger.Warn("mods run with the confinement this machine offers; " + h.gaps.Error() + "; installed mods too (Options.AllowUnconfined)")
+	default:
+		h.opts.Logger.Warn("mods from your own sources run with the confinement this machine offers; " + h.gaps.Error() +
+			"; installed mods need --allow-unconfined (Options.AllowUnconfined), and --require-confinement (Options.RequireConfinement) refuses every mod instead")
 	}
 	return nil
-}
-
-// unconfinedNotice is what a host logs, once, when mods run with less
-// than full confinement: why, from Host.Unconfined, and what then runs.
-func unconfinedNotice(why error) string {
-	return "mods from your own sources run with the confinement this machine offers; " + why.Error() +
-		"; installed mods need --allow-unconfined (Options.AllowUnconfined), and --require-confinement (Options.RequireConfinement) refuses every mod instead"
 }
 
 // unconfinedError is why m may not start on this machine, or nil.

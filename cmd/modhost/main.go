@@ -300,7 +300,11 @@ func (e *env) load() (*host.Host, error) {
 	if err == nil && opts.Logger == nil && !e.requireConfinement {
 		// The host logs it, to a logger that discards: say it here, once.
 		if why := h.Unconfined(); why != nil {
-			fmt.Fprintf(e.stderr, "modhost: mods from your own sources run with the confinement this machine offers; %v (modhost sandbox shows each limit)\n", why)
+			who := "mods from your own sources"
+			if e.allowUnconfined {
+				who = "mods" // installed ones too
+			}
+			fmt.Fprintf(e.stderr, "modhost: %s run with the confinement this machine offers; %v (modhost sandbox shows each limit)\n", who, why)
 		}
 	}
 	return h, err
