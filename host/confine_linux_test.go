@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/sandbox"
+	"github.com/modkit/modkit/internal/testserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -45,19 +45,7 @@ func TestConfinement(t *testing.T) {
 	}
 	goroot := goEnvVar(t, "GOROOT")
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go acceptAll(ln)
-	abstractName := fmt.Sprintf("modkit-test-%d", os.Getpid())
-	aln, err := net.Listen("unix", "@"+abstractName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer aln.Close()
-	go acceptAll(aln)
+	addr, abstractName := testserver.Sinks(t)
 
 	h := load(t, nil, hostileDir, permittedDir)
 	sess := sdk.Session{ID: "s", Workspace: ws}
@@ -84,7 +72,7 @@ func TestConfinement(t *testing.T) {
 		{"read", filepath.Join(goroot, "VERSION"), "may not use files outside the workspace", true},
 		{"write", filepath.Join(outside, "new"), "may not use files outside the workspace", false},
 		{"write", filepath.Join(ws, "new"), "may not change files in the workspace (it declares no write access)", true},
-		{"connect", ln.Addr().String(), "may not connect to " + ln.Addr().String() + " (it declares no network access)", true},
+		{"connect", addr, "may not connect to " + addr + " (it declares no network access)", true},
 		{"run", "/bin/true", "may not run true (it declares no programs it may run)", true},
 		{"signal", "parent", "may not signal other processes", false},
 		{"abstract", abstractName, "may not connect to sockets outside its own process", false},
@@ -101,7 +89,7 @@ func TestConfinement(t *testing.T) {
 	if res := try("hostile", "read", filepath.Join(ws, "notes.txt")); res.Status != host.StatusCompleted {
 		t.Errorf("hostile reading its workspace: got %s %q, want completed", res.Status, res.Text)
 	}
-	want := "mod hostile tried to connect to " + ln.Addr().String() + "; it declares no network access"
+	want := "mod hostile tried to connect to " + addr + "; it declares no network access"
 	if !strings.Contains(h.logs.String(), want) {
 		t.Errorf("the operator's log lacks %q:\n%s", want, h.logs.String())
 	}
@@ -144,16 +132,6 @@ func goEnvVar(t *testing.T, name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func acceptAll(ln net.Listener) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		c.Close()
-	}
-}
-
 // TestConfinementAtEveryABI has the mod that declares nothing try what
 // it may not, with Landlock capped at each ABI from 0 to the newest
 // (MODKIT_LANDLOCK_MAX_ABI): from the ABI that keeps a promise, the
@@ -166,19 +144,7 @@ func TestConfinementAtEveryABI(t *testing.T) {
 	ws, outside := t.TempDir(), t.TempDir()
 	secret := filepath.Join(outside, "secret")
 	mustWrite(t, secret, "the user's secret")
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go acceptAll(ln)
-	abstractName := fmt.Sprintf("modkit-abi-test-%d", os.Getpid())
-	aln, err := net.Listen("unix", "@"+abstractName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer aln.Close()
-	go acceptAll(aln)
+	addr, abstractName := testserver.Sinks(t)
 	for n := 0; n <= sandbox.LatestABI; n++ {
 		t.Run(fmt.Sprintf("ABI%d", n), func(t *testing.T) {
 			if n > kernelABI {
@@ -202,7 +168,7 @@ func TestConfinementAtEveryABI(t *testing.T) {
 				{"read", secret, "read files", 1, "may not use files outside the workspace except the paths it declares"},
 				{"write", filepath.Join(outside, "new"+strconv.Itoa(n)), "write, create and remove files", 1, "may not use files outside the workspace"},
 				{"run", "/bin/true", "run programs", 1, "may not run true (it declares no programs it may run)"},
-				{"connect", ln.Addr().String(), "TCP connect (by port)", 4, "may not connect to " + ln.Addr().String() + " (it declares no network access)"},
+				{"connect", addr, "TCP connect (by port)", 4, "may not connect to " + addr + " (it declares no network access)"},
 				{"signal", "parent", "signals", 6, "may not signal other processes"},
 				{"abstract", abstractName, "abstract unix sockets", 6, "may not connect to sockets outside its own process"},
 			} {

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/modkit/modkit/internal/testserver"
 )
 
 // TestStartConfinesTheProcess runs cat confined to one directory: it reads
@@ -72,19 +73,7 @@ func TestEveryABI(t *testing.T) {
 		helper = buildAttempt(t)
 	}
 	kernelABI := ABI()
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go acceptAll(ln)
-	abstract := fmt.Sprintf("modkit-sandbox-test-%d", os.Getpid())
-	aln, err := net.Listen("unix", "@"+abstract)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer aln.Close()
-	go acceptAll(aln)
+	addr, abstract := testserver.Sinks(t)
 	for n := 0; n <= LatestABI; n++ {
 		t.Run(fmt.Sprintf("ABI%d", n), func(t *testing.T) {
 			if n > kernelABI {
@@ -113,7 +102,7 @@ func TestEveryABI(t *testing.T) {
 				{"write", filepath.Join(outside, "new"), "write, create and remove files"},
 				{"truncate", file, "truncate files"},
 				{"exec", "/bin/true", "run programs"},
-				{"connect", ln.Addr().String(), "TCP connect (by port)"},
+				{"connect", addr, "TCP connect (by port)"},
 				{"bind", "127.0.0.1:0", "TCP bind"},
 				{"abstract", abstract, "abstract unix sockets"},
 				{"signal", "parent", "signals"},
@@ -214,14 +203,4 @@ func asNobody(t *testing.T, helper string) {
 			t.Fatalf("as nobody, the levels did not run:\n%s", out)
 		}
 	})
-}
-
-func acceptAll(ln net.Listener) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		c.Close()
-	}
 }
