@@ -156,6 +156,17 @@ func TestConfinementAtEveryABI(t *testing.T) {
 			if full := n >= sandbox.RequiredABI; full != (gaps == nil) {
 				t.Fatalf("Unconfined: got %v, want nil %v", gaps, full)
 			}
+			// A tool that declares nothing is listed read-only only where
+			// nothing it might try passes.
+			tools, err := h.Tools("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range tools {
+				if got := tool.Annotations != nil && tool.Annotations.ReadOnly; got != (gaps == nil) {
+					t.Errorf("%s: got read-only %v, want %v", tool.Name, got, gaps == nil)
+				}
+			}
 			notices := strings.Count(h.logs.String(), "mods from your own sources run with the confinement this machine offers")
 			if want := map[bool]int{true: 1, false: 0}[gaps != nil]; notices != want {
 				t.Errorf("got %d notices in the log, want %d:\n%s", notices, want, h.logs.String())

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
@@ -44,7 +45,10 @@ type env struct {
 	allowUnconfined bool
 	// requireConfinement refuses every mod there instead.
 	requireConfinement bool
-	logFormat          string // "text" or "json"
+	// noticeOnce says once per process, as dev loads again and again,
+	// what this machine does not enforce.
+	noticeOnce sync.Once
+	logFormat  string // "text" or "json"
 }
 
 // usageError is a mistake in the command line: exit 2.
@@ -300,11 +304,13 @@ func (e *env) load() (*host.Host, error) {
 	if err == nil && opts.Logger == nil && !e.requireConfinement {
 		// The host logs it, to a logger that discards: say it here, once.
 		if why := h.Unconfined(); why != nil {
-			who := "mods from your own sources"
-			if e.allowUnconfined {
-				who = "mods" // installed ones too
-			}
-			fmt.Fprintf(e.stderr, "modhost: %s run with the confinement this machine offers; %v (modhost sandbox shows each limit)\n", who, why)
+			e.noticeOnce.Do(func() {
+				who := "mods from your own sources"
+				if e.allowUnconfined {
+					who = "mods" // installed ones too
+				}
+				fmt.Fprintf(e.stderr, "modhost: %s run with the confinement this machine offers; %v (modhost sandbox shows each limit)\n", who, why)
+			})
 		}
 	}
 	return h, err
