@@ -69,6 +69,9 @@ type proc struct {
 	workspace string
 	// confined reports that the host started the process confined.
 	confined bool
+	// mustReport reports that the process, confined, can tell so
+	// (sandbox.Policy.Reportable), and must say it is.
+	mustReport bool
 	// validates holds the tools whose input the mod checks with a
 	// generated validator for the same schema as the loaded manifest's.
 	validates map[string]bool
@@ -291,7 +294,8 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		GRPCDialOptions: append(append(protocol.DialOptions(maxMsg), protocol.PeerDialOptions(run.PID)...),
 			telemetry.ModDialOptions(id)...),
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls, laneEnd: laneEnd}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls, laneEnd: laneEnd,
+		mustReport: policy != nil && policy.Reportable()}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -344,7 +348,7 @@ func (p *proc) describeAndActivate(bin string) error {
 		p.kill()
 		return err
 	}
-	if p.confined && !desc.Confined {
+	if p.mustReport && !desc.Confined {
 		p.kill()
 		return fmt.Errorf("start mod %s: the host confined its process, but the mod does not report being confined (%s)", id, bin)
 	}

@@ -53,3 +53,20 @@ func TestDisable(t *testing.T) {
 		t.Errorf("got confines %v, gaps %v; want no confinement, saying it is disabled", e.Confines(), e.Gaps())
 	}
 }
+
+func TestReportable(t *testing.T) {
+	for _, c := range []struct {
+		p    Policy
+		want bool
+	}{
+		{Policy{ABI: 0}, false},
+		{Policy{ABI: 1, Read: []string{"/tmp"}}, true},
+		{Policy{ABI: 4, Read: []string{"/"}}, false},
+		{Policy{ABI: 5, Write: []string{"//"}}, false},
+		{Policy{ABI: 6, Read: []string{"/"}}, true},
+	} {
+		if got := c.p.Reportable(); got != c.want {
+			t.Errorf("%+v: got %v, want %v", c.p, got, c.want)
+		}
+	}
+}

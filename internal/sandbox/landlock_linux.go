@@ -221,9 +221,10 @@ func restrictThread(fd int) error {
 
 // Confined reports whether the calling process runs in a Landlock
 // domain, as Start gives every mod at any ABI: such a process may not
-// list the root directory, which no policy grants (ExecAny grants only
-// running programs beneath it), nor, from ABI 6, signal its parent,
-// outside the domain. Root's capabilities do not lift either refusal.
+// list the root directory, unless its policy reads "/" (ExecAny grants
+// only running programs beneath it), nor, from ABI 6, signal its parent,
+// outside the domain; [Policy.Reportable] says whether it can tell. Root's
+// capabilities do not lift either refusal.
 func Confined() bool {
 	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err == nil {

@@ -1,6 +1,9 @@
 package sandbox
 
-import "sync/atomic"
+import (
+	"path/filepath"
+	"sync/atomic"
+)
 
 // Policy is what one mod process may do. Paths need not exist: a missing
 // one grants nothing.
@@ -24,6 +27,26 @@ type Policy struct {
 	// ([Enforcement.ABI]); 0 applies no Landlock ruleset, and the process
 	// only gets no_new_privs.
 	ABI int
+}
+
+// Reportable reports whether a process confined by p can tell that it is
+// ([Confined]): from ABI 6 it may not signal its parent; from ABI 1 it may
+// not list the root directory, unless p lets it read "/".
+func (p *Policy) Reportable() bool {
+	if p.ABI >= 6 {
+		return true
+	}
+	if p.ABI <= 0 {
+		return false
+	}
+	for _, paths := range [][]string{p.Read, p.ReadExec, p.Write} {
+		for _, path := range paths {
+			if filepath.Clean(path) == "/" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // RequiredABI is the lowest Landlock ABI that enforces every part of a
