@@ -27,8 +27,10 @@
 // ruleset handles every right the ABI in use knows, so what no rule grants
 // is denied, and what the ABI does not know passes. Files (reading,
 // writing, running) from ABI 1, truncation from ABI 3, TCP bind and
-// connect by port from ABI 4, the scoping of abstract unix sockets and
-// signals from ABI 6; ABI 7 adds only audit logging, no promise. Landlock
+// connect by port from ABI 4, ioctl on devices from ABI 5 (no promise of
+// its own: a mod opens no device but /dev/null and the random ones), the
+// scoping of abstract unix sockets and signals from ABI 6; ABI 7 adds only
+// audit logging, no promise, and modkit asks for none. Landlock
 // filters TCP by port, not by host: a declared "db.internal:5432" lets the
 // mod connect to port 5432 of any host; UDP, MPTCP, raw sockets and
 // pathname unix sockets pass at every ABI, and capabilities stay.
