@@ -30,8 +30,8 @@
 // connect by port from ABI 4, ioctl on devices from ABI 5 (no promise of
 // its own: a mod opens no device but /dev/null and the random ones), the
 // scoping of abstract unix sockets and signals from ABI 6; ABI 7 adds only
-// audit logging, no promise, and modkit asks for none. Landlock
-// filters TCP by port, not by host: a declared "db.internal:5432" lets the
+// audit logging, no promise, and modkit asks for none. Landlock filters
+// TCP by port, not by host: a declared "db.internal:5432" lets the
 // mod connect to port 5432 of any host; UDP, MPTCP, raw sockets and
 // pathname unix sockets pass at every ABI, and capabilities stay.
 //
@@ -46,6 +46,10 @@
 // # Knowing the mod is confined
 //
 // [Confined] is what a mod process reports about itself: it probes whether
-// it may list the root directory, which no policy grants, or, from ABI 6,
-// signal its parent; a process inside a Landlock domain may not.
+// it may list the root directory, which only a policy reading "/" grants,
+// or, from ABI 6, signal its parent; a process inside a Landlock domain
+// may not. [Policy.Reportable] says whether a process can tell.
+//
+// The layers beside Landlock (a seccomp filter, dropping capabilities)
+// fill the report's rows Landlock cannot keep through beyondLandlock.
 package sandbox
