@@ -60,6 +60,11 @@ var commandDocs = map[string]commandDoc{
 	"cache": {args: "[trim]", summary: "Shows the build cache's directory ($MODKIT_CACHE, else modkit under the user's " +
 		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
 		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},
+	"sandbox": {summary: "Prints what this machine enforces of the limits on a mod process, a row per limit: enforced " +
+		"by Landlock ABI N, or why not (the Landlock the kernel offers, none on macOS and Windows). Mods from your " +
+		"own sources run with what it enforces, and modhost says once on stderr what it does not; mods installed " +
+		"from mods.lock need every limit kept unless --allow-unconfined; --require-confinement refuses every mod " +
+		"then. $MODKIT_LANDLOCK_MAX_ABI=N confines as a kernel offering Landlock ABI N would (0: none), for tests."},
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
 		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +

@@ -84,8 +84,9 @@ func errnoOrNil(errno unix.Errno) error {
 	return errno
 }
 
-// runProbeProcess runs the test binary as a probe, confined by p unless
-// p is nil, and returns its results by name.
+// runProbeProcess runs the test binary as a probe, confined by p, with
+// the filter and the kernel's Landlock, unless p is nil, and returns its
+// results by name.
 func runProbeProcess(t *testing.T, p *Policy, unixPath string, env ...string) map[string]string {
 	t.Helper()
 	self, err := os.Executable()
@@ -100,6 +101,7 @@ func runProbeProcess(t *testing.T, p *Policy, unixPath string, env ...string) ma
 		err = cmd.Run()
 	} else {
 		p.Exec, p.Write = []string{self}, []string{os.DevNull}
+		p.ABI, p.Seccomp = min(ABI(), LatestABI), true
 		p.ReadExec = []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"}
 		exited := make(chan struct{})
 		if err = Start(p, cmd.Start, exited); err == nil {
