@@ -78,23 +78,27 @@
 //
 // # Confinement
 //
-// On Linux every mod process starts confined by Landlock, at the ABI the
-// kernel offers, to its manifest's permissions (see manifest.Permissions):
+// On Linux every mod process starts confined, by Landlock at the ABI the
+// kernel offers, a seccomp filter and an empty capability set, to its
+// manifest's permissions (see manifest.Permissions):
 // it reads the session workspace it was started for and what the Go
 // runtime needs, writes its private temporary directory (its TMPDIR,
 // removed with the process), receives only the environment variables it
 // declares besides the runtime's, and connects, runs programs, reads
 // further paths or writes the workspace only as declared. From Landlock
 // ABI 6 (Linux 6.12), signals to other processes and abstract unix
-// sockets made outside it are refused too. The host restricts one thread
-// of its own and starts the mod from it, so the restriction holds from
-// the mod's first instruction, before any init function of the author's
-// packages; then the mod must report that it is confined, or it does not
-// start. Since a confined process reads one workspace, a mod gets a
+// sockets made outside it are refused too. At every ABI, and without
+// Landlock, the filter refuses a mod that declares no network every
+// internet socket and connect(2), and every mod raw, packet and netlink
+// sockets (but route ones), Multipath TCP and the system calls no mod
+// needs. The host restricts one thread of its own and starts the mod
+// from it, so the restriction holds from the mod's first instruction,
+// before any init function of the author's packages; then the mod must
+// report that it is confined, or it does not start. Since a confined process reads one workspace, a mod gets a
 // process per session workspace it serves.
 //
 // Where the machine does not enforce every limit (an older kernel's
-// Landlock, none, macOS, Windows), mods from the user's own sources still
+// Landlock, none, a kernel refusing the filter, macOS, Windows), mods from the user's own sources still
 // run, with what it enforces, and [Load] logs once which limits it does
 // not enforce; [Host.Unconfined] names them. A mod installed from a
 // published module ([Options.Installed]) starts there only with

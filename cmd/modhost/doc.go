@@ -24,16 +24,17 @@
 //
 // # Confinement
 //
-// On Linux every mod process is confined by Landlock to its manifest's
-// permissions (modhost inspect shows them): it reads its session's
+// On Linux every mod process is confined by Landlock, a seccomp filter and
+// an empty capability set to its manifest's permissions (modhost inspect shows them): it reads its session's
 // workspace and what the Go runtime needs, writes its private temporary
 // directory, and connects, runs programs, reads further paths or writes the
 // workspace only as it declares. A denied operation fails in the mod with
 // permission denied; the model reads which permission the mod lacks, and
 // $MODHOST_LOG=warn shows the operator what it tried. What is enforced
 // depends on the kernel's Landlock ABI; modhost sandbox prints it, a row per
-// limit. Where a limit is not enforced (Linux before 6.12, macOS and Windows,
-// which have no Landlock), mods from your own sources run anyway and modhost
+// limit, with what the filter keeps below each ABI. Where a limit is not
+// enforced (Linux before 6.12, macOS and Windows, which have neither),
+// mods from your own sources run anyway and modhost
 // says once on stderr, and in list, what is not enforced; mods installed
 // from mods.lock need --allow-unconfined, and --require-confinement refuses
 // every mod instead.

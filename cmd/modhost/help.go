@@ -61,7 +61,9 @@ var commandDocs = map[string]commandDoc{
 		"cache directory) and the files and bytes of each part: the mods' binaries, their build records, the " +
 		"generated sources and the copies of locked modules. modhost cache trim removes the unused ones now."},
 	"sandbox": {summary: "Prints what this machine enforces of the limits on a mod process, a row per limit: enforced " +
-		"by Landlock ABI N, or why not (the Landlock the kernel offers, none on macOS and Windows). Mods from your " +
+		"by Landlock ABI N, by seccomp, every capability dropped, or why not (the Landlock the kernel offers, a " +
+		"kernel refusing the seccomp filter, neither on macOS and Windows), with what the filter keeps below each " +
+		"Landlock ABI. Mods from your " +
 		"own sources run with what it enforces, and modhost says once on stderr what it does not; mods installed " +
 		"from mods.lock need every limit kept unless --allow-unconfined; --require-confinement refuses every mod " +
 		"then. $MODKIT_LANDLOCK_MAX_ABI=N confines as a kernel offering Landlock ABI N would (0: none), for tests."},

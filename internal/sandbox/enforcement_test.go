@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"runtime"
 	"strings"
 	"testing"
@@ -66,6 +67,8 @@ func TestReportable(t *testing.T) {
 		want bool
 	}{
 		{Policy{ABI: 0}, false},
+		{Policy{ABI: 0, Seccomp: true}, true},
+		{Policy{ABI: 4, Read: []string{"/"}, Seccomp: true}, true},
 		{Policy{ABI: 1, Read: []string{"/tmp"}}, true},
 		{Policy{ABI: 4, Read: []string{"/"}}, false},
 		{Policy{ABI: 5, Write: []string{"//"}}, false},
@@ -74,5 +77,47 @@ func TestReportable(t *testing.T) {
 		if got := c.p.Reportable(); got != c.want {
 			t.Errorf("%+v: got %v, want %v", c.p, got, c.want)
 		}
+	}
+}
+
+// TestSeccompRefused reports a kernel that refuses the seccomp filter as
+// one without Landlock is reported: the rows the filter keeps say not
+// enforced, naming why, and so do Gaps and Summary; Landlock still
+// confines, and the capabilities are still dropped. Without either layer
+// nothing confines.
+func TestSeccompRefused(t *testing.T) {
+	refused := errors.New("Linux 6.1.0 offers no seccomp: invalid argument")
+	e := &Enforcement{OS: "linux", Kernel: "6.1.0", KernelABI: 3, ABI: 3, Seccomp: refused}
+	e.fillRows()
+	if !e.Confines() || e.Full() {
+		t.Fatalf("got confines %v, full %v; want confining with Landlock, not full", e.Confines(), e.Full())
+	}
+	for _, r := range e.Rows {
+		var want string
+		switch r.Name {
+		case NetworkBeyondTCP, PathnameUnixSockets:
+			want = "not enforced: " + refused.Error()
+		case Capabilities:
+			want = "enforced: every capability dropped"
+		case TCPConnect, Signals:
+			want = "not enforced: Linux 6.1.0 offers Landlock ABI 3 (it needs ABI "
+		default:
+			continue
+		}
+		if !strings.HasPrefix(r.Status, want) || strings.Contains(r.Status, "seccomp refuses") {
+			t.Errorf("row %q: got %q, want %q… and nothing the filter keeps", r.Name, r.Status, want)
+		}
+	}
+	if gaps := e.Gaps(); gaps == nil || !strings.Contains(gaps.Error(), NetworkBeyondTCP) || !strings.Contains(gaps.Error(), refused.Error()) {
+		t.Errorf("Gaps: got %v, want it to name %q and why: %v", gaps, NetworkBeyondTCP, refused)
+	}
+
+	e = &Enforcement{OS: "linux", Kernel: "6.1.0", Seccomp: refused}
+	e.fillRows()
+	if e.Confines() {
+		t.Errorf("no Landlock, no seccomp: got confines, want not")
+	}
+	if r := e.Rows[len(e.Rows)-1]; r.Name != Capabilities || r.Enforced || !strings.HasPrefix(r.Status, "not enforced: nothing confines mods here") {
+		t.Errorf("row %q: got %v %q, want not enforced, nothing confining", r.Name, r.Enforced, r.Status)
 	}
 }
