@@ -22,13 +22,17 @@ type sandboxRow struct {
 
 // sandboxReport is modhost sandbox --json.
 type sandboxReport struct {
-	OS        string       `json:"os"`
-	Kernel    string       `json:"kernel,omitempty"`
-	KernelABI int          `json:"kernelLandlockABI"`
-	ABI       int          `json:"landlockABI"`
-	Full      bool         `json:"full"`
-	Summary   string       `json:"summary"`
-	Rows      []sandboxRow `json:"promises"`
+	OS        string `json:"os"`
+	Kernel    string `json:"kernel,omitempty"`
+	KernelABI int    `json:"kernelLandlockABI"`
+	ABI       int    `json:"landlockABI"`
+	// Seccomp reports that mods get the seccomp filter; SeccompWhyNot
+	// says why not.
+	Seccomp       bool         `json:"seccomp"`
+	SeccompWhyNot string       `json:"seccompWhyNot,omitempty"`
+	Full          bool         `json:"full"`
+	Summary       string       `json:"summary"`
+	Rows          []sandboxRow `json:"promises"`
 }
 
 func runSandbox(_ context.Context, e *env, args []string) int {
@@ -45,7 +49,10 @@ func runSandbox(_ context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	if *asJSON {
-		r := sandboxReport{OS: enf.OS, Kernel: enf.Kernel, KernelABI: enf.KernelABI, ABI: enf.ABI, Full: enf.Full(), Summary: enf.Summary()}
+		r := sandboxReport{OS: enf.OS, Kernel: enf.Kernel, KernelABI: enf.KernelABI, ABI: enf.ABI, Seccomp: enf.Seccomp == nil, Full: enf.Full(), Summary: enf.Summary()}
+		if enf.Seccomp != nil {
+			r.SeccompWhyNot = enf.Seccomp.Error()
+		}
 		for _, row := range enf.Rows {
 			r.Rows = append(r.Rows, sandboxRow{Promise: row.Name, LandlockABI: row.ABI, Enforced: row.Enforced, Status: row.Status})
 		}
@@ -61,7 +68,7 @@ func runSandbox(_ context.Context, e *env, args []string) int {
 	}
 	w.Flush()
 	if enf.Full() {
-		fmt.Fprintf(e.stdout, "\nThis machine enforces every limit modkit enforces anywhere; a limit not enforced above is enforced nowhere yet.\n")
+		fmt.Fprintf(e.stdout, "\nThis machine enforces every limit modkit enforces anywhere.\n")
 	} else {
 		fmt.Fprintf(e.stdout, "\nMods from your own sources run with what this machine enforces; mods installed from mods.lock "+
 			"need --allow-unconfined, and --require-confinement refuses every mod.\n")

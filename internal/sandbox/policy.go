@@ -55,9 +55,9 @@ func (p *Policy) Reportable() bool {
 	return true
 }
 
-// RequiredABI is the lowest Landlock ABI that enforces every part of a
-// Policy: filesystem, TCP ports, and the scoping of abstract unix sockets
-// and signals.
+// RequiredABI is the lowest Landlock ABI that, with the seccomp filter,
+// enforces every part of a Policy: filesystem, TCP ports, and the scoping
+// of abstract unix sockets and signals.
 const RequiredABI = 6
 
 // Check returns nil when this machine keeps every promise modkit keeps
