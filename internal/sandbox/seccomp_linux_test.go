@@ -252,32 +252,9 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Skip(err)
 	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("no setpriv (util-linux) to run the test as another user")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "sandbox-probe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "sandbox.test")
-	if err := errors.Join(os.Chmod(dir, 0o755), os.WriteFile(bin, data, 0o755)); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^TestSeccompProbe$", "-test.v")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "the host's uid: 65534") || !strings.Contains(string(out), "--- PASS: TestSeccompProbe") {
-		t.Errorf("TestSeccompProbe as uid 65534: got %v\n%s\nwant it passed", err, out)
+	out := runAsNobody(t, t.TempDir(), "TestSeccompProbe")
+	if !strings.Contains(out, "the host's uid: 65534") || !strings.Contains(out, "--- PASS: TestSeccompProbe") {
+		t.Errorf("TestSeccompProbe as uid 65534: got\n%s\nwant it passed", out)
 	}
 }
 
