@@ -78,12 +78,12 @@ type kernelFacts struct {
 	seccomp error  // why the seccomp filter cannot be installed, nil when it can
 }
 
-// disabled makes Current report no Landlock, for benchmarks that measure
-// what confinement costs.
+// disabled makes Current report no Landlock and no seccomp, for
+// benchmarks that measure what confinement costs.
 var disabled atomic.Bool
 
-// Disable makes Current report no Landlock (true) or judge the kernel
-// again (false), as on a machine that cannot confine: for benchmarks
-// comparing a confined host with an unconfined one. Not for production
-// code.
+// Disable makes Current report no Landlock and no seccomp (true), or
+// judge the kernel again (false), as on a machine that cannot confine:
+// for benchmarks comparing a confined host with an unconfined one. Not
+// for production code.
 func Disable(off bool) { disabled.Store(off) }
