@@ -244,7 +244,9 @@ func restrictThread(fd int, filter []bpf.RawInstruction) error {
 // directory, unless its policy reads "/" (ExecAny grants only running
 // programs beneath it), and from ABI 6 signalling its parent, outside
 // the domain. [Policy.Reportable] says whether it can tell. Root's
-// capabilities lift none of these refusals.
+// capabilities lift none of these refusals. A container runtime whose
+// seccomp profile refuses unshare(2) makes an unconfined process say true
+// too: the host asks only the processes it confined.
 func Confined() bool {
 	if errors.Is(unix.Unshare(0), unix.EPERM) {
 		return true
