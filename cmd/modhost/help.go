@@ -81,6 +81,13 @@ var commandDocs = map[string]commandDoc{
 		"directories, into an image (docs/deploy.md). Give it a directory of its own: a prebuilt cache is never " +
 		"built into by a host again.\n" +
 		"Exits 1 naming each mod that does not load or build; the cache is then not made prebuilt."},
+	"sandbox": {summary: "Prints what this machine enforces of the limits on a mod process, a row per limit: enforced " +
+		"by Landlock ABI N, by seccomp, every capability dropped, or why not (the Landlock the kernel offers, a " +
+		"kernel refusing the seccomp filter, neither on macOS and Windows), with what the filter keeps below each " +
+		"Landlock ABI. Mods from your " +
+		"own sources run with what it enforces, and modhost says once on stderr what it does not; mods installed " +
+		"from mods.lock need every limit kept unless --allow-unconfined; --require-confinement refuses every mod " +
+		"then. $MODKIT_LANDLOCK_MAX_ABI=N confines as a kernel offering Landlock ABI N would (0: none), for tests."},
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
 		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +

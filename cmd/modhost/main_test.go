@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/testenv"
 )
 
@@ -121,6 +123,24 @@ func waitFor(t *testing.T, path string) {
 	t.Fatalf("%s does not exist after 3 minutes", filepath.Base(path))
 }
 
+// landlockCondition answers [landlockN]: whether the kernel offers
+// Landlock ABI N or later; and [seccomp]: whether it accepts the seccomp
+// filter.
+func landlockCondition(cond string) (bool, error) {
+	if cond == "seccomp" {
+		return sandbox.SeccompSupported() == nil, nil
+	}
+	v, ok := strings.CutPrefix(cond, "landlock")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return false, fmt.Errorf("condition %q: want landlockN, N a Landlock ABI", cond)
+	}
+	return sandbox.ABI() >= n, nil
+}
+
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
@@ -144,6 +164,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitfile": waitFile,
 		},
+		Condition: landlockCondition,
 		Setup: func(e *testscript.Env) error {
 			for k, v := range goEnv {
 				e.Setenv(k, v)

@@ -125,7 +125,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth,
-		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
+		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h, e.requireConfinement) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -134,8 +134,12 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 }
 
 // modsReady says why h's mods cannot serve: one that did not load, or
-// whose generated files are stale.
-func modsReady(h *host.Host) error {
+// whose generated files are stale, or, when the host requires full
+// confinement, a machine that does not enforce every limit.
+func modsReady(h *host.Host, requireConfinement bool) error {
+	if why := h.Unconfined(); why != nil && requireConfinement {
+		return fmt.Errorf("%w: %v (--require-confinement)", host.ErrUnconfined, why)
+	}
 	if bad := h.Unavailable(); len(bad) > 0 {
 		return fmt.Errorf("mod %s is unavailable: %s", bad[0].Dir, bad[0].Reason)
 	}

@@ -200,8 +200,8 @@ type stateJSON struct {
 	// Permissions are what each mod, by id, may do, one permission a
 	// line, in the words of modhost inspect.
 	Permissions map[string][]string `json:"permissions"`
-	// Unconfined says why mods run unconfined; empty when the host
-	// confines them.
+	// Unconfined names the limits on mods this machine does not enforce,
+	// and why; empty when the host confines mods fully.
 	Unconfined string `json:"unconfined,omitempty"`
 	// Views are the field trees of the mods' schemas, by mod id: the page
 	// shows them as modhost inspect prints them.

@@ -148,7 +148,7 @@ const renderers = {
       el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
         el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion)),
         el("tr", {}, el("th", {}, "permissions"), el("td", {}, ...(state.permissions[m.id] || []).map(line => el("div", {}, line)))),
-        el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "no: " + state.unconfined : "yes, by the kernel (Landlock)"))),
+        el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "not fully: " + state.unconfined : "yes, by the kernel (Landlock, seccomp)"))),
       el("h3", {}, "Tools"), list(m.tools, t => [el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
       el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
       el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
