@@ -63,6 +63,8 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"remove":  runRemove,
 	"verify":  runVerify,
 	"cache":   runCache,
+	"read":    runRead,
+	"prompt":  runPrompt,
 }
 
 // needsMods reports whether the command runs mods; the lock and cache
@@ -81,6 +83,10 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
+  read [--out FILE] URI | URI_TEMPLATE NAME=VALUE...
+                                        read a resource
+  prompt [--answer K=V] NAME [ARG=VALUE...]
+                                        get a prompt's messages
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]

@@ -196,6 +196,8 @@ func TestCommandHelp(t *testing.T) {
 		"remove":  {},
 		"verify":  {},
 		"cache":   {"-json"},
+		"read":    {"-out FILE", "-session string"},
+		"prompt":  {"-answer KEY=VALUE", "-session string"},
 	}
 	for name := range subcommands {
 		flags, ok := wantFlags[name]
