@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:22a36baf2afa59d6995edc112a11c8828b563fd6bc7fbed08d4e8df376c8d4bf",
+  "sourceHash": "sha256:7e3449fdb771f7045d628bc2e4260551b107515f2ec37d6960f5a35cdf3dc84d",
   "tools": [
     {
       "name": "research_word_count",
@@ -273,6 +273,25 @@ const modkitManifest = `{
           "description": "What the summary should dwell on, like \"open questions\"."
         }
       ],
+      "completes": true
+    }
+  ],
+  "resources": [
+    {
+      "uri": "research://notes/index",
+      "name": "notes_index",
+      "title": "Notes in the workspace",
+      "description": "The .md and .txt files of the workspace, research_save_note's notes among them, as a Markdown list of links to each note's resource.",
+      "mimeType": "text/markdown"
+    }
+  ],
+  "resourceTemplates": [
+    {
+      "uriTemplate": "research://notes/{path}",
+      "name": "note",
+      "title": "A note",
+      "description": "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
+      "mimeType": "text/markdown",
       "completes": true
     }
   ],
