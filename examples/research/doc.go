@@ -36,7 +36,9 @@
 // lists the workspace's .md and .txt files as Markdown links, and the
 // template research://notes/{path} reads one, its slash path
 // percent-encoded as one segment (research://notes/notes%2Ffindings.md).
-// The template's path completes from the notes. A path that leaves the
+// The template's path completes from the notes. research_save_note tells
+// the host which of the two it changed, for subscribed clients to read
+// them again. A path that leaves the
 // workspace, or a file that is no note, is refused as the tools refuse it:
 //
 //	modhost read research://notes/index

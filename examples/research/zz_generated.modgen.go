@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:7e3449fdb771f7045d628bc2e4260551b107515f2ec37d6960f5a35cdf3dc84d",
+  "sourceHash": "sha256:b6068f9402ace448dae00a8c56700564b5cd8ce4f76cafdd25ef0f66aacc82b7",
   "tools": [
     {
       "name": "research_word_count",
