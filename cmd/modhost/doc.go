@@ -51,6 +51,11 @@
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
 //	slash ID [TEXT...]                        run a slash command
+//	read [--out FILE] URI | URI_TEMPLATE NAME=VALUE...
+//	                                          read a resource: its text, or a binary
+//	                                          one's MIME type and size
+//	prompt [--answer KEY=VALUE]... NAME [ARG=VALUE...]
+//	                                          get a prompt's messages
 //	mcp [--http ADDR] [--session-timeout D] [--max-sessions N] [--state-key-file FILE] [--state-ttl D]
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp

@@ -33,6 +33,14 @@ var commandDocs = map[string]commandDoc{
 		"value, and prints its message."},
 	"slash": {args: "ID [TEXT...]", summary: "Runs a slash command (with or without its leading /) on the text " +
 		"that follows, and prints its message."},
+	"read": {args: "URI | URI_TEMPLATE NAME=VALUE...", summary: "Reads a resource of a loaded mod, as an MCP " +
+		"client's resources/read does: by its URI, or by a resource template with a value for each of its " +
+		"variables, and prints its text; of a binary resource, its MIME type and size. --out writes the " +
+		"contents, text or binary, to a file.\n" +
+		"Exits 2 for a URI no loaded mod has, 1 when its mod says the resource does not exist."},
+	"prompt": {args: "NAME [ARG=VALUE...]", summary: "Gets the messages of a prompt (a slash command) with its " +
+		"arguments, as an MCP client's prompts/get does, and prints them, each under a line naming its role. " +
+		"Exits 2 for an unknown prompt, a required argument left out or one it does not declare."},
 	"mcp": {summary: "Serves the loaded mods' tools over the Model Context Protocol: newline-delimited " +
 		"JSON-RPC on stdin and stdout, or with --http streamable HTTP at http://ADDR/mcp.\n" +
 		"On stdio it serves until stdin ends, then lets the calls in flight finish and writes their answers " +

@@ -85,6 +85,8 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"cache":   runCache,
 	"build":   runBuild,
 	"sandbox": runSandbox,
+	"read":    runRead,
+	"prompt":  runPrompt,
 }
 
 // needsMods reports whether the command runs mods; the lock and cache
@@ -104,6 +106,10 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
+  read [--out FILE] URI | URI_TEMPLATE NAME=VALUE...
+                                        read a resource
+  prompt [--answer K=V] NAME [ARG=VALUE...]
+                                        get a prompt's messages
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
       [--auth-issuer URL --resource URL]
                                         serve tools over the Model Context Protocol

@@ -232,6 +232,8 @@ func TestCommandHelp(t *testing.T) {
 		"verify":  {},
 		"cache":   {"-json"},
 		"build":   {"-o directory", "-goos os", "-goarch arch"},
+		"read":    {"-out FILE", "-session string"},
+		"prompt":  {"-answer KEY=VALUE", "-session string"},
 	}
 	for name := range subcommands {
 		flags, ok := wantFlags[name]

@@ -107,6 +107,9 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	mux.HandleFunc("GET /api/tools/{name}/mcp", s.mcpEntry)
 	mux.HandleFunc("POST /api/command", s.command)
 	mux.HandleFunc("POST /api/slash", s.slash)
+	mux.HandleFunc("POST /api/prompt", s.prompt)
+	mux.HandleFunc("POST /api/complete", s.complete)
+	mux.HandleFunc("POST /api/read", s.read)
 	mux.HandleFunc("GET /api/events", s.events)
 	s.mux = mux
 	return s, nil
