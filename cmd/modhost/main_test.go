@@ -232,6 +232,7 @@ func TestCommandHelp(t *testing.T) {
 		"verify":  {},
 		"cache":   {"-json"},
 		"build":   {"-o directory", "-goos os", "-goarch arch"},
+		"sandbox": {"-json"},
 		"read":    {"-out FILE", "-session string"},
 		"prompt":  {"-answer KEY=VALUE", "-session string"},
 	}
