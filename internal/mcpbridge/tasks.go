@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/sdk"
 )
@@ -470,6 +472,7 @@ task:
 		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: caps,
 		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
+		Creator:    creatorOf(ctx),
 	}
 	if out := r.endedWith(); out != nil && (out.err != nil || out.res.Status != host.StatusAsking) {
 		// It ended too: the task is created ended, in one write.
@@ -723,6 +726,26 @@ type taskParams struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 }
 
+// creatorOf names the principal an authorized request speaks for, as a
+// task records its creator: the issuer and the subject, or the client id
+// when the token has no subject. It is "" without authorization.
+func creatorOf(ctx context.Context) string {
+	p := mcpauth.PrincipalFrom(ctx)
+	if p == nil {
+		return ""
+	}
+	var iss string
+	json.Unmarshal(p.Claims["iss"], &iss)
+	if p.Subject != "" {
+		return iss + " sub " + strconv.Quote(p.Subject)
+	}
+	return iss + " client_id " + strconv.Quote(p.ClientID)
+}
+
+// errNotYours refuses a change of a task another principal created: it
+// reads as an unknown task.
+var errNotYours = errors.New("another principal created the task")
+
 func unknownTask(id string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown task " + echo(id) + ": it never existed, or its TTL has passed"}
 }
@@ -755,7 +778,7 @@ func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, 
 // replica's lease has lapsed fails, or, idempotent, runs again here.
 func (tr *taskRunner) read(ctx context.Context, id string) (*taskstore.Task, error) {
 	t, err := tr.store.Get(ctx, id)
-	if errors.Is(err, taskstore.ErrNotFound) {
+	if errors.Is(err, taskstore.ErrNotFound) || err == nil && t.Creator != creatorOf(ctx) {
 		return nil, unknownTask(id)
 	}
 	if err != nil {
@@ -855,13 +878,18 @@ func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answ
 // cancel answers tasks/cancel: the task is cancelled at once, and its run
 // on whichever replica has it is told to stop.
 func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessage, error) {
-	_, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+	who := creatorOf(ctx)
+	t, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+		if t.Creator != who {
+			return errNotYours
+		}
 		t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Cancelled, "cancelled by the client", time.Now()
 		t.InputRequests, t.Owner = nil, ""
 		return nil
 	})
 	switch {
-	case errors.Is(err, taskstore.ErrNotFound):
+	case errors.Is(err, taskstore.ErrNotFound), errors.Is(err, errNotYours),
+		errors.Is(err, taskstore.ErrEnded) && t.Creator != who:
 		return nil, unknownTask(p.TaskID)
 	case errors.Is(err, taskstore.ErrEnded):
 		return ack, nil
@@ -879,8 +907,12 @@ func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessag
 func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessage, error) {
 	var resume []host.Answered
 	var tool taskTool
+	who := creatorOf(ctx)
 	t, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
 		resume = nil
+		if t.Creator != who {
+			return errNotYours
+		}
 		if t.Status != taskstore.InputRequired {
 			return nil
 		}
@@ -920,7 +952,8 @@ func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessag
 		return nil
 	})
 	switch {
-	case errors.Is(err, taskstore.ErrNotFound):
+	case errors.Is(err, taskstore.ErrNotFound), errors.Is(err, errNotYours),
+		errors.Is(err, taskstore.ErrEnded) && t.Creator != who:
 		return nil, unknownTask(p.TaskID)
 	case errors.Is(err, taskstore.ErrEnded):
 		return ack, nil

@@ -57,6 +57,10 @@ type Task struct {
 	Idempotent bool `json:"idempotent,omitempty"`
 	// Runs counts the times the call was started.
 	Runs int `json:"runs,omitempty"`
+	// Creator is who created the task, when the server authorizes its
+	// callers (its runner's words for the principal); empty otherwise.
+	// Only its creator reads, answers or cancels the task.
+	Creator string `json:"creator,omitempty"`
 }
 
 // Errors of a store.
