@@ -57,6 +57,7 @@ type taskRunner struct {
 	replica string // this process's id, as tasks' owner
 	ttl     time.Duration
 	lease   time.Duration
+	quota   *taskQuota
 	hold    time.Duration // taskGetHold; tests change it
 	tools   map[string]taskTool
 
@@ -90,6 +91,7 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 		store = taskstore.NewMemory()
 	}
 	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
+		quota: newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
 		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
@@ -102,11 +104,13 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 }
 
 // begin starts, with the first task here, what tasks need: listening for
-// cancellations, and renewing the leases.
+// cancellations and changes, renewing the leases, sweeping.
 func (tr *taskRunner) begin() {
 	tr.once.Do(func() {
 		tr.store.Subscribe(tr.ctx, tr.cancelled)
+		tr.hearChanges()
 		go tr.renewLeases()
+		go tr.janitor()
 	})
 }
 
@@ -474,11 +478,17 @@ task:
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
 		Creator:    creatorOf(ctx),
 	}
+	tr.begin()
 	if out := r.endedWith(); out != nil && (out.err != nil || out.res.Status != host.StatusAsking) {
 		// It ended too: the task is created ended, in one write.
 		return tr.createEnded(ctx, r, task, *out)
 	} // questions: the task starts working, as any does
+	if err := tr.quota.admit(task, now); err != nil {
+		r.leave()
+		return nil, err
+	}
 	if err := tr.store.Create(ctx, task); err != nil {
+		tr.quota.forget(task.ID)
 		r.leave()
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
@@ -501,7 +511,11 @@ func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.T
 	}
 	change(task)
 	task.UpdatedAt = time.Now()
+	if err := tr.quota.admit(task, task.UpdatedAt); err != nil {
+		return nil, err
+	}
 	if err := tr.store.Create(ctx, task); err != nil {
+		tr.quota.forget(task.ID)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
 	return createTaskResult(task), nil
@@ -531,7 +545,7 @@ func (r *run) finish(out runResult) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err = r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+	after, err := r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
 		if t.Owner != r.tr.replica {
 			return errNotOwner // the lease lapsed and another replica took it
 		}
@@ -539,6 +553,9 @@ func (r *run) finish(out runResult) {
 		t.UpdatedAt = time.Now()
 		return nil
 	})
+	if after != nil {
+		r.tr.quota.changed(after) // at once: the store's notice may come later
+	}
 	if err != nil && !errors.Is(err, taskstore.ErrEnded) {
 		r.tr.br.opts.Logger.Warn("mcp: store a task's outcome", "task", id, "err", err)
 	}
@@ -896,6 +913,7 @@ func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessag
 	case err != nil:
 		return nil, storeError(err)
 	}
+	tr.quota.changed(t) // at once: the store's notice may come later
 	if err := tr.store.Notify(ctx, p.TaskID); err != nil {
 		tr.br.opts.Logger.Warn("mcp: notify a task's cancellation", "task", p.TaskID, "err", err)
 	}

@@ -185,3 +185,65 @@ func listenAs(t *testing.T, client *http.Client, url, id string) []any {
 	}
 	return ack.Notifications.TaskIDs
 }
+
+// TestTaskCaps: over HTTP, a principal past its live cap is refused with
+// an error naming the cap while another still creates tasks; past the
+// bytes cap, its oldest ended task is evicted and reads as unknown.
+func TestTaskCaps(t *testing.T) {
+	t.Parallel()
+	is := mcpauthtest.NewIssuer(t)
+	const resource = "https://mcp.example/mcp"
+	b := newTaskBackend()
+	defer close(b.release)
+	// A flash's task keeps its 10 KB input and less than 2 KB more; a
+	// work's, less than 2 KB: three flashes and a work fit, not four.
+	const label = 10_000
+	url := authTaskServer(t, b, taskstore.NewMemory(), is, resource, &Options{TaskLease: time.Second, TaskMaxLive: 2, TaskMaxBytes: 3*label + 8_000})
+	ada := clientOf(t, is, resource, "ada", "app")
+	bob := clientOf(t, is, resource, "bob", "app")
+	call := func(c *http.Client, tool string) (map[string]any, map[string]any) {
+		arg := "x"
+		if tool == "flash" {
+			arg = strings.Repeat("x", label)
+		}
+		return postBy(t, c, url, "tools/call", tool, map[string]any{"name": tool, "arguments": map[string]any{"label": arg}}, withTasks)
+	}
+	for range 2 {
+		if res, e := call(ada, "work"); e != nil || res["resultType"] != "task" {
+			t.Fatalf("ada's work: got %v %v, want a task", res, e)
+		}
+	}
+	if res, e := call(ada, "work"); res != nil || e == nil || !strings.Contains(e["message"].(string), "too many live tasks: 2 are working or waiting for answers, the cap is 2") {
+		t.Fatalf("ada's third work: got %v %v, want a refusal naming the cap", res, e)
+	}
+	if res, e := call(bob, "work"); e != nil || res["resultType"] != "task" {
+		t.Fatalf("bob's work, ada at her cap: got %v %v, want a task", res, e)
+	}
+
+	var flashes []string
+	for range 4 {
+		res, e := call(bob, "flash")
+		if e != nil || res["resultType"] != "task" {
+			t.Fatalf("bob's flash: got %v %v, want a task", res, e)
+		}
+		id := res["taskId"].(string)
+		flashes = append(flashes, id)
+		for res["status"] != "completed" { // ended before the next is made
+			if res, e = postBy(t, bob, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks); e != nil {
+				t.Fatal(e)
+			}
+		}
+	}
+	// The fourth evicted the first.
+	for {
+		_, e := postBy(t, bob, url, "tasks/get", flashes[0], map[string]any{"taskId": flashes[0]}, withTasks)
+		if e != nil && strings.HasPrefix(e["message"].(string), "unknown task") {
+			break // evicted from the store: the event awaited
+		}
+	}
+	for _, id := range flashes[1:] {
+		if _, e := postBy(t, bob, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks); e != nil {
+			t.Errorf("tasks/get of a later flash: got %v, want it kept", e)
+		}
+	}
+}

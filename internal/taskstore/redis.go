@@ -132,6 +132,13 @@ func (r *Redis) Update(ctx context.Context, id string, change func(*Task) error)
 	return nil, fmt.Errorf("redis: task %s: too many concurrent updates", id)
 }
 
+func (r *Redis) Delete(ctx context.Context, id string) error {
+	if err := r.rdb.Del(ctx, redisKey(id)).Err(); err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	return nil
+}
+
 func (r *Redis) Notify(ctx context.Context, id string) error {
 	if err := r.rdb.Publish(ctx, redisCancelChannel, id).Err(); err != nil {
 		return fmt.Errorf("redis: %w", err)

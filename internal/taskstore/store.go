@@ -81,6 +81,9 @@ type Store interface {
 	// after it. It fails with ErrNotFound, with ErrEnded when the task
 	// has already ended, or with change's error (the task unchanged).
 	Update(ctx context.Context, id string, change func(*Task) error) (*Task, error)
+	// Delete forgets a task, as if its TTL had passed; deleting a task
+	// that is not there is no error.
+	Delete(ctx context.Context, id string) error
 	// Notify tells every subscriber, in every process sharing the store,
 	// that the task id was cancelled.
 	Notify(ctx context.Context, id string) error
