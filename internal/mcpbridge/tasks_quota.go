@@ -247,23 +247,20 @@ func (q *taskQuota) usage(creator string) (live int, bytes int64) {
 // passed (a shorter TTL sweeps as often as it).
 const taskSweepEvery = time.Minute
 
-// janitor drops, until the runner stops, the expired tasks of a store
-// that does not drop them itself (memory) every taskSweepEvery, and the
+// janitor drops, until the runner stops, the expired tasks every
+// taskSweepEvery (a memory store's; Redis expires them itself), and the
 // tasks the quota evicted as soon as it does.
 func (tr *taskRunner) janitor() {
 	every := min(taskSweepEvery, tr.ttl)
 	tick := time.NewTicker(every)
 	defer tick.Stop()
-	sweeper, _ := tr.store.(interface{ Sweep(time.Time) int })
 	for {
 		select {
 		case <-tr.ctx.Done():
 			return
 		case <-tick.C:
 			now := time.Now()
-			if sweeper != nil {
-				sweeper.Sweep(now)
-			}
+			tr.store.Sweep(now)
 			tr.quota.sweep(now)
 		case <-tr.quota.evicted:
 			for _, id := range tr.quota.takeEvicted() {

@@ -129,8 +129,8 @@ func (m *Memory) Delete(_ context.Context, id string) error {
 	return nil
 }
 
-// Sweep forgets the tasks expired at now, and returns how many it forgot.
-// Create sweeps too, at most once a minute; a server sweeps on a timer.
+// Sweep forgets the tasks expired at now. Create sweeps too, at most once
+// a minute; a server sweeps on a timer.
 func (m *Memory) Sweep(now time.Time) int {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -139,6 +139,9 @@ func (r *Redis) Delete(ctx context.Context, id string) error {
 	return nil
 }
 
+// Sweep has nothing to forget: a task's key expires with its TTL.
+func (r *Redis) Sweep(time.Time) int { return 0 }
+
 func (r *Redis) Notify(ctx context.Context, id string) error {
 	if err := r.rdb.Publish(ctx, redisCancelChannel, id).Err(); err != nil {
 		return fmt.Errorf("redis: %w", err)

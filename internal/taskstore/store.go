@@ -84,6 +84,10 @@ type Store interface {
 	// Delete forgets a task, as if its TTL had passed; deleting a task
 	// that is not there is no error.
 	Delete(ctx context.Context, id string) error
+	// Sweep forgets the tasks expired at now, and returns how many it
+	// forgot; a store whose tasks expire by themselves (Redis) has none
+	// to forget.
+	Sweep(now time.Time) int
 	// Notify tells every subscriber, in every process sharing the store,
 	// that the task id was cancelled.
 	Notify(ctx context.Context, id string) error
