@@ -97,7 +97,7 @@ rt="$work/rt"
 mkdir -p "$rt/mods" "$rt/tmp" "$rt/workspace"
 CGO_ENABLED=0 go build -o "$rt/modhost" ./cmd/modhost
 cp -r internal/mcpbridge/testdata/conformance "$rt/mods/"
-"$rt/modhost" --mods "$rt/mods/conformance" build -o "$rt/cache"
+"$rt/modhost" --mods internal/mcpbridge/testdata/conformance build -o "$rt/cache" # served from the copy
 chmod 755 "$work"
 chmod -R a+rX,go-w "$rt"
 chmod 1777 "$rt/tmp" "$rt/workspace"
