@@ -2,7 +2,8 @@
 # MCP conformance: runs the official suite (@modelcontextprotocol/conformance)
 # against `modhost mcp --http` serving the fixture mod (both revisions' lists
 # against one URL: HAProxy in front of three replicas sharing Redis, when
-# redis-server and haproxy are installed), then the MCP Inspector
+# redis-server and haproxy are installed; each replica run as an image runs
+# it: a prebuilt cache, no go command, another user), then the MCP Inspector
 # CLI against `modhost mcp` over stdio serving the example mods, and the MCP
 # Apps view in headless Chromium through the official AppBridge, the
 # TypeScript v2 client at protocol 2026-07-28 over HTTP and stdio, and
@@ -88,6 +89,25 @@ trap cleanup EXIT
 go run ./cmd/modgen -check ./internal/mcpbridge/testdata/conformance
 go build -o "$work/modhost" ./cmd/modhost
 
+# The replicas run as an image runs them (docs/deploy.md, "The image"): the
+# fixture mod from a prebuilt cache that modhost build made, read-only, with
+# no go command on PATH, confinement required and, when this script runs as
+# root, as another user (nobody).
+rt="$work/rt"
+mkdir -p "$rt/mods" "$rt/tmp" "$rt/workspace"
+CGO_ENABLED=0 go build -o "$rt/modhost" ./cmd/modhost
+cp -r internal/mcpbridge/testdata/conformance "$rt/mods/"
+"$rt/modhost" --mods internal/mcpbridge/testdata/conformance build -o "$rt/cache" # served from the copy
+chmod 755 "$work"
+chmod -R a+rX,go-w "$rt"
+chmod 1777 "$rt/tmp" "$rt/workspace"
+nogo=$(printf '%s' "$PATH" | tr ':' '\n' | while read -r dir; do if [ -n "$dir" ] && [ ! -x "$dir/go" ]; then printf '%s:' "$dir"; fi; done)
+nogo=${nogo%:}
+as_user=()
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+
 # freeport prints a loopback port nothing listens on.
 freeport() {
 	local p
@@ -107,7 +127,8 @@ serve() {
 	local name=$1 url=
 	served=
 	shift
-	"$work/modhost" --mods internal/mcpbridge/testdata/conformance --workspace "$work" \
+	env -i PATH="$nogo" HOME="$rt/tmp" TMPDIR="$rt/tmp" MODKIT_CACHE="$rt/cache" "${as_user[@]}" \
+		"$rt/modhost" --mods "$rt/mods/conformance" --workspace "$rt/workspace" --require-confinement \
 		mcp --http 127.0.0.1:0 "$@" 2>"$work/$name.log" &
 	pids+=($!)
 	for _ in $(seq 1 600); do
@@ -148,10 +169,11 @@ if command -v redis-server >/dev/null && command -v haproxy >/dev/null; then
 		grep -q 'Ready to accept connections' "$work/redis.log" && break
 		sleep 0.1
 	done
-	head -c 32 /dev/urandom >"$work/state.key"
+	head -c 32 /dev/urandom >"$rt/state.key"
+	chmod 444 "$rt/state.key"
 	servers=()
 	for i in 1 2 3; do
-		serve "replica$i" --store "redis://127.0.0.1:$redis_port/0" --state-key-file "$work/state.key"
+		serve "replica$i" --store "redis://127.0.0.1:$redis_port/0" --state-key-file "$rt/state.key"
 		replica=$served
 		warm "$replica"
 		hostport=${replica#http://}

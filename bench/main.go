@@ -108,6 +108,7 @@ var measurements = []measurement{
 	{"coldstart_vs_goplugin", atMost(1.0), coldStartVsGoPlugin},
 	{"coldstart_prebuilt_vs_goplugin", atMost(1.0), coldStartPrebuiltVsGoPlugin},
 	{"coldstart_confined_vs_unconfined", atMost(1.05), coldStartConfined},
+	{"confined_vs_unconfined_call", atMost(1.02), confinedVsUnconfinedCall},
 	{"validate_vs_json", atMost(1.5), validateVsJSON},
 	{"jsonschema_vs_validate", atLeast(5), jsonschemaVsValidate},
 	{"cancel_p50_ms", atMost(1), cancelP50},

@@ -190,8 +190,8 @@ func coldStartVsGoPlugin(ctx context.Context, e *env) (row, error) {
 }
 
 // coldStartConfined compares modkit's cold start (Load and a first call,
-// in a fresh process) with its mod confined by Landlock against the same
-// start unconfined, as on a kernel without Landlock.
+// in a fresh process) with its mod confined (Landlock, the seccomp filter,
+// no capability) against the same start unconfined (sandbox.Disable).
 func coldStartConfined(ctx context.Context, e *env) (row, error) {
 	if err := sandbox.Check(); err != nil {
 		return row{}, fmt.Errorf("mods cannot be confined here: %w", err)
@@ -291,4 +291,39 @@ func cancelP50(ctx context.Context, e *env) (row, error) {
 	xs := s.all()
 	a := side{label: "cancel → ctx.Done", unit: "ms", p50: percentile(xs, 50), p99: percentile(xs, 99)}
 	return single("", a, s.roundMedians(), goal{}), nil
+}
+
+// confinedVsUnconfinedCall compares the echo call to a mod confined
+// (Landlock, the seccomp filter, no capability) with the same call to a
+// mod of a host started with confinement off (sandbox.Disable): what the
+// filter and the Landlock domain cost each call.
+func confinedVsUnconfinedCall(ctx context.Context, e *env) (row, error) {
+	if err := sandbox.Check(); err != nil {
+		return row{}, fmt.Errorf("mods cannot be confined here: %w", err)
+	}
+	confined, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	if err := confined.Unconfined(); err != nil {
+		return row{}, fmt.Errorf("the confined side is not confined: %w", err)
+	}
+	sandbox.Disable(true)
+	unconfined, err := host.Load([]string{e.modDir}, e.hostOptions())
+	sandbox.Disable(false)
+	if err != nil {
+		return row{}, err
+	}
+	defer unconfined.Close()
+	if unconfined.Unconfined() == nil {
+		return row{}, errors.New("the unconfined side is confined")
+	}
+	if err := checkHostEcho(ctx, unconfined, e.session()); err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, hostCall(confined, e.session(), "echo", nil), hostCall(unconfined, e.session(), "echo", nil))
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("confined host.Call", a), latencySide("unconfined", b), roundRatios(a, b), goal{}), nil
 }

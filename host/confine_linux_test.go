@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/sandbox"
+	"github.com/modkit/modkit/internal/testserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -45,19 +45,7 @@ func TestConfinement(t *testing.T) {
 	}
 	goroot := goEnvVar(t, "GOROOT")
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	go acceptAll(ln)
-	abstractName := fmt.Sprintf("modkit-test-%d", os.Getpid())
-	aln, err := net.Listen("unix", "@"+abstractName)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer aln.Close()
-	go acceptAll(aln)
+	addr, abstractName := testserver.Sinks(t)
 
 	h := load(t, nil, hostileDir, permittedDir)
 	try := attempter(t, h, sdk.Session{ID: "s", Workspace: ws})
@@ -75,7 +63,7 @@ func TestConfinement(t *testing.T) {
 		{"read", filepath.Join(goroot, "VERSION"), "may not use files outside the workspace", true},
 		{"write", filepath.Join(outside, "new"), "may not use files outside the workspace", false},
 		{"write", filepath.Join(ws, "new"), "may not change files in the workspace (it declares no write access)", true},
-		{"connect", ln.Addr().String(), "may not connect to " + ln.Addr().String() + " (it declares no network access)", true},
+		{"connect", addr, "may not connect to " + addr + " (it declares no network access)", true},
 		{"run", "/bin/true", "may not run true (it declares no programs it may run)", true},
 		{"signal", "parent", "may not signal other processes", false},
 		{"abstract", abstractName, "may not connect to sockets outside its own process", false},
@@ -92,7 +80,7 @@ func TestConfinement(t *testing.T) {
 	if res := try("hostile", "read", filepath.Join(ws, "notes.txt")); res.Status != host.StatusCompleted {
 		t.Errorf("hostile reading its workspace: got %s %q, want completed", res.Status, res.Text)
 	}
-	want := "mod hostile tried to connect to " + ln.Addr().String() + "; it declares no network access"
+	want := "mod hostile tried to connect to " + addr + "; it declares no network access"
 	if !strings.Contains(h.logs.String(), want) {
 		t.Errorf("the operator's log lacks %q:\n%s", want, h.logs.String())
 	}
@@ -149,34 +137,80 @@ func goEnvVar(t *testing.T, name string) string {
 	return strings.TrimSpace(string(out))
 }
 
-func acceptAll(ln net.Listener) {
-	for {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		c.Close()
-	}
-}
-
-// TestUnconfinedIsRefused loads a host as on a kernel without Landlock:
-// no mod starts, and the error says why and how to allow it, unless the
-// operator allows unconfined mods.
-func TestUnconfinedIsRefused(t *testing.T) {
-	t.Parallel()
-	sandbox.Disable(true)
-	refusing := load(t, nil, quickDir)
-	allowing := load(t, &host.Options{AllowUnconfined: true}, quickDir)
-	sandbox.Disable(false)
-	if refusing.Unconfined() == nil || allowing.Unconfined() == nil {
-		t.Fatal("Unconfined: got nil, want why mods cannot be confined")
-	}
-	res := call(t, refusing, "quick_echo", `{"text":"x"}`)
-	if res.Status != host.StatusFailed || !strings.Contains(res.Error, "mods cannot be confined here: confinement is disabled") ||
-		!strings.Contains(res.Error, "--allow-unconfined") {
-		t.Errorf("refusing host: got %s %q, want failed saying why and naming --allow-unconfined", res.Status, res.Error)
-	}
-	if res := call(t, allowing, "quick_echo", `{"text":"x"}`); res.Status != host.StatusCompleted {
-		t.Errorf("allowing host: got %s %q, want completed", res.Status, res.Error)
+// TestConfinementAtEveryABI has the mod that declares nothing try what
+// it may not, with Landlock capped at each ABI from 0 to the newest
+// (MODKIT_LANDLOCK_MAX_ABI): from the ABI that keeps a promise, the
+// attempt is refused in the host's words; below it, the mod runs anyway
+// (it comes from the user's own sources), the attempt succeeds unless the
+// seccomp filter refuses it (the network of a mod that declares none), and
+// the host names the promise among those it does not enforce, once in its
+// log.
+func TestConfinementAtEveryABI(t *testing.T) {
+	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
+	kernelABI := sandbox.ABI()
+	ws, outside := t.TempDir(), t.TempDir()
+	secret := filepath.Join(outside, "secret")
+	mustWrite(t, secret, "the user's secret")
+	addr, abstractName := testserver.Sinks(t)
+	seccomp := sandbox.SeccompSupported() == nil
+	for n := 0; n <= sandbox.LatestABI; n++ {
+		t.Run(fmt.Sprintf("ABI%d", n), func(t *testing.T) {
+			if n > kernelABI {
+				t.Skipf("the kernel offers Landlock ABI %d", kernelABI)
+			}
+			t.Setenv(sandbox.MaxABIEnv, strconv.Itoa(n))
+			h := load(t, nil, hostileDir)
+			gaps := h.Unconfined()
+			if full := n >= sandbox.RequiredABI && seccomp; full != (gaps == nil) {
+				t.Fatalf("Unconfined: got %v, want nil %v", gaps, full)
+			}
+			// A tool that declares nothing is listed read-only only where
+			// nothing it might try passes.
+			tools, err := h.Tools("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range tools {
+				if got := tool.Annotations != nil && tool.Annotations.ReadOnly; got != (gaps == nil) {
+					t.Errorf("%s: got read-only %v, want %v", tool.Name, got, gaps == nil)
+				}
+			}
+			notices := strings.Count(h.logs.String(), "mods from your own sources run with the confinement this machine offers")
+			if want := map[bool]int{true: 1, false: 0}[gaps != nil]; notices != want {
+				t.Errorf("got %d notices in the log, want %d:\n%s", notices, want, h.logs.String())
+			}
+			for _, a := range []struct {
+				op, target, promise string
+				abi                 int
+				// filtered: the seccomp filter refuses it at every ABI.
+				filtered bool
+				denied   string
+			}{
+				{"read", secret, "read files", 1, false, "may not use files outside the workspace except the paths it declares"},
+				{"write", filepath.Join(outside, "new"+strconv.Itoa(n)), "write, create and remove files", 1, false, "may not use files outside the workspace"},
+				{"run", "/bin/true", "run programs", 1, false, "may not run true (it declares no programs it may run)"},
+				{"connect", addr, "TCP connect (by port)", 4, true, "may not connect to " + addr + " (it declares no network access)"},
+				{"signal", "parent", "signals", 6, false, "may not signal other processes"},
+				{"abstract", abstractName, "abstract unix sockets", 6, true, "may not connect to sockets outside its own process"},
+			} {
+				in, _ := json.Marshal(map[string]string{"target": a.target})
+				res, err := h.Call(context.Background(), &host.CallRequest{Tool: "hostile_" + a.op, Input: in, Session: sdk.Session{ID: "s", Workspace: ws}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n < a.abi && (gaps == nil || !strings.Contains(gaps.Error(), a.promise) || !strings.Contains(gaps.Error(), "Landlock")) {
+					t.Errorf("%s: Unconfined got %v, want it to name %q and Landlock", a.op, gaps, a.promise)
+				}
+				if n >= a.abi || seccomp && a.filtered {
+					if res.Status != host.StatusFailed || !strings.Contains(res.Text, "Permission denied: the hostile mod "+a.denied) {
+						t.Errorf("%s %s: got %s %q, want failed with %q", a.op, a.target, res.Status, res.Text, a.denied)
+					}
+					continue
+				}
+				if res.Status != host.StatusCompleted {
+					t.Errorf("%s %s: got %s %q (%s), want completed, Landlock ABI %d not enforcing it", a.op, a.target, res.Status, res.Text, res.Error, n)
+				}
+			}
+		})
 	}
 }

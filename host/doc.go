@@ -96,26 +96,36 @@
 //
 // # Confinement
 //
-// On Linux with Landlock ABI 6 or later every mod process starts confined
-// to its manifest's permissions (see manifest.Permissions): it reads the
-// session workspace it was started for and what the Go runtime needs,
-// writes its private temporary directory (its TMPDIR, removed with the
-// process), receives only the environment variables it declares besides
-// the runtime's, and connects, runs programs, reads further paths or
-// writes the workspace only as declared. Signals to other processes and
-// abstract unix sockets made outside it are always refused. The host
-// restricts one thread of its own and starts the mod from it, so the
-// restriction holds from the mod's first instruction, before any init
-// function of the author's packages; then the mod must report that it is
-// confined, or it does not start. Since a confined process reads one
-// workspace, a mod gets a process per session workspace it serves.
+// On Linux every mod process starts confined, by Landlock at the ABI the
+// kernel offers, a seccomp filter and an empty capability set, to its
+// manifest's permissions (see manifest.Permissions):
+// it reads the session workspace it was started for and what the Go
+// runtime needs, writes its private temporary directory (its TMPDIR,
+// removed with the process), receives only the environment variables it
+// declares besides the runtime's, and connects, runs programs, reads
+// further paths or writes the workspace only as declared. From Landlock
+// ABI 6 (Linux 6.12), signals to other processes and abstract unix
+// sockets made outside it are refused too. At every ABI, and without
+// Landlock, the filter refuses a mod that declares no network every
+// internet socket and connect(2), and every mod raw, packet and netlink
+// sockets (but route ones), Multipath TCP and the system calls no mod
+// needs. The host restricts one thread of its own and starts the mod
+// from it, so the restriction holds from the mod's first instruction,
+// before any init function of the author's packages; then the mod must
+// report that it is confined, or it does not start. Since a confined process reads one workspace, a mod gets a
+// process per session workspace it serves.
 //
-// Where the kernel cannot confine (no Landlock, an older ABI, macOS,
-// Windows), [Load] still loads, but no mod starts, each start failing
-// with [ErrUnconfined] and the reason, unless [Options.AllowUnconfined]
-// is set; [Host.Unconfined] says why. [Host.Tools] lists every tool of a
-// confined mod that may neither write the workspace, connect nor run
-// programs as read-only.
+// Where the machine does not enforce every limit (an older kernel's
+// Landlock, none, a kernel refusing the filter, macOS, Windows), mods from the user's own sources still
+// run, with what it enforces, and [Load] logs once which limits it does
+// not enforce; [Host.Unconfined] names them. A mod installed from a
+// published module ([Options.Installed]) starts there only with
+// [Options.AllowUnconfined]; with [Options.RequireConfinement] no mod
+// does. A refused start fails with [ErrUnconfined] and the reason.
+// [Host.Tools] lists every tool of a fully confined mod that may neither
+// write the workspace, connect nor run programs as read-only.
+// MODKIT_LANDLOCK_MAX_ABI=N confines as a kernel offering Landlock ABI N
+// would (0: none), for tests.
 //
 // # Calls
 //

@@ -51,3 +51,35 @@ func TestExampleMods(t *testing.T) {
 		t.Errorf("got %v, want ErrNotAllowed", err)
 	}
 }
+
+// TestResearchNoteUpdates saves a note with research_save_note and waits
+// for the updates of the note's resource and of the index it joins.
+func TestResearchNoteUpdates(t *testing.T) {
+	t.Parallel()
+	h := load(t, nil, "../examples/research")
+	got := make(chan host.ResourceUpdate, 2)
+	remove := h.OnResourceUpdated(func(u host.ResourceUpdate) {
+		select {
+		case got <- u:
+		default:
+		}
+	})
+	defer remove()
+	res, err := h.Call(context.Background(), &host.CallRequest{
+		Tool: "research_save_note", Input: json.RawMessage(`{"path":"notes/plan.md","text":"# Plan\n"}`),
+		Session:  inWorkspace(t.TempDir()),
+		Approver: func(context.Context, *host.ApprovalRequest) (bool, error) { return true, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStatus(t, res, host.StatusCompleted)
+	want := map[string]bool{"research://notes/notes%2Fplan.md": true, "research://notes/index": true}
+	for len(want) > 0 {
+		u := <-got
+		if u.Mod != "research" || !want[u.URI] {
+			t.Fatalf("got update %+v, want one of %v of mod research", u, want)
+		}
+		delete(want, u.URI)
+	}
+}

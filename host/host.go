@@ -18,6 +18,7 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modbuild"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -95,19 +96,35 @@ type Options struct {
 	// call of a tool that runs in the client; a call over it fails.
 	// Default 5m.
 	ClientTimeout time.Duration
-	// AllowUnconfined lets mods run where the kernel cannot confine them
-	// (Linux without Landlock ABI 6, macOS, Windows), with every right of
-	// the user who runs the host; without it such a host starts no mod
-	// and says why. Where the kernel can, mods are confined whatever it
-	// says: each reads its session's workspace and what its manifest's
-	// permissions allow, and nothing else.
+	// Installed are the directories, among those given to Load, of mods
+	// installed from published modules (modhost's mods.lock) rather than
+	// the user's own sources. They start only where this machine keeps
+	// every promise of confinement, unless AllowUnconfined.
+	Installed []string
+	// AllowUnconfined lets installed mods (Installed) run where this
+	// machine does not keep every promise of confinement (an older
+	// kernel's Landlock, no Landlock, macOS, Windows), with the
+	// confinement it offers, which may be none: with every right of the
+	// user who runs the host. Mods from the user's own sources run so
+	// without it. Where the machine keeps every promise, mods are confined
+	// whatever it says.
 	AllowUnconfined bool
+	// RequireConfinement refuses to start any mod where this machine does
+	// not keep every promise of confinement: each start fails with
+	// ErrUnconfined naming what is not enforced. For servers. Without it,
+	// mods from the user's own sources run with the strongest confinement
+	// the machine offers, and the host logs once, at Load, what it does
+	// not enforce. It contradicts AllowUnconfined.
+	RequireConfinement bool
 }
 
 func (o *Options) withDefaults() (Options, error) {
 	var r Options
 	if o != nil {
 		r = *o
+	}
+	if r.RequireConfinement && r.AllowUnconfined {
+		return r, errors.New("host: Options.RequireConfinement and Options.AllowUnconfined contradict each other: set one")
 	}
 	if r.CacheDir == "" {
 		dir, err := modbuild.DefaultRoot()
@@ -176,11 +193,17 @@ type Host struct {
 	// sweepOnce sweeps socket directories left by dead hosts, once, before
 	// the first mod starts.
 	sweepOnce sync.Once
-	// sandboxErr says why the kernel cannot confine mods; nil when it can.
-	sandboxErr error
 	// prebuilt reads the index of a prebuilt cache once: nil when
 	// Options.CacheDir is not one.
 	prebuilt func() (*modbuild.Index, error)
+	// enforced is what this machine enforces of the promises of
+	// confinement, learnt at Load.
+	enforced *sandbox.Enforcement
+	// gaps names the promises this machine does not keep; nil when it
+	// keeps them all.
+	gaps error
+	// installed holds the absolute directories of Options.Installed.
+	installed map[string]bool
 	// client holds the handlers of tools that run in the client.
 	clientTools clientTools
 	// feat holds resources, templates and resource update listeners.
@@ -250,9 +273,11 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 		sendGrace: true,
 		idPrefix:  newIDPrefix(),
 	}
+	if err := h.checkSandbox(); err != nil {
+		return nil, err
+	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.prebuilt = sync.OnceValues(func() (*modbuild.Index, error) { return modbuild.ReadIndex(o.CacheDir) })
-	h.checkSandbox()
 	ids := map[string]*mod{}
 	for _, l := range loadMods(h, dirs) {
 		m, err := l.m, l.err
@@ -380,7 +405,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	if err != nil {
 		return fail("%s: %w; run go generate in %s to write it again", manifest.FileName, err, dir)
 	}
-	m := &mod{h: h, dir: abs, man: man, availability: availability{given: dir}}
+	m := &mod{h: h, dir: abs, man: man, availability: availability{given: dir}, installed: h.installed[abs]}
 	m.ctx, m.cancel = context.WithCancel(h.ctx)
 	if err := freshness.Check(dir, man.ID, man.SourceHash); err != nil {
 		e := &ModError{Dir: dir, Mod: man.ID, Err: err, Reason: "its generated files are out of date"}

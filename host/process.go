@@ -33,7 +33,10 @@ import (
 type mod struct {
 	h   *Host
 	dir string
-	man *manifest.Manifest
+	// installed reports that the mod was installed from a published
+	// module (Options.Installed), not the user's own sources.
+	installed bool
+	man       *manifest.Manifest
 	availability
 	tele modTelemetry
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or
@@ -66,6 +69,9 @@ type proc struct {
 	workspace string
 	// confined reports that the host started the process confined.
 	confined bool
+	// mustReport reports that the process, confined, can tell so
+	// (sandbox.Policy.Reportable), and must say it is.
+	mustReport bool
 	// validates holds the tools whose input the mod checks with a
 	// generated validator for the same schema as the loaded manifest's.
 	validates map[string]bool
@@ -233,7 +239,7 @@ func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.I
 // sum, confined to workspace when the host confines mods.
 func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	id := m.man.ID
-	if err := m.h.unconfinedError(id); err != nil {
+	if err := m.h.unconfinedError(m); err != nil {
 		return nil, err
 	}
 	m.h.sweepOnce.Do(modproc.SweepSocketDirs)
@@ -250,6 +256,8 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	var policy *sandbox.Policy
 	if m.h.confining() {
 		policy = m.policy(bin, socketDir, workspace)
+		policy.ABI = m.h.enforced.ABI
+		policy.Seccomp = m.h.enforced.Seccomp == nil
 	}
 	// Tool calls go over a socketpair the process inherits, where there
 	// is one; the rest over gRPC.
@@ -287,7 +295,8 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		GRPCDialOptions: append(append(protocol.DialOptions(maxMsg), protocol.PeerDialOptions(run.PID)...),
 			telemetry.ModDialOptions(id)...),
 	})
-	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls, laneEnd: laneEnd}
+	p := &proc{m: m, client: client, run: run, tail: tail, socketDir: socketDir, workspace: workspace, confined: run.Confined(), calls: calls, laneEnd: laneEnd,
+		mustReport: policy != nil && policy.Reportable()}
 	// Close kills a process that is still starting; a started one it stops
 	// gracefully, as the mod's current process.
 	p.unwatch = context.AfterFunc(m.ctx, func() {
@@ -344,7 +353,7 @@ func (p *proc) describeAndActivate(bin string) error {
 		p.kill()
 		return err
 	}
-	if p.confined && !desc.Confined {
+	if p.mustReport && !desc.Confined {
 		p.kill()
 		return fmt.Errorf("start mod %s: the host confined its process, but the mod does not report being confined (%s)", id, bin)
 	}

@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"cmp"
 	"net"
 	"os"
 	"path/filepath"
@@ -8,7 +9,9 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/sandbox/probe"
+	"github.com/modkit/modkit/internal/testserver"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -20,19 +23,22 @@ import (
 // next call. The permitted mod, which declares network access, keeps TCP,
 // UDP and netlink route sockets, and is refused the rest alike.
 //
+// It runs with Landlock capped at ABI 0 (MODKIT_LANDLOCK_MAX_ABI), where
+// the filter and the empty capability set confine alone, and uncapped.
+//
 // Run as root, it checks that a root host's mods keep no capability. The
 // host's tests build their mods into a cache this user owns, so they do
 // not run as another user; the sandbox package's TestSeccompProbe does,
 // re-run unprivileged by TestSeccompProbeUnprivileged.
 func TestConfinementHoles(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
 	requireLandlock(t)
 	tcp, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tcp.Close()
-	go acceptAll(tcp)
+	go testserver.AcceptAll(tcp)
 	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -45,13 +51,24 @@ func TestConfinementHoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go acceptAll(ln)
+	go testserver.AcceptAll(ln)
 	gram, err := net.ListenPacket("unixgram", unixgramPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer gram.Close()
 
+	for _, abi := range []string{"0", ""} {
+		t.Run("ABI"+cmp.Or(abi, "latest"), func(t *testing.T) {
+			t.Setenv(sandbox.MaxABIEnv, abi)
+			tryHoles(t, tcp.Addr().String(), udp.LocalAddr().String(), unixPath, unixgramPath)
+		})
+	}
+}
+
+// tryHoles is TestConfinementHoles with a host confining as this
+// machine's enforcement report says.
+func tryHoles(t *testing.T, tcpAddr, udpAddr, unixPath, unixgramPath string) {
 	h := load(t, nil, hostileDir, permittedDir)
 	try := attempter(t, h, sdk.Session{ID: "s", Workspace: t.TempDir()})
 	self := func(mod string) string {
@@ -72,7 +89,6 @@ func TestConfinementHoles(t *testing.T) {
 		denied    string
 		permitted bool
 	}
-	tcpAddr, udpAddr := tcp.Addr().String(), udp.LocalAddr().String()
 	attempts := []attempt{
 		{"socket", "mptcp-dial " + tcpAddr, "may not connect to " + tcpAddr + " (it declares no network access)", true},
 		{"socket", "listen", "may not accept network connections", true},

@@ -479,6 +479,27 @@
 // when running it twice is safe: a task whose server stops is then run
 // again by another, rather than failed.
 //
+// Tasks are for MCP clients of revision 2026-07-28 on streamable HTTP
+// (modhost mcp --http) that declare the extension
+// io.modelcontextprotocol/tasks in a request's client capabilities, its
+// _meta:
+//
+//	{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+//	  "name": "research_search_workspace", "arguments": {"query": "DefineMod"},
+//	  "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+//	    "io.modelcontextprotocol/clientCapabilities": {
+//	      "extensions": {"io.modelcontextprotocol/tasks": {}}}}}}
+//
+// (with the headers MCP-Protocol-Version, Mcp-Method: tools/call and
+// Mcp-Name: research_search_workspace). Such a client not declaring it
+// calls a TaskOptional tool as a plain call and is refused a TaskRequired
+// one (-32021). Over stdio, in sessions of 2025-11-25 and earlier, and in
+// modhost call, the workbench and sdk/modtest, every call is plain.
+// tasks/get answers the task's status (working, input_required,
+// completed, failed, cancelled); its statusMessage is the handler's latest
+// Title or Status (Log lines are not shown), and its result, once
+// completed, the call's. docs/tasks.md walks through the requests.
+//
 // # Client-executed tools
 //
 // Some tools are best run by the client application that called them: it

@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined] COMMAND [ARGS]
+//	modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--allow-unconfined|--require-confinement] COMMAND [ARGS]
 //
 // Global flags, before the command:
 //
@@ -14,21 +14,30 @@
 //	--workspace  the session's workspace; default the current directory
 //	--agent      call tools as this agent: its allowlist applies
 //	--allow-unconfined
-//	             run mods where the kernel cannot confine them (Linux without
-//	             Landlock ABI 6, macOS, Windows), with every right of your user;
-//	             without it modhost starts no mod there and says why
+//	             run mods installed from mods.lock where this machine does not
+//	             enforce every limit on a mod (Linux before 6.12, macOS,
+//	             Windows), with what it enforces; mods from your own sources
+//	             run there without it
+//	--require-confinement
+//	             start no mod where this machine does not enforce every limit,
+//	             naming what is missing: for servers
 //
 // # Confinement
 //
-// On Linux every mod process is confined by Landlock to its manifest's
-// permissions (modhost inspect shows them): it reads its session's
+// On Linux every mod process is confined by Landlock, a seccomp filter and
+// an empty capability set to its manifest's permissions (modhost inspect shows them): it reads its session's
 // workspace and what the Go runtime needs, writes its private temporary
 // directory, and connects, runs programs, reads further paths or writes the
 // workspace only as it declares. A denied operation fails in the mod with
 // permission denied; the model reads which permission the mod lacks, and
-// $MODHOST_LOG=warn shows the operator what it tried. macOS and Windows do
-// not confine mods: there, as on a kernel without Landlock ABI 6, mods run
-// only with --allow-unconfined.
+// $MODHOST_LOG=warn shows the operator what it tried. What is enforced
+// depends on the kernel's Landlock ABI; modhost sandbox prints it, a row per
+// limit, with what the filter keeps below each ABI. Where a limit is not
+// enforced (Linux before 6.12, macOS and Windows, which have neither),
+// mods from your own sources run anyway and modhost
+// says once on stderr, and in list, what is not enforced; mods installed
+// from mods.lock need --allow-unconfined, and --require-confinement refuses
+// every mod instead.
 //
 // Commands:
 //
@@ -42,6 +51,11 @@
 //	                                          run one tool; activity on stderr
 //	command ID [ARGS_JSON]                    run a command
 //	slash ID [TEXT...]                        run a slash command
+//	read [--out FILE] URI | URI_TEMPLATE NAME=VALUE...
+//	                                          read a resource: its text, or a binary
+//	                                          one's MIME type and size
+//	prompt [--answer KEY=VALUE]... NAME [ARG=VALUE...]
+//	                                          get a prompt's messages
 //	mcp [--http ADDR] [--session-timeout D] [--max-sessions N] [--state-key-file FILE] [--state-ttl D]
 //	                                          serve the tools over MCP: stdio, or
 //	                                          streamable HTTP at http://ADDR/mcp
@@ -56,6 +70,8 @@
 //	build [-o DIR] [--goos OS] [--goarch ARCH]
 //	                                          build every mod into a prebuilt cache, which
 //	                                          a host with no go command runs from
+//	sandbox [--json]                          what this machine enforces of the limits on
+//	                                          a mod, a row per limit
 //
 // Every command runs the mods ./mods.lock pins, besides --mods (and instead
 // of the bundled examples): each is checked against its lock entry first,

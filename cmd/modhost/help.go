@@ -33,6 +33,14 @@ var commandDocs = map[string]commandDoc{
 		"value, and prints its message."},
 	"slash": {args: "ID [TEXT...]", summary: "Runs a slash command (with or without its leading /) on the text " +
 		"that follows, and prints its message."},
+	"read": {args: "URI | URI_TEMPLATE NAME=VALUE...", summary: "Reads a resource of a loaded mod, as an MCP " +
+		"client's resources/read does: by its URI, or by a resource template with a value for each of its " +
+		"variables, and prints its text; of a binary resource, its MIME type and size. --out writes the " +
+		"contents, text or binary, to a file.\n" +
+		"Exits 2 for a URI no loaded mod has, 1 when its mod says the resource does not exist."},
+	"prompt": {args: "NAME [ARG=VALUE...]", summary: "Gets the messages of a prompt (a slash command) with its " +
+		"arguments, as an MCP client's prompts/get does, and prints them, each under a line naming its role. " +
+		"Exits 2 for an unknown prompt, a required argument left out or one it does not declare."},
 	"mcp": {summary: "Serves the loaded mods' tools over the Model Context Protocol: newline-delimited " +
 		"JSON-RPC on stdin and stdout, or with --http streamable HTTP at http://ADDR/mcp.\n" +
 		"On stdio it serves until stdin ends, then lets the calls in flight finish and writes their answers " +
@@ -81,6 +89,13 @@ var commandDocs = map[string]commandDoc{
 		"directories, into an image (docs/deploy.md). Give it a directory of its own: a prebuilt cache is never " +
 		"built into by a host again.\n" +
 		"Exits 1 naming each mod that does not load or build; the cache is then not made prebuilt."},
+	"sandbox": {summary: "Prints what this machine enforces of the limits on a mod process, a row per limit: enforced " +
+		"by Landlock ABI N, by seccomp, every capability dropped, or why not (the Landlock the kernel offers, a " +
+		"kernel refusing the seccomp filter, neither on macOS and Windows), with what the filter keeps below each " +
+		"Landlock ABI. Mods from your " +
+		"own sources run with what it enforces, and modhost says once on stderr what it does not; mods installed " +
+		"from mods.lock need every limit kept unless --allow-unconfined; --require-confinement refuses every mod " +
+		"then. $MODKIT_LANDLOCK_MAX_ABI=N confines as a kernel offering Landlock ABI N would (0: none), for tests."},
 	"cache trim": {summary: "Removes from the build cache the binaries, build records, generated sources and " +
 		"module copies no host has used for --unused (default 5 days), as every host does by itself once a day " +
 		"after a build; like go clean -cache, but what a host is building or starting, or a process runs, stays. " +

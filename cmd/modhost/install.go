@@ -179,7 +179,7 @@ func (e *env) install(ctx context.Context, path, version string, locked []modloc
 // startMod loads the mod in dir, builds and starts it, and returns its
 // manifest.
 func (e *env) startMod(ctx context.Context, dir string) (*manifest.Manifest, error) {
-	e.mods = []string{dir}
+	e.mods, e.installed = []string{dir}, []string{dir}
 	h, err := e.load()
 	if err != nil {
 		return nil, err

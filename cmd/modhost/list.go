@@ -113,6 +113,9 @@ func runList(_ context.Context, e *env, args []string) int {
 	}
 	w.Flush()
 	writePermissions(e.stdout, h.Mods(), tools)
+	if why := h.Unconfined(); why != nil && len(tools) > 0 {
+		fmt.Fprintf(e.stdout, "\nnot enforced here: %v (modhost sandbox shows each limit)\n", why)
+	}
 	return listStatus(h)
 }
 

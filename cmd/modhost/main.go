@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/manifest"
@@ -48,9 +49,17 @@ type env struct {
 	// scopes are the OAuth scopes the local user holds (--scopes); nil
 	// for every scope.
 	scopes []string
-	// allowUnconfined runs mods where the kernel cannot confine them.
+	// installed are the directories of mods installed from mods.lock.
+	installed []string
+	// allowUnconfined runs installed mods where the machine does not keep
+	// every promise of confinement.
 	allowUnconfined bool
-	logFormat       string // "text" or "json"
+	// requireConfinement refuses every mod there instead.
+	requireConfinement bool
+	// noticeOnce says once per process, as dev loads again and again,
+	// what this machine does not enforce.
+	noticeOnce sync.Once
+	logFormat  string // "text" or "json"
 }
 
 // usageError is a mistake in the command line: exit 2.
@@ -75,16 +84,19 @@ var subcommands = map[string]func(ctx context.Context, e *env, args []string) in
 	"verify":  runVerify,
 	"cache":   runCache,
 	"build":   runBuild,
+	"sandbox": runSandbox,
+	"read":    runRead,
+	"prompt":  runPrompt,
 }
 
 // needsMods reports whether the command runs mods; the lock and cache
 // commands do not (get loads the ones it installs, build the ones it
 // builds).
 func needsMods(name string) bool {
-	return !lockCommands[name] && name != "cache" && name != "cache trim" && name != "build"
+	return !lockCommands[name] && name != "cache" && name != "cache trim" && name != "build" && name != "sandbox"
 }
 
-const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--scopes LIST] [--allow-unconfined] [--log-format text|json] COMMAND [ARGS]
+const usage = `usage: modhost [--mods DIR[,DIR...]] [--workspace DIR] [--agent NAME] [--scopes LIST] [--allow-unconfined|--require-confinement] [--log-format text|json] COMMAND [ARGS]
 
 commands:
   list [--json] [tools|prompts|resources]
@@ -94,6 +106,10 @@ commands:
                                         run a tool
   command ID [ARGS_JSON]                run a command
   slash ID [TEXT...]                    run a slash command
+  read [--out FILE] URI | URI_TEMPLATE NAME=VALUE...
+                                        read a resource
+  prompt [--answer K=V] NAME [ARG=VALUE...]
+                                        get a prompt's messages
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
       [--auth-issuer URL --resource URL]
                                         serve tools over the Model Context Protocol
@@ -108,6 +124,7 @@ commands:
   cache trim [-n] [--unused D]          remove what the build cache has not used for 5 days (D)
   build [-o DIR] [--goos OS] [--goarch ARCH]
                                         build every mod into a prebuilt cache, for a host with no go command
+  sandbox [--json]                      show what this machine enforces of the mods' confinement
 
 Every command also runs the mods ./mods.lock pins, from the module cache.
 
@@ -133,7 +150,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return nil
 	})
-	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods even where the kernel cannot confine them to their declared permissions")
+	allowUnconfined := fs.Bool("allow-unconfined", false, "run mods installed from mods.lock even where this machine does not enforce every declared limit")
+	requireConfinement := fs.Bool("require-confinement", false, "start no mod where this machine does not enforce every declared limit (for servers)")
 	logFormat := fs.String("log-format", "text", "log as `text` or json lines (log/slog), with trace and call ids; json logs at info unless $MODHOST_LOG sets a level")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -165,7 +183,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "modhost: --log-format %q: want text or json\n%s", *logFormat, usage)
 		return exitUsage
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, scopes: scopes, logFormat: *logFormat, allowUnconfined: *allowUnconfined, modsFlag: *mods}
+	if *allowUnconfined && *requireConfinement {
+		fmt.Fprintf(stderr, "modhost: --allow-unconfined and --require-confinement contradict each other: pass one\n%s", usage)
+		return exitUsage
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, agent: *agent, logFormat: *logFormat,
+		allowUnconfined: *allowUnconfined, requireConfinement: *requireConfinement, scopes: scopes, modsFlag: *mods}
 	if helpAsked(rest) {
 		// The command parses its flags, and prints its help, before it
 		// needs any mod.
@@ -204,6 +227,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitUsage
 	}
 	e.mods = append(e.mods, locked...)
+	e.installed = locked
 	return sub(ctx, e, rest)
 }
 
@@ -301,7 +325,8 @@ func repoRoot(d string) string {
 // load loads the mods with the CLI's options: builds report on stderr, and
 // logs go there too when $MODHOST_LOG asks.
 func (e *env) load() (*host.Host, error) {
-	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE"), AllowUnconfined: e.allowUnconfined}
+	opts := &host.Options{Progress: e.stderr, CacheDir: os.Getenv("MODKIT_CACHE"), Installed: e.installed,
+		AllowUnconfined: e.allowUnconfined, RequireConfinement: e.requireConfinement}
 	if lv := os.Getenv("MODHOST_LOG"); lv != "" || e.logFormat == "json" {
 		var level slog.Level
 		if lv != "" {
@@ -312,9 +337,16 @@ func (e *env) load() (*host.Host, error) {
 		opts.Logger = slog.New(e.logHandler(level))
 	}
 	h, err := host.Load(e.mods, opts)
-	if err == nil && e.allowUnconfined {
+	if err == nil && opts.Logger == nil && !e.requireConfinement {
+		// The host logs it, to a logger that discards: say it here, once.
 		if why := h.Unconfined(); why != nil {
-			fmt.Fprintf(e.stderr, "modhost: mods run unconfined, with every right of your user: %v\n", why)
+			e.noticeOnce.Do(func() {
+				who := "mods from your own sources"
+				if e.allowUnconfined {
+					who = "mods" // installed ones too
+				}
+				fmt.Fprintf(e.stderr, "modhost: %s run with the confinement this machine offers; %v (modhost sandbox shows each limit)\n", who, why)
+			})
 		}
 	}
 	return h, err

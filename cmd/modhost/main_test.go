@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/testenv"
 )
 
@@ -121,6 +123,24 @@ func waitFor(t *testing.T, path string) {
 	t.Fatalf("%s does not exist after 3 minutes", filepath.Base(path))
 }
 
+// landlockCondition answers [landlockN]: whether the kernel offers
+// Landlock ABI N or later; and [seccomp]: whether it accepts the seccomp
+// filter.
+func landlockCondition(cond string) (bool, error) {
+	if cond == "seccomp" {
+		return sandbox.SeccompSupported() == nil, nil
+	}
+	v, ok := strings.CutPrefix(cond, "landlock")
+	if !ok {
+		return false, fmt.Errorf("unknown condition %q", cond)
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return false, fmt.Errorf("condition %q: want landlockN, N a Landlock ABI", cond)
+	}
+	return sandbox.ABI() >= n, nil
+}
+
 func TestScripts(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")
@@ -144,6 +164,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"waitfile": waitFile,
 		},
+		Condition: landlockCondition,
 		Setup: func(e *testscript.Env) error {
 			for k, v := range goEnv {
 				e.Setenv(k, v)
@@ -200,10 +221,10 @@ func TestCommandHelp(t *testing.T) {
 	wantFlags := map[string][]string{
 		"list":    {"-json"},
 		"inspect": {"-json", "-markdown"},
-		"call":    {"-json", "-yes", "-timeout duration", "-session string"},
-		"command": {"-session string"},
+		"call":    {"-json", "-yes", "-timeout duration", "-session string", "-audit-log FILE", "-audit-arguments", "-replica string"},
+		"command": {"-session string", "-audit-log FILE", "-audit-arguments", "-replica string"},
 		"slash":   {"-session string"},
-		"mcp":     {"-http host:port", "-session-timeout duration", "-max-sessions int"},
+		"mcp":     {"-http host:port", "-session-timeout duration", "-max-sessions int", "-audit-log FILE", "-rate-limit N/s"},
 		"dev":     {"-addr string", "-open"},
 		"get":     {"-yes"},
 		"update":  {"-yes"},
@@ -211,6 +232,9 @@ func TestCommandHelp(t *testing.T) {
 		"verify":  {},
 		"cache":   {"-json"},
 		"build":   {"-o directory", "-goos os", "-goarch arch"},
+		"sandbox": {"-json"},
+		"read":    {"-out FILE", "-session string"},
+		"prompt":  {"-answer KEY=VALUE", "-session string"},
 	}
 	for name := range subcommands {
 		flags, ok := wantFlags[name]

@@ -42,6 +42,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	storeSpec := fs.String("store", "memory", "keep tasks in `STORE`: memory (this process), or redis://HOST:PORT/DB, shared by every replica of one URL")
 	taskTTL := fs.Duration("task-ttl", mcpbridge.DefaultTaskTTL, "how long a task and its result are kept")
 	taskLease := fs.Duration("task-lease", mcpbridge.DefaultTaskLease, "how long a task stays working after its replica last renewed its claim: a killed replica's tasks fail after this long")
+	taskMaxLive := fs.Int("task-max-live", mcpbridge.DefaultTaskMaxLive, "how many live tasks (working, or waiting for answers) one client may have on this replica: one more is refused (a client is the token's subject with --auth-issuer, every caller together without)")
+	taskMaxBytes := fs.Int64("task-max-bytes", mcpbridge.DefaultTaskMaxBytes, "how many `bytes` one client's tasks on this replica may keep (inputs, results): the oldest ended tasks are evicted to make room")
 	drain := fs.Duration("drain", 30*time.Second, "with --http, on SIGTERM how long requests and tasks in flight have to finish")
 	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
@@ -55,8 +57,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if fs.NArg() > 0 {
 		return e.fail(usagef("mcp: unexpected argument %q", fs.Arg(0)))
 	}
-	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *drain < 0 || *storeGrace < 0 {
-		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl and --task-lease must be positive, --drain and --store-grace not negative"))
+	if *sessionTimeout <= 0 || *maxSessions <= 0 || *stateTTL <= 0 || *taskTTL <= 0 || *taskLease <= 0 || *taskMaxLive <= 0 || *taskMaxBytes <= 0 || *drain < 0 || *storeGrace < 0 {
+		return e.fail(usagef("mcp: --session-timeout, --max-sessions, --state-ttl, --task-ttl, --task-lease, --task-max-live and --task-max-bytes must be positive, --drain and --store-grace not negative"))
 	}
 	if (*authIssuer == "") != (*resource == "") {
 		return e.fail(usagef("mcp: --auth-issuer and --resource go together"))
@@ -130,7 +132,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease, Scopes: e.scopes, Audit: auditLog})
+		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease,
+		TaskMaxLive: *taskMaxLive, TaskMaxBytes: *taskMaxBytes, Scopes: e.scopes, Audit: auditLog})
 	if err != nil {
 		return e.fail(err)
 	}
@@ -156,7 +159,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth, RateLimit: limiter,
-		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h) }}, tel.MetricsHandler())
+		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h, e.requireConfinement) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
@@ -177,8 +180,12 @@ func rateLimiter(storeSpec string, rate int, logger *slog.Logger) (ratelimit.Lim
 }
 
 // modsReady says why h's mods cannot serve: one that did not load, or
-// whose generated files are stale.
-func modsReady(h *host.Host) error {
+// whose generated files are stale, or, when the host requires full
+// confinement, a machine that does not enforce every limit.
+func modsReady(h *host.Host, requireConfinement bool) error {
+	if why := h.Unconfined(); why != nil && requireConfinement {
+		return fmt.Errorf("%w: %v (--require-confinement)", host.ErrUnconfined, why)
+	}
 	if bad := h.Unavailable(); len(bad) > 0 {
 		return fmt.Errorf("mod %s is unavailable: %s", bad[0].Dir, bad[0].Reason)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/sandbox"
 )
 
 // The tests here end modhost in each way a client or an operator does
@@ -202,23 +205,7 @@ func TestMCPStdioEnds(t *testing.T) {
 func TestMCPHTTPSignal(t *testing.T) {
 	t.Parallel()
 	cmd := modhostCommand(t, "mcp", "--http", "127.0.0.1:0", "--drain", "1s")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	url := ""
-	sc := bufio.NewScanner(stderr)
-	for url == "" && sc.Scan() {
-		url = regexp.MustCompile(`http://127\.0\.0\.1:\d+/mcp`).FindString(sc.Text())
-	}
-	if url == "" {
-		t.Fatal("modhost printed no URL")
-	}
-	go io.Copy(io.Discard, stderr)
+	url := startHTTP(t, cmd) + "/mcp"
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).
@@ -355,4 +342,50 @@ func TestMCPStdioEndsHungTool(t *testing.T) {
 		t.Errorf("exit code: got %d, want %d", code, exitOK)
 	}
 	waitGone(t, mods)
+}
+
+// TestRequireConfinementNotReady checks that a replica that requires full
+// confinement, on a machine that does not enforce every limit (here
+// Landlock capped at ABI 3), reports itself unready, naming why.
+func TestRequireConfinementNotReady(t *testing.T) {
+	t.Parallel()
+	cmd := modhostCommand(t, "--require-confinement", "mcp", "--http", "127.0.0.1:0", "--drain", "1s")
+	cmd.Env = append(cmd.Env, sandbox.MaxABIEnv+"=3")
+	resp, err := http.Get(startHTTP(t, cmd) + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(string(body), "mods cannot be fully confined here: this machine does not enforce") {
+		t.Errorf("/readyz: got %d %q, want 503 naming what is not enforced", resp.StatusCode, body)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if code, _ := waitExit(t, cmd, time.Now()); code != exitOK {
+		t.Errorf("exit code: got %d, want %d", code, exitOK)
+	}
+}
+
+// startHTTP starts cmd, a modhost mcp --http, and returns the address it
+// serves, http://127.0.0.1:PORT; the process is killed when the test ends.
+func startHTTP(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	url := ""
+	sc := bufio.NewScanner(stderr)
+	for url == "" && sc.Scan() {
+		url = regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(sc.Text())
+	}
+	if url == "" {
+		t.Fatal("modhost printed no URL")
+	}
+	go io.Copy(io.Discard, stderr)
+	return url
 }

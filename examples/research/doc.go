@@ -30,6 +30,20 @@
 // the workspace's files. It has no Run: a person typing it reads the
 // prompt's text.
 //
+// # Resources
+//
+// The notes are resources, for a client to read: research://notes/index
+// lists the workspace's .md and .txt files as Markdown links, and the
+// template research://notes/{path} reads one, its slash path
+// percent-encoded as one segment (research://notes/notes%2Ffindings.md).
+// The template's path completes from the notes. research_save_note tells
+// the host which of the two it changed, for subscribed clients to read
+// them again. A path that leaves the
+// workspace, or a file that is no note, is refused as the tools refuse it:
+//
+//	modhost read research://notes/index
+//	modhost read 'research://notes/{path}' path=notes/findings.md
+//
 // # Reading a workspace safely
 //
 // The search is the pattern to copy for a tool that reads the workspace

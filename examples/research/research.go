@@ -81,6 +81,10 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		Run:   workspaceStats,
 	}},
 	SlashCommands: []sdk.SlashCommand{summarize},
+	// The notes research_save_note writes, for a client to read: the
+	// index, and each note by its path.
+	Resources:         []sdk.Resource{notesIndex},
+	ResourceTemplates: []sdk.ResourceTemplate{noteResource},
 	Hooks: []sdk.Hook{{
 		BeforeAction: sdk.ActionToolCall,
 		Run:          refuseWholeDiskSearch,

@@ -168,6 +168,12 @@ func saveNote(tc *sdk.ToolContext, in SaveNoteInput) (sdk.Result, error) {
 		root.Remove(tmp)
 		return sdk.Result{}, fmt.Errorf("write %s: %s", in.Path, unwrapPathError(err))
 	}
+	// Clients subscribed to the note, or to the index it joins, read them
+	// again.
+	tc.ResourceUpdated(noteURI(in.Path))
+	if old < 0 {
+		tc.ResourceUpdated(notesIndexURI)
+	}
 	if old < 0 {
 		return sdk.Text(fmt.Sprintf("Saved the note as %s (%s, a new file).", in.Path, size(int64(len(in.Text))))), nil
 	}

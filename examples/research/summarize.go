@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/url"
 	"path"
 	"path/filepath"
@@ -82,31 +81,6 @@ func completePath(_ context.Context, env *sdk.Env, req sdk.CompletionRequest) (s
 	if req.Argument != "path" {
 		return sdk.Completion{}, nil
 	}
-	root, err := env.Session.OpenWorkspace()
-	if err != nil {
-		return sdk.Completion{}, err
-	}
-	defer root.Close()
-	var c sdk.Completion
-	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // an unreadable directory holds no suggestion
-		}
-		if d.IsDir() {
-			if p != "." && skipDirs[d.Name()] {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() || !strings.HasPrefix(p, req.Value) {
-			return nil
-		}
-		if len(c.Values) == maxCompletions {
-			c.HasMore = true
-			return fs.SkipAll
-		}
-		c.Values = append(c.Values, p)
-		return nil
-	})
-	return c, err
+	names, more, err := workspaceFiles(env, req.Value, maxCompletions, func(string) bool { return true })
+	return sdk.Completion{Values: names, HasMore: more}, err
 }

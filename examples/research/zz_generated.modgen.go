@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:b2eec10ce06f89955d2e5a3c663ca31fc8f1824ed46cb052f501927c31fd5dcc",
+  "sourceHash": "sha256:c67dec12d896e563012d3a3709620743cbc24a6dc8d6f5b74ec33fb321ec3eba",
   "tools": [
     {
       "name": "research_word_count",
@@ -280,6 +280,25 @@ const modkitManifest = `{
           "description": "What the summary should dwell on, like \"open questions\"."
         }
       ],
+      "completes": true
+    }
+  ],
+  "resources": [
+    {
+      "uri": "research://notes/index",
+      "name": "notes_index",
+      "title": "Notes in the workspace",
+      "description": "The .md and .txt files of the workspace, research_save_note's notes among them, as a Markdown list of links to each note's resource.",
+      "mimeType": "text/markdown"
+    }
+  ],
+  "resourceTemplates": [
+    {
+      "uriTemplate": "research://notes/{path}",
+      "name": "note",
+      "title": "A note",
+      "description": "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
+      "mimeType": "text/markdown",
       "completes": true
     }
   ],

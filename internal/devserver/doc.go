@@ -5,7 +5,8 @@
 // Run), watches activity live, approves or denies the calls that ask,
 // answers the calls of a tool only a client runs as that client would, sees
 // outcomes (with their client actions) and views, runs commands, slash
-// commands and agents, and sees each edit of a mod's sources picked up
+// commands and agents, gets prompts and reads resources with their
+// arguments completed as they are typed, and sees each edit of a mod's sources picked up
 // without a refresh, or a banner saying why it did not build. A tool's
 // panel says when it asks for approval and where it runs, and lists the
 // client actions it may emit with their params; its "What a client
@@ -51,6 +52,13 @@
 //	                             lists it (?agent=NAME), or why it is not
 //	POST /api/command            {id, args} → the command's message
 //	POST /api/slash              {id, text} → the slash command's message
+//	POST /api/prompt             {id, arguments} → the prompt's messages, as
+//	                             prompts/get gives them
+//	POST /api/complete           {prompt | template, argument, value, context}
+//	                             → {values, total, hasMore}, as
+//	                             completion/complete gives them
+//	POST /api/read               {uri} → the resource's text, or a binary
+//	                             one's size, as resources/read gives it
 //	GET  /api/events             the state's version, then its changes:
 //	                             "state", "call" (SSE)
 //

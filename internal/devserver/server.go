@@ -107,6 +107,9 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	mux.HandleFunc("GET /api/tools/{name}/mcp", s.mcpEntry)
 	mux.HandleFunc("POST /api/command", s.command)
 	mux.HandleFunc("POST /api/slash", s.slash)
+	mux.HandleFunc("POST /api/prompt", s.prompt)
+	mux.HandleFunc("POST /api/complete", s.complete)
+	mux.HandleFunc("POST /api/read", s.read)
 	mux.HandleFunc("GET /api/events", s.events)
 	s.mux = mux
 	return s, nil
@@ -200,8 +203,8 @@ type stateJSON struct {
 	// Permissions are what each mod, by id, may do, one permission a
 	// line, in the words of modhost inspect.
 	Permissions map[string][]string `json:"permissions"`
-	// Unconfined says why mods run unconfined; empty when the host
-	// confines them.
+	// Unconfined names the limits on mods this machine does not enforce,
+	// and why; empty when the host confines mods fully.
 	Unconfined string `json:"unconfined,omitempty"`
 	// Views are the field trees of the mods' schemas, by mod id: the page
 	// shows them as modhost inspect prints them.

@@ -210,6 +210,9 @@ func TestTokenRequired(t *testing.T) {
 		{"GET", "/api/tools/quick_echo/mcp"},
 		{"POST", "/api/command"},
 		{"POST", "/api/slash"},
+		{"POST", "/api/prompt"},
+		{"POST", "/api/complete"},
+		{"POST", "/api/read"},
 		{"GET", "/api/events"},
 	}
 	for _, e := range endpoints {

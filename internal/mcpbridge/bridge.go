@@ -70,6 +70,18 @@ type Options struct {
 	// last said it runs it: a replica that dies leaves its tasks failed
 	// after this long. Default DefaultTaskLease.
 	TaskLease time.Duration
+	// TaskMaxLive caps the live tasks (working, or waiting for answers)
+	// of one principal (of the server's callers together without
+	// authorization) created on this replica: a call that would make
+	// one more gets a JSON-RPC error naming the cap. Default
+	// DefaultTaskMaxLive.
+	TaskMaxLive int
+	// TaskMaxBytes caps the bytes the tasks of one principal created on
+	// this replica keep (inputs, results, errors, questions): the oldest
+	// ended tasks are evicted to make room, and a call whose task does
+	// not fit beside the live ones gets a JSON-RPC error naming the cap.
+	// Default DefaultTaskMaxBytes.
+	TaskMaxBytes int64
 	// Scopes are the OAuth scopes of a caller with no access token: the
 	// local user of stdio, or of an HTTP handler without
 	// HTTPOptions.Auth. Tools that need a scope outside them are hidden

@@ -98,6 +98,9 @@
 // chosen per request. It adds DNS-rebinding and cross-origin protection,
 // sessions that expire only when idle with no event stream open, a cap on
 // sessions, JSON-RPC error bodies, and no response to a cancelled call.
+// A session's event streams are resumable: each POST's stream starts with
+// a priming event that carries a retry field, and a client whose stream
+// ended before its answer gets the rest with GET and Last-Event-ID.
 // [HTTPHandler.Drain] prepares a replica to stop; [HTTPHandler.Ready],
 // [HTTPHandler.StoreReachable] and [HTTPHandler.StoreUnreachableFor] back
 // modhost's /readyz.
@@ -144,5 +147,28 @@
 // shared by replicas) for [Options].TaskTTL. A replica renews a lease on
 // the tasks it runs; a task whose lease lapsed fails when next read, or,
 // when its tool is annotated idempotent or read-only, runs again on the
-// replica that read it.
+// replica that read it. Expired tasks are swept every minute (or every
+// TTL, when shorter) while the server has tasks, until it closes.
+//
+// # Whose tasks
+//
+// Behind [HTTPOptions].Auth a task belongs to its creator: the token's
+// issuer and subject, or its client id when it has no subject. The
+// creator travels with the task in the store, so on every replica another
+// principal's tasks/get, tasks/update, tasks/cancel and
+// subscriptions/listen read it exactly as an unknown task. Without
+// authorization every caller is the same principal, as before.
+//
+// Each principal (every caller together without authorization) has caps
+// on the tasks it created on a replica. Past [Options].TaskMaxLive live
+// tasks (working or waiting for answers), a call that would make one more
+// is refused with a JSON-RPC error naming the cap: a live task holds a
+// handler at work, which only its end or a cancellation frees, and
+// evicting one would lose work the client still waits for. Past
+// [Options].TaskMaxBytes (inputs, results, errors and questions kept),
+// the principal's oldest ended tasks are evicted to make room: an ended
+// task is the client's to fetch, which the TTL would drop anyway, and
+// refusing new work for want of a fetch would stall a client that never
+// fetches; a task that does not fit beside the live ones alone is
+// refused. A principal spread over n replicas may hold n times the caps.
 package mcpbridge

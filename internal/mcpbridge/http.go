@@ -126,6 +126,10 @@ type HTTPHandler struct {
 //     otherwise), lists hide the tools its scopes do not cover, and a
 //     call of one gets 403 insufficient_scope; the metadata the 401
 //     names is the embedder's to serve (mcpauth's MetadataHandler);
+//   - in a session of 2025-11-25, a POST's event stream starts with a
+//     priming event that carries a retry field, and a client whose stream
+//     ended before its answer resumes it with GET and Last-Event-ID
+//     (httpstream.go).
 //   - a plain stateless tools/call (2026-07-28; no progress, logs or
 //     answers, no header-mirrored arguments) is served without the SDK's
 //     stateless handler, which builds a session per request: same
@@ -154,7 +158,10 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	// The SDK's own session timeout counts only POST requests, so a client
 	// idle with its event stream open would lose its session: the clock
 	// counts both.
-	h.sessions = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger})
+	// The event store makes a session's event streams resumable
+	// (httpstream.go).
+	h.sessions = withSSERetry(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		Logger: o.Logger, EventStore: cancelledUnstored{mcp.NewMemoryEventStore(nil), &h.inflight}}))
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

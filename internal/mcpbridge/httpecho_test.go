@@ -75,6 +75,7 @@ func TestHTTPSessionErrorsSmall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	io.Copy(io.Discard, resp.Body) // as a client reads its answer, before the session's next request
 	resp.Body.Close()
 	session := resp.Header.Get("Mcp-Session-Id")
 	if session == "" {
@@ -162,8 +163,13 @@ func answerError(t *testing.T, req *http.Request) (status, code int, body []byte
 	body, _ = io.ReadAll(resp.Body)
 	data := body
 	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		if i := bytes.Index(data, []byte("data: ")); i >= 0 {
-			data = data[i+len("data: "):]
+		// The first event with data: a session's stream starts with a
+		// priming event, whose data is empty.
+		for line := range bytes.Lines(body) {
+			if d, ok := bytes.CutPrefix(line, []byte("data: ")); ok && len(bytes.TrimSpace(d)) > 0 {
+				data = d
+				break
+			}
 		}
 	} else if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("got Content-Type %q, want application/json: %.300s", ct, body)

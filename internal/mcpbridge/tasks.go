@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/coalesce"
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/sdk"
 )
@@ -55,6 +57,7 @@ type taskRunner struct {
 	replica string // this process's id, as tasks' owner
 	ttl     time.Duration
 	lease   time.Duration
+	quota   *taskQuota
 	hold    time.Duration // taskGetHold; tests change it
 	tools   map[string]taskTool
 
@@ -88,6 +91,7 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 		store = taskstore.NewMemory()
 	}
 	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
+		quota: newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
 		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
@@ -100,11 +104,13 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 }
 
 // begin starts, with the first task here, what tasks need: listening for
-// cancellations, and renewing the leases.
+// cancellations and changes, renewing the leases, sweeping.
 func (tr *taskRunner) begin() {
 	tr.once.Do(func() {
 		tr.store.Subscribe(tr.ctx, tr.cancelled)
+		tr.hearChanges()
 		go tr.renewLeases()
+		go tr.janitor()
 	})
 }
 
@@ -470,12 +476,19 @@ task:
 		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: caps,
 		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
+		Creator:    creatorOf(ctx),
 	}
+	tr.begin()
 	if out := r.endedWith(); out != nil && (out.err != nil || out.res.Status != host.StatusAsking) {
 		// It ended too: the task is created ended, in one write.
 		return tr.createEnded(ctx, r, task, *out)
 	} // questions: the task starts working, as any does
+	if err := tr.quota.admit(task, now); err != nil {
+		r.leave()
+		return nil, err
+	}
 	if err := tr.store.Create(ctx, task); err != nil {
+		tr.quota.forget(task.ID)
 		r.leave()
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
@@ -498,7 +511,11 @@ func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.T
 	}
 	change(task)
 	task.UpdatedAt = time.Now()
+	if err := tr.quota.admit(task, task.UpdatedAt); err != nil {
+		return nil, err
+	}
 	if err := tr.store.Create(ctx, task); err != nil {
+		tr.quota.forget(task.ID)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
 	return createTaskResult(task), nil
@@ -528,7 +545,7 @@ func (r *run) finish(out runResult) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err = r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
+	after, err := r.tr.store.Update(ctx, id, func(t *taskstore.Task) error {
 		if t.Owner != r.tr.replica {
 			return errNotOwner // the lease lapsed and another replica took it
 		}
@@ -536,6 +553,9 @@ func (r *run) finish(out runResult) {
 		t.UpdatedAt = time.Now()
 		return nil
 	})
+	if after != nil {
+		r.tr.quota.changed(after) // at once: the store's notice may come later
+	}
 	if err != nil && !errors.Is(err, taskstore.ErrEnded) {
 		r.tr.br.opts.Logger.Warn("mcp: store a task's outcome", "task", id, "err", err)
 	}
@@ -723,6 +743,26 @@ type taskParams struct {
 	InputResponses map[string]json.RawMessage `json:"inputResponses"`
 }
 
+// creatorOf names the principal an authorized request speaks for, as a
+// task records its creator: the issuer and the subject, or the client id
+// when the token has no subject. It is "" without authorization.
+func creatorOf(ctx context.Context) string {
+	p := mcpauth.PrincipalFrom(ctx)
+	if p == nil {
+		return ""
+	}
+	var iss string
+	json.Unmarshal(p.Claims["iss"], &iss)
+	if p.Subject != "" {
+		return iss + " sub " + strconv.Quote(p.Subject)
+	}
+	return iss + " client_id " + strconv.Quote(p.ClientID)
+}
+
+// errNotYours refuses a change of a task another principal created: it
+// reads as an unknown task.
+var errNotYours = errors.New("another principal created the task")
+
 func unknownTask(id string) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "unknown task " + echo(id) + ": it never existed, or its TTL has passed"}
 }
@@ -755,7 +795,7 @@ func (tr *taskRunner) get(ctx context.Context, p *taskParams) (json.RawMessage, 
 // replica's lease has lapsed fails, or, idempotent, runs again here.
 func (tr *taskRunner) read(ctx context.Context, id string) (*taskstore.Task, error) {
 	t, err := tr.store.Get(ctx, id)
-	if errors.Is(err, taskstore.ErrNotFound) {
+	if errors.Is(err, taskstore.ErrNotFound) || err == nil && t.Creator != creatorOf(ctx) {
 		return nil, unknownTask(id)
 	}
 	if err != nil {
@@ -855,19 +895,25 @@ func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answ
 // cancel answers tasks/cancel: the task is cancelled at once, and its run
 // on whichever replica has it is told to stop.
 func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessage, error) {
-	_, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+	who := creatorOf(ctx)
+	t, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
+		if t.Creator != who {
+			return errNotYours
+		}
 		t.Status, t.StatusMessage, t.UpdatedAt = taskstore.Cancelled, "cancelled by the client", time.Now()
 		t.InputRequests, t.Owner = nil, ""
 		return nil
 	})
 	switch {
-	case errors.Is(err, taskstore.ErrNotFound):
+	case errors.Is(err, taskstore.ErrNotFound), errors.Is(err, errNotYours),
+		errors.Is(err, taskstore.ErrEnded) && t.Creator != who:
 		return nil, unknownTask(p.TaskID)
 	case errors.Is(err, taskstore.ErrEnded):
 		return ack, nil
 	case err != nil:
 		return nil, storeError(err)
 	}
+	tr.quota.changed(t) // at once: the store's notice may come later
 	if err := tr.store.Notify(ctx, p.TaskID); err != nil {
 		tr.br.opts.Logger.Warn("mcp: notify a task's cancellation", "task", p.TaskID, "err", err)
 	}
@@ -879,8 +925,12 @@ func (tr *taskRunner) cancel(ctx context.Context, p *taskParams) (json.RawMessag
 func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessage, error) {
 	var resume []host.Answered
 	var tool taskTool
+	who := creatorOf(ctx)
 	t, err := tr.store.Update(ctx, p.TaskID, func(t *taskstore.Task) error {
 		resume = nil
+		if t.Creator != who {
+			return errNotYours
+		}
 		if t.Status != taskstore.InputRequired {
 			return nil
 		}
@@ -920,7 +970,8 @@ func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessag
 		return nil
 	})
 	switch {
-	case errors.Is(err, taskstore.ErrNotFound):
+	case errors.Is(err, taskstore.ErrNotFound), errors.Is(err, errNotYours),
+		errors.Is(err, taskstore.ErrEnded) && t.Creator != who:
 		return nil, unknownTask(p.TaskID)
 	case errors.Is(err, taskstore.ErrEnded):
 		return ack, nil

@@ -67,9 +67,10 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 	defer tr.unwatch(wt)
 	sent := map[string]*taskstore.Task{} // the last state sent of each task followed
 	var agreed []string
+	who := creatorOf(ctx)
 	for _, tid := range ids {
 		t, err := tr.store.Get(ctx, tid)
-		if errors.Is(err, taskstore.ErrNotFound) {
+		if errors.Is(err, taskstore.ErrNotFound) || err == nil && t.Creator != who {
 			continue // not agreed: the acknowledgement leaves it out
 		}
 		if err != nil {

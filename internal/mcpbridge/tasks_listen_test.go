@@ -39,6 +39,12 @@ type sseMessage struct {
 // the response and a reader of its messages.
 func openListen(t *testing.T, url string, taskIDs []string, caps map[string]any) (*http.Response, func() sseMessage) {
 	t.Helper()
+	return openListenBy(t, http.DefaultClient, url, taskIDs, caps)
+}
+
+// openListenBy is openListen by client.
+func openListenBy(t *testing.T, client *http.Client, url string, taskIDs []string, caps map[string]any) (*http.Response, func() sseMessage) {
+	t.Helper()
 	params := map[string]any{"notifications": map[string]any{"taskIds": taskIDs},
 		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps}}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "listen-1", "method": "subscriptions/listen", "params": params})
@@ -47,7 +53,7 @@ func openListen(t *testing.T, url string, taskIDs []string, caps map[string]any)
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", "subscriptions/listen")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

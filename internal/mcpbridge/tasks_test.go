@@ -90,6 +90,13 @@ var withTasks = map[string]any{"extensions": map[string]any{TasksExtension: map[
 // post sends one 2026-07-28 request and returns its result or error.
 func post(t testing.TB, url, method, name string, params map[string]any, caps map[string]any) (result map[string]any, rpcErr map[string]any) {
 	t.Helper()
+	return postBy(t, http.DefaultClient, url, method, name, params, caps)
+}
+
+// postBy sends one 2026-07-28 request by client and returns its result or
+// error.
+func postBy(t testing.TB, client *http.Client, url, method, name string, params map[string]any, caps map[string]any) (result map[string]any, rpcErr map[string]any) {
+	t.Helper()
 	params["_meta"] = map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps}
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
 	req, _ := http.NewRequest("POST", url, bytes.NewReader(body))
@@ -98,7 +105,7 @@ func post(t testing.TB, url, method, name string, params map[string]any, caps ma
 	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
 	req.Header.Set("Mcp-Method", method)
 	req.Header.Set("Mcp-Name", name)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func (w *watcher) take() map[string]*taskstore.Task {
 
 // watch returns a watcher of the tasks ids; stop it with unwatch.
 func (tr *taskRunner) watch(ids ...string) *watcher {
-	tr.watchers.once.Do(func() { tr.store.Watch(tr.ctx, tr.changed) })
+	tr.hearChanges()
 	w := &watcher{ids: ids, signal: make(chan struct{}, 1)}
 	ws := &tr.watchers
 	ws.mu.Lock()
@@ -55,6 +55,11 @@ func (tr *taskRunner) watch(ids ...string) *watcher {
 	return w
 }
 
+// hearChanges starts, once, hearing the store's changes of tasks.
+func (tr *taskRunner) hearChanges() {
+	tr.watchers.once.Do(func() { tr.store.Watch(tr.ctx, tr.changed) })
+}
+
 // unwatch stops w.
 func (tr *taskRunner) unwatch(w *watcher) {
 	ws := &tr.watchers
@@ -68,8 +73,10 @@ func (tr *taskRunner) unwatch(w *watcher) {
 	}
 }
 
-// changed hands t to the watchers of its task without blocking.
+// changed counts t against its creator's caps, and hands it to the
+// watchers of its task, without blocking.
 func (tr *taskRunner) changed(t *taskstore.Task) {
+	tr.quota.changed(t)
 	ws := &tr.watchers
 	ws.mu.Lock()
 	defer ws.mu.Unlock()

@@ -32,12 +32,48 @@
 //
 // # What the kernel enforces
 //
-// [RequiredABI] is the lowest Landlock ABI that keeps every promise:
-// filesystem access (ABI 1 to 3, 5), TCP bind and connect by port (ABI 4),
-// and scoping of abstract unix sockets and signals (ABI 6). Landlock
-// filters TCP by port, not by host: a declared "db.internal:5432" lets the
-// mod connect to port 5432 of any host. [Check] says why a kernel falls
-// short.
+// Landlock is used best effort at every ABI from 1 to [LatestABI]: the
+// ruleset handles every right the ABI in use knows, so what no rule grants
+// is denied, and what the ABI does not know passes. Files (reading,
+// writing, running) from ABI 1, truncation from ABI 3, TCP bind and
+// connect by port from ABI 4, ioctl on devices from ABI 5 (no promise of
+// its own: a mod opens no device but /dev/null and the random ones), the
+// scoping of abstract unix sockets and signals from ABI 6; ABI 7 adds only
+// audit logging, no promise, and modkit asks for none. Landlock filters
+// TCP by port, not by host: a declared "db.internal:5432" lets the
+// mod connect to port 5432 of any host. UDP, MPTCP, raw sockets and
+// pathname unix sockets pass Landlock at every ABI, and capabilities
+// stay: the seccomp filter and the empty capability set close those.
+// [RequiredABI] is the lowest ABI that, with the filter, keeps every
+// promise.
+//
+// The confining thread runs every layer the machine offers, at every ABI:
+// no_new_privs and no capability always; Landlock when the kernel has it
+// (Policy.ABI 0 skips it); the filter when the kernel accepts it
+// (Policy.Seccomp, from [SeccompSupported]). Below a Landlock ABI the
+// filter keeps part of what that ABI would:
+//
+//   - below ABI 4 (TCP by port): a mod that declares no network opens no
+//     internet socket at all, so it connects and binds nowhere; a mod
+//     that declares network connects to and binds any TCP port;
+//   - below ABI 6 (scopes): a mod that declares no network connects to no
+//     abstract unix socket; one that does may. The filter refuses kill(2)
+//     of a process group or of every process (pid 0 or below); a mod may
+//     still signal any process of its user by pid;
+//   - with no Landlock at all (ABI 0): files are not confined; the
+//     network, the calls no mod needs and the capabilities are, as above.
+//
+// A kernel that refuses the filter is reported as a missing Landlock is,
+// with the reason, and mods run without it: the rows it keeps say not
+// enforced.
+//
+// [Current] reports what this machine enforces, a [Row] per [Promise]:
+// "enforced by Landlock ABI 6", or why not ("not enforced: Linux 6.1.0
+// offers Landlock ABI 2 (it needs ABI 4, Linux 6.7)"; "no Landlock on
+// this OS" on macOS and Windows). [MaxABIEnv], MODKIT_LANDLOCK_MAX_ABI=N,
+// caps the ABI used, 0 as if the kernel had no Landlock, so tests run
+// every level on one kernel. [Check] is nil when the machine keeps every
+// promise.
 //
 // # What the seccomp filter refuses
 //
@@ -102,12 +138,16 @@
 // have no capability to keep, and no_new_privs stops them from gaining
 // one by executing a program.
 //
-// macOS and Windows have no Landlock: there [Check] always fails, and a
-// host runs mods unconfined only when its operator allows it.
-//
 // # Knowing the mod is confined
 //
 // [Confined] is what a mod process reports about itself: it probes whether
-// it may signal its parent, which a process inside a Landlock domain scoped
-// for signals may not.
+// it may call unshare(2) with no flag, which the seccomp filter refuses,
+// list the root directory, which only a policy reading "/" grants, or,
+// from ABI 6, signal its parent; a process inside a Landlock domain may
+// not. [Policy.Reportable] says whether a process can tell.
+//
+// The report's rows for the layers beside Landlock (the seccomp filter,
+// the dropped capabilities) say what they keep below each Landlock ABI,
+// and the holes left: a mod that declares network reaches any pathname
+// unix socket its user may open, and UDP to any host.
 package sandbox

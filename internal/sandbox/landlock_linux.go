@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strings"
+	"sync"
 	"unsafe"
 
 	"golang.org/x/net/bpf"
@@ -21,32 +21,18 @@ func ABI() int {
 	return int(v)
 }
 
-// Check returns nil when the kernel can enforce a Policy, else an error
-// saying why not: the kernel's version and what its Landlock lacks.
-func Check() error {
-	if disabled.Load() {
-		return errDisabled
-	}
-	abi := ABI()
-	if abi >= RequiredABI {
-		return nil
-	}
+// kernel asks the kernel, once, for its release, Landlock ABI and
+// seccomp filter.
+var kernel = sync.OnceValue(func() kernelFacts {
+	k := kernelFacts{abi: ABI(), release: "unknown", seccomp: SeccompSupported()}
 	var uts unix.Utsname
-	release := "unknown"
 	if unix.Uname(&uts) == nil {
-		release = unix.ByteSliceToString(uts.Release[:])
+		k.release = unix.ByteSliceToString(uts.Release[:])
 	}
-	if abi == 0 {
-		return fmt.Errorf("Linux %s offers no Landlock (it needs Linux 6.12 or later with Landlock enabled, ABI %d)", release, RequiredABI)
-	}
-	var missing []string
-	for v := abi + 1; v <= RequiredABI; v++ {
-		missing = append(missing, fmt.Sprintf("%s (ABI %d)", abiFeatures[v], v))
-	}
-	return fmt.Errorf("Linux %s offers Landlock ABI %d, which lacks %s", release, abi, strings.Join(missing, ", "))
-}
+	return k
+})
 
-// Access rights of the handled set, by what a rule grants.
+// Access rights a rule grants, before handledMasks trims them to an ABI.
 const (
 	fsRead  = unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_READ_DIR
 	fsExec  = unix.LANDLOCK_ACCESS_FS_EXECUTE
@@ -55,16 +41,41 @@ const (
 		unix.LANDLOCK_ACCESS_FS_MAKE_REG | unix.LANDLOCK_ACCESS_FS_MAKE_SOCK |
 		unix.LANDLOCK_ACCESS_FS_MAKE_FIFO | unix.LANDLOCK_ACCESS_FS_MAKE_SYM |
 		unix.LANDLOCK_ACCESS_FS_REFER | unix.LANDLOCK_ACCESS_FS_TRUNCATE
-	// fsHandled is every filesystem right up to ABI 6: what no rule
-	// grants is denied.
-	fsHandled = 1<<16 - 1
-	fsFile    = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
+	fsFile = unix.LANDLOCK_ACCESS_FS_EXECUTE | unix.LANDLOCK_ACCESS_FS_WRITE_FILE |
 		unix.LANDLOCK_ACCESS_FS_READ_FILE | unix.LANDLOCK_ACCESS_FS_TRUNCATE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
-	netHandled = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
-	scoped     = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
 	// ruleNetPort is LANDLOCK_RULE_NET_PORT.
 	ruleNetPort = 2
 )
+
+// handledMasks returns the rights a ruleset for Landlock ABI abi handles,
+// every right that ABI knows (what no rule grants is denied), and the
+// size of the ruleset attribute that ABI reads. ABI 1 always refuses
+// linking and renaming across directories; from ABI 2 the ruleset handles
+// it (REFER), and grants it where files may be written.
+func handledMasks(abi int) (attr unix.LandlockRulesetAttr, size uintptr) {
+	fs := uint64(1)<<13 - 1 // EXECUTE through MAKE_SYM
+	if abi >= 2 {
+		fs |= unix.LANDLOCK_ACCESS_FS_REFER
+	}
+	if abi >= 3 {
+		fs |= unix.LANDLOCK_ACCESS_FS_TRUNCATE
+	}
+	if abi >= 5 {
+		fs |= unix.LANDLOCK_ACCESS_FS_IOCTL_DEV
+	}
+	attr.Handled_access_fs = fs
+	size = unsafe.Offsetof(attr.Handled_access_net)
+	if abi >= 4 {
+		attr.Handled_access_net = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
+		size = unsafe.Offsetof(attr.Scoped)
+	}
+	if abi >= 6 {
+		// ABI 7 adds audit logging flags to landlock_restrict_self only.
+		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
+		size = unsafe.Sizeof(attr)
+	}
+	return attr, size
+}
 
 // netPortAttr is struct landlock_net_port_attr.
 type netPortAttr struct {
@@ -72,20 +83,25 @@ type netPortAttr struct {
 	port    uint64
 }
 
-// ruleset builds the Landlock ruleset of p and returns its descriptor.
+// ruleset builds the Landlock ruleset of p for Landlock ABI p.ABI and
+// returns its descriptor; -1 when p.ABI is 0, which applies none.
 func ruleset(p *Policy) (int, error) {
-	attr := unix.LandlockRulesetAttr{Handled_access_fs: fsHandled, Scoped: scoped}
-	if !p.ConnectAny {
-		attr.Handled_access_net = netHandled
+	if p.ABI <= 0 {
+		return -1, nil
 	}
-	r, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0)
+	attr, size := handledMasks(min(p.ABI, LatestABI))
+	if p.ConnectAny {
+		attr.Handled_access_net = 0
+	}
+	r, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if errno != 0 {
-		return -1, fmt.Errorf("landlock_create_ruleset: %w", errno)
+		return -1, fmt.Errorf("landlock_create_ruleset for ABI %d: %w", p.ABI, errno)
 	}
 	fd := int(r)
+	handled := attr.Handled_access_fs
 	add := func(paths []string, access uint64) error {
 		for _, path := range paths {
-			if err := addPath(fd, path, access); err != nil {
+			if err := addPath(fd, path, access&handled); err != nil {
 				return err
 			}
 		}
@@ -104,7 +120,7 @@ func ruleset(p *Policy) (int, error) {
 	if err == nil && p.ExecAny {
 		err = addPath(fd, "/", fsExec)
 	}
-	if !p.ConnectAny {
+	if attr.Handled_access_net != 0 {
 		for _, port := range p.ConnectPorts {
 			a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
 			if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&a)), 0, 0, 0); errno != 0 {
@@ -150,9 +166,12 @@ func addPath(fd int, path string, access uint64) error {
 // before the thread is restricted; Start returns start's error, or why p
 // could not be applied.
 func Start(p *Policy, start func() error, exited <-chan struct{}) error {
-	filter, err := seccompFilter(p)
-	if err != nil {
-		return err
+	var filter []bpf.RawInstruction
+	if p.Seccomp {
+		var err error
+		if filter, err = seccompFilter(p); err != nil {
+			return err
+		}
 	}
 	fd, err := ruleset(p)
 	if err != nil {
@@ -160,7 +179,9 @@ func Start(p *Policy, start func() error, exited <-chan struct{}) error {
 	}
 	done := make(chan error, 1)
 	go confinedStart(func() error {
-		defer unix.Close(fd)
+		if fd >= 0 {
+			defer unix.Close(fd)
+		}
 		return restrictThread(fd, filter)
 	}, start, exited, done)
 	return <-done
@@ -197,8 +218,8 @@ func confinedStart(restrict, start func() error, exited <-chan struct{}, done ch
 
 // restrictThread confines the calling thread only, in this order:
 // no_new_privs, which the rest needs; no capability left (a host run as
-// root gives its mods none); the Landlock ruleset fd; last the seccomp
-// filter, so that no step before it meets a refusal.
+// root gives its mods none); the Landlock ruleset fd, unless -1; last the
+// seccomp filter, unless nil, so that no step before it meets a refusal.
 func restrictThread(fd int, filter []bpf.RawInstruction) error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
@@ -206,18 +227,36 @@ func restrictThread(fd int, filter []bpf.RawInstruction) error {
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
-		return fmt.Errorf("landlock_restrict_self: %w", errno)
+	if fd >= 0 {
+		if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
+			return fmt.Errorf("landlock_restrict_self: %w", errno)
+		}
+	}
+	if filter == nil {
+		return nil
 	}
 	return installFilter(filter)
 }
 
-// Confined reports whether the calling process runs in a Landlock domain
-// scoped for signals, which is what Start gives every mod: such a process
-// may not signal its parent, outside the domain.
+// Confined reports whether Start confined the calling process: its
+// seccomp filter refuses unshare(2), even with no flag, which changes
+// nothing; a Landlock domain at any ABI refuses listing the root
+// directory, unless its policy reads "/" (ExecAny grants only running
+// programs beneath it), and from ABI 6 signalling its parent, outside
+// the domain. [Policy.Reportable] says whether it can tell. Root's
+// capabilities lift none of these refusals. A container runtime whose
+// seccomp profile refuses unshare(2) makes an unconfined process say true
+// too: the host asks only the processes it confined.
 func Confined() bool {
-	if ABI() < RequiredABI {
-		return false
+	if errors.Is(unix.Unshare(0), unix.EPERM) {
+		return true
 	}
-	return errors.Is(unix.Kill(os.Getppid(), 0), unix.EPERM)
+	fd, err := unix.Open("/", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err == nil {
+		unix.Close(fd)
+	}
+	if errors.Is(err, unix.EACCES) {
+		return true
+	}
+	return ABI() >= 6 && errors.Is(unix.Kill(os.Getppid(), 0), unix.EPERM)
 }

@@ -10,16 +10,14 @@ import (
 // ABI returns 0: only Linux has Landlock.
 func ABI() int { return 0 }
 
-// Check fails: mods are confined only on Linux.
-func Check() error {
-	if disabled.Load() {
-		return errDisabled
-	}
-	return errors.New(runtime.GOOS + " has no Landlock: mods are confined only on Linux")
-}
+// kernel reports no Landlock and no seccomp.
+func kernel() kernelFacts { return kernelFacts{seccomp: SeccompSupported()} }
 
-// Start fails as Check does: nothing here can confine a process.
-func Start(*Policy, func() error, <-chan struct{}) error { return Check() }
+// Start fails: nothing here can confine a process, and a host passes a
+// Policy only where [Enforcement.Confines].
+func Start(*Policy, func() error, <-chan struct{}) error {
+	return errors.New("confine a process: no Landlock on this OS (" + runtime.GOOS + ")")
+}
 
 // Confined reports false: nothing confines a process here.
 func Confined() bool { return false }

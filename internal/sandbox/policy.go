@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"errors"
+	"path/filepath"
 	"sync/atomic"
 )
 
@@ -26,32 +26,64 @@ type Policy struct {
 	// Internet is which internet sockets it may open; the zero value
 	// follows ConnectPorts and ConnectAny.
 	Internet Internet
+	// ABI is the Landlock ABI whose rights the ruleset handles
+	// ([Enforcement.ABI]); 0 applies no Landlock ruleset, and the process
+	// gets the other layers only.
+	ABI int
+	// Seccomp installs the seccomp filter ([Enforcement.Seccomp]).
+	Seccomp bool
 }
 
-// RequiredABI is the lowest Landlock ABI that enforces every part of a
-// Policy: filesystem, TCP ports, and the scoping of abstract unix sockets
-// and signals.
+// Reportable reports whether a process confined by p can tell that it is
+// ([Confined]): the seccomp filter refuses unshare(2); from ABI 6 it may
+// not signal its parent; from ABI 1 it may not list the root directory,
+// unless p lets it read "/".
+func (p *Policy) Reportable() bool {
+	if p.Seccomp || p.ABI >= 6 {
+		return true
+	}
+	if p.ABI <= 0 {
+		return false
+	}
+	for _, paths := range [][]string{p.Read, p.ReadExec, p.Write} {
+		for _, path := range paths {
+			if filepath.Clean(path) == "/" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// RequiredABI is the lowest Landlock ABI that, with the seccomp filter,
+// enforces every part of a Policy: filesystem, TCP ports, and the scoping
+// of abstract unix sockets and signals.
 const RequiredABI = 6
 
-// abiFeatures names what each Landlock ABI added, for messages about a
-// kernel that lacks some.
-var abiFeatures = map[int]string{
-	1: "filesystem access",
-	2: "renaming and linking across directories",
-	3: "file truncation",
-	4: "TCP bind and connect",
-	5: "device ioctl",
-	6: "scoping of abstract unix sockets and signals",
+// Check returns nil when this machine keeps every promise modkit keeps
+// anywhere ([Enforcement.Full]), else an error naming what it does not
+// and why.
+func Check() error {
+	e, err := Current()
+	if err != nil {
+		return err
+	}
+	return e.Gaps()
 }
 
-// disabled makes Check fail, for benchmarks that measure what confinement
-// costs.
+// kernelFacts are what the kernel says of itself.
+type kernelFacts struct {
+	release string // uname's release, "" off Linux
+	abi     int    // Landlock ABI, 0 for none
+	seccomp error  // why the seccomp filter cannot be installed, nil when it can
+}
+
+// disabled makes Current report no Landlock and no seccomp, for
+// benchmarks that measure what confinement costs.
 var disabled atomic.Bool
 
-// Disable makes Check fail (true) or judge the kernel again (false), as
-// on a machine that cannot confine: for benchmarks comparing a confined
-// host with an unconfined one. Not for production code.
+// Disable makes Current report no Landlock and no seccomp (true), or
+// judge the kernel again (false), as on a machine that cannot confine:
+// for benchmarks comparing a confined host with an unconfined one. Not
+// for production code.
 func Disable(off bool) { disabled.Store(off) }
-
-// errDisabled is Check's error while Disable is on.
-var errDisabled = errors.New("confinement is disabled (sandbox.Disable)")

@@ -84,8 +84,9 @@ func errnoOrNil(errno unix.Errno) error {
 	return errno
 }
 
-// runProbeProcess runs the test binary as a probe, confined by p unless
-// p is nil, and returns its results by name.
+// runProbeProcess runs the test binary as a probe, confined by p, with
+// the filter and the kernel's Landlock, unless p is nil, and returns its
+// results by name.
 func runProbeProcess(t *testing.T, p *Policy, unixPath string, env ...string) map[string]string {
 	t.Helper()
 	self, err := os.Executable()
@@ -100,6 +101,7 @@ func runProbeProcess(t *testing.T, p *Policy, unixPath string, env ...string) ma
 		err = cmd.Run()
 	} else {
 		p.Exec, p.Write = []string{self}, []string{os.DevNull}
+		p.ABI, p.Seccomp = min(ABI(), LatestABI), true
 		p.ReadExec = []string{"/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache"}
 		exited := make(chan struct{})
 		if err = Start(p, cmd.Start, exited); err == nil {
@@ -250,32 +252,9 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Skip(err)
 	}
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("no setpriv (util-linux) to run the test as another user")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "sandbox-probe")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "sandbox.test")
-	if err := errors.Join(os.Chmod(dir, 0o755), os.WriteFile(bin, data, 0o755)); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", bin, "-test.run=^TestSeccompProbe$", "-test.v")
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	if err != nil || !strings.Contains(string(out), "the host's uid: 65534") || !strings.Contains(string(out), "--- PASS: TestSeccompProbe") {
-		t.Errorf("TestSeccompProbe as uid 65534: got %v\n%s\nwant it passed", err, out)
+	out := runAsNobody(t, t.TempDir(), "TestSeccompProbe")
+	if !strings.Contains(out, "the host's uid: 65534") || !strings.Contains(out, "--- PASS: TestSeccompProbe") {
+		t.Errorf("TestSeccompProbe as uid 65534: got\n%s\nwant it passed", out)
 	}
 }
 

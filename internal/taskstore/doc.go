@@ -15,5 +15,8 @@
 // [Store.Update] changes a task atomically (a compare-and-set in Redis)
 // and never changes a task that has ended: the first of a cancellation and
 // an outcome wins, and the other is dropped. A task is kept for its TTL
-// from creation, then forgotten.
+// from creation, then forgotten (in memory, when [Store.Sweep] or a
+// Create next sweeps; Redis expires it itself), unless
+// [Store.Delete] forgets it first. A task records its Creator, so that
+// every replica knows whose it is.
 package taskstore

@@ -122,6 +122,28 @@ func (m *Memory) Update(_ context.Context, id string, change func(*Task) error) 
 	return t, nil
 }
 
+func (m *Memory) Delete(_ context.Context, id string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.tasks, id)
+	return nil
+}
+
+// Sweep forgets the tasks expired at now. Create sweeps too, at most once
+// a minute; a server sweeps on a timer.
+func (m *Memory) Sweep(now time.Time) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dropExpired(now)
+}
+
+// Len is the number of tasks kept, expired ones not yet swept included.
+func (m *Memory) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.tasks)
+}
+
 func (m *Memory) Watch(ctx context.Context, fn func(*Task)) {
 	m.mu.Lock()
 	n := m.next
@@ -166,13 +188,20 @@ func (m *Memory) Close() error               { return nil }
 
 // sweep forgets the expired tasks, once per sweepEvery; m.mu is held.
 func (m *Memory) sweep(now time.Time) {
-	if now.Sub(m.swept) < sweepEvery {
-		return
+	if now.Sub(m.swept) >= sweepEvery {
+		m.dropExpired(now)
 	}
+}
+
+// dropExpired forgets the tasks expired at now and returns how many; m.mu
+// is held.
+func (m *Memory) dropExpired(now time.Time) int {
 	m.swept = now
+	n := len(m.tasks)
 	for id, mt := range m.tasks {
 		if mt.expired(now) {
 			delete(m.tasks, id)
 		}
 	}
+	return n - len(m.tasks)
 }

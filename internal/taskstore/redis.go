@@ -132,6 +132,16 @@ func (r *Redis) Update(ctx context.Context, id string, change func(*Task) error)
 	return nil, fmt.Errorf("redis: task %s: too many concurrent updates", id)
 }
 
+func (r *Redis) Delete(ctx context.Context, id string) error {
+	if err := r.rdb.Del(ctx, redisKey(id)).Err(); err != nil {
+		return fmt.Errorf("redis: %w", err)
+	}
+	return nil
+}
+
+// Sweep has nothing to forget: a task's key expires with its TTL.
+func (r *Redis) Sweep(time.Time) int { return 0 }
+
 func (r *Redis) Notify(ctx context.Context, id string) error {
 	if err := r.rdb.Publish(ctx, redisCancelChannel, id).Err(); err != nil {
 		return fmt.Errorf("redis: %w", err)

@@ -57,6 +57,10 @@ type Task struct {
 	Idempotent bool `json:"idempotent,omitempty"`
 	// Runs counts the times the call was started.
 	Runs int `json:"runs,omitempty"`
+	// Creator is who created the task, when the server authorizes its
+	// callers (its runner's words for the principal); empty otherwise.
+	// Only its creator reads, answers or cancels the task.
+	Creator string `json:"creator,omitempty"`
 }
 
 // Errors of a store.
@@ -77,6 +81,13 @@ type Store interface {
 	// after it. It fails with ErrNotFound, with ErrEnded when the task
 	// has already ended, or with change's error (the task unchanged).
 	Update(ctx context.Context, id string, change func(*Task) error) (*Task, error)
+	// Delete forgets a task, as if its TTL had passed; deleting a task
+	// that is not there is no error.
+	Delete(ctx context.Context, id string) error
+	// Sweep forgets the tasks expired at now, and returns how many it
+	// forgot; a store whose tasks expire by themselves (Redis) has none
+	// to forget.
+	Sweep(now time.Time) int
 	// Notify tells every subscriber, in every process sharing the store,
 	// that the task id was cancelled.
 	Notify(ctx context.Context, id string) error

@@ -106,6 +106,52 @@ func TestStoreConcurrentUpdates(t *testing.T) {
 	}
 }
 
+// TestStoreDelete: a deleted task is unknown, on every client of the store.
+func TestStoreDelete(t *testing.T) {
+	for name, open := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			s := open(t)
+			ctx := context.Background()
+			tk := newTask("d")
+			tk.Creator = "https://issuer sub \"ada\""
+			if err := s.Create(ctx, tk); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.Get(ctx, "d"); err != nil || got.Creator != tk.Creator {
+				t.Fatalf("Get: got %+v, %v; want the task with its creator", got, err)
+			}
+			if err := s.Delete(ctx, "d"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Get(ctx, "d"); !errors.Is(err, taskstore.ErrNotFound) {
+				t.Fatalf("Get of a deleted task: got %v, want ErrNotFound", err)
+			}
+			if err := s.Delete(ctx, "d"); err != nil {
+				t.Fatalf("Delete of a task not there: %v", err)
+			}
+		})
+	}
+}
+
+// TestMemorySweep: Sweep forgets the expired tasks only.
+func TestMemorySweep(t *testing.T) {
+	m := taskstore.NewMemory()
+	ctx := context.Background()
+	old, young := newTask("old"), newTask("young")
+	old.CreatedAt = old.CreatedAt.Add(-2 * time.Hour)
+	for _, tk := range []*taskstore.Task{old, young} {
+		if err := m.Create(ctx, tk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := m.Sweep(time.Now()); n != 1 || m.Len() != 1 {
+		t.Fatalf("Sweep: got %d forgotten, %d kept; want 1 and 1", n, m.Len())
+	}
+	if _, err := m.Get(ctx, "young"); err != nil {
+		t.Fatalf("the task not expired: %v", err)
+	}
+}
+
 func TestStoreExpiry(t *testing.T) {
 	for name, open := range stores(t) {
 		t.Run(name, func(t *testing.T) {

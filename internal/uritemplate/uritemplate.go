@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -18,6 +19,7 @@ var (
 type Template struct {
 	// Vars are the variables' names, in order.
 	Vars []string
+	src  string
 	re   *regexp.Regexp
 }
 
@@ -37,7 +39,7 @@ func Parse(s string) (*Template, error) {
 	if !uriScheme.MatchString(s) {
 		return nil, fmt.Errorf("uriTemplate %q has no scheme, like \"mymod://\"", s)
 	}
-	t := &Template{}
+	t := &Template{src: s}
 	var re strings.Builder
 	re.WriteString("^")
 	rest := s
@@ -104,4 +106,33 @@ func (t *Template) Match(uri string) (map[string]string, bool) {
 		vars[name] = v
 	}
 	return vars, true
+}
+
+// Expand returns the URI of the template's resource whose variables are
+// vars, each value percent-encoded as one path segment. It is an error to
+// leave out a variable or give one the template does not have.
+func (t *Template) Expand(vars map[string]string) (string, error) {
+	for name := range vars {
+		if !slices.Contains(t.Vars, name) {
+			return "", fmt.Errorf("%s has no variable {%s}; it has {%s}", t.src, name, strings.Join(t.Vars, "}, {"))
+		}
+	}
+	var uri strings.Builder
+	rest := t.src
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			uri.WriteString(rest)
+			return uri.String(), nil
+		}
+		end := open + strings.IndexByte(rest[open:], '}')
+		name := rest[open+1 : end]
+		v, ok := vars[name]
+		if !ok {
+			return "", fmt.Errorf("%s needs a value for {%s}", t.src, name)
+		}
+		uri.WriteString(rest[:open])
+		uri.WriteString(url.PathEscape(v))
+		rest = rest[end+1:]
+	}
 }

@@ -120,3 +120,37 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestExpand(t *testing.T) {
+	tmpl, err := Parse("notes://{dir}/{name}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		vars    map[string]string
+		want    string
+		wantErr string
+	}{
+		{map[string]string{"dir": "a", "name": "b.md"}, "notes://a/b.md", ""},
+		{map[string]string{"dir": "a b", "name": "../x"}, "notes://a%20b/..%2Fx", ""},
+		{map[string]string{"dir": "a"}, "", "notes://{dir}/{name} needs a value for {name}"},
+		{map[string]string{"dir": "a", "name": "b", "id": "c"}, "", "notes://{dir}/{name} has no variable {id}; it has {dir}, {name}"},
+	}
+	for _, tt := range tests {
+		got, err := tmpl.Expand(tt.vars)
+		if tt.wantErr != "" {
+			if err == nil || err.Error() != tt.wantErr {
+				t.Errorf("Expand(%v): got error %v, want %q", tt.vars, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("Expand(%v): got %q, %v; want %q", tt.vars, got, err, tt.want)
+			continue
+		}
+		// What Expand makes, Match reads back.
+		if vars, ok := tmpl.Match(got); !ok || vars["dir"] != tt.vars["dir"] || vars["name"] != tt.vars["name"] {
+			t.Errorf("Match(%q): got %v, %v; want %v", got, vars, ok, tt.vars)
+		}
+	}
+}

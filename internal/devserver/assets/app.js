@@ -72,7 +72,7 @@ function findTool(name) {
 
 // Each panel has a URL: its kind and key in the fragment, #tool/NAME,
 // #call/ID, …, so links, the back button and a reload all work.
-const KINDS = ["mod", "tool", "command", "slash", "call", "build", "unavailable"];
+const KINDS = ["mod", "tool", "command", "slash", "resource", "call", "build", "unavailable"];
 function hrefOf(kind, key) { return "#" + kind + "/" + encodeURIComponent(key); }
 function route() {
   const m = /^#([a-z]+)\/(.+)$/.exec(location.hash);
@@ -107,6 +107,8 @@ function renderSide() {
     for (const t of m.tools) kids.push(link("tool", t.name, t.name, t.title));
     for (const c of m.commands || []) kids.push(link("command", c.id, "⌘ " + c.id, c.title));
     for (const c of m.slashCommands || []) kids.push(link("slash", c.id, "/" + c.id, c.description));
+    for (const r of m.resources || []) kids.push(link("resource", r.uri, "▤ " + r.uri, r.description));
+    for (const r of m.resourceTemplates || []) kids.push(link("resource", r.uriTemplate, "▤ " + r.uriTemplate, r.description));
   }
   if (state.calls.length) {
     kids.push(el("h3", {}, "History"));
@@ -148,10 +150,12 @@ const renderers = {
       el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
         el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion)),
         el("tr", {}, el("th", {}, "permissions"), el("td", {}, ...(state.permissions[m.id] || []).map(line => el("div", {}, line)))),
-        el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "no: " + state.unconfined : "yes, by the kernel (Landlock)"))),
+        el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "not fully: " + state.unconfined : "yes, by the kernel (Landlock, seccomp)"))),
       el("h3", {}, "Tools"), list(m.tools, t => [el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
       el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
       el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
+      el("h3", {}, "Resources"), list([...(m.resources || []).map(r => r.uri), ...(m.resourceTemplates || []).map(r => r.uriTemplate)],
+        uri => [el("a", {href: hrefOf("resource", uri)}, el("b", {}, uri))]),
       el("h3", {}, "Hooks"), list(m.hooks, h => ["before ", el("b", {}, h.beforeAction)]),
       el("h3", {}, "Agents"), list(m.agents, a => [el("b", {}, a.name), " — ", a.description || "", el("div", {class: "muted"}, "may call: " + a.tools.join(", "))]),
     ];
@@ -170,6 +174,7 @@ const renderers = {
   tool(name) { return renderTool(name); },
   command(id) { return renderCommand(id, false); },
   slash(id) { return renderCommand(id, true); },
+  resource(uri) { return renderResource(uri); },
 };
 
 function list(items, f) {
@@ -764,7 +769,7 @@ function renderCommand(id, slash) {
   let cmd = null, mod = null;
   for (const m of state.mods) for (const c of (slash ? m.slashCommands : m.commands) || []) if (c.id === id) { cmd = c; mod = m; }
   if (!cmd) return [el("p", {class: "error"}, `${id} is no longer loaded`)];
-  const arg = slash ? el("input", {type: "text", placeholder: "text after /" + id}) : el("textarea", {rows: 4, placeholder: "arguments as JSON (optional)"});
+  const arg = slash ? el("input", {type: "text", id: "slash-text", placeholder: "text after /" + id}) : el("textarea", {rows: 4, placeholder: "arguments as JSON (optional)"});
   const out = el("div", {class: "command-output"});
   const run = async () => {
     out.replaceChildren(el("p", {class: "muted"}, "running…"));
@@ -774,8 +779,125 @@ function renderCommand(id, slash) {
       out.replaceChildren(r.ok ? el("pre", {class: "output"}, r.output) : el("pre", {class: "error"}, r.error));
     } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
   };
-  return [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id)),
-    arg, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out];
+  const head = [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id))];
+  if (!slash) return [...head, arg, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out];
+  const args = cmd.arguments || [];
+  const suggestions = cmd.completes ? completeSlashBox(arg, cmd) : null;
+  return [...head, arg, suggestions, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out,
+    el("h3", {}, "As a prompt"), el("p", {class: "muted"}, "What an MCP client's prompts/get gives, with these arguments."),
+    ...promptForm(cmd, args)];
+}
+
+// completeSlashBox completes the argument being typed in a slash command's
+// text: its nth word is the command's nth argument.
+function completeSlashBox(input, cmd) {
+  return completer(input, async value => {
+    const words = value.split(/\s+/);
+    const n = words.length - 1;
+    const a = (cmd.arguments || [])[n];
+    if (!a) return [];
+    const context = {};
+    words.slice(0, n).forEach((w, i) => { if (cmd.arguments[i]) context[cmd.arguments[i].name] = w; });
+    const before = value.slice(0, value.length - words[n].length);
+    const r = await api("POST", "/api/complete", {prompt: cmd.id, argument: a.name, value: words[n], context});
+    return r.values.map(v => before + v);
+  });
+}
+
+// promptForm is a field per argument of a slash command, completed as it
+// is typed, and a button that gets the prompt's messages.
+function promptForm(cmd, args) {
+  const inputs = {};
+  const values = () => {
+    const v = {};
+    for (const a of args) if (inputs[a.name].value !== "") v[a.name] = inputs[a.name].value;
+    return v;
+  };
+  const fields = args.map(a => {
+    const input = el("input", {type: "text", name: a.name, "data-argument": a.name});
+    inputs[a.name] = input;
+    const suggestions = cmd.completes ? completer(input, async value => {
+      const context = values();
+      delete context[a.name];
+      return (await api("POST", "/api/complete", {prompt: cmd.id, argument: a.name, value, context})).values;
+    }) : null;
+    return el("div", {class: "field"}, el("label", {}, a.name, a.required ? " *" : " (optional)"),
+      a.description ? el("div", {class: "muted"}, a.description) : null, input, suggestions);
+  });
+  const out = el("div", {class: "prompt-output"});
+  const get = async () => {
+    out.replaceChildren(el("p", {class: "muted"}, "getting…"));
+    try {
+      const r = await api("POST", "/api/prompt", {id: cmd.id, arguments: values()});
+      out.replaceChildren(...(r.ok ? r.messages.map(messageNode) : [el("pre", {class: "error"}, r.error)]));
+    } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
+  };
+  return [...fields, el("p", {}, el("button", {id: "get-prompt", onclick: get}, "Get prompt")), out];
+}
+
+function messageNode(m) {
+  const what = m.kind === "text" ? "" : m.kind === "resource" ? ` · resource ${m.uri} ${m.mimeType || ""}` : ` · image ${m.mimeType || ""}`;
+  const body = m.kind === "image" || m.size ? el("p", {class: "muted"}, `${m.mimeType || "binary"}, ${m.size} bytes`) : el("pre", {class: "output"}, m.text);
+  return el("div", {class: "message"}, el("div", {}, el("b", {}, m.role), what), body);
+}
+
+// completer shows the values complete(value) answers as the input's
+// suggestions, asked at most once per pause in typing. It returns the
+// list, to be put in the page beside the input.
+function completer(input, complete) {
+  const list = el("datalist", {id: "complete-" + Math.random().toString(36).slice(2)});
+  input.setAttribute("list", list.id);
+  input.setAttribute("autocomplete", "off");
+  let timer = null, asked = 0;
+  const ask = () => {
+    const n = ++asked;
+    complete(input.value).then(values => {
+      if (n !== asked) return; // a later keystroke asked again
+      list.replaceChildren(...values.map(v => el("option", {value: v})));
+    }).catch(() => list.replaceChildren());
+  };
+  input.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(ask, 150); });
+  input.addEventListener("focus", ask);
+  return list;
+}
+
+// ---- resources ----
+
+function renderResource(uri) {
+  let res = null, tmpl = null, mod = null;
+  for (const m of state.mods) {
+    for (const r of m.resources || []) if (r.uri === uri) { res = r; mod = m; }
+    for (const t of m.resourceTemplates || []) if (t.uriTemplate === uri) { tmpl = t; mod = m; }
+  }
+  const r = res || tmpl;
+  if (!r) return [el("p", {class: "error"}, `${uri} is no longer loaded`)];
+  const vars = tmpl ? [...tmpl.uriTemplate.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map(m => m[1]) : [];
+  const inputs = {};
+  const fields = vars.map(name => {
+    const input = el("input", {type: "text", name, "data-variable": name});
+    inputs[name] = input;
+    const suggestions = tmpl.completes ? completer(input, async value => {
+      const context = {};
+      for (const v of vars) if (v !== name && inputs[v].value !== "") context[v] = inputs[v].value;
+      return (await api("POST", "/api/complete", {template: tmpl.uriTemplate, argument: name, value, context})).values;
+    }) : null;
+    return el("div", {class: "field"}, el("label", {}, "{" + name + "}"), input, suggestions);
+  });
+  // Each variable is one path segment: encoded, a / in it stays inside.
+  const target = () => tmpl ? tmpl.uriTemplate.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, v) => encodeURIComponent(inputs[v].value)) : res.uri;
+  const out = el("div", {class: "resource-output"});
+  const read = async () => {
+    out.replaceChildren(el("p", {class: "muted"}, "reading " + target() + "…"));
+    try {
+      const got = await api("POST", "/api/read", {uri: target()});
+      const mime = got.mimeType || r.mimeType || "no MIME type";
+      out.replaceChildren(!got.ok ? el("pre", {class: "error"}, got.error)
+        : got.text === undefined ? el("p", {}, `${got.uri}: binary, ${mime}, ${got.size} bytes`)
+        : el("div", {}, el("p", {class: "muted"}, `${got.uri} · ${mime}`), el("pre", {class: "output"}, got.text)));
+    } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
+  };
+  return [el("h2", {}, r.title || r.name), el("p", {}, el("code", {}, uri), " in mod ", el("b", {}, mod.id), r.mimeType ? " · " + r.mimeType : ""),
+    el("p", {}, r.description), ...fields, el("p", {}, el("button", {class: "primary", id: "read", onclick: read}, "Read")), out];
 }
 
 // ---- start ----

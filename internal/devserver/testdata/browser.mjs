@@ -10,7 +10,9 @@
 // the mod's handler nested under it), answers a tool's questions mid-call
 // in the page's forms (one refused and asked again), acts as an agent that
 // may not call a tool, sees a hook block a call (and the hooks on the
-// timeline), runs research.stats and /deps, moves a
+// timeline), runs research.stats and /deps, completes a prompt's arguments
+// and a resource template's variables, gets the prompt and reads the
+// resource, moves a
 // large tree into the workspace and cancels a long search of it and sees it
 // cancelled, follows and goes back through the panels' URLs, answers a tool
 // only a client runs as its client would, reads what an MCP client receives
@@ -431,10 +433,35 @@ await step("command", async () => {
 
 await step("slash", async () => {
   await nav("slash", "deps").click();
-  await page.locator("#main input[type=text]").fill("example.com/ws/b");
+  await page.locator("#slash-text").fill("example.com/ws/b");
   await page.locator("#run").click();
   const out = await page.locator("#main .command-output pre").textContent();
   check(out.includes("example.com/ws/a"), `/deps said: ${out}`);
+});
+
+await step("completion", async () => {
+  // A prompt's arguments, in its form and in the slash box, and a resource
+  // template's variables complete as they are typed; the prompt's messages
+  // and the resource's text show.
+  await nav("slash", "summarize").click();
+  const option = (value) => page.locator(`#main datalist option[value="${value}"]`).first().waitFor({ state: "attached" });
+  await page.locator('#main input[data-argument="path"]').fill("not");
+  await option("notes.txt");
+  await page.locator('#main input[data-argument="path"]').fill("notes.txt");
+  await page.locator("#get-prompt").click();
+  await page.locator("#main .prompt-output .message", { hasText: "a needle in the notes" }).waitFor();
+  await page.locator("#slash-text").fill("not");
+  await option("notes.txt");
+  await nav("resource", "research://notes/{path}").click();
+  await page.locator('#main input[data-variable="path"]').fill("not");
+  await option("notes.txt");
+  await page.locator('#main input[data-variable="path"]').fill("notes.txt");
+  await page.locator("#read").click();
+  await page.locator("#main .resource-output pre.output", { hasText: "another needle" }).waitFor();
+  await nav("resource", "research://notes/index").click();
+  await page.locator("#read").click();
+  await page.locator("#main .resource-output pre.output", { hasText: "[notes.txt](research://notes/notes.txt)" }).waitFor();
+  check(!(await strayNull()), "the resource panel shows a stray null");
 });
 
 await step("urls", async () => {
