@@ -160,8 +160,11 @@ func (l *Log) Dropped() int {
 	return l.total
 }
 
-// Close writes the queued records and closes the file Open opened.
-// Records written after are dropped.
+// closeWait is how long Close waits for the queued records to be written.
+var closeWait = 5 * time.Second
+
+// Close writes the queued records, waiting at most five seconds, and
+// closes the file Open opened. Records written after are dropped.
 func (l *Log) Close() error {
 	if l == nil {
 		return nil
@@ -174,7 +177,15 @@ func (l *Log) Close() error {
 	l.closed = true
 	close(l.queue)
 	l.sendMu.Unlock()
-	<-l.done
+	t := time.NewTimer(closeWait)
+	defer t.Stop()
+	select {
+	case <-l.done:
+	case <-t.C:
+		// A writer stuck on a hung volume must not keep the server from
+		// stopping.
+		return fmt.Errorf("audit: the writer has not finished after %v: %d records may be lost", closeWait, len(l.queue)+1)
+	}
 	if n := l.Dropped(); n > 0 {
 		fmt.Fprintf(l.opts.Errors, "audit: %d records dropped in all\n", n)
 	}
