@@ -13,6 +13,7 @@ type hungWriter struct{ hung chan struct{} }
 func (h hungWriter) Write([]byte) (int, error) { <-h.hung; return 0, io.ErrClosedPipe }
 
 func TestCloseDoesNotWaitForAHungWriter(t *testing.T) {
+	defer func(d time.Duration) { closeWait = d }(closeWait)
 	closeWait = 50 * time.Millisecond
 	w := hungWriter{make(chan struct{})}
 	defer close(w.hung)
