@@ -1,6 +1,9 @@
 package manifest
 
 import (
+	"net"
+	"path"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -61,4 +64,39 @@ func TestResolveRead(t *testing.T) {
 			t.Errorf("ResolveRead(%q): got %q, want %q", in, got, want)
 		}
 	}
+}
+
+// FuzzPermissions: Validate never panics on declared permissions, and what
+// it accepts is what the host relies on: a connect entry is "*" or a host
+// and a port from 1 to 65535, and a read entry resolves to a clean
+// absolute path that stays below its variable's directory.
+func FuzzPermissions(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:5432", "[::1]:80", "*", ":80", "a:70000", "db.internal", "$HOME/../etc", "$GOROOT", "/etc/app", "/", "notes", "$GOPATH/x", "$HOME//a", "$HOME/a/"} {
+		f.Add(s, s)
+	}
+	vars := map[string]string{"GOROOT": "/usr/lib/go", "GOMODCACHE": "/home/ada/go/pkg/mod", "GOCACHE": "/home/ada/.cache/go-build", "HOME": "/home/ada"}
+	f.Fuzz(func(t *testing.T, connect, read string) {
+		m := sample()
+		m.Permissions = &Permissions{Connect: []string{connect}, Read: []string{read}}
+		if Validate(m) != nil {
+			return
+		}
+		if connect != Any {
+			host, port, err := net.SplitHostPort(connect)
+			n, perr := strconv.Atoi(port)
+			if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+				t.Fatalf("connect %q accepted: host %q, port %q, %v", connect, host, port, err)
+			}
+		}
+		got := ResolveRead(read, vars)
+		if got == "" || !path.IsAbs(got) || path.Clean(got) != got || got == "/" {
+			t.Fatalf("read %q accepted, resolves to %q: want a clean absolute path below /", read, got)
+		}
+		if name, _, _ := strings.Cut(read, "/"); strings.HasPrefix(read, "$") {
+			base := vars[strings.TrimPrefix(name, "$")]
+			if got != base && !strings.HasPrefix(got, base+"/") {
+				t.Fatalf("read %q accepted, resolves to %q outside %s", read, got, base)
+			}
+		}
+	})
 }
