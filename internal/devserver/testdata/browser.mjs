@@ -79,6 +79,13 @@ const strayNull = () => page.evaluate(() =>
   [...document.getElementById("main").childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim() === "null"));
 
 const nav = (kind, key, p = page) => p.locator(`nav a[data-kind="${kind}"][data-key="${key}"]`);
+// open shows a panel as a person does, by its link, and waits until the
+// page shows it: the link is marked selected in the same task that renders
+// the panel, so nothing is typed into the panel it replaces.
+async function open(kind, key) {
+  await nav(kind, key).click();
+  await page.locator(`nav a.sel[data-kind="${kind}"][data-key="${key}"]`).waitFor();
+}
 const badge = (status) => page.locator(`#main .badge.${status}`);
 
 // loadTimes waits for the page's first contentful paint and returns, in
@@ -167,7 +174,7 @@ await step("defaults-and-problems", async () => {
   const onRequest = (r) => { if (r.url().includes("/api/check")) checks.push(r.url()); };
   page.on("request", onRequest);
   try {
-    await nav("tool", "research_search_workspace").click();
+    await open("tool", "research_search_workspace");
     const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
     await f("/query").waitFor();
     // No problem shows, and none is asked for, before the person types.
@@ -197,23 +204,23 @@ await step("tool-notes", async () => {
   // A tool's panel says when it asks for approval, where it runs, and
   // the client actions it may emit, with their params after the result.
   try {
-    await nav("tool", "research_save_note").click();
+    await open("tool", "research_save_note");
     await page.locator("#main .approval-note", { hasText: "when the mod's rule picks the call" }).waitFor();
-    await nav("tool", "dependencies_modules").click();
+    await open("tool", "dependencies_modules");
     await page.locator("#main .runs-note", { hasText: "else in its mod, as here" }).waitFor();
-    await nav("tool", "research_open_file").click();
+    await open("tool", "research_open_file");
     await page.locator("#main h3", { hasText: "Client action open_file" }).waitFor();
     await page.locator("#main table.schema").last().locator("code", { hasText: "/line" }).waitFor();
     check(await page.locator("#main .approval-note, #main .runs-note").count() === 0, "research_open_file shows an approval or runs note");
   } finally {
-    await nav("tool", "research_search_workspace").click();
+    await open("tool", "research_search_workspace");
   }
 });
 
 await step("approval-denied", async () => {
   // The page asks in the words every approver uses, and a denied call
   // says what the person was asked.
-  await nav("tool", "research_save_note").click();
+  await open("tool", "research_save_note");
   const f = (path) => page.locator(`#main .field[data-path="${path}"] > input, #main .field[data-path="${path}"] > textarea`);
   await f("/path").fill("notes/a.md");
   await f("/text").fill("hi");
@@ -222,7 +229,7 @@ await step("approval-denied", async () => {
   await page.locator("#deny").click();
   await badge("denied").waitFor();
   await page.locator("#main .approval-asked", { hasText: "Denied when asked: Create notes/a.md" }).waitFor();
-  await nav("tool", "research_search_workspace").click();
+  await open("tool", "research_search_workspace");
 });
 
 await step("search", async () => {
@@ -265,7 +272,7 @@ await step("search", async () => {
 });
 
 await step("form", async () => {
-  await nav("tool", "reloady_form").click();
+  await open("tool", "reloady_form");
   const f = (path) => page.locator(`#main .field[data-path="${path}"]`);
   const problem = (path) => f(path).locator(":scope > .problem");
   // Run before typing: every problem shows, and no call starts.
@@ -297,7 +304,7 @@ await step("form", async () => {
 });
 
 await step("raw-json", async () => {
-  await nav("tool", "reloady_form").click();
+  await open("tool", "reloady_form");
   await page.getByRole("button", { name: "Raw JSON" }).click();
   await page.locator("#main textarea.raw").fill('{"name": "ABC"}');
   await page.locator("#main .top-problems", { hasText: "/name" }).waitFor();
@@ -305,12 +312,12 @@ await step("raw-json", async () => {
 });
 
 await step("outputs", async () => {
-  await nav("tool", "test_multiple_content_types").click();
+  await open("tool", "test_multiple_content_types");
   await page.locator("#run").click();
   await badge("completed").waitFor();
   await page.locator('#main .output img[src^="data:image/png;base64,"]').waitFor();
   await page.locator("#main .output", { hasText: "test://embedded-in-multiple" }).waitFor();
-  await nav("tool", "test_audio_content").click();
+  await open("tool", "test_audio_content");
   await page.locator("#run").click();
   await page.locator('#main .output audio[src^="data:audio/wav;base64,"]').waitFor();
 });
@@ -319,7 +326,7 @@ await step("question-form", async () => {
   // A tool's handler asks the person mid-call: the page shows each form,
   // refuses an answer that breaks it in the host's words and asks again,
   // and the call completes with the answers.
-  await nav("tool", "test_input_required_result_multi_round").click();
+  await open("tool", "test_input_required_result_multi_round");
   await page.locator("#run").click();
   const card = page.locator("#main .card.question");
   await card.locator(".question-message", { hasText: "Step 1: What is your name?" }).waitFor();
@@ -340,7 +347,7 @@ await step("question-form", async () => {
 });
 
 await step("latency", async () => {
-  await nav("tool", "crashy_flood").click();
+  await open("tool", "crashy_flood");
   await page.locator('#main .field[data-path="/n"] > input').fill("200");
   await page.evaluate(() => {
     window.shown = {};
@@ -372,7 +379,7 @@ await step("latency", async () => {
 // From the mod's clock when it sends a status update to the update's
 // appearance in the page's DOM.
 await step("mod-to-page", async () => {
-  await nav("tool", "reloady_clock").click();
+  await open("tool", "reloady_clock");
   await page.locator('#main .field[data-path="/n"] > input').fill("100");
   await page.locator('#main .field[data-path="/gapMs"] > input').fill("20");
   await page.waitForFunction(() => [...document.querySelectorAll("#main .problem")].every((p) => p.textContent === ""));
@@ -409,7 +416,7 @@ await step("history-rerun", async () => {
 
 await step("agent-refused", async () => {
   await page.locator("#agent").selectOption("echoer");
-  await nav("tool", "research_word_count").click();
+  await open("tool", "research_word_count");
   await page.locator("#main .agent-note", { hasText: "leaves this tool out" }).waitFor();
   await page.locator("#main .form input[type=text]").first().fill("one two");
   await page.locator("#run").click();
@@ -418,21 +425,21 @@ await step("agent-refused", async () => {
 });
 
 await step("hook-blocks", async () => {
-  await nav("tool", "crashy_blocked").click();
+  await open("tool", "crashy_blocked");
   await page.locator("#run").click();
   await page.locator("#main p.error", { hasText: "A hook blocked this call" }).waitFor();
   await page.locator('#main .timeline .span-row[data-lane="hooks"]').first().waitFor();
 });
 
 await step("command", async () => {
-  await nav("command", "research.stats").click();
+  await open("command", "research.stats");
   await page.locator("#run").click();
   const out = await page.locator("#main .command-output pre.output").textContent();
   check(/file/.test(out), `research.stats said: ${out}`);
 });
 
 await step("slash", async () => {
-  await nav("slash", "deps").click();
+  await open("slash", "deps");
   await page.locator("#slash-text").fill("example.com/ws/b");
   await page.locator("#run").click();
   const out = await page.locator("#main .command-output pre").textContent();
@@ -443,7 +450,7 @@ await step("completion", async () => {
   // A prompt's arguments, in its form and in the slash box, and a resource
   // template's variables complete as they are typed; the prompt's messages
   // and the resource's text show.
-  await nav("slash", "summarize").click();
+  await open("slash", "summarize");
   const option = (value) => page.locator(`#main datalist option[value="${value}"]`).first().waitFor({ state: "attached" });
   await page.locator('#main input[data-argument="path"]').fill("not");
   await option("notes.txt");
@@ -452,13 +459,13 @@ await step("completion", async () => {
   await page.locator("#main .prompt-output .message", { hasText: "a needle in the notes" }).waitFor();
   await page.locator("#slash-text").fill("not");
   await option("notes.txt");
-  await nav("resource", "research://notes/{path}").click();
+  await open("resource", "research://notes/{path}");
   await page.locator('#main input[data-variable="path"]').fill("not");
   await option("notes.txt");
   await page.locator('#main input[data-variable="path"]').fill("notes.txt");
   await page.locator("#read").click();
   await page.locator("#main .resource-output pre.output", { hasText: "another needle" }).waitFor();
-  await nav("resource", "research://notes/index").click();
+  await open("resource", "research://notes/index");
   await page.locator("#read").click();
   await page.locator("#main .resource-output pre.output", { hasText: "[notes.txt](research://notes/notes.txt)" }).waitFor();
   check(!(await strayNull()), "the resource panel shows a stray null");
@@ -467,9 +474,9 @@ await step("completion", async () => {
 await step("urls", async () => {
   // Each panel has a URL: links and the back button work, and a call's URL
   // opens the call in another page.
-  await nav("tool", "research_word_count").click();
+  await open("tool", "research_word_count");
   await page.waitForURL(/#tool\/research_word_count$/);
-  await nav("mod", "research").click();
+  await open("mod", "research");
   await page.waitForURL(/#mod\/research$/);
   await page.locator("#main h3", { hasText: "Slash commands" }).waitFor();
   // The mod's panel links to its tools.
@@ -495,7 +502,7 @@ await step("urls", async () => {
 await step("client-answer", async () => {
   // A tool only a client runs: the page answers as its client would, with
   // the text and a result from a form built from the result schema.
-  await nav("tool", "clientside_measure").click();
+  await open("tool", "clientside_measure");
   await page.locator('#main .field[data-path="/element"] > input').fill("menu");
   await page.locator("#run").click();
   await page.locator("#main .client-answer").waitFor();
@@ -518,7 +525,7 @@ await step("client-answer", async () => {
 await step("client-receives", async () => {
   // What modhost mcp gives a client: the tools/list entry and the raw
   // tools/call result, structuredContent and _meta included.
-  await nav("tool", "crashy_act").click();
+  await open("tool", "crashy_act");
   await page.getByRole("button", { name: "Raw JSON" }).click();
   await page.locator("#main textarea.raw").fill(JSON.stringify({ returned: [{ kind: "mark", params: { line: 4 } }] }));
   await page.locator("#run").click();
@@ -533,11 +540,11 @@ await step("client-receives", async () => {
   check(entry.name === "crashy_act" && entry.outputSchema && entry.inputSchema, `the tools/list entry is ${JSON.stringify(entry)}`);
   await page.screenshot({ path: join(shotDir, "client-receives.png") });
   await page.getByRole("button", { name: "Workbench" }).click();
-  await nav("tool", "research_search_workspace").click();
+  await open("tool", "research_search_workspace");
   await page.getByRole("button", { name: "What a client receives" }).click();
   const view = JSON.parse(await page.locator("#main .mcp-entry pre").textContent());
   check(view._meta?.ui?.resourceUri === "ui://research/research_search_workspace", `the search's entry has _meta ${JSON.stringify(view._meta)}`);
-  await nav("tool", "clientside_measure").click();
+  await open("tool", "clientside_measure");
   await page.getByRole("button", { name: "What a client receives" }).click();
   await page.locator("#main .mcp-why", { hasText: "does not offer" }).waitFor();
   await page.getByRole("button", { name: "Workbench" }).click();
@@ -545,7 +552,7 @@ await step("client-receives", async () => {
 
 await step("cancel-large-search", async () => {
   renameSync(bigTree, bigDest);
-  await nav("tool", "research_search_workspace").click();
+  await open("tool", "research_search_workspace");
   await page.getByRole("button", { name: "Raw JSON" }).click();
   await page.locator("#main textarea.raw").fill(JSON.stringify({ query: "\\w+\\s*:=\\s*needle", regex: true, limit: 200 }));
   await page.locator("#run").click();
@@ -565,7 +572,7 @@ await step("cancel-large-search", async () => {
 });
 
 await step("live-reload", async () => {
-  await nav("tool", "reloady_echo").click();
+  await open("tool", "reloady_echo");
   const before = readFileSync(modSource, "utf8");
   const t0 = Date.now();
   save(before.replace("Echoes its text", "Echoes its text, edited"));
