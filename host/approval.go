@@ -2,11 +2,12 @@ package host
 
 import (
 	"github.com/modkit/modkit/internal/approval"
+	"github.com/modkit/modkit/internal/modapi"
 )
 
 // StatusDenied is the outcome of a call a person was asked to approve and
 // declined: the handler never ran.
-const StatusDenied Status = "denied"
+const StatusDenied = modapi.StatusDenied
 
 // Approver asks a person whether a call may run, and reports their answer:
 // true to run it. An error fails the call ("approval for tool <name> could

@@ -16,14 +16,14 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// Status is how a call ended.
-type Status string
+// Status is how a call ended: one type with modtest.Status.
+type Status = modapi.Status
 
 // The outcomes of a call; a call whose approval was declined is StatusDenied.
 const (
-	StatusCompleted Status = "completed"
-	StatusFailed    Status = "failed"
-	StatusCancelled Status = "cancelled"
+	StatusCompleted = modapi.StatusCompleted
+	StatusFailed    = modapi.StatusFailed
+	StatusCancelled = modapi.StatusCancelled
 )
 
 // CallRequest asks the host to run one tool.
@@ -229,7 +229,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 // endAs ends the call as e says (callflow builds every ending).
 func (r *CallResult) endAs(e callflow.Ending) *CallResult {
 	r.Activity.Ended = true
-	r.Status = Status(e.Status)
+	r.Status = e.Status
 	r.Error = e.Error
 	r.Text = e.Text
 	return r

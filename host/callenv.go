@@ -92,7 +92,7 @@ func (c *hostCall) Bound(ctx context.Context, what string, run func(ctx context.
 // Handle runs the handler once. The call timeout is the host's own: no
 // deadline travels to the mod. Hooks, before it, had their own; the wait
 // for answers between runs is nobody's.
-func (c *hostCall) Handle(ctx context.Context, _ modapi.Mod, req *modapi.CallRequest) (*modapi.CallResponse, callflow.Ending, bool) {
+func (c *hostCall) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallRequest) (*modapi.CallResponse, callflow.Ending, bool) {
 	p, res := c.p, c.res
 	if c.callReq == nil {
 		c.first(ctx, req)
@@ -102,7 +102,7 @@ func (c *hostCall) Handle(ctx context.Context, _ modapi.Mod, req *modapi.CallReq
 	// Without OnActivity, one round trip carries the activity with the
 	// outcome.
 	p.calls.Add(res.CallID)
-	resp, err := p.rpc.CallTool(c.callCtx, req)
+	resp, err := m.CallTool(c.callCtx, req)
 	p.calls.Remove(res.CallID)
 	if errors.Is(err, modapi.ErrNoOutcome) {
 		return nil, callflow.Failed(fmt.Sprintf("mod %s ended the call without an outcome", c.t.mod.man.ID), nil), true

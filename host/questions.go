@@ -17,7 +17,7 @@ import (
 // StatusAsking is the outcome of a call whose Asker answered ErrAskLater:
 // CallResult.Questions are to be answered, and the call made again with
 // CallResult.Answered and their answers in CallRequest.Answers.
-const StatusAsking Status = "asking"
+const StatusAsking = modapi.StatusAsking
 
 // QuestionKind is what a question asks for.
 type QuestionKind = modapi.QuestionKind

@@ -104,7 +104,7 @@ func approvalEnded(span telemetry.Span, tool string, e callflow.StepEnd) {
 		span.End()
 		return
 	case e.Ending == nil:
-	case e.Ending.Status == callflow.StatusDenied:
+	case e.Ending.Status == modapi.StatusDenied:
 		outcome = "denied"
 	case e.Ending.Status == callflow.StatusAsking:
 		outcome = "asked_later"

@@ -10,11 +10,6 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// StatusDenied ends a call a person declined, or whose approval question
-// they dismissed: the handler never ran. (A mod's outcome is never
-// denied, so modapi has no such status.)
-const StatusDenied modapi.Status = "denied"
-
 // Ending is how a call ended, as the host's CallResult and modtest's
 // Outcome both report it: the status, what the model reads and why. Every
 // ending of a call is built here, so the two read alike.
@@ -77,9 +72,9 @@ func Completed(tool string, o *modapi.Outcome) Ending {
 func Refused(tool string, step modapi.ApprovalStep) (Ending, bool) {
 	switch step.Verdict {
 	case modapi.ApprovalDenied:
-		return Ending{Status: StatusDenied, Text: words.Denied(tool, step.Reason), Error: words.Declined}, true
+		return Ending{Status: modapi.StatusDenied, Text: words.Denied(tool, step.Reason), Error: words.Declined}, true
 	case modapi.ApprovalDismissed:
-		return Ending{Status: StatusDenied, Text: words.Dismissed(tool, step.Reason), Error: words.DismissedError}, true
+		return Ending{Status: modapi.StatusDenied, Text: words.Dismissed(tool, step.Reason), Error: words.DismissedError}, true
 	case modapi.ApprovalFailed:
 		return Failed(step.Failure, step.Err), true
 	case modapi.ApprovalCancelled:

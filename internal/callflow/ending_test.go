@@ -24,9 +24,9 @@ func TestRefused(t *testing.T) {
 	}{
 		{modapi.ApprovalStep{Verdict: modapi.ApprovalRun, Reason: "r"}, false, Ending{}},
 		{modapi.ApprovalStep{Verdict: modapi.ApprovalDenied, Reason: "r"}, true,
-			Ending{Status: StatusDenied, Text: words.Denied("t", "r"), Error: words.Declined}},
+			Ending{Status: modapi.StatusDenied, Text: words.Denied("t", "r"), Error: words.Declined}},
 		{modapi.ApprovalStep{Verdict: modapi.ApprovalDismissed, Reason: "r"}, true,
-			Ending{Status: StatusDenied, Text: words.Dismissed("t", "r"), Error: words.DismissedError}},
+			Ending{Status: modapi.StatusDenied, Text: words.Dismissed("t", "r"), Error: words.DismissedError}},
 		{modapi.ApprovalStep{Verdict: modapi.ApprovalFailed, Failure: "no", Err: broke}, true,
 			Ending{Status: modapi.StatusFailed, Text: "Tool failed: no", Error: "no", Cause: broke}},
 		{modapi.ApprovalStep{Verdict: modapi.ApprovalCancelled, Err: context.Canceled}, true,
@@ -106,7 +106,7 @@ func TestApprove(t *testing.T) {
 	if step, end, refused := Approve(ctx, "t", rule("Do it", nil), approver(true)); refused || step.Reason != "Do it" || end.Status != "" {
 		t.Errorf("approved: got %+v, %+v, refused %v", step, end, refused)
 	}
-	if _, end, refused := Approve(ctx, "t", rule("Do it", nil), approver(false)); !refused || end.Status != StatusDenied {
+	if _, end, refused := Approve(ctx, "t", rule("Do it", nil), approver(false)); !refused || end.Status != modapi.StatusDenied {
 		t.Errorf("declined: got %+v, refused %v, want denied", end, refused)
 	}
 	if got := strings.Join(asked, "|"); got != "t: Do it|t: Do it" {

@@ -104,9 +104,9 @@ type CallResponse struct {
 	Outcome  Outcome
 }
 
-// Status is how a call ended, in the words of host.Status and
-// modtest.Status: completed, failed, cancelled or asking. (Denied is the
-// host's: a mod's outcome is never denied.)
+// Status is how a call ended: completed, failed, cancelled, denied or
+// asking. It is the one type of it: host.Status and modtest.Status alias
+// it. (A mod's own outcome is never denied: the pipeline ends a call so.)
 type Status string
 
 // How a call ends. Over the wire a cancelled call has no outcome:
@@ -118,6 +118,9 @@ const (
 	// StatusAsking: the handler asked Outcome.Questions, which no answer
 	// covers.
 	StatusAsking Status = "asking"
+	// StatusDenied: a person declined the call's approval, or dismissed
+	// its question; the handler never ran (callflow.Approve).
+	StatusDenied Status = "denied"
 )
 
 // Outcome is how a tool call ended.

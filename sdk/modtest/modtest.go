@@ -83,22 +83,22 @@ type Options struct {
 // command's message.
 const DefaultMaxResultBytes = modapi.DefaultMaxResultBytes
 
-// Status is how a call ended, in a host's words (host.Status has the same
-// values): completed, failed, cancelled or denied.
-type Status string
+// Status is how a call ended: completed, failed, cancelled or denied. It
+// is host.Status: one type, so an outcome compares with a host's.
+type Status = modapi.Status
 
 // The outcomes of a call, named as host.Status names them.
 const (
 	// StatusCompleted: the handler returned a result.
-	StatusCompleted Status = "completed"
+	StatusCompleted = modapi.StatusCompleted
 	// StatusFailed: the input was invalid, or the handler returned an
 	// error or panicked.
-	StatusFailed Status = "failed"
+	StatusFailed = modapi.StatusFailed
 	// StatusCancelled: the call's context was cancelled while it ran.
-	StatusCancelled Status = "cancelled"
+	StatusCancelled = modapi.StatusCancelled
 	// StatusDenied: the person declined the call's approval; the handler
 	// never ran.
-	StatusDenied Status = "denied"
+	StatusDenied = modapi.StatusDenied
 )
 
 // The outcomes' first names, kept for tests written against them.
@@ -256,7 +256,7 @@ func (o *Outcome) ViewState() sdk.RawViewState {
 
 // endAs ends the call as e says (callflow builds every ending).
 func (o *Outcome) endAs(e callflow.Ending) *Outcome {
-	o.Status = Status(e.Status)
+	o.Status = e.Status
 	o.Text = e.Text
 	o.msg = e.Error
 	o.Err = e.Cause
