@@ -44,7 +44,7 @@ func authVsPlain(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	handler := mcpbridge.NewHTTPHandler(srv, &mcpbridge.HTTPOptions{Auth: auth})
+	handler := srv.NewHTTPHandler(&mcpbridge.HTTPOptions{Auth: auth})
 	defer handler.Close()
 	mux.Handle(mcpbridge.HTTPPath, handler)
 	token, err := is.SignToken("rsa", is.Claims(resource, "", time.Now()))

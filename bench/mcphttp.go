@@ -66,7 +66,7 @@ func serveBridge(h *host.Host, workspace string) (url string, stop func(), err e
 	if err != nil {
 		return "", nil, err
 	}
-	handler := mcpbridge.NewHTTPHandler(srv, nil)
+	handler := srv.NewHTTPHandler(nil)
 	url, stopServer := serveLoopback(handler)
 	return url, func() { stopServer(); handler.Close() }, nil
 }

@@ -26,7 +26,7 @@ func BenchmarkMCPHTTP2026(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		bridge := mcpbridge.NewHTTPHandler(srv, nil)
+		bridge := srv.NewHTTPHandler(nil)
 		defer bridge.Close()
 		url, stop := serveLoopback(bridge)
 		defer stop()

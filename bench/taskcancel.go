@@ -83,7 +83,7 @@ func serveReplica(h *host.Host, workspace string, store taskstore.Store) (url st
 	if err != nil {
 		return "", nil, err
 	}
-	handler := mcpbridge.NewHTTPHandler(srv, nil)
+	handler := srv.NewHTTPHandler(nil)
 	url, stopServer := serveLoopback(handler)
 	return url, func() { stopServer(); handler.Close() }, nil
 }

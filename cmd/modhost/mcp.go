@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpbridge"
@@ -155,7 +153,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 	if *addr == "" {
-		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout, nil)
+		err = srv.ServeStdio(ctx, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth, RateLimit: limiter,
@@ -265,13 +263,13 @@ type serveOptions struct {
 // the replica drains: /readyz turns 503, new requests are refused with
 // 503, and those in flight and the tasks running have so.drain to finish.
 // metrics, when set, is served at /metrics.
-func serveHTTP(ctx context.Context, srv *mcp.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, so *serveOptions, metrics http.Handler) error {
+func serveHTTP(ctx context.Context, srv *mcpbridge.Server, addr string, stderr io.Writer, opts *mcpbridge.HTTPOptions, so *serveOptions, metrics http.Handler) error {
 	ln, err := net.Listen("tcp", mcpbridge.ListenAddr(addr))
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
-	handler := mcpbridge.NewHTTPHandler(srv, opts)
+	handler := srv.NewHTTPHandler(opts)
 	mux.Handle(mcpbridge.HTTPPath, handler)
 	if opts != nil && opts.Auth != nil {
 		for _, p := range opts.Auth.MetadataPaths() {

@@ -144,7 +144,7 @@ func TestAuditStdio(t *testing.T) {
 	}, "\n")
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	if err := ServeStdio(ctx, srv, strings.NewReader(in), &bytes.Buffer{}, nil); err != nil {
+	if err := srv.ServeStdio(ctx, strings.NewReader(in), &bytes.Buffer{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	recs := auditRecords(t, log, &out)
@@ -194,7 +194,7 @@ func TestAuditTasks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
 	id := startWork(t, ts.URL, "a")

@@ -64,7 +64,7 @@ func serveAuthWith(t *testing.T, issuerFor func(resource string) string, fb *fak
 		t.Fatal(err)
 	}
 	hopts.Auth = auth
-	h := NewHTTPHandler(srv, &hopts)
+	h := srv.NewHTTPHandler(&hopts)
 	t.Cleanup(h.Close)
 	mux.Handle(HTTPPath, h)
 	for _, p := range auth.MetadataPaths() {
@@ -413,7 +413,7 @@ func TestPromptScopes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+		h := srv.NewHTTPHandler(&HTTPOptions{Auth: auth})
 		t.Cleanup(h.Close)
 		mux.Handle(HTTPPath, h)
 		token := is.Sign(t, "rsa", is.Claims(url, "notes.read", time.Now()))

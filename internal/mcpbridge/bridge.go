@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,10 +98,33 @@ type Options struct {
 // tool's log entries.
 const LogLevel mcp.LoggingLevel = "info"
 
+// Server is one MCP server of a Backend's tools: the SDK's server, the
+// bridge from MCP to the host, the direct path and the tasks. It owns all
+// its state: a Server dropped is collected with everything it made.
+// Serve it with [Server.ServeStdio], [Server.NewHTTPHandler] or
+// [Server.Connect].
+type Server struct {
+	// mcp is the SDK's server, which serves every request the bridge's
+	// own paths leave to it.
+	mcp    *mcp.Server
+	bridge *bridge
+	// direct is what the direct paths serve without the SDK's session
+	// (direct.go, stdiodirect.go); nil with Options.Audit.
+	direct *directCalls
+	// tasks runs the calls that become tasks (tasks.go).
+	tasks *taskRunner
+}
+
+// Connect serves one session of the server over t, as
+// [mcp.Server.Connect] does: the SDK alone, without the direct path.
+func (s *Server) Connect(ctx context.Context, t mcp.Transport, opts *mcp.ServerSessionOptions) (*mcp.ServerSession, error) {
+	return s.mcp.Connect(ctx, t, opts)
+}
+
 // NewServer returns an MCP server that serves the tools the agent may call.
 // It fails when the agent is unknown or a tool's schema is not one MCP can
 // carry.
-func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
+func NewServer(b Backend, opts *Options) (*Server, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -126,7 +148,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
 	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools), promptScopes: toolScopes{}}
-	br.tasks = newTaskRunner(br, &o)
+	tasks := newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
@@ -167,11 +189,12 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 			direct.handlers[t.Name] = handler
 		}
 		if t.Task != "" {
-			br.tasks.add(t, wrapped)
+			tasks.add(t, wrapped)
 		}
 	}
+	s := &Server{mcp: srv, bridge: br, tasks: tasks}
 	if o.Audit == nil {
-		registerDirect(srv, direct)
+		s.direct = direct
 	}
 	if len(br.views) > 0 {
 		if i := slices.IndexFunc(tools, func(t host.Tool) bool { return t.Name == RenderViewTool }); i >= 0 {
@@ -186,8 +209,7 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 	if approving := needApproval(tools); len(approving) > 0 {
 		srv.AddReceivingMiddleware(hideApprovalTools(approving))
 	}
-	bridges.Store(srv, br)
-	return srv, nil
+	return s, nil
 }
 
 // instructions tells a client what the mods serving tools are for: each
@@ -229,15 +251,10 @@ type bridge struct {
 	apps map[string]bool
 	// states seals and opens request states.
 	states *states
-	// tasks runs the calls that are tasks.
-	tasks *taskRunner
 	// scopes are the scopes each tool needs, for those that need any;
 	// promptScopes likewise for prompts.
 	scopes, promptScopes toolScopes
 }
-
-// bridges are the bridges of the servers NewServer returned, by server.
-var bridges sync.Map // *mcp.Server -> *bridge
 
 // viewTool is a tool with a custom view.
 type viewTool struct {

@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
-	"weak"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/telemetry"
 )
 
@@ -37,24 +34,6 @@ type directCalls struct {
 	// impl is the server's name and version, which each result's _meta
 	// carries.
 	impl *mcp.Implementation
-}
-
-// directs holds the directCalls of each server NewServer made.
-var directs sync.Map // weak.Pointer[mcp.Server] -> *directCalls
-
-// registerDirect records the direct calls of srv for as long as srv lives.
-func registerDirect(srv *mcp.Server, calls *directCalls) {
-	k := weak.Make(srv)
-	directs.Store(k, calls)
-	runtime.AddCleanup(srv, func(k weak.Pointer[mcp.Server]) { directs.Delete(k) }, k)
-}
-
-// directCallsOf returns the direct calls of srv, nil for a server NewServer
-// did not make.
-func directCallsOf(srv *mcp.Server) *directCalls {
-	c, _ := directs.Load(weak.Make(srv))
-	calls, _ := c.(*directCalls)
-	return calls
 }
 
 // directTool reports whether calls of a tool with this input schema may
@@ -114,7 +93,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 // written as one, which the response repeats as written.
 func directID(raw json.RawMessage) bool {
 	if len(raw) > 0 && raw[0] == '"' {
-		return idKey(raw) != ""
+		return mcpwire.IDKey(raw) != ""
 	}
 	_, err := strconv.ParseInt(string(raw), 10, 64)
 	return err == nil
@@ -196,12 +175,8 @@ func acceptsBoth(values []string) bool {
 // resultType of protocol 2026-07-28, or its error, with the HTTP status
 // that revision gives it.
 func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolResult, err error) {
-	w.Header()["Content-Type"] = jsonContentType
 	if err != nil {
-		var je *jsonrpc.Error
-		if !errors.As(err, &je) {
-			je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-		}
+		je := mcpwire.ErrorOf(err)
 		status := http.StatusOK
 		switch je.Code {
 		case jsonrpc.CodeMethodNotFound:
@@ -209,13 +184,7 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 		case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
 			status = http.StatusBadRequest
 		}
-		data, _ := json.Marshal(struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Error   *jsonrpc.Error  `json:"error"`
-		}{"2.0", id, je})
-		w.WriteHeader(status)
-		w.Write(data)
+		mcpwire.WriteError(w, status, id, je)
 		return
 	}
 	resultType := "complete"
@@ -229,19 +198,14 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 		writeDirect(w, id, nil, err)
 		return
 	}
-	var b bytes.Buffer
-	b.Grow(len(result) + len(id) + 64)
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(id)
-	b.WriteString(`,"result":`)
-	b.Write(result[:len(result)-1])
+	// The result with the resultType of 2026-07-28 as its last member.
+	typed := make([]byte, 0, len(result)+32)
+	typed = append(typed, result[:len(result)-1]...)
 	if len(result) > 2 {
-		b.WriteByte(',')
+		typed = append(typed, ',')
 	}
-	b.WriteString(`"resultType":"` + resultType + `"}}`)
-	// With its length, a result of more than 2 KB is not chunked.
-	w.Header()["Content-Length"] = []string{strconv.Itoa(b.Len())}
-	w.Write(b.Bytes())
+	typed = append(typed, `"resultType":"`+resultType+`"}`...)
+	mcpwire.WriteJSON(w, http.StatusOK, mcpwire.AppendResult(make([]byte, 0, len(typed)+len(id)+36), id, typed))
 }
 
 // observeDirect calls handler as the SDK's receiving middleware would: a

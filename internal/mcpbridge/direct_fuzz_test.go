@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // FuzzServeDirect checks that the direct path either leaves a posted body
@@ -67,7 +69,7 @@ func FuzzServeDirect(f *testing.F) {
 		}
 		var msg struct{ ID json.RawMessage }
 		json.Unmarshal(body, &msg)
-		if idKey(resp.ID) != idKey(msg.ID) {
+		if mcpwire.IDKey(resp.ID) != mcpwire.IDKey(msg.ID) {
 			t.Fatalf("%q: answered id %s, want %s", body, resp.ID, msg.ID)
 		}
 	})

@@ -53,7 +53,7 @@ func TestDirectCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpbridge.HTTPPath, mcpbridge.NewHTTPHandler(srv, nil))
+	mux.Handle(mcpbridge.HTTPPath, srv.NewHTTPHandler(nil))
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	url := ts.URL + mcpbridge.HTTPPath

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // inflight counts the posted requests being served, so that a drain can
@@ -115,5 +117,5 @@ func (h *HTTPHandler) StoreReachable(ctx context.Context) error {
 func refuseDraining(w http.ResponseWriter) {
 	w.Header().Set("Retry-After", strconv.Itoa(1))
 	w.Header().Set("Connection", "close")
-	writeRPCError(w, http.StatusServiceUnavailable, nil, jsonrpcError{int(jsonrpc.CodeInternalError), "this replica is shutting down: send the request again"})
+	mcpwire.WriteError(w, http.StatusServiceUnavailable, nil, mcpwire.NewError(jsonrpc.CodeInternalError, "this replica is shutting down: send the request again"))
 }

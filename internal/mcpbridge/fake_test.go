@@ -41,7 +41,7 @@ func manifestTool(name, resultSchema string) manifest.Tool {
 }
 
 // connectServer connects a client to srv over in-memory transports.
-func connectServer(t *testing.T, srv *mcp.Server) *mcp.ClientSession {
+func connectServer(t *testing.T, srv *Server) *mcp.ClientSession {
 	t.Helper()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := srv.Connect(t.Context(), st, nil)

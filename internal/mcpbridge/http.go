@@ -24,6 +24,7 @@ import (
 	"github.com/modkit/modkit/internal/audit"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/ratelimit"
 )
 
@@ -40,7 +41,7 @@ const (
 // in seconds.
 const retryAfter = 10
 
-// HTTPOptions configure [NewHTTPHandler]. A nil *HTTPOptions means defaults.
+// HTTPOptions configure [Server.NewHTTPHandler]. A nil *HTTPOptions means defaults.
 type HTTPOptions struct {
 	// SessionTimeout closes a session that has had no request in flight and
 	// no event stream open for this long: a session whose client holds its
@@ -67,7 +68,7 @@ type HTTPOptions struct {
 
 // HTTPHandler serves an MCP server over streamable HTTP: clients of
 // protocol revisions up to 2025-11-25 in sessions, clients of 2026-07-28
-// statelessly, on one URL. Create it with [NewHTTPHandler].
+// statelessly, on one URL. Create it with [Server.NewHTTPHandler].
 type HTTPHandler struct {
 	srv       *mcp.Server
 	handler   http.Handler // serve behind cross-origin protection
@@ -78,11 +79,11 @@ type HTTPHandler struct {
 	clock     *sessionClock
 	calls     context.Context
 	abort     context.CancelFunc
-	newMu     sync.Mutex  // serializes session creation, for the cap
-	inflight  sync.Map    // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
-	tasks     *taskRunner // nil when srv is not NewServer's
-	posts     inflight    // posted requests in flight, for Drain
-	versions  []string    // the protocol revisions served, newest first
+	newMu     sync.Mutex // serializes session creation, for the cap
+	inflight  sync.Map   // cancelKey -> *atomic.Bool: calls in flight, and whether the client cancelled them
+	tasks     *taskRunner
+	posts     inflight // posted requests in flight, for Drain
+	versions  []string // the protocol revisions served, newest first
 
 	// scopes and promptScopes are what each tool and prompt needs, for
 	// HTTPOptions.Auth.
@@ -91,7 +92,7 @@ type HTTPHandler struct {
 	audit *audit.Log
 }
 
-// NewHTTPHandler serves srv over streamable HTTP. Each request is routed by
+// NewHTTPHandler serves the server over streamable HTTP. Each request is routed by
 // the protocol revision it speaks: one that carries its protocol version
 // (the MCP-Protocol-Version header naming 2026-07-28 or later, or the
 // version in the request's _meta) or asks server/discover is served
@@ -134,7 +135,8 @@ type HTTPHandler struct {
 //     answers, no header-mirrored arguments) is served without the SDK's
 //     stateless handler, which builds a session per request: same
 //     answer, as one JSON response.
-func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
+func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
+	srv := s.mcp
 	var o HTTPOptions
 	if opts != nil {
 		o = *opts
@@ -146,13 +148,8 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 		o.MaxSessions = DefaultMaxSessions
 	}
 	calls, abort := context.WithCancel(context.Background())
-	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: directCallsOf(srv), versions: mcp.SupportedProtocolVersions()}
-	if br, ok := bridges.Load(srv); ok {
-		h.tasks = br.(*bridge).tasks
-		h.scopes = br.(*bridge).scopes
-		h.promptScopes = br.(*bridge).promptScopes
-		h.audit = br.(*bridge).opts.Audit
-	}
+	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: s.direct, versions: mcp.SupportedProtocolVersions(),
+		tasks: s.tasks, scopes: s.bridge.scopes, promptScopes: s.bridge.promptScopes, audit: s.bridge.opts.Audit}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
 	// The SDK's own session timeout counts only POST requests, so a client
@@ -165,7 +162,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: a browser's cross-origin request"})
+		mcpwire.WriteError(w, http.StatusForbidden, nil, mcpwire.NewError(mcpwire.CodeInvalidRequest, "forbidden: a browser's cross-origin request"))
 	}))
 	var serve http.Handler = http.HandlerFunc(h.serve)
 	if o.Auth != nil {
@@ -247,7 +244,7 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 
 func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if rebound(req) {
-		writeRPCError(w, http.StatusForbidden, nil, jsonrpcError{codeInvalidRequest, "forbidden: invalid Host header " + echo(req.Host)})
+		mcpwire.WriteError(w, http.StatusForbidden, nil, mcpwire.NewError(mcpwire.CodeInvalidRequest, "forbidden: invalid Host header "+echo(req.Host)))
 		return
 	}
 	start := time.Now()
@@ -287,10 +284,10 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpcError{codeInvalidRequest, fmt.Sprintf("invalid request: the body exceeds %d bytes", mbe.Limit)})
+			mcpwire.WriteError(w, http.StatusRequestEntityTooLarge, nil, mcpwire.NewError(mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: the body exceeds %d bytes", mbe.Limit)))
 			return
 		}
-		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{codeInvalidRequest, "invalid request: the body could not be read"})
+		mcpwire.WriteError(w, http.StatusBadRequest, nil, mcpwire.NewError(mcpwire.CodeInvalidRequest, "invalid request: the body could not be read"))
 		return
 	}
 	if h.overRate(w, req, body, start) {
@@ -298,7 +295,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	m, code, msg := checkBody(body)
 	if code != 0 {
-		writeRPCError(w, http.StatusBadRequest, nil, jsonrpcError{code, msg})
+		mcpwire.WriteError(w, http.StatusBadRequest, nil, mcpwire.NewError(int64(code), msg))
 		return
 	}
 	if !h.knownVersion(w, m.ID, version) {
@@ -335,21 +332,21 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		h.stateless.ServeHTTP(w, req)
 		return
 	}
-	id := idKey(m.ID)
+	id := mcpwire.IDKey(m.ID)
 	switch {
 	case id != "" && !clientRequests[m.Method]:
-		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + echo(m.Method)})
+		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(-32601, "method not found: "+echo(m.Method)))
 		return
 	case session == "" && m.Method != "initialize":
-		writeRPCError(w, http.StatusBadRequest, m.ID, jsonrpcError{codeInvalidRequest,
-			"invalid request: no Mcp-Session-Id header; initialize a session first, or send the protocol version of a sessionless revision"})
+		mcpwire.WriteError(w, http.StatusBadRequest, m.ID, mcpwire.NewError(mcpwire.CodeInvalidRequest,
+			"invalid request: no Mcp-Session-Id header; initialize a session first, or send the protocol version of a sessionless revision"))
 		return
 	case session == "":
 		h.newMu.Lock()
 		defer h.newMu.Unlock()
 		if n := h.liveSessions(); n >= h.opts.MaxSessions {
 			w.Header().Set("Retry-After", strconv.Itoa(retryAfter))
-			writeRPCError(w, http.StatusServiceUnavailable, m.ID, jsonrpcError{int(jsonrpc.CodeInternalError), fmt.Sprintf("too many sessions: %d are open, the limit is %d", n, h.opts.MaxSessions)})
+			mcpwire.WriteError(w, http.StatusServiceUnavailable, m.ID, mcpwire.NewError(jsonrpc.CodeInternalError, fmt.Sprintf("too many sessions: %d are open, the limit is %d", n, h.opts.MaxSessions)))
 			return
 		}
 		sw := &sessionStart{ResponseWriter: w}
@@ -359,7 +356,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		return
 	case m.Method == "notifications/cancelled":
-		if c, ok := h.inflight.Load(cancelKey{session, idKey(m.Params.RequestID)}); ok {
+		if c, ok := h.inflight.Load(cancelKey{session, mcpwire.IDKey(m.Params.RequestID)}); ok {
 			c.(*atomic.Bool).Store(true)
 		}
 	case m.Method == "tools/call" && id != "":
@@ -411,59 +408,55 @@ func checkBody(body []byte) (m httpMessage, code int, msg string) {
 	body = bytes.TrimLeft(body, " \t\r\n")
 	switch {
 	case len(body) == 0:
-		return m, codeInvalidRequest, "invalid request: the body is empty"
+		return m, mcpwire.CodeInvalidRequest, "invalid request: the body is empty"
 	case body[0] == '[':
 		var batch []json.RawMessage
 		if err := json.Unmarshal(body, &batch); err != nil {
-			return m, codeParseError, "parse error: the body is not JSON"
+			return m, mcpwire.CodeParseError, "parse error: the body is not JSON"
 		}
 		if len(batch) == 0 {
-			return m, codeInvalidRequest, "invalid request: an empty batch"
+			return m, mcpwire.CodeInvalidRequest, "invalid request: an empty batch"
 		}
 		for i, raw := range batch {
 			var one httpMessage
 			if err := json.Unmarshal(raw, &one); err != nil {
-				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch is not a JSON-RPC message", i)
+				return m, mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch is not a JSON-RPC message", i)
 			}
 			if text := one.invalid(); text != "" {
-				return m, codeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch: %s", i, text)
+				return m, mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: message %d of the batch: %s", i, text)
 			}
 		}
 		return m, 0, ""
 	case body[0] != '{':
 		if !json.Valid(body) {
-			return m, codeParseError, "parse error: the body is not JSON"
+			return m, mcpwire.CodeParseError, "parse error: the body is not JSON"
 		}
-		return m, codeInvalidRequest, "invalid request: a message is a JSON object"
+		return m, mcpwire.CodeInvalidRequest, "invalid request: a message is a JSON object"
 	}
 	if !json.Valid(body) {
-		return m, codeParseError, "parse error: the body is not JSON"
+		return m, mcpwire.CodeParseError, "parse error: the body is not JSON"
 	}
 	if quick, ok := readMessage(body); ok {
 		m = quick
 	} else if err := json.Unmarshal(body, &m); err != nil {
-		return m, codeInvalidRequest, "invalid request: not a JSON-RPC message"
+		return m, mcpwire.CodeInvalidRequest, "invalid request: not a JSON-RPC message"
 	}
 	if text := m.invalid(); text != "" {
-		return m, codeInvalidRequest, "invalid request: " + text
+		return m, mcpwire.CodeInvalidRequest, "invalid request: " + text
 	}
 	return m, 0, ""
 }
-
-// maxIDBytes is the longest id a request may have, as written: a
-// response repeats it.
-const maxIDBytes = limits.MaxEcho
 
 // invalid says what makes m no JSON-RPC 2.0 message, or "".
 func (m *httpMessage) invalid() string {
 	switch {
 	case m.JSONRPC != "2.0":
 		return `"jsonrpc" must be "2.0"`
-	case len(m.ID) > 0 && string(m.ID) != "null" && idKey(m.ID) == "":
+	case len(m.ID) > 0 && string(m.ID) != "null" && mcpwire.IDKey(m.ID) == "":
 		return `"id" must be a string or a number`
-	case len(m.ID) > maxIDBytes:
-		return fmt.Sprintf(`"id" is %d bytes long, at most %d`, len(m.ID), maxIDBytes)
-	case m.Method == "" && idKey(m.ID) == "":
+	case len(m.ID) > mcpwire.MaxIDBytes:
+		return fmt.Sprintf(`"id" is %d bytes long, at most %d`, len(m.ID), mcpwire.MaxIDBytes)
+	case m.Method == "" && mcpwire.IDKey(m.ID) == "":
 		return `no "method", and no "id" to answer`
 	}
 	return ""
@@ -541,17 +534,6 @@ func (h *HTTPHandler) liveSessions() int {
 	return n
 }
 
-// jsonrpcError is a JSON-RPC error's code and message.
-type jsonrpcError struct {
-	Code    int
-	Message string
-}
-
-// writeRPCError answers with a JSON-RPC error response.
-func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, e jsonrpcError) {
-	writeErrorStatus(w, status, id, &jsonrpc.Error{Code: int64(e.Code), Message: e.Message})
-}
-
 // knownVersion answers a request whose MCP-Protocol-Version header names
 // a revision the server does not speak with -32022 and the revisions it
 // does, and reports whether the revision is known (or not named).
@@ -560,7 +542,7 @@ func (h *HTTPHandler) knownVersion(w http.ResponseWriter, id json.RawMessage, ve
 		return true
 	}
 	data, _ := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: h.versions, Requested: limits.Cut(version, limits.MaxEcho)})
-	writeErrorStatus(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion,
+	mcpwire.WriteError(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion,
 		Message: fmt.Sprintf("unsupported protocol version %s in the %s header: this server speaks %s", echo(version), protocolHeader, strings.Join(h.versions, ", ")),
 		Data:    data})
 	return false
@@ -577,7 +559,7 @@ type cancelFilter struct {
 func (f *cancelFilter) Write(b []byte) (int, error) {
 	if f.cancelled.Load() {
 		if i := bytes.Index(b, []byte("data: ")); i >= 0 {
-			if id, ok := responseID(b[i+len("data: "):]); ok && id == f.id {
+			if id, ok := mcpwire.ResponseID(b[i+len("data: "):]); ok && id == f.id {
 				return len(b), nil
 			}
 		}

@@ -3,6 +3,8 @@ package mcpbridge
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // FuzzCheckBody checks that any posted body is either accepted as JSON-RPC
@@ -28,7 +30,7 @@ func FuzzCheckBody(f *testing.F) {
 			if m.Method != "" && m.JSONRPC != "2.0" {
 				t.Fatalf("accepted %q with jsonrpc %q", body, m.JSONRPC)
 			}
-		case codeParseError, codeInvalidRequest:
+		case mcpwire.CodeParseError, mcpwire.CodeInvalidRequest:
 			if msg == "" {
 				t.Fatalf("%q: code %d without a message", body, code)
 			}

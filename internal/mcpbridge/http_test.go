@@ -20,7 +20,7 @@ func serveHTTP(t *testing.T) string {
 		t.Fatalf("NewServer: %v", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpbridge.HTTPPath, mcpbridge.NewHTTPHandler(srv, nil))
+	mux.Handle(mcpbridge.HTTPPath, srv.NewHTTPHandler(nil))
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
 	return ts.URL + mcpbridge.HTTPPath

@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // echo quotes a value a client sent, cut to limits.MaxEcho bytes: an error
@@ -42,7 +43,7 @@ func (s *sdkWriter) WriteHeader(code int) {
 
 func (s *sdkWriter) Write(b []byte) (int, error) {
 	if s.plain {
-		data := rpcErrorBody(nil, &jsonrpc.Error{Code: codeInvalidRequest, Message: limits.Cut(strings.TrimSpace(string(b)), limits.MaxProblemBytes)})
+		data := mcpwire.AppendError(nil, nil, &jsonrpc.Error{Code: mcpwire.CodeInvalidRequest, Message: limits.Cut(strings.TrimSpace(string(b)), limits.MaxProblemBytes)})
 		if _, err := s.ResponseWriter.Write(data); err != nil {
 			return 0, err
 		}
@@ -68,8 +69,8 @@ func (s *sdkWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // errorProbe is how far into a response its "error" member is looked
 // for: past "data: ", the jsonrpc member and an id, which the handler
-// bounds (maxIDBytes).
-const errorProbe = 64 + maxIDBytes
+// bounds (mcpwire.MaxIDBytes).
+const errorProbe = 64 + mcpwire.MaxIDBytes
 
 // cutErrorEcho returns b, a JSON-RPC response or a server-sent event
 // carrying one, with the quotes of its error cut (cutQuotes) and every
@@ -107,7 +108,7 @@ func cutErrorEcho(b []byte) (out []byte, ok bool) {
 		return nil, false
 	}
 	msg.Error.Message, msg.Error.Data = text, data
-	body := rpcErrorBody(msg.ID, msg.Error)
+	body := mcpwire.AppendError(nil, msg.ID, msg.Error)
 	out = make([]byte, 0, start+len(body)+len(b)-end)
 	out = append(out, b[:start]...)
 	out = append(out, body...)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // TestHTTPErrorsSmall: every error the HTTP handler answers is a JSON-RPC
@@ -95,8 +96,8 @@ func TestHTTPSessionErrorsSmall(t *testing.T) {
 	// A session the server does not know: the SDK answers 404 in plain
 	// text.
 	status, code, body = answerError(t, post("no-such-session", `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`))
-	if status != 404 || code != codeInvalidRequest {
-		t.Errorf("unknown session: got status %d, error %d, want 404 and %d: %.300s", status, code, codeInvalidRequest, body)
+	if status != 404 || code != mcpwire.CodeInvalidRequest {
+		t.Errorf("unknown session: got status %d, error %d, want 404 and %d: %.300s", status, code, mcpwire.CodeInvalidRequest, body)
 	}
 }
 

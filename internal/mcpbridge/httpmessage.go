@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // readMessage reads a posted JSON-RPC message in one pass over its
@@ -16,18 +18,18 @@ import (
 // like one it reads but in other case or twice, a jsonrpc or method that is
 // not a string without escapes, params or _meta that are not objects.
 func readMessage(body []byte) (m httpMessage, ok bool) {
-	r, ok := newFieldReader(body)
+	r, ok := mcpwire.NewFields(body)
 	if !ok {
 		return m, false
 	}
 	var seen [4]bool
 	others := false
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			break
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		if !ok {
 			return m, false
 		}
@@ -64,17 +66,17 @@ func readMessage(body []byte) (m httpMessage, ok bool) {
 // readParams reads the members of params the handler routes by: the
 // requestId of a cancellation, the keys of _meta.
 func (m *httpMessage) readParams(params json.RawMessage) bool {
-	r, ok := newFieldReader(params)
+	r, ok := mcpwire.NewFields(params)
 	if !ok {
 		return false
 	}
 	var seenID, seenMeta bool
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return true
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		if !ok {
 			return false
 		}
@@ -95,17 +97,17 @@ func (m *httpMessage) readParams(params json.RawMessage) bool {
 
 // readMeta reads the members of a _meta object, by key.
 func readMeta(meta json.RawMessage) (map[string]json.RawMessage, bool) {
-	r, ok := newFieldReader(meta)
+	r, ok := mcpwire.NewFields(meta)
 	if !ok {
 		return nil, false
 	}
 	out := make(map[string]json.RawMessage, 4)
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return out, true
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		if _, dup := out[key]; !ok || dup || !utf8.ValidString(key) {
 			return nil, false
 		}
@@ -119,7 +121,7 @@ func plainString(v json.RawMessage) (string, bool) {
 	if len(v) < 2 || v[0] != '"' || bytes.IndexByte(v, '\\') >= 0 || !utf8.Valid(v) {
 		return "", false
 	}
-	return knownKey(v[1 : len(v)-1]), true
+	return mcpwire.KnownKey(v[1 : len(v)-1]), true
 }
 
 // foldsTo reports whether key names one of names in another case, which

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // rawHTTP is a client that posts JSON-RPC messages by hand.
@@ -25,7 +27,7 @@ func newRawHTTP(t *testing.T, backend Backend, opts *HTTPOptions) *rawHTTP {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, opts)
+	h := srv.NewHTTPHandler(opts)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { h.Close(); ts.Close() })
 	return &rawHTTP{t: t, url: ts.URL + HTTPPath, h: h}
@@ -235,7 +237,7 @@ func TestHTTPCancelledNoAnswer(t *testing.T) {
 			if !ok {
 				return
 			}
-			if id, ok := responseID([]byte(data)); ok && id == "5" {
+			if id, ok := mcpwire.ResponseID([]byte(data)); ok && id == "5" {
 				t.Errorf("the cancelled call was answered: %s", data)
 			}
 		case <-ctx.Done():

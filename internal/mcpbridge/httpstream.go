@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // Resumable event streams of protocol revision 2025-11-25 (SEP-1699): the
@@ -89,7 +91,7 @@ type cancelledUnstored struct {
 // place of an answer to a cancelled call, so that the events' indexes stay
 // as the SDK counts them; a resumed stream skips empty data.
 func (s cancelledUnstored) Append(ctx context.Context, session, stream string, data []byte) error {
-	if id, ok := responseID(data); ok {
+	if id, ok := mcpwire.ResponseID(data); ok {
 		if c, ok := s.inflight.Load(cancelKey{session, id}); ok && c.(*atomic.Bool).Load() {
 			data = nil
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // sseEvent is one server-sent event as written: its fields by name.
@@ -100,7 +101,7 @@ func TestHTTPPrimingEvent(t *testing.T) {
 		if _, retry := ev["retry"]; retry {
 			t.Errorf("event %v: only the priming event should carry retry", ev)
 		}
-		if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
+		if id, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && id == "5" {
 			return
 		}
 	}
@@ -151,7 +152,7 @@ func TestHTTPResumeAfterDrop(t *testing.T) {
 				if !ok {
 					t.Fatal("the resumed stream ended with no answer to the call")
 				}
-				if id, ok := responseID([]byte(ev["data"])); ok && id == "5" {
+				if id, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && id == "5" {
 					if !strings.Contains(ev["data"], `"result"`) {
 						t.Errorf("answer: got %s, want a result", ev["data"])
 					}
@@ -227,7 +228,7 @@ func noAnswer(t *testing.T, r *bufio.Reader, id, stream string) {
 		if !ok {
 			return
 		}
-		if got, ok := responseID([]byte(ev["data"])); ok && got == id {
+		if got, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && got == id {
 			t.Errorf("%s answers the cancelled call %s: %s", stream, id, ev["data"])
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/ratelimit"
 )
 
@@ -44,8 +45,8 @@ func (h *HTTPHandler) overRate(w http.ResponseWriter, req *http.Request, body []
 		m, _, _ = checkBody(body)
 	}
 	w.Header().Set("Retry-After", ratelimit.RetryAfter(retry))
-	writeRPCError(w, http.StatusTooManyRequests, m.ID, jsonrpcError{codeRateLimited,
-		fmt.Sprintf("too many requests: over this caller's rate limit; retry in %v", retry.Round(time.Millisecond))})
+	mcpwire.WriteError(w, http.StatusTooManyRequests, m.ID, mcpwire.NewError(codeRateLimited,
+		fmt.Sprintf("too many requests: over this caller's rate limit; retry in %v", retry.Round(time.Millisecond))))
 	if body != nil {
 		h.auditRefused(req, &m, body, http.StatusTooManyRequests, start)
 	}

@@ -55,7 +55,7 @@ func TestRateLimitByAddress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, &HTTPOptions{RateLimit: ratelimit.NewMemory(2, stoppedClock)})
+	h := srv.NewHTTPHandler(&HTTPOptions{RateLimit: ratelimit.NewMemory(2, stoppedClock)})
 	t.Cleanup(h.Close)
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
@@ -142,7 +142,7 @@ func TestRateLimitAcrossReplicas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := NewHTTPHandler(srv, &HTTPOptions{RateLimit: limiter})
+		h := srv.NewHTTPHandler(&HTTPOptions{RateLimit: limiter})
 		ts := httptest.NewServer(h)
 		t.Cleanup(func() { ts.Close(); h.Close() })
 		urls = append(urls, ts.URL)

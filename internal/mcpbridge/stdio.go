@@ -9,16 +9,16 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/internal/jsondepth"
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
-// StdioOptions configure [ServeStdio]. A nil *StdioOptions means defaults.
+// StdioOptions configure [Server.ServeStdio]. A nil *StdioOptions means defaults.
 type StdioOptions struct {
 	// MaxLineBytes bounds one input line, that is one message. A longer line
 	// is answered with a parse error and skipped. Default: 16 MiB.
@@ -38,13 +38,6 @@ const DefaultMaxLineBytes = 16 << 20
 // hangupPoll is how often, while the input has ended and calls still run,
 // the session looks whether the client closed its end of the output.
 const hangupPoll = 100 * time.Millisecond
-
-// JSON-RPC 2.0 error codes the stdio wrapper answers with itself.
-const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
-	codeInternalError  = -32603
-)
 
 // ServeStdio serves one MCP session on r and w, newline-delimited JSON-RPC,
 // until the client closes r, w breaks or ctx is done. It adds to the SDK's
@@ -67,9 +60,8 @@ const (
 //     response, as the MCP cancellation utility asks; the handler's context
 //     is cancelled as usual.
 //
-// Calls are cancelled through the handler's context: servers built with
-// [NewServer] see it; other handlers run to their end.
-func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, opts *StdioOptions) error {
+// Calls are cancelled through the handler's context.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts *StdioOptions) error {
 	var o StdioOptions
 	if opts != nil {
 		o = *opts
@@ -93,8 +85,8 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 		hangup: hangupCheck(w),
 		ended:  o.inputEnded,
 	}
-	if calls := directCallsOf(srv); calls != nil && !o.sdkOnly {
-		in.direct = newStdioDirect(calls, runCtx, out)
+	if s.direct != nil && !o.sdkOnly {
+		in.direct = newStdioDirect(s.direct, runCtx, out)
 		if o.direct != nil {
 			o.direct(in.direct)
 		}
@@ -103,7 +95,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server, r io.Reader, w io.Writer, 
 	defer stop()
 
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
-	err := runSession(runCtx, srv, tagRequestIDs(t), in.direct)
+	err := runSession(runCtx, s.mcp, tagRequestIDs(t), in.direct)
 	if in.direct != nil {
 		abortCalls() // calls of a session that ended without answering them
 		in.direct.wait()
@@ -246,7 +238,7 @@ func (p *pending) atEnd(hangup func() bool, broken func()) []byte {
 		for id, raw := range p.asked {
 			delete(p.asked, id)
 			p.mu.Unlock()
-			return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":"the client's input ended before it answered"}}`+"\n", raw, codeInternalError)
+			return append(mcpwire.AppendError(nil, raw, mcpwire.NewError(mcpwire.CodeInternalError, "the client's input ended before it answered")), '\n')
 		}
 		p.mu.Unlock()
 		if done || aborted {
@@ -327,7 +319,7 @@ func (in *inputFilter) next() error {
 	for {
 		line, tooLong, err := in.readLine()
 		if tooLong {
-			in.out.writeError(nil, codeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
+			in.out.writeError(nil, mcpwire.CodeParseError, fmt.Sprintf("parse error: message over %d bytes", in.max))
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			if code, msg, id := in.check(line); code != 0 {
 				in.out.writeError(id, code, msg)
@@ -390,37 +382,37 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 	switch {
 	case line[0] == '{':
 	case !json.Valid(line):
-		return codeParseError, "parse error: not a JSON value", nil
+		return mcpwire.CodeParseError, "parse error: not a JSON value", nil
 	case line[0] == '[':
-		return codeInvalidRequest, "invalid request: batches are not supported", nil
+		return mcpwire.CodeInvalidRequest, "invalid request: batches are not supported", nil
 	default:
-		return codeInvalidRequest, "invalid request: a message is a JSON object", nil
+		return mcpwire.CodeInvalidRequest, "invalid request: a message is a JSON object", nil
 	}
 	if !json.Valid(line) {
-		return codeParseError, "parse error: not a JSON value", nil
+		return mcpwire.CodeParseError, "parse error: not a JSON value", nil
 	}
 	m, ok := topFields(line) // case-sensitive keys, as the SDK reads them
 	if !ok {
-		return codeParseError, "parse error: not a JSON value", nil
+		return mcpwire.CodeParseError, "parse error: not a JSON value", nil
 	}
 	if jsondepth.Of(line) > maxDepth {
-		return codeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
+		return mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
 	if string(m.jsonrpc) != `"2.0"` {
-		return codeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
+		return mcpwire.CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`, nil
 	}
 	rawID, hasID := m.id, m.id != nil
 	id := ""
 	if hasID && string(rawID) != "null" {
-		if id = idKey(rawID); id == "" {
-			return codeInvalidRequest, `invalid request: "id" must be a string or a number`, nil
+		if id = mcpwire.IDKey(rawID); id == "" {
+			return mcpwire.CodeInvalidRequest, `invalid request: "id" must be a string or a number`, nil
 		}
 	}
 	method, isRequest := m.method, m.method != nil
 	if !isRequest {
 		// A response to a request of the server's.
 		if id == "" {
-			return codeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
+			return mcpwire.CodeInvalidRequest, `invalid request: no "method", and no "id" to answer`, nil
 		}
 		defer in.p.replied(id)
 		if e := m.error; e != nil && string(e) != "null" {
@@ -430,20 +422,20 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 				Data    json.RawMessage `json:"data"`
 			}
 			if json.Unmarshal(e, &we) != nil {
-				return codeInvalidRequest, `invalid request: "error" must be an object with a code and a message`, nil
+				return mcpwire.CodeInvalidRequest, `invalid request: "error" must be an object with a code and a message`, nil
 			}
 		}
 		return 0, "", nil
 	}
 	var name string
 	if json.Unmarshal(method, &name) != nil {
-		return codeInvalidRequest, `invalid request: "method" must be a string`, nil
+		return mcpwire.CodeInvalidRequest, `invalid request: "method" must be a string`, nil
 	}
 	if name == "initialize" {
 		in.initialized = true
 	} else if id != "" && !in.initialized && !preInitialize[name] && !sessionlessRequest(m.params) {
 		// The SDK answers with code 0.
-		return codeInvalidRequest, fmt.Sprintf("invalid request: %s before initialize", name), rawID
+		return mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: %s before initialize", name), rawID
 	}
 	switch {
 	case name == "notifications/cancelled":
@@ -451,7 +443,7 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 			RequestID json.RawMessage `json:"requestId"`
 		}
 		if json.Unmarshal(m.params, &params) == nil {
-			if rid := idKey(params.RequestID); rid != "" {
+			if rid := mcpwire.IDKey(params.RequestID); rid != "" {
 				in.p.cancel(rid)
 				if in.direct != nil {
 					in.direct.cancel(rid)
@@ -477,16 +469,16 @@ type messageFields struct {
 // filters look at, the last of each name winning, as when it is decoded
 // into a map.
 func topFields(line []byte) (m messageFields, ok bool) {
-	r, ok := newFieldReader(line)
+	r, ok := mcpwire.NewFields(line)
 	if !ok {
 		return m, false
 	}
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return m, true
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		if !ok {
 			return m, false
 		}
@@ -515,27 +507,6 @@ func sessionlessRequest(params json.RawMessage) bool {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	return json.Unmarshal(params, &p) == nil && p.Meta["io.modelcontextprotocol/protocolVersion"] != nil
-}
-
-// idKey returns a JSON-RPC id in a canonical form, or "" for none or an
-// invalid one: numbers as integers, truncated as the SDK reads them.
-func idKey(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	if raw[0] == '"' {
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
-			return ""
-		}
-		return strconv.Quote(s)
-	}
-	f, err := strconv.ParseFloat(string(raw), 64)
-	if err != nil {
-		return ""
-	}
-	return strconv.FormatInt(int64(f), 10)
 }
 
 // outputFilter passes the SDK's writes to w, noting the responses, and
@@ -571,14 +542,14 @@ const (
 var notificationPrefix = []byte(`{"jsonrpc":"2.0","method":"notifications/`)
 
 func (out *outputFilter) Write(b []byte) (int, error) {
-	id, rawID, kind := messageID(b)
-	if kind == kindResponse && out.p.answered(id) {
+	id, rawID, kind := mcpwire.MessageID(b)
+	if kind == mcpwire.KindResponse && out.p.answered(id) {
 		return len(b), nil
 	}
-	if kind == kindRequest {
+	if kind == mcpwire.KindRequest {
 		out.p.asking(id, rawID)
 	}
-	isResponse := kind == kindResponse
+	isResponse := kind == mcpwire.KindResponse
 	if out.drain != nil {
 		out.mu.Lock()
 		noteAt := out.noteAt
@@ -640,8 +611,7 @@ func (out *outputFilter) writeError(id json.RawMessage, code int, msg string) {
 	if id == nil {
 		id = json.RawMessage("null")
 	}
-	text, _ := json.Marshal(msg)
-	out.write(fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, text))
+	out.write(append(mcpwire.AppendError(nil, id, mcpwire.NewError(int64(code), msg)), '\n'))
 }
 
 // errHungUp is the output's error once the client closed its end.
@@ -665,58 +635,3 @@ func (out *outputFilter) err() error {
 }
 
 func (out *outputFilter) Close() error { return nil }
-
-// Kinds of message the server writes, for messageID.
-const (
-	kindOther    = iota // a notification, or not a message
-	kindResponse        // a response to a request of the client's
-	kindRequest         // a request of the server's, to the client
-)
-
-// responseID reports whether data is one response message, and its id.
-func responseID(data []byte) (string, bool) {
-	if id, _, kind := messageID(data); kind == kindResponse {
-		return id, true
-	}
-	return "", false
-}
-
-// messageID returns the kind of message data is and, for a response or a
-// request, its id, canonical and as written. It reads only the top-level
-// keys up to the first of "result" or "error" (not the possibly large
-// result), and past "method" only while no id was seen.
-func messageID(data []byte) (id string, raw json.RawMessage, kind int) {
-	r, ok := newFieldReader(data)
-	if !ok {
-		return "", nil, kindOther
-	}
-	method := false
-	for {
-		key, more := r.next()
-		if !more {
-			return "", nil, kindOther
-		}
-		switch key {
-		case "result", "error":
-			if id == "" || method {
-				return "", nil, kindOther
-			}
-			return id, raw, kindResponse
-		case "method":
-			if id != "" {
-				return id, raw, kindRequest
-			}
-			method = true
-		}
-		v, ok := r.value()
-		if !ok {
-			return "", nil, kindOther
-		}
-		if key == "id" {
-			// The SDK may reuse data once written: keep a copy.
-			if id, raw = idKey(v), bytes.Clone(v); id != "" && method {
-				return id, raw, kindRequest
-			}
-		}
-	}
-}

@@ -45,7 +45,7 @@ func benchStdioServe(b *testing.B, sessionless, sdkOnly bool) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, inR, outW, &StdioOptions{sdkOnly: sdkOnly}); outW.Close() }()
+	go func() { done <- srv.ServeStdio(ctx, inR, outW, &StdioOptions{sdkOnly: sdkOnly}); outW.Close() }()
 	defer func() { inW.Close(); cancel(); <-done }()
 	out := bufio.NewReader(outR)
 	roundTrip := func(line string) []byte {

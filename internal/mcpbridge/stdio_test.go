@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 func TestIDKey(t *testing.T) {
@@ -31,8 +30,8 @@ func TestIDKey(t *testing.T) {
 		{`{}`, ""},
 	}
 	for _, tt := range tests {
-		if got := idKey(json.RawMessage(tt.raw)); got != tt.want {
-			t.Errorf("idKey(%s): got %q, want %q", tt.raw, got, tt.want)
+		if got := mcpwire.IDKey(json.RawMessage(tt.raw)); got != tt.want {
+			t.Errorf("mcpwire.IDKey(%s): got %q, want %q", tt.raw, got, tt.want)
 		}
 	}
 }
@@ -53,9 +52,9 @@ func TestResponseID(t *testing.T) {
 		{`oops`, "", false},
 	}
 	for _, tt := range tests {
-		got, ok := responseID([]byte(tt.msg))
+		got, ok := mcpwire.ResponseID([]byte(tt.msg))
 		if got != tt.want || ok != tt.wantOK {
-			t.Errorf("responseID(%s): got %q, %v, want %q, %v", tt.msg, got, ok, tt.want, tt.wantOK)
+			t.Errorf("mcpwire.ResponseID(%s): got %q, %v, want %q, %v", tt.msg, got, ok, tt.want, tt.wantOK)
 		}
 	}
 }
@@ -89,7 +88,7 @@ func TestServeStdioCancelled(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, r, &out, nil) }()
+	go func() { done <- srv.ServeStdio(ctx, r, &out, nil) }()
 	send := func(lines ...string) {
 		for _, l := range lines {
 			if _, err := io.WriteString(w, l+"\n"); err != nil {
@@ -119,7 +118,7 @@ func TestServeStdioCancelled(t *testing.T) {
 	got := map[string]bool{}
 	sc := bufio.NewScanner(&out)
 	for sc.Scan() {
-		if id, ok := responseID(sc.Bytes()); ok {
+		if id, ok := mcpwire.ResponseID(sc.Bytes()); ok {
 			got[id] = true
 		}
 	}
@@ -153,7 +152,7 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := ServeStdio(ctx, srv, strings.NewReader(in), &out, nil); err != nil {
+	if err := srv.ServeStdio(ctx, strings.NewReader(in), &out, nil); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	ids := map[string]bool{}
@@ -181,12 +180,15 @@ func TestServeStdioAnswersBeforeEOF(t *testing.T) {
 // whose input stays open.
 func TestServeStdioStopsOnCancel(t *testing.T) {
 	t.Parallel()
-	srv := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
+	srv, err := NewServer(&fakeBackend{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r, w := io.Pipe()
 	defer w.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- ServeStdio(ctx, srv, r, io.Discard, nil) }()
+	go func() { done <- srv.ServeStdio(ctx, r, io.Discard, nil) }()
 	cancel()
 	select {
 	case err := <-done:
@@ -207,7 +209,7 @@ type stdioSession struct {
 	done chan error
 }
 
-func startStdio(t *testing.T, srv *mcp.Server, w io.Writer, opts *StdioOptions) *stdioSession {
+func startStdio(t *testing.T, srv *Server, w io.Writer, opts *StdioOptions) *stdioSession {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -217,7 +219,7 @@ func startStdio(t *testing.T, srv *mcp.Server, w io.Writer, opts *StdioOptions) 
 	s := &stdioSession{t: t, in: inW, out: bufio.NewScanner(outR), done: make(chan error, 1)}
 	s.out.Buffer(nil, 1<<20)
 	go func() {
-		err := ServeStdio(t.Context(), srv, inR, w, opts)
+		err := srv.ServeStdio(t.Context(), inR, w, opts)
 		outW.Close()
 		s.done <- err
 	}()

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/telemetry"
 )
 
@@ -128,7 +128,7 @@ func (d *stdioDirect) wait() { d.wg.Wait() }
 // escapes, which the SDK writes back as it was written.
 func plainID(raw json.RawMessage) bool {
 	if len(raw) > 0 && raw[0] == '"' {
-		return bytes.IndexByte(raw, '\\') < 0 && idKey(raw) != ""
+		return bytes.IndexByte(raw, '\\') < 0 && mcpwire.IDKey(raw) != ""
 	}
 	return directID(raw)
 }
@@ -136,13 +136,13 @@ func plainID(raw json.RawMessage) bool {
 // plainRequest reports whether the message line has the members of a
 // request, each once, and no other.
 func plainRequest(line []byte) bool {
-	r, ok := newFieldReader(line)
+	r, ok := mcpwire.NewFields(line)
 	if !ok {
 		return false
 	}
 	var seen [4]bool
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return seen == [4]bool{true, true, true, true}
 		}
@@ -161,7 +161,7 @@ func plainRequest(line []byte) bool {
 			return false
 		}
 		seen[i] = true
-		if _, ok := r.value(); !ok {
+		if _, ok := r.Value(); !ok {
 			return false
 		}
 	}
@@ -171,16 +171,16 @@ func plainRequest(line []byte) bool {
 // perhaps arguments and _meta, each once, and nothing else, and returns
 // their values, unread.
 func callMembers(params json.RawMessage) (name, args, meta json.RawMessage, ok bool) {
-	r, ok := newFieldReader(params)
+	r, ok := mcpwire.NewFields(params)
 	if !ok {
 		return nil, nil, nil, false
 	}
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return name, args, meta, name != nil
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		switch {
 		case !ok:
 			return nil, nil, nil, false
@@ -249,21 +249,10 @@ func (shape resultShape) response(id json.RawMessage, res *mcp.CallToolResult, e
 	if err == nil {
 		result, err = shape.result(res)
 	}
-	var b bytes.Buffer
-	b.WriteString(`{"jsonrpc":"2.0","id":`)
-	b.Write(id)
-	if err == nil {
-		b.WriteString(`,"result":`)
-		b.Write(result)
-	} else {
-		b.WriteString(`,"error":`)
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		enc.Encode(wireError(err))
-		b.Truncate(b.Len() - 1) // Encode's newline
+	if err != nil {
+		return append(mcpwire.AppendError(nil, id, mcpwire.HandlerError(err)), '\n')
 	}
-	b.WriteString("}\n")
-	return b.Bytes()
+	return append(mcpwire.AppendResult(make([]byte, 0, len(result)+len(id)+36), id, result), '\n')
 }
 
 // result encodes res as the SDK does.
@@ -310,17 +299,4 @@ func (shape resultShape) result(res *mcp.CallToolResult) ([]byte, error) {
 		w.InputRequests = ir
 	}
 	return json.Marshal(w)
-}
-
-// wireError is the JSON-RPC error the SDK answers a handler's err with.
-func wireError(err error) *jsonrpc.Error {
-	var we *jsonrpc.Error
-	if errors.As(err, &we) && error(we) == err {
-		return we
-	}
-	out := &jsonrpc.Error{Message: err.Error()}
-	if we != nil {
-		out.Code = we.Code
-	}
-	return out
 }

@@ -70,7 +70,7 @@ func stdioAnswers(t *testing.T, open string, lines []string, sdkOnly bool) (answ
 	outR, outW := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		err := ServeStdio(t.Context(), srv, inR, outW, &StdioOptions{sdkOnly: sdkOnly, direct: func(s *stdioDirect) { d = s }})
+		err := srv.ServeStdio(t.Context(), inR, outW, &StdioOptions{sdkOnly: sdkOnly, direct: func(s *stdioDirect) { d = s }})
 		outW.Close()
 		done <- err
 	}()
@@ -171,7 +171,7 @@ func TestStdioDirectNotBeforeInitialized(t *testing.T) {
 	}
 	var out strings.Builder
 	in := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{}}}` + "\n"
-	if err := ServeStdio(t.Context(), srv, strings.NewReader(in), &out, nil); err != nil {
+	if err := srv.ServeStdio(t.Context(), strings.NewReader(in), &out, nil); err != nil {
 		t.Fatal(err)
 	}
 	var m struct {
@@ -224,7 +224,7 @@ func TestStdioDirectTakesSDKClientCalls(t *testing.T) {
 			outR, outW := io.Pipe()
 			done := make(chan error, 1)
 			go func() {
-				err := ServeStdio(t.Context(), srv, inR, outW, &StdioOptions{direct: func(s *stdioDirect) { d.Store(s) }})
+				err := srv.ServeStdio(t.Context(), inR, outW, &StdioOptions{direct: func(s *stdioDirect) { d.Store(s) }})
 				outW.Close()
 				done <- err
 			}()

@@ -106,7 +106,7 @@ func BenchmarkHandler(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	b.Cleanup(h.Close)
 	meta := `,"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"` + TasksExtension + `":{}}}}}}`
 	request := func(method, name, params string) func() *http.Request {

@@ -45,7 +45,7 @@ func TestTasksDoc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := mcpbridge.NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
 

@@ -44,7 +44,7 @@ func TestStoreUnreachableFor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	defer h.Close()
 	if d := h.StoreUnreachableFor(); d != 0 {
 		t.Fatalf("before any check: got %s, want 0", d)

@@ -2,14 +2,14 @@ package mcpbridge
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/modkit/modkit/internal/mcpwire"
 )
 
 // Header names of the standard request headers (SEP-2243).
@@ -57,17 +57,17 @@ func declaresTasks(caps json.RawMessage) bool {
 // of the tasks code asks. ok is false for a shape it leaves to
 // json.Unmarshal: extensions twice or in another case, or not an object.
 func declaresExtension(caps json.RawMessage, name string) (declared, ok bool) {
-	r, ok := newFieldReader(caps)
+	r, ok := mcpwire.NewFields(caps)
 	if !ok {
 		return false, false
 	}
 	var exts json.RawMessage
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			break
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		if !ok || strings.EqualFold(key, "extensions") && (key != "extensions" || exts != nil) {
 			return false, false
 		}
@@ -78,19 +78,19 @@ func declaresExtension(caps json.RawMessage, name string) (declared, ok bool) {
 	if exts == nil || string(exts) == "null" {
 		return false, true
 	}
-	r, ok = newFieldReader(exts)
+	r, ok = mcpwire.NewFields(exts)
 	if !ok {
 		return false, false
 	}
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return false, true
 		}
 		if key == name {
 			return true, true
 		}
-		if _, ok := r.value(); !ok {
+		if _, ok := r.Value(); !ok {
 			return false, false
 		}
 	}
@@ -106,7 +106,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	}
 	switch {
 	case m.Method == "tasks/result" || m.Method == "tasks/list":
-		writeRPCError(w, http.StatusOK, m.ID, jsonrpcError{-32601, "method not found: " + m.Method + " (the tasks extension has none: tasks/get carries the result)"})
+		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(-32601, "method not found: "+m.Method+" (the tasks extension has none: tasks/get carries the result)"))
 		return true
 	case taskMethods[m.Method]:
 	case m.Method == "subscriptions/listen":
@@ -142,23 +142,23 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 			if t.Task != "required" {
 				return false // a plain call
 			}
-			writeError(w, m.ID, needTasks("tool "+t.Name+" runs only as a task: declare the "+TasksExtension+" extension in the client's capabilities"))
+			mcpwire.WriteError(w, http.StatusOK, m.ID, needTasks("tool "+t.Name+" runs only as a task: declare the "+TasksExtension+" extension in the client's capabilities"))
 			return true
 		}
 		if !h.headersMatch(w, req, m.ID, m.Method, p.Name) {
 			return true
 		}
 		res, err := tr.call(req.Context(), t, p, caps)
-		writeResult(w, m.ID, res, err)
+		mcpwire.WriteResult(w, m.ID, res, err)
 		return true
 	}
 	var p taskParams
 	if err := taskParamsOf(m, body, &p); err != nil || p.TaskID == "" {
-		writeError(w, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
+		mcpwire.WriteError(w, http.StatusOK, m.ID, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: m.Method + ": params need a taskId"})
 		return true
 	}
 	if !declaresTasks(caps) {
-		writeError(w, m.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
+		mcpwire.WriteError(w, http.StatusOK, m.ID, needTasks(m.Method+" is a method of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
 	}
 	if !h.headersMatch(w, req, m.ID, m.Method, p.TaskID) {
@@ -175,7 +175,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	case "tasks/update":
 		res, err = tr.update(ctx, &p)
 	}
-	writeResult(w, m.ID, res, err)
+	mcpwire.WriteResult(w, m.ID, res, err)
 	return true
 }
 
@@ -205,17 +205,17 @@ func taskParamsOf(m *httpMessage, body []byte, p *taskParams) error {
 // json.Unmarshal: inputResponses, a taskId that is not a string without
 // escapes, twice or in another case.
 func plainTaskID(params json.RawMessage) (string, bool) {
-	r, ok := newFieldReader(params)
+	r, ok := mcpwire.NewFields(params)
 	if !ok {
 		return "", false
 	}
 	id, seen := "", false
 	for {
-		key, more := r.next()
+		key, more := r.Next()
 		if !more {
 			return id, seen
 		}
-		v, ok := r.value()
+		v, ok := r.Value()
 		switch {
 		case !ok, key == "inputResponses", foldsTo(key, "taskId", "inputResponses"):
 			return "", false
@@ -248,7 +248,7 @@ func plainTaskCall(params json.RawMessage) (*taskCall, bool) {
 // follow, and reports whether it did: the SDK serves any other.
 func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, body []byte) bool {
 	var r rpcRequest
-	if json.Unmarshal(body, &r) != nil || idKey(r.ID) == "" {
+	if json.Unmarshal(body, &r) != nil || mcpwire.IDKey(r.ID) == "" {
 		return false
 	}
 	ids, ok := listenTaskIDs(r.Params)
@@ -258,7 +258,7 @@ func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, 
 	var meta requestMeta
 	json.Unmarshal(r.Params, &meta)
 	if !declaresTasks(meta.Meta.Caps) {
-		writeErrorStatus(w, http.StatusBadRequest, r.ID, needTasks("notifications.taskIds asks for notifications of the "+TasksExtension+" extension, which the client did not declare"))
+		mcpwire.WriteError(w, http.StatusBadRequest, r.ID, needTasks("notifications.taskIds asks for notifications of the "+TasksExtension+" extension, which the client did not declare"))
 		return true
 	}
 	if req.Header.Get(protocolHeader) >= sessionless {
@@ -267,7 +267,7 @@ func (h *HTTPHandler) serveTaskListen(w http.ResponseWriter, req *http.Request, 
 			if method == "" {
 				why = "missing required Mcp-Method header"
 			}
-			writeRPCError(w, http.StatusBadRequest, r.ID, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
+			mcpwire.WriteError(w, http.StatusBadRequest, r.ID, mcpwire.NewError(mcp.CodeHeaderMismatch, why))
 			return true
 		}
 	}
@@ -303,72 +303,6 @@ func (h *HTTPHandler) headersMatch(w http.ResponseWriter, req *http.Request, id 
 	default:
 		return true
 	}
-	writeRPCError(w, http.StatusBadRequest, id, jsonrpcError{int(mcp.CodeHeaderMismatch), why})
+	mcpwire.WriteError(w, http.StatusBadRequest, id, mcpwire.NewError(mcp.CodeHeaderMismatch, why))
 	return false
-}
-
-// writeResult answers a request with res, or with err.
-func writeResult(w http.ResponseWriter, id json.RawMessage, res json.RawMessage, err error) {
-	if err != nil {
-		writeError(w, id, err)
-		return
-	}
-	// id and res are JSON already (the request's id, results this package
-	// marshalled): they are written as they are.
-	if len(id) == 0 {
-		id = json.RawMessage("null")
-	}
-	data := make([]byte, 0, len(id)+len(res)+36)
-	data = append(data, `{"jsonrpc":"2.0","id":`...)
-	data = append(data, id...)
-	data = append(data, `,"result":`...)
-	data = append(data, res...)
-	data = append(data, '}')
-	writeJSON(w, http.StatusOK, data)
-}
-
-// writeJSON answers with the JSON body data and its Content-Length: a
-// response of more than 2 KB would otherwise be chunked, which costs a
-// proxy in front more than a length does.
-func writeJSON(w http.ResponseWriter, status int, data []byte) {
-	h := w.Header()
-	// Set by key, as written: Header.Set would canonicalize the names and
-	// allocate each value's slice.
-	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(data))}
-	w.WriteHeader(status)
-	w.Write(data)
-}
-
-// jsonContentType is the Content-Type of every JSON response: net/http
-// only reads it.
-var jsonContentType = []string{"application/json"}
-
-// writeError answers a request with a JSON-RPC error.
-func writeError(w http.ResponseWriter, id json.RawMessage, err error) {
-	writeErrorStatus(w, http.StatusOK, id, err)
-}
-
-// writeErrorStatus answers a request with a JSON-RPC error and an HTTP
-// status.
-func writeErrorStatus(w http.ResponseWriter, status int, id json.RawMessage, err error) {
-	var je *jsonrpc.Error
-	if !errors.As(err, &je) {
-		je = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-	}
-	writeJSON(w, status, rpcErrorBody(id, je))
-}
-
-// rpcErrorBody is the JSON-RPC response to the request id (null when it
-// has none) that carries the error je.
-func rpcErrorBody(id json.RawMessage, je *jsonrpc.Error) []byte {
-	if idKey(id) == "" {
-		id = json.RawMessage("null")
-	}
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   *jsonrpc.Error  `json:"error"`
-	}{"2.0", id, je})
-	return data
 }

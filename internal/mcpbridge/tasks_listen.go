@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/taskstore"
 )
 
@@ -58,7 +59,7 @@ func listenTaskIDs(params json.RawMessage) ([]string, bool) {
 func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.RawMessage, ids []string) {
 	ids = uniqueIDs(ids)
 	if len(ids) > maxListenTasks {
-		writeErrorStatus(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+		mcpwire.WriteError(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
 			Message: fmt.Sprintf("notifications.taskIds: %d tasks, at most %d in one listen", len(ids), maxListenTasks)})
 		return
 	}
@@ -74,7 +75,7 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 			continue // not agreed: the acknowledgement leaves it out
 		}
 		if err != nil {
-			writeError(w, id, storeError(err))
+			mcpwire.WriteError(w, http.StatusOK, id, storeError(err))
 			return
 		}
 		agreed = append(agreed, tid)
@@ -215,22 +216,12 @@ func (s *eventStream) start() {
 
 // notify sends a notification.
 func (s *eventStream) notify(method string, params json.RawMessage) error {
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		Method  string          `json:"method"`
-		Params  json.RawMessage `json:"params"`
-	}{"2.0", method, params})
-	return s.event(data)
+	return s.event(mcpwire.AppendNotification(nil, method, params))
 }
 
 // respond sends the response to the request id, which ends the stream.
 func (s *eventStream) respond(id, result json.RawMessage) error {
-	data, _ := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Result  json.RawMessage `json:"result"`
-	}{"2.0", id, result})
-	return s.event(data)
+	return s.event(mcpwire.AppendResult(nil, id, result))
 }
 
 func (s *eventStream) event(data []byte) error {

@@ -19,11 +19,10 @@ func taskServerRunner(t *testing.T, b Backend) (string, *taskRunner) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	br, _ := bridges.Load(srv)
-	h := NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
-	return ts.URL, br.(*bridge).tasks
+	return ts.URL, srv.tasks
 }
 
 // sseMessage is one JSON-RPC message of an event stream.

@@ -46,7 +46,7 @@ func authTaskServer(t *testing.T, b Backend, store taskstore.Store, is *mcpautht
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+	h := srv.NewHTTPHandler(&HTTPOptions{Auth: auth})
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
 	return ts.URL

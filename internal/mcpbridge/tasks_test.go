@@ -79,7 +79,7 @@ func taskServer(t testing.TB, b Backend, store taskstore.Store) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := NewHTTPHandler(srv, nil)
+	h := srv.NewHTTPHandler(nil)
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
 	return ts.URL

@@ -61,7 +61,7 @@ func TestRequestIDOnSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(NewHTTPHandler(srv, nil))
+	ts := httptest.NewServer(srv.NewHTTPHandler(nil))
 	defer ts.Close()
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		exp.Reset()
@@ -118,7 +118,7 @@ func TestRequestIDOnSpanStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"echo","arguments":{}}}`,
 		`{"jsonrpc":"2.0","id":42,"method":"tools/list"}`,
 	}, "\n")
-	if err := ServeStdio(ctx, srv, strings.NewReader(in), io.Discard, nil); err != nil {
+	if err := srv.ServeStdio(ctx, strings.NewReader(in), io.Discard, nil); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
 	got := map[string]string{} // span name -> jsonrpc.request.id

@@ -1,24 +1,24 @@
-package mcpbridge
+package mcpwire
 
 import (
 	"bytes"
 	"encoding/json"
 )
 
-// fieldReader reads the top-level members of a JSON object in order,
-// without decoding their values: the stdio filters look at a few fields of
+// Fields reads the top-level members of a JSON object in order,
+// without decoding their values: the transports look at a few fields of
 // every message, and decoding it whole each time cost more than the rest of
 // their work. Its input is valid JSON, or it may stop early: any malformed
 // member ends the reading with ok false.
-type fieldReader struct {
+type Fields struct {
 	data []byte
 	pos  int
 }
 
-// newFieldReader returns a reader of the object data, or false when data
+// NewFields returns a reader of the object data, or false when data
 // does not start with '{'.
-func newFieldReader(data []byte) (*fieldReader, bool) {
-	r := &fieldReader{data: data}
+func NewFields(data []byte) (*Fields, bool) {
+	r := &Fields{data: data}
 	r.space()
 	if r.pos >= len(data) || data[r.pos] != '{' {
 		return nil, false
@@ -27,9 +27,9 @@ func newFieldReader(data []byte) (*fieldReader, bool) {
 	return r, true
 }
 
-// next returns the next member's key, decoded, positioned at its value;
+// Next returns the next member's key, decoded, positioned at its value;
 // ok is false at the end of the object or when it is malformed.
-func (r *fieldReader) next() (key string, ok bool) {
+func (r *Fields) Next() (key string, ok bool) {
 	r.space()
 	if r.pos < len(r.data) && r.data[r.pos] == ',' {
 		r.pos++
@@ -43,7 +43,7 @@ func (r *fieldReader) next() (key string, ok bool) {
 		return "", false
 	}
 	if bytes.IndexByte(raw, '\\') < 0 {
-		key = knownKey(raw[1 : len(raw)-1])
+		key = KnownKey(raw[1 : len(raw)-1])
 	} else if key, ok = unquote(raw); !ok {
 		return "", false
 	}
@@ -56,7 +56,7 @@ func (r *fieldReader) next() (key string, ok bool) {
 	return key, true
 }
 
-// unquote decodes the JSON string raw. Its own variable, not next's
+// unquote decodes the JSON string raw. Its own variable, not Next's
 // result, escapes to json.Unmarshal: a key with no escape, the common
 // case, then costs no allocation.
 func unquote(raw []byte) (string, bool) {
@@ -65,9 +65,9 @@ func unquote(raw []byte) (string, bool) {
 	return s, err == nil
 }
 
-// value returns the raw value of the member next returned, and moves past
+// Value returns the raw value of the member Next returned, and moves past
 // it.
-func (r *fieldReader) value() (json.RawMessage, bool) {
+func (r *Fields) Value() (json.RawMessage, bool) {
 	if r.pos >= len(r.data) {
 		return nil, false
 	}
@@ -113,7 +113,7 @@ func (r *fieldReader) value() (json.RawMessage, bool) {
 }
 
 // str moves past the string at r.pos and returns it with its quotes.
-func (r *fieldReader) str() ([]byte, bool) {
+func (r *Fields) str() ([]byte, bool) {
 	start := r.pos
 	for r.pos++; r.pos < len(r.data); r.pos++ {
 		switch r.data[r.pos] {
@@ -127,7 +127,7 @@ func (r *fieldReader) str() ([]byte, bool) {
 	return nil, false
 }
 
-func (r *fieldReader) space() {
+func (r *Fields) space() {
 	for r.pos < len(r.data) {
 		switch r.data[r.pos] {
 		case ' ', '\t', '\r', '\n':
@@ -138,10 +138,10 @@ func (r *fieldReader) space() {
 	}
 }
 
-// knownKey returns b as a string, without allocating for the member names
+// KnownKey returns b as a string, without allocating for the member names
 // every MCP request carries, nor for its jsonrpc version and the methods
 // most read: each request reads several.
-func knownKey(b []byte) string {
+func KnownKey(b []byte) string {
 	switch string(b) {
 	case "2.0":
 		return "2.0"
@@ -171,8 +171,12 @@ func knownKey(b []byte) string {
 		return "io.modelcontextprotocol/protocolVersion"
 	case "io.modelcontextprotocol/clientCapabilities":
 		return "io.modelcontextprotocol/clientCapabilities"
-	case TasksExtension:
-		return TasksExtension
+	case tasksExtension:
+		return tasksExtension
 	}
 	return string(b)
 }
+
+// tasksExtension is the name of MCP's tasks extension, a key of the
+// capabilities every task request carries.
+const tasksExtension = "io.modelcontextprotocol/tasks"

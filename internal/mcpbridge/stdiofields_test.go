@@ -28,48 +28,6 @@ func oldFields(line []byte) (messageFields, bool) {
 	return messageFields{jsonrpc: m["jsonrpc"], id: m["id"], method: m["method"], params: m["params"], error: m["error"]}, true
 }
 
-// oldMessageID is messageID before the fieldReader: encoding/json's
-// tokenizer.
-func oldMessageID(data []byte) (id string, raw json.RawMessage, kind int) {
-	data = bytes.TrimSpace(data)
-	if len(data) == 0 || data[0] != '{' {
-		return "", nil, kindOther
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if _, err := dec.Token(); err != nil {
-		return "", nil, kindOther
-	}
-	method := false
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return "", nil, kindOther
-		}
-		switch key {
-		case "result", "error":
-			if id == "" || method {
-				return "", nil, kindOther
-			}
-			return id, raw, kindResponse
-		case "method":
-			if id != "" {
-				return id, raw, kindRequest
-			}
-			method = true
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return "", nil, kindOther
-		}
-		if key == "id" {
-			if id, raw = idKey(v), v; id != "" && method {
-				return id, raw, kindRequest
-			}
-		}
-	}
-	return "", nil, kindOther
-}
-
 // FuzzTopFields checks that topFields reads a valid JSON object's members
 // as decoding it into a map does.
 func FuzzTopFields(f *testing.F) {
@@ -97,24 +55,6 @@ func FuzzTopFields(f *testing.F) {
 	})
 }
 
-// FuzzMessageID checks that messageID classifies a valid JSON message as
-// encoding/json's tokenizer did.
-func FuzzMessageID(f *testing.F) {
-	for _, s := range fieldSeeds {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if !json.Valid(data) {
-			return
-		}
-		wantID, wantRaw, wantKind := oldMessageID(data)
-		id, raw, kind := messageID(data)
-		if id != wantID || !bytes.Equal(raw, wantRaw) || kind != wantKind {
-			t.Errorf("%s: got %q %s %d, want %q %s %d", data, id, raw, kind, wantID, wantRaw, wantKind)
-		}
-	})
-}
-
 func BenchmarkCheckLine(b *testing.B) {
 	line := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"echo","arguments":{"message":"hello","tags":["a","b","c"],"count":3}}}`)
 	in := &inputFilter{p: newPending(), initialized: true}
@@ -124,27 +64,5 @@ func BenchmarkCheckLine(b *testing.B) {
 			b.Fatal(msg)
 		}
 		in.p.replied("42")
-	}
-}
-
-func BenchmarkMessageID(b *testing.B) {
-	data := []byte(`{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"{\"message\":\"hello\",\"tags\":[\"a\",\"b\",\"c\"],\"count\":3}"}]}}` + "\n")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, kind := messageID(data); kind != kindResponse {
-			b.Fatal("not a response")
-		}
-	}
-}
-
-// BenchmarkMessageIDTokenizer is BenchmarkMessageID with the tokenizer
-// messageID used before, for comparison.
-func BenchmarkMessageIDTokenizer(b *testing.B) {
-	data := []byte(`{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"{\"message\":\"hello\",\"tags\":[\"a\",\"b\",\"c\"],\"count\":3}"}]}}` + "\n")
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, _, kind := oldMessageID(data); kind != kindResponse {
-			b.Fatal("not a response")
-		}
 	}
 }
