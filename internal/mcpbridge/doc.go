@@ -143,6 +143,30 @@
 // change, from whichever replica runs it; the stream ends once they all
 // ended.
 //
+// A task's status, as tasks/get reports it, moves so:
+//
+//	                (title or status, or TaskAfter)
+//	tools/call ───────────────────────────────▶ working ──(outcome)──▶ completed or failed
+//	                                             │   ▲
+//	                              (the call asks)│   │(tasks/update answers the last
+//	                                             ▼   │ question: the call runs again)
+//	                                         input_required
+//	working or input_required ──(tasks/cancel)──▶ cancelled
+//	working, its lease lapsed ──(read)──▶ failed; or working again here, for
+//	                                     a tool annotated idempotent or read-only
+//
+// On the replica, each run of a call (the first, or one resumed or run
+// again) is one goroutine, run.exec, and the one place the runner counts
+// it for Drain (taskRunner.wg.Go): it returns once its outcome is stored
+// or dropped.
+//
+//	call runs ─▶ it ends before it is a task's ─▶ the request decides (run.decide):
+//	   │                                            a plain call's answer: nothing kept
+//	   │                                            the task created ended with it (createEnded)
+//	   │                                            the task created working (becameTask): exec stores it (finish)
+//	   │                                            the request left (leave): dropped
+//	   └─▶ it becomes a task's first (becameTask) ─▶ it ends ─▶ exec stores it (finish)
+//
 // Tasks live in [Options].TaskStore (internal/taskstore: memory, or Redis
 // shared by replicas) for [Options].TaskTTL. A replica renews a lease on
 // the tasks it runs; a task whose lease lapsed fails when next read, or,

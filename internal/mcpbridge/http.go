@@ -335,7 +335,7 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	id := mcpwire.IDKey(m.ID)
 	switch {
 	case id != "" && !clientRequests[m.Method]:
-		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(-32601, "method not found: "+echo(m.Method)))
+		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(mcpwire.CodeMethodNotFound, "method not found: "+echo(m.Method)))
 		return
 	case session == "" && m.Method != "initialize":
 		mcpwire.WriteError(w, http.StatusBadRequest, m.ID, mcpwire.NewError(mcpwire.CodeInvalidRequest,

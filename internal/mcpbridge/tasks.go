@@ -256,8 +256,13 @@ type run struct {
 	started   chan struct{}
 	startOnce sync.Once
 	// done is closed when the call ended before it was a task's: its
-	// outcome is then in out, for the request to answer with.
-	done chan struct{}
+	// outcome is then in out, for the request to answer with. The run
+	// then waits until decided is closed: the request answered with the
+	// outcome, created the task with it, made the run a task's (id set:
+	// the run stores it) or left.
+	done       chan struct{}
+	decided    chan struct{}
+	decideOnce sync.Once
 
 	mu      sync.Mutex
 	id      string // the task's id, once it is one: the run stores its outcome
@@ -281,7 +286,7 @@ func (tr *taskRunner) newRun(t taskTool, input []byte, caps json.RawMessage, giv
 	ctx, cancel := context.WithCancel(tr.ctx)
 	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
 		asker:   &mcpAsker{can: tr.askableOf(caps), later: true, loose: loose},
-		started: make(chan struct{}), done: make(chan struct{})}
+		started: make(chan struct{}), done: make(chan struct{}), decided: make(chan struct{})}
 	return r
 }
 
@@ -305,9 +310,12 @@ type readCaps struct {
 	can  askable
 }
 
-// exec runs the call. Its outcome is stored when the run is a task's by
-// then, dropped when the request left, and otherwise handed to the request
-// (r.out, r.done). The run's count in tr.wg ends with it.
+// exec runs the call, and is the run's one place in tr.wg: the runner
+// starts it with tr.wg.Go, and it returns once the outcome is disposed
+// of. The outcome is stored when the run is a task's by then, dropped
+// when the request left, and otherwise handed to the request (r.out,
+// r.done), which decides (r.decided): when it made the run a task's, exec
+// stores the outcome then.
 func (r *run) exec() {
 	call := &host.CallRequest{
 		Tool:    r.tool.Name,
@@ -333,32 +341,33 @@ func (r *run) exec() {
 	res, err := r.tr.br.backend.Call(r.ctx, call)
 	out := runResult{res, err}
 	r.mu.Lock()
-	switch {
-	case r.id != "":
-		r.mu.Unlock()
-		r.finish(out)
-	case r.left:
-		r.mu.Unlock()
-		r.tr.wg.Done()
-	default:
+	if r.id == "" && !r.left {
 		r.out = &out
 		r.mu.Unlock()
 		close(r.done)
+		<-r.decided
+		r.mu.Lock()
+	}
+	id := r.id
+	r.mu.Unlock()
+	if id != "" {
+		r.finish(out)
 	}
 }
 
+// decide tells a run whose call ended before it was a task's that the
+// request is done with its outcome: exec stores it if the run is a task's
+// now, and returns.
+func (r *run) decide() { r.decideOnce.Do(func() { close(r.decided) }) }
+
 // leave cancels the run and drops its outcome: the request that started
-// it is gone and no task exists. The run's count in tr.wg ends when the
-// call has.
+// it is gone and no task exists.
 func (r *run) leave() {
 	r.cancel()
 	r.mu.Lock()
-	ended := r.out != nil
 	r.left = true
 	r.mu.Unlock()
-	if ended {
-		r.tr.wg.Done()
-	}
+	r.decide()
 }
 
 // reported tells, once the call ended before it was a task's, whether its
@@ -391,9 +400,9 @@ func (r *run) endedWith() *runResult {
 }
 
 // becameTask makes r the run of task id: its status updates and its
-// outcome go to the store from now on. When the call had ended already,
-// it returns the outcome, for the caller to store with finish.
-func (r *run) becameTask(id string) *runResult {
+// outcome go to the store from now on (when the call had ended already,
+// exec stores it once the request decides).
+func (r *run) becameTask(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.id = id
@@ -422,7 +431,6 @@ func (r *run) becameTask(id string) *runResult {
 	r.tr.running[id] = r.cancel
 	r.tr.mu.Unlock()
 	r.tr.begin()
-	return r.out
 }
 
 // call runs a tools/call of a task tool from a client that supports tasks:
@@ -441,32 +449,37 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		return nil, err
 	}
 	r := tr.newRun(t, input, caps, given, loose)
-	tr.wg.Add(1)
-	go r.exec()
+	tr.wg.Go(r.exec)
 	timer := time.NewTimer(TaskAfter)
 	defer timer.Stop()
 	select {
 	case <-r.done:
-		if r.reported() {
-			// It reported a title or status before it ended: it is a
-			// task all the same, created with this outcome.
-			goto task
+		if !r.reported() {
+			// It ended before it became a task: a plain call's answer.
+			r.decide()
+			r.cancel()
+			out := r.out
+			res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
+			if err != nil {
+				return nil, err
+			}
+			return resultJSON(res)
 		}
-		tr.wg.Done()
-		r.cancel()
-		out := r.out
-		res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
-		if err != nil {
-			return nil, err
-		}
-		return resultJSON(res)
+		// It reported a title or status before it ended: it is a task
+		// all the same, created with this outcome.
 	case <-r.started:
 	case <-timer.C:
 	case <-ctx.Done():
 		r.leave()
 		return nil, ctx.Err()
 	}
-task:
+	return tr.createTask(ctx, r, t, input, caps)
+}
+
+// createTask makes the call r runs a task, and answers with its
+// CreateTaskResult; the request is then done with r's outcome.
+func (tr *taskRunner) createTask(ctx context.Context, r *run, t taskTool, input []byte, caps json.RawMessage) (json.RawMessage, error) {
+	defer r.decide()
 	now := time.Now()
 	r.mu.Lock()
 	message := r.message
@@ -492,16 +505,13 @@ task:
 		r.leave()
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
-	if out := r.becameTask(task.ID); out != nil {
-		go r.finish(*out) // it ended meanwhile
-	}
+	r.becameTask(task.ID) // if it ended meanwhile, exec stores the outcome
 	return createTaskResult(task), nil
 }
 
 // createEnded creates task, whose run r has already ended with out, with
 // its outcome: no finish, no second write.
 func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.Task, out runResult) (json.RawMessage, error) {
-	defer tr.wg.Done()
 	r.ended.Store(true)
 	r.cancel()
 	change, err := r.outcome(out)
@@ -524,10 +534,8 @@ func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.T
 // errDraining refuses a call on a replica that is shutting down.
 var errDraining = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "this replica is shutting down: call again, another replica will answer"}
 
-// finish stores the outcome of the run of a task, and ends the run's count
-// in tr.wg.
+// finish stores the outcome of the run of a task.
 func (r *run) finish(out runResult) {
-	defer r.tr.wg.Done()
 	r.ended.Store(true)
 	r.mu.Lock()
 	id, push := r.id, r.push
@@ -888,8 +896,7 @@ func answeredOf(a asked) []host.Answered {
 func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answered) {
 	r := tr.newRun(tool, t.Input, t.Client, given, nil)
 	r.becameTask(t.ID) // before the call starts: it stores its own outcome
-	tr.wg.Add(1)
-	go r.exec()
+	tr.wg.Go(r.exec)
 }
 
 // cancel answers tasks/cancel: the task is cancelled at once, and its run

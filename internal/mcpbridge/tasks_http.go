@@ -106,7 +106,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 	}
 	switch {
 	case m.Method == "tasks/result" || m.Method == "tasks/list":
-		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(-32601, "method not found: "+m.Method+" (the tasks extension has none: tasks/get carries the result)"))
+		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(mcpwire.CodeMethodNotFound, "method not found: "+m.Method+" (the tasks extension has none: tasks/get carries the result)"))
 		return true
 	case taskMethods[m.Method]:
 	case m.Method == "subscriptions/listen":
