@@ -4,8 +4,13 @@
 // [GRPCClient] in the host and [GRPCServer] in the mod, which convert
 // between Go types and the generated gRPC types in package
 // [github.com/modkit/modkit/internal/protocol/pb]. The host and sdk/serve
-// use Go types only; pb types appear outside this package only in tests of
-// the wire itself.
+// use Go types only. One part of the wire is read and written outside this
+// package, so that it is never converted: a mod's trace spans.
+// internal/modtrace records them as [pb.Span] (sdk/otelbridge fills them
+// from an author's OpenTelemetry spans) and encodes the batch the call's
+// trailer carries; internal/telemetry replays that batch in the host by
+// pb's field numbers (pb.FieldSpan… and the like). Other pb types appear
+// outside this package only in tests of the wire itself.
 //
 // # Versions
 //
