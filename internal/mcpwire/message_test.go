@@ -6,16 +6,15 @@ import (
 	"testing"
 )
 
+// messageSeeds are messages of each kind MessageID tells apart, ids of
+// each form, and keys escaped, repeated or out of order.
 var messageSeeds = []string{
-	`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`,
-	`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`,
 	`{"jsonrpc":"2.0","id":"a","result":{"content":[{"type":"text","text":"}]\\"{"}]}}`,
 	`{"jsonrpc":"2.0","id":2,"error":{"code":-1,"message":"no"}}`,
-	` { "id" : 2.5 , "method" : "ping" , "jsonrpc" : "2.0" } `,
-	`{"jsonrpc":"2.0","id":null,"method":"ping"}`,
-	`{"\u0069d":7,"method":"x","id":8,"id":9}`,
 	`{"method":"sampling/createMessage","id":"s1","params":{"a":[1,[2,{"b":[]}]]}}`,
-	`{"id":true,"result":null}`, `{}`, `{"a":-1.5e3,"b":[],"c":{}}`,
+	`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progress":1}}`,
+	` { "id" : 2.5 , "result" : {} , "jsonrpc" : "2.0" } `,
+	`{"\u0069d":7,"method":"x","id":8,"id":9}`, `{"id":null,"result":{}}`, `{"id":true,"result":null}`, `[]`,
 }
 
 // oldMessageID is MessageID before Fields: encoding/json's
