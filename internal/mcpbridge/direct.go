@@ -198,14 +198,16 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 		writeDirect(w, id, nil, err)
 		return
 	}
-	// The result with the resultType of 2026-07-28 as its last member.
-	typed := make([]byte, 0, len(result)+32)
-	typed = append(typed, result[:len(result)-1]...)
+	// The response, with the resultType of 2026-07-28 as the result's last
+	// member: AppendResult's last two bytes close the result and the
+	// response.
+	b := mcpwire.AppendResult(make([]byte, 0, len(result)+len(id)+64), id, result)
+	b = b[:len(b)-2]
 	if len(result) > 2 {
-		typed = append(typed, ',')
+		b = append(b, ',')
 	}
-	typed = append(typed, `"resultType":"`+resultType+`"}`...)
-	mcpwire.WriteJSON(w, http.StatusOK, mcpwire.AppendResult(make([]byte, 0, len(typed)+len(id)+36), id, typed))
+	b = append(b, `"resultType":"`+resultType+`"}}`...)
+	mcpwire.WriteJSON(w, http.StatusOK, b)
 }
 
 // observeDirect calls handler as the SDK's receiving middleware would: a

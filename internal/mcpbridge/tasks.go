@@ -262,7 +262,7 @@ type run struct {
 	// the run stores it) or left.
 	done       chan struct{}
 	decided    chan struct{}
-	decideOnce sync.Once
+	wasDecided atomic.Bool
 
 	mu      sync.Mutex
 	id      string // the task's id, once it is one: the run stores its outcome
@@ -358,7 +358,11 @@ func (r *run) exec() {
 // decide tells a run whose call ended before it was a task's that the
 // request is done with its outcome: exec stores it if the run is a task's
 // now, and returns.
-func (r *run) decide() { r.decideOnce.Do(func() { close(r.decided) }) }
+func (r *run) decide() {
+	if r.wasDecided.CompareAndSwap(false, true) {
+		close(r.decided)
+	}
+}
 
 // leave cancels the run and drops its outcome: the request that started
 // it is gone and no task exists.
