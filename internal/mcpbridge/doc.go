@@ -86,11 +86,11 @@
 // # Transports
 //
 // [Server.ServeStdio] serves one session on a reader and a writer: it
-// answers bad input with JSON-RPC errors and serves on; when the input ends, lets the
-// calls in flight finish and answers them (and answers the server's own
-// unanswered requests with an error, as no answer can come); cancels the
-// calls in flight when the output breaks; and sends no response to a
-// request the client cancelled. It answers a plain tools/call itself,
+// answers bad input with JSON-RPC errors and serves on; when the input
+// ends, lets the calls in flight finish and answers them (and answers the
+// server's own unanswered requests with an error, as no answer can come);
+// cancels the calls in flight when the output breaks; and sends no
+// response to a request the client cancelled. It answers a plain tools/call itself,
 // with the tool's handler and the SDK's session, as the SDK would, and
 // leaves every other message to the SDK. [Server.NewHTTPHandler] serves a
 // server over streamable HTTP on one URL for both protocol revisions:

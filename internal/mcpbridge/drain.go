@@ -73,16 +73,12 @@ func (f *inflight) isDraining() bool {
 // idempotent or read-only, is left for another replica to run again.
 func (h *HTTPHandler) Drain(ctx context.Context) {
 	idle := h.posts.drain()
-	if h.tasks != nil {
-		h.tasks.startDrain()
-	}
+	h.tasks.startDrain()
 	select {
 	case <-idle:
 	case <-ctx.Done():
 	}
-	if h.tasks != nil {
-		h.tasks.Drain(ctx)
-	}
+	h.tasks.Drain(ctx)
 }
 
 // Ready reports whether the replica takes requests: it is not draining.
@@ -100,9 +96,6 @@ func (h *HTTPHandler) Ready(context.Context) error {
 // soon enough for a balancer's health check, which gives up sooner than
 // the store's own timeouts.
 func (h *HTTPHandler) StoreReachable(ctx context.Context) error {
-	if h.tasks == nil {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()
 	err := h.tasks.store.Ping(ctx)

@@ -179,9 +179,7 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 // that come after are still served.
 func (h *HTTPHandler) Close() {
 	h.abort()
-	if h.tasks != nil {
-		h.tasks.Close()
-	}
+	h.tasks.Close()
 	h.clock.stop()
 	for ss := range h.srv.Sessions() {
 		ss.Close()

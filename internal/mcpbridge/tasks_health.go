@@ -29,12 +29,9 @@ func (s *storeHealth) note(err error, now time.Time) time.Duration {
 
 // StoreUnreachableFor returns how long the task store has failed every
 // StoreReachable check since the last that succeeded: 0 when the last
-// check succeeded (or there is no store). modhost's /readyz turns 503 when
-// it exceeds --store-grace.
+// check succeeded. modhost's /readyz turns 503 when it exceeds
+// --store-grace.
 func (h *HTTPHandler) StoreUnreachableFor() time.Duration {
-	if h.tasks == nil {
-		return 0
-	}
 	h.tasks.health.mu.Lock()
 	defer h.tasks.health.mu.Unlock()
 	if h.tasks.health.downSince.IsZero() {

@@ -101,9 +101,6 @@ func declaresExtension(caps json.RawMessage, name string) (declared, ok bool) {
 // whether it answered.
 func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) bool {
 	tr := h.tasks
-	if tr == nil {
-		return false
-	}
 	switch {
 	case m.Method == "tasks/result" || m.Method == "tasks/list":
 		mcpwire.WriteError(w, http.StatusOK, m.ID, mcpwire.NewError(mcpwire.CodeMethodNotFound, "method not found: "+m.Method+" (the tasks extension has none: tasks/get carries the result)"))
