@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 		runProbe(os.Stdout, path)
 		os.Exit(0)
 	}
+	if op := os.Getenv(connectProbeEnv); op != "" {
+		runConnectProbe(op)
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

@@ -112,7 +112,7 @@ func BenchmarkFilter(b *testing.B) {
 							errc <- err
 							return
 						}
-						if err := installFilter(filter); err != nil {
+						if _, err := installFilter(filter, false); err != nil {
 							errc <- err
 							return
 						}
