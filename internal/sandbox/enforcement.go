@@ -85,6 +85,9 @@ func (e *Enforcement) beyondLandlock(promise string) (enforced bool, how string)
 	case NetworkBeyondTCP:
 		return true, "enforced by seccomp: no MPTCP, raw, packet or netlink socket but route; UDP to any host only for a mod that declares network (DNS needs it)"
 	case PathnameUnixSockets:
+		if e.HostCheck == nil {
+			return true, "enforced by seccomp for a mod that declares no network (connect refused), and by the host for one that declares host:port addresses; a mod that may connect anywhere (*) may connect to any socket its user may open"
+		}
 		return true, "enforced by seccomp for a mod that declares no network (connect refused); a mod that declares network may connect to any socket its user may open"
 	case TCPConnect, TCPBind:
 		return false, "seccomp refuses every internet socket to a mod that declares no network, but does not filter the ports of one that does"

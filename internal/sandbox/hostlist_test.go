@@ -1,0 +1,59 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"net/netip"
+	"strings"
+	"testing"
+)
+
+func TestHostList(t *testing.T) {
+	for _, bad := range []string{"127.0.0.1", "db:0", "db:65536", ":80", "db:http", "[::1:80"} {
+		if _, err := newHostList([]string{bad}); err == nil || !strings.Contains(err.Error(), bad) {
+			t.Errorf("newHostList(%q): got %v, want an error naming it", bad, err)
+		}
+	}
+	l, err := newHostList([]string{"127.0.0.1:80", "[::1]:443", "db.internal:5432"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := []netip.Addr{netip.MustParseAddr("10.0.0.7")}
+	lookups := 0
+	l.lookup = func(_ context.Context, host string) ([]netip.Addr, error) {
+		lookups++
+		if host != "db.internal" {
+			return nil, errors.New("no such host")
+		}
+		return answer, nil
+	}
+	for _, c := range []struct {
+		addr string
+		want bool
+	}{
+		{"127.0.0.1:80", true},
+		{"[::ffff:127.0.0.1]:80", true}, // an IPv6 socket's view of it
+		{"127.0.0.2:80", false},
+		{"127.0.0.1:81", false},
+		{"[::1]:443", true},
+		{"[::1]:80", false},
+		{"10.0.0.7:5432", true},
+		{"10.0.0.8:5432", false},
+		{"10.0.0.7:5433", false},
+	} {
+		if got := l.allows(netip.MustParseAddrPort(c.addr)); got != c.want {
+			t.Errorf("allows(%s): got %v, want %v", c.addr, got, c.want)
+		}
+	}
+	if lookups != 1 {
+		t.Errorf("got %d lookups of db.internal, want 1: the answer is kept, and asked again at most once a second", lookups)
+	}
+	// A new answer, after the recheck interval, is followed.
+	answer = []netip.Addr{netip.MustParseAddr("10.0.0.8")}
+	r := l.names["db.internal"]
+	r.at = r.at.Add(-nameRecheck)
+	l.names["db.internal"] = r
+	if !l.allows(netip.MustParseAddrPort("10.0.0.8:5432")) || lookups != 2 {
+		t.Errorf("after the name's addresses changed: got lookups %d, want 10.0.0.8 allowed after a second lookup", lookups)
+	}
+}
