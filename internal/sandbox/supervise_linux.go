@@ -157,11 +157,7 @@ func (s *supervisor) decide(req *seccompNotif) unix.Errno {
 	if req.data.nr != unix.SYS_CONNECT {
 		return unix.EACCES // the filter notifies nothing else
 	}
-	pid, err := threadGroup(int(req.pid))
-	if err != nil {
-		return unix.ESRCH
-	}
-	pidfd, err := unix.PidfdOpen(pid, 0)
+	pid, pidfd, err := openThread(int(req.pid))
 	if err != nil {
 		return unix.ESRCH
 	}
@@ -239,6 +235,20 @@ func (s *supervisor) allowsAddr(addr []byte) bool {
 		return s.hosts.allows(netip.AddrPortFrom(netip.AddrFrom16([16]byte(addr[8:24])), port()))
 	}
 	return false
+}
+
+// openThread returns a pidfd of thread tid, whose file descriptors and
+// memory are its process's, and a pid that names them: tid itself on
+// Linux 6.9 and later (PIDFD_THREAD), else its process, read from /proc.
+func openThread(tid int) (pid, pidfd int, err error) {
+	if pidfd, err = unix.PidfdOpen(tid, unix.PIDFD_THREAD); err == nil {
+		return tid, pidfd, nil
+	}
+	if pid, err = threadGroup(tid); err != nil {
+		return 0, -1, err
+	}
+	pidfd, err = unix.PidfdOpen(pid, 0)
+	return pid, pidfd, err
 }
 
 // threadGroup is the process of thread tid.
