@@ -424,3 +424,18 @@ func BenchmarkConnect(b *testing.B) {
 		})
 	}
 }
+
+// TestConnectUnprivileged runs the tests of connect by host again as
+// nobody (uid 65534): an unprivileged host takes its mods' sockets too.
+func TestConnectUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("this run is unprivileged: the tests of connect by host are the unprivileged case")
+	}
+	requireHostCheck(t)
+	out := runAsNobody(t, t.TempDir(), "(TestConnectByHost|TestConnectRace|TestConnectPendingAtExit)")
+	for _, name := range []string{"TestConnectByHost", "TestConnectRace", "TestConnectPendingAtExit"} {
+		if !strings.Contains(out, "--- PASS: "+name+" ") {
+			t.Errorf("%s as uid 65534: got\n%s\nwant it passed", name, out)
+		}
+	}
+}
