@@ -315,6 +315,16 @@ func TestConnectByHost(t *testing.T) {
 		t.Errorf("127.0.0.2:%s accepted %d connections, want 0", port, n)
 	}
 
+	// Where the host cannot check, Landlock's rule by port holds alone,
+	// as the report's row says: the other host's port is in reach.
+	byPort := connectPolicy(t, "127.0.0.1:"+port)
+	byPort.CheckHosts = false
+	_, wait = startConnectProbe(t, byPort, "dial tcp!127.0.0.2:"+port+" tcp!127.0.0.2:"+port2)
+	got = wait()
+	if got["dial tcp!127.0.0.2:"+port] != "ok" || got["dial tcp!127.0.0.2:"+port2] != "EACCES" {
+		t.Errorf("Landlock alone: got %v, want 127.0.0.2:%s reached (by port) and 127.0.0.2:%s refused", got, port, port2)
+	}
+
 	_, wait = startConnectProbe(t, p, "fastopen 127.0.0.2:"+port)
 	if got := wait()["fastopen 127.0.0.2:"+port]; got != "EACCES" {
 		t.Errorf("TCP Fast Open to 127.0.0.2:%s: got %s, want EACCES", port, got)
