@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"net"
 	"net/netip"
@@ -208,17 +209,8 @@ func requireHostCheck(t testing.TB) {
 		t.Fatal(err)
 	}
 	if e.Seccomp != nil || e.HostCheck != nil {
-		t.Skipf("the host cannot check the host of a connect here: %v", cmpErr(e.Seccomp, e.HostCheck))
+		t.Skipf("the host cannot check the host of a connect here: %v", cmp.Or(e.Seccomp, e.HostCheck))
 	}
-}
-
-func cmpErr(errs ...error) error {
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // twoHosts listens on one port of 127.0.0.1 and of 127.0.0.2, accepting
@@ -397,21 +389,7 @@ func TestConnectPendingAtExit(t *testing.T) {
 // unconfined one: ns/dial is the dial's cost inside the process (ns/op
 // adds the process's start).
 func BenchmarkConnect(b *testing.B) {
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	addr := ln.Addr().String()
+	addr := listen(b, "tcp4", "127.0.0.1:0").Addr().String()
 	for _, c := range []struct {
 		name   string
 		policy func() *Policy

@@ -264,7 +264,7 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 
 // listen listens on addr, accepting and closing connections, until the
 // test ends.
-func listen(t *testing.T, network, addr string) net.Listener {
+func listen(t testing.TB, network, addr string) net.Listener {
 	t.Helper()
 	ln, err := net.Listen(network, addr)
 	if err != nil {

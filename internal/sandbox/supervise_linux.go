@@ -173,7 +173,7 @@ func (s *supervisor) decide(req *seccompNotif) unix.Errno {
 	}
 	defer unix.Close(sock)
 	size := int(uint32(req.data.args[2]))
-	if size > sockaddrMax || int32(size) < 0 {
+	if size > sockaddrMax {
 		return unix.EINVAL
 	}
 	addr := make([]byte, max(size, 1))
