@@ -323,7 +323,11 @@ func TestConnectByHost(t *testing.T) {
 	}
 
 	_, wait = startConnectProbe(t, p, "fds")
-	for name, target := range wait() {
+	fds := wait()
+	if fds["fd 1"] == "" {
+		t.Errorf("the confined process's open files: got %v, want its stdout among them", fds)
+	}
+	for name, target := range fds {
 		if strings.Contains(target, "seccomp") {
 			t.Errorf("the confined process holds %s: %s, the filter's notification fd", name, target)
 		}
