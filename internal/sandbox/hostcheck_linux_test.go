@@ -317,6 +317,18 @@ func TestConnectByHost(t *testing.T) {
 		t.Errorf("Landlock alone: got %v, want 127.0.0.2:%s reached (by port) and 127.0.0.2:%s refused", got, port, port2)
 	}
 
+	// Landlock's port rule stays a layer under the host's check: the host
+	// connects on a thread it restricts (TestConnectRace's blocking
+	// sockets on one of their own each).
+	if p.ABI >= 4 {
+		layered := connectPolicy(t, "127.0.0.1:"+port)
+		layered.ConnectPorts = nil
+		_, wait = startConnectProbe(t, layered, "dial tcp!127.0.0.1:"+port)
+		if got := wait()["dial tcp!127.0.0.1:"+port]; got != "EACCES" {
+			t.Errorf("a declared address whose port Landlock's rule lacks: got %s, want EACCES", got)
+		}
+	}
+
 	_, wait = startConnectProbe(t, p, "fastopen 127.0.0.2:"+port)
 	if got := wait()["fastopen 127.0.0.2:"+port]; got != "EACCES" {
 		t.Errorf("TCP Fast Open to 127.0.0.2:%s: got %s, want EACCES", port, got)

@@ -121,14 +121,42 @@ func ruleset(p *Policy) (int, error) {
 		err = addPath(fd, "/", fsExec)
 	}
 	if attr.Handled_access_net != 0 {
-		for _, port := range p.ConnectPorts {
-			a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
-			if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&a)), 0, 0, 0); errno != 0 {
-				err = errors.Join(err, fmt.Errorf("landlock rule for TCP port %d: %w", port, errno))
-			}
-		}
+		err = errors.Join(err, addPorts(fd, p.ConnectPorts))
 	}
 	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// addPorts grants TCP connect to ports.
+func addPorts(fd int, ports []uint16) error {
+	var err error
+	for _, port := range ports {
+		a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&a)), 0, 0, 0); errno != 0 {
+			err = errors.Join(err, fmt.Errorf("landlock rule for TCP port %d: %w", port, errno))
+		}
+	}
+	return err
+}
+
+// connectRuleset returns the descriptor of a Landlock ruleset that handles
+// TCP connect alone and grants p's ports: the host's connects for p's
+// process keep Landlock's port rule. -1 below ABI 4, which filters no
+// port.
+func connectRuleset(p *Policy) (int, error) {
+	if p.ABI < 4 {
+		return -1, nil
+	}
+	attr := unix.LandlockRulesetAttr{Handled_access_net: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP}
+	r, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Offsetof(attr.Scoped), 0)
+	if errno != 0 {
+		return -1, fmt.Errorf("landlock_create_ruleset for TCP connect: %w", errno)
+	}
+	fd := int(r)
+	if err := addPorts(fd, p.ConnectPorts); err != nil {
 		unix.Close(fd)
 		return -1, err
 	}
@@ -181,8 +209,18 @@ func Start(p *Policy, start func() error, exited <-chan struct{}) error {
 			}
 		}
 	}
+	connectFd := -1
+	if hosts != nil {
+		var err error
+		if connectFd, err = connectRuleset(p); err != nil {
+			return err
+		}
+	}
 	fd, err := ruleset(p)
 	if err != nil {
+		if connectFd >= 0 {
+			unix.Close(connectFd)
+		}
 		return err
 	}
 	var sup *supervisor
@@ -194,7 +232,9 @@ func Start(p *Policy, start func() error, exited <-chan struct{}) error {
 		listener, err := restrictThread(fd, filter, hosts != nil)
 		if err == nil && listener >= 0 {
 			// Before start: the process's first connect waits for it.
-			sup, err = supervise(listener, hosts)
+			sup, err = supervise(listener, hosts, connectFd)
+		} else if connectFd >= 0 {
+			unix.Close(connectFd)
 		}
 		return err
 	}, start, exited, done)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"runtime"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -57,25 +58,122 @@ var beforeConnect func()
 type supervisor struct {
 	listener *os.File // the filter's notification fd, non-blocking
 	hosts    *hostList
+	// ruleset is a Landlock ruleset of the process's TCP ports (-1 for
+	// none), which restricts the threads that connect for it.
+	ruleset  int
+	connects chan connectJob // to the thread connecting non-blocking sockets
+	answers  sync.WaitGroup  // the notifications being answered
+	done     chan struct{}   // closed by stop
 	stopOnce sync.Once
 }
 
 // supervise starts the supervisor of the filter whose notification fd is
-// listener.
-func supervise(listener int, hosts *hostList) (*supervisor, error) {
+// listener; it connects on threads restricted by the Landlock ruleset
+// (unless -1), and closes it when it ends.
+func supervise(listener int, hosts *hostList, ruleset int) (*supervisor, error) {
 	if err := unix.SetNonblock(listener, true); err != nil {
 		unix.Close(listener)
+		if ruleset >= 0 {
+			unix.Close(ruleset)
+		}
 		return nil, fmt.Errorf("seccomp notification fd: %w", err)
 	}
-	s := &supervisor{listener: os.NewFile(uintptr(listener), "seccomp-notify"), hosts: hosts}
+	s := &supervisor{listener: os.NewFile(uintptr(listener), "seccomp-notify"), hosts: hosts, ruleset: ruleset,
+		connects: make(chan connectJob), done: make(chan struct{})}
 	supervisors.Add(1)
 	go s.run()
+	if ruleset >= 0 {
+		supervisors.Add(1)
+		go s.connector()
+	}
 	return s, nil
 }
 
 // stop closes the notification fd: the supervisor ends, and a connect the
 // process still makes fails with ENOSYS.
-func (s *supervisor) stop() { s.stopOnce.Do(func() { s.listener.Close() }) }
+func (s *supervisor) stop() {
+	s.stopOnce.Do(func() {
+		s.listener.Close()
+		close(s.done)
+	})
+}
+
+// connectJob is a connect to make on a restricted thread, and where its
+// errno goes.
+type connectJob struct {
+	connect func() unix.Errno
+	result  chan<- unix.Errno
+}
+
+// run makes the connect on the calling thread, restricted when restricted
+// is nil, else refused (EACCES).
+func (j connectJob) run(restricted error) {
+	if restricted != nil {
+		j.result <- unix.EACCES
+		return
+	}
+	j.result <- j.connect()
+}
+
+// connector connects non-blocking sockets for the process, one at a time,
+// on a thread restricted by the ruleset, until the supervisor stops; the
+// thread ends with it.
+func (s *supervisor) connector() {
+	defer supervisors.Done()
+	runtime.LockOSThread() // never unlocked: the runtime ends the thread
+	err := restrictConnects(s.ruleset)
+	for {
+		select {
+		case job := <-s.connects:
+			job.run(err)
+		case <-s.done:
+			return
+		}
+	}
+}
+
+// restrictConnects restricts the calling thread's TCP connects by the
+// Landlock ruleset: Landlock's port rule stays a layer under the host's
+// check.
+func restrictConnects(ruleset int) error {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return err
+	}
+	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// connect connects sock to the raw address addr, and returns the errno,
+// 0 for success: directly without a ruleset; else on the connector's
+// thread when sock is non-blocking, on a restricted thread of its own
+// when it is blocking, so that a slow connect waits alone. A thread that
+// cannot be restricted connects nothing (EACCES).
+func (s *supervisor) connect(sock int, addr []byte) unix.Errno {
+	raw := func() unix.Errno {
+		_, _, errno := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(unsafe.Pointer(unsafe.SliceData(addr))), uintptr(len(addr)))
+		return errno
+	}
+	if s.ruleset < 0 {
+		return raw()
+	}
+	result := make(chan unix.Errno, 1)
+	job := connectJob{connect: raw, result: result}
+	if flags, err := unix.FcntlInt(uintptr(sock), unix.F_GETFL, 0); err == nil && flags&unix.O_NONBLOCK != 0 {
+		select {
+		case s.connects <- job:
+		case <-s.done:
+			return unix.EACCES
+		}
+	} else {
+		go func() {
+			runtime.LockOSThread() // never unlocked: the runtime ends the thread
+			job.run(restrictConnects(s.ruleset))
+		}()
+	}
+	return <-result
+}
 
 // errHungUp: no process uses the filter any more.
 var errHungUp = errors.New("hung up")
@@ -85,6 +183,12 @@ var errHungUp = errors.New("hung up")
 // blocking connect waits alone.
 func (s *supervisor) run() {
 	defer supervisors.Done()
+	defer func() {
+		s.answers.Wait()
+		if s.ruleset >= 0 {
+			unix.Close(s.ruleset)
+		}
+	}()
 	rc, err := s.listener.SyscallConn()
 	if err != nil {
 		return
@@ -114,9 +218,9 @@ func (s *supervisor) run() {
 		case recvErr != nil: // withdrawn: the caller was interrupted or died
 			continue
 		}
-		supervisors.Add(1)
+		s.answers.Add(1)
 		go func() {
-			defer supervisors.Done()
+			defer s.answers.Done()
 			s.answer(req.id, s.decide(&req))
 		}()
 	}
@@ -208,8 +312,7 @@ func (s *supervisor) decide(req *seccompNotif) unix.Errno {
 	// The same open file description as the process's: a non-blocking
 	// socket reads EINPROGRESS here and there, and the process waits for
 	// the connection as it would have.
-	_, _, errno := unix.Syscall(unix.SYS_CONNECT, uintptr(sock), uintptr(unsafe.Pointer(&addr[0])), uintptr(size))
-	return errno
+	return s.connect(sock, addr[:size])
 }
 
 // allowsAddr reports whether the host lets a TCP socket connect to the
