@@ -167,8 +167,8 @@
 //     name is resolved by the host when a connect asks for its port, its
 //     answer kept 30 seconds, and asked again, at most once a second, when
 //     a connect's address is not in it;
-//  4. connects its copy of the socket to its copy of the address, and
-//     answers with that connect's result: the same open file description
+//  4. connects its copy of the socket to its copy of the address (on a
+//     restricted thread, below), and answers with that connect's result: the same open file description
 //     as the mod's, so a non-blocking socket reads EINPROGRESS in both and
 //     the mod waits for the connection as it would have.
 //
@@ -179,10 +179,13 @@
 //
 // UDP connects go through, to any host: a datagram's address is sendto's
 // argument, which the filter cannot read without a notification per
-// datagram, and a mod that declares network needs DNS. The connect the host
-// makes is outside the mod's Landlock domain: the host checks the port
-// with the host, and Landlock's port rule holds where the kernel offers
-// no notification. The supervisor stops when the mod's process has exited
+// datagram, and a mod that declares network needs DNS. The host makes
+// each connect on a thread of its own restricted by a Landlock ruleset
+// that handles TCP connect alone and grants the mod's ports (from ABI 4),
+// so that Landlock's port rule stays a layer under the host's check: one
+// such thread per mod connects its non-blocking sockets (Go's), and a
+// blocking socket gets a thread of its own, so that a slow connect waits
+// alone. The supervisor stops when the mod's process has exited
 // (or its start failed): it closes the notification fd, and a connect
 // still made by a child of the mod then fails with ENOSYS. A notification
 // whose thread died meanwhile is answered into nothing.
