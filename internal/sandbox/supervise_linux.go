@@ -84,7 +84,7 @@ func supervise(listener int, hosts *hostList, ruleset int) (*supervisor, error) 
 	go s.run()
 	if ruleset >= 0 {
 		supervisors.Add(1)
-		go s.connector()
+		onThrowawayThread(s.connector)
 	}
 	return s, nil
 }
@@ -115,12 +115,26 @@ func (j connectJob) run(restricted error) {
 	j.result <- j.connect()
 }
 
+// onThrowawayThread runs f on a goroutine locked to a thread other than
+// the main one, which the runtime ends when f returns: f may restrict it.
+func onThrowawayThread(f func()) {
+	go func() {
+		runtime.LockOSThread() // never unlocked: the runtime ends the thread
+		if unix.Gettid() == unix.Getpid() {
+			// The main thread would not end: go again, then free it.
+			onThrowawayThread(f)
+			runtime.UnlockOSThread()
+			return
+		}
+		f()
+	}()
+}
+
 // connector connects non-blocking sockets for the process, one at a time,
-// on a thread restricted by the ruleset, until the supervisor stops; the
-// thread ends with it.
+// on a throwaway thread restricted by the ruleset, until the supervisor
+// stops.
 func (s *supervisor) connector() {
 	defer supervisors.Done()
-	runtime.LockOSThread() // never unlocked: the runtime ends the thread
 	err := restrictConnects(s.ruleset)
 	for {
 		select {
@@ -167,10 +181,7 @@ func (s *supervisor) connect(sock int, addr []byte) unix.Errno {
 			return unix.EACCES
 		}
 	} else {
-		go func() {
-			runtime.LockOSThread() // never unlocked: the runtime ends the thread
-			job.run(restrictConnects(s.ruleset))
-		}()
+		onThrowawayThread(func() { job.run(restrictConnects(s.ruleset)) })
 	}
 	return <-result
 }
