@@ -168,8 +168,10 @@ const connectHostDir = "testdata/mods/connecthost"
 // ports of 127.0.0.2, which Landlock's rule by port alone lets through:
 // the host, which checks the address of each connect, refuses those with
 // its "Permission denied" sentence, and no connection reaches 127.0.0.2.
+// It runs uncapped and with Landlock capped at ABI 0
+// (MODKIT_LANDLOCK_MAX_ABI), where the host's check holds the port too.
 func TestConfinementConnectByHost(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
 	requireLandlock(t) // a machine that keeps every promise checks the host
 	var reached2 atomic.Int64
 	for _, addr := range []string{"127.0.0.1:47613", "127.0.0.2:47613", "127.0.0.1:47614", "127.0.0.2:47614"} {
@@ -191,6 +193,20 @@ func TestConfinementConnectByHost(t *testing.T) {
 			}
 		}()
 	}
+	for _, abi := range []string{"", "0"} {
+		t.Run("ABI"+cmp.Or(abi, "latest"), func(t *testing.T) {
+			t.Setenv(sandbox.MaxABIEnv, abi)
+			tryConnects(t)
+		})
+	}
+	if n := reached2.Load(); n != 0 {
+		t.Errorf("127.0.0.2 accepted %d connections from the mod, want none", n)
+	}
+}
+
+// tryConnects is TestConfinementConnectByHost with a host confining as
+// this machine's enforcement report says.
+func tryConnects(t *testing.T) {
 	h := load(t, nil, connectHostDir)
 	try := attempter(t, h, sdk.Session{ID: "s", Workspace: t.TempDir()})
 	const declared = " (it may connect only to 127.0.0.1:47613, localhost:47614)"
@@ -211,8 +227,5 @@ func TestConfinementConnectByHost(t *testing.T) {
 		case a.denied != "" && (res.Status != host.StatusFailed || !strings.Contains(res.Text, "Permission denied: the connecthost mod "+a.denied)):
 			t.Errorf("connect %s: got %s %q, want failed with %q", a.target, res.Status, res.Text, a.denied)
 		}
-	}
-	if n := reached2.Load(); n != 0 {
-		t.Errorf("127.0.0.2 accepted %d connections from the mod, want none", n)
 	}
 }
