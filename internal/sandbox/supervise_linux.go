@@ -42,8 +42,8 @@ type seccompNotifResp struct {
 // longer address.
 const sockaddrMax = 128
 
-// supervisors counts the running supervisors and the notifications they
-// answer, so that tests see them all stop.
+// supervisors counts the running supervisors and their connect threads,
+// so that tests see them all stop.
 var supervisors sync.WaitGroup
 
 // beforeConnect, when set (by tests), runs in the supervisor before it
@@ -80,12 +80,13 @@ func supervise(listener int, hosts *hostList, ruleset int) (*supervisor, error) 
 	}
 	s := &supervisor{listener: os.NewFile(uintptr(listener), "seccomp-notify"), hosts: hosts, ruleset: ruleset,
 		connects: make(chan connectJob), done: make(chan struct{})}
-	supervisors.Add(1)
-	go s.run()
 	if ruleset >= 0 {
 		supervisors.Add(1)
+		s.answers.Add(1) // until it is restricted: run closes the ruleset after
 		onThrowawayThread(s.connector)
 	}
+	supervisors.Add(1)
+	go s.run()
 	return s, nil
 }
 
@@ -136,6 +137,7 @@ func onThrowawayThread(f func()) {
 func (s *supervisor) connector() {
 	defer supervisors.Done()
 	err := restrictConnects(s.ruleset)
+	s.answers.Done()
 	for {
 		select {
 		case job := <-s.connects:
