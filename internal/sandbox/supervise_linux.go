@@ -62,7 +62,7 @@ type supervisor struct {
 	// none), which restricts the threads that connect for it.
 	ruleset  int
 	connects chan connectJob // to the thread connecting non-blocking sockets
-	answers  sync.WaitGroup  // the notifications being answered
+	answers  sync.WaitGroup  // the notifications being answered, and the connect thread until restricted
 	done     chan struct{}   // closed by stop
 	stopOnce sync.Once
 }
