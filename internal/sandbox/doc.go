@@ -142,7 +142,10 @@
 // an unprivileged host may not make where user namespaces are off), no
 // proxy in the path of every byte, and no change in how a mod dials; it
 // costs a round trip to the host per connect, not per packet
-// (BenchmarkConnect: tens of microseconds on a dial of about a hundred).
+// (BenchmarkConnect, loopback, on a busy two-core machine: a dial takes
+// 24 µs at the fastest and 30 µs at the median with Landlock's port rule
+// alone, 46 and 105 µs checked by the host; the restricted thread the
+// host connects on is about 6 and 30 of those).
 //
 // The filter of such a mod returns SECCOMP_RET_USER_NOTIF for connect(2),
 // whatever the socket (the filter cannot read the address or the socket's
