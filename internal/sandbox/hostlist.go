@@ -105,7 +105,7 @@ func (l *hostList) nameHas(name string, ip netip.Addr) bool {
 	defer cancel()
 	addrs, err := l.lookup(ctx, name)
 	if err != nil {
-		return false
+		addrs = nil // kept too: a name that does not resolve is asked at most once a second
 	}
 	for i, a := range addrs {
 		addrs[i] = a.Unmap().WithZone("")

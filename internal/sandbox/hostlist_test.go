@@ -48,6 +48,17 @@ func TestHostList(t *testing.T) {
 	if lookups != 1 {
 		t.Errorf("got %d lookups of db.internal, want 1: the answer is kept, and asked again at most once a second", lookups)
 	}
+	// A name that does not resolve is asked at most once a second too.
+	l.entries = append(l.entries, hostEntry{name: "gone.internal", port: 5432})
+	for range 2 {
+		if l.allows(netip.MustParseAddrPort("10.0.0.9:5432")) {
+			t.Error("allows(10.0.0.9:5432): got true, want false")
+		}
+	}
+	if lookups != 2 { // db.internal's, kept; gone.internal's once
+		t.Errorf("got %d lookups, want 2: a failed lookup is kept as an empty answer", lookups)
+	}
+	lookups = 1
 	// A new answer, after the recheck interval, is followed.
 	answer = []netip.Addr{netip.MustParseAddr("10.0.0.8")}
 	r := l.names["db.internal"]
