@@ -171,9 +171,10 @@
 //     answer kept 30 seconds, and asked again, at most once a second, when
 //     a connect's address is not in it;
 //  4. connects its copy of the socket to its copy of the address (on a
-//     restricted thread, below), and answers with that connect's result: the same open file description
-//     as the mod's, so a non-blocking socket reads EINPROGRESS in both and
-//     the mod waits for the connection as it would have.
+//     restricted thread, below), and answers with that connect's result:
+//     the same open file description as the mod's, so a non-blocking
+//     socket reads EINPROGRESS in both and the mod waits for the
+//     connection as it would have.
 //
 // It never answers SECCOMP_USER_NOTIF_FLAG_CONTINUE, which would have the
 // kernel read the address again from the mod's memory, where another
