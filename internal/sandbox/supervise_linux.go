@@ -12,6 +12,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"golang.org/x/net/bpf"
 	"golang.org/x/sys/unix"
 )
 
@@ -420,6 +421,9 @@ func hostCheckSupported() error {
 		return fmt.Errorf("Linux %s offers no pidfd_getfd (it needs Linux 5.6): %w", kernelRelease(), err)
 	}
 	unix.Close(fd)
+	if err := tryListener(); err != nil {
+		return err
+	}
 	scope, err := os.ReadFile("/proc/sys/kernel/yama/ptrace_scope")
 	if err != nil {
 		return nil // no Yama: a parent may take its child's sockets
@@ -431,6 +435,36 @@ func hostCheckSupported() error {
 		if !hasCapability(unix.CAP_SYS_PTRACE) {
 			return errors.New("kernel.yama.ptrace_scope is 2: the host needs CAP_SYS_PTRACE to take a mod's sockets (pidfd_getfd)")
 		}
+	}
+	return nil
+}
+
+// tryListener installs a filter that allows everything and notifies, on
+// a throwaway thread: the kernel refuses a second notifying filter
+// (EBUSY), which a container runtime that intercepts system calls may
+// have installed on the host already.
+func tryListener() error {
+	allowAll, err := bpf.Assemble([]bpf.Instruction{bpf.RetConstant{Val: allow}})
+	if err != nil {
+		return err
+	}
+	done := make(chan error, 1)
+	onThrowawayThread(func() {
+		if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+			done <- err
+			return
+		}
+		fd, err := installFilter(allowAll, true)
+		if err == nil {
+			unix.Close(fd)
+		}
+		done <- err
+	})
+	if err := <-done; err != nil {
+		if errors.Is(err, unix.EBUSY) {
+			return fmt.Errorf("the host already runs under a seccomp filter that notifies a supervisor (a container runtime's), and Linux allows one: %w", err)
+		}
+		return fmt.Errorf("Linux %s refuses a seccomp filter that notifies the host: %w", kernelRelease(), err)
 	}
 	return nil
 }
