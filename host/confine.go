@@ -135,6 +135,7 @@ func (m *mod) policy(bin, dir, workspace string) *sandbox.Policy {
 			p.ConnectAny = true
 			continue
 		}
+		p.Connect = append(p.Connect, c)
 		_, port, _ := net.SplitHostPort(c)
 		if n, err := strconv.ParseUint(port, 10, 16); err == nil {
 			p.ConnectPorts = append(p.ConnectPorts, uint16(n))

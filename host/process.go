@@ -258,6 +258,7 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		policy = m.policy(bin, socketDir, workspace)
 		policy.ABI = m.h.enforced.ABI
 		policy.Seccomp = m.h.enforced.Seccomp == nil
+		policy.CheckHosts = m.h.enforced.HostCheck == nil
 	}
 	// Tool calls go over a socketpair the process inherits, where there
 	// is one; the rest over gRPC.

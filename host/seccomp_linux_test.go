@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modkit/modkit/host"
@@ -156,5 +157,75 @@ func tryHoles(t *testing.T, tcpAddr, udpAddr, unixPath, unixgramPath string) {
 	}
 	if !root {
 		t.Log("not root: the bounding set of the mods is left as it is (an unprivileged host may not empty it)")
+	}
+}
+
+// connectHostDir declares 127.0.0.1:47613 and localhost:47614.
+const connectHostDir = "testdata/mods/connecthost"
+
+// TestConfinementConnectByHost has a mod that declares 127.0.0.1:47613 and
+// localhost:47614 connect to those, by IP and by name, and to the same
+// ports of 127.0.0.2, which Landlock's rule by port alone lets through:
+// the host, which checks the address of each connect, refuses those with
+// its "Permission denied" sentence, and no connection reaches 127.0.0.2.
+// It runs uncapped and with Landlock capped at ABI 0
+// (MODKIT_LANDLOCK_MAX_ABI), where the host's check holds the port too.
+func TestConfinementConnectByHost(t *testing.T) {
+	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
+	requireLandlock(t) // a machine that keeps every promise checks the host
+	var reached2 atomic.Int64
+	for _, addr := range []string{"127.0.0.1:47613", "127.0.0.2:47613", "127.0.0.1:47614", "127.0.0.2:47614"} {
+		ln, err := net.Listen("tcp4", addr)
+		if err != nil {
+			t.Skipf("the test mod's declared ports must be free: %v", err)
+		}
+		defer ln.Close()
+		go func() {
+			for {
+				c, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				if strings.HasPrefix(addr, "127.0.0.2:") {
+					reached2.Add(1)
+				}
+				c.Close()
+			}
+		}()
+	}
+	for _, abi := range []string{"", "0"} {
+		t.Run("ABI"+cmp.Or(abi, "latest"), func(t *testing.T) {
+			t.Setenv(sandbox.MaxABIEnv, abi)
+			tryConnects(t)
+		})
+	}
+	if n := reached2.Load(); n != 0 {
+		t.Errorf("127.0.0.2 accepted %d connections from the mod, want none", n)
+	}
+}
+
+// tryConnects is TestConfinementConnectByHost with a host confining as
+// this machine's enforcement report says.
+func tryConnects(t *testing.T) {
+	h := load(t, nil, connectHostDir)
+	try := attempter(t, h, sdk.Session{ID: "s", Workspace: t.TempDir()})
+	const declared = " (it may connect only to 127.0.0.1:47613, localhost:47614)"
+	for _, a := range []struct {
+		target, denied string // denied is "" when the connect goes through
+	}{
+		{"127.0.0.1:47613", ""},
+		{"localhost:47614", ""},
+		{"127.0.0.1:47614", ""}, // localhost's address
+		{"127.0.0.2:47613", "may not connect to 127.0.0.2:47613" + declared},
+		{"127.0.0.2:47614", "may not connect to 127.0.0.2:47614" + declared},
+		{"127.0.0.1:47615", "may not connect to 127.0.0.1:47615" + declared},
+	} {
+		res := try("connecthost", "connect", a.target)
+		switch {
+		case a.denied == "" && res.Status != host.StatusCompleted:
+			t.Errorf("connect %s: got %s %q (%s), want completed", a.target, res.Status, res.Text, res.Error)
+		case a.denied != "" && (res.Status != host.StatusFailed || !strings.Contains(res.Text, "Permission denied: the connecthost mod "+a.denied)):
+			t.Errorf("connect %s: got %s %q, want failed with %q", a.target, res.Status, res.Text, a.denied)
+		}
 	}
 }

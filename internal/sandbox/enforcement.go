@@ -42,6 +42,7 @@ var Promises = []Promise{
 	{"truncate files", 3},
 	{"run programs", 1},
 	{TCPConnect, 4},
+	{TCPConnectHost, 0},
 	{TCPBind, 4},
 	{AbstractUnixSockets, 6},
 	{Signals, 6},
@@ -53,6 +54,7 @@ var Promises = []Promise{
 // The promises whose row names a layer beside Landlock.
 const (
 	TCPConnect          = "TCP connect (by port)"
+	TCPConnectHost      = "TCP connect (by host)"
 	TCPBind             = "TCP bind"
 	AbstractUnixSockets = "abstract unix sockets"
 	Signals             = "signals"
@@ -75,9 +77,17 @@ func (e *Enforcement) beyondLandlock(promise string) (enforced bool, how string)
 		return false, ""
 	}
 	switch promise {
+	case TCPConnectHost:
+		if e.HostCheck != nil {
+			return false, "Landlock filters TCP connect by port only: a mod that declares host:port reaches that port of any host"
+		}
+		return true, "enforced by seccomp user notification: the host checks the address of each connect and makes it itself"
 	case NetworkBeyondTCP:
 		return true, "enforced by seccomp: no MPTCP, raw, packet or netlink socket but route; UDP to any host only for a mod that declares network (DNS needs it)"
 	case PathnameUnixSockets:
+		if e.HostCheck == nil {
+			return true, "enforced by seccomp for a mod that declares no network (connect refused), and by the host for one that declares host:port addresses; a mod that may connect anywhere (*) may connect to any socket its user may open"
+		}
 		return true, "enforced by seccomp for a mod that declares no network (connect refused); a mod that declares network may connect to any socket its user may open"
 	case TCPConnect, TCPBind:
 		return false, "seccomp refuses every internet socket to a mod that declares no network, but does not filter the ports of one that does"
@@ -116,6 +126,11 @@ type Enforcement struct {
 	// Seccomp is why mods get no seccomp filter here (the kernel refuses
 	// it, or the OS has none), nil when they get it.
 	Seccomp error
+	// HostCheck is why the host does not check the host of a mod's
+	// connects here (the kernel lacks seccomp user notification or
+	// pidfd_getfd, or Yama forbids taking a mod's socket), nil when it
+	// does: Landlock then filters them by port only.
+	HostCheck error
 	// Disabled reports that [Disable] turned confinement off.
 	Disabled bool
 	// Rows are the promises in the order of [Promises].
@@ -127,7 +142,7 @@ type Enforcement struct {
 // bad value of the variable is an error naming it.
 func Current() (*Enforcement, error) {
 	k := kernel()
-	e := &Enforcement{OS: runtime.GOOS, Kernel: k.release, KernelABI: k.abi, ABI: min(k.abi, LatestABI), Seccomp: k.seccomp, Disabled: disabled.Load()}
+	e := &Enforcement{OS: runtime.GOOS, Kernel: k.release, KernelABI: k.abi, ABI: min(k.abi, LatestABI), Seccomp: k.seccomp, HostCheck: k.hosts, Disabled: disabled.Load()}
 	if v := os.Getenv(MaxABIEnv); v != "" { // empty is unset
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
@@ -138,7 +153,7 @@ func Current() (*Enforcement, error) {
 		}
 	}
 	if e.Disabled {
-		e.ABI, e.Seccomp = 0, errDisabled
+		e.ABI, e.Seccomp, e.HostCheck = 0, errDisabled, errDisabled
 	}
 	e.fillRows()
 	return e, nil
@@ -174,6 +189,8 @@ func (e *Enforcement) why(p Promise) string {
 		return errDisabled.Error()
 	case p.ABI == 0 && p.Name == Capabilities:
 		return "nothing confines mods here (" + e.Summary() + ")"
+	case p.Name == TCPConnectHost && e.Seccomp == nil:
+		return e.HostCheck.Error()
 	case p.ABI == 0:
 		return e.Seccomp.Error()
 	case e.OS != "linux":

@@ -121,3 +121,36 @@ func TestSeccompRefused(t *testing.T) {
 		t.Errorf("row %q: got %v %q, want not enforced, nothing confining", r.Name, r.Enforced, r.Status)
 	}
 }
+
+// TestHostCheckRefused checks the report of a kernel that takes the
+// seccomp filter but not the host's check of each connect: the row by
+// host is not enforced, naming why, and says that Landlock filters by
+// port; every other row reads as with the check, and Gaps names the row.
+func TestHostCheckRefused(t *testing.T) {
+	refused := errors.New("Linux 5.4.0 offers no pidfd_getfd (it needs Linux 5.6): function not implemented")
+	e := &Enforcement{OS: "linux", Kernel: "5.4.0", Seccomp: nil, HostCheck: refused}
+	e.fillRows()
+	checked := &Enforcement{OS: "linux", Kernel: "5.4.0"}
+	checked.fillRows()
+	for i, r := range e.Rows {
+		switch {
+		case r.Name == TCPConnectHost:
+			want := "not enforced: " + refused.Error() + "; Landlock filters TCP connect by port only"
+			if r.Enforced || !strings.HasPrefix(r.Status, want) {
+				t.Errorf("row %q: got %v %q, want not enforced, %q…", r.Name, r.Enforced, r.Status, want)
+			}
+			if c := checked.Rows[i]; !c.Enforced || !strings.HasPrefix(c.Status, "enforced by seccomp user notification") {
+				t.Errorf("row %q with the check: got %v %q, want enforced by seccomp user notification", c.Name, c.Enforced, c.Status)
+			}
+		case r.Name == PathnameUnixSockets:
+			if r.Status == checked.Rows[i].Status {
+				t.Errorf("row %q: got %q with the check and without, want the host's refusal only with it", r.Name, r.Status)
+			}
+		case r != checked.Rows[i]:
+			t.Errorf("row %q: got %q, want %q as with the check", r.Name, r.Status, checked.Rows[i].Status)
+		}
+	}
+	if gaps := e.Gaps(); gaps == nil || !strings.Contains(gaps.Error(), TCPConnectHost) {
+		t.Errorf("Gaps: got %v, want it to name %q", gaps, TCPConnectHost)
+	}
+}

@@ -24,7 +24,7 @@ func ABI() int {
 // kernel asks the kernel, once, for its release, Landlock ABI and
 // seccomp filter.
 var kernel = sync.OnceValue(func() kernelFacts {
-	k := kernelFacts{abi: ABI(), release: "unknown", seccomp: SeccompSupported()}
+	k := kernelFacts{abi: ABI(), release: "unknown", seccomp: SeccompSupported(), hosts: hostCheckSupported()}
 	var uts unix.Utsname
 	if unix.Uname(&uts) == nil {
 		k.release = unix.ByteSliceToString(uts.Release[:])
@@ -121,14 +121,42 @@ func ruleset(p *Policy) (int, error) {
 		err = addPath(fd, "/", fsExec)
 	}
 	if attr.Handled_access_net != 0 {
-		for _, port := range p.ConnectPorts {
-			a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
-			if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&a)), 0, 0, 0); errno != 0 {
-				err = errors.Join(err, fmt.Errorf("landlock rule for TCP port %d: %w", port, errno))
-			}
-		}
+		err = errors.Join(err, addPorts(fd, p.ConnectPorts))
 	}
 	if err != nil {
+		unix.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// addPorts grants TCP connect to ports.
+func addPorts(fd int, ports []uint16) error {
+	var err error
+	for _, port := range ports {
+		a := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(port)}
+		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&a)), 0, 0, 0); errno != 0 {
+			err = errors.Join(err, fmt.Errorf("landlock rule for TCP port %d: %w", port, errno))
+		}
+	}
+	return err
+}
+
+// connectRuleset returns the descriptor of a Landlock ruleset that handles
+// TCP connect alone and grants p's ports: the host's connects for p's
+// process keep Landlock's port rule. -1 below ABI 4, which filters no
+// port.
+func connectRuleset(p *Policy) (int, error) {
+	if p.ABI < 4 {
+		return -1, nil
+	}
+	attr := unix.LandlockRulesetAttr{Handled_access_net: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP}
+	r, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), unsafe.Offsetof(attr.Scoped), 0)
+	if errno != 0 {
+		return -1, fmt.Errorf("landlock_create_ruleset for TCP connect: %w", errno)
+	}
+	fd := int(r)
+	if err := addPorts(fd, p.ConnectPorts); err != nil {
 		unix.Close(fd)
 		return -1, err
 	}
@@ -164,27 +192,64 @@ func addPath(fd int, path string, access uint64) error {
 // lives until exited is closed (the process's parent-death signal follows
 // it), then is destroyed. The ruleset and the seccomp filter are built
 // before the thread is restricted; Start returns start's error, or why p
-// could not be applied.
+// could not be applied. When the host checks the process's connects
+// ([Policy.CheckHosts]), their supervisor runs until exited is closed,
+// or stops at once when the start fails.
 func Start(p *Policy, start func() error, exited <-chan struct{}) error {
 	var filter []bpf.RawInstruction
+	var hosts *hostList
 	if p.Seccomp {
 		var err error
 		if filter, err = seccompFilter(p); err != nil {
 			return err
 		}
+		if p.checksHosts() {
+			if hosts, err = newHostList(p.Connect); err != nil {
+				return err
+			}
+		}
+	}
+	connectFd := -1
+	if hosts != nil {
+		var err error
+		if connectFd, err = connectRuleset(p); err != nil {
+			return err
+		}
 	}
 	fd, err := ruleset(p)
 	if err != nil {
+		if connectFd >= 0 {
+			unix.Close(connectFd)
+		}
 		return err
 	}
+	var sup *supervisor
 	done := make(chan error, 1)
 	go confinedStart(func() error {
 		if fd >= 0 {
 			defer unix.Close(fd)
 		}
-		return restrictThread(fd, filter)
+		listener, err := restrictThread(fd, filter, hosts != nil)
+		if err == nil && listener >= 0 {
+			// Before start: the process's first connect waits for it.
+			sup, err = supervise(listener, hosts, connectFd)
+		} else if connectFd >= 0 {
+			unix.Close(connectFd)
+		}
+		return err
 	}, start, exited, done)
-	return <-done
+	err = <-done
+	if sup != nil {
+		if err != nil {
+			sup.stop()
+		} else {
+			go func() {
+				<-exited
+				sup.stop()
+			}()
+		}
+	}
+	return err
 }
 
 // confinedStart locks its goroutine to a thread other than the main one,
@@ -220,22 +285,24 @@ func confinedStart(restrict, start func() error, exited <-chan struct{}, done ch
 // no_new_privs, which the rest needs; no capability left (a host run as
 // root gives its mods none); the Landlock ruleset fd, unless -1; last the
 // seccomp filter, unless nil, so that no step before it meets a refusal.
-func restrictThread(fd int, filter []bpf.RawInstruction) error {
+// With listen, the filter notifies, and restrictThread returns its
+// notification fd; else -1.
+func restrictThread(fd int, filter []bpf.RawInstruction, listen bool) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
+		return -1, fmt.Errorf("prctl(PR_SET_NO_NEW_PRIVS): %w", err)
 	}
 	if err := dropCapabilities(); err != nil {
-		return err
+		return -1, err
 	}
 	if fd >= 0 {
 		if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(fd), 0, 0); errno != 0 {
-			return fmt.Errorf("landlock_restrict_self: %w", errno)
+			return -1, fmt.Errorf("landlock_restrict_self: %w", errno)
 		}
 	}
 	if filter == nil {
-		return nil
+		return -1, nil
 	}
-	return installFilter(filter)
+	return installFilter(filter, listen)
 }
 
 // Confined reports whether Start confined the calling process: its

@@ -11,7 +11,9 @@ import (
 func ABI() int { return 0 }
 
 // kernel reports no Landlock and no seccomp.
-func kernel() kernelFacts { return kernelFacts{seccomp: SeccompSupported()} }
+func kernel() kernelFacts {
+	return kernelFacts{seccomp: SeccompSupported(), hosts: SeccompSupported()}
+}
 
 // Start fails: nothing here can confine a process, and a host passes a
 // Policy only where [Enforcement.Confines].

@@ -23,6 +23,16 @@ type Policy struct {
 	ConnectPorts []uint16
 	// ConnectAny lets it connect to any TCP port.
 	ConnectAny bool
+	// Connect are the "host:port" addresses it may connect to by TCP, a
+	// host a name or an IP literal. With CheckHosts the host checks the
+	// address of each connect(2) against them; without it, ConnectPorts
+	// are what Landlock holds it to.
+	Connect []string
+	// CheckHosts has the host supervise the process's connect(2) calls
+	// (a seccomp user notification for each, [Enforcement.HostCheck]),
+	// when Seccomp is set, Connect lists addresses and ConnectAny is not
+	// set.
+	CheckHosts bool
 	// Internet is which internet sockets it may open; the zero value
 	// follows ConnectPorts and ConnectAny.
 	Internet Internet
@@ -55,6 +65,12 @@ func (p *Policy) Reportable() bool {
 	return true
 }
 
+// checksHosts reports whether the host checks the address of each
+// connect(2) of p's process.
+func (p *Policy) checksHosts() bool {
+	return p.Seccomp && p.CheckHosts && !p.ConnectAny && len(p.Connect) > 0
+}
+
 // RequiredABI is the lowest Landlock ABI that, with the seccomp filter,
 // enforces every part of a Policy: filesystem, TCP ports, and the scoping
 // of abstract unix sockets and signals.
@@ -76,6 +92,7 @@ type kernelFacts struct {
 	release string // uname's release, "" off Linux
 	abi     int    // Landlock ABI, 0 for none
 	seccomp error  // why the seccomp filter cannot be installed, nil when it can
+	hosts   error  // why the host cannot check the host of a connect, nil when it can
 }
 
 // disabled makes Current report no Landlock and no seccomp, for

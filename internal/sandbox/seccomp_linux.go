@@ -28,6 +28,7 @@ func argLow(i uint32) uint32 { return offArgs + 8*i }
 const (
 	allow  = unix.SECCOMP_RET_ALLOW
 	eacces = unix.SECCOMP_RET_ERRNO | uint32(unix.EACCES)
+	notify = unix.SECCOMP_RET_USER_NOTIF
 	eperm  = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 	enosys = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 )
@@ -95,10 +96,30 @@ func seccompFilter(p *Policy) ([]bpf.RawInstruction, error) {
 	f.jump(bpf.JumpEqual, unix.SYS_KILL, "kill", "")
 	f.jump(bpf.JumpEqual, unix.SYS_SOCKET, "socket", "")
 	f.jump(bpf.JumpEqual, unix.SYS_SOCKETPAIR, "socketpair", "")
-	if internet == InternetNone {
+	switch {
+	case internet == InternetNone:
 		f.jump(bpf.JumpEqual, unix.SYS_CONNECT, "eacces", "")
+	case p.checksHosts():
+		f.jump(bpf.JumpEqual, unix.SYS_CONNECT, "notify", "")
+	}
+	fastOpen := internet != InternetNone && !p.ConnectAny
+	if fastOpen {
+		f.jump(bpf.JumpEqual, unix.SYS_SENDTO, "flags3", "")
+		f.jump(bpf.JumpEqual, unix.SYS_SENDMMSG, "flags3", "")
+		f.jump(bpf.JumpEqual, unix.SYS_SENDMSG, "flags2", "")
 	}
 	f.ret(allow)
+
+	if fastOpen {
+		// sendto, sendmsg, sendmmsg: no TCP Fast Open, which connects
+		// without connect(2).
+		f.label("flags3")
+		f.load(argLow(3))
+		f.jump(bpf.JumpBitsSet, unix.MSG_FASTOPEN, "eacces", "allow")
+		f.label("flags2")
+		f.load(argLow(2))
+		f.jump(bpf.JumpBitsSet, unix.MSG_FASTOPEN, "eacces", "allow")
+	}
 
 	// clone: no new namespace (the flags are the first argument on amd64
 	// and arm64).
@@ -167,6 +188,8 @@ func seccompFilter(p *Policy) ([]bpf.RawInstruction, error) {
 	f.ret(eperm)
 	f.label("enosys")
 	f.ret(enosys)
+	f.label("notify")
+	f.ret(notify)
 	return f.assemble()
 }
 
@@ -175,19 +198,28 @@ func seccompFilter(p *Policy) ([]bpf.RawInstruction, error) {
 const sockTypeMask = 0xf
 
 // installFilter installs filter on the calling thread only (no TSYNC),
-// which no_new_privs must already mark; the processes it starts inherit it.
-func installFilter(filter []bpf.RawInstruction) error {
+// which no_new_privs must already mark; the processes it starts inherit
+// it. With listen, the filter notifies: installFilter returns its
+// notification fd (close-on-exec), else -1.
+func installFilter(filter []bpf.RawInstruction, listen bool) (int, error) {
 	raw := make([]unix.SockFilter, len(filter))
 	for i, in := range filter {
 		raw[i] = unix.SockFilter{Code: in.Op, Jt: in.Jt, Jf: in.Jf, K: in.K}
 	}
 	prog := unix.SockFprog{Len: uint16(len(raw)), Filter: &raw[0]}
-	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&prog)))
+	flags := uintptr(0)
+	if listen {
+		flags = unix.SECCOMP_FILTER_FLAG_NEW_LISTENER
+	}
+	fd, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
 	runtime.KeepAlive(raw)
 	if errno != 0 {
-		return fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
+		return -1, fmt.Errorf("seccomp(SECCOMP_SET_MODE_FILTER): %w", errno)
 	}
-	return nil
+	if !listen {
+		return -1, nil
+	}
+	return int(fd), nil
 }
 
 // SeccompSupported returns nil when this machine can install the filter

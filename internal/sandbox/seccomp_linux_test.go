@@ -31,6 +31,10 @@ func TestMain(m *testing.M) {
 		runProbe(os.Stdout, path)
 		os.Exit(0)
 	}
+	if op := os.Getenv(connectProbeEnv); op != "" {
+		runConnectProbe(op)
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
@@ -260,7 +264,7 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 
 // listen listens on addr, accepting and closing connections, until the
 // test ends.
-func listen(t *testing.T, network, addr string) net.Listener {
+func listen(t testing.TB, network, addr string) net.Listener {
 	t.Helper()
 	ln, err := net.Listen(network, addr)
 	if err != nil {

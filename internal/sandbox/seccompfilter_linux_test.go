@@ -112,7 +112,7 @@ func BenchmarkFilter(b *testing.B) {
 							errc <- err
 							return
 						}
-						if err := installFilter(filter); err != nil {
+						if _, err := installFilter(filter, false); err != nil {
 							errc <- err
 							return
 						}
@@ -131,6 +131,46 @@ func BenchmarkFilter(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
+		}
+	}
+}
+
+// TestFilterConnectDecisions runs the filter of a mod whose connects the
+// host checks, and of one that declares ports alone: connect notifies the
+// host only for the first; TCP Fast Open is refused to both, junk above
+// the flags or not; plain sends pass.
+func TestFilterConnectDecisions(t *testing.T) {
+	arch := auditArch()
+	if arch == 0 {
+		t.Skip("no filter for this architecture")
+	}
+	const junk = 0xdead_beef << 32
+	checked := &Policy{Connect: []string{"db.internal:5432"}, ConnectPorts: []uint16{5432}, CheckHosts: true, Seccomp: true}
+	byPort := &Policy{Connect: []string{"db.internal:5432"}, ConnectPorts: []uint16{5432}, Seccomp: true}
+	anywhere := &Policy{ConnectAny: true, CheckHosts: true, Seccomp: true}
+	for _, tt := range []struct {
+		name   string
+		policy *Policy
+		nr     uint32
+		args   []uint64
+		want   uint32
+	}{
+		{"connect, checked", checked, unix.SYS_CONNECT, nil, notify},
+		{"connect, by port", byPort, unix.SYS_CONNECT, nil, allow},
+		{"connect, anywhere", anywhere, unix.SYS_CONNECT, nil, allow},
+		{"sendto with MSG_FASTOPEN", checked, unix.SYS_SENDTO, []uint64{3, 0, 1, junk | unix.MSG_FASTOPEN}, eacces},
+		{"sendmmsg with MSG_FASTOPEN", byPort, unix.SYS_SENDMMSG, []uint64{3, 0, 1, unix.MSG_FASTOPEN | unix.MSG_NOSIGNAL}, eacces},
+		{"sendmsg with MSG_FASTOPEN", checked, unix.SYS_SENDMSG, []uint64{3, 0, junk | unix.MSG_FASTOPEN}, eacces},
+		{"sendmsg", checked, unix.SYS_SENDMSG, []uint64{3, 0, unix.MSG_NOSIGNAL}, allow},
+		{"sendto", byPort, unix.SYS_SENDTO, []uint64{3, 0, 1, 0}, allow},
+		{"sendto with MSG_FASTOPEN, anywhere", anywhere, unix.SYS_SENDTO, []uint64{3, 0, 1, unix.MSG_FASTOPEN}, allow},
+	} {
+		filter, err := seccompFilter(tt.policy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := decide(t, filter, arch, tt.nr, tt.args...); got != tt.want {
+			t.Errorf("%s: got %#x, want %#x", tt.name, got, tt.want)
 		}
 	}
 }
