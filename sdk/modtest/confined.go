@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
@@ -111,11 +112,43 @@ func confinable(g *sdk.Generated, opts *Options) (*manifest.Manifest, *sandbox.E
 	return man, e
 }
 
+// testedMod is a mod as modtest calls it: its server code in the test's
+// process, or a confined process's client.
+type testedMod interface {
+	modapi.Mod
+	modapi.ApprovalRule
+	modapi.Features
+}
+
+// open returns g as one call of a test meets it: served by a confined
+// process when confinable says so, whose stop the caller defers, else
+// the server code in the test's process (c nil).
+func open(g *sdk.Generated, opts *Options) (m testedMod, c *confinedMod, err error) {
+	if man, e := confinable(g, opts); man != nil {
+		if c, err = startConfined(g, man, e, opts); err != nil {
+			return nil, nil, err
+		}
+		return c, c, nil
+	}
+	return modserver.New(g, opts.Logger), nil, nil
+}
+
+// served is open for a function with a testing.TB: a mod whose process
+// cannot start fails t. The caller defers stop.
+func served(t testing.TB, g *sdk.Generated, opts *Options) (m testedMod, stop func()) {
+	t.Helper()
+	m, c, err := open(g, opts)
+	if err != nil {
+		t.Fatalf("modtest: %v", err)
+	}
+	return m, c.stop
+}
+
 // confinedMod is a mod served by a confined process of the test binary,
 // started for one call and stopped after it.
 type confinedMod struct {
-	modapi.Mod // the process's client
-	g          *sdk.Generated
+	testedMod // the process's client
+	g         *sdk.Generated
 	// local is the mod in the test's process, for its generated
 	// validators, which the confined process lacks.
 	local  *modserver.Server
@@ -183,7 +216,7 @@ func startConfined(g *sdk.Generated, man *manifest.Manifest, e *sandbox.Enforcem
 		return nil, m.failed(err)
 	}
 	var ok bool
-	if m.Mod, ok = raw.(modapi.Mod); !ok {
+	if m.testedMod, ok = raw.(testedMod); !ok {
 		m.stop()
 		return nil, fmt.Errorf("start mod %s confined: plugin is %T, want a mod client", id, raw)
 	}
@@ -209,16 +242,14 @@ func (m *confinedMod) failed(err error) error {
 	return errors.New(msg + "; Options.Unconfined runs the mod in the test's process")
 }
 
-// stop stops the process and removes its directory.
+// stop stops the process and removes its directory; it does nothing
+// for a nil m, a mod in the test's process.
 func (m *confinedMod) stop() {
+	if m == nil {
+		return
+	}
 	m.client.Kill()
 	os.RemoveAll(m.dir)
-}
-
-// NeedsApproval asks the process's approval rule, as inProcessMod asks
-// the server's.
-func (m *confinedMod) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
-	return inProcessMod{m.Mod.(approvingMod)}.NeedsApproval(ctx, req)
 }
 
 // validate judges a tool's input in the test's process with the mod's

@@ -240,15 +240,14 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	}
 	c := &call{g: g, man: man, opts: opts, out: out, checkActions: checkActions,
 		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
-	if full, e := confinable(g, opts); full != nil {
-		m, err := startConfined(g, full, e, opts)
-		if err != nil {
-			return nil, err
-		}
-		defer m.stop()
-		c.M, c.validate = m, m.validate
-	} else {
-		c.M = inProcessMod{modserver.New(g, opts.Logger)}
+	m, confined, err := open(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer confined.stop()
+	c.M = inProcessMod{m}
+	if confined != nil {
+		c.validate = confined.validate
 	}
 	return c.run(ctx), nil
 }
