@@ -242,12 +242,15 @@ func (m *confinedMod) failed(err error) error {
 	return errors.New(msg + "; Options.Unconfined runs the mod in the test's process")
 }
 
-// stop stops the process and removes its directory; it does nothing
-// for a nil m, a mod in the test's process.
+// stop kills the process and removes its directory; it does nothing for
+// a nil m, a mod in the test's process. The call has ended: nothing is
+// left for the process to finish, and a race-enabled binary would sleep a
+// second on a graceful exit.
 func (m *confinedMod) stop() {
 	if m == nil {
 		return
 	}
+	m.run.KillNow()
 	m.client.Kill()
 	os.RemoveAll(m.dir)
 }
