@@ -55,11 +55,13 @@
 // with them and the mod's process decodes what they accepted, with the
 // schema's defaults, as a host does for a mod without generated code.
 //
-// The cost: a confined call takes about 16ms more than one in the test's
-// process (go test -bench BenchmarkRun ./sdk/modtest: 15.4–17.5ms against
-// 0.05–0.1ms, on two shared cores). The bundled examples' tests take 2.9s
-// and 2.1s confined against 1.2s and 1.1s in the test's process (go test
-// -count=1 ./examples/research ./examples/dependencies).
+// The cost is a process per call: go test -bench BenchmarkRun ./sdk/modtest
+// measures 16–32ms a call confined against 0.05–0.15ms in the test's
+// process, and about 150ms against 1–2ms with -race, whose runtime is
+// slower to start (two cores, shared and loaded). The bundled examples'
+// tests (go test -count=1 ./examples/research ./examples/dependencies,
+// hundreds of calls) took 2.9s and 2.1s confined against 1.2s and 1.1s on
+// a quiet machine; 22s and 8s against 2.6s and 2.3s on a loaded one.
 //
 // [Options.Unconfined] runs the mod in the test's process, as modtest did
 // before: for a test whose handler shares state with it (a variable, a
