@@ -66,9 +66,6 @@ func serveChild(id string) error {
 	return nil
 }
 
-// enforcement is what this machine enforces, learnt once.
-var enforcement = sync.OnceValues(sandbox.Current)
-
 // said holds the notes modtest gives once per test binary.
 var said sync.Map
 
@@ -86,7 +83,7 @@ func confinable(g *sdk.Generated, opts *Options) (*manifest.Manifest, *sandbox.E
 	if opts.Unconfined {
 		return nil, nil
 	}
-	e, err := enforcement()
+	e, err := sandbox.Current() // MODKIT_LANDLOCK_MAX_ABI read at each call
 	switch {
 	case err != nil:
 		sayOnce(opts.Logger, "enforcement", "modtest: mods run in the test's process, unconfined: "+err.Error())
