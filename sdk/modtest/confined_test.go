@@ -1,3 +1,5 @@
+//go:build linux
+
 package modtest_test
 
 import (
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/sandbox"
+	"github.com/modkit/modkit/internal/testserver"
 	"github.com/modkit/modkit/sdk/modtest"
 	"github.com/modkit/modkit/sdk/modtest/internal/refusemod"
 )
@@ -26,6 +29,9 @@ func enforced(t *testing.T, promise string) {
 	}
 }
 
+// The tests of confinement run on Linux, the one OS whose mods a host
+// confines (testserver's sinks are Linux's too).
+
 // TestConfinedLikeTheHost checks that a tool doing what its mod's declared
 // permissions do not allow fails under modtest with the host's words, and
 // passes with Options.Unconfined.
@@ -35,15 +41,7 @@ func TestConfinedLikeTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	go testserver.AcceptAll(ln)
 	addr := ln.Addr().String()
 	outside := filepath.Join(t.TempDir(), "outside.txt")
 	const end = ". Retrying will not help; it needs a permission its author did not declare."
