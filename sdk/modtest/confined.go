@@ -236,7 +236,7 @@ func (m *confinedMod) failed(err error) error {
 	if errors.Is(err, plugin.ErrProcessNotFound) || m.run.ExitStatus() != "" {
 		msg += " (" + m.run.ExitStatus() + ")"
 	}
-	return errors.New(msg + "; Options.Unconfined runs the mod in the test's process")
+	return errors.New(msg + "; the package's initialization and TestMain run in that process too, confined, before it serves; Options.Unconfined runs the mod in the test's process")
 }
 
 // stop kills the process and removes its directory; it does nothing for

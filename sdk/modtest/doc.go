@@ -76,10 +76,11 @@
 // says once what it does not enforce, as a host does; tests do not fail
 // for it.
 //
-// The re-executed binary runs the test packages' initialization (and a
-// TestMain, up to m.Run) confined, as the mod's own: one that
-// needs more than the mod may do fails the call, naming the process's
-// stderr.
+// The re-executed binary runs the test packages' initialization and a
+// TestMain, up to m.Run, confined and with the mod's environment, as the
+// mod's own: one that needs more than the mod may do (HOME, a build, a
+// server) fails the call, naming the process's stderr; its tests set
+// Options.Unconfined.
 //
 // # Approval
 //
