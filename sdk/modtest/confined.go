@@ -69,9 +69,12 @@ func serveChild(id string) error {
 // said holds the notes modtest gives once per test binary.
 var said sync.Map
 
-// sayOnce logs msg through log the first time key is said.
+// sayOnce logs msg through log the first time key is said to a logger.
 func sayOnce(log *slog.Logger, key, msg string) {
-	if _, dup := said.LoadOrStore(key, true); !dup && log != nil {
+	if log == nil {
+		return
+	}
+	if _, dup := said.LoadOrStore(key, true); !dup {
 		log.Warn(msg)
 	}
 }
