@@ -45,8 +45,18 @@ func init() {
 
 // serveChild serves, in the test binary modtest re-executed, the mod id
 // declared by a package-level sdk.DefineMod, with the manifest the test
-// writes on stdin, as a mod's binary serves it; then it exits.
+// writes on stdin, as a mod's binary serves it; then it exits, never
+// returning to the flag parsing (or the tests) it interrupts.
 func serveChild(id string) error {
+	if err := serveDefined(id); err != nil {
+		fmt.Fprintf(os.Stderr, "modtest: %v\n", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+	return nil
+}
+
+func serveDefined(id string) error {
 	man, err := io.ReadAll(os.Stdin)
 	if err != nil {
 		return fmt.Errorf("read the manifest of mod %s: %v", id, err)
@@ -58,12 +68,7 @@ func serveChild(id string) error {
 	// The generated decoders are functions of the test's binary no process
 	// can pass: the test judges input with them before the call, and this
 	// process decodes it with encoding/json, as for a mod without them.
-	if err := serve.Serve(&sdk.Generated{Mod: def.(sdk.Mod), Manifest: man}, nil); err != nil {
-		fmt.Fprintf(os.Stderr, "mod: %v\n", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
-	return nil
+	return serve.Serve(&sdk.Generated{Mod: def.(sdk.Mod), Manifest: man}, nil)
 }
 
 // said holds the notes modtest gives once per test binary.
