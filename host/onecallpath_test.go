@@ -116,7 +116,9 @@ func stepViaModtest(t *testing.T, c stepCase) stepOutcome {
 	case strings.HasPrefix(c.tool, "clientside_"):
 		g = clientside.Modkit()
 	}
-	opts := &modtest.Options{Hooks: true, Workspace: t.TempDir(), Approver: c.approver}
+	// Unconfined: this package's TestMain builds the test mods, which a
+	// confined process of the test binary could not do before it serves.
+	opts := &modtest.Options{Hooks: true, Workspace: t.TempDir(), Approver: c.approver, Unconfined: true}
 	if c.client != nil {
 		opts.Client = &modtest.Client{Answers: []sdk.ClientAnswer{*c.client}}
 	}

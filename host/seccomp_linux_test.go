@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"cmp"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/sandbox/probe"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/internal/testserver"
 	"github.com/modkit/modkit/sdk"
 )
@@ -27,10 +29,8 @@ import (
 // It runs with Landlock capped at ABI 0 (MODKIT_LANDLOCK_MAX_ABI), where
 // the filter and the empty capability set confine alone, and uncapped.
 //
-// Run as root, it checks that a root host's mods keep no capability. The
-// host's tests build their mods into a cache this user owns, so they do
-// not run as another user; the sandbox package's TestSeccompProbe does,
-// re-run unprivileged by TestSeccompProbeUnprivileged.
+// Run as root, it checks that a root host's mods keep no capability;
+// TestConfinementHolesUnprivileged runs it again with the host as nobody.
 func TestConfinementHoles(t *testing.T) {
 	// Not parallel: it sets MODKIT_LANDLOCK_MAX_ABI.
 	requireLandlock(t)
@@ -64,6 +64,65 @@ func TestConfinementHoles(t *testing.T) {
 			t.Setenv(sandbox.MaxABIEnv, abi)
 			tryHoles(t, tcp.Addr().String(), udp.LocalAddr().String(), unixPath, unixgramPath)
 		})
+	}
+}
+
+// TestConfinementHolesUnprivileged runs TestConfinementHoles and
+// TestConfinementAtEveryABI again with the host as the nobody user, from a
+// prebuilt cache every user reads, when the test runs as root: an
+// unprivileged host confines its mods alike.
+func TestConfinementHolesUnprivileged(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("this run is unprivileged: TestConfinementHoles is the unprivileged case")
+	}
+	requireLandlock(t)
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{hostileDir, permittedDir} {
+		if closed := closedToOthers(filepath.Join(wd, d)); closed != "" {
+			t.Skipf("%s is closed to other users, so a host run as nobody could not read the mod %s", closed, d)
+		}
+	}
+	dir := t.TempDir()
+	cache := prebuiltCache(t, hostileDir, permittedDir)
+	if err := filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o444)
+		switch {
+		case d.IsDir():
+			mode = 0o755
+		case filepath.Base(filepath.Dir(path)) == "bin":
+			mode = 0o555
+		}
+		return os.Chmod(path, mode)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	testenv.OpenToOthers(cache)
+	out := testenv.RunAsNobody(t, dir, wd, "^(TestConfinementHoles|TestConfinementAtEveryABI)$", prebuiltEnv+"="+cache)
+	for _, want := range []string{"--- PASS: TestConfinementHoles/ABIlatest", "not root:", "--- PASS: TestConfinementAtEveryABI/ABI1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("TestConfinementHoles and TestConfinementAtEveryABI as nobody: got\n%s\nwant %q: they passed unprivileged", out, want)
+		}
+	}
+}
+
+// closedToOthers returns the first directory from dir up to / that
+// another user cannot enter (or, dir itself, list), or "".
+func closedToOthers(dir string) string {
+	need := os.FileMode(0o005)
+	for d := dir; ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm()&need != need {
+			return d
+		}
+		if d == "/" {
+			return ""
+		}
+		need = 0o001
 	}
 }
 

@@ -13,11 +13,16 @@ import (
 //
 //	var Mod = sdk.DefineMod(sdk.Mod{...})
 //
-// The result is plain data: DefineMod registers nothing, starts nothing, reads
-// no file and touches no global state. Names, descriptions, ids, titles and
-// activity labels inside def must be compile-time constants, so that modgen can
-// derive the manifest without running any of the mod's code.
-func DefineMod(def Mod) Mod { return def }
+// The result is plain data: DefineMod starts nothing and reads no file. It
+// notes a mod a package-level variable declares, by id, so that a test
+// binary sdk/modtest re-executes can serve it in a confined process. Names,
+// descriptions, ids, titles and activity labels inside def must be
+// compile-time constants, so that modgen can derive the manifest without
+// running any of the mod's code.
+func DefineMod(def Mod) Mod {
+	sdkrt.Define(def.Metadata.ID, def)
+	return def
+}
 
 // Mod describes a mod: metadata, AI tools, and what people and the host run.
 type Mod struct {

@@ -268,8 +268,11 @@ func TestInspectCancel(t *testing.T) {
 		files[fmt.Sprintf("p%03d/p.go", i)] = goFile("p", "example.com/big/base")
 	}
 	dir := workspace(t, files)
+	// In the test's process, the cancellation reaches the handler as the
+	// update is sent: the test sees where the scan stops.
 	out := modtest.Run(t, generated(), "dependencies_inspect", `{"package":"example.com/big/base"}`, &modtest.Options{
-		Workspace: dir,
+		Workspace:  dir,
+		Unconfined: true,
 		CancelWhen: func(u sdk.ActivityUpdate) bool {
 			return strings.HasPrefix(u.Text, "Reading 26 of")
 		},

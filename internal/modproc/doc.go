@@ -1,8 +1,10 @@
-// Package modproc supervises a mod's process: it starts it (from threads
-// that live as long as the host, so that Linux's parent-death signal
-// holds), watches its exit, keeps the tail of its stderr for crash
-// messages, logs what it prints, names the call a line belongs to, and
-// keeps its socket directory.
+// Package modproc supervises a mod's process: it derives what the process
+// may do and see from the mod's declared permissions ([Policy], [Env]),
+// the host's and sdk/modtest's alike, starts it (from threads that live as
+// long as the host, so that Linux's parent-death signal holds), watches
+// its exit, keeps the tail of its stderr for crash messages, logs what it
+// prints, names the call a line belongs to, and keeps its socket
+// directory.
 //
 // [Runner] is go-plugin's runner for one mod process: its own Wait tells
 // the host at once that and how the process ended. [Tail] keeps the panic

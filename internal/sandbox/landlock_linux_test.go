@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/internal/testserver"
 )
 
@@ -195,46 +195,9 @@ func asNobody(t *testing.T, helper string) {
 		return // the test ran unprivileged already
 	}
 	t.Run("nobody", func(t *testing.T) {
-		out := runAsNobody(t, filepath.Dir(helper), "TestEveryABI", unprivilegedEnv+"="+helper)
+		out := testenv.RunAsNobody(t, filepath.Dir(helper), "", "^TestEveryABI$", unprivilegedEnv+"="+helper)
 		if !strings.Contains(out, "--- PASS: TestEveryABI/ABI1") {
 			t.Fatalf("as nobody, the levels did not run:\n%s", out)
 		}
 	})
-}
-
-// runAsNobody runs the test run of this test binary again as the nobody
-// user (uid 65534) with env added, from a copy in dir, beneath the
-// temporary directory, and returns its output; it fails t when the run
-// fails, and skips it where other users cannot reach the temporary
-// directory.
-func runAsNobody(t *testing.T, dir, run string, env ...string) string {
-	t.Helper()
-	if fi, err := os.Stat(os.TempDir()); err != nil || fi.Mode().Perm()&0o001 == 0 {
-		t.Skipf("the temporary directory %s is closed to other users, so the nobody user could not run the test's copy", os.TempDir())
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The test binary's directory is root's: run a copy every user reads.
-	data, err := os.ReadFile(self)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "sandbox.test")
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for d := dir; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
-		os.Chmod(d, 0o755) // the temporary directories above the copy
-	}
-	cmd := exec.Command(bin, "-test.run=^"+run+"$", "-test.v")
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), env...), "HOME=/")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s as nobody: %v\n%s", run, err, out)
-	}
-	return string(out)
 }

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/modkit/modkit/internal/sandbox/probe"
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // probeEnv makes the test binary a probe: it tries every attempt of
@@ -256,7 +257,7 @@ func TestSeccompProbeUnprivileged(t *testing.T) {
 	if err := Check(); err != nil {
 		t.Skip(err)
 	}
-	out := runAsNobody(t, t.TempDir(), "TestSeccompProbe")
+	out := testenv.RunAsNobody(t, t.TempDir(), "", "^TestSeccompProbe$")
 	if !strings.Contains(out, "the host's uid: 65534") || !strings.Contains(out, "--- PASS: TestSeccompProbe") {
 		t.Errorf("TestSeccompProbe as uid 65534: got\n%s\nwant it passed", out)
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/words"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
@@ -31,6 +30,18 @@ type call struct {
 	checkActions func([]sdk.ClientAction) string
 	// start and end time the handler's runs.
 	start, end time.Time
+	// validate, when set, judges the input in the confined process's
+	// place (confinedMod.validate).
+	validate func(manifest.Tool, json.RawMessage) ([]string, json.RawMessage, bool)
+}
+
+// Validate judges the input in the mod's place when the mod runs
+// confined; else the mod's own decoding judges it.
+func (c *call) Validate(input json.RawMessage) ([]string, json.RawMessage, bool) {
+	if c.validate == nil {
+		return nil, nil, false
+	}
+	return c.validate(c.man, input)
 }
 
 // flow is the call as the pipeline runs it.
@@ -99,8 +110,11 @@ func (c *call) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallRequest
 		c.start = time.Now()
 	}
 	c.out.Runs++
-	resp, _ := m.CallTool(ctx, req)
+	resp, err := m.CallTool(ctx, req)
 	c.end = time.Now()
+	if err != nil { // the confined process failed
+		return nil, c.Failure(ctx, err), true
+	}
 	if resp.Outcome.Status == modapi.StatusCompleted {
 		if key := unasked(c.opts.Answers, c.out.Questions); key != "" {
 			return nil, callflow.Failed(fmt.Sprintf("modtest: Options.Answers answers question %q, which the handler never asked", key), nil), true
@@ -141,10 +155,17 @@ func (c *call) client(ctx context.Context, input json.RawMessage) (sdk.ClientAns
 // inProcessMod is the mod's server code as modtest calls it: an approval rule
 // that finds the input invalid leaves it to the call itself to report, as
 // the handler's own decoding words it.
-type inProcessMod struct{ *modserver.Server }
+type inProcessMod struct{ approvingMod }
+
+// approvingMod is a mod with its approval rule: the server code, or a
+// confined process's client.
+type approvingMod interface {
+	modapi.Mod
+	modapi.ApprovalRule
+}
 
 func (m inProcessMod) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
-	resp, err := m.Server.NeedsApproval(ctx, req)
+	resp, err := m.approvingMod.NeedsApproval(ctx, req)
 	if err == nil && len(resp.Problems) > 0 {
 		return &modapi.ApprovalResponse{}, nil
 	}

@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/uritemplate"
 	"github.com/modkit/modkit/sdk"
 )
@@ -37,7 +36,9 @@ func ReadResource(t testing.TB, g *sdk.Generated, uri string, opts *Options) (sd
 			return sdk.ResourceContents{}, fmt.Errorf("%w: mod %s has no resource %s", sdk.ErrResourceNotFound, modID(g), uri)
 		}
 	}
-	resp, err := modserver.New(g, opts.Logger).ReadResource(callContext(opts), req)
+	m, stop := served(t, g, opts)
+	defer stop()
+	resp, err := m.ReadResource(callContext(opts), req)
 	switch {
 	case err != nil:
 		return sdk.ResourceContents{}, err
@@ -59,7 +60,8 @@ func GetPrompt(t testing.TB, g *sdk.Generated, id string, args map[string]string
 	if !slices.ContainsFunc(g.Mod.SlashCommands, func(c sdk.SlashCommand) bool { return c.ID == id }) {
 		t.Fatalf("modtest: mod %s has no slash command %q", modID(g), id)
 	}
-	srv := modserver.New(g, opts.Logger)
+	srv, stop := served(t, g, opts)
+	defer stop()
 	req := &modapi.PromptRequest{
 		ID: id, Arguments: args, Session: session(opts), Today: orDefault(opts.Today, DefaultToday), MaxResultBytes: maxBytes(opts),
 	}
@@ -100,7 +102,9 @@ func Complete(t testing.TB, g *sdk.Generated, prompt, tmpl string, req sdk.Compl
 		!slices.ContainsFunc(g.Mod.ResourceTemplates, func(r sdk.ResourceTemplate) bool { return r.URITemplate == tmpl }) {
 		t.Fatalf("modtest: mod %s has no slash command %q or resource template %q", modID(g), prompt, tmpl)
 	}
-	resp, err := modserver.New(g, opts.Logger).Complete(callContext(opts), &modapi.CompleteRequest{
+	m, stop := served(t, g, opts)
+	defer stop()
+	resp, err := m.Complete(callContext(opts), &modapi.CompleteRequest{
 		Prompt: prompt, Template: tmpl, CompletionRequest: req, Session: session(opts), Today: orDefault(opts.Today, DefaultToday),
 	})
 	if err != nil {

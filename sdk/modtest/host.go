@@ -45,7 +45,7 @@ func RunCommand(t testing.TB, g *sdk.Generated, id string, args string, opts *Op
 	if args != "" {
 		raw = json.RawMessage(args)
 	}
-	return runCommand(g, opts, &modapi.CommandRequest{ID: id, Args: raw})
+	return runCommand(t, g, opts, &modapi.CommandRequest{ID: id, Args: raw})
 }
 
 // RunSlashCommand runs the slash command typed as line, "/id text" (the
@@ -59,14 +59,17 @@ func RunSlashCommand(t testing.TB, g *sdk.Generated, line string, opts *Options)
 	if !slices.ContainsFunc(g.Mod.SlashCommands, func(c sdk.SlashCommand) bool { return c.ID == id }) {
 		t.Fatalf("modtest: mod %s has no slash command %q", modID(g), id)
 	}
-	return runCommand(g, opts, &modapi.CommandRequest{ID: id, Slash: true, Text: text})
+	return runCommand(t, g, opts, &modapi.CommandRequest{ID: id, Slash: true, Text: text})
 }
 
-func runCommand(g *sdk.Generated, opts *Options, req *modapi.CommandRequest) (string, error) {
+func runCommand(t testing.TB, g *sdk.Generated, opts *Options, req *modapi.CommandRequest) (string, error) {
+	t.Helper()
 	req.Session = session(opts)
 	req.Today = orDefault(opts.Today, DefaultToday)
 	req.MaxMessageBytes = maxBytes(opts)
-	resp, err := modserver.New(g, opts.Logger).RunCommand(callContext(opts), req)
+	m, stop := served(t, g, opts)
+	defer stop()
+	resp, err := m.RunCommand(callContext(opts), req)
 	if err != nil {
 		return "", err
 	}
@@ -84,20 +87,29 @@ func runCommand(g *sdk.Generated, opts *Options, req *modapi.CommandRequest) (st
 func RunHooks(t testing.TB, g *sdk.Generated, action sdk.Action, opts *Options) error {
 	t.Helper()
 	opts = withTestLogger(t, opts)
-	if refusal := hooks(callContext(opts), modserver.New(g, opts.Logger), action, opts); refusal != "" {
+	m, stop := served(t, g, opts)
+	defer stop()
+	refusal, err := hooks(callContext(opts), m, action, opts)
+	if err != nil {
+		t.Fatalf("modtest: hooks of mod %s: %v", modID(g), err)
+	}
+	if refusal != "" {
 		return errors.New(refusal)
 	}
 	return nil
 }
 
-// hooks runs the hooks on action through srv, in a host's order
-// (callflow.HookOrder), and returns the first refusal.
-func hooks(ctx context.Context, srv *modserver.Server, action sdk.Action, opts *Options) string {
-	refusal, _ := callflow.Hooks(ctx, action, func(ctx context.Context, a sdk.Action) (string, error) {
-		resp, _ := srv.BeforeAction(ctx, &modapi.ActionRequest{Action: a, Session: session(opts), Today: orDefault(opts.Today, DefaultToday)})
+// hooks runs the hooks on action through m, in a host's order
+// (callflow.HookOrder), and returns the first refusal; an error is the
+// confined process's failure.
+func hooks(ctx context.Context, m modapi.Mod, action sdk.Action, opts *Options) (string, error) {
+	return callflow.Hooks(ctx, action, func(ctx context.Context, a sdk.Action) (string, error) {
+		resp, err := m.BeforeAction(ctx, &modapi.ActionRequest{Action: a, Session: session(opts), Today: orDefault(opts.Today, DefaultToday)})
+		if err != nil {
+			return "", err
+		}
 		return resp.Refusal, nil
 	})
-	return refusal
 }
 
 // Activate runs the mod's Activate function, if it has one, as the mod
@@ -106,7 +118,12 @@ func hooks(ctx context.Context, srv *modserver.Server, action sdk.Action, opts *
 func Activate(t testing.TB, g *sdk.Generated, opts *Options) error {
 	t.Helper()
 	opts = withTestLogger(t, opts)
-	resp, _ := modserver.New(g, opts.Logger).Activate(callContext(opts), &modapi.ActivateRequest{Today: orDefault(opts.Today, DefaultToday)})
+	m, stop := served(t, g, opts)
+	defer stop()
+	resp, err := m.Activate(callContext(opts), &modapi.ActivateRequest{Today: orDefault(opts.Today, DefaultToday)})
+	if err != nil {
+		return err
+	}
 	if resp.Error != "" {
 		return errors.New(resp.Error)
 	}

@@ -77,6 +77,15 @@ type Options struct {
 	// either way runs in the mod, and one that runs only in the client
 	// fails, as under a host with no handler for it.
 	Client *Client
+	// Unconfined runs the mod's code in the test's process, as modtest
+	// did before it confined mods: the test gives up the host's
+	// confinement, so a handler may connect, write or run what its
+	// declared permissions do not allow, and pass where a host refuses
+	// it. It suits a mod whose handlers share state with the test (a
+	// variable, a channel). Without it, a tool runs in a process of the
+	// test binary confined as a host confines the mod; see "Confined
+	// like the host" in the package doc.
+	Unconfined bool
 }
 
 // DefaultMaxResultBytes is a host's default cap on a tool's result and a
@@ -229,9 +238,17 @@ func Call(g *sdk.Generated, tool string, input any, opts *Options) (*Outcome, er
 	if err != nil {
 		return nil, err
 	}
-	srv := modserver.New(g, opts.Logger)
-	c := &call{Local: callflow.Local{M: inProcessMod{srv}}, g: g, man: man, opts: opts, out: out, checkActions: checkActions,
+	c := &call{g: g, man: man, opts: opts, out: out, checkActions: checkActions,
 		rec: &recorder{out: out, cancel: cancel, when: opts.CancelWhen}}
+	m, confined, err := open(g, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer confined.stop()
+	c.M = inProcessMod{m}
+	if confined != nil {
+		c.validate = confined.validate
+	}
 	return c.run(ctx), nil
 }
 
