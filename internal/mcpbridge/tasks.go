@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,11 +242,13 @@ type taskCall struct {
 // run is one run of a call: the first, which may end before it becomes a
 // task, or one that resumes or repeats a task.
 type run struct {
-	tr    *taskRunner
-	tool  taskTool
-	input []byte
-	asker *mcpAsker
-	given []host.Answered
+	tr     *taskRunner
+	tool   taskTool
+	input  []byte
+	caller *sdk.Caller // who the call is made for
+	owner  string      // and their creatorOf
+	asker  *mcpAsker
+	given  []host.Answered
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -313,6 +314,7 @@ func (r *run) exec() {
 		Tool:    r.tool.Name,
 		Input:   r.input,
 		Session: r.tr.br.session(nil),
+		Caller:  r.caller,
 		Agent:   r.tr.br.opts.Agent,
 		Asker:   r.asker,
 		Answers: r.given,
@@ -436,11 +438,12 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	if string(input) == "null" {
 		input = nil
 	}
-	given, loose, err := tr.br.answers(t.Name, input, p.InputResponses, p.RequestState)
+	given, loose, err := tr.br.answers(creatorOf(ctx), t.Name, input, p.InputResponses, p.RequestState)
 	if err != nil {
 		return nil, err
 	}
 	r := tr.newRun(t, input, caps, given, loose)
+	r.caller, r.owner = callerOf(ctx, tr.br.opts.Scopes), creatorOf(ctx)
 	tr.wg.Add(1)
 	go r.exec()
 	timer := time.NewTimer(TaskAfter)
@@ -455,7 +458,7 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		tr.wg.Done()
 		r.cancel()
 		out := r.out
-		res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
+		res, err := tr.br.outcome(r.owner, t.Tool, t.wrapped, input, r.asker, out.res, out.err)
 		if err != nil {
 			return nil, err
 		}
@@ -602,7 +605,7 @@ func (r *run) outcome(out runResult) (func(*taskstore.Task), error) {
 		msg := res.Error
 		return func(tk *taskstore.Task) { failTask(tk, jsonrpc.CodeInternalError, msg) }, nil
 	}
-	mres, err := r.tr.br.outcome(t.Tool, t.wrapped, r.input, r.asker, res, nil)
+	mres, err := r.tr.br.outcome(r.owner, t.Tool, t.wrapped, r.input, r.asker, res, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -751,12 +754,7 @@ func creatorOf(ctx context.Context) string {
 	if p == nil {
 		return ""
 	}
-	var iss string
-	json.Unmarshal(p.Claims["iss"], &iss)
-	if p.Subject != "" {
-		return iss + " sub " + strconv.Quote(p.Subject)
-	}
-	return iss + " client_id " + strconv.Quote(p.ClientID)
+	return p.Key()
 }
 
 // errNotYours refuses a change of a task another principal created: it
