@@ -16,26 +16,26 @@ type Caller struct {
 	// server issued it (empty for a client credentials token without
 	// one: ClientID then names the caller), or, when Local, "local:" and
 	// the local user's name.
-	Subject string
+	Subject string `json:"subject"`
 	// ClientID is the OAuth client the token was issued to (its client_id
 	// or azp claim); empty for the local user.
-	ClientID string
+	ClientID string `json:"clientId,omitempty"`
 	// Scopes are the OAuth scopes the caller holds: those the token
 	// grants, or those the local user was narrowed to (modhost --scopes).
 	// Empty when AllScopes.
-	Scopes []string
+	Scopes []string `json:"scopes,omitempty"`
 	// AllScopes reports a caller holding every scope: the local user,
 	// unless narrowed.
-	AllScopes bool
+	AllScopes bool `json:"allScopes,omitempty"`
 	// Local reports the local user rather than a token's principal. No
 	// token's subject makes it true.
-	Local bool
+	Local bool `json:"local,omitempty"`
 	// Claims are the token's claims the operator passes on to handlers
 	// (modhost mcp --auth-claims email,groups), by name, each as the
 	// token carries it, in JSON: "email" a JSON string, "groups" perhaps
 	// an array. A claim the operator does not pass on, or the token does
 	// not carry, is absent; the local user has none.
-	Claims map[string]json.RawMessage
+	Claims map[string]json.RawMessage `json:"claims,omitempty"`
 }
 
 // HasScope reports whether the caller holds scope.
