@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -62,4 +63,19 @@ func TestOptionsCaller(t *testing.T) {
 	if want := "Let bob run it"; asked != want {
 		t.Errorf("bob: asked %q, want %q", asked, want)
 	}
+}
+
+// Options.Caller is who the handler's ToolContext.Caller reads the call
+// is made for: here a token's subject with the email claim passed on.
+func Example_caller() {
+	out, err := modtest.Call(whoami.Modkit(), "whoami", `{}`, &modtest.Options{Caller: &sdk.Caller{
+		Subject: "ada", ClientID: "notes-app", Scopes: []string{"notes.read"},
+		Claims: map[string]json.RawMessage{"email": json.RawMessage(`"ada@example.com"`)},
+	}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(out.Text)
+	// Output:
+	// {"subject":"ada","clientId":"notes-app","scopes":["notes.read"],"claims":{"email":"ada@example.com"}}
 }
