@@ -37,13 +37,14 @@ func (m callerMod) NeedsApproval(_ context.Context, req *modapi.ApprovalRequest)
 	return &modapi.ApprovalResponse{}, nil
 }
 
-// grpcOf serves impl over an in-memory gRPC connection and returns the
-// host's client of it.
-func grpcOf(t *testing.T, impl modapi.Mod) *GRPCClient {
+// GRPCConn serves what register registers over an in-memory gRPC
+// connection and returns the host's end of it; both close when the test
+// ends.
+func GRPCConn(t testing.TB, register func(*grpc.Server)) *grpc.ClientConn {
 	t.Helper()
 	lis := bufconn.Listen(1 << 20)
 	gs := grpc.NewServer()
-	pb.RegisterModServer(gs, &GRPCServer{Impl: impl})
+	register(gs)
 	go gs.Serve(lis)
 	t.Cleanup(gs.Stop)
 	conn, err := grpc.NewClient("passthrough:///bufconn",
@@ -53,7 +54,7 @@ func grpcOf(t *testing.T, impl modapi.Mod) *GRPCClient {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return &GRPCClient{PB: pb.NewModClient(conn)}
+	return conn
 }
 
 // TestCallerOnTheWire: the caller of a call and of its approval request
@@ -62,7 +63,7 @@ func grpcOf(t *testing.T, impl modapi.Mod) *GRPCClient {
 func TestCallerOnTheWire(t *testing.T) {
 	t.Parallel()
 	m := callerMod{calls: make(chan *sdk.Caller, 1), approvals: make(chan *sdk.Caller, 1)}
-	g := grpcOf(t, m)
+	g := &GRPCClient{PB: pb.NewModClient(GRPCConn(t, func(gs *grpc.Server) { pb.RegisterModServer(gs, &GRPCServer{Impl: m}) }))}
 	transports := map[string]modapi.Mod{
 		"grpc":      g,
 		"grpc once": g,
