@@ -12,6 +12,13 @@ import (
 // request state are bound to it: the issuer and the subject, or the
 // client id when the token has no subject.
 func (p *Principal) Key() string {
+	if p.key != "" {
+		return p.key // Verify's, cached with the principal
+	}
+	return keyOf(p)
+}
+
+func keyOf(p *Principal) string {
 	var iss string
 	json.Unmarshal(p.Claims["iss"], &iss)
 	if p.Subject != "" {

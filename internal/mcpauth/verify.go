@@ -55,6 +55,8 @@ type Principal struct {
 	// (sdk.ToolContext.Caller): its subject, client id and scopes, and
 	// the claims Options.Claims passes on. Never the token.
 	Caller *sdk.Caller
+
+	key string // Key, made once by Verify
 }
 
 // Missing returns the scopes of required that p lacks, in their order.
@@ -157,7 +159,7 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 			p.Scopes = strings.Fields(one)
 		}
 	}
-	p.Caller = callerOf(p, r.opts.Claims)
+	p.Caller, p.key = callerOf(p, r.opts.Claims), keyOf(p)
 	return p, nil
 }
 
