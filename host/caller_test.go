@@ -55,3 +55,29 @@ func TestLocalCaller(t *testing.T) {
 		t.Errorf("LocalCaller([notes.read]): got %+v, want notes.read alone", some)
 	}
 }
+
+// TestCallerReachesTheApprovalRule: the tool's approval rule, which the
+// host asks over gRPC beside the call lane, reads the call's caller.
+func TestCallerReachesTheApprovalRule(t *testing.T) {
+	t.Parallel()
+	h := load(t, nil, whoamiDir)
+	for _, caller := range []*sdk.Caller{{Subject: "ada"}, nil} {
+		reason := ""
+		approver := func(_ context.Context, r *host.ApprovalRequest) (bool, error) {
+			reason = r.Reason
+			return true, nil
+		}
+		res, err := h.Call(context.Background(), &host.CallRequest{Tool: "whoami_approved", Session: session(t), Caller: caller, Approver: approver})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantStatus(t, res, host.StatusCompleted)
+		want := "Run for "
+		if caller != nil {
+			want += caller.Subject
+		}
+		if reason != want {
+			t.Errorf("caller %+v: the approver read %q, want %q", caller, reason, want)
+		}
+	}
+}

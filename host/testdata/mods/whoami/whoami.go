@@ -1,5 +1,6 @@
-// Package whoami is a test-only mod whose tool answers who called it, for
-// testing that the caller reaches a handler whole, and nothing more.
+// Package whoami is a test-only mod whose tools tell who called them, for
+// testing that the caller reaches a handler and an approval rule whole,
+// and nothing more.
 package whoami
 
 //go:generate go run github.com/modkit/modkit/cmd/modgen
@@ -22,6 +23,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 				b, err := json.Marshal(tc.Caller())
 				return sdk.Text(string(b)), err
 			},
+		},
+		sdk.PlainTool[struct{}]{
+			Name:        "whoami_approved",
+			Description: "Asks approval naming its caller, then returns ok. Use this when testing the caller an approval rule reads.",
+			Activity:    "Approving…",
+			Approval: &sdk.Approval[struct{}]{Ask: func(tc *sdk.ToolContext, _ struct{}) (string, error) {
+				return "Run for " + tc.Caller().Subject, nil
+			}},
+			Run: func(tc *sdk.ToolContext, _ struct{}) (sdk.Result, error) { return sdk.Text("ok"), nil },
 		},
 	}},
 })

@@ -22,7 +22,7 @@ const modkitManifest = `{
   "displayName": "",
   "description": "Tells a handler's caller.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/whoami",
-  "sourceHash": "sha256:dd59d95e058cc3ad7ae5c95b12b53e10615ce89b56d0cb5b0caa265dc47237ed",
+  "sourceHash": "sha256:770759b4de4c7f6be54fed1f3235ab88d82e285d4ca4e357c074150570986f46",
   "tools": [
     {
       "name": "whoami",
@@ -36,6 +36,22 @@ const modkitManifest = `{
         "properties": {},
         "additionalProperties": false
       }
+    },
+    {
+      "name": "whoami_approved",
+      "description": "Asks approval naming its caller, then returns ok. Use this when testing the caller an approval rule reads.",
+      "activity": "Approving…",
+      "kind": "plain",
+      "inputSchema": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Input of the whoami_approved tool.",
+        "type": "object",
+        "properties": {},
+        "additionalProperties": false
+      },
+      "approval": {
+        "when": "byInput"
+      }
     }
   ]
 }
@@ -45,13 +61,16 @@ const modkitManifest = `{
 // the validate-and-decode function of each tool's input.
 func Modkit() *sdk.Generated {
 	return &sdk.Generated{
-		Inputs:   map[string]sdk.InputDecoder{"whoami": modkitDecodeWhoami},
+		Inputs: map[string]sdk.InputDecoder{
+			"whoami":          modkitDecodeWhoami,
+			"whoami_approved": modkitDecodeWhoami,
+		},
 		Manifest: []byte(modkitManifest),
 		Mod:      Mod,
 	}
 }
 
-// modkitDecodeWhoami validates the input of tool "whoami" and decodes it.
+// modkitDecodeWhoami validates the input of tools "whoami" and "whoami_approved" and decodes it.
 func modkitDecodeWhoami(data []byte) (any, error) {
 	c := jsoncheck.New(data)
 	defer c.Release()
@@ -74,7 +93,7 @@ func modkitDecodeWhoami(data []byte) (any, error) {
 	return in, nil
 }
 
-// modkitCheckWhoami checks the input of tool "whoami".
+// modkitCheckWhoami checks the input of tools "whoami" and "whoami_approved".
 func modkitCheckWhoami(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
