@@ -34,6 +34,12 @@ type CallRequest struct {
 	Input json.RawMessage
 	// Session is the calling session; Workspace must be absolute.
 	Session sdk.Session
+	// Caller is who the call is made for, as the handler's
+	// sdk.ToolContext.Caller reads it: a front end names the principal of
+	// a verified access token, or the local user (LocalCaller). Never put
+	// a token in it: the mod sees all of it. When nil, the handler reads
+	// the zero Caller.
+	Caller *sdk.Caller
 	// Agent, when set, must be allowed to call Tool.
 	Agent string
 	// Label is the caller's name for the call (an MCP request id, say). It
@@ -191,7 +197,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 	h, t, req, res := c.h, c.t, c.req, c.res
 	c.qs = h.newQuestioning(req, res, t)
 	f := &callflow.Call{
-		Env: c, ModID: t.mod.man.ID, Tool: &t.man, Input: input, Session: req.Session,
+		Env: c, ModID: t.mod.man.ID, Tool: &t.man, Input: input, Session: req.Session, Caller: req.Caller,
 		CallID: res.CallID, Label: req.Label, Agent: req.Agent, Today: h.opts.Today(),
 		MaxResultBytes: h.opts.MaxResultBytes, Grace: h.grace(), CanAsk: req.canAsk(),
 		Approval: t.man.Approval != nil, Approver: req.Approver,

@@ -336,6 +336,12 @@
 //     blocking where a FIFO may appear; examples/research shows the pattern.
 //     Commands and hooks use Session.OpenWorkspace.
 //   - CallID: the host's id for this call.
+//   - Caller: who the call is made for, a [Caller]: over MCP's HTTP
+//     transport the verified access token's subject, client id, scopes and
+//     the claims the operator passes on (modhost mcp --auth-claims); over
+//     stdio and on the command line the local user ("local:" and the
+//     user's name), holding every scope unless modhost --scopes narrows
+//     them. Never the token. modtest.Options.Caller sets it in tests.
 //   - Today: the host's date, "YYYY-MM-DD". Never read the wall clock for
 //     "today": tests pin the date.
 //   - Title, Status and Log: the activity a person watches. The first title

@@ -116,6 +116,7 @@ func runCall(ctx context.Context, e *env, args []string) int {
 		Tool:       tool,
 		Input:      input,
 		Session:    e.session(*sessionID),
+		Caller:     host.LocalCaller(e.scopes),
 		Agent:      e.agent,
 		OnActivity: view.show,
 		Approver:   recordingApprover(e.approver(*yes), &decision),

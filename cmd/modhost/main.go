@@ -111,7 +111,7 @@ commands:
   prompt [--answer K=V] NAME [ARG=VALUE...]
                                         get a prompt's messages
   mcp [--http ADDR] [--metrics-addr ADDR] [--session-timeout D] [--max-sessions N]
-      [--auth-issuer URL --resource URL]
+      [--auth-issuer URL --resource URL [--auth-claims LIST]]
                                         serve tools over the Model Context Protocol
   dev [--addr HOST:PORT] [--metrics-addr ADDR] [--open]
                                         serve the mod author's web inspector, with live reload

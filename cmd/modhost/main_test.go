@@ -179,6 +179,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("RESEARCH", filepath.Join(root, "examples", "research"))
 			e.Setenv("CONFORMANCE", filepath.Join(root, "internal", "mcpbridge", "testdata", "conformance"))
 			e.Setenv("ASKING", filepath.Join(root, "host", "testdata", "mods", "asking"))
+			e.Setenv("WHOAMI", filepath.Join(root, "host", "testdata", "mods", "whoami"))
 			e.Setenv("MODHOST_MODS", filepath.Join(root, "host", "testdata", "mods", "crashy"))
 			e.Setenv("GOPATHENV", e.Getenv("PATH"))
 			e.Setenv("NOGOPATH", withoutGo(e.Getenv("PATH")))

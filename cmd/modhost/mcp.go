@@ -46,6 +46,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
+	authClaims := fs.String("auth-claims", "", "with --auth-issuer, pass these access token claims, comma-separated (`email,groups`), on to tool handlers (sdk.ToolContext.Caller), beside the subject, client id and scopes they always get; never the token")
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
@@ -60,6 +61,9 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	if (*authIssuer == "") != (*resource == "") {
 		return e.fail(usagef("mcp: --auth-issuer and --resource go together"))
+	}
+	if *authClaims != "" && *authIssuer == "" {
+		return e.fail(usagef("mcp: --auth-claims needs --auth-issuer: without tokens there are no claims to pass on"))
 	}
 	if *authIssuer != "" && *addr == "" {
 		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
@@ -119,7 +123,11 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts())})
+		var claims []string
+		if *authClaims != "" {
+			claims = strings.Split(*authClaims, ",")
+		}
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts()), Claims: claims})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}

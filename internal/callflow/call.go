@@ -35,6 +35,8 @@ type Call struct {
 	// Input is the tool's input, a JSON object.
 	Input   json.RawMessage
 	Session sdk.Session
+	// Caller is who the call is made for; nil when nobody was named.
+	Caller *sdk.Caller
 	// CallID, Label and Agent identify the call; Today is the date the
 	// mod's code sees.
 	CallID, Label, Agent, Today string
@@ -136,7 +138,7 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 		return c.client(ctx, out)
 	}
 	req := &modapi.CallRequest{
-		Tool: name, Input: c.Input, Session: c.Session, CallID: c.CallID, Label: c.Label, Today: c.Today,
+		Tool: name, Input: c.Input, Session: c.Session, Caller: c.Caller, CallID: c.CallID, Label: c.Label, Today: c.Today,
 		Grace: c.Grace, MaxResultBytes: c.MaxResultBytes, CanAsk: c.CanAsk, OnActivity: c.OnActivity,
 	}
 	if c.Answers != nil {
@@ -265,7 +267,7 @@ func (c *Call) approval(ctx context.Context, out *Outcome) (Ending, bool) {
 		return Failed(fmt.Sprintf("mod %s cannot say whether a call needs approval", c.ModID), nil), true
 	}
 	req := &modapi.ApprovalRequest{
-		Tool: name, Input: c.Input, Session: c.Session, Today: c.Today,
+		Tool: name, Input: c.Input, Session: c.Session, Caller: c.Caller, Today: c.Today,
 		Run: modapi.Run{CallID: c.CallID, Grace: c.Grace},
 	}
 	var ask func(reason string) (string, error)

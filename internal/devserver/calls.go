@@ -193,7 +193,7 @@ func (s *Server) run(ctx context.Context, h *host.Host, c *call) *outcomeJSON {
 	}
 	ctx, endSpan := s.traceCall(ctx, c)
 	res, err := h.Call(ctx, &host.CallRequest{
-		Tool: c.tool, Input: c.input, Session: s.opts.Session, Agent: c.agent, Label: "dev call " + c.id,
+		Tool: c.tool, Input: c.input, Session: s.opts.Session, Caller: host.LocalCaller(nil), Agent: c.agent, Label: "dev call " + c.id,
 		Approver: c.approve, Client: client,
 		Asker: asker{c: c, workspace: s.opts.Session.Workspace},
 		OnActivity: func(e host.ActivityEvent) {

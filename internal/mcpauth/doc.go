@@ -21,4 +21,13 @@
 // whose token lacks a scope with 403 insufficient_scope. Tokens are never
 // logged and never passed on: a handler sees the [Principal] only
 // ([PrincipalFrom]).
+//
+// # Callers
+//
+// A verified principal carries the caller a mod's handler reads
+// ([Principal.Caller], sdk.ToolContext.Caller): its subject, client id and
+// scopes, and only the claims [Options.Claims] passes on. [Principal.Key]
+// names a principal across its tokens (issuer and subject, or client id);
+// a session (through the SDK's TokenInfo), a task and a request state are
+// bound to it.
 package mcpauth

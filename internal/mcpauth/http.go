@@ -99,7 +99,8 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 // Protect serves next only requests with a valid bearer token; the others
 // get 401 with a challenge. The request next sees has no Authorization
 // header; its context carries the [Principal] ([PrincipalFrom]) and the
-// MCP SDK's TokenInfo, which binds a session to its subject.
+// MCP SDK's TokenInfo, which binds a session to its principal
+// ([Principal.Key]): a request in another principal's session gets 403.
 func (r *Resource) Protect(next http.Handler) http.Handler {
 	// The SDK's middleware puts the TokenInfo in the context, where only
 	// it can: its verifier hands over the principal already verified.
@@ -108,7 +109,7 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 		if p == nil {
 			return nil, sdkauth.ErrInvalidToken
 		}
-		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Subject}, nil
+		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Key()}, nil
 	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
 	stripped := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		req.Header.Del("Authorization")

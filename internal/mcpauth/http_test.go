@@ -57,8 +57,8 @@ func TestProtect(t *testing.T) {
 			}
 			got := w.Header().Get("WWW-Authenticate")
 			if tt.status == 200 {
-				if principal == nil || principal.Subject != "user-1" || info == nil || info.UserID != "user-1" {
-					t.Fatalf("got principal %+v and token info %+v, want both of user-1", principal, info)
+				if principal == nil || principal.Subject != "user-1" || info == nil || info.UserID != principal.Key() {
+					t.Fatalf("got principal %+v and token info %+v, want both of user-1, the session bound to the principal's key", principal, info)
 				}
 				if seen.Get("Authorization") != "" {
 					t.Errorf("the handler saw the Authorization header; want it removed")

@@ -37,6 +37,10 @@ type Options struct {
 	// Scopes are the scopes this resource knows, advertised as
 	// scopes_supported. Default: none advertised.
 	Scopes []string
+	// Claims name the token claims passed on to tool handlers
+	// (Principal.Caller, sdk.Caller.Claims), beyond the subject, client
+	// id and scopes they always read: "email", "groups". Default: none.
+	Claims []string
 	// Client fetches the metadata and the keys. Default: a client with a
 	// 10 second timeout.
 	Client *http.Client
@@ -95,6 +99,10 @@ func New(ctx context.Context, opts *Options) (*Resource, error) {
 	if u, _ := url.Parse(o.Resource); u.Fragment != "" || u.RawQuery != "" {
 		return nil, fmt.Errorf("auth: resource %s: a resource URL has no query or fragment (RFC 8707)", o.Resource)
 	}
+	if err := checkClaims(o.Claims); err != nil {
+		return nil, fmt.Errorf("auth: claims to pass on: %w", err)
+	}
+	o.Claims = slices.Clone(o.Claims)
 	r := &Resource{opts: o, issuer: o.Issuer}
 	r.keys.init(&r.opts, r.getJSON)
 	r.cache.max = o.CacheSize

@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/modkit/modkit/sdk"
 )
 
 // maxToken bounds the length of a token: a longer one is malformed.
@@ -49,6 +51,12 @@ type Principal struct {
 	Expiry time.Time
 	// Claims are all of the token's claims as issued.
 	Claims map[string]json.RawMessage
+	// Caller is the principal as a tool's handler reads it
+	// (sdk.ToolContext.Caller): its subject, client id and scopes, and
+	// the claims Options.Claims passes on. Never the token.
+	Caller *sdk.Caller
+
+	key string // Key, made once by Verify
 }
 
 // Missing returns the scopes of required that p lacks, in their order.
@@ -151,6 +159,7 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 			p.Scopes = strings.Fields(one)
 		}
 	}
+	p.Caller, p.key = callerOf(p, r.opts.Claims), keyOf(p)
 	return p, nil
 }
 

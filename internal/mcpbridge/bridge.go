@@ -289,7 +289,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		if string(input) == "null" {
 			input = nil
 		}
-		given, loose, err := br.answers(t.Name, input, req.Params.InputResponses, req.Params.RequestState)
+		given, loose, err := br.answers(creatorOf(ctx), t.Name, input, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}
@@ -300,6 +300,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			Tool:    t.Name,
 			Input:   input,
 			Session: br.session(req.Session),
+			Caller:  callerOf(ctx, br.opts.Scopes),
 			Agent:   br.opts.Agent,
 		}
 		// Without a progress token or logs to send, the call's activity
@@ -339,7 +340,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			// The latest update precedes the result.
 			progress.Flush()
 		}
-		return br.outcome(t, wrapped, input, asker, res, err)
+		return br.outcome(creatorOf(ctx), t, wrapped, input, asker, res, err)
 	}
 }
 
@@ -355,11 +356,11 @@ func wantsLogs(req *mcp.CallToolRequest) bool {
 	return !stateless && levelSet(req.Session)
 }
 
-// outcome is the MCP result of a call of t with input that returned res
-// and err, its questions put by asker.
-func (br *bridge) outcome(t host.Tool, wrapped bool, input []byte, asker *mcpAsker, res *host.CallResult, err error) (*mcp.CallToolResult, error) {
+// outcome is the MCP result of a call of t with input by owner
+// (creatorOf) that returned res and err, its questions put by asker.
+func (br *bridge) outcome(owner string, t host.Tool, wrapped bool, input []byte, asker *mcpAsker, res *host.CallResult, err error) (*mcp.CallToolResult, error) {
 	if err == nil && res.Status == host.StatusAsking {
-		return br.inputRequired(t.Name, input, res) // the client asks, then calls again
+		return br.inputRequired(owner, t.Name, input, res) // the client asks, then calls again
 	}
 	if err == nil && res.Status == host.StatusFailed && asker.later && len(res.Unasked) > 0 {
 		return nil, missingCapabilities(res.Unasked, res.Error)

@@ -10,5 +10,5 @@ func SealedAt(key []byte, at time.Time, tool string, input []byte) (string, erro
 		return "", err
 	}
 	s.now = func() time.Time { return at }
-	return s.seal(tool, input, nil, nil)
+	return s.seal("", tool, input, nil, nil)
 }

@@ -30,7 +30,7 @@ func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
 		// the prompt and its arguments.
 		bound := promptBinding(p.ID)
 		args, _ := json.Marshal(req.Params.Arguments)
-		given, loose, err := br.answers(bound, args, req.Params.InputResponses, req.Params.RequestState)
+		given, loose, err := br.answers(creatorOf(ctx), bound, args, req.Params.InputResponses, req.Params.RequestState)
 		if err != nil {
 			return nil, err
 		}
@@ -47,7 +47,7 @@ func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
 		case err != nil:
 			return nil, err
 		case len(res.Questions) > 0:
-			reqs, state, err := br.inputRequests(bound, args, res.Answered, res.Questions)
+			reqs, state, err := br.inputRequests(creatorOf(ctx), bound, args, res.Answered, res.Questions)
 			if err != nil {
 				return nil, err
 			}

@@ -180,8 +180,8 @@ func missingCapabilities(unasked []host.QuestionKind, why string) error {
 
 // inputRequired is the result of a call that ended asking: the questions,
 // and the sealed state the client sends back with their answers.
-func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult) (*mcp.CallToolResult, error) {
-	reqs, state, err := br.inputRequests(tool, input, res.Answered, res.Questions)
+func (br *bridge) inputRequired(owner, tool string, input []byte, res *host.CallResult) (*mcp.CallToolResult, error) {
+	reqs, state, err := br.inputRequests(owner, tool, input, res.Answered, res.Questions)
 	if err != nil {
 		return errorResult("Tool failed: " + err.Error()), nil
 	}
@@ -189,8 +189,9 @@ func (br *bridge) inputRequired(tool string, input []byte, res *host.CallResult)
 }
 
 // inputRequests are the input requests of questions, and the sealed state
-// of a request (bound to tool, or a prompt, and its input) that asks them.
-func (br *bridge) inputRequests(tool string, input []byte, answered []host.Answered, questions []host.Question) (mcp.InputRequestMap, string, error) {
+// of a request (bound to its principal, owner (creatorOf), to tool, or a
+// prompt, and to its input) that asks them.
+func (br *bridge) inputRequests(owner, tool string, input []byte, answered []host.Answered, questions []host.Question) (mcp.InputRequestMap, string, error) {
 	reqs := make(mcp.InputRequestMap, len(questions))
 	for i := range questions {
 		q := &questions[i]
@@ -200,7 +201,7 @@ func (br *bridge) inputRequests(tool string, input []byte, answered []host.Answe
 		}
 		reqs[q.Key] = ir
 	}
-	state, err := br.states.seal(tool, input, answered, questions)
+	state, err := br.states.seal(owner, tool, input, answered, questions)
 	return reqs, state, err
 }
 
@@ -210,8 +211,9 @@ func (br *bridge) inputRequests(tool string, input []byte, answered []host.Answe
 // The other input responses are loose: a question with their key takes
 // them when the handler asks it (SEP-2322 lets a client answer ahead, and
 // without a request state every response is loose). A state that is not
-// this server's, has expired or belongs to another call is an error.
-func (br *bridge) answers(tool string, input []byte, responses mcp.InputResponseMap, state string) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
+// this server's, has expired or belongs to another call or another
+// principal is an error.
+func (br *bridge) answers(owner, tool string, input []byte, responses mcp.InputResponseMap, state string) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
 	loose = map[string]mcp.InputResponse{}
 	for k, r := range responses {
 		loose[k] = r
@@ -219,7 +221,7 @@ func (br *bridge) answers(tool string, input []byte, responses mcp.InputResponse
 	if state == "" {
 		return nil, loose, nil
 	}
-	st, err := br.states.open(tool, input, state)
+	st, err := br.states.open(owner, tool, input, state)
 	if err != nil {
 		return nil, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "requestState: " + err.Error()}
 	}

@@ -61,7 +61,10 @@ func newStates(key []byte, ttl time.Duration) (*states, error) {
 
 // sealedState is what a requestState carries.
 type sealedState struct {
-	Tool string `json:"tool"`
+	// Owner is the principal whose call it is (creatorOf): "" without
+	// authorization.
+	Owner string `json:"own,omitempty"`
+	Tool  string `json:"tool"`
 	// Input is the hash of the call's input.
 	Input    string          `json:"input"`
 	Expires  int64           `json:"exp"`
@@ -111,10 +114,10 @@ func inputHash(input []byte) string {
 	return base64.RawURLEncoding.EncodeToString(sum[:])
 }
 
-// seal returns the request state of a call of tool with input that asked
-// pending, having the answers answered.
-func (s *states) seal(tool string, input []byte, answered []host.Answered, pending []host.Question) (string, error) {
-	st := sealedState{Tool: tool, Input: inputHash(input), Expires: s.now().Add(s.ttl).Unix()}
+// seal returns the request state of owner's call of tool with input that
+// asked pending, having the answers answered.
+func (s *states) seal(owner, tool string, input []byte, answered []host.Answered, pending []host.Question) (string, error) {
+	st := sealedState{Owner: owner, Tool: tool, Input: inputHash(input), Expires: s.now().Add(s.ttl).Unix()}
 	for _, a := range answered {
 		st.Answered = append(st.Answered, stateAnswer{Question: toState(a.Question), Answer: a.Answer})
 	}
@@ -138,12 +141,14 @@ func (s *states) seal(tool string, input []byte, answered []host.Answered, pendi
 var (
 	errStateTampered = errors.New("was altered, or sealed by another server's key")
 	errStateExpired  = errors.New("has expired: call the tool again from the start")
+	errStateNotYours = errors.New("belongs to a call by another principal: a request state is its caller's alone")
 )
 
-// open returns the state a client sent back with a call of tool with
-// input, refusing one over the size limit, altered or sealed by another
-// key, expired, or of a call of another tool or input.
-func (s *states) open(tool string, input []byte, token string) (*sealedState, error) {
+// open returns the state a client sent back with owner's call of tool
+// with input, refusing one over the size limit, altered or sealed by
+// another key, expired, or of a call by another principal, of another
+// tool or input.
+func (s *states) open(owner, tool string, input []byte, token string) (*sealedState, error) {
 	if len(token) > MaxStateBytes {
 		return nil, fmt.Errorf("is %d bytes, over the limit of %d", len(token), MaxStateBytes)
 	}
@@ -161,6 +166,8 @@ func (s *states) open(tool string, input []byte, token string) (*sealedState, er
 		return nil, errStateTampered
 	}
 	switch {
+	case st.Owner != owner:
+		return nil, errStateNotYours
 	case st.Tool != tool:
 		was, is := boundTo(st.Tool), boundTo(tool)
 		if strings.Fields(was)[0] == strings.Fields(is)[0] {

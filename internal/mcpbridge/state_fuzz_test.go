@@ -14,8 +14,9 @@ func FuzzOpenState(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	const owner = `https://issuer.example sub "ada"`
 	q := host.Question{Kind: host.AskForm, Key: "name", Params: json.RawMessage(`{"message":"m"}`)}
-	sealed, err := st.seal("t", []byte(`{}`), nil, []host.Question{q})
+	sealed, err := st.seal(owner, "t", []byte(`{}`), nil, []host.Question{q})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -24,7 +25,7 @@ func FuzzOpenState(f *testing.F) {
 	f.Add("not base64!")
 	f.Add(sealed[:len(sealed)/2])
 	f.Fuzz(func(t *testing.T, token string) {
-		got, err := st.open("t", []byte(`{}`), token)
+		got, err := st.open(owner, "t", []byte(`{}`), token)
 		if token == sealed {
 			if err != nil || len(got.Pending) != 1 || got.Pending[0].Key != "name" {
 				t.Fatalf("the sealed state: got %+v, %v", got, err)

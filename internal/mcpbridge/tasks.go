@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,11 +242,13 @@ type taskCall struct {
 // run is one run of a call: the first, which may end before it becomes a
 // task, or one that resumes or repeats a task.
 type run struct {
-	tr    *taskRunner
-	tool  taskTool
-	input []byte
-	asker *mcpAsker
-	given []host.Answered
+	tr     *taskRunner
+	tool   taskTool
+	input  []byte
+	caller *sdk.Caller // who the call is made for
+	owner  string      // and their creatorOf
+	asker  *mcpAsker
+	given  []host.Answered
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -321,6 +322,7 @@ func (r *run) exec() {
 		Tool:    r.tool.Name,
 		Input:   r.input,
 		Session: r.tr.br.session(nil),
+		Caller:  r.caller,
 		Agent:   r.tr.br.opts.Agent,
 		Asker:   r.asker,
 		Answers: r.given,
@@ -448,11 +450,12 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	if string(input) == "null" {
 		input = nil
 	}
-	given, loose, err := tr.br.answers(t.Name, input, p.InputResponses, p.RequestState)
+	given, loose, err := tr.br.answers(creatorOf(ctx), t.Name, input, p.InputResponses, p.RequestState)
 	if err != nil {
 		return nil, err
 	}
 	r := tr.newRun(t, input, caps, given, loose)
+	r.caller, r.owner = callerOf(ctx, tr.br.opts.Scopes), creatorOf(ctx)
 	tr.wg.Go(r.exec)
 	timer := time.NewTimer(TaskAfter)
 	defer timer.Stop()
@@ -463,7 +466,7 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 			r.decide()
 			r.cancel()
 			out := r.out
-			res, err := tr.br.outcome(t.Tool, t.wrapped, input, r.asker, out.res, out.err)
+			res, err := tr.br.outcome(r.owner, t.Tool, t.wrapped, input, r.asker, out.res, out.err)
 			if err != nil {
 				return nil, err
 			}
@@ -614,7 +617,7 @@ func (r *run) outcome(out runResult) (func(*taskstore.Task), error) {
 		msg := res.Error
 		return func(tk *taskstore.Task) { failTask(tk, jsonrpc.CodeInternalError, msg) }, nil
 	}
-	mres, err := r.tr.br.outcome(t.Tool, t.wrapped, r.input, r.asker, res, nil)
+	mres, err := r.tr.br.outcome(r.owner, t.Tool, t.wrapped, r.input, r.asker, res, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -763,12 +766,7 @@ func creatorOf(ctx context.Context) string {
 	if p == nil {
 		return ""
 	}
-	var iss string
-	json.Unmarshal(p.Claims["iss"], &iss)
-	if p.Subject != "" {
-		return iss + " sub " + strconv.Quote(p.Subject)
-	}
-	return iss + " client_id " + strconv.Quote(p.ClientID)
+	return p.Key()
 }
 
 // errNotYours refuses a change of a task another principal created: it

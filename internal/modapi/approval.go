@@ -25,6 +25,8 @@ type ApprovalRequest struct {
 	// Input is the tool input, already judged valid.
 	Input   json.RawMessage
 	Session sdk.Session
+	// Caller is who the call is made for, as in CallRequest.
+	Caller *sdk.Caller
 	// Today is the host's date, "YYYY-MM-DD".
 	Today string
 	// Run carries the tool call's own id, so that the mod tracks the

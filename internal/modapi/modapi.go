@@ -73,6 +73,9 @@ type CallRequest struct {
 	CallID string
 	// Label is the caller's own name for the call, for logs only.
 	Label string
+	// Caller is who the call is made for (sdk.ToolContext.Caller); nil
+	// when the host named nobody.
+	Caller *sdk.Caller
 	// Today is the host's date, "YYYY-MM-DD".
 	Today string
 	// Grace is how long a handler may run after cancellation; 0 means

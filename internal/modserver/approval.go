@@ -34,6 +34,7 @@ func (s *Server) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest)
 			Workspace: req.Session.Workspace,
 			CallID:    req.CallID,
 			Today:     req.Today,
+			Caller:    req.Caller,
 			Logger:    func() *slog.Logger { return s.log.With("tool", req.Tool, "call", req.CallID, "approval", true) },
 		}
 		var reason string

@@ -214,6 +214,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		Workspace: req.Session.Workspace,
 		CallID:    req.CallID,
 		Today:     req.Today,
+		Caller:    req.Caller,
 		Logger: func() *slog.Logger {
 			log := s.log.With("tool", req.Tool, "call", req.CallID)
 			if req.Label != "" {

@@ -16,7 +16,7 @@ var _ modapi.ApprovalRule = (*GRPCClient)(nil)
 func (c *GRPCClient) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
 	resp, err := c.PB.NeedsApproval(ctx, &pb.NeedsApprovalRequest{
 		Tool: req.Tool, Input: req.Input, Session: SessionToProto(req.Session), Today: req.Today,
-		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(), Caller: callerToProto(req.Caller),
 	})
 	if err != nil {
 		return nil, c.wire(err, nil)
@@ -33,7 +33,8 @@ func (s *GRPCServer) NeedsApproval(ctx context.Context, req *pb.NeedsApprovalReq
 	}
 	resp, err := a.NeedsApproval(ctx, &modapi.ApprovalRequest{
 		Tool: req.GetTool(), Input: req.GetInput(), Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
-		Run: modapi.Run{CallID: req.GetCallId(), Grace: millis(req.GetGraceMillis())},
+		Caller: callerFromProto(req.GetCaller()),
+		Run:    modapi.Run{CallID: req.GetCallId(), Grace: millis(req.GetGraceMillis())},
 	})
 	if err != nil {
 		return nil, err

@@ -2,13 +2,10 @@ package protocol_test
 
 import (
 	"context"
-	"net"
 	"reflect"
 	"testing"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/test/bufconn"
 
 	"github.com/modkit/modkit/internal/mcpbridge/testdata/conformance"
 	"github.com/modkit/modkit/internal/modapi"
@@ -24,19 +21,10 @@ import (
 func featuresOverGRPC(t *testing.T) (*protocol.GRPCClient, *modserver.Server) {
 	t.Helper()
 	srv := modserver.New(conformance.Modkit(), nil)
-	lis := bufconn.Listen(1 << 20)
-	gs := grpc.NewServer()
-	pb.RegisterModServer(gs, &protocol.GRPCServer{Impl: srv})
-	pb.RegisterModFeaturesServer(gs, &protocol.FeaturesServer{Impl: srv})
-	go gs.Serve(lis)
-	t.Cleanup(gs.Stop)
-	conn, err := grpc.NewClient("passthrough:///bufconn",
-		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return lis.DialContext(ctx) }),
-		grpc.WithTransportCredentials(insecure.NewCredentials()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
+	conn := protocol.GRPCConn(t, func(gs *grpc.Server) {
+		pb.RegisterModServer(gs, &protocol.GRPCServer{Impl: srv})
+		pb.RegisterModFeaturesServer(gs, &protocol.FeaturesServer{Impl: srv})
+	})
 	return &protocol.GRPCClient{PB: pb.NewModClient(conn), Features: pb.NewModFeaturesClient(conn)}, srv
 }
 

@@ -196,7 +196,7 @@ func TestLaneCarriesTheRequest(t *testing.T) {
 	c := newLane(t, srv, LaneOptions{})
 	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"a":1}`), Session: sdk.Session{ID: "s", Workspace: "/w"},
 		CallID: "c1", Label: "l", Today: "2026-01-02", Grace: 1500 * 1e6, MaxResultBytes: 9,
-		CanAsk: []modapi.QuestionKind{modapi.AskForm}}
+		CanAsk: []modapi.QuestionKind{modapi.AskForm}, Caller: testCaller}
 	resp, err := c.CallTool(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

@@ -35,6 +35,9 @@ type Call struct {
 	CallID string
 	// Today is the host's date, "YYYY-MM-DD".
 	Today string
+	// Caller is who the call is made for, an *sdk.Caller; nil when the
+	// host named nobody.
+	Caller any
 	// Logger returns the handler's logger, on the handler's first call to
 	// ToolContext.Logger only: most handlers never log, and a logger with
 	// the call's attributes costs more to make than the rest of a call.

@@ -48,7 +48,7 @@ func (c *call) Validate(input json.RawMessage) ([]string, json.RawMessage, bool)
 func (c *call) flow() *callflow.Call {
 	opts, out := c.opts, c.out
 	f := &callflow.Call{
-		Env: c, ModID: modID(c.g), Tool: &c.man, Input: out.input, Session: session(opts),
+		Env: c, ModID: modID(c.g), Tool: &c.man, Input: out.input, Session: session(opts), Caller: opts.Caller,
 		CallID: orDefault(opts.CallID, DefaultCallID), Today: orDefault(opts.Today, DefaultToday),
 		MaxResultBytes: maxBytes(opts), OnActivity: c.rec.Activity,
 		// Without a manifest, the tool's own code says whether it has a

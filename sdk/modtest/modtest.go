@@ -42,6 +42,11 @@ type Options struct {
 	Workspace string
 	// CallID is the tool call's id; DefaultCallID when empty.
 	CallID string
+	// Caller is who the call is made for, as the handler's
+	// sdk.ToolContext.Caller reads it (and its approval rule's). When nil,
+	// the handler reads the zero Caller, as under a host that names
+	// nobody.
+	Caller *sdk.Caller
 	// Logger receives the handler's logs. When nil, Run and the other
 	// functions taking a testing.TB log through t.Log, and Call discards.
 	Logger *slog.Logger

@@ -239,6 +239,97 @@ func (x *Session) GetWorkspace() string {
 	return ""
 }
 
+// Caller is who a call is made for (sdk.Caller): the principal of a
+// verified access token, or the local user. It never carries a token.
+type Caller struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Subject  string                 `protobuf:"bytes,1,opt,name=subject,proto3" json:"subject,omitempty"`
+	ClientId string                 `protobuf:"bytes,2,opt,name=client_id,json=clientId,proto3" json:"client_id,omitempty"`
+	Scopes   []string               `protobuf:"bytes,3,rep,name=scopes,proto3" json:"scopes,omitempty"`
+	// all_scopes: the caller holds every scope (the local user, unless
+	// narrowed); scopes is then empty.
+	AllScopes bool `protobuf:"varint,4,opt,name=all_scopes,json=allScopes,proto3" json:"all_scopes,omitempty"`
+	// local: the local user, not a token's principal.
+	Local bool `protobuf:"varint,5,opt,name=local,proto3" json:"local,omitempty"`
+	// claims are the token's claims the operator passes on, by name, each
+	// as JSON.
+	Claims        map[string][]byte `protobuf:"bytes,6,rep,name=claims,proto3" json:"claims,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Caller) Reset() {
+	*x = Caller{}
+	mi := &file_modkit_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Caller) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Caller) ProtoMessage() {}
+
+func (x *Caller) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Caller.ProtoReflect.Descriptor instead.
+func (*Caller) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *Caller) GetSubject() string {
+	if x != nil {
+		return x.Subject
+	}
+	return ""
+}
+
+func (x *Caller) GetClientId() string {
+	if x != nil {
+		return x.ClientId
+	}
+	return ""
+}
+
+func (x *Caller) GetScopes() []string {
+	if x != nil {
+		return x.Scopes
+	}
+	return nil
+}
+
+func (x *Caller) GetAllScopes() bool {
+	if x != nil {
+		return x.AllScopes
+	}
+	return false
+}
+
+func (x *Caller) GetLocal() bool {
+	if x != nil {
+		return x.Local
+	}
+	return false
+}
+
+func (x *Caller) GetClaims() map[string][]byte {
+	if x != nil {
+		return x.Claims
+	}
+	return nil
+}
+
 type DescribeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -247,7 +338,7 @@ type DescribeRequest struct {
 
 func (x *DescribeRequest) Reset() {
 	*x = DescribeRequest{}
-	mi := &file_modkit_proto_msgTypes[1]
+	mi := &file_modkit_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -259,7 +350,7 @@ func (x *DescribeRequest) String() string {
 func (*DescribeRequest) ProtoMessage() {}
 
 func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[1]
+	mi := &file_modkit_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -272,7 +363,7 @@ func (x *DescribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeRequest.ProtoReflect.Descriptor instead.
 func (*DescribeRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{1}
+	return file_modkit_proto_rawDescGZIP(), []int{2}
 }
 
 type DescribeResponse struct {
@@ -294,7 +385,7 @@ type DescribeResponse struct {
 
 func (x *DescribeResponse) Reset() {
 	*x = DescribeResponse{}
-	mi := &file_modkit_proto_msgTypes[2]
+	mi := &file_modkit_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -306,7 +397,7 @@ func (x *DescribeResponse) String() string {
 func (*DescribeResponse) ProtoMessage() {}
 
 func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[2]
+	mi := &file_modkit_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -319,7 +410,7 @@ func (x *DescribeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DescribeResponse.ProtoReflect.Descriptor instead.
 func (*DescribeResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{2}
+	return file_modkit_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *DescribeResponse) GetManifest() []byte {
@@ -359,7 +450,7 @@ type ActivateRequest struct {
 
 func (x *ActivateRequest) Reset() {
 	*x = ActivateRequest{}
-	mi := &file_modkit_proto_msgTypes[3]
+	mi := &file_modkit_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -371,7 +462,7 @@ func (x *ActivateRequest) String() string {
 func (*ActivateRequest) ProtoMessage() {}
 
 func (x *ActivateRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[3]
+	mi := &file_modkit_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -384,7 +475,7 @@ func (x *ActivateRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivateRequest.ProtoReflect.Descriptor instead.
 func (*ActivateRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{3}
+	return file_modkit_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ActivateRequest) GetToday() string {
@@ -404,7 +495,7 @@ type ActivateResponse struct {
 
 func (x *ActivateResponse) Reset() {
 	*x = ActivateResponse{}
-	mi := &file_modkit_proto_msgTypes[4]
+	mi := &file_modkit_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -416,7 +507,7 @@ func (x *ActivateResponse) String() string {
 func (*ActivateResponse) ProtoMessage() {}
 
 func (x *ActivateResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[4]
+	mi := &file_modkit_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -429,7 +520,7 @@ func (x *ActivateResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivateResponse.ProtoReflect.Descriptor instead.
 func (*ActivateResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{4}
+	return file_modkit_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ActivateResponse) GetError() string {
@@ -461,14 +552,17 @@ type CallToolRequest struct {
 	Answers []*AnsweredQuestion `protobuf:"bytes,40,rep,name=answers,proto3" json:"answers,omitempty"`
 	// can_ask are the kinds of question the caller can put ("form", "url",
 	// "sample", "roots"); the handler reads any other as not askable.
-	CanAsk        []string `protobuf:"bytes,41,rep,name=can_ask,json=canAsk,proto3" json:"can_ask,omitempty"`
+	CanAsk []string `protobuf:"bytes,41,rep,name=can_ask,json=canAsk,proto3" json:"can_ask,omitempty"`
+	// caller is who the call is made for; absent when the host named
+	// nobody.
+	Caller        *Caller `protobuf:"bytes,42,opt,name=caller,proto3" json:"caller,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CallToolRequest) Reset() {
 	*x = CallToolRequest{}
-	mi := &file_modkit_proto_msgTypes[5]
+	mi := &file_modkit_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -480,7 +574,7 @@ func (x *CallToolRequest) String() string {
 func (*CallToolRequest) ProtoMessage() {}
 
 func (x *CallToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[5]
+	mi := &file_modkit_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -493,7 +587,7 @@ func (x *CallToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallToolRequest.ProtoReflect.Descriptor instead.
 func (*CallToolRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{5}
+	return file_modkit_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CallToolRequest) GetTool() string {
@@ -566,6 +660,13 @@ func (x *CallToolRequest) GetCanAsk() []string {
 	return nil
 }
 
+func (x *CallToolRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
 type Activity struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Kind          ActivityKind           `protobuf:"varint,1,opt,name=kind,proto3,enum=modkit.v1.ActivityKind" json:"kind,omitempty"`
@@ -576,7 +677,7 @@ type Activity struct {
 
 func (x *Activity) Reset() {
 	*x = Activity{}
-	mi := &file_modkit_proto_msgTypes[6]
+	mi := &file_modkit_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -588,7 +689,7 @@ func (x *Activity) String() string {
 func (*Activity) ProtoMessage() {}
 
 func (x *Activity) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[6]
+	mi := &file_modkit_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -601,7 +702,7 @@ func (x *Activity) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Activity.ProtoReflect.Descriptor instead.
 func (*Activity) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{6}
+	return file_modkit_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Activity) GetKind() ActivityKind {
@@ -629,7 +730,7 @@ type Output struct {
 
 func (x *Output) Reset() {
 	*x = Output{}
-	mi := &file_modkit_proto_msgTypes[7]
+	mi := &file_modkit_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -641,7 +742,7 @@ func (x *Output) String() string {
 func (*Output) ProtoMessage() {}
 
 func (x *Output) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[7]
+	mi := &file_modkit_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -654,7 +755,7 @@ func (x *Output) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Output.ProtoReflect.Descriptor instead.
 func (*Output) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{7}
+	return file_modkit_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Output) GetMimeType() string {
@@ -706,7 +807,7 @@ type Outcome struct {
 
 func (x *Outcome) Reset() {
 	*x = Outcome{}
-	mi := &file_modkit_proto_msgTypes[8]
+	mi := &file_modkit_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +819,7 @@ func (x *Outcome) String() string {
 func (*Outcome) ProtoMessage() {}
 
 func (x *Outcome) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[8]
+	mi := &file_modkit_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +832,7 @@ func (x *Outcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Outcome.ProtoReflect.Descriptor instead.
 func (*Outcome) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{8}
+	return file_modkit_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Outcome) GetStatus() Status {
@@ -811,7 +912,7 @@ type CallToolEvent struct {
 
 func (x *CallToolEvent) Reset() {
 	*x = CallToolEvent{}
-	mi := &file_modkit_proto_msgTypes[9]
+	mi := &file_modkit_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -823,7 +924,7 @@ func (x *CallToolEvent) String() string {
 func (*CallToolEvent) ProtoMessage() {}
 
 func (x *CallToolEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[9]
+	mi := &file_modkit_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -836,7 +937,7 @@ func (x *CallToolEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallToolEvent.ProtoReflect.Descriptor instead.
 func (*CallToolEvent) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{9}
+	return file_modkit_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CallToolEvent) GetEvent() isCallToolEvent_Event {
@@ -908,7 +1009,7 @@ type CallToolResponse struct {
 
 func (x *CallToolResponse) Reset() {
 	*x = CallToolResponse{}
-	mi := &file_modkit_proto_msgTypes[10]
+	mi := &file_modkit_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -920,7 +1021,7 @@ func (x *CallToolResponse) String() string {
 func (*CallToolResponse) ProtoMessage() {}
 
 func (x *CallToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[10]
+	mi := &file_modkit_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -933,7 +1034,7 @@ func (x *CallToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallToolResponse.ProtoReflect.Descriptor instead.
 func (*CallToolResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{10}
+	return file_modkit_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CallToolResponse) GetActivity() []*Activity {
@@ -966,7 +1067,7 @@ type RenderViewRequest struct {
 
 func (x *RenderViewRequest) Reset() {
 	*x = RenderViewRequest{}
-	mi := &file_modkit_proto_msgTypes[11]
+	mi := &file_modkit_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -978,7 +1079,7 @@ func (x *RenderViewRequest) String() string {
 func (*RenderViewRequest) ProtoMessage() {}
 
 func (x *RenderViewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[11]
+	mi := &file_modkit_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -991,7 +1092,7 @@ func (x *RenderViewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderViewRequest.ProtoReflect.Descriptor instead.
 func (*RenderViewRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{11}
+	return file_modkit_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *RenderViewRequest) GetTool() string {
@@ -1055,7 +1156,7 @@ type RenderViewResponse struct {
 
 func (x *RenderViewResponse) Reset() {
 	*x = RenderViewResponse{}
-	mi := &file_modkit_proto_msgTypes[12]
+	mi := &file_modkit_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1067,7 +1168,7 @@ func (x *RenderViewResponse) String() string {
 func (*RenderViewResponse) ProtoMessage() {}
 
 func (x *RenderViewResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[12]
+	mi := &file_modkit_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1080,7 +1181,7 @@ func (x *RenderViewResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderViewResponse.ProtoReflect.Descriptor instead.
 func (*RenderViewResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{12}
+	return file_modkit_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RenderViewResponse) GetHtml() string {
@@ -1124,7 +1225,7 @@ type RunCommandRequest struct {
 
 func (x *RunCommandRequest) Reset() {
 	*x = RunCommandRequest{}
-	mi := &file_modkit_proto_msgTypes[13]
+	mi := &file_modkit_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1136,7 +1237,7 @@ func (x *RunCommandRequest) String() string {
 func (*RunCommandRequest) ProtoMessage() {}
 
 func (x *RunCommandRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[13]
+	mi := &file_modkit_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1149,7 +1250,7 @@ func (x *RunCommandRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCommandRequest.ProtoReflect.Descriptor instead.
 func (*RunCommandRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{13}
+	return file_modkit_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RunCommandRequest) GetId() string {
@@ -1225,7 +1326,7 @@ type RunCommandResponse struct {
 
 func (x *RunCommandResponse) Reset() {
 	*x = RunCommandResponse{}
-	mi := &file_modkit_proto_msgTypes[14]
+	mi := &file_modkit_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1338,7 @@ func (x *RunCommandResponse) String() string {
 func (*RunCommandResponse) ProtoMessage() {}
 
 func (x *RunCommandResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[14]
+	mi := &file_modkit_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1351,7 @@ func (x *RunCommandResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RunCommandResponse.ProtoReflect.Descriptor instead.
 func (*RunCommandResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{14}
+	return file_modkit_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *RunCommandResponse) GetMessage() string {
@@ -1285,7 +1386,7 @@ type BeforeActionRequest struct {
 
 func (x *BeforeActionRequest) Reset() {
 	*x = BeforeActionRequest{}
-	mi := &file_modkit_proto_msgTypes[15]
+	mi := &file_modkit_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1398,7 @@ func (x *BeforeActionRequest) String() string {
 func (*BeforeActionRequest) ProtoMessage() {}
 
 func (x *BeforeActionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[15]
+	mi := &file_modkit_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1411,7 @@ func (x *BeforeActionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeActionRequest.ProtoReflect.Descriptor instead.
 func (*BeforeActionRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{15}
+	return file_modkit_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *BeforeActionRequest) GetAction() string {
@@ -1379,7 +1480,7 @@ type BeforeActionResponse struct {
 
 func (x *BeforeActionResponse) Reset() {
 	*x = BeforeActionResponse{}
-	mi := &file_modkit_proto_msgTypes[16]
+	mi := &file_modkit_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1492,7 @@ func (x *BeforeActionResponse) String() string {
 func (*BeforeActionResponse) ProtoMessage() {}
 
 func (x *BeforeActionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[16]
+	mi := &file_modkit_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1505,7 @@ func (x *BeforeActionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BeforeActionResponse.ProtoReflect.Descriptor instead.
 func (*BeforeActionResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{16}
+	return file_modkit_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *BeforeActionResponse) GetRefusal() string {
@@ -1423,7 +1524,7 @@ type CallRunningRequest struct {
 
 func (x *CallRunningRequest) Reset() {
 	*x = CallRunningRequest{}
-	mi := &file_modkit_proto_msgTypes[17]
+	mi := &file_modkit_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1435,7 +1536,7 @@ func (x *CallRunningRequest) String() string {
 func (*CallRunningRequest) ProtoMessage() {}
 
 func (x *CallRunningRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[17]
+	mi := &file_modkit_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1448,7 +1549,7 @@ func (x *CallRunningRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRunningRequest.ProtoReflect.Descriptor instead.
 func (*CallRunningRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{17}
+	return file_modkit_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CallRunningRequest) GetCallId() string {
@@ -1467,7 +1568,7 @@ type CallRunningResponse struct {
 
 func (x *CallRunningResponse) Reset() {
 	*x = CallRunningResponse{}
-	mi := &file_modkit_proto_msgTypes[18]
+	mi := &file_modkit_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1479,7 +1580,7 @@ func (x *CallRunningResponse) String() string {
 func (*CallRunningResponse) ProtoMessage() {}
 
 func (x *CallRunningResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[18]
+	mi := &file_modkit_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1492,7 +1593,7 @@ func (x *CallRunningResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallRunningResponse.ProtoReflect.Descriptor instead.
 func (*CallRunningResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{18}
+	return file_modkit_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CallRunningResponse) GetRunning() bool {
@@ -1512,7 +1613,7 @@ type CheckInputRequest struct {
 
 func (x *CheckInputRequest) Reset() {
 	*x = CheckInputRequest{}
-	mi := &file_modkit_proto_msgTypes[19]
+	mi := &file_modkit_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1524,7 +1625,7 @@ func (x *CheckInputRequest) String() string {
 func (*CheckInputRequest) ProtoMessage() {}
 
 func (x *CheckInputRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[19]
+	mi := &file_modkit_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1537,7 +1638,7 @@ func (x *CheckInputRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckInputRequest.ProtoReflect.Descriptor instead.
 func (*CheckInputRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{19}
+	return file_modkit_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CheckInputRequest) GetTool() string {
@@ -1566,7 +1667,7 @@ type CheckInputResponse struct {
 
 func (x *CheckInputResponse) Reset() {
 	*x = CheckInputResponse{}
-	mi := &file_modkit_proto_msgTypes[20]
+	mi := &file_modkit_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1578,7 +1679,7 @@ func (x *CheckInputResponse) String() string {
 func (*CheckInputResponse) ProtoMessage() {}
 
 func (x *CheckInputResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[20]
+	mi := &file_modkit_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1591,7 +1692,7 @@ func (x *CheckInputResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CheckInputResponse.ProtoReflect.Descriptor instead.
 func (*CheckInputResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{20}
+	return file_modkit_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CheckInputResponse) GetProblems() []string {
@@ -1617,15 +1718,17 @@ type NeedsApprovalRequest struct {
 	Today   string   `protobuf:"bytes,4,opt,name=today,proto3" json:"today,omitempty"`
 	// call_id and grace_millis are as in CallToolRequest; the call id is the
 	// tool call's own.
-	CallId        string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
-	GraceMillis   int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	CallId      string `protobuf:"bytes,5,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	GraceMillis int64  `protobuf:"varint,6,opt,name=grace_millis,json=graceMillis,proto3" json:"grace_millis,omitempty"`
+	// caller is as in CallToolRequest.
+	Caller        *Caller `protobuf:"bytes,7,opt,name=caller,proto3" json:"caller,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *NeedsApprovalRequest) Reset() {
 	*x = NeedsApprovalRequest{}
-	mi := &file_modkit_proto_msgTypes[21]
+	mi := &file_modkit_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1637,7 +1740,7 @@ func (x *NeedsApprovalRequest) String() string {
 func (*NeedsApprovalRequest) ProtoMessage() {}
 
 func (x *NeedsApprovalRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[21]
+	mi := &file_modkit_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1650,7 +1753,7 @@ func (x *NeedsApprovalRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NeedsApprovalRequest.ProtoReflect.Descriptor instead.
 func (*NeedsApprovalRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{21}
+	return file_modkit_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *NeedsApprovalRequest) GetTool() string {
@@ -1695,6 +1798,13 @@ func (x *NeedsApprovalRequest) GetGraceMillis() int64 {
 	return 0
 }
 
+func (x *NeedsApprovalRequest) GetCaller() *Caller {
+	if x != nil {
+		return x.Caller
+	}
+	return nil
+}
+
 type NeedsApprovalResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// reason is what the person reads when asked; empty when this call needs
@@ -1710,7 +1820,7 @@ type NeedsApprovalResponse struct {
 
 func (x *NeedsApprovalResponse) Reset() {
 	*x = NeedsApprovalResponse{}
-	mi := &file_modkit_proto_msgTypes[22]
+	mi := &file_modkit_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1722,7 +1832,7 @@ func (x *NeedsApprovalResponse) String() string {
 func (*NeedsApprovalResponse) ProtoMessage() {}
 
 func (x *NeedsApprovalResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[22]
+	mi := &file_modkit_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1735,7 +1845,7 @@ func (x *NeedsApprovalResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use NeedsApprovalResponse.ProtoReflect.Descriptor instead.
 func (*NeedsApprovalResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{22}
+	return file_modkit_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *NeedsApprovalResponse) GetReason() string {
@@ -1771,7 +1881,7 @@ type ClientAction struct {
 
 func (x *ClientAction) Reset() {
 	*x = ClientAction{}
-	mi := &file_modkit_proto_msgTypes[23]
+	mi := &file_modkit_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1783,7 +1893,7 @@ func (x *ClientAction) String() string {
 func (*ClientAction) ProtoMessage() {}
 
 func (x *ClientAction) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[23]
+	mi := &file_modkit_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1796,7 +1906,7 @@ func (x *ClientAction) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ClientAction.ProtoReflect.Descriptor instead.
 func (*ClientAction) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{23}
+	return file_modkit_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ClientAction) GetKind() string {
@@ -1832,7 +1942,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_modkit_proto_msgTypes[24]
+	mi := &file_modkit_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1844,7 +1954,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[24]
+	mi := &file_modkit_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1857,7 +1967,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{24}
+	return file_modkit_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ReadResourceRequest) GetUri() string {
@@ -1921,7 +2031,7 @@ type ResourceContents struct {
 
 func (x *ResourceContents) Reset() {
 	*x = ResourceContents{}
-	mi := &file_modkit_proto_msgTypes[25]
+	mi := &file_modkit_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1933,7 +2043,7 @@ func (x *ResourceContents) String() string {
 func (*ResourceContents) ProtoMessage() {}
 
 func (x *ResourceContents) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[25]
+	mi := &file_modkit_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1946,7 +2056,7 @@ func (x *ResourceContents) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceContents.ProtoReflect.Descriptor instead.
 func (*ResourceContents) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{25}
+	return file_modkit_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ResourceContents) GetUri() string {
@@ -1990,7 +2100,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_modkit_proto_msgTypes[26]
+	mi := &file_modkit_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2002,7 +2112,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[26]
+	mi := &file_modkit_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2015,7 +2125,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{26}
+	return file_modkit_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ReadResourceResponse) GetContents() *ResourceContents {
@@ -2060,7 +2170,7 @@ type GetPromptRequest struct {
 
 func (x *GetPromptRequest) Reset() {
 	*x = GetPromptRequest{}
-	mi := &file_modkit_proto_msgTypes[27]
+	mi := &file_modkit_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2072,7 +2182,7 @@ func (x *GetPromptRequest) String() string {
 func (*GetPromptRequest) ProtoMessage() {}
 
 func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[27]
+	mi := &file_modkit_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2085,7 +2195,7 @@ func (x *GetPromptRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptRequest.ProtoReflect.Descriptor instead.
 func (*GetPromptRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{27}
+	return file_modkit_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetPromptRequest) GetId() string {
@@ -2165,7 +2275,7 @@ type PromptMessage struct {
 
 func (x *PromptMessage) Reset() {
 	*x = PromptMessage{}
-	mi := &file_modkit_proto_msgTypes[28]
+	mi := &file_modkit_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2177,7 +2287,7 @@ func (x *PromptMessage) String() string {
 func (*PromptMessage) ProtoMessage() {}
 
 func (x *PromptMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[28]
+	mi := &file_modkit_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2190,7 +2300,7 @@ func (x *PromptMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PromptMessage.ProtoReflect.Descriptor instead.
 func (*PromptMessage) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{28}
+	return file_modkit_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *PromptMessage) GetRole() string {
@@ -2243,7 +2353,7 @@ type GetPromptResponse struct {
 
 func (x *GetPromptResponse) Reset() {
 	*x = GetPromptResponse{}
-	mi := &file_modkit_proto_msgTypes[29]
+	mi := &file_modkit_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2255,7 +2365,7 @@ func (x *GetPromptResponse) String() string {
 func (*GetPromptResponse) ProtoMessage() {}
 
 func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[29]
+	mi := &file_modkit_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2268,7 +2378,7 @@ func (x *GetPromptResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetPromptResponse.ProtoReflect.Descriptor instead.
 func (*GetPromptResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{29}
+	return file_modkit_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetPromptResponse) GetMessages() []*PromptMessage {
@@ -2318,7 +2428,7 @@ type CompleteRequest struct {
 
 func (x *CompleteRequest) Reset() {
 	*x = CompleteRequest{}
-	mi := &file_modkit_proto_msgTypes[30]
+	mi := &file_modkit_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2330,7 +2440,7 @@ func (x *CompleteRequest) String() string {
 func (*CompleteRequest) ProtoMessage() {}
 
 func (x *CompleteRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[30]
+	mi := &file_modkit_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2343,7 +2453,7 @@ func (x *CompleteRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteRequest.ProtoReflect.Descriptor instead.
 func (*CompleteRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{30}
+	return file_modkit_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CompleteRequest) GetPrompt() string {
@@ -2421,7 +2531,7 @@ type CompleteResponse struct {
 
 func (x *CompleteResponse) Reset() {
 	*x = CompleteResponse{}
-	mi := &file_modkit_proto_msgTypes[31]
+	mi := &file_modkit_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2433,7 +2543,7 @@ func (x *CompleteResponse) String() string {
 func (*CompleteResponse) ProtoMessage() {}
 
 func (x *CompleteResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[31]
+	mi := &file_modkit_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2446,7 +2556,7 @@ func (x *CompleteResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteResponse.ProtoReflect.Descriptor instead.
 func (*CompleteResponse) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{31}
+	return file_modkit_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CompleteResponse) GetValues() []string {
@@ -2485,7 +2595,7 @@ type WatchResourcesRequest struct {
 
 func (x *WatchResourcesRequest) Reset() {
 	*x = WatchResourcesRequest{}
-	mi := &file_modkit_proto_msgTypes[32]
+	mi := &file_modkit_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2497,7 +2607,7 @@ func (x *WatchResourcesRequest) String() string {
 func (*WatchResourcesRequest) ProtoMessage() {}
 
 func (x *WatchResourcesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[32]
+	mi := &file_modkit_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2510,7 +2620,7 @@ func (x *WatchResourcesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResourcesRequest.ProtoReflect.Descriptor instead.
 func (*WatchResourcesRequest) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{32}
+	return file_modkit_proto_rawDescGZIP(), []int{33}
 }
 
 type ResourceUpdated struct {
@@ -2522,7 +2632,7 @@ type ResourceUpdated struct {
 
 func (x *ResourceUpdated) Reset() {
 	*x = ResourceUpdated{}
-	mi := &file_modkit_proto_msgTypes[33]
+	mi := &file_modkit_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2534,7 +2644,7 @@ func (x *ResourceUpdated) String() string {
 func (*ResourceUpdated) ProtoMessage() {}
 
 func (x *ResourceUpdated) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[33]
+	mi := &file_modkit_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2547,7 +2657,7 @@ func (x *ResourceUpdated) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceUpdated.ProtoReflect.Descriptor instead.
 func (*ResourceUpdated) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{33}
+	return file_modkit_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResourceUpdated) GetUri() string {
@@ -2579,7 +2689,7 @@ type Question struct {
 
 func (x *Question) Reset() {
 	*x = Question{}
-	mi := &file_modkit_proto_msgTypes[34]
+	mi := &file_modkit_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2591,7 +2701,7 @@ func (x *Question) String() string {
 func (*Question) ProtoMessage() {}
 
 func (x *Question) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[34]
+	mi := &file_modkit_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2604,7 +2714,7 @@ func (x *Question) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Question.ProtoReflect.Descriptor instead.
 func (*Question) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{34}
+	return file_modkit_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Question) GetKind() string {
@@ -2648,7 +2758,7 @@ type AnsweredQuestion struct {
 
 func (x *AnsweredQuestion) Reset() {
 	*x = AnsweredQuestion{}
-	mi := &file_modkit_proto_msgTypes[35]
+	mi := &file_modkit_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2660,7 +2770,7 @@ func (x *AnsweredQuestion) String() string {
 func (*AnsweredQuestion) ProtoMessage() {}
 
 func (x *AnsweredQuestion) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[35]
+	mi := &file_modkit_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2673,7 +2783,7 @@ func (x *AnsweredQuestion) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use AnsweredQuestion.ProtoReflect.Descriptor instead.
 func (*AnsweredQuestion) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{35}
+	return file_modkit_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *AnsweredQuestion) GetQuestion() *Question {
@@ -2702,7 +2812,7 @@ type SpanBatch struct {
 
 func (x *SpanBatch) Reset() {
 	*x = SpanBatch{}
-	mi := &file_modkit_proto_msgTypes[36]
+	mi := &file_modkit_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2714,7 +2824,7 @@ func (x *SpanBatch) String() string {
 func (*SpanBatch) ProtoMessage() {}
 
 func (x *SpanBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[36]
+	mi := &file_modkit_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2727,7 +2837,7 @@ func (x *SpanBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpanBatch.ProtoReflect.Descriptor instead.
 func (*SpanBatch) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{36}
+	return file_modkit_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SpanBatch) GetSpans() []*Span {
@@ -2761,7 +2871,7 @@ type Span struct {
 
 func (x *Span) Reset() {
 	*x = Span{}
-	mi := &file_modkit_proto_msgTypes[37]
+	mi := &file_modkit_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2773,7 +2883,7 @@ func (x *Span) String() string {
 func (*Span) ProtoMessage() {}
 
 func (x *Span) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[37]
+	mi := &file_modkit_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2786,7 +2896,7 @@ func (x *Span) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Span.ProtoReflect.Descriptor instead.
 func (*Span) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{37}
+	return file_modkit_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Span) GetTraceId() []byte {
@@ -2897,7 +3007,7 @@ type SpanAttribute struct {
 
 func (x *SpanAttribute) Reset() {
 	*x = SpanAttribute{}
-	mi := &file_modkit_proto_msgTypes[38]
+	mi := &file_modkit_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2909,7 +3019,7 @@ func (x *SpanAttribute) String() string {
 func (*SpanAttribute) ProtoMessage() {}
 
 func (x *SpanAttribute) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[38]
+	mi := &file_modkit_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2922,7 +3032,7 @@ func (x *SpanAttribute) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpanAttribute.ProtoReflect.Descriptor instead.
 func (*SpanAttribute) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{38}
+	return file_modkit_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *SpanAttribute) GetKey() string {
@@ -3015,7 +3125,7 @@ type SpanEvent struct {
 
 func (x *SpanEvent) Reset() {
 	*x = SpanEvent{}
-	mi := &file_modkit_proto_msgTypes[39]
+	mi := &file_modkit_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3027,7 +3137,7 @@ func (x *SpanEvent) String() string {
 func (*SpanEvent) ProtoMessage() {}
 
 func (x *SpanEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[39]
+	mi := &file_modkit_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3040,7 +3150,7 @@ func (x *SpanEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SpanEvent.ProtoReflect.Descriptor instead.
 func (*SpanEvent) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{39}
+	return file_modkit_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *SpanEvent) GetName() string {
@@ -3074,7 +3184,7 @@ type ActivityBatch struct {
 
 func (x *ActivityBatch) Reset() {
 	*x = ActivityBatch{}
-	mi := &file_modkit_proto_msgTypes[40]
+	mi := &file_modkit_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3086,7 +3196,7 @@ func (x *ActivityBatch) String() string {
 func (*ActivityBatch) ProtoMessage() {}
 
 func (x *ActivityBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[40]
+	mi := &file_modkit_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3099,7 +3209,7 @@ func (x *ActivityBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActivityBatch.ProtoReflect.Descriptor instead.
 func (*ActivityBatch) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{40}
+	return file_modkit_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ActivityBatch) GetUpdates() []*Activity {
@@ -3127,7 +3237,7 @@ type LaneCall struct {
 
 func (x *LaneCall) Reset() {
 	*x = LaneCall{}
-	mi := &file_modkit_proto_msgTypes[41]
+	mi := &file_modkit_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3139,7 +3249,7 @@ func (x *LaneCall) String() string {
 func (*LaneCall) ProtoMessage() {}
 
 func (x *LaneCall) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[41]
+	mi := &file_modkit_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3152,7 +3262,7 @@ func (x *LaneCall) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneCall.ProtoReflect.Descriptor instead.
 func (*LaneCall) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{41}
+	return file_modkit_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *LaneCall) GetRequest() *CallToolRequest {
@@ -3205,7 +3315,7 @@ type LaneOutcome struct {
 
 func (x *LaneOutcome) Reset() {
 	*x = LaneOutcome{}
-	mi := &file_modkit_proto_msgTypes[42]
+	mi := &file_modkit_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3217,7 +3327,7 @@ func (x *LaneOutcome) String() string {
 func (*LaneOutcome) ProtoMessage() {}
 
 func (x *LaneOutcome) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[42]
+	mi := &file_modkit_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3230,7 +3340,7 @@ func (x *LaneOutcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneOutcome.ProtoReflect.Descriptor instead.
 func (*LaneOutcome) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{42}
+	return file_modkit_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *LaneOutcome) GetOutcome() *Outcome {
@@ -3266,7 +3376,7 @@ type LaneFailure struct {
 
 func (x *LaneFailure) Reset() {
 	*x = LaneFailure{}
-	mi := &file_modkit_proto_msgTypes[43]
+	mi := &file_modkit_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3278,7 +3388,7 @@ func (x *LaneFailure) String() string {
 func (*LaneFailure) ProtoMessage() {}
 
 func (x *LaneFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[43]
+	mi := &file_modkit_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3291,7 +3401,7 @@ func (x *LaneFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneFailure.ProtoReflect.Descriptor instead.
 func (*LaneFailure) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{43}
+	return file_modkit_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *LaneFailure) GetKind() LaneFailureKind {
@@ -3315,7 +3425,18 @@ const file_modkit_proto_rawDesc = "" +
 	"\fmodkit.proto\x12\tmodkit.v1\"7\n" +
 	"\aSession\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
-	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\x11\n" +
+	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\xfe\x01\n" +
+	"\x06Caller\x12\x18\n" +
+	"\asubject\x18\x01 \x01(\tR\asubject\x12\x1b\n" +
+	"\tclient_id\x18\x02 \x01(\tR\bclientId\x12\x16\n" +
+	"\x06scopes\x18\x03 \x03(\tR\x06scopes\x12\x1d\n" +
+	"\n" +
+	"all_scopes\x18\x04 \x01(\bR\tallScopes\x12\x14\n" +
+	"\x05local\x18\x05 \x01(\bR\x05local\x125\n" +
+	"\x06claims\x18\x06 \x03(\v2\x1d.modkit.v1.Caller.ClaimsEntryR\x06claims\x1a9\n" +
+	"\vClaimsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\fR\x05value:\x028\x01\"\x11\n" +
 	"\x0fDescribeRequest\"\x90\x01\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
 	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
@@ -3325,7 +3446,7 @@ const file_modkit_proto_rawDesc = "" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
-	"\x05error\x18\x01 \x01(\tR\x05error\"\xcb\x02\n" +
+	"\x05error\x18\x01 \x01(\tR\x05error\"\xf6\x02\n" +
 	"\x0fCallToolRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\fR\x05input\x12,\n" +
@@ -3336,7 +3457,8 @@ const file_modkit_proto_rawDesc = "" +
 	"\x10max_result_bytes\x18\a \x01(\x03R\x0emaxResultBytes\x12\x14\n" +
 	"\x05label\x18\b \x01(\tR\x05label\x125\n" +
 	"\aanswers\x18( \x03(\v2\x1b.modkit.v1.AnsweredQuestionR\aanswers\x12\x17\n" +
-	"\acan_ask\x18) \x03(\tR\x06canAsk\"K\n" +
+	"\acan_ask\x18) \x03(\tR\x06canAsk\x12)\n" +
+	"\x06caller\x18* \x01(\v2\x11.modkit.v1.CallerR\x06caller\"K\n" +
 	"\bActivity\x12+\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x17.modkit.v1.ActivityKindR\x04kind\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\"Q\n" +
@@ -3409,14 +3531,15 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05input\x18\x02 \x01(\fR\x05input\"F\n" +
 	"\x12CheckInputResponse\x12\x1a\n" +
 	"\bproblems\x18\x01 \x03(\tR\bproblems\x12\x14\n" +
-	"\x05error\x18\x02 \x01(\tR\x05error\"\xc0\x01\n" +
+	"\x05error\x18\x02 \x01(\tR\x05error\"\xeb\x01\n" +
 	"\x14NeedsApprovalRequest\x12\x12\n" +
 	"\x04tool\x18\x01 \x01(\tR\x04tool\x12\x14\n" +
 	"\x05input\x18\x02 \x01(\fR\x05input\x12,\n" +
 	"\asession\x18\x03 \x01(\v2\x12.modkit.v1.SessionR\asession\x12\x14\n" +
 	"\x05today\x18\x04 \x01(\tR\x05today\x12\x17\n" +
 	"\acall_id\x18\x05 \x01(\tR\x06callId\x12!\n" +
-	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\"a\n" +
+	"\fgrace_millis\x18\x06 \x01(\x03R\vgraceMillis\x12)\n" +
+	"\x06caller\x18\a \x01(\v2\x11.modkit.v1.CallerR\x06caller\"a\n" +
 	"\x15NeedsApprovalResponse\x12\x16\n" +
 	"\x06reason\x18\x01 \x01(\tR\x06reason\x12\x14\n" +
 	"\x05error\x18\x02 \x01(\tR\x05error\x12\x1a\n" +
@@ -3594,127 +3717,132 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
 	(LaneFailureKind)(0),          // 2: modkit.v1.LaneFailureKind
 	(*Session)(nil),               // 3: modkit.v1.Session
-	(*DescribeRequest)(nil),       // 4: modkit.v1.DescribeRequest
-	(*DescribeResponse)(nil),      // 5: modkit.v1.DescribeResponse
-	(*ActivateRequest)(nil),       // 6: modkit.v1.ActivateRequest
-	(*ActivateResponse)(nil),      // 7: modkit.v1.ActivateResponse
-	(*CallToolRequest)(nil),       // 8: modkit.v1.CallToolRequest
-	(*Activity)(nil),              // 9: modkit.v1.Activity
-	(*Output)(nil),                // 10: modkit.v1.Output
-	(*Outcome)(nil),               // 11: modkit.v1.Outcome
-	(*CallToolEvent)(nil),         // 12: modkit.v1.CallToolEvent
-	(*CallToolResponse)(nil),      // 13: modkit.v1.CallToolResponse
-	(*RenderViewRequest)(nil),     // 14: modkit.v1.RenderViewRequest
-	(*RenderViewResponse)(nil),    // 15: modkit.v1.RenderViewResponse
-	(*RunCommandRequest)(nil),     // 16: modkit.v1.RunCommandRequest
-	(*RunCommandResponse)(nil),    // 17: modkit.v1.RunCommandResponse
-	(*BeforeActionRequest)(nil),   // 18: modkit.v1.BeforeActionRequest
-	(*BeforeActionResponse)(nil),  // 19: modkit.v1.BeforeActionResponse
-	(*CallRunningRequest)(nil),    // 20: modkit.v1.CallRunningRequest
-	(*CallRunningResponse)(nil),   // 21: modkit.v1.CallRunningResponse
-	(*CheckInputRequest)(nil),     // 22: modkit.v1.CheckInputRequest
-	(*CheckInputResponse)(nil),    // 23: modkit.v1.CheckInputResponse
-	(*NeedsApprovalRequest)(nil),  // 24: modkit.v1.NeedsApprovalRequest
-	(*NeedsApprovalResponse)(nil), // 25: modkit.v1.NeedsApprovalResponse
-	(*ClientAction)(nil),          // 26: modkit.v1.ClientAction
-	(*ReadResourceRequest)(nil),   // 27: modkit.v1.ReadResourceRequest
-	(*ResourceContents)(nil),      // 28: modkit.v1.ResourceContents
-	(*ReadResourceResponse)(nil),  // 29: modkit.v1.ReadResourceResponse
-	(*GetPromptRequest)(nil),      // 30: modkit.v1.GetPromptRequest
-	(*PromptMessage)(nil),         // 31: modkit.v1.PromptMessage
-	(*GetPromptResponse)(nil),     // 32: modkit.v1.GetPromptResponse
-	(*CompleteRequest)(nil),       // 33: modkit.v1.CompleteRequest
-	(*CompleteResponse)(nil),      // 34: modkit.v1.CompleteResponse
-	(*WatchResourcesRequest)(nil), // 35: modkit.v1.WatchResourcesRequest
-	(*ResourceUpdated)(nil),       // 36: modkit.v1.ResourceUpdated
-	(*Question)(nil),              // 37: modkit.v1.Question
-	(*AnsweredQuestion)(nil),      // 38: modkit.v1.AnsweredQuestion
-	(*SpanBatch)(nil),             // 39: modkit.v1.SpanBatch
-	(*Span)(nil),                  // 40: modkit.v1.Span
-	(*SpanAttribute)(nil),         // 41: modkit.v1.SpanAttribute
-	(*SpanEvent)(nil),             // 42: modkit.v1.SpanEvent
-	(*ActivityBatch)(nil),         // 43: modkit.v1.ActivityBatch
-	(*LaneCall)(nil),              // 44: modkit.v1.LaneCall
-	(*LaneOutcome)(nil),           // 45: modkit.v1.LaneOutcome
-	(*LaneFailure)(nil),           // 46: modkit.v1.LaneFailure
-	nil,                           // 47: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 48: modkit.v1.CompleteRequest.ContextEntry
+	(*Caller)(nil),                // 4: modkit.v1.Caller
+	(*DescribeRequest)(nil),       // 5: modkit.v1.DescribeRequest
+	(*DescribeResponse)(nil),      // 6: modkit.v1.DescribeResponse
+	(*ActivateRequest)(nil),       // 7: modkit.v1.ActivateRequest
+	(*ActivateResponse)(nil),      // 8: modkit.v1.ActivateResponse
+	(*CallToolRequest)(nil),       // 9: modkit.v1.CallToolRequest
+	(*Activity)(nil),              // 10: modkit.v1.Activity
+	(*Output)(nil),                // 11: modkit.v1.Output
+	(*Outcome)(nil),               // 12: modkit.v1.Outcome
+	(*CallToolEvent)(nil),         // 13: modkit.v1.CallToolEvent
+	(*CallToolResponse)(nil),      // 14: modkit.v1.CallToolResponse
+	(*RenderViewRequest)(nil),     // 15: modkit.v1.RenderViewRequest
+	(*RenderViewResponse)(nil),    // 16: modkit.v1.RenderViewResponse
+	(*RunCommandRequest)(nil),     // 17: modkit.v1.RunCommandRequest
+	(*RunCommandResponse)(nil),    // 18: modkit.v1.RunCommandResponse
+	(*BeforeActionRequest)(nil),   // 19: modkit.v1.BeforeActionRequest
+	(*BeforeActionResponse)(nil),  // 20: modkit.v1.BeforeActionResponse
+	(*CallRunningRequest)(nil),    // 21: modkit.v1.CallRunningRequest
+	(*CallRunningResponse)(nil),   // 22: modkit.v1.CallRunningResponse
+	(*CheckInputRequest)(nil),     // 23: modkit.v1.CheckInputRequest
+	(*CheckInputResponse)(nil),    // 24: modkit.v1.CheckInputResponse
+	(*NeedsApprovalRequest)(nil),  // 25: modkit.v1.NeedsApprovalRequest
+	(*NeedsApprovalResponse)(nil), // 26: modkit.v1.NeedsApprovalResponse
+	(*ClientAction)(nil),          // 27: modkit.v1.ClientAction
+	(*ReadResourceRequest)(nil),   // 28: modkit.v1.ReadResourceRequest
+	(*ResourceContents)(nil),      // 29: modkit.v1.ResourceContents
+	(*ReadResourceResponse)(nil),  // 30: modkit.v1.ReadResourceResponse
+	(*GetPromptRequest)(nil),      // 31: modkit.v1.GetPromptRequest
+	(*PromptMessage)(nil),         // 32: modkit.v1.PromptMessage
+	(*GetPromptResponse)(nil),     // 33: modkit.v1.GetPromptResponse
+	(*CompleteRequest)(nil),       // 34: modkit.v1.CompleteRequest
+	(*CompleteResponse)(nil),      // 35: modkit.v1.CompleteResponse
+	(*WatchResourcesRequest)(nil), // 36: modkit.v1.WatchResourcesRequest
+	(*ResourceUpdated)(nil),       // 37: modkit.v1.ResourceUpdated
+	(*Question)(nil),              // 38: modkit.v1.Question
+	(*AnsweredQuestion)(nil),      // 39: modkit.v1.AnsweredQuestion
+	(*SpanBatch)(nil),             // 40: modkit.v1.SpanBatch
+	(*Span)(nil),                  // 41: modkit.v1.Span
+	(*SpanAttribute)(nil),         // 42: modkit.v1.SpanAttribute
+	(*SpanEvent)(nil),             // 43: modkit.v1.SpanEvent
+	(*ActivityBatch)(nil),         // 44: modkit.v1.ActivityBatch
+	(*LaneCall)(nil),              // 45: modkit.v1.LaneCall
+	(*LaneOutcome)(nil),           // 46: modkit.v1.LaneOutcome
+	(*LaneFailure)(nil),           // 47: modkit.v1.LaneFailure
+	nil,                           // 48: modkit.v1.Caller.ClaimsEntry
+	nil,                           // 49: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 50: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
-	3,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
-	38, // 1: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
-	0,  // 2: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
-	1,  // 3: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
-	10, // 4: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
-	26, // 5: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
-	37, // 6: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
-	9,  // 7: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
-	11, // 8: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
-	43, // 9: modkit.v1.CallToolEvent.activities:type_name -> modkit.v1.ActivityBatch
-	9,  // 10: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
-	11, // 11: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
-	3,  // 12: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
-	3,  // 13: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
-	3,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
-	3,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
-	28, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	47, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
-	3,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
-	38, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
-	28, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
-	31, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
-	37, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	48, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
-	3,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
-	37, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
-	40, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
-	41, // 27: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
-	42, // 28: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
-	41, // 29: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
-	9,  // 30: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
-	8,  // 31: modkit.v1.LaneCall.request:type_name -> modkit.v1.CallToolRequest
-	11, // 32: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
-	9,  // 33: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
-	2,  // 34: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
-	4,  // 35: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	6,  // 36: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	8,  // 37: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	8,  // 38: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	14, // 39: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	16, // 40: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	18, // 41: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	22, // 42: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	20, // 43: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	24, // 44: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	27, // 45: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	30, // 46: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	33, // 47: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	35, // 48: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	5,  // 49: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	7,  // 50: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	12, // 51: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	13, // 52: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	15, // 53: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	17, // 54: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	19, // 55: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	23, // 56: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	21, // 57: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	25, // 58: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	29, // 59: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	32, // 60: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	34, // 61: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	36, // 62: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	48, // 0: modkit.v1.Caller.claims:type_name -> modkit.v1.Caller.ClaimsEntry
+	3,  // 1: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
+	39, // 2: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	4,  // 3: modkit.v1.CallToolRequest.caller:type_name -> modkit.v1.Caller
+	0,  // 4: modkit.v1.Activity.kind:type_name -> modkit.v1.ActivityKind
+	1,  // 5: modkit.v1.Outcome.status:type_name -> modkit.v1.Status
+	11, // 6: modkit.v1.Outcome.outputs:type_name -> modkit.v1.Output
+	27, // 7: modkit.v1.Outcome.client_actions:type_name -> modkit.v1.ClientAction
+	38, // 8: modkit.v1.Outcome.questions:type_name -> modkit.v1.Question
+	10, // 9: modkit.v1.CallToolEvent.activity:type_name -> modkit.v1.Activity
+	12, // 10: modkit.v1.CallToolEvent.outcome:type_name -> modkit.v1.Outcome
+	44, // 11: modkit.v1.CallToolEvent.activities:type_name -> modkit.v1.ActivityBatch
+	10, // 12: modkit.v1.CallToolResponse.activity:type_name -> modkit.v1.Activity
+	12, // 13: modkit.v1.CallToolResponse.outcome:type_name -> modkit.v1.Outcome
+	3,  // 14: modkit.v1.RunCommandRequest.session:type_name -> modkit.v1.Session
+	3,  // 15: modkit.v1.BeforeActionRequest.session:type_name -> modkit.v1.Session
+	3,  // 16: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
+	4,  // 17: modkit.v1.NeedsApprovalRequest.caller:type_name -> modkit.v1.Caller
+	3,  // 18: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
+	29, // 19: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
+	49, // 20: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	3,  // 21: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
+	39, // 22: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
+	29, // 23: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
+	32, // 24: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
+	38, // 25: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
+	50, // 26: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	3,  // 27: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
+	38, // 28: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
+	41, // 29: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
+	42, // 30: modkit.v1.Span.attributes:type_name -> modkit.v1.SpanAttribute
+	43, // 31: modkit.v1.Span.events:type_name -> modkit.v1.SpanEvent
+	42, // 32: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
+	10, // 33: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
+	9,  // 34: modkit.v1.LaneCall.request:type_name -> modkit.v1.CallToolRequest
+	12, // 35: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
+	10, // 36: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
+	2,  // 37: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
+	5,  // 38: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	7,  // 39: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	9,  // 40: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	9,  // 41: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	15, // 42: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	17, // 43: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	19, // 44: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	23, // 45: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	21, // 46: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	25, // 47: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	28, // 48: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	31, // 49: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	34, // 50: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	36, // 51: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	6,  // 52: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	8,  // 53: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	13, // 54: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	14, // 55: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	16, // 56: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	18, // 57: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	20, // 58: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	24, // 59: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	22, // 60: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	26, // 61: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	30, // 62: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	33, // 63: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	35, // 64: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	37, // 65: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	52, // [52:66] is the sub-list for method output_type
+	38, // [38:52] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -3722,12 +3850,12 @@ func file_modkit_proto_init() {
 	if File_modkit_proto != nil {
 		return
 	}
-	file_modkit_proto_msgTypes[9].OneofWrappers = []any{
+	file_modkit_proto_msgTypes[10].OneofWrappers = []any{
 		(*CallToolEvent_Activity)(nil),
 		(*CallToolEvent_Outcome)(nil),
 		(*CallToolEvent_Activities)(nil),
 	}
-	file_modkit_proto_msgTypes[38].OneofWrappers = []any{
+	file_modkit_proto_msgTypes[39].OneofWrappers = []any{
 		(*SpanAttribute_StringValue)(nil),
 		(*SpanAttribute_IntValue)(nil),
 		(*SpanAttribute_DoubleValue)(nil),
@@ -3739,7 +3867,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   46,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
