@@ -136,8 +136,9 @@ func NewServer(b Backend, opts *Options) (*mcp.Server, error) {
 		// must declare what the server answers.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging: &mcp.LoggingCapabilities{},
-			Tools:   &mcp.ToolCapabilities{},
-			Prompts: &mcp.PromptCapabilities{},
+			// The lists change when a mod is reloaded (Reload).
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Prompts: &mcp.PromptCapabilities{ListChanged: true},
 			// Tasks are served on streamable HTTP to clients of 2026-07-28.
 			Extensions: map[string]any{TasksExtension: map[string]any{}},
 		},
