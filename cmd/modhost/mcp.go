@@ -50,6 +50,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
+	watch := fs.Bool("watch", true, "follow the mods: serve an edit of a --mods source, or a change of mods.lock, without a restart (a build that fails keeps the old version serving)")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -114,7 +115,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	defer h.Close()
+	live := host.NewLive(h)
+	defer live.Close()
 	var auth *mcpauth.Resource
 	if *authIssuer != "" {
 		tools, err := h.Tools(e.agent)
@@ -131,7 +133,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 			return e.fail(usagef("mcp: %v", err))
 		}
 	}
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
+	srv, err := mcpbridge.NewServer(live, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
 		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease,
 		TaskMaxLive: *taskMaxLive, TaskMaxBytes: *taskMaxBytes, Scopes: e.scopes, Audit: auditLog})
 	if err != nil {
@@ -154,12 +156,17 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
+	if *watch {
+		e.followMods(ctx, live, watchInterval, func(next *host.Host) error {
+			return mcpbridge.Reload(srv, next, func() error { _, err := live.Swap(next); return err })
+		})
+	}
 	if *addr == "" {
 		err = mcpbridge.ServeStdio(ctx, srv, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth, RateLimit: limiter,
-		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h, e.requireConfinement) }}, tel.MetricsHandler())
+		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(live.Host(), e.requireConfinement) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))
