@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os/exec"
@@ -70,6 +71,8 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		Dirs:    e.mods,
 		Load:    func() (*host.Host, error) { return e.load() },
 		Spans:   spans,
+		// A failed reload is shown on the page, and said on stderr.
+		Logger: slog.New(e.logHandler(slog.LevelInfo)),
 	})
 	if err != nil {
 		ln.Close()
