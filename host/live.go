@@ -74,8 +74,10 @@ func (l *Live) Host() *Host {
 	return l.cur.h
 }
 
-// hold returns the host serving now, held until release is called.
-func (l *Live) hold() (h *Host, release func()) {
+// Hold returns the host serving now and keeps it open, through any swap,
+// until release is called: for work of several steps on one host (a call
+// and the view of its result). Each Hold needs its release.
+func (l *Live) Hold() (h *Host, release func()) {
 	l.mu.Lock()
 	g := l.cur
 	g.calls.Add(1)
@@ -192,42 +194,42 @@ func (l *Live) Unavailable() []*ModError { return l.Host().Unavailable() }
 
 // Call is [Host.Call] on the host serving now, which serves it to its end.
 func (l *Live) Call(ctx context.Context, req *CallRequest) (*CallResult, error) {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.Call(ctx, req)
 }
 
 // RenderView is [Host.RenderView] on the host serving now.
 func (l *Live) RenderView(ctx context.Context, tool string, state sdk.RawViewState) (string, error) {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.RenderView(ctx, tool, state)
 }
 
 // ReadResource is [Host.ReadResource] on the host serving now.
 func (l *Live) ReadResource(ctx context.Context, uri string, session sdk.Session) (*ResourceResult, error) {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.ReadResource(ctx, uri, session)
 }
 
 // SubscribeResource is [Host.SubscribeResource] on the host serving now.
 func (l *Live) SubscribeResource(ctx context.Context, uri string) error {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.SubscribeResource(ctx, uri)
 }
 
 // GetPromptAsking is [Host.GetPromptAsking] on the host serving now.
 func (l *Live) GetPromptAsking(ctx context.Context, req *PromptRequest) (*PromptResult, error) {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.GetPromptAsking(ctx, req)
 }
 
 // Complete is [Host.Complete] on the host serving now.
 func (l *Live) Complete(ctx context.Context, req *CompleteRequest) (sdk.Completion, error) {
-	h, release := l.hold()
+	h, release := l.Hold()
 	defer release()
 	return h.Complete(ctx, req)
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -25,33 +27,23 @@ const watchInterval = modreload.DefaultInterval
 // says why; until it is mended, no later change is served either (the
 // failed mod would be served broken), and each is reported.
 func (e *env) followMods(ctx context.Context, live *host.Live, interval time.Duration, serve func(next *host.Host) error) {
-	var own []string
-	for _, d := range e.mods {
-		if !slices.Contains(e.installed, d) {
-			own = append(own, d)
-		}
-	}
-	installed := e.installed
+	own := e.ownMods()
 	// pending are the directories changed since the last reload served.
 	var pending []string
 	modreload.Watch(ctx, &modreload.Options{Dirs: own, Files: []string{modlock.FileName}, Interval: interval},
 		func(paths []string) {
-			locked := installed
 			for _, p := range paths {
 				if p != modlock.FileName {
 					pending = appendNew(pending, p)
 					continue
 				}
-				dirs, err := lockedMods(ctx, e.stderr)
+				added, err := e.relock(ctx, own)
 				if err != nil {
-					fmt.Fprintf(e.stderr, "modhost: reload: %v; serving the mods as they were\n", err)
+					fmt.Fprintf(e.stderr, "modhost: reload: %v\nmodhost: serving the mods as they were\n", err)
 					return
 				}
-				locked = dirs
-				for _, d := range dirs {
-					if !slices.Contains(installed, d) {
-						pending = appendNew(pending, d)
-					}
+				for _, d := range added {
+					pending = appendNew(pending, d)
 				}
 			}
 			var problems []string
@@ -66,11 +58,7 @@ func (e *env) followMods(ctx context.Context, live *host.Live, interval time.Dur
 				fmt.Fprintf(e.stderr, "%s\nmodhost: serving the mods as they were\n", strings.Join(problems, "\n"))
 				return
 			}
-			load := func() (*host.Host, error) {
-				e.mods, e.installed = append(slices.Clone(own), locked...), locked
-				return e.load()
-			}
-			next, err := live.Prepare(ctx, load, pending)
+			next, err := live.Prepare(ctx, e.load, pending)
 			if err == nil {
 				if err = serve(next); err != nil {
 					next.Close()
@@ -80,9 +68,59 @@ func (e *env) followMods(ctx context.Context, live *host.Live, interval time.Dur
 				fmt.Fprintf(e.stderr, "modhost: reload: %v\nmodhost: serving the mods as they were\n", err)
 				return
 			}
-			fmt.Fprintf(e.stderr, "modhost: reloaded %s\n", strings.Join(pending, ", "))
-			pending, installed = nil, locked
+			what := strings.Join(pending, ", ")
+			if what == "" {
+				what = "the mods of " + modlock.FileName
+			}
+			fmt.Fprintf(e.stderr, "modhost: reloaded %s\n", what)
+			pending = nil
 		})
+}
+
+// ownMods returns the mods given by --mods: those not installed from
+// mods.lock.
+func (e *env) ownMods() []string {
+	var own []string
+	for _, d := range e.mods {
+		if !slices.Contains(e.installed, d) {
+			own = append(own, d)
+		}
+	}
+	return own
+}
+
+// relock resolves mods.lock again: from then on e loads own and the mods
+// it pins. added are the directories of the mods it pins now and did not
+// before (added, or at another version).
+func (e *env) relock(ctx context.Context, own []string) (added []string, err error) {
+	locked, err := lockedMods(ctx, e.stderr)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range locked {
+		if !slices.Contains(e.installed, d) {
+			added = append(added, d)
+		}
+	}
+	e.mods, e.installed = append(slices.Clone(own), locked...), locked
+	return added, nil
+}
+
+// lockFollower is a load function for a server that follows mods.lock:
+// when the file changed since the last load, it is resolved again
+// first. Its calls must not overlap.
+func (e *env) lockFollower(ctx context.Context) func() (*host.Host, error) {
+	own := e.ownMods()
+	last, _ := os.ReadFile(modlock.FileName)
+	return func() (*host.Host, error) {
+		if now, _ := os.ReadFile(modlock.FileName); !bytes.Equal(now, last) {
+			if _, err := e.relock(ctx, own); err != nil {
+				return nil, err
+			}
+			last = now
+		}
+		return e.load()
+	}
 }
 
 // appendNew appends s to list unless list holds it.

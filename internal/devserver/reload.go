@@ -22,14 +22,38 @@ import (
 // generated files are out of date when it begins, edited without go
 // generate, is reloaded at once, as a save would reload it.
 func (s *Server) Watch(ctx context.Context, interval time.Duration) {
-	modreload.Watch(ctx, &modreload.Options{Dirs: s.opts.Dirs, Stale: s.staleDirs(), Interval: interval, Logger: s.opts.Logger},
-		func(dirs []string) {
-			for _, d := range dirs {
-				if err := s.Reload(ctx, d); err != nil {
-					s.opts.Logger.Info("reload failed", "dir", d, "error", err)
+	modreload.Watch(ctx, &modreload.Options{Dirs: s.opts.Dirs, Files: s.opts.Files, Stale: s.staleDirs(), Interval: interval, Logger: s.opts.Logger},
+		func(paths []string) {
+			for _, p := range paths {
+				reload := s.Reload
+				if slices.Contains(s.opts.Files, p) {
+					reload = s.reloadAll
+				}
+				if err := reload(ctx, p); err != nil {
+					s.opts.Logger.Info("reload failed", "path", p, "error", err)
 				}
 			}
 		})
+}
+
+// reloadAll loads every mod afresh, file having changed: the new host
+// serves when it loads, its mods that cannot run shown as at the start;
+// otherwise the old one serves on and the page shows why.
+func (s *Server) reloadAll(ctx context.Context, file string) error {
+	h, err := s.opts.Load()
+	if err == nil {
+		_, err = s.live.Swap(h)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer s.publish("state")
+	if err != nil {
+		s.builds[file] = &buildError{Dir: file, Stage: "load", Problems: lines(err.Error())}
+		return err
+	}
+	delete(s.builds, file)
+	s.reloads++
+	return nil
 }
 
 // staleDirs returns the mod directories whose generated files the host
@@ -91,16 +115,14 @@ func (s *Server) rebuild(ctx context.Context, dir string) *buildError {
 		be.Stage, be.Problems = "build", lines(err.Error())
 		return be
 	}
+	if _, err := s.live.Swap(h); err != nil {
+		be.Stage, be.Problems = "load", []string{err.Error()}
+		return be
+	}
 	s.mu.Lock()
-	old := s.gen
-	s.gen = &generation{h: h}
 	delete(s.builds, dir)
 	s.reloads++
 	s.mu.Unlock()
-	go func() {
-		old.calls.Wait()
-		old.h.Close()
-	}()
 	return nil
 }
 
