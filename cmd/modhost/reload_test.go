@@ -305,3 +305,103 @@ func TestMCPLiveReload(t *testing.T) {
 		})
 	}
 }
+
+// testMCPFollowsLock installs a published mod under modhost mcp by
+// writing mods.lock, then removes it: the client hears each change, and
+// the installed mod's tool is listed and answers while it is pinned.
+// TestInstallScripts runs it, with the greet it prepared.
+func init() { followsLock = testMCPFollowsLock }
+
+func testMCPFollowsLock(t *testing.T, prepared preparedGreet) {
+	t.Parallel()
+	lock, err := os.ReadFile(filepath.Join(filepath.Dir(prepared.modCache), "mods.lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	cmd := modhostCommand(t, "mcp")
+	cmd.Dir = work
+	// Offline, from the module cache modhost get filled.
+	cmd.Env = append(cmd.Env, "GOMODCACHE="+prepared.modCache, "MODKIT_CACHE="+prepared.cache, "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod")
+	var stderr strings.Builder
+	var stderrMu sync.Mutex
+	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
+		stderrMu.Lock()
+		defer stderrMu.Unlock()
+		return stderr.Write(p)
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			stderrMu.Lock()
+			t.Logf("modhost's stderr:\n%s", stderr.String())
+			stderrMu.Unlock()
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	changed := make(chan struct{}, 10)
+	client := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	listed := func() bool {
+		t.Helper()
+		res, err := cs.ListTools(ctx, nil)
+		if err != nil {
+			t.Fatalf("tools/list: %v", err)
+		}
+		for _, tool := range res.Tools {
+			if tool.Name == "greet_hello" {
+				return true
+			}
+		}
+		return false
+	}
+	if listed() {
+		t.Fatal("greet_hello listed before mods.lock pins it")
+	}
+	writeLock := func(data []byte) {
+		t.Helper()
+		tmp := filepath.Join(work, ".mods.lock.tmp")
+		if err := os.WriteFile(tmp, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(work, "mods.lock")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeLock(lock)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no notifications/tools/list_changed after mods.lock pinned a mod")
+	}
+	if !listed() {
+		t.Fatal("greet_hello not listed once mods.lock pins it")
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet_hello", Arguments: map[string]any{"name": "Ada"}})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("greet_hello: got %+v, %v", res, err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "GREETING, Ada!" {
+		t.Errorf("greet_hello: got %q, want GREETING, Ada!", got)
+	}
+	writeLock(nil)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no notifications/tools/list_changed after mods.lock unpinned the mod")
+	}
+	if listed() {
+		t.Error("greet_hello still listed once mods.lock pins nothing")
+	}
+}
+
+// writerFunc is a function as an io.Writer.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
