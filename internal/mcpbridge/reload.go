@@ -72,6 +72,13 @@ func Reload(srv *mcp.Server, next Backend, swap func() error) error {
 	if err := liveChange(old, now); err != nil {
 		return err
 	}
+	for _, name := range changedNames(old.tools, now.tools, toolName) {
+		if t, ok := find(now.tools, name, toolName); ok {
+			if _, _, err := mcpTool(t); err != nil {
+				return err // as NewServer refuses it
+			}
+		}
+	}
 	if err := swap(); err != nil {
 		return err
 	}
@@ -143,7 +150,7 @@ func changedNames[T any](old, now []T, nameOf func(T) string) []string {
 }
 
 // register registers on srv what changed from old to now: liveChange
-// allowed it.
+// allowed it, and every changed tool converts (mcpTool).
 func (br *bridge) register(srv *mcp.Server, old, now *lists) error {
 	direct := directCallsOf(srv)
 	var gone []string
@@ -165,50 +172,40 @@ func (br *bridge) register(srv *mcp.Server, old, now *lists) error {
 	}
 	if len(gone) > 0 {
 		srv.RemoveTools(gone...)
-		for _, name := range gone {
-			if direct != nil {
-				direct.set(name, nil, false)
-			}
+	}
+	for _, name := range gone {
+		if direct != nil {
+			direct.set(name, nil, false)
 		}
 	}
 	fb, _ := br.backend.(FeatureBackend)
 	if fb == nil {
 		return nil
 	}
-	var prompts []string
-	for _, id := range changedNames(old.prompts, now.prompts, promptID) {
-		if p, ok := find(now.prompts, id, promptID); ok {
-			br.addPrompt(srv, fb, p)
-		} else {
-			prompts = append(prompts, id)
-		}
-	}
-	if len(prompts) > 0 {
-		srv.RemovePrompts(prompts...)
-	}
-	var uris []string
-	for _, uri := range changedNames(old.resources, now.resources, resourceURI) {
-		if r, ok := find(now.resources, uri, resourceURI); ok {
-			srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}, br.readHandler(fb))
-		} else {
-			uris = append(uris, uri)
-		}
-	}
-	if len(uris) > 0 {
-		srv.RemoveResources(uris...)
-	}
-	var templates []string
-	for _, uri := range changedNames(old.templates, now.templates, templateURI) {
-		if t, ok := find(now.templates, uri, templateURI); ok {
-			srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}, br.readHandler(fb))
-		} else {
-			templates = append(templates, uri)
-		}
-	}
-	if len(templates) > 0 {
-		srv.RemoveResourceTemplates(templates...)
-	}
+	update(old.prompts, now.prompts, promptID, func(p host.Prompt) { br.addPrompt(srv, fb, p) }, srv.RemovePrompts)
+	update(old.resources, now.resources, resourceURI, func(r host.Resource) {
+		srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}, br.readHandler(fb))
+	}, srv.RemoveResources)
+	update(old.templates, now.templates, templateURI, func(t host.ResourceTemplate) {
+		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}, br.readHandler(fb))
+	}, srv.RemoveResourceTemplates)
 	return nil
+}
+
+// update adds the items of now that are new or changed from old, and
+// removes those gone.
+func update[T any](old, now []T, nameOf func(T) string, add func(T), remove func(...string)) {
+	var gone []string
+	for _, name := range changedNames(old, now, nameOf) {
+		if x, ok := find(now, name, nameOf); ok {
+			add(x)
+		} else {
+			gone = append(gone, name)
+		}
+	}
+	if len(gone) > 0 {
+		remove(gone...)
+	}
 }
 
 // set replaces the direct path's handler of a tool; a nil handler, or a
