@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"sync"
 
 	"github.com/modkit/modkit/manifest"
@@ -96,13 +95,17 @@ func (l *Live) Prepare(ctx context.Context, load func() (*Host, error), changed 
 	if err != nil {
 		return nil, err
 	}
-	isChanged := func(dir string) bool {
-		abs, err := filepath.Abs(dir)
-		return slices.Contains(changed, dir) || err == nil && slices.ContainsFunc(changed, func(c string) bool {
-			a, err := filepath.Abs(c)
-			return err == nil && a == abs
-		})
+	abs := func(dir string) string {
+		if a, err := filepath.Abs(dir); err == nil {
+			return a
+		}
+		return dir
 	}
+	dirs := map[string]bool{}
+	for _, d := range changed {
+		dirs[abs(d)] = true
+	}
+	isChanged := func(dir string) bool { return dirs[abs(dir)] }
 	var errs []error
 	for _, e := range next.Unavailable() {
 		if isChanged(e.Dir) {
