@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -14,17 +15,69 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// swappable serves the tools of one fakeBackend at a time, as a host.Live
-// serves one host.
+// swappable serves the tools of one fakeBackend at a time, and its
+// prompts and resources from one fakeFeatures, as a host.Live serves one
+// host.
 type swappable struct {
-	mu  sync.Mutex
-	cur *fakeBackend
+	mu   sync.Mutex
+	cur  *fakeBackend
+	feat *fakeFeatures
 }
 
 func (s *swappable) now() *fakeBackend {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.cur
+}
+
+func (s *swappable) features() *fakeFeatures {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.feat == nil {
+		return &fakeFeatures{}
+	}
+	return s.feat
+}
+
+func (s *swappable) Resources() []host.Resource { return s.features().Resources() }
+func (s *swappable) ResourceTemplates() []host.ResourceTemplate {
+	return s.features().ResourceTemplates()
+}
+func (s *swappable) ReadResource(ctx context.Context, uri string, session sdk.Session) (*host.ResourceResult, error) {
+	return s.features().ReadResource(ctx, uri, session)
+}
+func (s *swappable) SubscribeResource(context.Context, string) error { return nil }
+func (s *swappable) OnResourceUpdated(func(host.ResourceUpdate)) func() {
+	return func() {}
+}
+func (s *swappable) Prompts() []host.Prompt { return s.features().Prompts() }
+func (s *swappable) GetPromptAsking(ctx context.Context, req *host.PromptRequest) (*host.PromptResult, error) {
+	return s.features().GetPromptAsking(ctx, req)
+}
+func (s *swappable) Complete(context.Context, *host.CompleteRequest) (sdk.Completion, error) {
+	return sdk.Completion{}, nil
+}
+
+// fakeFeatures are fixed prompts and resources; a resource reads as its
+// URI, a prompt gives its description.
+type fakeFeatures struct {
+	prompts   []host.Prompt
+	resources []host.Resource
+}
+
+func (f *fakeFeatures) Resources() []host.Resource                 { return f.resources }
+func (f *fakeFeatures) ResourceTemplates() []host.ResourceTemplate { return nil }
+func (f *fakeFeatures) Prompts() []host.Prompt                     { return f.prompts }
+func (f *fakeFeatures) ReadResource(_ context.Context, uri string, _ sdk.Session) (*host.ResourceResult, error) {
+	return &host.ResourceResult{Mod: "m", URI: uri, ResourceContents: sdk.ResourceContents{Text: uri}}, nil
+}
+func (f *fakeFeatures) GetPromptAsking(_ context.Context, req *host.PromptRequest) (*host.PromptResult, error) {
+	for _, p := range f.prompts {
+		if p.ID == req.ID {
+			return &host.PromptResult{Mod: "m", Description: p.Description}, nil
+		}
+	}
+	return nil, fmt.Errorf("no prompt %s", req.ID)
 }
 
 func (s *swappable) Tools(agent string) ([]host.Tool, error) { return s.now().Tools(agent) }
@@ -134,5 +187,69 @@ func TestReload(t *testing.T) {
 	}
 	if names := changedNames(next.tools, refused.tools, toolName); !slices.Equal(names, []string{"t_d"}) {
 		t.Errorf("changedNames: got %v, want [t_d]", names)
+	}
+}
+
+// TestReloadFeatures changes a prompt, and replaces a resource with
+// another, under a session: it hears both lists changed and lists them
+// new.
+func TestReloadFeatures(t *testing.T) {
+	prompt := func(description string) host.Prompt {
+		return host.Prompt{Mod: "m", SlashCommand: manifest.SlashCommand{ID: "p", Description: description}}
+	}
+	resource := func(uri string) host.Resource {
+		return host.Resource{Mod: "m", Resource: manifest.Resource{URI: uri, Name: "r", Description: "A resource."}}
+	}
+	b := &swappable{cur: fakeTools(), feat: &fakeFeatures{prompts: []host.Prompt{prompt("One.")}, resources: []host.Resource{resource("m://one")}}}
+	srv, err := NewServer(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompts, resources := make(chan struct{}, 10), make(chan struct{}, 10)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{
+		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { prompts <- struct{}{} },
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { resources <- struct{}{} },
+	}).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	caps := cs.InitializeResult().Capabilities
+	if caps.Prompts == nil || !caps.Prompts.ListChanged || caps.Resources == nil || !caps.Resources.ListChanged {
+		t.Errorf("capabilities: got prompts %+v, resources %+v, want listChanged on both", caps.Prompts, caps.Resources)
+	}
+
+	next := &fakeFeatures{prompts: []host.Prompt{prompt("Two.")}, resources: []host.Resource{resource("m://two")}}
+	nextBackend := &swappable{cur: b.now(), feat: next}
+	err = Reload(srv, nextBackend, func() error {
+		b.mu.Lock()
+		b.feat = next
+		b.mu.Unlock()
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-prompts
+	<-resources
+	pl, err := cs.ListPrompts(t.Context(), nil)
+	if err != nil || len(pl.Prompts) != 1 || pl.Prompts[0].Description != "Two." {
+		t.Errorf("prompts/list: got %+v, %v, want p: Two.", pl, err)
+	}
+	rl, err := cs.ListResources(t.Context(), nil)
+	if err != nil || len(rl.Resources) != 1 || rl.Resources[0].URI != "m://two" {
+		t.Errorf("resources/list: got %+v, %v, want m://two alone", rl, err)
+	}
+	got, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "m://two"})
+	if err != nil || len(got.Contents) != 1 || got.Contents[0].Text != "m://two" {
+		t.Errorf("resources/read of the new resource: got %+v, %v", got, err)
 	}
 }
