@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -244,7 +245,7 @@ func (s *Server) snapshot() *stateJSON {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
 	}
 	s.mu.Lock()
-	for _, d := range s.opts.Dirs {
+	for _, d := range append(slices.Clone(s.opts.Dirs), s.opts.Files...) {
 		if b := s.builds[d]; b != nil {
 			st.Builds = append(st.Builds, b)
 		}
