@@ -286,6 +286,17 @@
 // the temporary directory) is removed when the process ends; directories
 // left by a host that died are removed by the next host to start a mod.
 //
+// # Serving while mods change
+//
+// A host's mods are fixed at [Load]. A server that follows its mods'
+// sources serves from a [Live]: [Live.Prepare] loads the mods afresh and
+// builds and starts the changed ones, so that a broken edit is found
+// while the old host serves on; [Live.Swap] then serves every new call
+// from the new host, while the calls under way finish on the old one,
+// which closes once the last of them ends. Live has Host's listing and
+// calling methods, each run on the host of the moment; [Live.Hold] keeps
+// one host for work of several steps.
+//
 // # Words
 //
 // A call's status ([Status]) is completed, failed, cancelled, denied or

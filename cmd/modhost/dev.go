@@ -7,6 +7,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"os/exec"
@@ -14,8 +15,8 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/devserver"
+	"github.com/modkit/modkit/internal/modlock"
 )
 
 // pollInterval is how often modhost dev looks for edits of the mods'
@@ -68,8 +69,11 @@ func runDev(ctx context.Context, e *env, args []string) int {
 		Session: e.session("modhost-dev"),
 		Agent:   e.agent,
 		Dirs:    e.mods,
-		Load:    func() (*host.Host, error) { return e.load() },
+		Load:    e.lockFollower(ctx),
+		Files:   []string{modlock.FileName},
 		Spans:   spans,
+		// A failed reload is shown on the page, and said on stderr.
+		Logger: slog.New(e.logHandler(slog.LevelInfo)),
 	})
 	if err != nil {
 		ln.Close()

@@ -133,6 +133,15 @@
 // stdout the client closed, SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels the calls in flight at
 // once and stops the mods within a second.
 //
+// mcp follows its mods while it serves (--watch=false turns it off): an
+// edit of a --mods source is generated, built and swapped in, and so is a
+// change of ./mods.lock, without a restart. Calls in flight end on the old
+// mod process, new ones go to the new; clients are sent
+// notifications/tools/list_changed (prompts, resources likewise). A change
+// that does not build keeps the old version serving, and stderr says why,
+// file:line:col. modhost dev reloads the same way, showing a failed build
+// on the page.
+//
 // A mod that cannot run (its directory does not load, its generated files
 // are out of date, it does not build, the cache is refused: writable by
 // others, or read-only) never stops the others: modhost says why on stderr,

@@ -139,6 +139,9 @@ func TestInstallScripts(t *testing.T) {
 		t.Fatal(err)
 	}
 	prepared := prepareGreet(t, root)
+	if followsLock != nil {
+		t.Run("mcp follows mods.lock", func(t *testing.T) { followsLock(t, prepared) })
+	}
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/install",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -183,6 +186,10 @@ func TestInstallScripts(t *testing.T) {
 		},
 	})
 }
+
+// followsLock, where set (reload_test.go, on Linux), is a test of modhost
+// mcp that needs the prepared greet.
+var followsLock func(t *testing.T, prepared preparedGreet)
 
 // preparedGreet is greet v1.0.0 fetched into a module cache and built
 // into a MODKIT_CACHE, which the scripts may share.

@@ -49,6 +49,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	authClaims := fs.String("auth-claims", "", "with --auth-issuer, pass these access token claims, comma-separated (`email,groups`), on to tool handlers (sdk.ToolContext.Caller), beside the subject, client id and scopes they always get; never the token")
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
+	watch := fs.Bool("watch", true, "follow the mods: serve an edit of a --mods source, or a change of mods.lock, without a restart (a build that fails keeps the old version serving)")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -116,7 +117,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.fail(err)
 	}
-	defer h.Close()
+	live := host.NewLive(h)
+	defer live.Close()
 	var auth *mcpauth.Resource
 	if *authIssuer != "" {
 		tools, err := h.Tools(e.agent)
@@ -137,7 +139,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 			return e.fail(usagef("mcp: %v", err))
 		}
 	}
-	srv, err := mcpbridge.NewServer(h, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
+	srv, err := mcpbridge.NewServer(live, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
 		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease,
 		TaskMaxLive: *taskMaxLive, TaskMaxBytes: *taskMaxBytes, Scopes: e.scopes, Audit: auditLog})
 	if err != nil {
@@ -160,12 +162,17 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
+	if *watch {
+		e.followMods(ctx, live, watchInterval, func(next *host.Host) error {
+			return srv.Reload(next, func() error { _, err := live.Swap(next); return err })
+		})
+	}
 	if *addr == "" {
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
 			SessionTimeout: *sessionTimeout, MaxSessions: *maxSessions, Auth: auth, RateLimit: limiter,
-		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(h, e.requireConfinement) }}, tel.MetricsHandler())
+		}, &serveOptions{drain: *drain, storeGrace: *storeGrace, ready: func() error { return modsReady(live.Host(), e.requireConfinement) }}, tel.MetricsHandler())
 	}
 	if err != nil {
 		return e.fail(fmt.Errorf("mcp: %w", err))

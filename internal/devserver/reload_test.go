@@ -3,14 +3,19 @@ package devserver_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/devserver"
 	"github.com/modkit/modkit/internal/testenv"
 )
@@ -290,5 +295,68 @@ func TestWatchRegeneratesStale(t *testing.T) {
 	<-stateEvents
 	if o := f.outcome(f.call("reloady_echo", `{"text":"s"}`, "")); o["text"] != "v2 s" {
 		t.Errorf("after Watch began: got %v, want v2 s", o)
+	}
+}
+
+// TestWatchFiles follows a file such as mods.lock: a change loads every
+// mod afresh; a load that fails keeps the old host serving and shows why
+// until a change loads.
+func TestWatchFiles(t *testing.T) {
+	t.Parallel()
+	lock := filepath.Join(t.TempDir(), "mods.lock")
+	var loadErr atomic.Pointer[error]
+	load := func() (*host.Host, error) {
+		if err := loadErr.Load(); err != nil {
+			return nil, *err
+		}
+		return host.Load(nil, &host.Options{CacheDir: cacheDir, Progress: io.Discard})
+	}
+	h, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewUnstartedServer(nil)
+	srv, err := devserver.New(h, &devserver.Options{Token: token, Addr: ts.Listener.Addr().String(), Load: load, Files: []string{lock}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts.Config.Handler = srv
+	ts.Start()
+	t.Cleanup(func() {
+		ts.Close()
+		srv.Close()
+	})
+	f := &fixture{t: t, srv: srv, ts: ts}
+	stateEvents := f.subscribe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv.Watch(ctx, 20*time.Millisecond)
+	var st struct {
+		Builds []struct {
+			Dir, Stage string
+			Problems   []string
+		}
+		Reloads int
+	}
+
+	failed := errors.New("mods.lock: example.com/greet v9.9.9: not found")
+	loadErr.Store(&failed)
+	if err := os.WriteFile(lock, []byte("one\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-stateEvents
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Builds) != 1 || st.Builds[0].Dir != lock || len(st.Builds[0].Problems) != 1 || st.Builds[0].Problems[0] != failed.Error() || st.Reloads != 0 {
+		t.Errorf("a load that fails: got %+v, want its error shown for %s, no reload", st, lock)
+	}
+
+	loadErr.Store(nil)
+	if err := os.WriteFile(lock, []byte("two\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	<-stateEvents
+	f.decode("GET", "/api/state", nil, http.StatusOK, &st)
+	if len(st.Builds) != 0 || st.Reloads != 1 {
+		t.Errorf("a load that succeeds: got %+v, want one reload and no error", st)
 	}
 }

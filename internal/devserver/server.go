@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 
@@ -33,6 +34,9 @@ type Options struct {
 	Dirs []string
 	// Load loads the mods in Dirs afresh; live reload calls it.
 	Load func() (*host.Host, error)
+	// Files are more files Watch follows, such as mods.lock: a change of
+	// one loads every mod afresh with Load.
+	Files []string
 	// Logger receives the server's errors; nil discards them.
 	Logger *slog.Logger
 	// Spans, when set, keeps the spans of the page's calls, which it shows
@@ -48,7 +52,7 @@ type Server struct {
 	mux   *http.ServeMux
 
 	mu      sync.Mutex
-	gen     *generation
+	live    *host.Live
 	calls   map[string]*call
 	order   []*call
 	next    int
@@ -56,12 +60,6 @@ type Server struct {
 	subs    map[chan string]bool   // /api/events subscribers
 	reloads int                    // reloads that replaced the host
 	version int                    // events published so far
-}
-
-// generation is one loaded host and the calls running on it.
-type generation struct {
-	h     *host.Host
-	calls sync.WaitGroup
 }
 
 // buildError is why a mod's last reload failed.
@@ -80,8 +78,11 @@ func New(h *host.Host, opts *Options) (*Server, error) {
 	if opts == nil || opts.Token == "" {
 		return nil, errors.New("devserver: a token is required")
 	}
-	s := &Server{opts: *opts, gen: &generation{h: h}, calls: map[string]*call{},
+	s := &Server{opts: *opts, calls: map[string]*call{},
 		builds: map[string]*buildError{}, subs: map[chan string]bool{}}
+	if h != nil { // tests of the handler alone give none
+		s.live = host.NewLive(h)
+	}
 	if s.opts.Logger == nil {
 		s.opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -144,23 +145,20 @@ func allowedHosts(addr string) (map[string]bool, error) {
 
 // host returns the current host and marks a call on it begun; done ends
 // it.
-func (s *Server) host() (h *host.Host, done func()) {
-	s.mu.Lock()
-	g := s.gen
-	g.calls.Add(1)
-	s.mu.Unlock()
-	return g.h, g.calls.Done
-}
+func (s *Server) host() (h *host.Host, done func()) { return s.live.Hold() }
 
-// Close closes the host.
+// Close closes the hosts: the current one and those whose calls are
+// finishing.
 func (s *Server) Close() error {
 	s.mu.Lock()
-	g := s.gen
 	for _, c := range s.order {
 		c.cancel()
 	}
 	s.mu.Unlock()
-	return g.h.Close()
+	if s.live == nil {
+		return nil
+	}
+	return s.live.Close()
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -247,7 +245,7 @@ func (s *Server) snapshot() *stateJSON {
 		st.Unavailable = append(st.Unavailable, unavailableJSON{Dir: e.Dir, Mod: e.Mod, Reason: e.Reason, Error: e.Error()})
 	}
 	s.mu.Lock()
-	for _, d := range s.opts.Dirs {
+	for _, d := range append(slices.Clone(s.opts.Dirs), s.opts.Files...) {
 		if b := s.builds[d]; b != nil {
 			st.Builds = append(st.Builds, b)
 		}

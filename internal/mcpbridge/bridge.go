@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -113,6 +114,8 @@ type Server struct {
 	direct *directCalls
 	// tasks runs the calls that become tasks (tasks.go).
 	tasks *taskRunner
+	// reloading serializes Reload (reload.go).
+	reloading sync.Mutex
 }
 
 // Connect serves one session of the server over t, as
@@ -158,8 +161,9 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 		// must declare what the server answers.
 		Capabilities: &mcp.ServerCapabilities{
 			Logging: &mcp.LoggingCapabilities{},
-			Tools:   &mcp.ToolCapabilities{},
-			Prompts: &mcp.PromptCapabilities{},
+			// The lists change when a mod is reloaded (Reload).
+			Tools:   &mcp.ToolCapabilities{ListChanged: true},
+			Prompts: &mcp.PromptCapabilities{ListChanged: true},
 			// Tasks are served on streamable HTTP to clients of 2026-07-28.
 			Extensions: map[string]any{TasksExtension: map[string]any{}},
 		},

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -29,7 +30,8 @@ import (
 // directCalls are what the direct path serves of one server.
 type directCalls struct {
 	// handlers are the tools/call handlers of the tools it may serve, by
-	// name.
+	// name; a reload changes them under mu (reload.go).
+	mu       sync.RWMutex
 	handlers map[string]mcp.ToolHandler
 	// impl is the server's name and version, which each result's _meta
 	// carries.
@@ -69,7 +71,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok {
 		return false
 	}
-	handler, ok := calls.handlers[p.Name]
+	handler, ok := calls.handler(p.Name)
 	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}

@@ -41,13 +41,13 @@ const revisionStateless = "2026-07-28"
 
 // featureOptions sets the server options resources, prompts and
 // completions need: the completion handler, subscriptions, and the
-// capabilities (no list changes: the lists are the manifests').
+// capabilities (the lists change when a mod is reloaded: Reload).
 func (br *bridge) featureOptions(fb FeatureBackend, opts *mcp.ServerOptions) {
 	if fb == nil {
 		return
 	}
 	if len(fb.Resources()) > 0 || len(fb.ResourceTemplates()) > 0 {
-		opts.Capabilities.Resources = &mcp.ResourceCapabilities{}
+		opts.Capabilities.Resources = &mcp.ResourceCapabilities{ListChanged: true}
 		opts.SubscribeHandler = func(ctx context.Context, req *mcp.SubscribeRequest) error {
 			uri := req.Params.URI
 			if _, ok := br.apps[uri]; ok {
@@ -58,7 +58,7 @@ func (br *bridge) featureOptions(fb FeatureBackend, opts *mcp.ServerOptions) {
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
 	if len(fb.Prompts()) > 0 {
-		opts.Capabilities.Prompts = &mcp.PromptCapabilities{}
+		opts.Capabilities.Prompts = &mcp.PromptCapabilities{ListChanged: true}
 	}
 	if completes(fb) {
 		opts.CompletionHandler = br.completionHandler(fb)

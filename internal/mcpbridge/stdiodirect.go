@@ -88,7 +88,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	if sessionless {
 		answer.serverInfo = d.calls.impl
 	}
-	handler, ok := d.calls.handlers[p.Name]
+	handler, ok := d.calls.handler(p.Name)
 	if !ok {
 		return false
 	}
