@@ -112,9 +112,10 @@ type PlainTool[In any] struct {
 	// action of any other kind fails the call. Only Run emits them: a
 	// client's answer carries none.
 	ClientActions []ClientActionType
-	// Client lets the client application run the tool (see "Client-executed
-	// tools" in the package doc): a call goes to the client's handler when
-	// it has one for the tool, and to Run otherwise. With Client set, Run
+	// Client lets the client application run the tool (see
+	// Example_clientTool and the repository's docs/calls.md): a call goes
+	// to the client's handler when it has one for the tool, and to Run
+	// otherwise. With Client set, Run
 	// may be nil: then only a client runs the tool, and it lists no
 	// ClientActions.
 	Client bool
