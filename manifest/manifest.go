@@ -37,6 +37,9 @@ type Manifest struct {
 	DisplayName string `json:"displayName"`
 	// Description says what the mod is for.
 	Description string `json:"description"`
+	// Icons stand for the mod in a client's interface, and for its tools
+	// that have none of their own.
+	Icons []Icon `json:"icons,omitempty"`
 	// GoPackage is the import path of the package the manifest was generated from.
 	GoPackage string `json:"goPackage"`
 	// SourceHash is "sha256:<hex>" over the Go sources the manifest was generated from.
@@ -85,6 +88,8 @@ type Tool struct {
 	Description string `json:"description"`
 	// Activity is the present-tense label shown while the tool runs.
 	Activity string `json:"activity,omitempty"`
+	// Icons stand for the tool in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 	// Kind is plain or rendered.
 	Kind ToolKind `json:"kind"`
 	// InputSchema is the JSON Schema (draft 2020-12) of the tool's input.

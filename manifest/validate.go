@@ -113,11 +113,13 @@ func Validate(m *Manifest) error {
 		v.add("sourceHash", fmt.Sprintf("%q is not sha256:<64 hex digits>", m.SourceHash))
 	}
 
+	v.icons("", m.Icons)
 	tools := map[string]int{}
 	for i, t := range m.Tools {
 		entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
 		v.named(toolIdent, "tools", i, entry, t.Name, tools)
 		v.described(ruleToolDescription, "tools", i, "description", entry, t.Description)
+		v.icons(entry, t.Icons)
 		v.scopes(ruleToolScope, "tools", i, entry, t.Scopes)
 		switch t.Kind {
 		case KindPlain:

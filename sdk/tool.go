@@ -99,6 +99,9 @@ type PlainTool[In any] struct {
 	// Activity is a present-tense label ending in an ellipsis, shown while the
 	// tool runs: "Counting words…".
 	Activity string
+	// Icons stand for the tool in a client's interface; the mod's when
+	// empty.
+	Icons []Icon
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
@@ -193,6 +196,9 @@ type RenderedTool[In, Out any] struct {
 	Description string
 	// Activity is a present-tense label ending in an ellipsis.
 	Activity string
+	// Icons stand for the tool in a client's interface; the mod's when
+	// empty.
+	Icons []Icon
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
 	// Run does the work and returns the typed result; modgen requires it

@@ -27,13 +27,15 @@ type Mod struct {
 	IDPos       token.Pos
 	DisplayName string
 	Description string
-	Tools       []Tool
-	Commands    []Command
-	Slash       []Slash
-	Resources   []Resource
-	Templates   []ResourceTemplate
-	Hooks       []Hook
-	Agents      []Agent
+	// Icons are Metadata.Icons.
+	Icons     []Icon
+	Tools     []Tool
+	Commands  []Command
+	Slash     []Slash
+	Resources []Resource
+	Templates []ResourceTemplate
+	Hooks     []Hook
+	Agents    []Agent
 	// Permissions are the declared ones; nil when the mod declares none.
 	Permissions *Permissions
 }
@@ -45,6 +47,7 @@ type Tool struct {
 	Title       Str
 	Description Str
 	Activity    Str
+	Icons       []Icon
 	// Annotations are the declared ones, nil when none are.
 	Annotations *Annotations
 	Rendered    bool
@@ -320,7 +323,10 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 				return
 			}
 			var id, name, desc Str
-			r.read(md, "Metadata.", fields{"ID": r.text(&id), "DisplayName": r.text(&name), "Description": r.text(&desc)})
+			r.read(md, "Metadata.", fields{
+				"ID": r.text(&id), "DisplayName": r.text(&name), "Description": r.text(&desc),
+				"Icons": func(v ast.Expr, what string) { m.Icons = each(r, v, what, r.readIcon) },
+			})
 			m.ID, m.IDPos, m.DisplayName, m.Description = id.Value, id.Pos, name.Value, desc.Value
 		},
 		"AI": func(v ast.Expr, what string) {
@@ -403,6 +409,7 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		"Description": r.text(&t.Description),
 		"Title":       r.text(&t.Title),
 		"Activity":    r.text(&t.Activity),
+		"Icons":       func(v ast.Expr, what string) { t.Icons = each(r, v, what, r.readIcon) },
 		"Annotations": func(v ast.Expr, what string) {
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Annotations = r.annotations(v)
