@@ -205,6 +205,7 @@ type Agent struct {
 // Clone returns a deep copy of m: changing one never changes the other.
 func (m *Manifest) Clone() *Manifest {
 	c := *m
+	c.Icons = cloneIcons(m.Icons)
 	c.Tools = cloneEach(m.Tools, Tool.Clone)
 	c.Commands = slices.Clone(m.Commands)
 	c.SlashCommands = cloneEach(m.SlashCommands, func(s SlashCommand) SlashCommand {
@@ -234,7 +235,15 @@ func (t Tool) Clone() Tool {
 		t.Approval = &a
 	}
 	t.ClientActions = slices.Clone(t.ClientActions)
+	t.Icons = cloneIcons(t.Icons)
 	return t
+}
+
+func cloneIcons(icons []Icon) []Icon {
+	return cloneEach(icons, func(ic Icon) Icon {
+		ic.Sizes = slices.Clone(ic.Sizes)
+		return ic
+	})
 }
 
 func cloneEach[T any](xs []T, clone func(T) T) []T {
