@@ -45,9 +45,8 @@
 // activity labels must be constants written in place, because modgen reads
 // them from the source without running anything. Handlers (Run functions)
 // may be any function, usually named functions declared in the package.
-// A mod package must not import gRPC or the host: the serving code lives in
-// the separate package sdk/serve. Mod.Activate, when set, runs once when
-// the mod process starts.
+// A mod package imports neither gRPC nor the host (sdk/serve serves it).
+// Mod.Activate, when set, runs once when the mod process starts.
 //
 // # Tools
 //
@@ -65,10 +64,11 @@
 // label is present tense and ends with an ellipsis. Say plainly when there
 // is nothing ("No notes in 214 files." beats an empty list); a result that
 // explains a problem is better than an error, which the model reads as
-// "Tool failed: <message>". A Title names the tool for people, and
-// [Annotations] say what it does to the world, for clients that decide
-// whether to ask before a call; declare them truthfully (modgen warns when
-// a tool whose name sounds like it writes declares none).
+// "Tool failed: <message>". A Title names the tool for people, [Icon]s
+// picture it (a File modgen embeds, or an https URL; the mod's Icons when
+// it has none), and [Annotations] say what it does to the world, for
+// clients that decide whether to ask before a call; declare them
+// truthfully (modgen warns when a tool that sounds like it writes has none).
 //
 // A tool's input is a Go struct: its json tags, doc comments and
 // jsonschema tags become the input schema the model sees (JSON Schema
@@ -120,8 +120,8 @@
 //   - Ask, AskURL and AskAll: questions to a person mid-call (below).
 //   - Act and ResourceUpdated: client actions, and a resource that changed.
 //
-// Nothing in the context works after Run returns; never keep it. Spans
-// started from Context nest under the host's trace (Example_tracing).
+// Nothing in the context works after Run returns; never keep it. Spans from
+// Context nest under the host's trace (Example_tracing).
 //
 // # Questions, approval and tasks
 //
