@@ -79,8 +79,7 @@ func logExporter(ctx context.Context, o *Options) (sdklog.Exporter, error) {
 	case "console":
 		return stdoutlog.New(stdoutlog.WithWriter(o.Console))
 	case "otlp":
-		switch proto := o.Getenv("OTEL_EXPORTER_OTLP_LOGS_PROTOCOL"); {
-		case proto == "grpc", proto == "" && o.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+		if otlpProtocol(o.Getenv, "LOGS") == "grpc" {
 			return otlploggrpc.New(ctx)
 		}
 		return otlploghttp.New(ctx)

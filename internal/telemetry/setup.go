@@ -177,8 +177,7 @@ func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error
 	case "console":
 		return stdouttrace.New(stdouttrace.WithWriter(o.Console))
 	case "otlp":
-		switch proto := o.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"); {
-		case proto == "grpc", proto == "" && o.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+		if otlpProtocol(o.Getenv, "TRACES") == "grpc" {
 			return otlptracegrpc.New(ctx)
 		}
 		return otlptracehttp.New(ctx)
