@@ -7,8 +7,8 @@
 // Example_validate, Example_clientActions, Example_questions,
 // Example_cannotAsk, Example_approval, Example_task, Example_clientTool,
 // Example_command, Example_prompt, Example_resources, Example_agentsAndHooks,
-// Example_permissions and Example_tracing, and sdk/modtest's examples test
-// them. Two pages of the repository's docs directory hold the reference:
+// Example_permissions and Example_tracing; sdk/modtest's examples test a
+// mod. Two pages of the repository's docs directory hold the reference:
 // docs/schemas.md (how an input type becomes a schema and a validator) and
 // docs/calls.md (what a call does with questions, approval, client tools,
 // client actions and tasks under each front end).
