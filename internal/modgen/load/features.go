@@ -30,77 +30,65 @@ type ResourceTemplate struct {
 }
 
 // readSlash reads an sdk.SlashCommand literal.
-func (r *reader) readSlash(el ast.Expr) (Slash, bool) {
-	cl, ok := r.lit(el, "a slash command")
-	if !ok {
-		return Slash{}, false
-	}
-	s := Slash{Pos: cl.Pos()}
-	r.read(cl, "slash command ", fields{
-		"ID":          r.text(&s.ID),
-		"Title":       r.text(&s.Title),
-		"Description": r.text(&s.Description),
-		"Arguments":   func(v ast.Expr, what string) { s.Args = each(r, v, what, r.readArg) },
-		"Run":         r.handler(&s.HasRun),
-		"Prompt":      r.handler(&s.HasPrompt),
-		"Complete":    r.handler(&s.HasComplete),
-		"Scopes":      r.texts(&s.Scopes, "slash command scope"),
+func (r *reader) readSlash(e ast.Expr) (Slash, bool) {
+	return readDecl(r, e, "a slash command", func(s *Slash, cl *ast.CompositeLit) {
+		s.Pos = cl.Pos()
+		r.read(cl, "slash command ", fields{
+			"ID":          r.text(&s.ID),
+			"Title":       r.text(&s.Title),
+			"Description": r.text(&s.Description),
+			"Arguments":   func(v ast.Expr, what string) { s.Args = each(r, v, what, r.readArg) },
+			"Run":         r.handler(&s.HasRun),
+			"Prompt":      r.handler(&s.HasPrompt),
+			"Complete":    r.handler(&s.HasComplete),
+			"Scopes":      r.texts(&s.Scopes, "slash command scope"),
+		})
+		declaredAt(cl.Pos(), &s.Description)
 	})
-	declaredAt(cl.Pos(), &s.Description)
-	return s, true
 }
 
 // readArg reads an sdk.PromptArgument literal.
 func (r *reader) readArg(e ast.Expr) (Arg, bool) {
-	cl, ok := r.lit(e, "a slash command argument")
-	if !ok {
-		return Arg{}, false
-	}
-	a := Arg{Pos: cl.Pos()}
-	r.read(cl, "argument ", fields{
-		"Name":        r.text(&a.Name),
-		"Description": r.text(&a.Description),
-		"Required":    r.flag(&a.Required),
+	return readDecl(r, e, "a slash command argument", func(a *Arg, cl *ast.CompositeLit) {
+		a.Pos = cl.Pos()
+		r.read(cl, "argument ", fields{
+			"Name":        r.text(&a.Name),
+			"Description": r.text(&a.Description),
+			"Required":    r.flag(&a.Required),
+		})
+		declaredAt(cl.Pos(), &a.Name)
 	})
-	declaredAt(cl.Pos(), &a.Name)
-	return a, true
 }
 
 // readResource reads an sdk.Resource literal.
 func (r *reader) readResource(e ast.Expr) (Resource, bool) {
-	cl, ok := r.lit(e, "a resource")
-	if !ok {
-		return Resource{}, false
-	}
-	res := Resource{Pos: cl.Pos()}
-	r.read(cl, "resource ", fields{
-		"URI":         r.text(&res.URI),
-		"Name":        r.text(&res.Name),
-		"Title":       r.text(&res.Title),
-		"Description": r.text(&res.Description),
-		"MIMEType":    r.text(&res.MIMEType),
-		"Read":        r.handler(&res.HasRead),
+	return readDecl(r, e, "a resource", func(res *Resource, cl *ast.CompositeLit) {
+		res.Pos = cl.Pos()
+		r.read(cl, "resource ", fields{
+			"URI":         r.text(&res.URI),
+			"Name":        r.text(&res.Name),
+			"Title":       r.text(&res.Title),
+			"Description": r.text(&res.Description),
+			"MIMEType":    r.text(&res.MIMEType),
+			"Read":        r.handler(&res.HasRead),
+		})
+		declaredAt(cl.Pos(), &res.URI, &res.Name, &res.Description, &res.MIMEType)
 	})
-	declaredAt(cl.Pos(), &res.URI, &res.Name, &res.Description, &res.MIMEType)
-	return res, true
 }
 
 // readTemplate reads an sdk.ResourceTemplate literal.
 func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
-	cl, ok := r.lit(e, "a resource template")
-	if !ok {
-		return ResourceTemplate{}, false
-	}
-	t := ResourceTemplate{Pos: cl.Pos()}
-	r.read(cl, "resource template ", fields{
-		"URITemplate": r.text(&t.URITemplate),
-		"Name":        r.text(&t.Name),
-		"Title":       r.text(&t.Title),
-		"Description": r.text(&t.Description),
-		"MIMEType":    r.text(&t.MIMEType),
-		"Read":        r.handler(&t.HasRead),
-		"Complete":    r.handler(&t.HasComplete),
+	return readDecl(r, e, "a resource template", func(t *ResourceTemplate, cl *ast.CompositeLit) {
+		t.Pos = cl.Pos()
+		r.read(cl, "resource template ", fields{
+			"URITemplate": r.text(&t.URITemplate),
+			"Name":        r.text(&t.Name),
+			"Title":       r.text(&t.Title),
+			"Description": r.text(&t.Description),
+			"MIMEType":    r.text(&t.MIMEType),
+			"Read":        r.handler(&t.HasRead),
+			"Complete":    r.handler(&t.HasComplete),
+		})
+		declaredAt(cl.Pos(), &t.URITemplate, &t.Name, &t.Description, &t.MIMEType)
 	})
-	declaredAt(cl.Pos(), &t.URITemplate, &t.Name, &t.Description, &t.MIMEType)
-	return t, true
 }

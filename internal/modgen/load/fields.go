@@ -77,3 +77,15 @@ func declaredAt(pos token.Pos, ss ...*Str) {
 		}
 	}
 }
+
+// readDecl reads the literal e of one kind of declaration into a new
+// value: what names the kind when e is no literal ("a hook"), and into
+// reads the literal's fields into the value.
+func readDecl[T any](r *reader, e ast.Expr, what string, into func(x *T, cl *ast.CompositeLit)) (T, bool) {
+	var x T
+	cl, ok := r.lit(e, what)
+	if ok {
+		into(&x, cl)
+	}
+	return x, ok
+}

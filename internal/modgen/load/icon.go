@@ -14,17 +14,14 @@ type Icon struct {
 
 // readIcon reads an sdk.Icon literal.
 func (r *reader) readIcon(e ast.Expr) (Icon, bool) {
-	cl, ok := r.lit(e, "an icon")
-	if !ok {
-		return Icon{}, false
-	}
-	ic := Icon{Pos: cl.Pos()}
-	r.read(cl, "icon ", fields{
-		"File":     r.text(&ic.File),
-		"URL":      r.text(&ic.URL),
-		"MIMEType": r.text(&ic.MIMEType),
-		"Sizes":    r.texts(&ic.Sizes, "icon size"),
-		"Theme":    r.text(&ic.Theme),
+	return readDecl(r, e, "an icon", func(ic *Icon, cl *ast.CompositeLit) {
+		ic.Pos = cl.Pos()
+		r.read(cl, "icon ", fields{
+			"File":     r.text(&ic.File),
+			"URL":      r.text(&ic.URL),
+			"MIMEType": r.text(&ic.MIMEType),
+			"Sizes":    r.texts(&ic.Sizes, "icon size"),
+			"Theme":    r.text(&ic.Theme),
+		})
 	})
-	return ic, true
 }

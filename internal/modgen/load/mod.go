@@ -346,39 +346,30 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 
 // readCommand reads an sdk.Command literal.
 func (r *reader) readCommand(e ast.Expr) (Command, bool) {
-	cl, ok := r.lit(e, "a command")
-	if !ok {
-		return Command{}, false
-	}
-	c := Command{Pos: cl.Pos()}
-	r.read(cl, "command ", fields{"ID": r.text(&c.ID), "Title": r.text(&c.Title), "Run": r.handler(&c.HasRun)})
-	return c, true
+	return readDecl(r, e, "a command", func(c *Command, cl *ast.CompositeLit) {
+		c.Pos = cl.Pos()
+		r.read(cl, "command ", fields{"ID": r.text(&c.ID), "Title": r.text(&c.Title), "Run": r.handler(&c.HasRun)})
+	})
 }
 
 // readHook reads an sdk.Hook literal.
 func (r *reader) readHook(e ast.Expr) (Hook, bool) {
-	cl, ok := r.lit(e, "a hook")
-	if !ok {
-		return Hook{}, false
-	}
-	h := Hook{Pos: cl.Pos()}
-	r.read(cl, "hook ", fields{"BeforeAction": r.text(&h.BeforeAction), "Run": r.handler(&h.HasRun)})
-	return h, true
+	return readDecl(r, e, "a hook", func(h *Hook, cl *ast.CompositeLit) {
+		h.Pos = cl.Pos()
+		r.read(cl, "hook ", fields{"BeforeAction": r.text(&h.BeforeAction), "Run": r.handler(&h.HasRun)})
+	})
 }
 
 // readAgent reads an sdk.Agent literal.
 func (r *reader) readAgent(e ast.Expr) (Agent, bool) {
-	cl, ok := r.lit(e, "an agent")
-	if !ok {
-		return Agent{}, false
-	}
-	a := Agent{Pos: cl.Pos()}
-	r.read(cl, "agent ", fields{
-		"Name":        r.text(&a.Name),
-		"Description": r.text(&a.Description),
-		"Tools":       r.texts(&a.Tools, "agent tool name"),
+	return readDecl(r, e, "an agent", func(a *Agent, cl *ast.CompositeLit) {
+		a.Pos = cl.Pos()
+		r.read(cl, "agent ", fields{
+			"Name":        r.text(&a.Name),
+			"Description": r.text(&a.Description),
+			"Tools":       r.texts(&a.Tools, "agent tool name"),
+		})
 	})
-	return a, true
 }
 
 // readTool reads a PlainTool or RenderedTool literal.
