@@ -220,7 +220,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 	}
 	if req.OnActivity != nil {
 		f.OnActivity = func(u sdk.ActivityUpdate) {
-			if u, ok := modapi.Apply(&res.Activity, u); ok {
+			if u, ok := c.applyActivity(c.callCtx, u); ok {
 				e := ActivityEvent{Update: u, State: res.Activity}
 				if u.Kind == sdk.ActivityLog {
 					e.Seq = len(res.Activity.Log)

@@ -116,7 +116,7 @@ func (c *hostCall) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallReq
 		return nil, c.streamError(ctx, c.callCtx, c.callCtx.Err(), c.timeout), true
 	}
 	for _, u := range resp.Activity {
-		modapi.Apply(&res.Activity, u)
+		c.applyActivity(ctx, u)
 	}
 	return resp, callflow.Ending{}, false
 }

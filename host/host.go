@@ -428,7 +428,8 @@ func (h *Host) Mods() []*manifest.Manifest {
 }
 
 // Tools returns the tools the agent may call, sorted by name; "" means no
-// agent: every tool. An unknown agent is an error.
+// agent: every tool. An unknown agent is an error. A tool that declares no
+// icons has its mod's.
 func (h *Host) Tools(agentName string) ([]Tool, error) {
 	var a *agent
 	if agentName != "" {
@@ -445,6 +446,9 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		mt := t.man.Clone()
 		if a := h.readOnly(t); a != nil {
 			mt.Annotations = a
+		}
+		if len(mt.Icons) == 0 {
+			mt.Icons = t.mod.man.Clone().Icons // the mod's stand for its tools that have none
 		}
 		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/sdk"
 )
 
 // Call runs one tool and returns its one outcome. Invalid input, a hook's
@@ -41,6 +42,17 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	span.EndCall(req.Tool, callID, label, failure)
 	telemetry.CallEnded(req.Tool, outcome)
 	return res, err
+}
+
+// applyActivity applies u to the call's activity by the activity rules,
+// and emits a log line it applies as an OpenTelemetry log record too, in
+// ctx's trace (the call's).
+func (c *hostCall) applyActivity(ctx context.Context, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool) {
+	u, ok := modapi.Apply(&c.res.Activity, u)
+	if ok && u.Kind == sdk.ActivityLog {
+		telemetry.ActivityLog(ctx, c.t.man.Name, c.res.CallID, len(c.res.Activity.Log), u.Text)
+	}
+	return u, ok
 }
 
 // modTelemetry is what a mod's spans and metrics need to remember: how many

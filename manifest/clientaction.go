@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // ClientActionKind describes one kind of client action: something a tool
@@ -50,20 +49,8 @@ func (v *validator) validateClientActions(m *Manifest) {
 	kinds := map[string]int{}
 	for i, k := range m.ClientActions {
 		entry := fmt.Sprintf("clientActions[%d] %q", i, k.Kind)
-		switch {
-		case k.Kind == "":
-			v.rule(ruleClientActionKind, at("clientActions", i, "kind"), entry, "kind is empty")
-		case !IsSnakeCase(k.Kind):
-			v.rule(ruleClientActionKind, at("clientActions", i, "kind"), entry, "kind must be snake_case")
-		}
-		if j, dup := kinds[k.Kind]; dup && k.Kind != "" {
-			v.problems = append(v.problems, Problem{Entry: entry, Message: "duplicate kind", First: fmt.Sprintf("clientActions[%d]", j), At: Location{Item: -1}})
-		} else {
-			kinds[k.Kind] = i
-		}
-		if strings.TrimSpace(k.Description) == "" {
-			v.rule(ruleClientActionDescription, at("clientActions", i, "description"), entry, "description is empty")
-		}
+		v.named(clientActionIdent, "clientActions", i, entry, k.Kind, kinds)
+		v.described(ruleClientActionDescription, "clientActions", i, "description", entry, k.Description)
 		if len(k.ParamsSchema) == 0 {
 			v.add(entry, "paramsSchema is missing")
 		} else if !isObject(k.ParamsSchema) {

@@ -37,6 +37,9 @@ type Manifest struct {
 	DisplayName string `json:"displayName"`
 	// Description says what the mod is for.
 	Description string `json:"description"`
+	// Icons stand for the mod in a client's interface, and for its tools
+	// that have none of their own.
+	Icons []Icon `json:"icons,omitempty"`
 	// GoPackage is the import path of the package the manifest was generated from.
 	GoPackage string `json:"goPackage"`
 	// SourceHash is "sha256:<hex>" over the Go sources the manifest was generated from.
@@ -85,6 +88,8 @@ type Tool struct {
 	Description string `json:"description"`
 	// Activity is the present-tense label shown while the tool runs.
 	Activity string `json:"activity,omitempty"`
+	// Icons stand for the tool in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 	// Kind is plain or rendered.
 	Kind ToolKind `json:"kind"`
 	// InputSchema is the JSON Schema (draft 2020-12) of the tool's input.
@@ -200,6 +205,7 @@ type Agent struct {
 // Clone returns a deep copy of m: changing one never changes the other.
 func (m *Manifest) Clone() *Manifest {
 	c := *m
+	c.Icons = cloneIcons(m.Icons)
 	c.Tools = cloneEach(m.Tools, Tool.Clone)
 	c.Commands = slices.Clone(m.Commands)
 	c.SlashCommands = cloneEach(m.SlashCommands, func(s SlashCommand) SlashCommand {
@@ -229,7 +235,15 @@ func (t Tool) Clone() Tool {
 		t.Approval = &a
 	}
 	t.ClientActions = slices.Clone(t.ClientActions)
+	t.Icons = cloneIcons(t.Icons)
 	return t
+}
+
+func cloneIcons(icons []Icon) []Icon {
+	return cloneEach(icons, func(ic Icon) Icon {
+		ic.Sizes = slices.Clone(ic.Sizes)
+		return ic
+	})
 }
 
 func cloneEach[T any](xs []T, clone func(T) T) []T {

@@ -152,9 +152,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 			uris[r.URI] = i
 		}
 		name(entry, at("resources", i, "name"), r.Name)
-		if strings.TrimSpace(r.Description) == "" {
-			v.rule(ruleResourceDescription, at("resources", i, "description"), entry, "description is empty")
-		}
+		v.described(ruleResourceDescription, "resources", i, "description", entry, r.Description)
 		if msg := CheckMIMEType(r.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resources", i, "mimeType"), entry, msg)
 		}
@@ -170,9 +168,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 			templates[t.URITemplate] = i
 		}
 		name(entry, at("resourceTemplates", i, "name"), t.Name)
-		if strings.TrimSpace(t.Description) == "" {
-			v.rule(ruleResourceDescription, at("resourceTemplates", i, "description"), entry, "description is empty")
-		}
+		v.described(ruleResourceDescription, "resourceTemplates", i, "description", entry, t.Description)
 		if msg := CheckMIMEType(t.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resourceTemplates", i, "mimeType"), entry, msg)
 		}

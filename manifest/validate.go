@@ -113,23 +113,13 @@ func Validate(m *Manifest) error {
 		v.add("sourceHash", fmt.Sprintf("%q is not sha256:<64 hex digits>", m.SourceHash))
 	}
 
+	v.icons("", m.Icons)
 	tools := map[string]int{}
 	for i, t := range m.Tools {
 		entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
-		switch {
-		case t.Name == "":
-			v.rule(ruleToolName, at("tools", i, "name"), entry, "name is empty")
-		case !IsSnakeCase(t.Name):
-			v.rule(ruleToolName, at("tools", i, "name"), entry, "name must be snake_case")
-		}
-		if j, dup := tools[t.Name]; dup && t.Name != "" {
-			v.dup(ruleToolNameUnique, at("tools", i, "name"), entry, "duplicate tool name", at("tools", j, "name"))
-		} else {
-			tools[t.Name] = i
-		}
-		if strings.TrimSpace(t.Description) == "" {
-			v.rule(ruleToolDescription, at("tools", i, "description"), entry, "description is empty")
-		}
+		v.named(toolIdent, "tools", i, entry, t.Name, tools)
+		v.described(ruleToolDescription, "tools", i, "description", entry, t.Description)
+		v.icons(entry, t.Icons)
 		v.scopes(ruleToolScope, "tools", i, entry, t.Scopes)
 		switch t.Kind {
 		case KindPlain:
@@ -168,39 +158,15 @@ func Validate(m *Manifest) error {
 	commands := map[string]int{}
 	for i, c := range m.Commands {
 		entry := fmt.Sprintf("commands[%d] %q", i, c.ID)
-		switch {
-		case c.ID == "":
-			v.rule(ruleCommandID, at("commands", i, "id"), entry, "id is empty")
-		case !commandID.MatchString(c.ID):
-			v.rule(ruleCommandID, at("commands", i, "id"), entry, "id must be lower-case words joined by '.', like \"research.stats\"")
-		}
-		if j, dup := commands[c.ID]; dup && c.ID != "" {
-			v.dup(ruleCommandIDUnique, at("commands", i, "id"), entry, "duplicate command id", at("commands", j, "id"))
-		} else {
-			commands[c.ID] = i
-		}
-		if strings.TrimSpace(c.Title) == "" {
-			v.rule(ruleCommandTitle, at("commands", i, "title"), entry, "title is empty")
-		}
+		v.named(commandIdent, "commands", i, entry, c.ID, commands)
+		v.described(ruleCommandTitle, "commands", i, "title", entry, c.Title)
 	}
 
 	slashes := map[string]int{}
 	for i, s := range m.SlashCommands {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
-		switch {
-		case s.ID == "":
-			v.rule(ruleSlashID, at("slashCommands", i, "id"), entry, "id is empty")
-		case !slashID.MatchString(s.ID):
-			v.rule(ruleSlashID, at("slashCommands", i, "id"), entry, "id must be lower-case letters, digits, '_' or '-', starting with a letter")
-		}
-		if j, dup := slashes[s.ID]; dup && s.ID != "" {
-			v.dup(ruleSlashIDUnique, at("slashCommands", i, "id"), entry, "duplicate slash command id", at("slashCommands", j, "id"))
-		} else {
-			slashes[s.ID] = i
-		}
-		if strings.TrimSpace(s.Description) == "" {
-			v.rule(ruleSlashDescription, at("slashCommands", i, "description"), entry, "description is empty")
-		}
+		v.named(slashIdent, "slashCommands", i, entry, s.ID, slashes)
+		v.described(ruleSlashDescription, "slashCommands", i, "description", entry, s.Description)
 		v.scopes(ruleSlashScope, "slashCommands", i, entry, s.Scopes)
 	}
 
@@ -214,17 +180,7 @@ func Validate(m *Manifest) error {
 	agents := map[string]int{}
 	for i, a := range m.Agents {
 		entry := fmt.Sprintf("agents[%d] %q", i, a.Name)
-		switch {
-		case a.Name == "":
-			v.rule(ruleAgentName, at("agents", i, "name"), entry, "name is empty")
-		case !agentName.MatchString(a.Name):
-			v.rule(ruleAgentName, at("agents", i, "name"), entry, "name must be lower-case letters, digits, '_' or '-', starting with a letter")
-		}
-		if j, dup := agents[a.Name]; dup && a.Name != "" {
-			v.dup(ruleAgentNameUnique, at("agents", i, "name"), entry, "duplicate agent name", at("agents", j, "name"))
-		} else {
-			agents[a.Name] = i
-		}
+		v.named(agentIdent, "agents", i, entry, a.Name, agents)
 		for k, name := range a.Tools {
 			if name == "" {
 				v.rule(ruleAgentTools, Location{List: "agents", Index: i, Field: "tools", Item: k}, entry, fmt.Sprintf("tools[%d] is empty", k))

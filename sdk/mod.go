@@ -60,6 +60,9 @@ type Metadata struct {
 	DisplayName string
 	// Description says what the mod is for.
 	Description string
+	// Icons stand for the mod in a client's interface, and for its tools
+	// that declare none.
+	Icons []Icon
 }
 
 // AI holds a mod's model-facing capabilities.

@@ -107,7 +107,12 @@ func (c *ToolContext) Ask(f Form) (Answer, error) { return askForm(c.call.Ask, f
 func (c *ToolContext) AskURL(q URLQuestion) (Answer, error) { return askForm(c.call.Ask, q) }
 
 // Sample asks the client's model for a message (MCP sampling). It runs as
-// Ask does.
+// Ask does, and keeps working for every client that supports sampling.
+//
+// Deprecated: MCP revision 2026-07-28 deprecates sampling (SEP-2577), and
+// clients are dropping it. Call the model provider's API directly from the
+// handler, with a key the mod receives through Permissions.Env and an
+// endpoint it may reach through Permissions.Connect.
 func (c *ToolContext) Sample(r SampleRequest) (Sampled, error) { return sample(c.call.Ask, r) }
 
 func sample(ask sdkrt.Asker, r SampleRequest) (Sampled, error) {
@@ -119,13 +124,21 @@ func sample(ask sdkrt.Asker, r SampleRequest) (Sampled, error) {
 }
 
 // Roots returns the client's roots: the directories or files it lets
-// servers work on (MCP roots/list). It runs as Ask does. Its question's
-// key is its position among the call's questions (q1, q2, …): AskRoots
-// names it.
+// servers work on (MCP roots/list). It runs as Ask does, and keeps working
+// for every client that supports roots. Its question's key is its
+// position among the call's questions (q1, q2, …): AskRoots names it.
+//
+// Deprecated: MCP revision 2026-07-28 deprecates roots (SEP-2577). Take
+// the paths a tool works on as fields of its input, offer what the mod
+// reads as resources, and read the session's workspace with
+// [ToolContext.Workspace].
 func (c *ToolContext) Roots() ([]Root, error) { return roots(c.call.Ask, RootsQuestion{}) }
 
 // AskRoots is Roots with the question's key, as Ask takes a Form's: the
 // key by which a client or a test answers it.
+//
+// Deprecated: as [ToolContext.Roots]: take paths as tool input, or offer
+// resources.
 func (c *ToolContext) AskRoots(q RootsQuestion) ([]Root, error) { return roots(c.call.Ask, q) }
 
 func roots(ask sdkrt.Asker, q RootsQuestion) ([]Root, error) {
@@ -229,12 +242,19 @@ func (e *Env) Ask(f Form) (Answer, error) { return askForm(e.ask, f) }
 func (e *Env) AskURL(q URLQuestion) (Answer, error) { return askForm(e.ask, q) }
 
 // Sample is [ToolContext.Sample] for a slash command's Prompt.
+//
+// Deprecated: as [ToolContext.Sample]: call the model provider directly.
 func (e *Env) Sample(r SampleRequest) (Sampled, error) { return sample(e.ask, r) }
 
 // Roots is [ToolContext.Roots] for a slash command's Prompt.
+//
+// Deprecated: as [ToolContext.Roots]: take paths as prompt arguments, or
+// offer resources.
 func (e *Env) Roots() ([]Root, error) { return roots(e.ask, RootsQuestion{}) }
 
 // AskRoots is [ToolContext.AskRoots] for a slash command's Prompt.
+//
+// Deprecated: as [ToolContext.Roots].
 func (e *Env) AskRoots(q RootsQuestion) ([]Root, error) { return roots(e.ask, q) }
 
 // AskAll is [ToolContext.AskAll] for a slash command's Prompt.

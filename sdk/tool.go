@@ -99,6 +99,9 @@ type PlainTool[In any] struct {
 	// Activity is a present-tense label ending in an ellipsis, shown while the
 	// tool runs: "Counting words…".
 	Activity string
+	// Icons stand for the tool in a client's interface; the mod's when
+	// empty.
+	Icons []Icon
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
 	// Run does the work. An error reaches the model as "Tool failed: <message>";
@@ -112,9 +115,10 @@ type PlainTool[In any] struct {
 	// action of any other kind fails the call. Only Run emits them: a
 	// client's answer carries none.
 	ClientActions []ClientActionType
-	// Client lets the client application run the tool (see "Client-executed
-	// tools" in the package doc): a call goes to the client's handler when
-	// it has one for the tool, and to Run otherwise. With Client set, Run
+	// Client lets the client application run the tool (see
+	// Example_clientTool and the repository's docs/calls.md): a call goes
+	// to the client's handler when it has one for the tool, and to Run
+	// otherwise. With Client set, Run
 	// may be nil: then only a client runs the tool, and it lists no
 	// ClientActions.
 	Client bool
@@ -192,6 +196,9 @@ type RenderedTool[In, Out any] struct {
 	Description string
 	// Activity is a present-tense label ending in an ellipsis.
 	Activity string
+	// Icons stand for the tool in a client's interface; the mod's when
+	// empty.
+	Icons []Icon
 	// Annotations, when set, say what the tool does to the world.
 	Annotations *Annotations
 	// Run does the work and returns the typed result; modgen requires it

@@ -188,6 +188,9 @@
 // request's _meta or HTTP headers; under it the host's call, its steps
 // (input validation, hooks, approval, questions, the mod's build and start)
 // and the mod's own spans, which the mod sends back to modhost to export.
+// OTEL_LOGS_EXPORTER=otlp or console sends each line of a call's activity
+// log as an OpenTelemetry log record (event modkit.activity.log), in the
+// call's trace.
 // OTEL_TRACES_SAMPLER (always_on, always_off, traceidratio and their
 // parentbased_ forms, with OTEL_TRACES_SAMPLER_ARG the ratio) picks the
 // traces kept: parentbased_always_on by default.

@@ -60,22 +60,82 @@ func lockOptions(progress io.Writer) *modlock.Options {
 // yesFlag is get's and update's --yes.
 const yesFlag = "allow, without asking, a version that widens a mod's permissions or loosens its approval rules"
 
-func runGet(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("get", flag.ContinueOnError)
-	yes := fs.Bool("yes", false, yesFlag)
-	if err := parseFlags(fs, args); err != nil {
-		return e.fail(err)
+// lockCommand parses the flags of the mods.lock subcommand name (get,
+// update, remove, verify), with --yes when yes is not nil, checks its
+// arguments with check (nil: any) and reads ./mods.lock.
+func lockCommand(name string, args []string, yes *bool, check func(args []string) error) ([]string, []modlock.Entry, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if yes != nil {
+		fs.BoolVar(yes, "yes", false, yesFlag)
 	}
-	if fs.NArg() == 0 {
-		return e.fail(usagef("get: name a mod, MODULE[/PACKAGE]@VERSION"))
+	if err := parseFlags(fs, args); err != nil {
+		return nil, nil, err
+	}
+	if check != nil {
+		if err := check(fs.Args()); err != nil {
+			return nil, nil, err
+		}
 	}
 	entries, err := modlock.Read(modlock.FileName)
+	return fs.Args(), entries, err
+}
+
+// installs is what get and update install: each mod in turn, then all
+// pinned at once.
+type installs struct {
+	e   *env
+	yes bool
+	// entries are mods.lock's, with what was installed so far.
+	entries   []modlock.Entry
+	installed []modlock.Entry
+	// refused is set once a version was refused for want of consent.
+	refused bool
+}
+
+// add installs the mod of package path at version. A version refused for
+// want of consent is said on stderr, and the next mod goes on; any other
+// error ends the command.
+func (in *installs) add(ctx context.Context, path, version string) error {
+	entry, err := in.e.install(ctx, path, version, in.entries, in.yes)
+	var nc *noConsent
+	if errors.As(err, &nc) {
+		fmt.Fprintf(in.e.stderr, "modhost: %v\n", err)
+		in.refused = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	in.entries = replaceEntry(in.entries, entry)
+	in.installed = append(in.installed, entry)
+	return nil
+}
+
+// pin pins the installed entries and returns the command's exit code: 1
+// when a version was refused for want of consent.
+func (in *installs) pin() int {
+	if err := pin(in.installed); err != nil {
+		return in.e.fail(err)
+	}
+	if in.refused {
+		return exitFailed
+	}
+	return exitOK
+}
+
+func runGet(ctx context.Context, e *env, args []string) int {
+	in := &installs{e: e}
+	mods, entries, err := lockCommand("get", args, &in.yes, func(args []string) error {
+		if len(args) == 0 {
+			return usagef("get: name a mod, MODULE[/PACKAGE]@VERSION")
+		}
+		return nil
+	})
 	if err != nil {
 		return e.fail(err)
 	}
-	var installed []modlock.Entry
-	refused := false
-	for _, arg := range fs.Args() {
+	in.entries = entries
+	for _, arg := range mods {
 		path, version, _ := strings.Cut(arg, "@")
 		if path == "" || strings.ContainsAny(version, "@ ") {
 			return e.fail(usagef("get: %q: want MODULE[/PACKAGE]@VERSION", arg))
@@ -83,41 +143,11 @@ func runGet(ctx context.Context, e *env, args []string) int {
 		if version == "" {
 			version = "latest"
 		}
-		entry, err := e.install(ctx, path, version, entries, *yes)
-		if e.refusedConsent(err) {
-			refused = true
-			continue
-		}
-		if err != nil {
+		if err := in.add(ctx, path, version); err != nil {
 			return e.fail(err)
 		}
-		entries = replaceEntry(entries, entry)
-		installed = append(installed, entry)
 	}
-	return e.pinInstalled(installed, refused)
-}
-
-// refusedConsent reports whether err is a version refused for want of
-// consent, and says so on stderr; get and update go on with the next mod.
-func (e *env) refusedConsent(err error) bool {
-	var nc *noConsent
-	if !errors.As(err, &nc) {
-		return false
-	}
-	fmt.Fprintf(e.stderr, "modhost: %v\n", err)
-	return true
-}
-
-// pinInstalled pins the installed entries, and returns get's or update's
-// exit code: 1 when a version was refused for want of consent.
-func (e *env) pinInstalled(installed []modlock.Entry, refused bool) int {
-	if err := pin(installed); err != nil {
-		return e.fail(err)
-	}
-	if refused {
-		return exitFailed
-	}
-	return exitOK
+	return in.pin()
 }
 
 // pin puts the installed entries in ./mods.lock, each in place of the
@@ -266,21 +296,16 @@ func selected(entries []modlock.Entry, names []string) ([]modlock.Entry, error) 
 }
 
 func runUpdate(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("update", flag.ContinueOnError)
-	yes := fs.Bool("yes", false, yesFlag)
-	if err := parseFlags(fs, args); err != nil {
-		return e.fail(err)
-	}
-	entries, err := modlock.Read(modlock.FileName)
+	in := &installs{e: e}
+	names, entries, err := lockCommand("update", args, &in.yes, nil)
 	if err != nil {
 		return e.fail(err)
 	}
-	todo, err := selected(entries, fs.Args())
+	in.entries = entries
+	todo, err := selected(entries, names)
 	if err != nil {
 		return e.fail(err)
 	}
-	var installed []modlock.Entry
-	refused := false
 	for _, old := range todo {
 		latest, err := modlock.Latest(ctx, old.Module, lockOptions(e.stderr))
 		if err != nil {
@@ -290,33 +315,24 @@ func runUpdate(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintf(e.stdout, "%s %s is up to date\n", old.Module, old.Version)
 			continue
 		}
-		entry, err := e.install(ctx, old.Mod, latest, entries, *yes)
-		if e.refusedConsent(err) {
-			refused = true
-			continue
-		}
-		if err != nil {
+		if err := in.add(ctx, old.Mod, latest); err != nil {
 			return e.fail(err)
 		}
-		entries = replaceEntry(entries, entry)
-		installed = append(installed, entry)
 	}
-	return e.pinInstalled(installed, refused)
+	return in.pin()
 }
 
 func runRemove(_ context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("remove", flag.ContinueOnError)
-	if err := parseFlags(fs, args); err != nil {
-		return e.fail(err)
-	}
-	if fs.NArg() == 0 {
-		return e.fail(usagef("remove: name a module or a mod's package"))
-	}
-	entries, err := modlock.Read(modlock.FileName)
+	names, entries, err := lockCommand("remove", args, nil, func(args []string) error {
+		if len(args) == 0 {
+			return usagef("remove: name a module or a mod's package")
+		}
+		return nil
+	})
 	if err != nil {
 		return e.fail(err)
 	}
-	gone, err := selected(entries, fs.Args())
+	gone, err := selected(entries, names)
 	if err != nil {
 		return e.fail(err)
 	}
@@ -335,14 +351,12 @@ func runRemove(_ context.Context, e *env, args []string) int {
 }
 
 func runVerify(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
-	if err := parseFlags(fs, args); err != nil {
-		return e.fail(err)
-	}
-	if fs.NArg() > 0 {
-		return e.fail(usagef("verify: unexpected argument %q", fs.Arg(0)))
-	}
-	entries, err := modlock.Read(modlock.FileName)
+	_, entries, err := lockCommand("verify", args, nil, func(args []string) error {
+		if len(args) > 0 {
+			return usagef("verify: unexpected argument %q", args[0])
+		}
+		return nil
+	})
 	if err != nil {
 		return e.fail(err)
 	}

@@ -12,6 +12,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		ID:          "dependencies",
 		DisplayName: "Dependencies",
 		Description: "Finds which packages of the workspace's Go module depend on a package, and through which imports.",
+		Icons:       []sdk.Icon{{File: "icon.svg", Sizes: []string{"any"}}},
 	},
 	// The dependencies.toolchain command runs the go command, which reads
 	// its Go root; the tools read the workspace only.

@@ -21,8 +21,17 @@ const modkitManifest = `{
   "id": "dependencies",
   "displayName": "Dependencies",
   "description": "Finds which packages of the workspace's Go module depend on a package, and through which imports.",
+  "icons": [
+    {
+      "src": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCIgd2lkdGg9IjI0IiBoZWlnaHQ9IjI0Ij48cGF0aCBkPSJNNiA2IDEyIDE4TTE4IDYgMTIgMThNNiA2aDEyIiBzdHJva2U9IiMwNTk2NjkiIHN0cm9rZS13aWR0aD0iMS44IiBmaWxsPSJub25lIi8+PGNpcmNsZSBjeD0iNiIgY3k9IjYiIHI9IjMiIGZpbGw9IiMxMGI5ODEiLz48Y2lyY2xlIGN4PSIxOCIgY3k9IjYiIHI9IjMiIGZpbGw9IiMxMGI5ODEiLz48Y2lyY2xlIGN4PSIxMiIgY3k9IjE4IiByPSIzIiBmaWxsPSIjMDQ3ODU3Ii8+PC9zdmc+Cg==",
+      "mimeType": "image/svg+xml",
+      "sizes": [
+        "any"
+      ]
+    }
+  ],
   "goPackage": "github.com/modkit/modkit/examples/dependencies",
-  "sourceHash": "sha256:54fcfd2cde0d5634980f547bb67aadec11f4723327c475c3dac8f471aa7a2fb8",
+  "sourceHash": "sha256:b4b55c92ea295d1f762a219c8930a2b3d2b14915b427f0c7c9cea8180e070c83",
   "tools": [
     {
       "name": "dependencies_inspect",

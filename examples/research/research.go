@@ -16,6 +16,8 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		ID:          "research",
 		DisplayName: "Research",
 		Description: "Counts words and searches the text files of the workspace.",
+		// The manifest embeds the icon: clients show it beside the mod's tools.
+		Icons: []sdk.Icon{{File: "icon.svg", Sizes: []string{"any"}}},
 	},
 	// research_save_note writes notes into the workspace; nothing else
 	// needs more than reading it.
@@ -50,6 +52,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		sdk.PlainTool[SaveNoteInput]{
 			Name:  "research_save_note",
 			Title: "Save a note",
+			Icons: []sdk.Icon{{File: "note.svg", Sizes: []string{"any"}}},
 			Description: "Writes a note into the workspace as a .md or .txt file at path, making missing directories. " +
 				"A person approves each new note; when a file is already at path, they choose whether to overwrite it, append the note or keep both. " +
 				"If they decline, do not retry the same note. " +

@@ -22,8 +22,17 @@ const modkitManifest = `{
   "id": "research",
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
+  "icons": [
+    {
+      "src": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCIgd2lkdGg9IjI0IiBoZWlnaHQ9IjI0Ij48Y2lyY2xlIGN4PSIxMCIgY3k9IjEwIiByPSI2IiBmaWxsPSJub25lIiBzdHJva2U9IiMyNTYzZWIiIHN0cm9rZS13aWR0aD0iMi41Ii8+PHBhdGggZD0iTTE0LjUgMTQuNSAyMSAyMSIgc3Ryb2tlPSIjMjU2M2ViIiBzdHJva2Utd2lkdGg9IjIuNSIgc3Ryb2tlLWxpbmVjYXA9InJvdW5kIi8+PC9zdmc+Cg==",
+      "mimeType": "image/svg+xml",
+      "sizes": [
+        "any"
+      ]
+    }
+  ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:c67dec12d896e563012d3a3709620743cbc24a6dc8d6f5b74ec33fb321ec3eba",
+  "sourceHash": "sha256:3806738d50257e5bdafa13ef65727a7af8b3f7bac92b09631d358bf701d5cc77",
   "tools": [
     {
       "name": "research_word_count",
@@ -181,6 +190,15 @@ const modkitManifest = `{
       "title": "Save a note",
       "description": "Writes a note into the workspace as a .md or .txt file at path, making missing directories. A person approves each new note; when a file is already at path, they choose whether to overwrite it, append the note or keep both. If they decline, do not retry the same note. Call this when the person asks you to keep findings, a summary or a to-do list in the workspace.",
       "activity": "Saving the note…",
+      "icons": [
+        {
+          "src": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCIgd2lkdGg9IjI0IiBoZWlnaHQ9IjI0Ij48cGF0aCBkPSJNNSAzaDEwbDQgNHYxNEg1eiIgZmlsbD0iI2ZlZjNjNyIgc3Ryb2tlPSIjYjQ1MzA5IiBzdHJva2Utd2lkdGg9IjEuNSIgc3Ryb2tlLWxpbmVqb2luPSJyb3VuZCIvPjxwYXRoIGQ9Ik04IDExaDhNOCAxNWg4TTggN2g1IiBzdHJva2U9IiNiNDUzMDkiIHN0cm9rZS13aWR0aD0iMS41IiBzdHJva2UtbGluZWNhcD0icm91bmQiLz48L3N2Zz4K",
+          "mimeType": "image/svg+xml",
+          "sizes": [
+            "any"
+          ]
+        }
+      ],
       "kind": "plain",
       "inputSchema": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -188,9 +188,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // csp is the page's policy. Its script and style are inline, as are a
 // view's, whose srcdoc frame inherits the policy and adds its own stricter
-// one; the page itself inserts no markup it did not write.
+// one; the page itself inserts no markup it did not write. Images may be
+// data: URIs or https URLs: the mods' icons.
 const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; " +
-	"img-src 'self' data:; media-src data:; connect-src 'self'; frame-src 'self'; " +
+	"img-src 'self' data: https:; media-src data:; connect-src 'self'; frame-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // stateJSON is what /api/state returns.

@@ -20,7 +20,7 @@ func mcpTool(t host.Tool) (mt *mcp.Tool, wrapped bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("mcp: tool %s of mod %s: input schema: %w", t.Name, t.Mod, err)
 	}
-	mt = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in}
+	mt = &mcp.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: in, Icons: mcpIcons(t.Icons)}
 	if a := t.Annotations; a != nil {
 		mt.Annotations = &mcp.ToolAnnotations{
 			ReadOnlyHint:    a.ReadOnly,

@@ -152,7 +152,24 @@ func (r *Redis) Notify(ctx context.Context, id string) error {
 // Subscribe listens on the cancellation channel; go-redis reconnects and
 // subscribes again after Redis restarts.
 func (r *Redis) Subscribe(ctx context.Context, fn func(id string)) {
-	ps := r.rdb.Subscribe(ctx, redisCancelChannel)
+	r.listen(ctx, redisCancelChannel, fn)
+}
+
+// Watch listens on the change channel; go-redis reconnects and subscribes
+// again after Redis restarts (changes made meanwhile are not heard).
+func (r *Redis) Watch(ctx context.Context, fn func(*Task)) {
+	r.listen(ctx, redisChangeChannel, func(payload string) {
+		var t Task
+		if json.Unmarshal([]byte(payload), &t) == nil {
+			fn(&t)
+		}
+	})
+}
+
+// listen calls fn with each message's payload on channel, in order, from
+// one goroutine, until ctx ends.
+func (r *Redis) listen(ctx context.Context, channel string, fn func(payload string)) {
+	ps := r.rdb.Subscribe(ctx, channel)
 	go func() {
 		defer ps.Close()
 		ch := ps.Channel()
@@ -165,30 +182,6 @@ func (r *Redis) Subscribe(ctx context.Context, fn func(id string)) {
 					return
 				}
 				fn(m.Payload)
-			}
-		}
-	}()
-}
-
-// Watch listens on the change channel; go-redis reconnects and subscribes
-// again after Redis restarts (changes made meanwhile are not heard).
-func (r *Redis) Watch(ctx context.Context, fn func(*Task)) {
-	ps := r.rdb.Subscribe(ctx, redisChangeChannel)
-	go func() {
-		defer ps.Close()
-		ch := ps.Channel()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case m, ok := <-ch:
-				if !ok {
-					return
-				}
-				var t Task
-				if json.Unmarshal([]byte(m.Payload), &t) == nil {
-					fn(&t)
-				}
 			}
 		}
 	}()

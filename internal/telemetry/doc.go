@@ -1,5 +1,5 @@
-// Package telemetry is the host's OpenTelemetry: traces, metrics and the
-// trace ids in its logs.
+// Package telemetry is the host's OpenTelemetry: traces, metrics, activity
+// logs as log records, and the trace ids in its logs.
 //
 // # Setup
 //
@@ -17,7 +17,10 @@
 // OTLP when OTEL_METRICS_EXPORTER lists "otlp" (OTEL_EXPORTER_OTLP_PROTOCOL
 // or OTEL_EXPORTER_OTLP_METRICS_PROTOCOL "http/protobuf", the default, or
 // "grpc"; every OTEL_METRIC_EXPORT_INTERVAL, 60 s by default). Another
-// exporter name earns a note on the console writer.
+// exporter name earns a note on the console writer. OTEL_LOGS_EXPORTER,
+// "none" by default, "console" or "otlp" (OTEL_EXPORTER_OTLP_LOGS_PROTOCOL
+// or OTEL_EXPORTER_OTLP_PROTOCOL), sends each line of a call's activity
+// log as a log record ([ActivityLog]) in the call's trace.
 //
 // # Cost
 //

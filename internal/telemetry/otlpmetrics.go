@@ -41,11 +41,7 @@ func metricReaders(ctx context.Context, o *Options) ([]sdkmetric.Reader, error) 
 // names; the exporter reads the endpoint, headers, timeout, compression
 // and TLS settings from the environment itself.
 func otlpMetricExporter(ctx context.Context, getenv func(string) string) (sdkmetric.Exporter, error) {
-	proto := getenv("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL")
-	if proto == "" {
-		proto = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
-	}
-	switch proto {
+	switch proto := otlpProtocol(getenv, "METRICS"); proto {
 	case "grpc":
 		return otlpmetricgrpc.New(ctx)
 	case "", "http/protobuf":
@@ -53,4 +49,14 @@ func otlpMetricExporter(ctx context.Context, getenv func(string) string) (sdkmet
 	default:
 		return nil, fmt.Errorf("OTLP protocol %q: want grpc or http/protobuf", proto)
 	}
+}
+
+// otlpProtocol is the OTLP protocol the environment names for signal
+// (TRACES, METRICS, LOGS): its own variable, else the general one; "" when
+// neither is set.
+func otlpProtocol(getenv func(string) string, signal string) string {
+	if proto := getenv("OTEL_EXPORTER_OTLP_" + signal + "_PROTOCOL"); proto != "" {
+		return proto
+	}
+	return getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
 }

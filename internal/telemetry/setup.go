@@ -21,6 +21,7 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -43,6 +44,9 @@ type Options struct {
 	// Processor, when set, receives every span too, whatever the
 	// environment says: the workbench's timeline, a benchmark's batcher.
 	Processor sdktrace.SpanProcessor
+	// LogExporter, when set, receives every log record synchronously, in
+	// place of the exporter OTEL_LOGS_EXPORTER names: for tests.
+	LogExporter sdklog.Exporter
 	// Getenv reads the environment; default os.Getenv.
 	Getenv func(string) string
 }
@@ -51,6 +55,7 @@ type Options struct {
 type Telemetry struct {
 	tp      *sdktrace.TracerProvider
 	mp      *sdkmetric.MeterProvider
+	lp      *sdklog.LoggerProvider
 	metrics http.Handler
 }
 
@@ -114,6 +119,10 @@ func Setup(ctx context.Context, opts *Options) (*Telemetry, error) {
 		otel.SetTextMapPropagator(Propagator)
 		tracingOn.Store(true)
 	}
+	if t.lp, err = setupLogs(ctx, &o, res); err != nil {
+		t.Shutdown(ctx)
+		return nil, err
+	}
 	readers, err := metricReaders(ctx, &o)
 	if err != nil {
 		t.Shutdown(ctx)
@@ -168,8 +177,7 @@ func spanExporter(ctx context.Context, o *Options) (sdktrace.SpanExporter, error
 	case "console":
 		return stdouttrace.New(stdouttrace.WithWriter(o.Console))
 	case "otlp":
-		switch proto := o.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"); {
-		case proto == "grpc", proto == "" && o.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL") == "grpc":
+		if otlpProtocol(o.Getenv, "TRACES") == "grpc" {
 			return otlptracegrpc.New(ctx)
 		}
 		return otlptracehttp.New(ctx)
@@ -234,6 +242,10 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 		hostTracer.Store(nil)
 		modSink.Store(nil)
 		errs = append(errs, t.tp.Shutdown(ctx))
+	}
+	if t.lp != nil {
+		activityLogger.Store(nil)
+		errs = append(errs, t.lp.Shutdown(ctx))
 	}
 	if t.mp != nil {
 		meteringOn.Store(false)

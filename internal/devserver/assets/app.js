@@ -9,6 +9,15 @@ let forms = {};        // tool name -> {schema, form} kept across reloads
 const streams = {};    // call id -> EventSource
 
 // el builds an element: el("div", {class: "x", onclick: f}, child, "text").
+// icon is the first of icons (a mod's or a tool's, from its manifest) as
+// an image of size px, or null without one. The manifest's check keeps
+// each src a data: URI of an image type or an https URL.
+function icon(icons, px) {
+  const ic = (icons || [])[0];
+  if (!ic || !/^(data:image\/|https:\/\/)/.test(ic.src)) return null;
+  return el("img", {class: "icon", src: ic.src, alt: "", width: px, height: px});
+}
+
 function el(tag, attrs, ...kids) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -102,7 +111,7 @@ function renderSide() {
     for (const u of state.unavailable) kids.push(link("unavailable", u.dir, "✖ " + (u.mod || u.dir), u.reason));
   }
   for (const m of state.mods) {
-    kids.push(el("h3", {}, m.displayName || m.id));
+    kids.push(el("h3", {}, icon(m.icons, 16), m.displayName || m.id));
     kids.push(link("mod", m.id, "about " + m.id));
     for (const t of m.tools) kids.push(link("tool", t.name, t.name, t.title));
     for (const c of m.commands || []) kids.push(link("command", c.id, "⌘ " + c.id, c.title));
@@ -146,12 +155,12 @@ const renderers = {
     const m = state.mods.find(m => m.id === id);
     if (!m) return [el("p", {class: "error"}, `mod ${id} is no longer loaded`)];
     return [
-      el("h2", {}, m.displayName || m.id), el("p", {}, m.description),
+      el("h2", {}, icon(m.icons, 24), m.displayName || m.id), el("p", {}, m.description),
       el("table", {}, el("tr", {}, el("th", {}, "id"), el("td", {}, m.id)), el("tr", {}, el("th", {}, "package"), el("td", {}, m.goPackage)),
         el("tr", {}, el("th", {}, "format"), el("td", {}, m.formatVersion)),
         el("tr", {}, el("th", {}, "permissions"), el("td", {}, ...(state.permissions[m.id] || []).map(line => el("div", {}, line)))),
         el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "not fully: " + state.unconfined : "yes, by the kernel (Landlock, seccomp)"))),
-      el("h3", {}, "Tools"), list(m.tools, t => [el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
+      el("h3", {}, "Tools"), list(m.tools, t => [icon(t.icons || m.icons, 16), el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
       el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
       el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
       el("h3", {}, "Resources"), list([...(m.resources || []).map(r => r.uri), ...(m.resourceTemplates || []).map(r => r.uriTemplate)],
@@ -423,7 +432,7 @@ function renderTool(name) {
   };
   if (kept.touched || kept.submitted) setTimeout(check, 0);
   return [
-    el("h2", {}, tool.title || tool.name), el("div", {}, el("code", {}, tool.name), " in mod ", el("b", {}, mod.id), " ", kindBadge(tool)),
+    el("h2", {}, icon(tool.icons || mod.icons, 24), tool.title || tool.name), el("div", {}, el("code", {}, tool.name), " in mod ", el("b", {}, mod.id), " ", kindBadge(tool)),
     ...pageTabs(() => [
       tool.activity ? el("p", {}, "Activity label: ", el("i", {}, tool.activity)) : null,
       ann ? el("p", {}, ["readOnly", "destructive", "idempotent", "openWorld"].map(k => el("span", {class: "badge" + (ann[k] ? " running" : "")}, (ann[k] ? "" : "not ") + k))) : null,

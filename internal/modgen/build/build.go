@@ -62,6 +62,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		Description:   m.Description,
 		GoPackage:     pkg.PkgPath,
 		SourceHash:    SourceHash(pkg),
+		Icons:         b.icons("mod "+m.ID, m.Icons),
 		Tools:         []manifest.Tool{},
 	}
 	ds := decls{}
@@ -77,6 +78,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 			Title:       t.Title.Value,
 			Description: t.Description.Value,
 			Activity:    t.Activity.Value,
+			Icons:       b.icons("tool "+t.Name.Value, t.Icons),
 			Kind:        manifest.KindPlain,
 			InputSchema: mustJSON(ins),
 			HasView:     t.HasView,

@@ -24,14 +24,9 @@ func (r *reader) approval(e ast.Expr) *Approval {
 		return a
 	}
 	hasReason := false
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "Reason":
-			a.Reason = r.str(v, "tool Approval Reason")
-			hasReason = true
-		case "Ask":
-			a.ByInput = !isNil(r.pkg.TypesInfo, v)
-		}
+	r.read(cl, "tool Approval ", fields{
+		"Reason": func(v ast.Expr, what string) { a.Reason, hasReason = r.str(v, what), true },
+		"Ask":    r.handler(&a.ByInput),
 	})
 	switch {
 	case a.ByInput && hasReason:

@@ -31,19 +31,7 @@ func (r *reader) clientActionKind(e ast.Expr) (ClientActionKind, bool) {
 		return k, false
 	}
 	k.Params = named.TypeArgs().At(0)
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "Kind":
-			k.Kind = r.str(v, "client action Kind")
-		case "Description":
-			k.Description = r.str(v, "client action Description")
-		}
-	})
-	if k.Kind.Pos == token.NoPos {
-		k.Kind.Pos = cl.Pos()
-	}
-	if k.Description.Pos == token.NoPos {
-		k.Description.Pos = cl.Pos()
-	}
+	r.read(cl, "client action ", fields{"Kind": r.text(&k.Kind), "Description": r.text(&k.Description)})
+	declaredAt(cl.Pos(), &k.Kind, &k.Description)
 	return k, true
 }

@@ -2,7 +2,6 @@ package load
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 )
 
@@ -31,132 +30,65 @@ type ResourceTemplate struct {
 }
 
 // readSlash reads an sdk.SlashCommand literal.
-func (r *reader) readSlash(el ast.Expr) (Slash, bool) {
-	c, ok := r.lit(el, "a slash command")
-	if !ok {
-		return Slash{}, false
-	}
-	s := Slash{Pos: c.Pos()}
-	r.keyed(c, func(key string, v ast.Expr) {
-		switch key {
-		case "ID":
-			s.ID = r.str(v, "slash command ID")
-		case "Title":
-			s.Title = r.str(v, "slash command Title")
-		case "Description":
-			s.Description = r.str(v, "slash command Description")
-		case "Arguments":
-			for _, a := range r.elems(v, "slash command Arguments") {
-				if arg, ok := r.readArg(a); ok {
-					s.Args = append(s.Args, arg)
-				}
-			}
-		case "Run":
-			s.HasRun = !isNil(r.pkg.TypesInfo, v)
-		case "Prompt":
-			s.HasPrompt = !isNil(r.pkg.TypesInfo, v)
-		case "Complete":
-			s.HasComplete = !isNil(r.pkg.TypesInfo, v)
-		case "Scopes":
-			for _, el := range r.elems(v, "slash command Scopes") {
-				s.Scopes = append(s.Scopes, r.str(el, "slash command scope"))
-			}
-		}
+func (r *reader) readSlash(e ast.Expr) (Slash, bool) {
+	return readDecl(r, e, "a slash command", func(s *Slash, cl *ast.CompositeLit) {
+		s.Pos = cl.Pos()
+		r.read(cl, "slash command ", fields{
+			"ID":          r.text(&s.ID),
+			"Title":       r.text(&s.Title),
+			"Description": r.text(&s.Description),
+			"Arguments":   func(v ast.Expr, what string) { s.Args = each(r, v, what, r.readArg) },
+			"Run":         r.handler(&s.HasRun),
+			"Prompt":      r.handler(&s.HasPrompt),
+			"Complete":    r.handler(&s.HasComplete),
+			"Scopes":      r.texts(&s.Scopes, "slash command scope"),
+		})
+		declaredAt(cl.Pos(), &s.Description)
 	})
-	if s.Description.Pos == token.NoPos {
-		s.Description.Pos = c.Pos()
-	}
-	return s, true
 }
 
 // readArg reads an sdk.PromptArgument literal.
 func (r *reader) readArg(e ast.Expr) (Arg, bool) {
-	cl, ok := r.lit(e, "a slash command argument")
-	if !ok {
-		return Arg{}, false
-	}
-	a := Arg{Pos: cl.Pos()}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "Name":
-			a.Name = r.str(v, "argument Name")
-		case "Description":
-			a.Description = r.str(v, "argument Description")
-		case "Required":
-			tv, ok := r.pkg.TypesInfo.Types[v]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
-				r.errorf(v.Pos(), "argument Required must be a compile-time constant bool")
-				return
-			}
-			a.Required = constant.BoolVal(tv.Value)
-		}
+	return readDecl(r, e, "a slash command argument", func(a *Arg, cl *ast.CompositeLit) {
+		a.Pos = cl.Pos()
+		r.read(cl, "argument ", fields{
+			"Name":        r.text(&a.Name),
+			"Description": r.text(&a.Description),
+			"Required":    r.flag(&a.Required),
+		})
+		declaredAt(cl.Pos(), &a.Name)
 	})
-	if a.Name.Pos == token.NoPos {
-		a.Name.Pos = cl.Pos()
-	}
-	return a, true
 }
 
 // readResource reads an sdk.Resource literal.
 func (r *reader) readResource(e ast.Expr) (Resource, bool) {
-	cl, ok := r.lit(e, "a resource")
-	if !ok {
-		return Resource{}, false
-	}
-	res := Resource{Pos: cl.Pos()}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "URI":
-			res.URI = r.str(v, "resource URI")
-		case "Name":
-			res.Name = r.str(v, "resource Name")
-		case "Title":
-			res.Title = r.str(v, "resource Title")
-		case "Description":
-			res.Description = r.str(v, "resource Description")
-		case "MIMEType":
-			res.MIMEType = r.str(v, "resource MIMEType")
-		case "Read":
-			res.HasRead = !isNil(r.pkg.TypesInfo, v)
-		}
+	return readDecl(r, e, "a resource", func(res *Resource, cl *ast.CompositeLit) {
+		res.Pos = cl.Pos()
+		r.read(cl, "resource ", fields{
+			"URI":         r.text(&res.URI),
+			"Name":        r.text(&res.Name),
+			"Title":       r.text(&res.Title),
+			"Description": r.text(&res.Description),
+			"MIMEType":    r.text(&res.MIMEType),
+			"Read":        r.handler(&res.HasRead),
+		})
+		declaredAt(cl.Pos(), &res.URI, &res.Name, &res.Description, &res.MIMEType)
 	})
-	for _, s := range []*Str{&res.URI, &res.Name, &res.Description, &res.MIMEType} {
-		if s.Pos == token.NoPos {
-			s.Pos = cl.Pos()
-		}
-	}
-	return res, true
 }
 
 // readTemplate reads an sdk.ResourceTemplate literal.
 func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
-	cl, ok := r.lit(e, "a resource template")
-	if !ok {
-		return ResourceTemplate{}, false
-	}
-	t := ResourceTemplate{Pos: cl.Pos()}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "URITemplate":
-			t.URITemplate = r.str(v, "resource template URITemplate")
-		case "Name":
-			t.Name = r.str(v, "resource template Name")
-		case "Title":
-			t.Title = r.str(v, "resource template Title")
-		case "Description":
-			t.Description = r.str(v, "resource template Description")
-		case "MIMEType":
-			t.MIMEType = r.str(v, "resource template MIMEType")
-		case "Read":
-			t.HasRead = !isNil(r.pkg.TypesInfo, v)
-		case "Complete":
-			t.HasComplete = !isNil(r.pkg.TypesInfo, v)
-		}
+	return readDecl(r, e, "a resource template", func(t *ResourceTemplate, cl *ast.CompositeLit) {
+		t.Pos = cl.Pos()
+		r.read(cl, "resource template ", fields{
+			"URITemplate": r.text(&t.URITemplate),
+			"Name":        r.text(&t.Name),
+			"Title":       r.text(&t.Title),
+			"Description": r.text(&t.Description),
+			"MIMEType":    r.text(&t.MIMEType),
+			"Read":        r.handler(&t.HasRead),
+			"Complete":    r.handler(&t.HasComplete),
+		})
+		declaredAt(cl.Pos(), &t.URITemplate, &t.Name, &t.Description, &t.MIMEType)
 	})
-	for _, s := range []*Str{&t.URITemplate, &t.Name, &t.Description, &t.MIMEType} {
-		if s.Pos == token.NoPos {
-			s.Pos = cl.Pos()
-		}
-	}
-	return t, true
 }

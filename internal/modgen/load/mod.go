@@ -27,13 +27,15 @@ type Mod struct {
 	IDPos       token.Pos
 	DisplayName string
 	Description string
-	Tools       []Tool
-	Commands    []Command
-	Slash       []Slash
-	Resources   []Resource
-	Templates   []ResourceTemplate
-	Hooks       []Hook
-	Agents      []Agent
+	// Icons are Metadata.Icons.
+	Icons     []Icon
+	Tools     []Tool
+	Commands  []Command
+	Slash     []Slash
+	Resources []Resource
+	Templates []ResourceTemplate
+	Hooks     []Hook
+	Agents    []Agent
 	// Permissions are the declared ones; nil when the mod declares none.
 	Permissions *Permissions
 }
@@ -45,6 +47,7 @@ type Tool struct {
 	Title       Str
 	Description Str
 	Activity    Str
+	Icons       []Icon
 	// Annotations are the declared ones, nil when none are.
 	Annotations *Annotations
 	Rendered    bool
@@ -313,116 +316,59 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 	if !ok {
 		return
 	}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "Metadata":
-			md, ok := r.lit(v, "Metadata")
+	r.read(cl, "", fields{
+		"Metadata": func(v ast.Expr, what string) {
+			md, ok := r.lit(v, what)
 			if !ok {
 				return
 			}
-			r.keyed(md, func(key string, v ast.Expr) {
-				switch key {
-				case "ID":
-					id := r.str(v, "Metadata.ID")
-					m.ID, m.IDPos = id.Value, id.Pos
-				case "DisplayName":
-					m.DisplayName = r.str(v, "Metadata.DisplayName").Value
-				case "Description":
-					m.Description = r.str(v, "Metadata.Description").Value
-				}
+			var id, name, desc Str
+			r.read(md, "Metadata.", fields{
+				"ID": r.text(&id), "DisplayName": r.text(&name), "Description": r.text(&desc),
+				"Icons": func(v ast.Expr, what string) { m.Icons = each(r, v, what, r.readIcon) },
 			})
-		case "AI":
-			ai, ok := r.lit(v, "AI")
-			if !ok {
-				return
+			m.ID, m.IDPos, m.DisplayName, m.Description = id.Value, id.Pos, name.Value, desc.Value
+		},
+		"AI": func(v ast.Expr, what string) {
+			if ai, ok := r.lit(v, what); ok {
+				r.read(ai, "AI.", fields{"Tools": func(v ast.Expr, what string) { m.Tools = each(r, v, what, r.readTool) }})
 			}
-			r.keyed(ai, func(key string, v ast.Expr) {
-				if key == "Tools" {
-					for _, t := range r.elems(v, "AI.Tools") {
-						if tool, ok := r.readTool(t); ok {
-							m.Tools = append(m.Tools, tool)
-						}
-					}
-				}
-			})
-		case "Commands":
-			for _, el := range r.elems(v, "Commands") {
-				c, ok := r.lit(el, "a command")
-				if !ok {
-					continue
-				}
-				cmd := Command{Pos: c.Pos()}
-				r.keyed(c, func(key string, v ast.Expr) {
-					switch key {
-					case "ID":
-						cmd.ID = r.str(v, "command ID")
-					case "Title":
-						cmd.Title = r.str(v, "command Title")
-					case "Run":
-						cmd.HasRun = !isNil(r.pkg.TypesInfo, v)
-					}
-				})
-				m.Commands = append(m.Commands, cmd)
-			}
-		case "SlashCommands":
-			for _, el := range r.elems(v, "SlashCommands") {
-				if sc, ok := r.readSlash(el); ok {
-					m.Slash = append(m.Slash, sc)
-				}
-			}
-		case "Resources":
-			for _, el := range r.elems(v, "Resources") {
-				if res, ok := r.readResource(el); ok {
-					m.Resources = append(m.Resources, res)
-				}
-			}
-		case "ResourceTemplates":
-			for _, el := range r.elems(v, "ResourceTemplates") {
-				if t, ok := r.readTemplate(el); ok {
-					m.Templates = append(m.Templates, t)
-				}
-			}
-		case "Hooks":
-			for _, el := range r.elems(v, "Hooks") {
-				c, ok := r.lit(el, "a hook")
-				if !ok {
-					continue
-				}
-				h := Hook{Pos: c.Pos()}
-				r.keyed(c, func(key string, v ast.Expr) {
-					switch key {
-					case "BeforeAction":
-						h.BeforeAction = r.str(v, "hook BeforeAction")
-					case "Run":
-						h.HasRun = !isNil(r.pkg.TypesInfo, v)
-					}
-				})
-				m.Hooks = append(m.Hooks, h)
-			}
-		case "Permissions":
-			m.Permissions = r.permissions(v)
-		case "Agents":
-			for _, el := range r.elems(v, "Agents") {
-				c, ok := r.lit(el, "an agent")
-				if !ok {
-					continue
-				}
-				a := Agent{Pos: c.Pos()}
-				r.keyed(c, func(key string, v ast.Expr) {
-					switch key {
-					case "Name":
-						a.Name = r.str(v, "agent Name")
-					case "Description":
-						a.Description = r.str(v, "agent Description")
-					case "Tools":
-						for _, t := range r.elems(v, "agent Tools") {
-							a.Tools = append(a.Tools, r.str(t, "agent tool name"))
-						}
-					}
-				})
-				m.Agents = append(m.Agents, a)
-			}
-		}
+		},
+		"Commands":          func(v ast.Expr, what string) { m.Commands = each(r, v, what, r.readCommand) },
+		"SlashCommands":     func(v ast.Expr, what string) { m.Slash = each(r, v, what, r.readSlash) },
+		"Resources":         func(v ast.Expr, what string) { m.Resources = each(r, v, what, r.readResource) },
+		"ResourceTemplates": func(v ast.Expr, what string) { m.Templates = each(r, v, what, r.readTemplate) },
+		"Hooks":             func(v ast.Expr, what string) { m.Hooks = each(r, v, what, r.readHook) },
+		"Permissions":       func(v ast.Expr, _ string) { m.Permissions = r.permissions(v) },
+		"Agents":            func(v ast.Expr, what string) { m.Agents = each(r, v, what, r.readAgent) },
+	})
+}
+
+// readCommand reads an sdk.Command literal.
+func (r *reader) readCommand(e ast.Expr) (Command, bool) {
+	return readDecl(r, e, "a command", func(c *Command, cl *ast.CompositeLit) {
+		c.Pos = cl.Pos()
+		r.read(cl, "command ", fields{"ID": r.text(&c.ID), "Title": r.text(&c.Title), "Run": r.handler(&c.HasRun)})
+	})
+}
+
+// readHook reads an sdk.Hook literal.
+func (r *reader) readHook(e ast.Expr) (Hook, bool) {
+	return readDecl(r, e, "a hook", func(h *Hook, cl *ast.CompositeLit) {
+		h.Pos = cl.Pos()
+		r.read(cl, "hook ", fields{"BeforeAction": r.text(&h.BeforeAction), "Run": r.handler(&h.HasRun)})
+	})
+}
+
+// readAgent reads an sdk.Agent literal.
+func (r *reader) readAgent(e ast.Expr) (Agent, bool) {
+	return readDecl(r, e, "an agent", func(a *Agent, cl *ast.CompositeLit) {
+		a.Pos = cl.Pos()
+		r.read(cl, "agent ", fields{
+			"Name":        r.text(&a.Name),
+			"Description": r.text(&a.Description),
+			"Tools":       r.texts(&a.Tools, "agent tool name"),
+		})
 	})
 }
 
@@ -449,72 +395,43 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 		r.errorf(cl.Pos(), "a tool must be an sdk.PlainTool or sdk.RenderedTool literal, not sdk.%s", named.Obj().Name())
 		return t, false
 	}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "Name":
-			t.Name = r.str(v, "tool Name")
-		case "Description":
-			t.Description = r.str(v, "tool Description")
-		case "Title":
-			t.Title = r.str(v, "tool Title")
-		case "Activity":
-			t.Activity = r.str(v, "tool Activity")
-		case "Annotations":
+	r.read(cl, "tool ", fields{
+		"Name":        r.text(&t.Name),
+		"Description": r.text(&t.Description),
+		"Title":       r.text(&t.Title),
+		"Activity":    r.text(&t.Activity),
+		"Icons":       func(v ast.Expr, what string) { t.Icons = each(r, v, what, r.readIcon) },
+		"Annotations": func(v ast.Expr, what string) {
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Annotations = r.annotations(v)
 			}
-		case "Approval":
+		},
+		"Approval": func(v ast.Expr, what string) {
 			if !isNil(r.pkg.TypesInfo, v) {
 				t.Approval = r.approval(v)
 			}
-		case "ClientActions":
-			for _, el := range r.elems(v, "tool ClientActions") {
-				if k, ok := r.clientActionKind(el); ok {
-					t.ClientActions = append(t.ClientActions, k)
-				}
-			}
-		case "Run":
-			t.HasRun = !isNil(r.pkg.TypesInfo, v)
-		case "Client":
-			tv, ok := r.pkg.TypesInfo.Types[v]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
-				r.errorf(v.Pos(), "tool Client must be a compile-time constant bool")
-				return
-			}
-			t.Client = constant.BoolVal(tv.Value)
-		case "Scopes":
-			for _, el := range r.elems(v, "tool Scopes") {
-				t.Scopes = append(t.Scopes, r.str(el, "tool scope"))
-			}
-		case "Task":
-			t.Task = r.str(v, "tool Task")
+		},
+		"ClientActions": func(v ast.Expr, what string) { t.ClientActions = each(r, v, what, r.clientActionKind) },
+		"Run":           r.handler(&t.HasRun),
+		"Client":        r.flag(&t.Client),
+		"Scopes":        r.texts(&t.Scopes, "tool scope"),
+		"Task": func(v ast.Expr, what string) {
+			t.Task = r.str(v, what)
 			if !t.Task.Bad && t.Task.Value != "" && t.Task.Value != "optional" && t.Task.Value != "required" {
 				r.errorf(v.Pos(), "tool Task is %q: want sdk.TaskOptional or sdk.TaskRequired", t.Task.Value)
 			}
-		case "View":
+		},
+		"View": func(v ast.Expr, _ string) {
 			view, ok := r.resolve(v).(*ast.CompositeLit)
 			if !ok {
 				r.errorf(v.Pos(), "tool View must be a composite literal, so modgen can tell whether it renders HTML")
 				t.HasText = true // not to be reported again
 				return
 			}
-			r.keyed(view, func(key string, v ast.Expr) {
-				switch {
-				case isNil(r.pkg.TypesInfo, v):
-				case key == "Render":
-					t.HasView = true
-				case key == "Text":
-					t.HasText = true
-				}
-			})
-		}
+			r.read(view, "tool View ", fields{"Render": r.handler(&t.HasView), "Text": r.handler(&t.HasText)})
+		},
 	})
-	if t.Name.Pos == token.NoPos {
-		t.Name.Pos = cl.Pos()
-	}
-	if t.Description.Pos == token.NoPos {
-		t.Description.Pos = cl.Pos()
-	}
+	declaredAt(cl.Pos(), &t.Name, &t.Description)
 	return t, true
 }
 
@@ -525,23 +442,11 @@ func (r *reader) annotations(e ast.Expr) *Annotations {
 	if !ok {
 		return a
 	}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		tv, ok := r.pkg.TypesInfo.Types[v]
-		if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
-			r.errorf(v.Pos(), "tool Annotations %s must be a compile-time constant bool", key)
-			return
-		}
-		b := constant.BoolVal(tv.Value)
-		switch key {
-		case "ReadOnly":
-			a.ReadOnly = b
-		case "Destructive":
-			a.Destructive = b
-		case "Idempotent":
-			a.Idempotent = b
-		case "OpenWorld":
-			a.OpenWorld = b
-		}
+	r.read(cl, "tool Annotations ", fields{
+		"ReadOnly":    r.flag(&a.ReadOnly),
+		"Destructive": r.flag(&a.Destructive),
+		"Idempotent":  r.flag(&a.Idempotent),
+		"OpenWorld":   r.flag(&a.OpenWorld),
 	})
 	return a
 }

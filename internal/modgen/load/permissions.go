@@ -2,7 +2,6 @@ package load
 
 import (
 	"go/ast"
-	"go/constant"
 	"go/token"
 )
 
@@ -23,31 +22,12 @@ func (r *reader) permissions(e ast.Expr) *Permissions {
 		return nil
 	}
 	p := &Permissions{Pos: cl.Pos()}
-	strs := func(v ast.Expr, field string) []Str {
-		var out []Str
-		for _, el := range r.elems(v, "Permissions."+field) {
-			out = append(out, r.str(el, "Permissions."+field+" entry"))
-		}
-		return out
-	}
-	r.keyed(cl, func(key string, v ast.Expr) {
-		switch key {
-		case "WriteWorkspace":
-			tv, ok := r.pkg.TypesInfo.Types[v]
-			if !ok || tv.Value == nil || tv.Value.Kind() != constant.Bool {
-				r.errorf(v.Pos(), "Permissions.WriteWorkspace must be a compile-time constant bool")
-				return
-			}
-			p.WriteWorkspace = constant.BoolVal(tv.Value)
-		case "Connect":
-			p.Connect = strs(v, key)
-		case "Run":
-			p.Run = strs(v, key)
-		case "Read":
-			p.Read = strs(v, key)
-		case "Env":
-			p.Env = strs(v, key)
-		}
+	r.read(cl, "Permissions.", fields{
+		"WriteWorkspace": r.flag(&p.WriteWorkspace),
+		"Connect":        r.texts(&p.Connect, "Permissions.Connect entry"),
+		"Run":            r.texts(&p.Run, "Permissions.Run entry"),
+		"Read":           r.texts(&p.Read, "Permissions.Read entry"),
+		"Env":            r.texts(&p.Env, "Permissions.Env entry"),
 	})
 	return p
 }

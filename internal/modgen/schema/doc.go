@@ -1,7 +1,6 @@
 // Package schema turns Go types, as go/types sees them, into JSON Schema
-// draft 2020-12 following modkit's schema convention, which the sdk
-// package's documentation states in full, with an example per rule
-// (section "Input schemas").
+// draft 2020-12 following modkit's schema convention, which the
+// repository's docs/schemas.md states in full, with an example per rule.
 //
 // # Convention
 //
