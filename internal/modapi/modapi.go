@@ -49,6 +49,9 @@ type DescribeResponse struct {
 	// CallLane reports that the mod serves tool calls on the call lane
 	// its host handed it.
 	CallLane bool
+	// LaneSteps reports that it serves a call's other steps there too:
+	// hooks (BeforeAction), CheckInput and NeedsApproval.
+	LaneSteps bool
 }
 
 // ActivateRequest asks the mod to activate.

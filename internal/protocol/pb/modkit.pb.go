@@ -287,7 +287,10 @@ type DescribeResponse struct {
 	Confined bool `protobuf:"varint,3,opt,name=confined,proto3" json:"confined,omitempty"`
 	// call_lane reports that the mod serves tool calls on the call lane the
 	// host handed it (see LaneCall); otherwise calls go through this service.
-	CallLane      bool `protobuf:"varint,4,opt,name=call_lane,json=callLane,proto3" json:"call_lane,omitempty"`
+	CallLane bool `protobuf:"varint,4,opt,name=call_lane,json=callLane,proto3" json:"call_lane,omitempty"`
+	// lane_steps reports that the mod also serves a call's steps (hooks,
+	// input checks, approval rules) on the call lane (see LaneStep).
+	LaneSteps     bool `protobuf:"varint,5,opt,name=lane_steps,json=laneSteps,proto3" json:"lane_steps,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -346,6 +349,13 @@ func (x *DescribeResponse) GetConfined() bool {
 func (x *DescribeResponse) GetCallLane() bool {
 	if x != nil {
 		return x.CallLane
+	}
+	return false
+}
+
+func (x *DescribeResponse) GetLaneSteps() bool {
+	if x != nil {
+		return x.LaneSteps
 	}
 	return false
 }
@@ -3308,6 +3318,241 @@ func (x *LaneFailure) GetMessage() string {
 	return ""
 }
 
+// LaneStep asks the mod for one step of a call (host to mod), as the Mod
+// service's RPC of the same name would; the answer is a LaneStepResult, or
+// a LaneFailure.
+type LaneStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Request:
+	//
+	//	*LaneStep_BeforeAction
+	//	*LaneStep_CheckInput
+	//	*LaneStep_NeedsApproval
+	Request isLaneStep_Request `protobuf_oneof:"request"`
+	// traceparent, tracestate and baggage are as in LaneCall.
+	Traceparent   string `protobuf:"bytes,4,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Tracestate    string `protobuf:"bytes,5,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
+	Baggage       string `protobuf:"bytes,6,opt,name=baggage,proto3" json:"baggage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStep) Reset() {
+	*x = LaneStep{}
+	mi := &file_modkit_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStep) ProtoMessage() {}
+
+func (x *LaneStep) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStep.ProtoReflect.Descriptor instead.
+func (*LaneStep) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *LaneStep) GetRequest() isLaneStep_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *LaneStep) GetBeforeAction() *BeforeActionRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_BeforeAction); ok {
+			return x.BeforeAction
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetCheckInput() *CheckInputRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_CheckInput); ok {
+			return x.CheckInput
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetNeedsApproval() *NeedsApprovalRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_NeedsApproval); ok {
+			return x.NeedsApproval
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
+}
+
+func (x *LaneStep) GetTracestate() string {
+	if x != nil {
+		return x.Tracestate
+	}
+	return ""
+}
+
+func (x *LaneStep) GetBaggage() string {
+	if x != nil {
+		return x.Baggage
+	}
+	return ""
+}
+
+type isLaneStep_Request interface {
+	isLaneStep_Request()
+}
+
+type LaneStep_BeforeAction struct {
+	BeforeAction *BeforeActionRequest `protobuf:"bytes,1,opt,name=before_action,json=beforeAction,proto3,oneof"`
+}
+
+type LaneStep_CheckInput struct {
+	CheckInput *CheckInputRequest `protobuf:"bytes,2,opt,name=check_input,json=checkInput,proto3,oneof"`
+}
+
+type LaneStep_NeedsApproval struct {
+	NeedsApproval *NeedsApprovalRequest `protobuf:"bytes,3,opt,name=needs_approval,json=needsApproval,proto3,oneof"`
+}
+
+func (*LaneStep_BeforeAction) isLaneStep_Request() {}
+
+func (*LaneStep_CheckInput) isLaneStep_Request() {}
+
+func (*LaneStep_NeedsApproval) isLaneStep_Request() {}
+
+// LaneStepResult answers a LaneStep (mod to host), with the response of
+// the request's kind.
+type LaneStepResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Response:
+	//
+	//	*LaneStepResult_BeforeAction
+	//	*LaneStepResult_CheckInput
+	//	*LaneStepResult_NeedsApproval
+	Response isLaneStepResult_Response `protobuf_oneof:"response"`
+	// spans is as in LaneOutcome.
+	Spans         []byte `protobuf:"bytes,4,opt,name=spans,proto3" json:"spans,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStepResult) Reset() {
+	*x = LaneStepResult{}
+	mi := &file_modkit_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStepResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStepResult) ProtoMessage() {}
+
+func (x *LaneStepResult) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStepResult.ProtoReflect.Descriptor instead.
+func (*LaneStepResult) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *LaneStepResult) GetResponse() isLaneStepResult_Response {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetBeforeAction() *BeforeActionResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_BeforeAction); ok {
+			return x.BeforeAction
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetCheckInput() *CheckInputResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_CheckInput); ok {
+			return x.CheckInput
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetNeedsApproval() *NeedsApprovalResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_NeedsApproval); ok {
+			return x.NeedsApproval
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetSpans() []byte {
+	if x != nil {
+		return x.Spans
+	}
+	return nil
+}
+
+type isLaneStepResult_Response interface {
+	isLaneStepResult_Response()
+}
+
+type LaneStepResult_BeforeAction struct {
+	BeforeAction *BeforeActionResponse `protobuf:"bytes,1,opt,name=before_action,json=beforeAction,proto3,oneof"`
+}
+
+type LaneStepResult_CheckInput struct {
+	CheckInput *CheckInputResponse `protobuf:"bytes,2,opt,name=check_input,json=checkInput,proto3,oneof"`
+}
+
+type LaneStepResult_NeedsApproval struct {
+	NeedsApproval *NeedsApprovalResponse `protobuf:"bytes,3,opt,name=needs_approval,json=needsApproval,proto3,oneof"`
+}
+
+func (*LaneStepResult_BeforeAction) isLaneStepResult_Response() {}
+
+func (*LaneStepResult_CheckInput) isLaneStepResult_Response() {}
+
+func (*LaneStepResult_NeedsApproval) isLaneStepResult_Response() {}
+
 var File_modkit_proto protoreflect.FileDescriptor
 
 const file_modkit_proto_rawDesc = "" +
@@ -3316,12 +3561,14 @@ const file_modkit_proto_rawDesc = "" +
 	"\aSession\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1c\n" +
 	"\tworkspace\x18\x02 \x01(\tR\tworkspace\"\x11\n" +
-	"\x0fDescribeRequest\"\x90\x01\n" +
+	"\x0fDescribeRequest\"\xaf\x01\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
 	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
 	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\x12\x1a\n" +
 	"\bconfined\x18\x03 \x01(\bR\bconfined\x12\x1b\n" +
-	"\tcall_lane\x18\x04 \x01(\bR\bcallLane\"'\n" +
+	"\tcall_lane\x18\x04 \x01(\bR\bcallLane\x12\x1d\n" +
+	"\n" +
+	"lane_steps\x18\x05 \x01(\bR\tlaneSteps\"'\n" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
@@ -3546,7 +3793,26 @@ const file_modkit_proto_rawDesc = "" +
 	"\x05spans\x18\x03 \x01(\fR\x05spans\"W\n" +
 	"\vLaneFailure\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.modkit.v1.LaneFailureKindR\x04kind\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage*w\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xc3\x02\n" +
+	"\bLaneStep\x12E\n" +
+	"\rbefore_action\x18\x01 \x01(\v2\x1e.modkit.v1.BeforeActionRequestH\x00R\fbeforeAction\x12?\n" +
+	"\vcheck_input\x18\x02 \x01(\v2\x1c.modkit.v1.CheckInputRequestH\x00R\n" +
+	"checkInput\x12H\n" +
+	"\x0eneeds_approval\x18\x03 \x01(\v2\x1f.modkit.v1.NeedsApprovalRequestH\x00R\rneedsApproval\x12 \n" +
+	"\vtraceparent\x18\x04 \x01(\tR\vtraceparent\x12\x1e\n" +
+	"\n" +
+	"tracestate\x18\x05 \x01(\tR\n" +
+	"tracestate\x12\x18\n" +
+	"\abaggage\x18\x06 \x01(\tR\abaggageB\t\n" +
+	"\arequest\"\x87\x02\n" +
+	"\x0eLaneStepResult\x12F\n" +
+	"\rbefore_action\x18\x01 \x01(\v2\x1f.modkit.v1.BeforeActionResponseH\x00R\fbeforeAction\x12@\n" +
+	"\vcheck_input\x18\x02 \x01(\v2\x1d.modkit.v1.CheckInputResponseH\x00R\n" +
+	"checkInput\x12I\n" +
+	"\x0eneeds_approval\x18\x03 \x01(\v2 .modkit.v1.NeedsApprovalResponseH\x00R\rneedsApproval\x12\x14\n" +
+	"\x05spans\x18\x04 \x01(\fR\x05spansB\n" +
+	"\n" +
+	"\bresponse*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -3594,7 +3860,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -3643,8 +3909,10 @@ var file_modkit_proto_goTypes = []any{
 	(*LaneCall)(nil),              // 44: modkit.v1.LaneCall
 	(*LaneOutcome)(nil),           // 45: modkit.v1.LaneOutcome
 	(*LaneFailure)(nil),           // 46: modkit.v1.LaneFailure
-	nil,                           // 47: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 48: modkit.v1.CompleteRequest.ContextEntry
+	(*LaneStep)(nil),              // 47: modkit.v1.LaneStep
+	(*LaneStepResult)(nil),        // 48: modkit.v1.LaneStepResult
+	nil,                           // 49: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 50: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	3,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -3664,13 +3932,13 @@ var file_modkit_proto_depIdxs = []int32{
 	3,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
 	3,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
 	28, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	47, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	49, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
 	3,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
 	38, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	28, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
 	31, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
 	37, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	48, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	50, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
 	3,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
 	37, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
 	40, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
@@ -3682,39 +3950,45 @@ var file_modkit_proto_depIdxs = []int32{
 	11, // 32: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
 	9,  // 33: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
 	2,  // 34: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
-	4,  // 35: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	6,  // 36: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	8,  // 37: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	8,  // 38: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	14, // 39: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	16, // 40: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	18, // 41: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	22, // 42: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	20, // 43: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	24, // 44: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	27, // 45: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	30, // 46: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	33, // 47: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	35, // 48: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	5,  // 49: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	7,  // 50: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	12, // 51: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	13, // 52: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	15, // 53: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	17, // 54: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	19, // 55: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	23, // 56: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	21, // 57: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	25, // 58: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	29, // 59: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	32, // 60: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	34, // 61: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	36, // 62: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	49, // [49:63] is the sub-list for method output_type
-	35, // [35:49] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	18, // 35: modkit.v1.LaneStep.before_action:type_name -> modkit.v1.BeforeActionRequest
+	22, // 36: modkit.v1.LaneStep.check_input:type_name -> modkit.v1.CheckInputRequest
+	24, // 37: modkit.v1.LaneStep.needs_approval:type_name -> modkit.v1.NeedsApprovalRequest
+	19, // 38: modkit.v1.LaneStepResult.before_action:type_name -> modkit.v1.BeforeActionResponse
+	23, // 39: modkit.v1.LaneStepResult.check_input:type_name -> modkit.v1.CheckInputResponse
+	25, // 40: modkit.v1.LaneStepResult.needs_approval:type_name -> modkit.v1.NeedsApprovalResponse
+	4,  // 41: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	6,  // 42: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	8,  // 43: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	8,  // 44: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	14, // 45: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	16, // 46: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	18, // 47: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	22, // 48: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	20, // 49: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	24, // 50: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	27, // 51: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	30, // 52: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	33, // 53: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	35, // 54: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	5,  // 55: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	7,  // 56: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	12, // 57: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	13, // 58: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	15, // 59: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	17, // 60: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	19, // 61: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	23, // 62: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	21, // 63: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	25, // 64: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	29, // 65: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	32, // 66: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	34, // 67: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	36, // 68: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	55, // [55:69] is the sub-list for method output_type
+	41, // [41:55] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -3733,13 +4007,23 @@ func file_modkit_proto_init() {
 		(*SpanAttribute_DoubleValue)(nil),
 		(*SpanAttribute_BoolValue)(nil),
 	}
+	file_modkit_proto_msgTypes[44].OneofWrappers = []any{
+		(*LaneStep_BeforeAction)(nil),
+		(*LaneStep_CheckInput)(nil),
+		(*LaneStep_NeedsApproval)(nil),
+	}
+	file_modkit_proto_msgTypes[45].OneofWrappers = []any{
+		(*LaneStepResult_BeforeAction)(nil),
+		(*LaneStepResult_CheckInput)(nil),
+		(*LaneStepResult_NeedsApproval)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   46,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
