@@ -187,6 +187,10 @@ type Host struct {
 	// sendGrace sends the grace period to mods, which then end themselves;
 	// tests turn it off to exercise the host's backstop.
 	sendGrace bool
+	// noLane and noLaneSteps keep mods started from then on from a call
+	// lane, or a call's steps off it (as an older mod), for tests of the
+	// gRPC way.
+	noLane, noLaneSteps bool
 	// idPrefix and calls make call ids.
 	idPrefix string
 	calls    atomic.Uint64

@@ -261,7 +261,10 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	}
 	// Tool calls go over a socketpair the process inherits, where there
 	// is one; the rest over gRPC.
-	laneEnd, laneChild, err := protocol.NewLanePair()
+	var laneEnd, laneChild *os.File
+	if !m.h.noLane {
+		laneEnd, laneChild, err = protocol.NewLanePair()
+	}
 	if err != nil {
 		os.RemoveAll(socketDir)
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
@@ -373,7 +376,7 @@ func (p *proc) describeAndActivate(bin string) error {
 		// binary was built from others.
 		return fmt.Errorf("start mod %s: %w: it was built from other sources (source hash %s, not %s) (%s)", id, errBadBinary, got.SourceHash, m.man.SourceHash, bin)
 	}
-	p.openLane(desc.CallLane, desc.LaneSteps, maxMsgBytes(m.h))
+	p.openLane(desc.CallLane, desc.LaneSteps && !m.h.noLaneSteps, maxMsgBytes(m.h))
 	if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {

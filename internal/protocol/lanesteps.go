@@ -19,6 +19,9 @@ import (
 
 var _ modapi.ApprovalRule = (*LaneClient)(nil)
 
+// Steps reports whether a call's steps go over the lane.
+func (c *LaneClient) Steps() bool { return c.opts.Steps }
+
 // BeforeAction implements modapi.Mod: over the lane when the mod serves
 // steps there, else over gRPC.
 func (c *LaneClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {

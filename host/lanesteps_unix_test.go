@@ -1,0 +1,78 @@
+//go:build unix
+
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/host"
+)
+
+// TestStepsOnTheLane checks that hooks, input checks and approval rules
+// decide a call alike whether they travel on the call lane, over gRPC
+// beside it (a mod that serves only tool calls there), or over gRPC with
+// no lane: crashy and approving both hook every tool call, so each call
+// asks both.
+func TestStepsOnTheLane(t *testing.T) {
+	t.Parallel()
+	modes := []struct {
+		name        string
+		set         func(*host.Host)
+		lane, steps bool
+	}{
+		{"lane", func(*host.Host) {}, true, true},
+		{"lane without steps", host.NoLaneSteps, true, false},
+		{"gRPC", host.NoCallLane, false, false},
+	}
+	yes := func(context.Context, *host.ApprovalRequest) (bool, error) { return true, nil }
+	no := func(context.Context, *host.ApprovalRequest) (bool, error) { return false, nil }
+	cases := []struct {
+		name, tool, input string
+		approver          host.Approver
+		status            host.Status
+		text              string
+	}{
+		{"passes", "crashy_echo", `{"text":"a"}`, nil, host.StatusCompleted, "a"},
+		{"hook refuses", "crashy_blocked", `{}`, nil, host.StatusFailed,
+			"Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"},
+		{"invalid input", "crashy_echo", `{"text":5}`, nil, host.StatusFailed,
+			"Tool failed: invalid input for tool crashy_echo:\n  /text: must be a string, got a number"},
+		{"another mod's hook refuses", "approving_guarded", `{"reason":"x","blocked":true}`, yes, host.StatusFailed,
+			"Tool failed: blocked by a hook of mod approving: blocked before anyone was asked"},
+		{"approved", "approving_guarded", `{"reason":"r"}`, yes, host.StatusCompleted, "ran"},
+		{"denied", "approving_guarded", `{"reason":"r"}`, no, host.StatusDenied, ""},
+		{"rule fails", "approving_guarded", `{"fail":"not now"}`, yes, host.StatusFailed, "Tool failed: not now"},
+		{"rule times out", "approving_guarded", `{"hang":true}`, yes, host.StatusFailed,
+			"Tool failed: approval rule of tool approving_guarded: timed out after 200ms"},
+	}
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			h := load(t, &host.Options{HookTimeout: 200 * time.Millisecond, GracePeriod: 10 * time.Second}, crashyDir, approvingDir)
+			mode.set(h.Host)
+			for _, tt := range cases {
+				res, err := h.Call(context.Background(), &host.CallRequest{
+					Tool: tt.tool, Input: json.RawMessage(tt.input), Session: session(t), Approver: tt.approver,
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", tt.name, err)
+				}
+				if res.Status != tt.status || res.Text != tt.text && tt.text != "" {
+					t.Errorf("%s: got %s %q (error %q), want %s %q", tt.name, res.Status, res.Text, res.Error, tt.status, tt.text)
+				}
+			}
+			_, err := h.RunCommand(context.Background(), "crashy.refused", nil, session(t))
+			if want := "command crashy.refused: blocked by a hook of mod crashy: not today"; err == nil || err.Error() != want {
+				t.Errorf("command: got %v, want %q", err, want)
+			}
+			for _, id := range []string{"crashy", "approving"} {
+				if lane, steps := host.CallLane(h.Host, id), host.LaneSteps(h.Host, id); lane != mode.lane || steps != mode.steps {
+					t.Errorf("mod %s: got lane %v, steps on it %v; want %v, %v", id, lane, steps, mode.lane, mode.steps)
+				}
+			}
+		})
+	}
+}
