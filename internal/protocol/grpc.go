@@ -57,6 +57,9 @@ func (c *GRPCClient) Activate(ctx context.Context, req *modapi.ActivateRequest) 
 // CallTool implements modapi.Mod: a stream of activity events when the
 // request watches activity live, one round trip otherwise.
 func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	if req.Ahead != nil {
+		return nil, errNoAhead
+	}
 	preq := callToProto(req)
 	if req.OnActivity == nil {
 		resp, err := c.PB.CallToolOnce(ctx, preq)

@@ -174,6 +174,15 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		Request: callToProto(req),
 		Live:    req.OnActivity != nil,
 	}
+	if a := req.Ahead; a != nil {
+		if !c.opts.Steps {
+			return nil, errNoAhead
+		}
+		call.Check, call.HookTimeoutMillis = a.Check, a.HookTimeout.Milliseconds()
+		if a.Hook != nil {
+			call.Hook = actionToProto(a.Hook)
+		}
+	}
 	if c.opts.Trace != nil {
 		call.Traceparent, call.Tracestate, call.Baggage, _ = c.opts.Trace(ctx)
 	}
@@ -234,6 +243,12 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 			// Unmarshal copied the spans out of the frame into bytes of
 			// their own, which nothing writes again: no second copy.
 			c.opts.Spans(unsafe.String(unsafe.SliceData(spans), len(spans)))
+		}
+		if st := o.GetStopped(); st != nil {
+			if req.Ahead == nil {
+				return nil, c.violated(errors.New("an outcome frame stops a call before steps it did not carry")), true
+			}
+			return &modapi.CallResponse{Stopped: stoppedFromProto(st)}, nil, true
 		}
 		if o.GetOutcome() == nil {
 			return nil, modapi.ErrNoOutcome, true

@@ -200,6 +200,16 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
 		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
 	}
+	if call.GetCheck() || call.GetHook() != nil {
+		stop, done := s.ahead(ctx, id, &call)
+		switch {
+		case done:
+			return
+		case stop != nil:
+			s.sendStopped(id, stop)
+			return
+		}
+	}
 	end := func() {}
 	if s.Begin != nil {
 		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)

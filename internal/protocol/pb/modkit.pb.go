@@ -3128,11 +3128,20 @@ type LaneCall struct {
 	Live bool `protobuf:"varint,2,opt,name=live,proto3" json:"live,omitempty"`
 	// traceparent, tracestate and baggage are the caller's W3C trace
 	// context, set when the call is traced.
-	Traceparent   string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
-	Tracestate    string `protobuf:"bytes,4,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
-	Baggage       string `protobuf:"bytes,5,opt,name=baggage,proto3" json:"baggage,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Traceparent string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Tracestate  string `protobuf:"bytes,4,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
+	Baggage     string `protobuf:"bytes,5,opt,name=baggage,proto3" json:"baggage,omitempty"`
+	// check and hook are steps the mod runs before the handler, in order,
+	// when they travel with the call (the mod serves lane steps): check
+	// judges the input as CheckInput does, hook runs the hooks as
+	// BeforeAction does, cut after hook_timeout_millis (0: never). The
+	// handler runs only when both pass; otherwise the outcome frame says
+	// which stopped the call (LaneStopped).
+	Check             bool                 `protobuf:"varint,6,opt,name=check,proto3" json:"check,omitempty"`
+	Hook              *BeforeActionRequest `protobuf:"bytes,7,opt,name=hook,proto3" json:"hook,omitempty"`
+	HookTimeoutMillis int64                `protobuf:"varint,8,opt,name=hook_timeout_millis,json=hookTimeoutMillis,proto3" json:"hook_timeout_millis,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *LaneCall) Reset() {
@@ -3200,6 +3209,27 @@ func (x *LaneCall) GetBaggage() string {
 	return ""
 }
 
+func (x *LaneCall) GetCheck() bool {
+	if x != nil {
+		return x.Check
+	}
+	return false
+}
+
+func (x *LaneCall) GetHook() *BeforeActionRequest {
+	if x != nil {
+		return x.Hook
+	}
+	return nil
+}
+
+func (x *LaneCall) GetHookTimeoutMillis() int64 {
+	if x != nil {
+		return x.HookTimeoutMillis
+	}
+	return 0
+}
+
 // LaneOutcome ends a call with its outcome (mod to host).
 type LaneOutcome struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -3208,7 +3238,10 @@ type LaneOutcome struct {
 	// was not live.
 	Activity []*Activity `protobuf:"bytes,2,rep,name=activity,proto3" json:"activity,omitempty"`
 	// spans is an encoded SpanBatch of the spans the mod finished, if any.
-	Spans         []byte `protobuf:"bytes,3,opt,name=spans,proto3" json:"spans,omitempty"`
+	Spans []byte `protobuf:"bytes,3,opt,name=spans,proto3" json:"spans,omitempty"`
+	// stopped is set, and outcome not, when a step that travelled with the
+	// call stopped it before the handler ran.
+	Stopped       *LaneStopped `protobuf:"bytes,4,opt,name=stopped,proto3" json:"stopped,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3264,6 +3297,104 @@ func (x *LaneOutcome) GetSpans() []byte {
 	return nil
 }
 
+func (x *LaneOutcome) GetStopped() *LaneStopped {
+	if x != nil {
+		return x.Stopped
+	}
+	return nil
+}
+
+// LaneStopped says how the steps ahead of a call stopped it: the first
+// field set is the step's end.
+type LaneStopped struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// problems and check_error are CheckInputResponse's; check_failure is
+	// the check's error, as a failure frame would carry it.
+	Problems     []string `protobuf:"bytes,1,rep,name=problems,proto3" json:"problems,omitempty"`
+	CheckError   string   `protobuf:"bytes,2,opt,name=check_error,json=checkError,proto3" json:"check_error,omitempty"`
+	CheckFailure string   `protobuf:"bytes,3,opt,name=check_failure,json=checkFailure,proto3" json:"check_failure,omitempty"`
+	// refusal is BeforeActionResponse's; hook_failure the hook's error, as a
+	// failure frame would carry it; hook_timed_out says the hook ran past
+	// hook_timeout_millis.
+	Refusal       string `protobuf:"bytes,4,opt,name=refusal,proto3" json:"refusal,omitempty"`
+	HookFailure   string `protobuf:"bytes,5,opt,name=hook_failure,json=hookFailure,proto3" json:"hook_failure,omitempty"`
+	HookTimedOut  bool   `protobuf:"varint,6,opt,name=hook_timed_out,json=hookTimedOut,proto3" json:"hook_timed_out,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStopped) Reset() {
+	*x = LaneStopped{}
+	mi := &file_modkit_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStopped) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStopped) ProtoMessage() {}
+
+func (x *LaneStopped) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStopped.ProtoReflect.Descriptor instead.
+func (*LaneStopped) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *LaneStopped) GetProblems() []string {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *LaneStopped) GetCheckError() string {
+	if x != nil {
+		return x.CheckError
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetCheckFailure() string {
+	if x != nil {
+		return x.CheckFailure
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetRefusal() string {
+	if x != nil {
+		return x.Refusal
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetHookFailure() string {
+	if x != nil {
+		return x.HookFailure
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetHookTimedOut() bool {
+	if x != nil {
+		return x.HookTimedOut
+	}
+	return false
+}
+
 // LaneFailure ends a call without an outcome (mod to host): the message
 // says why.
 type LaneFailure struct {
@@ -3276,7 +3407,7 @@ type LaneFailure struct {
 
 func (x *LaneFailure) Reset() {
 	*x = LaneFailure{}
-	mi := &file_modkit_proto_msgTypes[43]
+	mi := &file_modkit_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3288,7 +3419,7 @@ func (x *LaneFailure) String() string {
 func (*LaneFailure) ProtoMessage() {}
 
 func (x *LaneFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[43]
+	mi := &file_modkit_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3301,7 +3432,7 @@ func (x *LaneFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneFailure.ProtoReflect.Descriptor instead.
 func (*LaneFailure) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{43}
+	return file_modkit_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *LaneFailure) GetKind() LaneFailureKind {
@@ -3339,7 +3470,7 @@ type LaneStep struct {
 
 func (x *LaneStep) Reset() {
 	*x = LaneStep{}
-	mi := &file_modkit_proto_msgTypes[44]
+	mi := &file_modkit_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3351,7 +3482,7 @@ func (x *LaneStep) String() string {
 func (*LaneStep) ProtoMessage() {}
 
 func (x *LaneStep) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[44]
+	mi := &file_modkit_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3364,7 +3495,7 @@ func (x *LaneStep) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneStep.ProtoReflect.Descriptor instead.
 func (*LaneStep) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{44}
+	return file_modkit_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *LaneStep) GetRequest() isLaneStep_Request {
@@ -3462,7 +3593,7 @@ type LaneStepResult struct {
 
 func (x *LaneStepResult) Reset() {
 	*x = LaneStepResult{}
-	mi := &file_modkit_proto_msgTypes[45]
+	mi := &file_modkit_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3474,7 +3605,7 @@ func (x *LaneStepResult) String() string {
 func (*LaneStepResult) ProtoMessage() {}
 
 func (x *LaneStepResult) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[45]
+	mi := &file_modkit_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3487,7 +3618,7 @@ func (x *LaneStepResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneStepResult.ProtoReflect.Descriptor instead.
 func (*LaneStepResult) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{45}
+	return file_modkit_proto_rawDescGZIP(), []int{46}
 }
 
 func (x *LaneStepResult) GetResponse() isLaneStepResult_Response {
@@ -3778,7 +3909,7 @@ const file_modkit_proto_rawDesc = "" +
 	"attributes\x18\x03 \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
 	"attributes\">\n" +
 	"\rActivityBatch\x12-\n" +
-	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates\"\xb0\x01\n" +
+	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates\"\xaa\x02\n" +
 	"\bLaneCall\x124\n" +
 	"\arequest\x18\x01 \x01(\v2\x1a.modkit.v1.CallToolRequestR\arequest\x12\x12\n" +
 	"\x04live\x18\x02 \x01(\bR\x04live\x12 \n" +
@@ -3786,11 +3917,23 @@ const file_modkit_proto_rawDesc = "" +
 	"\n" +
 	"tracestate\x18\x04 \x01(\tR\n" +
 	"tracestate\x12\x18\n" +
-	"\abaggage\x18\x05 \x01(\tR\abaggage\"\x82\x01\n" +
+	"\abaggage\x18\x05 \x01(\tR\abaggage\x12\x14\n" +
+	"\x05check\x18\x06 \x01(\bR\x05check\x122\n" +
+	"\x04hook\x18\a \x01(\v2\x1e.modkit.v1.BeforeActionRequestR\x04hook\x12.\n" +
+	"\x13hook_timeout_millis\x18\b \x01(\x03R\x11hookTimeoutMillis\"\xb4\x01\n" +
 	"\vLaneOutcome\x12,\n" +
 	"\aoutcome\x18\x01 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\x12/\n" +
 	"\bactivity\x18\x02 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12\x14\n" +
-	"\x05spans\x18\x03 \x01(\fR\x05spans\"W\n" +
+	"\x05spans\x18\x03 \x01(\fR\x05spans\x120\n" +
+	"\astopped\x18\x04 \x01(\v2\x16.modkit.v1.LaneStoppedR\astopped\"\xd2\x01\n" +
+	"\vLaneStopped\x12\x1a\n" +
+	"\bproblems\x18\x01 \x03(\tR\bproblems\x12\x1f\n" +
+	"\vcheck_error\x18\x02 \x01(\tR\n" +
+	"checkError\x12#\n" +
+	"\rcheck_failure\x18\x03 \x01(\tR\fcheckFailure\x12\x18\n" +
+	"\arefusal\x18\x04 \x01(\tR\arefusal\x12!\n" +
+	"\fhook_failure\x18\x05 \x01(\tR\vhookFailure\x12$\n" +
+	"\x0ehook_timed_out\x18\x06 \x01(\bR\fhookTimedOut\"W\n" +
 	"\vLaneFailure\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.modkit.v1.LaneFailureKindR\x04kind\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\"\xc3\x02\n" +
@@ -3860,7 +4003,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -3908,11 +4051,12 @@ var file_modkit_proto_goTypes = []any{
 	(*ActivityBatch)(nil),         // 43: modkit.v1.ActivityBatch
 	(*LaneCall)(nil),              // 44: modkit.v1.LaneCall
 	(*LaneOutcome)(nil),           // 45: modkit.v1.LaneOutcome
-	(*LaneFailure)(nil),           // 46: modkit.v1.LaneFailure
-	(*LaneStep)(nil),              // 47: modkit.v1.LaneStep
-	(*LaneStepResult)(nil),        // 48: modkit.v1.LaneStepResult
-	nil,                           // 49: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 50: modkit.v1.CompleteRequest.ContextEntry
+	(*LaneStopped)(nil),           // 46: modkit.v1.LaneStopped
+	(*LaneFailure)(nil),           // 47: modkit.v1.LaneFailure
+	(*LaneStep)(nil),              // 48: modkit.v1.LaneStep
+	(*LaneStepResult)(nil),        // 49: modkit.v1.LaneStepResult
+	nil,                           // 50: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 51: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
 	3,  // 0: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
@@ -3932,13 +4076,13 @@ var file_modkit_proto_depIdxs = []int32{
 	3,  // 14: modkit.v1.NeedsApprovalRequest.session:type_name -> modkit.v1.Session
 	3,  // 15: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
 	28, // 16: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	49, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	50, // 17: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
 	3,  // 18: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
 	38, // 19: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	28, // 20: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
 	31, // 21: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
 	37, // 22: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	50, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	51, // 23: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
 	3,  // 24: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
 	37, // 25: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
 	40, // 26: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
@@ -3947,48 +4091,50 @@ var file_modkit_proto_depIdxs = []int32{
 	41, // 29: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
 	9,  // 30: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
 	8,  // 31: modkit.v1.LaneCall.request:type_name -> modkit.v1.CallToolRequest
-	11, // 32: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
-	9,  // 33: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
-	2,  // 34: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
-	18, // 35: modkit.v1.LaneStep.before_action:type_name -> modkit.v1.BeforeActionRequest
-	22, // 36: modkit.v1.LaneStep.check_input:type_name -> modkit.v1.CheckInputRequest
-	24, // 37: modkit.v1.LaneStep.needs_approval:type_name -> modkit.v1.NeedsApprovalRequest
-	19, // 38: modkit.v1.LaneStepResult.before_action:type_name -> modkit.v1.BeforeActionResponse
-	23, // 39: modkit.v1.LaneStepResult.check_input:type_name -> modkit.v1.CheckInputResponse
-	25, // 40: modkit.v1.LaneStepResult.needs_approval:type_name -> modkit.v1.NeedsApprovalResponse
-	4,  // 41: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	6,  // 42: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	8,  // 43: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	8,  // 44: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	14, // 45: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	16, // 46: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	18, // 47: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	22, // 48: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	20, // 49: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	24, // 50: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	27, // 51: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	30, // 52: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	33, // 53: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	35, // 54: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	5,  // 55: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	7,  // 56: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	12, // 57: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	13, // 58: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	15, // 59: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	17, // 60: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	19, // 61: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	23, // 62: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	21, // 63: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	25, // 64: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	29, // 65: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	32, // 66: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	34, // 67: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	36, // 68: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	55, // [55:69] is the sub-list for method output_type
-	41, // [41:55] is the sub-list for method input_type
-	41, // [41:41] is the sub-list for extension type_name
-	41, // [41:41] is the sub-list for extension extendee
-	0,  // [0:41] is the sub-list for field type_name
+	18, // 32: modkit.v1.LaneCall.hook:type_name -> modkit.v1.BeforeActionRequest
+	11, // 33: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
+	9,  // 34: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
+	46, // 35: modkit.v1.LaneOutcome.stopped:type_name -> modkit.v1.LaneStopped
+	2,  // 36: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
+	18, // 37: modkit.v1.LaneStep.before_action:type_name -> modkit.v1.BeforeActionRequest
+	22, // 38: modkit.v1.LaneStep.check_input:type_name -> modkit.v1.CheckInputRequest
+	24, // 39: modkit.v1.LaneStep.needs_approval:type_name -> modkit.v1.NeedsApprovalRequest
+	19, // 40: modkit.v1.LaneStepResult.before_action:type_name -> modkit.v1.BeforeActionResponse
+	23, // 41: modkit.v1.LaneStepResult.check_input:type_name -> modkit.v1.CheckInputResponse
+	25, // 42: modkit.v1.LaneStepResult.needs_approval:type_name -> modkit.v1.NeedsApprovalResponse
+	4,  // 43: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	6,  // 44: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	8,  // 45: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	8,  // 46: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	14, // 47: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	16, // 48: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	18, // 49: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	22, // 50: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	20, // 51: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	24, // 52: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	27, // 53: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	30, // 54: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	33, // 55: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	35, // 56: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	5,  // 57: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	7,  // 58: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	12, // 59: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	13, // 60: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	15, // 61: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	17, // 62: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	19, // 63: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	23, // 64: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	21, // 65: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	25, // 66: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	29, // 67: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	32, // 68: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	34, // 69: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	36, // 70: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	57, // [57:71] is the sub-list for method output_type
+	43, // [43:57] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -4007,12 +4153,12 @@ func file_modkit_proto_init() {
 		(*SpanAttribute_DoubleValue)(nil),
 		(*SpanAttribute_BoolValue)(nil),
 	}
-	file_modkit_proto_msgTypes[44].OneofWrappers = []any{
+	file_modkit_proto_msgTypes[45].OneofWrappers = []any{
 		(*LaneStep_BeforeAction)(nil),
 		(*LaneStep_CheckInput)(nil),
 		(*LaneStep_NeedsApproval)(nil),
 	}
-	file_modkit_proto_msgTypes[45].OneofWrappers = []any{
+	file_modkit_proto_msgTypes[46].OneofWrappers = []any{
 		(*LaneStepResult_BeforeAction)(nil),
 		(*LaneStepResult_CheckInput)(nil),
 		(*LaneStepResult_NeedsApproval)(nil),
@@ -4023,7 +4169,7 @@ func file_modkit_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   48,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
