@@ -151,6 +151,19 @@ func LaneSteps(h *Host, id string) bool {
 	return false
 }
 
+// LaneStepsApart reports how many of a call's steps the running process
+// of mod id took on its lane apart from their call, not ahead of it.
+func LaneStepsApart(h *Host, id string) int64 {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(context.Background()); p != nil && p.lane != nil {
+				return p.lane.StepsApart()
+			}
+		}
+	}
+	return 0
+}
+
 // NoCallLane makes the mods h starts from now on take every request over
 // gRPC.
 func NoCallLane(h *Host) { h.noLane = true }

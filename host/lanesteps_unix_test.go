@@ -5,6 +5,7 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,6 +73,55 @@ func TestStepsOnTheLane(t *testing.T) {
 				if lane, steps := host.CallLane(h.Host, id), host.LaneSteps(h.Host, id); lane != mode.lane || steps != mode.steps {
 					t.Errorf("mod %s: got lane %v, steps on it %v; want %v, %v", id, lane, steps, mode.lane, mode.steps)
 				}
+				// Two mods hook tool calls: each call asks both apart.
+				if apart := host.LaneStepsApart(h.Host, id); mode.steps && apart == 0 {
+					t.Errorf("mod %s: got no steps on its lane apart from their calls, want every call's", id)
+				}
+			}
+		})
+	}
+}
+
+// TestStepsAhead checks that a call to the only mod that hooks tool calls
+// carries its input check and hooks with it, and that they decide it as
+// they do apart: crashy alone hooks every tool call. A call that asks
+// another mod's hooks, or is traced, takes them apart.
+func TestStepsAhead(t *testing.T) {
+	t.Parallel()
+	modes := []struct {
+		name  string
+		set   func(*host.Host)
+		ahead bool
+	}{
+		{"lane", func(*host.Host) {}, true},
+		{"lane without steps", host.NoLaneSteps, false},
+		{"gRPC", host.NoCallLane, false},
+	}
+	cases := []struct {
+		name, tool, input string
+		status            host.Status
+		text              string
+	}{
+		{"passes", "crashy_echo", `{"text":"a"}`, host.StatusCompleted, "a"},
+		{"hook refuses", "crashy_blocked", `{}`, host.StatusFailed,
+			"Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"},
+		{"invalid input", "crashy_echo", `{"text":5}`, host.StatusFailed,
+			"Tool failed: invalid input for tool crashy_echo:\n  /text: must be a string, got a number"},
+		{"passes again", "crashy_echo", `{"text":"b","times":2}`, host.StatusCompleted, "b b"},
+	}
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			h := load(t, nil, crashyDir)
+			mode.set(h.Host)
+			for _, tt := range cases {
+				res := call(t, h, tt.tool, tt.input)
+				if res.Status != tt.status || !strings.Contains(res.Text, tt.text) {
+					t.Errorf("%s: got %s %q (error %q), want %s %q", tt.name, res.Status, res.Text, res.Error, tt.status, tt.text)
+				}
+			}
+			if apart := host.LaneStepsApart(h.Host, "crashy"); mode.ahead && apart != 0 {
+				t.Errorf("got %d steps apart from their calls, want every step ahead of its call", apart)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
@@ -45,9 +46,10 @@ type LaneOptions struct {
 // embedded [GRPCClient].
 type LaneClient struct {
 	*GRPCClient
-	opts LaneOptions
-	conn net.Conn
-	w    frameWriter
+	opts  LaneOptions
+	conn  net.Conn
+	w     frameWriter
+	apart atomic.Int64 // steps sent apart from their call
 
 	mu    sync.Mutex
 	calls map[uint64]*laneCall // the calls waiting for their end

@@ -25,6 +25,10 @@ var _ modapi.ApprovalRule = (*LaneClient)(nil)
 // Steps reports whether a call's steps go over the lane.
 func (c *LaneClient) Steps() bool { return c.opts.Steps }
 
+// StepsApart reports how many steps went over the lane in frames of their
+// own, not ahead of their call.
+func (c *LaneClient) StepsApart() int64 { return c.apart.Load() }
+
 // BeforeAction implements modapi.Mod: over the lane when the mod serves
 // steps there, else over gRPC.
 func (c *LaneClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
@@ -92,6 +96,7 @@ func stepResultKind(res *pb.LaneStepResult) string {
 // step runs one step in the mod: a step frame, then the mod's step result
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) step(ctx context.Context, st *pb.LaneStep) (*pb.LaneStepResult, error) {
+	c.apart.Add(1)
 	if c.opts.Trace != nil {
 		st.Traceparent, st.Tracestate, st.Baggage, _ = c.opts.Trace(ctx)
 	}

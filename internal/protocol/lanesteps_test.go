@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"net"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc"
 
@@ -262,5 +265,137 @@ func TestLaneStepHostileMod(t *testing.T) {
 				t.Error("the host was not told of the violation")
 			}
 		})
+	}
+}
+
+// aheadMod is stepMod whose tool calls echo: it counts the handlers run.
+type aheadMod struct {
+	*stepMod
+	ran atomic.Int32
+}
+
+func (m *aheadMod) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	m.ran.Add(1)
+	return echo(ctx, req)
+}
+
+// TestLaneAhead checks that the input check and the hooks that travel with
+// a call run before its handler, in order, and that the first that stops
+// the call says so instead of the handler's outcome.
+func TestLaneAhead(t *testing.T) {
+	hook := func(tool string) *modapi.ActionRequest {
+		return &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: tool}, Today: "today", Run: modapi.Run{CallID: "h1"}}
+	}
+	tests := []struct {
+		name, tool, input string
+		ahead             modapi.Ahead
+		want              *modapi.Stopped // nil: the handler ran
+	}{
+		{"both pass", "t", "ok", modapi.Ahead{Check: true, Hook: hook("t")}, nil},
+		{"the check alone", "t", "ok", modapi.Ahead{Check: true}, nil},
+		{"problems", "t", "bad", modapi.Ahead{Check: true, Hook: hook("refused")}, &modapi.Stopped{Problems: []string{"/: bad"}}},
+		{"the check fails", "fail", "ok", modapi.Ahead{Check: true, Hook: hook("t")}, &modapi.Stopped{CheckFailure: errStep.Error()}},
+		{"refused", "t", "ok", modapi.Ahead{Check: true, Hook: hook("refused")}, &modapi.Stopped{Refusal: "no tool.call of  on today"}},
+		{"the hook fails", "t", "ok", modapi.Ahead{Hook: hook("fail")}, &modapi.Stopped{HookFailure: errStep.Error()}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &aheadMod{stepMod: &stepMod{}}
+			var begun []string
+			srv := &LaneServer{Impl: m, Begin: func(_ context.Context, method string, req any) func() {
+				if r, ok := req.(interface{ GetCallId() string }); ok {
+					begun = append(begun, method+" "+r.GetCallId())
+				}
+				return func() {}
+			}}
+			c := newLane(t, srv, LaneOptions{Steps: true})
+			a := tt.ahead
+			resp, err := c.CallTool(t.Context(), &modapi.CallRequest{Tool: tt.tool, Input: []byte(tt.input), CallID: "c1", Ahead: &a})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(resp.Stopped, tt.want) {
+				t.Errorf("got stopped %+v, want %+v", resp.Stopped, tt.want)
+			}
+			if ran := m.ran.Load() == 1; ran != (tt.want == nil) || (ran && resp.Outcome.Text != tt.input) {
+				t.Errorf("handler ran: %v, outcome %+v; want it to run only when the steps pass", ran, resp.Outcome)
+			}
+			if a.Hook != nil && tt.want == nil && !slices.Contains(begun, pb.Mod_BeforeAction_FullMethodName+" h1") {
+				t.Errorf("got handlers begun %q, want the hook's tracked by its call id", begun)
+			}
+		})
+	}
+}
+
+// TestLaneAheadHookTimeout checks that a hook past its timeout has its
+// context cancelled and the call answered at once, the handler never run.
+func TestLaneAheadHookTimeout(t *testing.T) {
+	m := &aheadMod{stepMod: &stepMod{waiting: make(chan struct{}), gone: make(chan struct{})}}
+	c := newLane(t, &LaneServer{Impl: m}, LaneOptions{Steps: true})
+	resp, err := c.CallTool(t.Context(), &modapi.CallRequest{Tool: "t", Ahead: &modapi.Ahead{
+		Hook: &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "wait"}}, HookTimeout: 20 * time.Millisecond,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (&modapi.Stopped{HookTimedOut: true}); !reflect.DeepEqual(resp.Stopped, want) {
+		t.Errorf("got stopped %+v, want %+v", resp.Stopped, want)
+	}
+	<-m.gone // the hook saw its context end
+	if m.ran.Load() != 0 {
+		t.Error("the handler ran after its hook timed out")
+	}
+}
+
+// TestLaneAheadCancel checks that a call cancelled while its hook runs
+// returns at once and cancels the hook.
+func TestLaneAheadCancel(t *testing.T) {
+	m := &aheadMod{stepMod: &stepMod{waiting: make(chan struct{}), gone: make(chan struct{})}}
+	c := newLane(t, &LaneServer{Impl: m}, LaneOptions{Steps: true})
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t", Ahead: &modapi.Ahead{
+			Hook: &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "wait"}},
+		}})
+		done <- err
+	}()
+	<-m.waiting
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("got %v, want the context's cancellation", err)
+	}
+	<-m.gone
+	if m.ran.Load() != 0 {
+		t.Error("the handler ran after its call was cancelled")
+	}
+}
+
+// TestAheadNeedsLaneSteps checks that steps ahead of a call are never
+// dropped: a client whose mod does not take them refuses the call.
+func TestAheadNeedsLaneSteps(t *testing.T) {
+	req := &modapi.CallRequest{Tool: "t", Ahead: &modapi.Ahead{Check: true}}
+	c := newLane(t, &LaneServer{Impl: &aheadMod{stepMod: &stepMod{}}}, LaneOptions{})
+	if _, err := c.CallTool(t.Context(), req); !errors.Is(err, errNoAhead) {
+		t.Errorf("lane without steps: got %v, want %v", err, errNoAhead)
+	}
+	if _, err := (&GRPCClient{}).CallTool(t.Context(), req); !errors.Is(err, errNoAhead) {
+		t.Errorf("gRPC: got %v, want %v", err, errNoAhead)
+	}
+}
+
+// TestLaneStoppedUnasked checks that a mod saying a call's steps stopped
+// it, when the call carried none, breaks the lane.
+func TestLaneStoppedUnasked(t *testing.T) {
+	c, mod := rawLane(t, LaneOptions{Steps: true})
+	go func() {
+		fr := newFrameReader(mod, 1<<10)
+		id, _, _, _ := fr.next()
+		w := frameWriter{w: mod, limit: 1 << 10}
+		_ = w.send(id, kindOutcome, &pb.LaneOutcome{Stopped: &pb.LaneStopped{Refusal: "no"}})
+	}()
+	_, err := c.CallTool(t.Context(), &modapi.CallRequest{Tool: "t"})
+	if want := "an outcome frame stops a call before steps it did not carry"; !strings.HasSuffix(msg(err), want) {
+		t.Errorf("got %v, want the lane broken: %s", err, want)
 	}
 }
