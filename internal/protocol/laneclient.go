@@ -202,22 +202,32 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 				return resp, err
 			}
 		}
-		if closed {
-			return nil, brokenError(c.laneErr())
-		}
-		select {
-		case <-lc.ready:
-		case <-ctx.Done():
-			c.forget(id)
-			// The mod's handler sees its context cancelled; a failed send
-			// means the lane is gone, which cancels it as well.
-			_ = c.w.send(id, kindCancel, nil)
-			return nil, ctxError(ctx.Err())
-		case <-c.done:
-			// Frames queued before the lane closed still count.
-			closed = true
+		if err := c.wait(ctx, id, lc, &closed); err != nil {
+			return nil, err
 		}
 	}
+}
+
+// wait waits until call id may have frames queued in lc, and returns nil;
+// or the call's error when its ctx ended (the mod is sent a cancel frame)
+// or the lane closed (closed set) before any came.
+func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall, closed *bool) error {
+	if *closed {
+		return brokenError(c.laneErr())
+	}
+	select {
+	case <-lc.ready:
+	case <-ctx.Done():
+		c.forget(id)
+		// The mod's handler sees its context cancelled; a failed send
+		// means the lane is gone, which cancels it as well.
+		_ = c.w.send(id, kindCancel, nil)
+		return ctxError(ctx.Err())
+	case <-c.done:
+		// Frames queued before the lane closed still count.
+		*closed = true
+	}
+	return nil
 }
 
 // handle handles one frame of a call; end reports that the call ended.

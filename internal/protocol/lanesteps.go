@@ -112,17 +112,8 @@ func (c *LaneClient) step(ctx context.Context, st *pb.LaneStep) (*pb.LaneStepRes
 			// The reader queues one frame for a step: its end.
 			return c.stepEnd(frames[0])
 		}
-		if closed {
-			return nil, brokenError(c.laneErr())
-		}
-		select {
-		case <-lc.ready:
-		case <-ctx.Done():
-			c.forget(id)
-			_ = c.w.send(id, kindCancel, nil)
-			return nil, ctxError(ctx.Err())
-		case <-c.done:
-			closed = true
+		if err := c.wait(ctx, id, lc, &closed); err != nil {
+			return nil, err
 		}
 	}
 }
