@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/host/testdata/mods/crashy"
 )
 
 // TestStepsOnTheLane checks that hooks, input checks and approval rules
@@ -107,12 +108,14 @@ func TestStepsAhead(t *testing.T) {
 			"Tool failed: blocked by a hook of mod crashy: crashy_blocked is never allowed"},
 		{"invalid input", "crashy_echo", `{"text":5}`, host.StatusFailed,
 			"Tool failed: invalid input for tool crashy_echo:\n  /text: must be a string, got a number"},
+		{"hook times out", "crashy_echo", `{"text":"` + crashy.HookWaits + `"}`, host.StatusFailed,
+			"Tool failed: hook of mod crashy before tool.call: timed out after 200ms"},
 		{"passes again", "crashy_echo", `{"text":"b","times":2}`, host.StatusCompleted, "b b"},
 	}
 	for _, mode := range modes {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			h := load(t, nil, crashyDir)
+			h := load(t, &host.Options{HookTimeout: 200 * time.Millisecond, GracePeriod: 10 * time.Second}, crashyDir)
 			mode.set(h.Host)
 			for _, tt := range cases {
 				res := call(t, h, tt.tool, tt.input)
