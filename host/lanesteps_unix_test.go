@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/host/testdata/mods/crashy"
 )
@@ -125,6 +127,21 @@ func TestStepsAhead(t *testing.T) {
 			}
 			if apart := host.LaneStepsApart(h.Host, "crashy"); mode.ahead && apart != 0 {
 				t.Errorf("got %d steps apart from their calls, want every step ahead of its call", apart)
+			}
+			if !mode.ahead {
+				return
+			}
+			// A traced call takes its steps apart, each with its span.
+			ctx := trace.ContextWithSpanContext(context.Background(), trace.NewSpanContext(trace.SpanContextConfig{
+				TraceID: trace.TraceID{1}, SpanID: trace.SpanID{1}, TraceFlags: trace.FlagsSampled,
+			}))
+			res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"t"}`), Session: session(t)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantStatus(t, res, host.StatusCompleted)
+			if apart := host.LaneStepsApart(h.Host, "crashy"); apart != 2 {
+				t.Errorf("traced call: got %d steps apart from it, want its check and its hook", apart)
 			}
 		})
 	}
