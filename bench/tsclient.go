@@ -59,6 +59,9 @@ func mcpHTTPTSVsGoSDK(ctx context.Context, e *env) (row, error) {
 		latencySide("go-sdk server, HTTP, TypeScript client", sb), roundRatios(sa, sb), goal{}), nil
 }
 
+// tsRows are the rows the node tools measure.
+var tsRows = map[string]bool{"mcp_stdio_ts_vs_gosdk": true, "mcp_http_ts_vs_gosdk": true}
+
 // nodeTools returns the node binary and the TypeScript SDK that
 // $MODKIT_NODE_TOOLS_DIR names. Without them the rows that need them are
 // not measured: skipped, or failed under CI ($CI=true), where they must be.
