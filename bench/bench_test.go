@@ -47,6 +47,9 @@ func TestMain(m *testing.M) {
 	if code, child := coldStartChild(); child {
 		os.Exit(code)
 	}
+	if code, child := floorChild(); child {
+		os.Exit(code)
+	}
 	code := m.Run()
 	if shared != nil {
 		shared.close()

@@ -7,50 +7,128 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os/exec"
 
 	"github.com/modkit/modkit/internal/mcpbridge"
 )
 
-// haproxyHop measures what HAProxy alone adds to a request on this
-// machine, for balanced_vs_direct's note: three bare net/http servers that
-// answer every POST with the response a replica gave to the echo call,
-// asked straight and through the same HAProxy configuration, by the same
-// client. No modkit code runs on either side.
-func haproxyHop(ctx context.Context, e *env, bin, replica string) (string, error) {
+// balancedHopVsHAProxy compares the hop HAProxy adds in front of modkit
+// replicas with the hop it adds in front of trivial backends, in the same
+// run. modkit's hop is the p50 of a plain stateless 2026-07-28 tools/call
+// of echo through HAProxy (docs/deploy.md's configuration, written by
+// internal/haproxycfg, without its health checks), round-robin over three
+// modhost HTTP handlers, less the p50 of the same call straight to one of
+// them. HAProxy's bare hop is the same difference with three bare net/http
+// servers in their place, which answer every POST with the response a
+// replica gave to the echo call, behind the same configuration. Each round
+// measures both pairs; the ratio is the median of the rounds' ratios of
+// the two hops. It needs haproxy installed.
+func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
+	bin, err := exec.LookPath("haproxy")
+	if err != nil {
+		return row{}, err
+	}
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	var replicas []string
+	for range 3 {
+		url, stop, err := serveBridge(h, e.tmp)
+		if err != nil {
+			return row{}, err
+		}
+		defer stop()
+		replicas = append(replicas, url)
+	}
+	modLB, stopModLB, err := startHAProxy(ctx, bin, e.tmp, replicas)
+	if err != nil {
+		return row{}, err
+	}
+	defer stopModLB()
+	bare, stopBare, err := bareBackends(ctx, replicas[0])
+	if err != nil {
+		return row{}, err
+	}
+	defer stopBare()
+	bareLB, stopBareLB, err := startHAProxy(ctx, bin, e.tmp, bare)
+	if err != nil {
+		return row{}, err
+	}
+	defer stopBareLB()
+	echoAt := func(url string) call {
+		c := &rawClient{url: url, http: &http.Client{}}
+		return func(ctx context.Context) error { return c.echo(ctx, "echo") }
+	}
+	modVia, modDirect, bareVia, bareDirect := echoAt(modLB), echoAt(replicas[0]), echoAt(bareLB), echoAt(bare[0])
+	var sMV, sMD, sBV, sBD sample
+	one := e.cfg
+	one.rounds = 1
+	for round := range e.cfg.rounds {
+		measure := []func() error{
+			func() error { return pairInto(ctx, one, modVia, modDirect, &sMV, &sMD) },
+			func() error { return pairInto(ctx, one, bareVia, bareDirect, &sBV, &sBD) },
+		}
+		if round%2 == 1 {
+			measure[0], measure[1] = measure[1], measure[0]
+		}
+		for _, m := range measure {
+			if err := m(); err != nil {
+				return row{}, err
+			}
+		}
+	}
+	mv, md, bv, bd := sMV.roundMedians(), sMD.roundMedians(), sBV.roundMedians(), sBD.roundMedians()
+	ratios := make([]float64, len(mv))
+	for i := range mv {
+		ratios[i] = (mv[i] - md[i]) / (bv[i] - bd[i])
+	}
+	hop := func(label string, via, direct *sample) side {
+		v, d := via.all(), direct.all()
+		return side{label: label, unit: "µs", p50: percentile(v, 50) - percentile(d, 50), p99: percentile(v, 99) - percentile(d, 99)}
+	}
+	r := compare("", hop("HAProxy's hop to 3 modhost replicas", &sMV, &sMD), hop("its hop to 3 bare servers", &sBV, &sBD), ratios, goal{})
+	r.notes = []string{fmt.Sprintf("p50 straight and via HAProxy: modhost replica %s µs, %s µs; bare server %s µs, %s µs",
+		num(percentile(sMD.all(), 50)), num(percentile(sMV.all(), 50)), num(percentile(sBD.all(), 50)), num(percentile(sBV.all(), 50)))}
+	return r, nil
+}
+
+// pairInto measures a and b in one round of cfg and adds each side's
+// latencies to sa and sb.
+func pairInto(ctx context.Context, cfg config, a, b call, sa, sb *sample) error {
+	ra, rb, err := pairCalls(ctx, cfg, a, b)
+	if err != nil {
+		return err
+	}
+	sa.add(ra.all())
+	sb.add(rb.all())
+	return nil
+}
+
+// bareBackends starts three bare net/http servers that answer every POST
+// with the response the replica at url gave to the echo call, and returns
+// their /mcp URLs. No modkit code runs in them.
+func bareBackends(ctx context.Context, replica string) (urls []string, stop func(), err error) {
 	rec := &recorder{next: http.DefaultTransport}
 	if err := (&rawClient{url: replica, http: &http.Client{Transport: rec}}).checkEcho(ctx, "echo"); err != nil {
-		return "", err
+		return nil, nil, err
 	}
 	bare := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		io.Copy(io.Discard, req.Body)
 		w.Header().Set("Content-Type", rec.contentType)
 		w.Write(rec.body)
 	})
-	var urls []string
+	var servers []*httptest.Server
 	for range 3 {
 		srv := httptest.NewServer(bare)
-		defer srv.Close()
+		servers = append(servers, srv)
 		urls = append(urls, srv.URL+mcpbridge.HTTPPath)
 	}
-	lbURL, stop, err := startHAProxy(ctx, bin, e.tmp, urls)
-	if err != nil {
-		return "", err
-	}
-	defer stop()
-	direct := &rawClient{url: urls[0], http: &http.Client{}}
-	balanced := &rawClient{url: lbURL, http: &http.Client{}}
-	sa, sb, err := pairCalls(ctx, e.cfg,
-		func(ctx context.Context) error { return balanced.echo(ctx, "echo") },
-		func(ctx context.Context) error { return direct.echo(ctx, "echo") })
-	if err != nil {
-		return "", err
-	}
-	via, straight := median(sa.all()), median(sb.all())
-	hop := via - straight
-	return fmt.Sprintf("HAProxy's own hop on this machine, measured in the same run with bare "+
-		"net/http servers that answer with a replica's recorded response: %.0f µs straight, %.0f µs via HAProxy, "+
-		"a hop of %.0f µs; a ratio of at most 1.2 needs a direct call of at least %.0f µs",
-		straight, via, hop, 5*hop), nil
+	return urls, func() {
+		for _, srv := range servers {
+			srv.Close()
+		}
+	}, nil
 }
 
 // recorder is a transport that keeps the last response's body and content

@@ -20,19 +20,32 @@ import (
 // (the echo mod in its own process below modhost) with the same call to
 // the go-sdk server with the echo tool in its own process (mcpecho), both
 // started and driven by go-sdk's client at its default protocol revision.
-// When the node tools are installed it notes the same comparison made by
-// the official TypeScript client.
 func mcpStdioVsGoSDK(ctx context.Context, e *env) (row, error) {
+	return stdioVsGoSDK(ctx, e, "")
+}
+
+// mcpStdio2025VsGoSDK is mcpStdioVsGoSDK with go-sdk's client pinned to
+// protocol revision 2025-11-25, the revision of most clients in use.
+func mcpStdio2025VsGoSDK(ctx context.Context, e *env) (row, error) {
+	return stdioVsGoSDK(ctx, e, revision2025)
+}
+
+// revision2025 is the protocol revision before the stateless one.
+const revision2025 = "2025-11-25"
+
+// stdioVsGoSDK compares modhost mcp with mcpecho over stdio, go-sdk's
+// client speaking revision ("": its default) to both.
+func stdioVsGoSDK(ctx context.Context, e *env, revision string) (row, error) {
 	if _, err := e.modHost(ctx); err != nil { // builds the echo mod when needed
 		return row{}, err
 	}
 	modCmd, sdkCmd := e.modhostCommand("mcp"), exec.Command(e.bins.mcp)
-	a, err := stdioClient(ctx, "modhost", modCmd)
+	a, err := stdioClient(ctx, "modhost", modCmd, revision)
 	if err != nil {
 		return row{}, err
 	}
 	defer a.Close()
-	b, err := stdioClient(ctx, "go-sdk", sdkCmd)
+	b, err := stdioClient(ctx, "go-sdk", sdkCmd, revision)
 	if err != nil {
 		return row{}, err
 	}
@@ -63,10 +76,12 @@ func mcpStdioVsGoSDK(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	r := compare("", latencySide("modhost mcp, stdio", sa), latencySide("go-sdk server, stdio", sb), roundRatios(sa, sb), goal{})
+	label := ""
+	if revision != "" {
+		label = " " + revision
+	}
+	r := compare("", latencySide("modhost mcp, stdio"+label, sa), latencySide("go-sdk server, stdio"+label, sb), roundRatios(sa, sb), goal{})
 	r.notes = append(r.notes, cpuNote(modCPU, sdkCPU))
-	r.notes = append(r.notes, tsFigure(ctx, e,
-		tsTarget{command: e.modhostCommand("mcp")}, tsTarget{command: exec.Command(e.bins.mcp)}))
 	return r, nil
 }
 
@@ -85,9 +100,7 @@ func mcpHTTPVsGoSDK(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	r := compare("", latencySide("modhost mcp --http", sa), latencySide("go-sdk server, HTTP", sb), roundRatios(sa, sb), goal{})
-	r.notes = append(r.notes, tsFigure(ctx, e, tsTarget{url: modURL}, tsTarget{url: sdkURL}))
-	return r, nil
+	return compare("", latencySide("modhost mcp --http", sa), latencySide("go-sdk server, HTTP", sb), roundRatios(sa, sb), goal{}), nil
 }
 
 // mcpHTTP8VsGoSDK compares calls/s with e.cfg.workers go-sdk clients, each
@@ -294,14 +307,18 @@ func startHTTPServer(cmd *exec.Cmd) (url string, stop func(), err error) {
 	}
 }
 
-// stdioClient starts cmd with go-sdk's client over stdio at its default
-// protocol revision and checks the echo's answer.
-func stdioClient(ctx context.Context, side string, cmd *exec.Cmd) (*mcp.ClientSession, error) {
+// stdioClient starts cmd with go-sdk's client over stdio at protocol
+// revision ("": its default) and checks the echo's answer.
+func stdioClient(ctx context.Context, side string, cmd *exec.Cmd, revision string) (*mcp.ClientSession, error) {
 	setParentDeathSignal(cmd)
 	client := mcp.NewClient(&mcp.Implementation{Name: "modkit-bench", Version: "v1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: revision})
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", side, err)
+	}
+	if got := cs.InitializeResult().ProtocolVersion; revision != "" && got != revision {
+		cs.Close()
+		return nil, fmt.Errorf("%s: speaks protocol revision %s, want %s", side, got, revision)
 	}
 	if err := checkEcho(ctx, side, cs); err != nil {
 		cs.Close()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -23,11 +24,17 @@ func TestServingLine(t *testing.T) {
 	}
 }
 
-func TestTSFigureWithoutNodeTools(t *testing.T) {
+// TestNodeToolsMissing: without the node tools, the TypeScript rows are
+// skipped, except under CI, where they fail.
+func TestNodeToolsMissing(t *testing.T) {
 	t.Setenv(nodeToolsEnv, "")
-	e := &env{cfg: quickConfig(), tmp: t.TempDir()}
-	got := tsFigure(context.Background(), e, tsTarget{url: "http://127.0.0.1:1/mcp"}, tsTarget{url: "http://127.0.0.1:2/mcp"})
-	if !strings.Contains(got, "not measured") || !strings.Contains(got, nodeToolsEnv) {
-		t.Errorf("got note %q, want it to say the figure was not measured for want of $%s", got, nodeToolsEnv)
+	for _, ci := range []string{"", "true"} {
+		t.Setenv("CI", ci)
+		e := &env{cfg: quickConfig(), tmp: t.TempDir()}
+		_, _, err := tsCompare(context.Background(), e, tsTarget{url: "http://127.0.0.1:1/mcp"}, tsTarget{url: "http://127.0.0.1:2/mcp"})
+		var skip *skipped
+		if err == nil || !strings.Contains(err.Error(), nodeToolsEnv) || errors.As(err, &skip) != (ci == "") {
+			t.Errorf("CI=%q: got %v (skipped: %v), want an error naming $%s, skipped only outside CI", ci, err, errors.As(err, &skip), nodeToolsEnv)
+		}
 	}
 }

@@ -8,18 +8,26 @@ import (
 	"strings"
 )
 
-// goal is a row's target: the ratio must be at most, or at least, value.
+// goal is a row's target: the ratio must be at most, or at least, value;
+// a reference row has none.
 type goal struct {
 	atMost bool
 	value  float64
+	ref    bool
 }
 
 func atMost(v float64) goal  { return goal{atMost: true, value: v} }
 func atLeast(v float64) goal { return goal{atMost: false, value: v} }
 
+// reference is the goal of a row measured for reference only.
+func reference() goal { return goal{ref: true} }
+
 func (g goal) met(v float64) bool {
 	if math.IsNaN(v) {
 		return false
+	}
+	if g.ref {
+		return true
 	}
 	if g.atMost {
 		return v <= g.value
@@ -28,6 +36,9 @@ func (g goal) met(v float64) bool {
 }
 
 func (g goal) String() string {
+	if g.ref {
+		return "reference only"
+	}
 	if g.atMost {
 		return "≤ " + strconv.FormatFloat(g.value, 'g', -1, 64)
 	}
@@ -119,7 +130,10 @@ func writeTable(b *strings.Builder, rows []row) {
 			bl, b50, b99 = r.b.label, r.b.fmt50(), r.b.fmt99()
 		}
 		met := "no"
-		if r.goal.met(r.ratio) {
+		switch {
+		case r.goal.ref:
+			met = "–"
+		case r.goal.met(r.ratio):
 			met = "yes"
 		}
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s–%s | %s | %s |\n",

@@ -26,6 +26,7 @@ func TestGoal(t *testing.T) {
 		{atLeast(5), 12, true, "≥ 5"},
 		{atLeast(5), math.NaN(), false, "≥ 5"},
 		{atMost(50), 3, true, "≤ 50"},
+		{reference(), 14.6, true, "reference only"},
 	}
 	for _, tt := range tests {
 		if got := tt.g.met(tt.v); got != tt.want {

@@ -21,14 +21,18 @@ func TestRun(t *testing.T) {
 	}
 	cfg := config{rounds: 1, warmup: 1, calls: 5, workers: 2, concurrentFor: 50 * time.Millisecond,
 		coldStarts: 1, cancels: 2, decodes: 10, batches: 2, lists: 1, idleFor: 10 * time.Millisecond}
-	// The rows whose server is not installed are left out, then reported
-	// missing: a skip locally, a failure under CI.
+	// The rows whose server or node tools are not installed are left out,
+	// then reported missing: a skip locally, a failure under CI.
+	_, _, nodeErr := nodeTools()
 	var measured, missing []string
 	for _, m := range measurements {
-		if m.installed() {
-			measured = append(measured, m.name)
-		} else {
+		switch {
+		case !m.installed():
 			missing = append(missing, needs[m.name]+" (row "+m.name+")")
+		case nodeErr != nil && tsRows[m.name]:
+			missing = append(missing, "the node tools (row "+m.name+": "+nodeErr.Error()+")")
+		default:
+			measured = append(measured, m.name)
 		}
 	}
 	cfg.only = regexpMust(t, "^("+strings.Join(measured, "|")+")$")
@@ -37,12 +41,9 @@ func TestRun(t *testing.T) {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 	report := out.String()
-	for _, m := range measurements {
-		if !m.installed() {
-			continue
-		}
-		if !strings.Contains(report, "| `"+m.name+"` |") {
-			t.Errorf("report has no row for %s:\n%s", m.name, report)
+	for _, name := range measured {
+		if !strings.Contains(report, "| `"+name+"` |") {
+			t.Errorf("report has no row for %s:\n%s", name, report)
 		}
 	}
 	var ratios int
@@ -65,7 +66,7 @@ func TestRun(t *testing.T) {
 		t.Errorf("got %d ratio lines, want %d", ratios, len(measured))
 	}
 	if len(missing) > 0 && !t.Failed() {
-		testenv.Missing(t, "%s on $PATH: apt-get install them (.ci/run does)", strings.Join(missing, ", "))
+		testenv.Missing(t, "%s: apt-get install the servers (.ci/run does); .ci/conformance.sh installs the node tools", strings.Join(missing, ", "))
 	}
 }
 

@@ -49,53 +49,6 @@ func taskVsCall(ctx context.Context, e *env) (row, error) {
 	return compare("", latencySide("task, polled to completion", sa), latencySide("plain call", sb), roundRatios(sa, sb), goal{}), nil
 }
 
-// balancedVsDirect compares a plain 2026-07-28 tools/call of echo through
-// HAProxy, round-robin over three replicas (three modhost HTTP handlers on
-// loopback ports, sharing the bench's host), with the same call straight
-// to one replica. It needs haproxy installed.
-func balancedVsDirect(ctx context.Context, e *env) (row, error) {
-	bin, err := exec.LookPath("haproxy")
-	if err != nil {
-		return row{}, err
-	}
-	h, err := e.modHost(ctx)
-	if err != nil {
-		return row{}, err
-	}
-	var urls []string
-	for range 3 {
-		url, stop, err := serveBridge(h, e.tmp)
-		if err != nil {
-			return row{}, err
-		}
-		defer stop()
-		urls = append(urls, url)
-	}
-	lbURL, stopLB, err := startHAProxy(ctx, bin, e.tmp, urls)
-	if err != nil {
-		return row{}, err
-	}
-	defer stopLB()
-	direct := &rawClient{url: urls[0], http: &http.Client{}}
-	balanced := &rawClient{url: lbURL, http: &http.Client{}}
-	if err := direct.checkEcho(ctx, "echo"); err != nil {
-		return row{}, err
-	}
-	a := func(ctx context.Context) error { return balanced.echo(ctx, "echo") }
-	b := func(ctx context.Context) error { return direct.echo(ctx, "echo") }
-	sa, sb, err := pairCalls(ctx, e.cfg, a, b)
-	if err != nil {
-		return row{}, err
-	}
-	r := compare("", latencySide("via HAProxy, 3 replicas", sa), latencySide("direct to one replica", sb), roundRatios(sa, sb), goal{})
-	note, err := haproxyHop(ctx, e, bin, urls[0])
-	if err != nil {
-		return row{}, fmt.Errorf("HAProxy's own hop: %w", err)
-	}
-	r.notes = append(r.notes, note)
-	return r, nil
-}
-
 // startHAProxy balances round-robin over the replicas at urls, as
 // docs/deploy.md configures it (internal/haproxycfg), and returns its /mcp
 // URL.

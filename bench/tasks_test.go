@@ -69,7 +69,8 @@ func hostCPU(b *testing.B) func() {
 	}
 }
 
-// BenchmarkBalanced: the two sides of balanced_vs_direct; needs haproxy.
+// BenchmarkBalanced: modkit's two sides of balanced_hop_vs_haproxy; needs
+// haproxy.
 func BenchmarkBalanced(b *testing.B) {
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {

@@ -41,25 +41,7 @@ func tracedVsCall(ctx context.Context, e *env) (row, error) {
 	// CPU per call, host and mod, beside the latencies: on a busy machine
 	// it is the steadier measure of what tracing costs.
 	var cpu [2][2][]float64 // [traced, plain][host, mod]
-	side := func(i int, fn call) func(int) ([]float64, error) {
-		return func(int) ([]float64, error) {
-			m, err := startCPU(e.hostPid)
-			if err != nil {
-				return nil, err
-			}
-			lat, err := latencies(ctx, e.cfg.warmup, e.cfg.calls, fn)
-			if err != nil {
-				return nil, err
-			}
-			self, peer, err := m.perCall(float64(e.cfg.warmup + e.cfg.calls))
-			if err != nil {
-				return nil, err
-			}
-			cpu[i][0], cpu[i][1] = append(cpu[i][0], self), append(cpu[i][1], peer)
-			return lat, nil
-		}
-	}
-	a, b, err := pair(e.cfg.rounds, side(0, traced), side(1, plain))
+	a, b, err := pair(e.cfg.rounds, e.cpuTimed(ctx, e.hostPid, traced, &cpu[0]), e.cpuTimed(ctx, e.hostPid, plain, &cpu[1]))
 	if err != nil {
 		return row{}, err
 	}

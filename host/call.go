@@ -209,6 +209,9 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		f.Hooks = func(ctx context.Context, areq *modapi.ActionRequest) (string, error) {
 			return h.runHooks(ctx, areq, nil)
 		}
+		if h.callHooker == t.mod {
+			f.Ahead, f.AheadHooks = c.ahead, c.aheadHooks
+		}
 	}
 	if req.Asker != nil && req.Asker.CanAsk(AskForm) {
 		f.AskApproval = c.qs.approve

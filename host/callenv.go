@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/internal/words"
 )
 
 // hostCall is what the host adds to the steps of one call
@@ -189,4 +192,34 @@ func (c *hostCall) streamError(ctx, callCtx context.Context, err error, timeout 
 		return callflow.Failed(fmt.Sprintf("tool %s timed out after %s", c.t.man.Name, timeout), nil)
 	}
 	return callflow.Failed(p.transportError(err), nil)
+}
+
+// ahead lets the input check and the hooks of the call travel with it
+// (callflow.Call.Ahead): the tool's mod, the only one that hooks tool
+// calls, takes a call's steps on its call lane, and the call is not traced,
+// so that no step's span is missing. The hooks get their own run and the
+// hook timeout, as runHooks gives them.
+func (c *hostCall) ahead(ctx context.Context, a *modapi.Ahead) bool {
+	if c.p == nil || c.p.lane == nil || !c.p.lane.Steps() || trace.SpanContextFromContext(ctx).IsSampled() {
+		return false
+	}
+	a.Hook.Run = c.h.newRun()
+	a.HookTimeout = c.h.opts.HookTimeout
+	return true
+}
+
+// aheadHooks words how the hooks ahead of the call stopped it, as runHooks
+// and bounded word the same ends of hooks asked apart.
+func (c *hostCall) aheadHooks(_ context.Context, a *modapi.Ahead, st *modapi.Stopped) (string, error) {
+	id := c.t.mod.man.ID
+	what := "hook of mod " + id + " before " + a.Hook.Action.Name
+	switch {
+	case st.Refusal != "":
+		return words.Blocked(id, st.Refusal), nil
+	case st.HookTimedOut:
+		c.p.reapAfterGrace(a.Hook.CallID)
+		return "", fmt.Errorf("%s: timed out after %s", what, a.HookTimeout)
+	}
+	te := &modapi.TransportError{Kind: modapi.TransportOther, Msg: st.HookFailure, Err: errors.New(st.HookFailure)}
+	return "", fmt.Errorf("%s: %s", what, c.p.transportError(te))
 }

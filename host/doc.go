@@ -251,7 +251,8 @@
 // handler runs. A mod that reports at start that it checks a tool's input
 // with a modgen-generated validator, and whose embedded manifest has
 // exactly the loaded schemas, judges it: as part of the call, or first,
-// through its CheckInput RPC, when a loaded mod hooks tool calls. For any
+// through its CheckInput RPC, when a loaded mod hooks tool calls (in the
+// call's own frame on its call lane, when it alone does). For any
 // other tool the host judges with santhosh-tekuri/jsonschema on the
 // manifest schema, compiled once per tool, fills in the defaults of absent
 // keys, and never lets the library see what it cannot hold (numbers are

@@ -138,6 +138,40 @@ func CallLane(h *Host, id string) bool {
 	return false
 }
 
+// LaneSteps reports whether the running process of mod id takes a call's
+// steps (hooks, input checks, approval rules) on its call lane.
+func LaneSteps(h *Host, id string) bool {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(context.Background()); p != nil {
+				return p.lane != nil && p.lane.Steps()
+			}
+		}
+	}
+	return false
+}
+
+// LaneStepsApart reports how many of a call's steps the running process
+// of mod id took on its lane apart from their call, not ahead of it.
+func LaneStepsApart(h *Host, id string) int64 {
+	for _, m := range h.mods {
+		if m.man.ID == id {
+			if p := m.current(context.Background()); p != nil && p.lane != nil {
+				return p.lane.StepsApart()
+			}
+		}
+	}
+	return 0
+}
+
+// NoCallLane makes the mods h starts from now on take every request over
+// gRPC.
+func NoCallLane(h *Host) { h.noLane = true }
+
+// NoLaneSteps makes the mods h starts from now on take a call's steps over
+// gRPC, as a mod that serves only tool calls on its lane does.
+func NoLaneSteps(h *Host) { h.noLaneSteps = true }
+
 // KeepGraceFromMods stops h from sending the grace period to mods, so that
 // only the host's backstop enforces it.
 func KeepGraceFromMods(h *Host) { h.sendGrace = false }

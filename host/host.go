@@ -180,13 +180,19 @@ type Host struct {
 	agents map[string]*agent
 	cmds   map[string]*mod // command id -> owner
 	slash  map[string]*mod // slash command id -> owner
-	// callHooks reports whether some mod hooks every tool call.
-	callHooks bool
+	// callHooks reports whether some mod hooks every tool call;
+	// callHooker is that mod when it is the only one.
+	callHooks  bool
+	callHooker *mod
 	// loadErrs are the directories that did not load.
 	loadErrs []*ModError
 	// sendGrace sends the grace period to mods, which then end themselves;
 	// tests turn it off to exercise the host's backstop.
 	sendGrace bool
+	// noLane and noLaneSteps keep mods started from then on from a call
+	// lane, or a call's steps off it (as an older mod), for tests of the
+	// gRPC way.
+	noLane, noLaneSteps bool
 	// idPrefix and calls make call ids.
 	idPrefix string
 	calls    atomic.Uint64
@@ -368,7 +374,13 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 		h.slash[c.ID] = m
 	}
 	h.mods = append(h.mods, m)
-	h.callHooks = h.callHooks || m.hasHook(manifest.ActionToolCall)
+	if m.hasHook(manifest.ActionToolCall) {
+		h.callHooker = nil
+		if !h.callHooks {
+			h.callHooker = m
+		}
+		h.callHooks = true
+	}
 	if m.stale != nil {
 		h.report(m.stale)
 	}

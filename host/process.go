@@ -262,7 +262,10 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 	}
 	// Tool calls go over a socketpair the process inherits, where there
 	// is one; the rest over gRPC.
-	laneEnd, laneChild, err := protocol.NewLanePair()
+	var laneEnd, laneChild *os.File
+	if !m.h.noLane {
+		laneEnd, laneChild, err = protocol.NewLanePair()
+	}
 	if err != nil {
 		os.RemoveAll(socketDir)
 		return nil, fmt.Errorf("start mod %s: %w", id, err)
@@ -374,7 +377,7 @@ func (p *proc) describeAndActivate(bin string) error {
 		// binary was built from others.
 		return fmt.Errorf("start mod %s: %w: it was built from other sources (source hash %s, not %s) (%s)", id, errBadBinary, got.SourceHash, m.man.SourceHash, bin)
 	}
-	p.openLane(desc.CallLane, maxMsgBytes(m.h))
+	p.openLane(desc.CallLane, desc.LaneSteps && !m.h.noLaneSteps, maxMsgBytes(m.h))
 	if !sameTools(got, m.man) {
 		log.Warn("the binary's tools differ from mod.manifest.json: run go generate", "dir", m.dir)
 	} else {
@@ -666,8 +669,9 @@ func firstLine(s string) string {
 }
 
 // openLane makes p's tool calls go over its call lane when the mod serves
-// it; otherwise, or when there is none, they stay on gRPC.
-func (p *proc) openLane(served bool, maxMsg int) {
+// it, and their steps (hooks, input checks, approval rules) when it serves
+// those too; otherwise, or when there is none, they stay on gRPC.
+func (p *proc) openLane(served, steps bool, maxMsg int) {
 	f := p.laneEnd
 	p.laneEnd = nil
 	g, ok := p.rpc.(*protocol.GRPCClient)
@@ -685,6 +689,7 @@ func (p *proc) openLane(served bool, maxMsg int) {
 	id := p.m.man.ID
 	p.lane = protocol.NewLaneClient(g, conn, protocol.LaneOptions{
 		MaxMessageBytes: maxMsg,
+		Steps:           steps,
 		Trace:           telemetry.ModCallTrace,
 		Spans:           telemetry.ModSpans(id),
 		// Before its calls fail: the next call gets a fresh process.

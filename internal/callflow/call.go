@@ -57,6 +57,17 @@ type Call struct {
 	// Hooks, when set, runs the hooks on one action (a host: in every mod
 	// that has one) and returns a refusal, worded for the model.
 	Hooks func(ctx context.Context, req *modapi.ActionRequest) (refusal string, err error)
+	// Ahead, when set, lets the input check and the hooks on the tool
+	// call travel with the call, in one request to its mod (the host's:
+	// when the tool's mod alone hooks tool calls, serves a call's steps on
+	// its call lane, and the call is not traced). Given the steps, it
+	// fills in what they need (the hooks' run and timeout) and reports
+	// whether they may. A call that needs approval or runs in the client
+	// takes its steps apart, as does one whose Ahead says no.
+	Ahead func(ctx context.Context, a *modapi.Ahead) bool
+	// AheadHooks words how the hooks ahead of a call stopped it (a
+	// refusal, a failure, their timeout), as Hooks would have.
+	AheadHooks func(ctx context.Context, a *modapi.Ahead, st *modapi.Stopped) (refusal string, err error)
 	// Approval runs the tool's approval rule before the call.
 	Approval bool
 	// Approver answers for the person; AskApproval, when there is none,
@@ -121,12 +132,28 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 	if ended {
 		return end, true
 	}
-	if end, ended := c.check(ctx, inClient); ended {
+	canAhead := c.Ahead != nil && c.Hooks != nil && !inClient && !c.Approval
+	end, ended, inMod := c.check(ctx, inClient)
+	if ended {
 		return end, true
 	}
-	if c.Hooks != nil {
-		if end, ended := c.hooks(ctx); ended {
-			return end, true
+	var ahead *modapi.Ahead
+	if canAhead {
+		a := &modapi.Ahead{Check: inMod, Hook: c.hookRequest()}
+		if c.Ahead(ctx, a) {
+			ahead = a
+		}
+	}
+	if ahead == nil {
+		if inMod {
+			if end, ended := c.checkInMod(ctx); ended {
+				return end, true
+			}
+		}
+		if c.Hooks != nil {
+			if end, ended := c.hooks(ctx); ended {
+				return end, true
+			}
 		}
 	}
 	if c.Approval {
@@ -144,10 +171,17 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 	if c.Answers != nil {
 		req.Answers = c.Answers()
 	}
+	req.Ahead = ahead
 	for {
 		resp, end, ended := c.Env.Handle(ctx, c.mod, req)
 		if ended {
 			return end, true
+		}
+		if req.Ahead != nil {
+			if resp.Stopped != nil {
+				return c.stopped(ctx, req.Ahead, resp.Stopped)
+			}
+			req.Ahead = nil // passed: the handler's later runs need none
 		}
 		if resp.Outcome.Status != modapi.StatusAsking {
 			out.Handled = true
@@ -177,40 +211,47 @@ func (c *Call) start(ctx context.Context) (Ending, bool) {
 }
 
 // check judges the input once, before any hook or client sees it: in the
-// environment's place when it does, else by the mod's validator when a
-// hook or a client will see the input. Without either, the mod's
-// judgement is part of the call.
-func (c *Call) check(ctx context.Context, inClient bool) (Ending, bool) {
+// environment's place when it does; else, when a hook or a client will
+// see the input, inMod says the mod's validator judges it (checkInMod, or
+// ahead of the call). Without either, the mod's judgement is part of the
+// call.
+func (c *Call) check(ctx context.Context, inClient bool) (end Ending, ended, inMod bool) {
 	if end, ended := c.start(ctx); ended {
-		return end, true
+		return end, true, false
 	}
 	problems, input, handled := c.Env.Validate(c.Input)
-	var done func(StepEnd)
-	switch {
-	case handled:
-		_, done = c.Env.Step(ctx, StepValidate, "")
-		if len(problems) == 0 {
-			c.Input = input
-		}
-	case c.Hooks != nil || inClient:
-		var vctx context.Context
-		vctx, done = c.Env.Step(ctx, StepValidate, "")
-		resp, err := c.mod.CheckInput(vctx, &modapi.CheckRequest{Tool: c.Tool.Name, Input: c.Input})
-		if err == nil && resp.Error != "" {
-			err = errors.New(resp.Error)
-		}
-		if err != nil {
-			done(StepEnd{})
-			if modapi.AsTransport(err) == nil {
-				return Failed(err.Error(), err), true
-			}
-			return c.Env.Failure(ctx, err), true
-		}
-		problems = resp.Problems
-	default:
-		return Ending{}, false
+	if !handled {
+		return Ending{}, false, c.Hooks != nil || inClient
 	}
-	if len(problems) > 0 {
+	_, done := c.Env.Step(ctx, StepValidate, "")
+	if len(problems) == 0 {
+		c.Input = input
+	}
+	end, ended = c.judged(ctx, done, &modapi.CheckResponse{Problems: problems}, nil)
+	return end, ended, false
+}
+
+// checkInMod judges the input with the mod's validator.
+func (c *Call) checkInMod(ctx context.Context) (Ending, bool) {
+	vctx, done := c.Env.Step(ctx, StepValidate, "")
+	resp, err := c.mod.CheckInput(vctx, &modapi.CheckRequest{Tool: c.Tool.Name, Input: c.Input})
+	return c.judged(ctx, done, resp, err)
+}
+
+// judged ends the validate step, whose span done ends, with the check's
+// response or error, and the call when the input is not valid.
+func (c *Call) judged(ctx context.Context, done func(StepEnd), resp *modapi.CheckResponse, err error) (Ending, bool) {
+	if err == nil && resp.Error != "" {
+		err = errors.New(resp.Error)
+	}
+	if err != nil {
+		done(StepEnd{})
+		if modapi.AsTransport(err) == nil {
+			return Failed(err.Error(), err), true
+		}
+		return c.Env.Failure(ctx, err), true
+	}
+	if problems := resp.Problems; len(problems) > 0 {
 		end := InvalidInput(c.Tool.Name, problems, &sdk.InputError{Problems: problems})
 		done(StepEnd{Ending: &end, Refused: true})
 		return end, true
@@ -219,13 +260,46 @@ func (c *Call) check(ctx context.Context, inClient bool) (Ending, bool) {
 	return Ending{}, false
 }
 
+// hookRequest is the hooks' request before the tool call.
+func (c *Call) hookRequest() *modapi.ActionRequest {
+	return &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: c.Tool.Name, Input: c.Input}, Session: c.Session, Today: c.Today}
+}
+
+// stopped is the ending of a call that a step ahead of it, a (the check or
+// the hooks), stopped as st says: the step's, as if it had run apart.
+func (c *Call) stopped(ctx context.Context, a *modapi.Ahead, st *modapi.Stopped) (Ending, bool) {
+	switch {
+	case len(st.Problems) > 0 || st.CheckError != "" || st.CheckFailure != "":
+		_, done := c.Env.Step(ctx, StepValidate, "")
+		var err error
+		if st.CheckFailure != "" {
+			err = &modapi.TransportError{Kind: modapi.TransportOther, Msg: st.CheckFailure, Err: errors.New(st.CheckFailure)}
+		}
+		return c.judged(ctx, done, &modapi.CheckResponse{Problems: st.Problems, Error: st.CheckError}, err)
+	case st.Refusal != "" || st.HookFailure != "" || st.HookTimedOut:
+		_, done := c.Env.Step(ctx, StepHooks, sdk.ActionToolCall)
+		refusal, err := c.AheadHooks(ctx, a, st)
+		return c.hooked(ctx, done, refusal, err)
+	}
+	return Failed(fmt.Sprintf("mod %s stopped the call of %s before its handler without saying why", c.ModID, c.Tool.Name), nil), true
+}
+
 // hooks runs the hooks on the tool call.
 func (c *Call) hooks(ctx context.Context) (Ending, bool) {
 	hctx, done := c.Env.Step(ctx, StepHooks, sdk.ActionToolCall)
-	refusal, err := Hooks(hctx, sdk.Action{Name: sdk.ActionToolCall, Tool: c.Tool.Name, Input: c.Input},
+	req := c.hookRequest()
+	refusal, err := Hooks(hctx, req.Action,
 		func(ctx context.Context, a sdk.Action) (string, error) {
-			return c.Hooks(ctx, &modapi.ActionRequest{Action: a, Session: c.Session, Today: c.Today})
+			r := *req
+			r.Action = a
+			return c.Hooks(ctx, &r)
 		})
+	return c.hooked(ctx, done, refusal, err)
+}
+
+// hooked ends the hooks' step, whose span done ends, with their refusal or
+// error, and the call when there is one.
+func (c *Call) hooked(ctx context.Context, done func(StepEnd), refusal string, err error) (Ending, bool) {
 	var end Ending
 	switch {
 	case refusal != "":

@@ -7,7 +7,10 @@
 //  2. check: the input judged against the tool's schema (by the mod's
 //     generated validator, or by the environment in its place), so that
 //     hooks, the approval rule and a client see only valid input;
-//  3. hooks: the hooks on [sdk.ActionToolCall], in [HookOrder];
+//  3. hooks: the hooks on [sdk.ActionToolCall], in [HookOrder]; when
+//     the environment lets them ([Call.Ahead]), the mod's check and its
+//     hooks travel with the call and run before the handler, ending the
+//     call as they would have apart;
 //  4. approval: the tool's approval rule in the mod and, when it gives a
 //     reason, the approver ([Approve], [AskApprover]);
 //  5. client: a tool that runs in the client is answered there

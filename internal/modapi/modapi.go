@@ -49,6 +49,9 @@ type DescribeResponse struct {
 	// CallLane reports that the mod serves tool calls on the call lane
 	// its host handed it.
 	CallLane bool
+	// LaneSteps reports that it serves a call's other steps there too:
+	// hooks (BeforeAction), CheckInput and NeedsApproval.
+	LaneSteps bool
 }
 
 // ActivateRequest asks the mod to activate.
@@ -93,6 +96,36 @@ type CallRequest struct {
 	// CanAsk are the kinds of question the caller can put; the handler
 	// reads any other as not askable (CannotAsk).
 	CanAsk []QuestionKind
+	// Ahead, when set, are steps that travel with the call, to run in the
+	// mod before the handler. Only a mod that serves a call's steps on
+	// its call lane takes them; no other is sent any.
+	Ahead *Ahead
+}
+
+// Ahead are the steps that travel with a call to its mod (the call lane),
+// to run before the handler, in order: the input check (CheckInput), then
+// the hooks on the tool call (BeforeAction), cut after HookTimeout (0:
+// never). The handler runs only when both pass.
+type Ahead struct {
+	Check       bool
+	Hook        *ActionRequest
+	HookTimeout time.Duration
+}
+
+// Stopped is how the steps ahead of a call stopped it, in the words their
+// own requests would have had: the first field set is the step's end.
+type Stopped struct {
+	// Problems and CheckError are CheckResponse's; CheckFailure is why
+	// the check could not run, as its request's error would say.
+	Problems     []string
+	CheckError   string
+	CheckFailure string
+	// Refusal is ActionResponse's; HookFailure is why the hooks could not
+	// run, as their request's error would say; HookTimedOut says they ran
+	// past Ahead.HookTimeout.
+	Refusal      string
+	HookFailure  string
+	HookTimedOut bool
 }
 
 // ErrNoOutcome is CallTool's error when the mod ended a call without its
@@ -105,6 +138,9 @@ type CallResponse struct {
 	// had no OnActivity.
 	Activity []sdk.ActivityUpdate
 	Outcome  Outcome
+	// Stopped is set, and Outcome empty, when a step ahead of the call
+	// (CallRequest.Ahead) stopped it before the handler ran.
+	Stopped *Stopped
 }
 
 // Status is how a call ended: completed, failed, cancelled, denied or

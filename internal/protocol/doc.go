@@ -41,14 +41,28 @@
 // mod that does not serve the lane (an older one) gets its calls over
 // gRPC, as on Windows.
 //
+// A call's steps before its handler travel on the lane too, when the mod
+// says it serves them there (lane_steps in its description): hooks
+// (BeforeAction), input checks (CheckInput) and approval rules
+// (NeedsApproval) each go in a step frame (a pb.LaneStep, with the trace
+// context), answered by a step result frame (pb.LaneStepResult, with the
+// spans) or a failure frame, and cancelled like a call. When the only
+// hooks on a tool call are in the tool's own mod, and nothing happens
+// between them and the handler (no approval, no client), the host sends the
+// input check and the hooks in the call frame itself ([modapi.Ahead]): the
+// mod runs them before the handler, cuts the hooks at the timeout the
+// frame carries, and a step that stops the call says so in the outcome
+// frame (pb.LaneStopped). One round trip then carries what took three. A
+// traced call takes its steps apart, so that each has its span.
+//
 // The lane carries frames: a 4-byte big-endian payload length, an 8-byte
 // call id the host numbers from 1, a 1-byte kind and a protobuf payload of
 // at most the message limit, which each side checks before allocating.
-// The host sends call (a pb.LaneCall, with the caller's trace context) and
-// cancel frames; the mod sends activity, outcome (with the spans it
-// finished) and failure frames. One connection carries every call of the
-// process; each side reads it on one goroutine, which hands each frame to
-// its call. A frame over the limit fails its call alone; anything else the
+// The host sends call (a pb.LaneCall, with the caller's trace context),
+// step and cancel frames; the mod sends activity, outcome (with the spans
+// it finished), step result and failure frames. One connection carries
+// every call of the process; each side reads it on one goroutine, which
+// hands each frame to its call. A frame over the limit fails its call alone; anything else the
 // host did not ask for (an unknown call id or kind, a payload that does not
 // decode) breaks the lane, and the host stops the mod.
 //

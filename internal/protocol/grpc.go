@@ -41,7 +41,8 @@ func (c *GRPCClient) Describe(ctx context.Context, _ *modapi.DescribeRequest) (*
 	if err != nil {
 		return nil, c.wire(err, nil)
 	}
-	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined(), CallLane: resp.GetCallLane()}, nil
+	return &modapi.DescribeResponse{Manifest: resp.GetManifest(), ValidatedTools: resp.GetValidatedTools(), Confined: resp.GetConfined(),
+		CallLane: resp.GetCallLane(), LaneSteps: resp.GetLaneSteps()}, nil
 }
 
 // Activate implements modapi.Mod.
@@ -56,6 +57,9 @@ func (c *GRPCClient) Activate(ctx context.Context, req *modapi.ActivateRequest) 
 // CallTool implements modapi.Mod: a stream of activity events when the
 // request watches activity live, one round trip otherwise.
 func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+	if req.Ahead != nil {
+		return nil, errNoAhead
+	}
 	preq := callToProto(req)
 	if req.OnActivity == nil {
 		resp, err := c.PB.CallToolOnce(ctx, preq)
@@ -163,12 +167,7 @@ func (c *GRPCClient) CheckInput(ctx context.Context, req *modapi.CheckRequest) (
 
 // BeforeAction implements modapi.Mod.
 func (c *GRPCClient) BeforeAction(ctx context.Context, req *modapi.ActionRequest) (*modapi.ActionResponse, error) {
-	a := req.Action
-	preq := &pb.BeforeActionRequest{
-		Action: a.Name, Tool: a.Tool, Command: a.Command, Input: a.Input,
-		Session: SessionToProto(req.Session), Today: req.Today,
-		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
-	}
+	preq := actionToProto(req)
 	resp, err := c.PB.BeforeAction(ctx, preq)
 	if err != nil {
 		return nil, c.wire(err, preq)
@@ -197,7 +196,8 @@ func (s *GRPCServer) Describe(ctx context.Context, _ *pb.DescribeRequest) (*pb.D
 	if err != nil {
 		return nil, err
 	}
-	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools, Confined: resp.Confined, CallLane: resp.CallLane}, nil
+	return &pb.DescribeResponse{Manifest: resp.Manifest, ValidatedTools: resp.ValidatedTools, Confined: resp.Confined,
+		CallLane: resp.CallLane, LaneSteps: resp.LaneSteps}, nil
 }
 
 // Activate implements pb.ModServer.
@@ -298,14 +298,30 @@ func (s *GRPCServer) CheckInput(ctx context.Context, req *pb.CheckInputRequest) 
 
 // BeforeAction implements pb.ModServer.
 func (s *GRPCServer) BeforeAction(ctx context.Context, req *pb.BeforeActionRequest) (*pb.BeforeActionResponse, error) {
-	resp, err := s.Impl.BeforeAction(ctx, &modapi.ActionRequest{
-		Action:  sdk.Action{Name: req.GetAction(), Tool: req.GetTool(), Command: req.GetCommand(), Input: req.GetInput()},
-		Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
-	})
+	resp, err := s.Impl.BeforeAction(ctx, actionFromProto(req))
 	if err != nil {
 		return nil, err
 	}
 	return &pb.BeforeActionResponse{Refusal: resp.Refusal}, nil
+}
+
+// actionToProto and actionFromProto convert a hook's request for the wire,
+// on gRPC or the call lane. The mod tracks the hook's run by the request's
+// call id and grace period, which are not its code's to see.
+func actionToProto(req *modapi.ActionRequest) *pb.BeforeActionRequest {
+	a := req.Action
+	return &pb.BeforeActionRequest{
+		Action: a.Name, Tool: a.Tool, Command: a.Command, Input: a.Input,
+		Session: SessionToProto(req.Session), Today: req.Today,
+		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
+	}
+}
+
+func actionFromProto(req *pb.BeforeActionRequest) *modapi.ActionRequest {
+	return &modapi.ActionRequest{
+		Action:  sdk.Action{Name: req.GetAction(), Tool: req.GetTool(), Command: req.GetCommand(), Input: req.GetInput()},
+		Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
+	}
 }
 
 // CallRunning implements pb.ModServer.

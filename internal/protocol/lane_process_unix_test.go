@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime/pprof"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
@@ -25,14 +27,32 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// serveLaneChild serves echo on the inherited lane until the host closes it.
+// envLaneChildProfile, set, names the file where the lane child writes
+// its CPU profile when the lane closes.
+const envLaneChildProfile = "MODKIT_TEST_LANE_CHILD_PROFILE"
+
+// serveLaneChild serves echo, with stepMod's steps, on the inherited lane
+// until the host closes it.
 func serveLaneChild() int {
 	conn, err := OpenLane()
 	if conn == nil || err != nil {
 		fmt.Fprintln(os.Stderr, "lane child: no call lane:", err)
 		return 1
 	}
-	srv := &LaneServer{Impl: laneMod{call: echo}, MaxMessageBytes: 1 << 20}
+	if file := os.Getenv(envLaneChildProfile); file != "" {
+		f, err := os.Create(file)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lane child:", err)
+			return 1
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "lane child:", err)
+			return 1
+		}
+		defer pprof.StopCPUProfile()
+	}
+	srv := &LaneServer{Impl: &aheadMod{stepMod: &stepMod{}}, MaxMessageBytes: 1 << 20}
 	if err := srv.Serve(conn); err != nil {
 		fmt.Fprintln(os.Stderr, "lane child:", err)
 		return 1
@@ -60,7 +80,7 @@ func processLane(tb testing.TB) *LaneClient {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c := NewLaneClient(&GRPCClient{}, hc, LaneOptions{MaxMessageBytes: 1 << 20})
+	c := NewLaneClient(&GRPCClient{}, hc, LaneOptions{MaxMessageBytes: 1 << 20, Steps: true})
 	tb.Cleanup(func() {
 		c.Close()
 		if err := cmd.Wait(); err != nil {
@@ -80,6 +100,33 @@ func BenchmarkProcessLane(b *testing.B) {
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
+			}
+		}
+	})
+	// A call behind an input check and a hook: each in a frame of its
+	// own, then the call; and all three in the call's frame.
+	hook := &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "t", Input: req.Input}, Run: modapi.Run{CallID: "h"}}
+	b.Run("hooked_apart", func(b *testing.B) {
+		ctx := context.Background()
+		for b.Loop() {
+			if resp, err := c.CheckInput(ctx, &modapi.CheckRequest{Tool: "t", Input: req.Input}); err != nil || len(resp.Problems) > 0 {
+				b.Fatal(resp, err)
+			}
+			if resp, err := c.BeforeAction(ctx, hook); err != nil || resp.Refusal != "" {
+				b.Fatal(resp, err)
+			}
+			if _, err := c.CallTool(ctx, req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("hooked_ahead", func(b *testing.B) {
+		req := *req
+		req.Ahead = &modapi.Ahead{Check: true, Hook: hook, HookTimeout: time.Minute}
+		for b.Loop() {
+			resp, err := c.CallTool(context.Background(), &req)
+			if err != nil || resp.Stopped != nil {
+				b.Fatal(resp, err)
 			}
 		}
 	})

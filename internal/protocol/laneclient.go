@@ -8,6 +8,7 @@ import (
 	"net"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
@@ -33,15 +34,22 @@ type LaneOptions struct {
 	// frame that is not one the host expects or does not decode): the lane
 	// is closed, and every pending call has failed. Nil: nothing more.
 	Violation func(err error)
+	// Steps makes a call's other steps (hooks, input checks, approval
+	// rules) go over the lane too: set it when the mod serves them there
+	// (modapi.DescribeResponse.LaneSteps); otherwise they go over gRPC.
+	Steps bool
 }
 
 // LaneClient is a mod in another process whose tool calls go over its call
-// lane; everything else goes over gRPC, through the embedded [GRPCClient].
+// lane, with their steps when the mod serves them there
+// ([LaneOptions.Steps]); everything else goes over gRPC, through the
+// embedded [GRPCClient].
 type LaneClient struct {
 	*GRPCClient
-	opts LaneOptions
-	conn net.Conn
-	w    frameWriter
+	opts  LaneOptions
+	conn  net.Conn
+	w     frameWriter
+	apart atomic.Int64 // steps sent apart from their call
 
 	mu    sync.Mutex
 	calls map[uint64]*laneCall // the calls waiting for their end
@@ -136,6 +144,30 @@ func (c *LaneClient) forget(id uint64) {
 	c.mu.Unlock()
 }
 
+// open starts a call on the lane (a tool call or a step, by kind) and
+// sends its frame, carrying m; it returns the call's id and its queue, or
+// the error the caller returns.
+func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) (uint64, *laneCall, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, nil, ctxError(err)
+	}
+	id, lc, err := c.start()
+	if err != nil {
+		return 0, nil, brokenError(err)
+	}
+	if err := c.w.send(id, kind, m); err != nil {
+		c.forget(id)
+		var big *payloadTooLargeError
+		if errors.As(err, &big) {
+			return 0, nil, &modapi.TransportError{Kind: modapi.TransportRequestTooLarge,
+				Msg: "the host's " + kind.String() + " frame is " + big.Error(), Err: err}
+		}
+		c.fail(fmt.Errorf("write: %w", err))
+		return 0, nil, brokenError(c.laneErr())
+	}
+	return id, lc, nil
+}
+
 // CallTool implements modapi.Mod over the lane: a call frame, then the
 // mod's activity frames (when req.OnActivity watches them) and its outcome
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
@@ -144,25 +176,21 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		Request: callToProto(req),
 		Live:    req.OnActivity != nil,
 	}
+	if a := req.Ahead; a != nil {
+		if !c.opts.Steps {
+			return nil, errNoAhead
+		}
+		call.Check, call.HookTimeoutMillis = a.Check, a.HookTimeout.Milliseconds()
+		if a.Hook != nil {
+			call.Hook = actionToProto(a.Hook)
+		}
+	}
 	if c.opts.Trace != nil {
 		call.Traceparent, call.Tracestate, call.Baggage, _ = c.opts.Trace(ctx)
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, ctxError(err)
-	}
-	id, lc, err := c.start()
+	id, lc, err := c.open(ctx, kindCall, call)
 	if err != nil {
-		return nil, brokenError(err)
-	}
-	if err := c.w.send(id, kindCall, call); err != nil {
-		c.forget(id)
-		var big *payloadTooLargeError
-		if errors.As(err, &big) {
-			return nil, &modapi.TransportError{Kind: modapi.TransportRequestTooLarge,
-				Msg: "the host's call frame is " + big.Error(), Err: err}
-		}
-		c.fail(fmt.Errorf("write: %w", err))
-		return nil, brokenError(c.laneErr())
+		return nil, err
 	}
 	frames := lc.taken[:0]
 	closed := false
@@ -174,22 +202,32 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 				return resp, err
 			}
 		}
-		if closed {
-			return nil, brokenError(c.laneErr())
-		}
-		select {
-		case <-lc.ready:
-		case <-ctx.Done():
-			c.forget(id)
-			// The mod's handler sees its context cancelled; a failed send
-			// means the lane is gone, which cancels it as well.
-			_ = c.w.send(id, kindCancel, nil)
-			return nil, ctxError(ctx.Err())
-		case <-c.done:
-			// Frames queued before the lane closed still count.
-			closed = true
+		if err := c.wait(ctx, id, lc, &closed); err != nil {
+			return nil, err
 		}
 	}
+}
+
+// wait waits until call id may have frames queued in lc, and returns nil;
+// or the call's error when its ctx ended (the mod is sent a cancel frame)
+// or the lane closed (closed set) before any came.
+func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall, closed *bool) error {
+	if *closed {
+		return brokenError(c.laneErr())
+	}
+	select {
+	case <-lc.ready:
+	case <-ctx.Done():
+		c.forget(id)
+		// The mod's handler sees its context cancelled; a failed send
+		// means the lane is gone, which cancels it as well.
+		_ = c.w.send(id, kindCancel, nil)
+		return ctxError(ctx.Err())
+	case <-c.done:
+		// Frames queued before the lane closed still count.
+		*closed = true
+	}
+	return nil
 }
 
 // handle handles one frame of a call; end reports that the call ended.
@@ -218,6 +256,12 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 			// their own, which nothing writes again: no second copy.
 			c.opts.Spans(unsafe.String(unsafe.SliceData(spans), len(spans)))
 		}
+		if st := o.GetStopped(); st != nil {
+			if req.Ahead == nil {
+				return nil, c.violated(errors.New("an outcome frame stops a call before steps it did not carry")), true
+			}
+			return &modapi.CallResponse{Stopped: stoppedFromProto(st)}, nil, true
+		}
 		if o.GetOutcome() == nil {
 			return nil, modapi.ErrNoOutcome, true
 		}
@@ -230,22 +274,28 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		}
 		return out, nil, true
 	case kindFailure:
-		var fl pb.LaneFailure
-		if err := proto.Unmarshal(f.payload, &fl); err != nil {
-			return nil, c.violated(fmt.Errorf("a failure frame does not decode: %w", err)), true
-		}
-		te := &modapi.TransportError{Kind: modapi.TransportOther, Msg: fl.GetMessage()}
-		switch fl.GetKind() {
-		case pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE:
-			te.Kind = modapi.TransportRequestTooLarge
-		case pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE:
-			te.Kind = modapi.TransportResponseTooLarge
-		}
-		te.Err = errors.New(te.Msg)
-		return nil, te, true
+		return nil, c.failure(f.payload), true
 	}
 	// The reader passes no other kind.
 	return nil, c.violated(fmt.Errorf("a frame (%s) the host does not expect", f.kind)), true
+}
+
+// failure is the error of a call the mod ended with a failure frame
+// carrying payload.
+func (c *LaneClient) failure(payload []byte) error {
+	var fl pb.LaneFailure
+	if err := proto.Unmarshal(payload, &fl); err != nil {
+		return c.violated(fmt.Errorf("a failure frame does not decode: %w", err))
+	}
+	te := &modapi.TransportError{Kind: modapi.TransportOther, Msg: fl.GetMessage()}
+	switch fl.GetKind() {
+	case pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE:
+		te.Kind = modapi.TransportRequestTooLarge
+	case pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE:
+		te.Kind = modapi.TransportResponseTooLarge
+	}
+	te.Err = errors.New(te.Msg)
+	return te
 }
 
 // violated fails the lane for a frame the mod should not have sent and
@@ -291,7 +341,7 @@ func (c *LaneClient) read() {
 			c.fail(err)
 			return
 		}
-		if kind != kindActivity && kind != kindOutcome && kind != kindFailure {
+		if kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd {
 			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
 			return
 		}

@@ -24,6 +24,8 @@ const (
 	kindActivity frameKind = 3 // mod to host: a pb.ActivityBatch
 	kindOutcome  frameKind = 4 // mod to host: a pb.LaneOutcome
 	kindFailure  frameKind = 5 // mod to host: a pb.LaneFailure
+	kindStep     frameKind = 6 // host to mod: a pb.LaneStep
+	kindStepEnd  frameKind = 7 // mod to host: a pb.LaneStepResult
 )
 
 func (k frameKind) String() string {
@@ -38,6 +40,10 @@ func (k frameKind) String() string {
 		return "outcome"
 	case kindFailure:
 		return "failure"
+	case kindStep:
+		return "step"
+	case kindStepEnd:
+		return "step result"
 	}
 	return fmt.Sprintf("kind %d", byte(k))
 }

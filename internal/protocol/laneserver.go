@@ -16,8 +16,9 @@ import (
 	"github.com/modkit/modkit/sdk"
 )
 
-// LaneServer serves the tool calls that arrive on a mod process's call
-// lane: each runs on a goroutine of its own, under a context that a cancel
+// LaneServer serves the tool calls, and their steps (hooks, input checks,
+// approval rules), that arrive on a mod process's call lane: each runs on a
+// goroutine of its own, under a context that a cancel
 // frame, or the lane closing, cancels.
 type LaneServer struct {
 	// Impl runs the calls.
@@ -71,7 +72,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 		id, kind, payload, err := fr.next()
 		switch {
 		case err == nil:
-		case isFrameTooLarge(err) && kind == kindCall:
+		case isFrameTooLarge(err) && (kind == kindCall || kind == kindStep):
 			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE, "the host's "+err.Error())
 			continue
 		case err == io.EOF || s.isClosed():
@@ -80,7 +81,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 			return fmt.Errorf("call lane: %w", err)
 		}
 		switch kind {
-		case kindCall:
+		case kindCall, kindStep:
 			ctx, cancel := context.WithCancel(context.Background())
 			s.mu.Lock()
 			_, dup := s.running[id]
@@ -90,7 +91,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 				cancel()
 				return fmt.Errorf("call lane: the host started call %d twice", id)
 			}
-			s.start(laneJob{ctx, id, payload})
+			s.start(laneJob{ctx, id, kind, payload})
 		case kindCancel:
 			s.mu.Lock()
 			cancel := s.running[id]
@@ -108,6 +109,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 type laneJob struct {
 	ctx     context.Context
 	id      uint64
+	kind    frameKind // kindCall or kindStep
 	payload []byte
 }
 
@@ -127,7 +129,11 @@ func (s *LaneServer) start(j laneJob) {
 // maxIdleHandlers others wait, until the lane closes.
 func (s *LaneServer) handle(j laneJob) {
 	for {
-		s.run(j.ctx, j.id, j.payload)
+		if j.kind == kindStep {
+			s.runStep(j.ctx, j.id, j.payload)
+		} else {
+			s.run(j.ctx, j.id, j.payload)
+		}
 		j = laneJob{} // let the payload go while waiting
 		if s.idleN.Add(1) > maxIdleHandlers {
 			s.idleN.Add(-1)
@@ -171,17 +177,20 @@ func (s *LaneServer) failCall(id uint64, kind pb.LaneFailureKind, msg string) {
 	_ = s.w.send(id, kindFailure, &pb.LaneFailure{Kind: kind, Message: msg})
 }
 
+// ended forgets call id, which has ended.
+func (s *LaneServer) ended(id uint64) {
+	s.mu.Lock()
+	if cancel := s.running[id]; cancel != nil {
+		cancel()
+		delete(s.running, id)
+	}
+	s.mu.Unlock()
+}
+
 // run runs call id, whose frame's payload is payload, and sends its end:
 // nothing when it was cancelled, since the host has moved on.
 func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
-	defer func() {
-		s.mu.Lock()
-		if cancel := s.running[id]; cancel != nil {
-			cancel()
-			delete(s.running, id)
-		}
-		s.mu.Unlock()
-	}()
+	defer s.ended(id)
 	var call pb.LaneCall
 	if err := proto.Unmarshal(payload, &call); err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, "the mod cannot decode the call frame: "+err.Error())
@@ -190,6 +199,16 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	req := call.GetRequest()
 	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
 		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
+	}
+	if call.GetCheck() || call.GetHook() != nil {
+		stop, done := s.ahead(ctx, id, &call)
+		switch {
+		case done:
+			return
+		case stop != nil:
+			s.sendStopped(id, stop)
+			return
+		}
 	}
 	end := func() {}
 	if s.Begin != nil {

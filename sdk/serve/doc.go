@@ -26,7 +26,8 @@
 // The code that does this is the same code sdk/modtest runs in a test's
 // process; Serve puts it behind go-plugin's gRPC server and, where the host
 // hands the mod a call lane (a socketpair, on Linux and macOS), serves tool
-// calls on the lane without gRPC.
+// calls and their steps (hooks, input checks, approval rules) on the lane
+// without gRPC.
 //
 // # Cancellation
 //

@@ -173,6 +173,7 @@ func (t tracked) Describe(ctx context.Context, req *modapi.DescribeRequest) (*mo
 	if err == nil {
 		resp.Confined = sandbox.Confined()
 		resp.CallLane = t.lane != nil
+		resp.LaneSteps = t.lane != nil
 	}
 	return resp, err
 }

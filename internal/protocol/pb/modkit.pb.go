@@ -378,7 +378,10 @@ type DescribeResponse struct {
 	Confined bool `protobuf:"varint,3,opt,name=confined,proto3" json:"confined,omitempty"`
 	// call_lane reports that the mod serves tool calls on the call lane the
 	// host handed it (see LaneCall); otherwise calls go through this service.
-	CallLane      bool `protobuf:"varint,4,opt,name=call_lane,json=callLane,proto3" json:"call_lane,omitempty"`
+	CallLane bool `protobuf:"varint,4,opt,name=call_lane,json=callLane,proto3" json:"call_lane,omitempty"`
+	// lane_steps reports that the mod also serves a call's steps (hooks,
+	// input checks, approval rules) on the call lane (see LaneStep).
+	LaneSteps     bool `protobuf:"varint,5,opt,name=lane_steps,json=laneSteps,proto3" json:"lane_steps,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -437,6 +440,13 @@ func (x *DescribeResponse) GetConfined() bool {
 func (x *DescribeResponse) GetCallLane() bool {
 	if x != nil {
 		return x.CallLane
+	}
+	return false
+}
+
+func (x *DescribeResponse) GetLaneSteps() bool {
+	if x != nil {
+		return x.LaneSteps
 	}
 	return false
 }
@@ -3228,11 +3238,20 @@ type LaneCall struct {
 	Live bool `protobuf:"varint,2,opt,name=live,proto3" json:"live,omitempty"`
 	// traceparent, tracestate and baggage are the caller's W3C trace
 	// context, set when the call is traced.
-	Traceparent   string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
-	Tracestate    string `protobuf:"bytes,4,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
-	Baggage       string `protobuf:"bytes,5,opt,name=baggage,proto3" json:"baggage,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Traceparent string `protobuf:"bytes,3,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Tracestate  string `protobuf:"bytes,4,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
+	Baggage     string `protobuf:"bytes,5,opt,name=baggage,proto3" json:"baggage,omitempty"`
+	// check and hook are steps the mod runs before the handler, in order,
+	// when they travel with the call (the mod serves lane steps): check
+	// judges the input as CheckInput does, hook runs the hooks as
+	// BeforeAction does, cut after hook_timeout_millis (0: never). The
+	// handler runs only when both pass; otherwise the outcome frame says
+	// which stopped the call (LaneStopped).
+	Check             bool                 `protobuf:"varint,6,opt,name=check,proto3" json:"check,omitempty"`
+	Hook              *BeforeActionRequest `protobuf:"bytes,7,opt,name=hook,proto3" json:"hook,omitempty"`
+	HookTimeoutMillis int64                `protobuf:"varint,8,opt,name=hook_timeout_millis,json=hookTimeoutMillis,proto3" json:"hook_timeout_millis,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *LaneCall) Reset() {
@@ -3300,6 +3319,27 @@ func (x *LaneCall) GetBaggage() string {
 	return ""
 }
 
+func (x *LaneCall) GetCheck() bool {
+	if x != nil {
+		return x.Check
+	}
+	return false
+}
+
+func (x *LaneCall) GetHook() *BeforeActionRequest {
+	if x != nil {
+		return x.Hook
+	}
+	return nil
+}
+
+func (x *LaneCall) GetHookTimeoutMillis() int64 {
+	if x != nil {
+		return x.HookTimeoutMillis
+	}
+	return 0
+}
+
 // LaneOutcome ends a call with its outcome (mod to host).
 type LaneOutcome struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -3308,7 +3348,10 @@ type LaneOutcome struct {
 	// was not live.
 	Activity []*Activity `protobuf:"bytes,2,rep,name=activity,proto3" json:"activity,omitempty"`
 	// spans is an encoded SpanBatch of the spans the mod finished, if any.
-	Spans         []byte `protobuf:"bytes,3,opt,name=spans,proto3" json:"spans,omitempty"`
+	Spans []byte `protobuf:"bytes,3,opt,name=spans,proto3" json:"spans,omitempty"`
+	// stopped is set, and outcome not, when a step that travelled with the
+	// call stopped it before the handler ran.
+	Stopped       *LaneStopped `protobuf:"bytes,4,opt,name=stopped,proto3" json:"stopped,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3364,6 +3407,104 @@ func (x *LaneOutcome) GetSpans() []byte {
 	return nil
 }
 
+func (x *LaneOutcome) GetStopped() *LaneStopped {
+	if x != nil {
+		return x.Stopped
+	}
+	return nil
+}
+
+// LaneStopped says how the steps ahead of a call stopped it: the first
+// field set is the step's end.
+type LaneStopped struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// problems and check_error are CheckInputResponse's; check_failure is
+	// the check's error, as a failure frame would carry it.
+	Problems     []string `protobuf:"bytes,1,rep,name=problems,proto3" json:"problems,omitempty"`
+	CheckError   string   `protobuf:"bytes,2,opt,name=check_error,json=checkError,proto3" json:"check_error,omitempty"`
+	CheckFailure string   `protobuf:"bytes,3,opt,name=check_failure,json=checkFailure,proto3" json:"check_failure,omitempty"`
+	// refusal is BeforeActionResponse's; hook_failure the hook's error, as a
+	// failure frame would carry it; hook_timed_out says the hook ran past
+	// hook_timeout_millis.
+	Refusal       string `protobuf:"bytes,4,opt,name=refusal,proto3" json:"refusal,omitempty"`
+	HookFailure   string `protobuf:"bytes,5,opt,name=hook_failure,json=hookFailure,proto3" json:"hook_failure,omitempty"`
+	HookTimedOut  bool   `protobuf:"varint,6,opt,name=hook_timed_out,json=hookTimedOut,proto3" json:"hook_timed_out,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStopped) Reset() {
+	*x = LaneStopped{}
+	mi := &file_modkit_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStopped) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStopped) ProtoMessage() {}
+
+func (x *LaneStopped) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStopped.ProtoReflect.Descriptor instead.
+func (*LaneStopped) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *LaneStopped) GetProblems() []string {
+	if x != nil {
+		return x.Problems
+	}
+	return nil
+}
+
+func (x *LaneStopped) GetCheckError() string {
+	if x != nil {
+		return x.CheckError
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetCheckFailure() string {
+	if x != nil {
+		return x.CheckFailure
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetRefusal() string {
+	if x != nil {
+		return x.Refusal
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetHookFailure() string {
+	if x != nil {
+		return x.HookFailure
+	}
+	return ""
+}
+
+func (x *LaneStopped) GetHookTimedOut() bool {
+	if x != nil {
+		return x.HookTimedOut
+	}
+	return false
+}
+
 // LaneFailure ends a call without an outcome (mod to host): the message
 // says why.
 type LaneFailure struct {
@@ -3376,7 +3517,7 @@ type LaneFailure struct {
 
 func (x *LaneFailure) Reset() {
 	*x = LaneFailure{}
-	mi := &file_modkit_proto_msgTypes[44]
+	mi := &file_modkit_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3388,7 +3529,7 @@ func (x *LaneFailure) String() string {
 func (*LaneFailure) ProtoMessage() {}
 
 func (x *LaneFailure) ProtoReflect() protoreflect.Message {
-	mi := &file_modkit_proto_msgTypes[44]
+	mi := &file_modkit_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3401,7 +3542,7 @@ func (x *LaneFailure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LaneFailure.ProtoReflect.Descriptor instead.
 func (*LaneFailure) Descriptor() ([]byte, []int) {
-	return file_modkit_proto_rawDescGZIP(), []int{44}
+	return file_modkit_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *LaneFailure) GetKind() LaneFailureKind {
@@ -3417,6 +3558,241 @@ func (x *LaneFailure) GetMessage() string {
 	}
 	return ""
 }
+
+// LaneStep asks the mod for one step of a call (host to mod), as the Mod
+// service's RPC of the same name would; the answer is a LaneStepResult, or
+// a LaneFailure.
+type LaneStep struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Request:
+	//
+	//	*LaneStep_BeforeAction
+	//	*LaneStep_CheckInput
+	//	*LaneStep_NeedsApproval
+	Request isLaneStep_Request `protobuf_oneof:"request"`
+	// traceparent, tracestate and baggage are as in LaneCall.
+	Traceparent   string `protobuf:"bytes,4,opt,name=traceparent,proto3" json:"traceparent,omitempty"`
+	Tracestate    string `protobuf:"bytes,5,opt,name=tracestate,proto3" json:"tracestate,omitempty"`
+	Baggage       string `protobuf:"bytes,6,opt,name=baggage,proto3" json:"baggage,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStep) Reset() {
+	*x = LaneStep{}
+	mi := &file_modkit_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStep) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStep) ProtoMessage() {}
+
+func (x *LaneStep) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStep.ProtoReflect.Descriptor instead.
+func (*LaneStep) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *LaneStep) GetRequest() isLaneStep_Request {
+	if x != nil {
+		return x.Request
+	}
+	return nil
+}
+
+func (x *LaneStep) GetBeforeAction() *BeforeActionRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_BeforeAction); ok {
+			return x.BeforeAction
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetCheckInput() *CheckInputRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_CheckInput); ok {
+			return x.CheckInput
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetNeedsApproval() *NeedsApprovalRequest {
+	if x != nil {
+		if x, ok := x.Request.(*LaneStep_NeedsApproval); ok {
+			return x.NeedsApproval
+		}
+	}
+	return nil
+}
+
+func (x *LaneStep) GetTraceparent() string {
+	if x != nil {
+		return x.Traceparent
+	}
+	return ""
+}
+
+func (x *LaneStep) GetTracestate() string {
+	if x != nil {
+		return x.Tracestate
+	}
+	return ""
+}
+
+func (x *LaneStep) GetBaggage() string {
+	if x != nil {
+		return x.Baggage
+	}
+	return ""
+}
+
+type isLaneStep_Request interface {
+	isLaneStep_Request()
+}
+
+type LaneStep_BeforeAction struct {
+	BeforeAction *BeforeActionRequest `protobuf:"bytes,1,opt,name=before_action,json=beforeAction,proto3,oneof"`
+}
+
+type LaneStep_CheckInput struct {
+	CheckInput *CheckInputRequest `protobuf:"bytes,2,opt,name=check_input,json=checkInput,proto3,oneof"`
+}
+
+type LaneStep_NeedsApproval struct {
+	NeedsApproval *NeedsApprovalRequest `protobuf:"bytes,3,opt,name=needs_approval,json=needsApproval,proto3,oneof"`
+}
+
+func (*LaneStep_BeforeAction) isLaneStep_Request() {}
+
+func (*LaneStep_CheckInput) isLaneStep_Request() {}
+
+func (*LaneStep_NeedsApproval) isLaneStep_Request() {}
+
+// LaneStepResult answers a LaneStep (mod to host), with the response of
+// the request's kind.
+type LaneStepResult struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Types that are valid to be assigned to Response:
+	//
+	//	*LaneStepResult_BeforeAction
+	//	*LaneStepResult_CheckInput
+	//	*LaneStepResult_NeedsApproval
+	Response isLaneStepResult_Response `protobuf_oneof:"response"`
+	// spans is as in LaneOutcome.
+	Spans         []byte `protobuf:"bytes,4,opt,name=spans,proto3" json:"spans,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LaneStepResult) Reset() {
+	*x = LaneStepResult{}
+	mi := &file_modkit_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LaneStepResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LaneStepResult) ProtoMessage() {}
+
+func (x *LaneStepResult) ProtoReflect() protoreflect.Message {
+	mi := &file_modkit_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LaneStepResult.ProtoReflect.Descriptor instead.
+func (*LaneStepResult) Descriptor() ([]byte, []int) {
+	return file_modkit_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *LaneStepResult) GetResponse() isLaneStepResult_Response {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetBeforeAction() *BeforeActionResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_BeforeAction); ok {
+			return x.BeforeAction
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetCheckInput() *CheckInputResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_CheckInput); ok {
+			return x.CheckInput
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetNeedsApproval() *NeedsApprovalResponse {
+	if x != nil {
+		if x, ok := x.Response.(*LaneStepResult_NeedsApproval); ok {
+			return x.NeedsApproval
+		}
+	}
+	return nil
+}
+
+func (x *LaneStepResult) GetSpans() []byte {
+	if x != nil {
+		return x.Spans
+	}
+	return nil
+}
+
+type isLaneStepResult_Response interface {
+	isLaneStepResult_Response()
+}
+
+type LaneStepResult_BeforeAction struct {
+	BeforeAction *BeforeActionResponse `protobuf:"bytes,1,opt,name=before_action,json=beforeAction,proto3,oneof"`
+}
+
+type LaneStepResult_CheckInput struct {
+	CheckInput *CheckInputResponse `protobuf:"bytes,2,opt,name=check_input,json=checkInput,proto3,oneof"`
+}
+
+type LaneStepResult_NeedsApproval struct {
+	NeedsApproval *NeedsApprovalResponse `protobuf:"bytes,3,opt,name=needs_approval,json=needsApproval,proto3,oneof"`
+}
+
+func (*LaneStepResult_BeforeAction) isLaneStepResult_Response() {}
+
+func (*LaneStepResult_CheckInput) isLaneStepResult_Response() {}
+
+func (*LaneStepResult_NeedsApproval) isLaneStepResult_Response() {}
 
 var File_modkit_proto protoreflect.FileDescriptor
 
@@ -3437,12 +3813,14 @@ const file_modkit_proto_rawDesc = "" +
 	"\vClaimsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\fR\x05value:\x028\x01\"\x11\n" +
-	"\x0fDescribeRequest\"\x90\x01\n" +
+	"\x0fDescribeRequest\"\xaf\x01\n" +
 	"\x10DescribeResponse\x12\x1a\n" +
 	"\bmanifest\x18\x01 \x01(\fR\bmanifest\x12'\n" +
 	"\x0fvalidated_tools\x18\x02 \x03(\tR\x0evalidatedTools\x12\x1a\n" +
 	"\bconfined\x18\x03 \x01(\bR\bconfined\x12\x1b\n" +
-	"\tcall_lane\x18\x04 \x01(\bR\bcallLane\"'\n" +
+	"\tcall_lane\x18\x04 \x01(\bR\bcallLane\x12\x1d\n" +
+	"\n" +
+	"lane_steps\x18\x05 \x01(\bR\tlaneSteps\"'\n" +
 	"\x0fActivateRequest\x12\x14\n" +
 	"\x05today\x18\x01 \x01(\tR\x05today\"(\n" +
 	"\x10ActivateResponse\x12\x14\n" +
@@ -3654,7 +4032,7 @@ const file_modkit_proto_rawDesc = "" +
 	"attributes\x18\x03 \x03(\v2\x18.modkit.v1.SpanAttributeR\n" +
 	"attributes\">\n" +
 	"\rActivityBatch\x12-\n" +
-	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates\"\xb0\x01\n" +
+	"\aupdates\x18\x01 \x03(\v2\x13.modkit.v1.ActivityR\aupdates\"\xaa\x02\n" +
 	"\bLaneCall\x124\n" +
 	"\arequest\x18\x01 \x01(\v2\x1a.modkit.v1.CallToolRequestR\arequest\x12\x12\n" +
 	"\x04live\x18\x02 \x01(\bR\x04live\x12 \n" +
@@ -3662,14 +4040,45 @@ const file_modkit_proto_rawDesc = "" +
 	"\n" +
 	"tracestate\x18\x04 \x01(\tR\n" +
 	"tracestate\x12\x18\n" +
-	"\abaggage\x18\x05 \x01(\tR\abaggage\"\x82\x01\n" +
+	"\abaggage\x18\x05 \x01(\tR\abaggage\x12\x14\n" +
+	"\x05check\x18\x06 \x01(\bR\x05check\x122\n" +
+	"\x04hook\x18\a \x01(\v2\x1e.modkit.v1.BeforeActionRequestR\x04hook\x12.\n" +
+	"\x13hook_timeout_millis\x18\b \x01(\x03R\x11hookTimeoutMillis\"\xb4\x01\n" +
 	"\vLaneOutcome\x12,\n" +
 	"\aoutcome\x18\x01 \x01(\v2\x12.modkit.v1.OutcomeR\aoutcome\x12/\n" +
 	"\bactivity\x18\x02 \x03(\v2\x13.modkit.v1.ActivityR\bactivity\x12\x14\n" +
-	"\x05spans\x18\x03 \x01(\fR\x05spans\"W\n" +
+	"\x05spans\x18\x03 \x01(\fR\x05spans\x120\n" +
+	"\astopped\x18\x04 \x01(\v2\x16.modkit.v1.LaneStoppedR\astopped\"\xd2\x01\n" +
+	"\vLaneStopped\x12\x1a\n" +
+	"\bproblems\x18\x01 \x03(\tR\bproblems\x12\x1f\n" +
+	"\vcheck_error\x18\x02 \x01(\tR\n" +
+	"checkError\x12#\n" +
+	"\rcheck_failure\x18\x03 \x01(\tR\fcheckFailure\x12\x18\n" +
+	"\arefusal\x18\x04 \x01(\tR\arefusal\x12!\n" +
+	"\fhook_failure\x18\x05 \x01(\tR\vhookFailure\x12$\n" +
+	"\x0ehook_timed_out\x18\x06 \x01(\bR\fhookTimedOut\"W\n" +
 	"\vLaneFailure\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.modkit.v1.LaneFailureKindR\x04kind\x12\x18\n" +
-	"\amessage\x18\x02 \x01(\tR\amessage*w\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xc3\x02\n" +
+	"\bLaneStep\x12E\n" +
+	"\rbefore_action\x18\x01 \x01(\v2\x1e.modkit.v1.BeforeActionRequestH\x00R\fbeforeAction\x12?\n" +
+	"\vcheck_input\x18\x02 \x01(\v2\x1c.modkit.v1.CheckInputRequestH\x00R\n" +
+	"checkInput\x12H\n" +
+	"\x0eneeds_approval\x18\x03 \x01(\v2\x1f.modkit.v1.NeedsApprovalRequestH\x00R\rneedsApproval\x12 \n" +
+	"\vtraceparent\x18\x04 \x01(\tR\vtraceparent\x12\x1e\n" +
+	"\n" +
+	"tracestate\x18\x05 \x01(\tR\n" +
+	"tracestate\x12\x18\n" +
+	"\abaggage\x18\x06 \x01(\tR\abaggageB\t\n" +
+	"\arequest\"\x87\x02\n" +
+	"\x0eLaneStepResult\x12F\n" +
+	"\rbefore_action\x18\x01 \x01(\v2\x1f.modkit.v1.BeforeActionResponseH\x00R\fbeforeAction\x12@\n" +
+	"\vcheck_input\x18\x02 \x01(\v2\x1d.modkit.v1.CheckInputResponseH\x00R\n" +
+	"checkInput\x12I\n" +
+	"\x0eneeds_approval\x18\x03 \x01(\v2 .modkit.v1.NeedsApprovalResponseH\x00R\rneedsApproval\x12\x14\n" +
+	"\x05spans\x18\x04 \x01(\fR\x05spansB\n" +
+	"\n" +
+	"\bresponse*w\n" +
 	"\fActivityKind\x12\x1d\n" +
 	"\x19ACTIVITY_KIND_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ACTIVITY_KIND_TITLE\x10\x01\x12\x18\n" +
@@ -3717,7 +4126,7 @@ func file_modkit_proto_rawDescGZIP() []byte {
 }
 
 var file_modkit_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
+var file_modkit_proto_msgTypes = make([]protoimpl.MessageInfo, 51)
 var file_modkit_proto_goTypes = []any{
 	(ActivityKind)(0),             // 0: modkit.v1.ActivityKind
 	(Status)(0),                   // 1: modkit.v1.Status
@@ -3766,13 +4175,16 @@ var file_modkit_proto_goTypes = []any{
 	(*ActivityBatch)(nil),         // 44: modkit.v1.ActivityBatch
 	(*LaneCall)(nil),              // 45: modkit.v1.LaneCall
 	(*LaneOutcome)(nil),           // 46: modkit.v1.LaneOutcome
-	(*LaneFailure)(nil),           // 47: modkit.v1.LaneFailure
-	nil,                           // 48: modkit.v1.Caller.ClaimsEntry
-	nil,                           // 49: modkit.v1.GetPromptRequest.ArgumentsEntry
-	nil,                           // 50: modkit.v1.CompleteRequest.ContextEntry
+	(*LaneStopped)(nil),           // 47: modkit.v1.LaneStopped
+	(*LaneFailure)(nil),           // 48: modkit.v1.LaneFailure
+	(*LaneStep)(nil),              // 49: modkit.v1.LaneStep
+	(*LaneStepResult)(nil),        // 50: modkit.v1.LaneStepResult
+	nil,                           // 51: modkit.v1.Caller.ClaimsEntry
+	nil,                           // 52: modkit.v1.GetPromptRequest.ArgumentsEntry
+	nil,                           // 53: modkit.v1.CompleteRequest.ContextEntry
 }
 var file_modkit_proto_depIdxs = []int32{
-	48, // 0: modkit.v1.Caller.claims:type_name -> modkit.v1.Caller.ClaimsEntry
+	51, // 0: modkit.v1.Caller.claims:type_name -> modkit.v1.Caller.ClaimsEntry
 	3,  // 1: modkit.v1.CallToolRequest.session:type_name -> modkit.v1.Session
 	39, // 2: modkit.v1.CallToolRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	4,  // 3: modkit.v1.CallToolRequest.caller:type_name -> modkit.v1.Caller
@@ -3792,13 +4204,13 @@ var file_modkit_proto_depIdxs = []int32{
 	4,  // 17: modkit.v1.NeedsApprovalRequest.caller:type_name -> modkit.v1.Caller
 	3,  // 18: modkit.v1.ReadResourceRequest.session:type_name -> modkit.v1.Session
 	29, // 19: modkit.v1.ReadResourceResponse.contents:type_name -> modkit.v1.ResourceContents
-	49, // 20: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
+	52, // 20: modkit.v1.GetPromptRequest.arguments:type_name -> modkit.v1.GetPromptRequest.ArgumentsEntry
 	3,  // 21: modkit.v1.GetPromptRequest.session:type_name -> modkit.v1.Session
 	39, // 22: modkit.v1.GetPromptRequest.answers:type_name -> modkit.v1.AnsweredQuestion
 	29, // 23: modkit.v1.PromptMessage.resource:type_name -> modkit.v1.ResourceContents
 	32, // 24: modkit.v1.GetPromptResponse.messages:type_name -> modkit.v1.PromptMessage
 	38, // 25: modkit.v1.GetPromptResponse.questions:type_name -> modkit.v1.Question
-	50, // 26: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
+	53, // 26: modkit.v1.CompleteRequest.context:type_name -> modkit.v1.CompleteRequest.ContextEntry
 	3,  // 27: modkit.v1.CompleteRequest.session:type_name -> modkit.v1.Session
 	38, // 28: modkit.v1.AnsweredQuestion.question:type_name -> modkit.v1.Question
 	41, // 29: modkit.v1.SpanBatch.spans:type_name -> modkit.v1.Span
@@ -3807,42 +4219,50 @@ var file_modkit_proto_depIdxs = []int32{
 	42, // 32: modkit.v1.SpanEvent.attributes:type_name -> modkit.v1.SpanAttribute
 	10, // 33: modkit.v1.ActivityBatch.updates:type_name -> modkit.v1.Activity
 	9,  // 34: modkit.v1.LaneCall.request:type_name -> modkit.v1.CallToolRequest
-	12, // 35: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
-	10, // 36: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
-	2,  // 37: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
-	5,  // 38: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
-	7,  // 39: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
-	9,  // 40: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
-	9,  // 41: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
-	15, // 42: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
-	17, // 43: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
-	19, // 44: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
-	23, // 45: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
-	21, // 46: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
-	25, // 47: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
-	28, // 48: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
-	31, // 49: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
-	34, // 50: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
-	36, // 51: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
-	6,  // 52: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
-	8,  // 53: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
-	13, // 54: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
-	14, // 55: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
-	16, // 56: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
-	18, // 57: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
-	20, // 58: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
-	24, // 59: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
-	22, // 60: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
-	26, // 61: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
-	30, // 62: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
-	33, // 63: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
-	35, // 64: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
-	37, // 65: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
-	52, // [52:66] is the sub-list for method output_type
-	38, // [38:52] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	19, // 35: modkit.v1.LaneCall.hook:type_name -> modkit.v1.BeforeActionRequest
+	12, // 36: modkit.v1.LaneOutcome.outcome:type_name -> modkit.v1.Outcome
+	10, // 37: modkit.v1.LaneOutcome.activity:type_name -> modkit.v1.Activity
+	47, // 38: modkit.v1.LaneOutcome.stopped:type_name -> modkit.v1.LaneStopped
+	2,  // 39: modkit.v1.LaneFailure.kind:type_name -> modkit.v1.LaneFailureKind
+	19, // 40: modkit.v1.LaneStep.before_action:type_name -> modkit.v1.BeforeActionRequest
+	23, // 41: modkit.v1.LaneStep.check_input:type_name -> modkit.v1.CheckInputRequest
+	25, // 42: modkit.v1.LaneStep.needs_approval:type_name -> modkit.v1.NeedsApprovalRequest
+	20, // 43: modkit.v1.LaneStepResult.before_action:type_name -> modkit.v1.BeforeActionResponse
+	24, // 44: modkit.v1.LaneStepResult.check_input:type_name -> modkit.v1.CheckInputResponse
+	26, // 45: modkit.v1.LaneStepResult.needs_approval:type_name -> modkit.v1.NeedsApprovalResponse
+	5,  // 46: modkit.v1.Mod.Describe:input_type -> modkit.v1.DescribeRequest
+	7,  // 47: modkit.v1.Mod.Activate:input_type -> modkit.v1.ActivateRequest
+	9,  // 48: modkit.v1.Mod.CallTool:input_type -> modkit.v1.CallToolRequest
+	9,  // 49: modkit.v1.Mod.CallToolOnce:input_type -> modkit.v1.CallToolRequest
+	15, // 50: modkit.v1.Mod.RenderView:input_type -> modkit.v1.RenderViewRequest
+	17, // 51: modkit.v1.Mod.RunCommand:input_type -> modkit.v1.RunCommandRequest
+	19, // 52: modkit.v1.Mod.BeforeAction:input_type -> modkit.v1.BeforeActionRequest
+	23, // 53: modkit.v1.Mod.CheckInput:input_type -> modkit.v1.CheckInputRequest
+	21, // 54: modkit.v1.Mod.CallRunning:input_type -> modkit.v1.CallRunningRequest
+	25, // 55: modkit.v1.Mod.NeedsApproval:input_type -> modkit.v1.NeedsApprovalRequest
+	28, // 56: modkit.v1.ModFeatures.ReadResource:input_type -> modkit.v1.ReadResourceRequest
+	31, // 57: modkit.v1.ModFeatures.GetPrompt:input_type -> modkit.v1.GetPromptRequest
+	34, // 58: modkit.v1.ModFeatures.Complete:input_type -> modkit.v1.CompleteRequest
+	36, // 59: modkit.v1.ModFeatures.WatchResources:input_type -> modkit.v1.WatchResourcesRequest
+	6,  // 60: modkit.v1.Mod.Describe:output_type -> modkit.v1.DescribeResponse
+	8,  // 61: modkit.v1.Mod.Activate:output_type -> modkit.v1.ActivateResponse
+	13, // 62: modkit.v1.Mod.CallTool:output_type -> modkit.v1.CallToolEvent
+	14, // 63: modkit.v1.Mod.CallToolOnce:output_type -> modkit.v1.CallToolResponse
+	16, // 64: modkit.v1.Mod.RenderView:output_type -> modkit.v1.RenderViewResponse
+	18, // 65: modkit.v1.Mod.RunCommand:output_type -> modkit.v1.RunCommandResponse
+	20, // 66: modkit.v1.Mod.BeforeAction:output_type -> modkit.v1.BeforeActionResponse
+	24, // 67: modkit.v1.Mod.CheckInput:output_type -> modkit.v1.CheckInputResponse
+	22, // 68: modkit.v1.Mod.CallRunning:output_type -> modkit.v1.CallRunningResponse
+	26, // 69: modkit.v1.Mod.NeedsApproval:output_type -> modkit.v1.NeedsApprovalResponse
+	30, // 70: modkit.v1.ModFeatures.ReadResource:output_type -> modkit.v1.ReadResourceResponse
+	33, // 71: modkit.v1.ModFeatures.GetPrompt:output_type -> modkit.v1.GetPromptResponse
+	35, // 72: modkit.v1.ModFeatures.Complete:output_type -> modkit.v1.CompleteResponse
+	37, // 73: modkit.v1.ModFeatures.WatchResources:output_type -> modkit.v1.ResourceUpdated
+	60, // [60:74] is the sub-list for method output_type
+	46, // [46:60] is the sub-list for method input_type
+	46, // [46:46] is the sub-list for extension type_name
+	46, // [46:46] is the sub-list for extension extendee
+	0,  // [0:46] is the sub-list for field type_name
 }
 
 func init() { file_modkit_proto_init() }
@@ -3861,13 +4281,23 @@ func file_modkit_proto_init() {
 		(*SpanAttribute_DoubleValue)(nil),
 		(*SpanAttribute_BoolValue)(nil),
 	}
+	file_modkit_proto_msgTypes[46].OneofWrappers = []any{
+		(*LaneStep_BeforeAction)(nil),
+		(*LaneStep_CheckInput)(nil),
+		(*LaneStep_NeedsApproval)(nil),
+	}
+	file_modkit_proto_msgTypes[47].OneofWrappers = []any{
+		(*LaneStepResult_BeforeAction)(nil),
+		(*LaneStepResult_CheckInput)(nil),
+		(*LaneStepResult_NeedsApproval)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_modkit_proto_rawDesc), len(file_modkit_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   48,
+			NumMessages:   51,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -24,6 +24,10 @@ import (
 // handshake, "hang" never handshakes.
 const StartEnv = "MODKIT_TEST_CRASHY_START"
 
+// HookWaits, in crashy_echo's text, makes the mod's hook on tool calls
+// wait until it is cancelled.
+const HookWaits = "the hook waits"
+
 func init() {
 	switch os.Getenv(StartEnv) {
 	case "exit":
@@ -303,8 +307,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	Hooks: []sdk.Hook{{
 		BeforeAction: sdk.ActionToolCall,
 		Run: func(ctx context.Context, env *sdk.Env, a sdk.Action) error {
-			if a.Tool == "crashy_blocked" {
+			switch {
+			case a.Tool == "crashy_blocked":
 				return errors.New("crashy_blocked is never allowed")
+			case a.Tool == "crashy_echo" && strings.Contains(string(a.Input), HookWaits):
+				<-ctx.Done() // until the host's hook timeout
+				return ctx.Err()
 			}
 			return nil
 		},

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:01f9b334f311d3ff20dc6eb617bdaa44b261570526b1a356acbb5de0b0ea1fc3",
+  "sourceHash": "sha256:ec4b7fdc1a12865d6710c749b76818b1f6e3a9512ea789961c71178c2b3118b8",
   "tools": [
     {
       "name": "crashy_echo",

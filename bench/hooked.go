@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/modkit/modkit/host"
+)
+
+// hookedPkg is the echo mod's twin with a hook on every tool call.
+const hookedPkg = "github.com/modkit/modkit/bench/internal/echohooked"
+
+// hookedVsCall compares the echo call to a mod with a hook on every tool
+// call (echohooked, in a host of its own, since a host runs a tool call's
+// hooks in every mod that has one) with the same call to the echo mod,
+// which has none: what the hook's steps (the input check by the mod's
+// validator, then the hook) add to a call.
+func hookedVsCall(ctx context.Context, e *env) (row, error) {
+	plainHost, err := e.modHost(ctx)
+	if err != nil {
+		return row{}, err
+	}
+	dir, err := packageDir(ctx, hookedPkg)
+	if err != nil {
+		return row{}, err
+	}
+	before, err := children()
+	if err != nil {
+		return row{}, err
+	}
+	h, err := host.Load([]string{dir}, e.hostOptions())
+	if err != nil {
+		return row{}, err
+	}
+	defer h.Close()
+	got, err := hostEcho(ctx, h, e.session(), "echo_hooked", nil)
+	if err != nil {
+		return row{}, err
+	}
+	if err := checkReply("modkit echo_hooked", got); err != nil {
+		return row{}, err
+	}
+	pid, err := startedChild(before)
+	if err != nil {
+		return row{}, err
+	}
+	hooked, plain := hostCall(h, e.session(), "echo_hooked", nil), hostCall(plainHost, e.session(), "echo", nil)
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, hooked, plain); err != nil {
+		return row{}, err
+	}
+	var cpu [2][2][]float64 // [hooked, plain][host, mod]
+	a, b, err := pair(e.cfg.rounds, e.cpuTimed(ctx, pid, hooked, &cpu[0]), e.cpuTimed(ctx, e.hostPid, plain, &cpu[1]))
+	if err != nil {
+		return row{}, err
+	}
+	r := compare("", latencySide("host.Call, hooked mod", a), latencySide("host.Call", b), roundRatios(a, b), goal{})
+	r.notes = []string{fmt.Sprintf("CPU per call (median of rounds): hooked %s µs host + %s µs mod; plain %s µs host + %s µs mod",
+		num(median(cpu[0][0])), num(median(cpu[0][1])), num(median(cpu[1][0])), num(median(cpu[1][1])))}
+	return r, nil
+}
+
+// cpuTimed is a side for pair: each round times e.cfg.calls calls of fn
+// after e.cfg.warmup, and appends the CPU per call of this process and of
+// process pid (the mod) to cpu[0] and cpu[1].
+func (e *env) cpuTimed(ctx context.Context, pid int, fn call, cpu *[2][]float64) func(int) ([]float64, error) {
+	return func(int) ([]float64, error) {
+		m, err := startCPU(pid)
+		if err != nil {
+			return nil, err
+		}
+		lat, err := latencies(ctx, e.cfg.warmup, e.cfg.calls, fn)
+		if err != nil {
+			return nil, err
+		}
+		self, peer, err := m.perCall(float64(e.cfg.warmup + e.cfg.calls))
+		if err != nil {
+			return nil, err
+		}
+		cpu[0], cpu[1] = append(cpu[0], self), append(cpu[1], peer)
+		return lat, nil
+	}
+}
