@@ -21,7 +21,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	},
 	// research_save_note writes notes into the workspace; nothing else
 	// needs more than reading it.
-	Permissions: sdk.Permissions{WriteWorkspace: true},
+	Permissions: sdk.Permissions{WriteWorkspace: true, Env: []string{"HOME"}},
 	AI: sdk.AI{Tools: []sdk.Tool{
 		sdk.PlainTool[WordCountInput]{
 			Name:  "research_word_count",

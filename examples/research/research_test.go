@@ -411,9 +411,9 @@ func TestHookRefusesWholeDisk(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// Unconfined: the hook reads HOME, which a host, and a
-			// confined test, does not pass a mod that does not declare it.
-			err := modtest.RunHooks(t, generated(), sdk.Action{Name: sdk.ActionToolCall, Tool: tt.tool}, &modtest.Options{Workspace: tt.workspace, Unconfined: true})
+			// The hook reads HOME, which the mod declares, so that a host
+			// (and a confined test) passes it.
+			err := modtest.RunHooks(t, generated(), sdk.Action{Name: sdk.ActionToolCall, Tool: tt.tool}, &modtest.Options{Workspace: tt.workspace})
 			got := ""
 			if err != nil {
 				got = err.Error()

@@ -32,7 +32,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:3806738d50257e5bdafa13ef65727a7af8b3f7bac92b09631d358bf701d5cc77",
+  "sourceHash": "sha256:85430e233e48f0955ac230ac4fead7e3f67562f1983bd35464830b061ca7ac66",
   "tools": [
     {
       "name": "research_word_count",
@@ -365,7 +365,10 @@ const modkitManifest = `{
     }
   ],
   "permissions": {
-    "writeWorkspace": true
+    "writeWorkspace": true,
+    "env": [
+      "HOME"
+    ]
   }
 }
 `
