@@ -48,6 +48,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	storeGrace := fs.Duration("store-grace", 30*time.Second, "with --http, how long the task store may not answer before /readyz turns 503 (0: never; task calls fail meanwhile)")
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
+	introspection := fs.String("auth-introspection", "", "with --auth-issuer, accept opaque access tokens too, checked by the authorization server's introspection endpoint at `URL` (RFC 7662), as --auth-client-file's client")
+	clientFile := fs.String("auth-client-file", "", "with --auth-introspection, this server's client credentials at the authorization server: `FILE` holds {\"client_id\": \"…\", \"client_secret\": \"…\"}")
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
@@ -65,6 +67,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	if *authIssuer != "" && *addr == "" {
 		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
+	}
+	if *introspection != "" && *authIssuer == "" {
+		return e.fail(usagef("mcp: --auth-introspection needs --auth-issuer, the authorization server whose tokens it checks"))
+	}
+	if (*introspection == "") != (*clientFile == "") {
+		return e.fail(usagef("mcp: --auth-introspection and --auth-client-file go together"))
+	}
+	var introspect *mcpauth.Introspection
+	if *clientFile != "" {
+		in, err := mcpauth.ReadClientCredentials(*clientFile)
+		if err != nil {
+			return e.fail(usagef("mcp: --auth-client-file: %v", err))
+		}
+		in.URL = *introspection
+		introspect = in
 	}
 	var rate int
 	if *rateLimit != "" {
@@ -121,7 +138,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts())})
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts()), Introspection: introspect})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}

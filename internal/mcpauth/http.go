@@ -20,6 +20,10 @@ const MetadataPath = "/.well-known/oauth-protected-resource"
 // CodeUnauthorized is the JSON-RPC error code of a 401 and a 403 body.
 const CodeUnauthorized = -32001
 
+// codeUnavailable is the JSON-RPC error code of a 503 for a token the
+// authorization server could not check (a server error).
+const codeUnavailable = -32000
+
 // ParseAuthorization returns the token of an Authorization header that
 // carries a bearer token (RFC 6750: "Bearer" in any case, one or more
 // spaces, a b64token). It fails, saying why, for anything else.
@@ -130,6 +134,10 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 			return
 		}
 		p, err := r.Verify(req.Context(), token)
+		if errors.Is(err, ErrUnavailable) {
+			unavailable(w, err)
+			return
+		}
 		if err != nil {
 			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.opts.Scopes)
 			return
@@ -148,6 +156,13 @@ func (r *Resource) Forbid(w http.ResponseWriter, id json.RawMessage, what string
 		fmt.Sprintf("insufficient scope: %s needs the scopes %s", what, strings.Join(required, " ")), required)
 }
 
+// unavailable answers a request whose token could not be checked with
+// 503 and a JSON-RPC error: the token may be good, so no challenge.
+func unavailable(w http.ResponseWriter, err error) {
+	w.Header().Set("Retry-After", "5")
+	writeError(w, http.StatusServiceUnavailable, nil, codeUnavailable, err.Error())
+}
+
 // challenge answers with status, a Bearer challenge and a JSON-RPC error.
 func (r *Resource) challenge(w http.ResponseWriter, status int, code, desc string, scopes []string) {
 	r.challengeID(w, status, nil, code, desc, scopes)
@@ -162,6 +177,11 @@ func (r *Resource) challengeID(w http.ResponseWriter, status int, id json.RawMes
 		params = append(params, "error="+quote(code), "error_description="+quote(desc))
 	}
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	writeError(w, status, id, CodeUnauthorized, desc)
+}
+
+// writeError answers with status and a JSON-RPC error answering id.
+func writeError(w http.ResponseWriter, status int, id json.RawMessage, code int, desc string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
@@ -172,7 +192,7 @@ func (r *Resource) challengeID(w http.ResponseWriter, status int, id json.RawMes
 	}{"2.0", id, struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
-	}{CodeUnauthorized, desc}})
+	}{code, desc}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(body)

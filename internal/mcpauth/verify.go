@@ -72,7 +72,8 @@ type accessClaims struct {
 }
 
 // Verify checks an access token and returns whom it speaks for. A
-// refused token's error is a [*TokenError].
+// refused token's error is a [*TokenError]; one the introspection
+// endpoint could not check wraps [ErrUnavailable].
 func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error) {
 	now := r.opts.Now()
 	key := sha256.Sum256([]byte(token))
@@ -90,6 +91,9 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error)
 func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Principal, error) {
 	if len(token) > maxToken {
 		return nil, invalid("the token is longer than %d bytes", maxToken)
+	}
+	if r.opts.Introspection != nil && (r.jwksURI == "" || strings.Count(token, ".") != 2) {
+		return r.introspect(ctx, token, now)
 	}
 	if strings.Count(token, ".") != 2 {
 		return nil, invalid("the token is not a signed JWT (header.payload.signature)")
