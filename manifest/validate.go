@@ -182,6 +182,7 @@ func Validate(m *Manifest) error {
 		if strings.TrimSpace(c.Title) == "" {
 			v.rule(ruleCommandTitle, at("commands", i, "title"), entry, "title is empty")
 		}
+		v.scopes(ruleCommandScope, "commands", i, entry, c.Scopes)
 	}
 
 	slashes := map[string]int{}

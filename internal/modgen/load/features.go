@@ -20,6 +20,8 @@ type Resource struct {
 	URI, Name, Title, Description, MIMEType Str
 	// HasRead reports whether the resource sets a Read handler.
 	HasRead bool
+	// Scopes are the OAuth scopes the resource declares a caller must hold.
+	Scopes []Str
 }
 
 // ResourceTemplate is one sdk.ResourceTemplate of a mod.
@@ -28,6 +30,8 @@ type ResourceTemplate struct {
 	URITemplate, Name, Title, Description, MIMEType Str
 	// HasRead and HasComplete report whether Read and Complete are set.
 	HasRead, HasComplete bool
+	// Scopes are the OAuth scopes the template declares a caller must hold.
+	Scopes []Str
 }
 
 // readSlash reads an sdk.SlashCommand literal.
@@ -58,15 +62,22 @@ func (r *reader) readSlash(el ast.Expr) (Slash, bool) {
 		case "Complete":
 			s.HasComplete = !isNil(r.pkg.TypesInfo, v)
 		case "Scopes":
-			for _, el := range r.elems(v, "slash command Scopes") {
-				s.Scopes = append(s.Scopes, r.str(el, "slash command scope"))
-			}
+			s.Scopes = r.scopes(v, "slash command")
 		}
 	})
 	if s.Description.Pos == token.NoPos {
 		s.Description.Pos = c.Pos()
 	}
 	return s, true
+}
+
+// scopes reads the Scopes list of a declaration of noun.
+func (r *reader) scopes(v ast.Expr, noun string) []Str {
+	var scopes []Str
+	for _, el := range r.elems(v, noun+" Scopes") {
+		scopes = append(scopes, r.str(el, noun+" scope"))
+	}
+	return scopes
 }
 
 // readArg reads an sdk.PromptArgument literal.
@@ -118,6 +129,8 @@ func (r *reader) readResource(e ast.Expr) (Resource, bool) {
 			res.MIMEType = r.str(v, "resource MIMEType")
 		case "Read":
 			res.HasRead = !isNil(r.pkg.TypesInfo, v)
+		case "Scopes":
+			res.Scopes = r.scopes(v, "resource")
 		}
 	})
 	for _, s := range []*Str{&res.URI, &res.Name, &res.Description, &res.MIMEType} {
@@ -151,6 +164,8 @@ func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
 			t.HasRead = !isNil(r.pkg.TypesInfo, v)
 		case "Complete":
 			t.HasComplete = !isNil(r.pkg.TypesInfo, v)
+		case "Scopes":
+			t.Scopes = r.scopes(v, "resource template")
 		}
 	})
 	for _, s := range []*Str{&t.URITemplate, &t.Name, &t.Description, &t.MIMEType} {

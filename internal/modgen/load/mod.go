@@ -87,6 +87,8 @@ type Command struct {
 	Title Str
 	// HasRun reports whether the command sets a Run function.
 	HasRun bool
+	// Scopes are the OAuth scopes the command declares a caller must hold.
+	Scopes []Str
 }
 
 // Slash is one slash command of a mod.
@@ -360,6 +362,8 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 						cmd.Title = r.str(v, "command Title")
 					case "Run":
 						cmd.HasRun = !isNil(r.pkg.TypesInfo, v)
+					case "Scopes":
+						cmd.Scopes = r.scopes(v, "command")
 					}
 				})
 				m.Commands = append(m.Commands, cmd)
@@ -483,9 +487,7 @@ func (r *reader) readTool(e ast.Expr) (Tool, bool) {
 			}
 			t.Client = constant.BoolVal(tv.Value)
 		case "Scopes":
-			for _, el := range r.elems(v, "tool Scopes") {
-				t.Scopes = append(t.Scopes, r.str(el, "tool scope"))
-			}
+			t.Scopes = r.scopes(v, "tool")
 		case "Task":
 			t.Task = r.str(v, "tool Task")
 			if !t.Task.Bad && t.Task.Value != "" && t.Task.Value != "optional" && t.Task.Value != "required" {
