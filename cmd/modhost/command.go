@@ -37,6 +37,14 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
+	for _, m := range h.Mods() {
+		for _, c := range m.Commands {
+			if missing := missingScopes(e.scopes, c.Scopes); c.ID == fs.Arg(0) && len(missing) > 0 {
+				auditRefused(auditLog, start, "command", "", cmdArgs)
+				return e.fail(fmt.Errorf("command: %s needs the scopes %s, which --scopes does not grant", c.ID, strings.Join(missing, " ")))
+			}
+		}
+	}
 	msg, err := h.RunCommand(ctx, fs.Arg(0), cmdArgs, e.session(*sessionID))
 	auditCommand(auditLog, start, fs.Arg(0), cmdArgs, err)
 	if err != nil {

@@ -138,7 +138,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		if err != nil {
 			return e.fail(err)
 		}
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts()), Introspection: introspect})
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h), Introspection: introspect})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}

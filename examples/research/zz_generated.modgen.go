@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Research",
   "description": "Counts words and searches the text files of the workspace.",
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:c67dec12d896e563012d3a3709620743cbc24a6dc8d6f5b74ec33fb321ec3eba",
+  "sourceHash": "sha256:cfd64d479361c4ba92470b61639bd04b2f0d6000025f06fb83b6c8aded58d619",
   "tools": [
     {
       "name": "research_word_count",
@@ -289,7 +289,10 @@ const modkitManifest = `{
       "name": "notes_index",
       "title": "Notes in the workspace",
       "description": "The .md and .txt files of the workspace, research_save_note's notes among them, as a Markdown list of links to each note's resource.",
-      "mimeType": "text/markdown"
+      "mimeType": "text/markdown",
+      "scopes": [
+        "notes.read"
+      ]
     }
   ],
   "resourceTemplates": [
@@ -299,7 +302,10 @@ const modkitManifest = `{
       "title": "A note",
       "description": "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
       "mimeType": "text/markdown",
-      "completes": true
+      "completes": true,
+      "scopes": [
+        "notes.read"
+      ]
     }
   ],
   "hooks": [

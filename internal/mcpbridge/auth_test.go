@@ -409,7 +409,7 @@ func TestPromptScopes(t *testing.T) {
 		ts := httptest.NewServer(mux)
 		t.Cleanup(ts.Close)
 		url := ts.URL + HTTPPath
-		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, pb.Prompts())})
+		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, pb)})
 		if err != nil {
 			t.Fatal(err)
 		}

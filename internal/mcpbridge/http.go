@@ -87,6 +87,8 @@ type HTTPHandler struct {
 	// scopes and promptScopes are what each tool and prompt needs, for
 	// HTTPOptions.Auth.
 	scopes, promptScopes toolScopes
+	// resourceScopes are the bridge's, for HTTPOptions.Auth.
+	resourceScopes *ResourceScopes
 	// audit is the bridge's Options.Audit.
 	audit *audit.Log
 }
@@ -151,6 +153,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 		h.tasks = br.(*bridge).tasks
 		h.scopes = br.(*bridge).scopes
 		h.promptScopes = br.(*bridge).promptScopes
+		h.resourceScopes = br.(*bridge).resourceScopes
 		h.audit = br.(*bridge).opts.Audit
 	}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)

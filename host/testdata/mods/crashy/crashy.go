@@ -251,8 +251,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			return "hello " + string(args), nil
 		},
 	}, {
-		ID:    "crashy.wait",
-		Title: "Wait until cancelled",
+		ID:     "crashy.wait",
+		Title:  "Wait until cancelled",
+		Scopes: []string{"crashy.admin"},
 		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()

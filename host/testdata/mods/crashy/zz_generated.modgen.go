@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:01f9b334f311d3ff20dc6eb617bdaa44b261570526b1a356acbb5de0b0ea1fc3",
+  "sourceHash": "sha256:83d73a51c3e7a9ec21aa77aadf516075bb861c4438a58b90da1a79a9b4282a49",
   "tools": [
     {
       "name": "crashy_echo",
@@ -317,7 +317,10 @@ const modkitManifest = `{
     },
     {
       "id": "crashy.wait",
-      "title": "Wait until cancelled"
+      "title": "Wait until cancelled",
+      "scopes": [
+        "crashy.admin"
+      ]
     },
     {
       "id": "crashy.hang",
