@@ -105,6 +105,26 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 // header; its context carries the [Principal] ([PrincipalFrom]) and the
 // MCP SDK's TokenInfo, which binds a session to its subject.
 func (r *Resource) Protect(next http.Handler) http.Handler {
+	return r.ProtectWith(next, nil)
+}
+
+// ProtectOptions configure [Resource.ProtectWith].
+type ProtectOptions struct {
+	// Unverified, when set, is asked about each request whose token is
+	// not already verified (cached) before it is verified or refused: a
+	// request with no token, a malformed one, or one not yet seen. It
+	// returns true to go on; false when it answered the request itself
+	// (429, for a rate limit per client address), and the token is not
+	// verified.
+	Unverified func(w http.ResponseWriter, req *http.Request) bool
+}
+
+// ProtectWith is Protect with opts; nil opts are Protect's.
+func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Handler {
+	var unverified func(w http.ResponseWriter, req *http.Request) bool
+	if opts != nil {
+		unverified = opts.Unverified
+	}
 	// The SDK's middleware puts the TokenInfo in the context, where only
 	// it can: its verifier hands over the principal already verified.
 	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
@@ -121,6 +141,21 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 	inner := sdk(stripped)
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		header := req.Header.Get("Authorization")
+		now := r.opts.Now()
+		var key [32]byte
+		var p *Principal
+		if token, ok := strings.CutPrefix(header, "Bearer "); ok {
+			key = tokenKey(token)
+			p = r.cache.get(key, now)
+		}
+		if p != nil && len(req.Header.Values("Authorization")) == 1 {
+			// The SDK's middleware reads the header once more.
+			inner.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
+			return
+		}
+		if unverified != nil && !unverified(w, req) {
+			return
+		}
 		if header == "" {
 			r.challenge(w, http.StatusUnauthorized, "", "no bearer token: this server requires an OAuth access token", r.opts.Scopes)
 			return
@@ -133,7 +168,7 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 			r.challenge(w, http.StatusUnauthorized, "invalid_request", err.Error(), r.opts.Scopes)
 			return
 		}
-		p, err := r.Verify(req.Context(), token)
+		p, err = r.Verify(req.Context(), token)
 		if errors.Is(err, ErrUnavailable) {
 			unavailable(w, err)
 			return

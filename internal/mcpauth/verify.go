@@ -76,7 +76,7 @@ type accessClaims struct {
 // endpoint could not check wraps [ErrUnavailable].
 func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error) {
 	now := r.opts.Now()
-	key := sha256.Sum256([]byte(token))
+	key := tokenKey(token)
 	if p := r.cache.get(key, now); p != nil {
 		return p, nil
 	}
@@ -87,6 +87,9 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error)
 	r.cache.put(key, p, now)
 	return p, nil
 }
+
+// tokenKey is a token's key in the cache.
+func tokenKey(token string) [32]byte { return sha256.Sum256([]byte(token)) }
 
 func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Principal, error) {
 	if len(token) > maxToken {

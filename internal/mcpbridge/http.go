@@ -61,7 +61,10 @@ type HTTPOptions struct {
 	// RateLimit, when set, limits each caller's requests: a request over
 	// its rate gets 429 Too Many Requests with Retry-After and a JSON-RPC
 	// error. A caller is the access token's subject with Auth, else the
-	// client's IP address. Default: no limit.
+	// client's IP address. With Auth, a request whose token is not yet
+	// verified (none, a bad one, or one not seen before) also takes a
+	// token from its client address's bucket before it is checked, so
+	// that 401s are limited too. Default: no limit.
 	RateLimit ratelimit.Limiter
 }
 
@@ -172,7 +175,11 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	}))
 	var serve http.Handler = http.HandlerFunc(h.serve)
 	if o.Auth != nil {
-		serve = o.Auth.Protect(serve)
+		var protect *mcpauth.ProtectOptions
+		if o.RateLimit != nil {
+			protect = &mcpauth.ProtectOptions{Unverified: h.limitUnverified}
+		}
+		serve = o.Auth.ProtectWith(serve, protect)
 		if h.audit != nil {
 			serve = h.auditUnauthorized(serve)
 		}
