@@ -129,29 +129,34 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 	// it can: its verifier hands over the principal already verified.
 	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
 		p := PrincipalFrom(ctx)
-		if p == nil {
+		switch {
+		case p == nil:
 			return nil, sdkauth.ErrInvalidToken
+		case p.info == nil:
+			return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Subject}, nil
 		}
-		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Subject}, nil
+		return p.info, nil
 	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
 	stripped := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		req.Header.Del("Authorization")
 		next.ServeHTTP(w, req)
 	})
 	inner := sdk(stripped)
+	// pass hands a verified request on. The SDK's middleware reads the
+	// Authorization header again, to give its verifier the token: it gets
+	// a short stand-in, since the principal is in the context already.
+	pass := func(w http.ResponseWriter, req *http.Request, p *Principal) {
+		req.Header["Authorization"][0] = verifiedStandIn
+		inner.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		header := req.Header.Get("Authorization")
-		now := r.opts.Now()
-		var key [32]byte
-		var p *Principal
-		if token, ok := strings.CutPrefix(header, "Bearer "); ok {
-			key = tokenKey(token)
-			p = r.cache.get(key, now)
-		}
-		if p != nil && len(req.Header.Values("Authorization")) == 1 {
-			// The SDK's middleware reads the header once more.
-			inner.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
-			return
+		// A token verified before: looked up by its hash, not parsed again.
+		if token, ok := strings.CutPrefix(header, "Bearer "); ok && len(req.Header["Authorization"]) == 1 {
+			if p := r.cache.get(tokenKey(token), r.opts.Now()); p != nil {
+				pass(w, req, p)
+				return
+			}
 		}
 		if unverified != nil && !unverified(w, req) {
 			return
@@ -168,7 +173,7 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			r.challenge(w, http.StatusUnauthorized, "invalid_request", err.Error(), r.opts.Scopes)
 			return
 		}
-		p, err = r.Verify(req.Context(), token)
+		p, err := r.Verify(req.Context(), token)
 		if errors.Is(err, ErrUnavailable) {
 			unavailable(w, err)
 			return
@@ -177,11 +182,13 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.opts.Scopes)
 			return
 		}
-		// The SDK's middleware reads the header once more.
-		req = req.WithContext(WithPrincipal(req.Context(), p))
-		inner.ServeHTTP(w, req)
+		pass(w, req, p)
 	})
 }
+
+// verifiedStandIn is the Authorization header the SDK's middleware reads
+// for a request whose token Protect verified.
+const verifiedStandIn = "Bearer verified"
 
 // Forbid answers a request whose token lacks scopes with 403
 // insufficient_scope, naming every scope of required (RFC 6750 §3.1), and

@@ -10,9 +10,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // maxToken bounds the length of a token: a longer one is malformed.
@@ -49,6 +51,10 @@ type Principal struct {
 	Expiry time.Time
 	// Claims are all of the token's claims as issued.
 	Claims map[string]json.RawMessage
+
+	// info is what Protect hands the MCP SDK for each request of this
+	// principal, made once.
+	info *sdkauth.TokenInfo
 }
 
 // Missing returns the scopes of required that p lacks, in their order.
@@ -84,12 +90,17 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error)
 	if err != nil {
 		return nil, err
 	}
+	p.info = &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Subject}
 	r.cache.put(key, p, now)
 	return p, nil
 }
 
-// tokenKey is a token's key in the cache.
-func tokenKey(token string) [32]byte { return sha256.Sum256([]byte(token)) }
+// tokenKey is a token's key in the cache: its SHA-256, so that the cache
+// holds no token. The hash reads the string's bytes in place: a token is
+// a few hundred bytes, which a conversion would copy on every request.
+func tokenKey(token string) [32]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(token), len(token)))
+}
 
 func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Principal, error) {
 	if len(token) > maxToken {
