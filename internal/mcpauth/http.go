@@ -111,19 +111,28 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 // ProtectOptions configure [Resource.ProtectWith].
 type ProtectOptions struct {
 	// Unverified, when set, is asked about each request whose token is
-	// not already verified (cached) before it is verified or refused: a
-	// request with no token, a malformed one, or one not yet seen. It
-	// returns true to go on; false when it answered the request itself
-	// (429, for a rate limit per client address), and the token is not
-	// verified.
+	// not already verified (cached) before it is checked: a request with
+	// no token, a malformed one, or one not yet seen. It returns true to
+	// go on; false when it answered the request itself (429, for a client
+	// address over its rate of refusals), and the token is not checked.
 	Unverified func(w http.ResponseWriter, req *http.Request) bool
+	// Refusing, when set, is asked before a request is answered with 401.
+	// It returns true to go on; false when it answered the request itself
+	// (429, for a client address over its rate of refusals).
+	Refusing func(w http.ResponseWriter, req *http.Request) bool
 }
 
 // ProtectWith is Protect with opts; nil opts are Protect's.
 func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Handler {
-	var unverified func(w http.ResponseWriter, req *http.Request) bool
+	var o ProtectOptions
 	if opts != nil {
-		unverified = opts.Unverified
+		o = *opts
+	}
+	// refuse answers 401 with a challenge, unless o.Refusing answers.
+	refuse := func(w http.ResponseWriter, req *http.Request, code, desc string) {
+		if o.Refusing == nil || o.Refusing(w, req) {
+			r.challenge(w, http.StatusUnauthorized, code, desc, r.opts.Scopes)
+		}
 	}
 	// The SDK's middleware puts the TokenInfo in the context, where only
 	// it can: its verifier hands over the principal already verified.
@@ -158,11 +167,11 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 				return
 			}
 		}
-		if unverified != nil && !unverified(w, req) {
+		if o.Unverified != nil && !o.Unverified(w, req) {
 			return
 		}
 		if header == "" {
-			r.challenge(w, http.StatusUnauthorized, "", "no bearer token: this server requires an OAuth access token", r.opts.Scopes)
+			refuse(w, req, "", "no bearer token: this server requires an OAuth access token")
 			return
 		}
 		token, err := ParseAuthorization(header)
@@ -170,7 +179,7 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			if err == nil {
 				err = errors.New("more than one Authorization header")
 			}
-			r.challenge(w, http.StatusUnauthorized, "invalid_request", err.Error(), r.opts.Scopes)
+			refuse(w, req, "invalid_request", err.Error())
 			return
 		}
 		p, err := r.Verify(req.Context(), token)
@@ -179,7 +188,7 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			return
 		}
 		if err != nil {
-			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.opts.Scopes)
+			refuse(w, req, "invalid_token", err.Error())
 			return
 		}
 		pass(w, req, p)

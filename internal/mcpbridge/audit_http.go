@@ -17,8 +17,8 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	head   []byte // the body's first bytes, up to maxSniff
-	// beforeAuth says the request was refused before its token was
-	// checked (limitUnverified).
+	// beforeAuth says the request was refused with 429 by the
+	// authorization check (refusals).
 	beforeAuth bool
 }
 
@@ -121,7 +121,7 @@ func (h *HTTPHandler) auditTask(w http.ResponseWriter, req *http.Request, m *htt
 
 // auditUnauthorized writes a record of each request for an audited
 // method that next, the authorization check, refuses with 401 (or 429,
-// limitUnverified) before the handler reads it: it reads the body first,
+// refusals) before the handler reads it: it reads the body first,
 // for the method.
 func (h *HTTPHandler) auditUnauthorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

@@ -61,10 +61,11 @@ type HTTPOptions struct {
 	// RateLimit, when set, limits each caller's requests: a request over
 	// its rate gets 429 Too Many Requests with Retry-After and a JSON-RPC
 	// error. A caller is the access token's subject with Auth, else the
-	// client's IP address. With Auth, a request whose token is not yet
-	// verified (none, a bad one, or one not seen before) also takes a
-	// token from its client address's bucket before it is checked, so
-	// that 401s are limited too. Default: no limit.
+	// client's IP address. With Auth, each 401 also takes a token from
+	// its client address's bucket: over the rate, the address gets 429
+	// instead, and its requests whose token is not already verified are
+	// refused before the token is checked until the bucket refills.
+	// Default: no limit.
 	RateLimit ratelimit.Limiter
 }
 
@@ -177,7 +178,7 @@ func NewHTTPHandler(srv *mcp.Server, opts *HTTPOptions) *HTTPHandler {
 	if o.Auth != nil {
 		var protect *mcpauth.ProtectOptions
 		if o.RateLimit != nil {
-			protect = &mcpauth.ProtectOptions{Unverified: h.limitUnverified}
+			protect = (&refusals{limiter: o.RateLimit, blocked: map[string]time.Time{}}).protectOptions()
 		}
 		serve = o.Auth.ProtectWith(serve, protect)
 		if h.audit != nil {
