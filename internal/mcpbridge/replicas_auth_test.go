@@ -2,17 +2,22 @@ package mcpbridge_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/modkit/modkit/internal/audit"
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/internal/testserver"
@@ -144,4 +149,70 @@ func greetAs(t *testing.T, url, token string) (int, []byte) {
 	var out bytes.Buffer
 	out.ReadFrom(resp.Body)
 	return resp.StatusCode, out.Bytes()
+}
+
+// TestIntrospectionServed: modhost mcp --http with --auth-introspection
+// serves a client holding an opaque token of oidc-provider, which it
+// checks at the provider's introspection endpoint with the credentials of
+// --auth-client-file, and refuses a token the provider does not know.
+func TestIntrospectionServed(t *testing.T) {
+	t.Parallel()
+	const resource = "https://mcp.example/mcp"
+	issuer := mcpauthtest.StartOpaqueOIDCProvider(t, resource)
+	fixture, err := filepath.Abs(filepath.Join("testdata", "conformance"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds := filepath.Join(t.TempDir(), "client.json")
+	if err := os.WriteFile(creds, []byte(`{"client_id": "modhost", "client_secret": "modhost-secret"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(modhostBinary(t), "--mods", fixture, "--workspace", t.TempDir(), "mcp",
+		"--http", fmt.Sprintf("127.0.0.1:%d", testserver.FreePort(t)), "--drain", "0s",
+		"--auth-issuer", issuer, "--resource", resource,
+		"--auth-introspection", issuer+"/token/introspection", "--auth-client-file", creds)
+	cmd.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, cmd, "serving MCP at ")
+	token := mcpauthtest.ClientCredentials(t, issuer, "reader", "reader-secret", resource, "notes.read")
+	if status, body := greetAs(t, url, token); status != http.StatusOK || !bytes.Contains(body, []byte(`"result"`)) {
+		t.Errorf("the opaque token: got %d %s, want 200 with a result", status, body)
+	}
+	status, body := greetAs(t, url, token+"x")
+	if status != http.StatusUnauthorized || !bytes.Contains(body, []byte("not active")) {
+		t.Errorf("an unknown token: got %d %s, want 401 saying it is not active", status, body)
+	}
+}
+
+// oidcResource is the resource of the oidc-provider tests.
+const oidcResource = "https://mcp.example/mcp"
+
+// TestIntrospectionOIDCProvider checks opaque tokens of a real
+// authorization server, panva's oidc-provider, by its introspection
+// endpoint.
+func TestIntrospectionOIDCProvider(t *testing.T) {
+	issuer := mcpauthtest.StartOpaqueOIDCProvider(t, oidcResource)
+	r, err := mcpauth.New(context.Background(), &mcpauth.Options{Issuer: issuer, Resource: oidcResource,
+		Introspection: &mcpauth.Introspection{URL: issuer + "/token/introspection", ClientID: "modhost", ClientSecret: "modhost-secret"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := mcpauthtest.ClientCredentials(t, issuer, "writer", "writer-secret", oidcResource, "notes.read notes.write")
+	if strings.Count(token, ".") == 2 {
+		t.Fatalf("oidc-provider issued a JWT %q, want an opaque token", token[:20])
+	}
+	p, err := r.Verify(context.Background(), token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Subject != "writer" || p.ClientID != "writer" || !slices.Contains(p.Scopes, "notes.write") || time.Until(p.Expiry) <= 0 {
+		t.Errorf("got %+v, want the writer with notes.write, not expired", p)
+	}
+	if _, err := r.Verify(context.Background(), token+"x"); !errors.Is(err, mcpauth.ErrInvalidToken) || !strings.Contains(err.Error(), "not active") {
+		t.Errorf("an unknown token: got %v, want it refused as not active", err)
+	}
+	_, err = mcpauth.New(context.Background(), &mcpauth.Options{Issuer: issuer, Resource: oidcResource,
+		Introspection: &mcpauth.Introspection{URL: issuer + "/token/introspection", ClientID: "modhost", ClientSecret: "wrong"}})
+	if err == nil || !strings.Contains(err.Error(), "client credentials") {
+		t.Errorf("wrong client secret: got %v, want New to fail naming the client credentials", err)
+	}
 }
