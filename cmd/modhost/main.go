@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -392,14 +393,5 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // missingScopes returns the scopes of need that granted, the local
 // user's (--scopes), lacks; nil granted holds every scope.
 func missingScopes(granted, need []string) []string {
-	if granted == nil {
-		return nil
-	}
-	var missing []string
-	for _, sc := range need {
-		if !slices.Contains(granted, sc) {
-			missing = append(missing, sc)
-		}
-	}
-	return missing
+	return mcpbridge.MissingScopes(granted, need)
 }

@@ -400,22 +400,7 @@ func TestPromptScopes(t *testing.T) {
 		}
 	})
 	t.Run("http", func(t *testing.T) {
-		is := mcpauthtest.NewIssuer(t)
-		srv, err := NewServer(pb, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mux := http.NewServeMux()
-		ts := httptest.NewServer(mux)
-		t.Cleanup(ts.Close)
-		url := ts.URL + HTTPPath
-		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, pb)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
-		t.Cleanup(h.Close)
-		mux.Handle(HTTPPath, h)
+		url, is := serveFeaturesAuth(t, pb)
 		token := is.Sign(t, "rsa", is.Claims(url, "notes.read", time.Now()))
 		cs := connectAs(t, url, "2026-07-28", token)
 		list, err := cs.ListPrompts(t.Context(), nil)

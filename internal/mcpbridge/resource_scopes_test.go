@@ -42,6 +42,30 @@ func (resourceBackend) ReadResource(_ context.Context, uri string, _ sdk.Session
 	return &host.ResourceResult{Mod: "m", URI: uri, ResourceContents: sdk.ResourceContents{Text: "read " + uri}}, nil
 }
 
+// serveFeaturesAuth serves fb's tools, prompts and resources over
+// streamable HTTP behind an issuer's tokens, and returns the endpoint's
+// URL and the issuer.
+func serveFeaturesAuth(t *testing.T, fb FeatureBackend) (string, *mcpauthtest.Issuer) {
+	t.Helper()
+	is := mcpauthtest.NewIssuer(t)
+	srv, err := NewServer(fb.(Backend), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	ts := httptest.NewServer(mux)
+	t.Cleanup(ts.Close)
+	url := ts.URL + HTTPPath
+	auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, fb)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
+	t.Cleanup(h.Close)
+	mux.Handle(HTTPPath, h)
+	return url, is
+}
+
 // resourceLists returns the URIs of the resources and templates cs lists.
 func resourceLists(t *testing.T, cs *mcp.ClientSession) (resources, templates string) {
 	t.Helper()
@@ -118,22 +142,7 @@ func TestResourceScopes(t *testing.T) {
 		}
 	})
 	t.Run("http", func(t *testing.T) {
-		is := mcpauthtest.NewIssuer(t)
-		srv, err := NewServer(rb, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mux := http.NewServeMux()
-		ts := httptest.NewServer(mux)
-		t.Cleanup(ts.Close)
-		url := ts.URL + HTTPPath
-		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, rb)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := NewHTTPHandler(srv, &HTTPOptions{Auth: auth})
-		t.Cleanup(h.Close)
-		mux.Handle(HTTPPath, h)
+		url, is := serveFeaturesAuth(t, rb)
 		token := is.Sign(t, "rsa", is.Claims(url, "notes.read", time.Now()))
 		cs := connectAs(t, url, "2026-07-28", token)
 		resources, templates := resourceLists(t, cs)

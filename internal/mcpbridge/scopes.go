@@ -113,9 +113,9 @@ func resourceScopesOf(fb FeatureBackend) *ResourceScopes {
 	return rs
 }
 
-// missingOf returns the scopes of need that granted lacks; granted nil
-// holds every scope.
-func missingOf(need, granted []string) []string {
+// MissingScopes returns the scopes of need that granted lacks; granted
+// nil holds every scope.
+func MissingScopes(granted, need []string) []string {
 	if granted == nil {
 		return nil
 	}
@@ -131,14 +131,20 @@ func missingOf(need, granted []string) []string {
 // outOfScopeResource is the error of a read of (or a subscription to) a
 // resource the caller may not use.
 func outOfScopeResource(uri string, need []string) error {
-	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: resource " + uri + " needs the scopes " + strings.Join(need, " ")}
+	return outOfScope("resource "+uri, need)
+}
+
+// outOfScope is the error of a request for what, which needs the scopes
+// need that the caller lacks.
+func outOfScope(what string, need []string) error {
+	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: " + what + " needs the scopes " + strings.Join(need, " ")}
 }
 
 // checkResourceScope refuses a read of uri whose scopes the request does
 // not hold.
 func (br *bridge) checkResourceScope(uri string, extra *mcp.RequestExtra) error {
 	need := br.resourceScopes.Need(uri)
-	if len(missingOf(need, br.grant(extra))) > 0 {
+	if len(MissingScopes(br.grant(extra), need)) > 0 {
 		return outOfScopeResource(uri, need)
 	}
 	return nil
@@ -173,23 +179,13 @@ func (br *bridge) grant(extra *mcp.RequestExtra) []string {
 // missing returns the scopes of tool that granted lacks; granted nil
 // holds every scope.
 func (s toolScopes) missing(tool string, granted []string) []string {
-	need := s[tool]
-	if granted == nil || len(need) == 0 {
-		return nil
-	}
-	var out []string
-	for _, sc := range need {
-		if !slices.Contains(granted, sc) {
-			out = append(out, sc)
-		}
-	}
-	return out
+	return MissingScopes(granted, s[tool])
 }
 
 // outOfScopePrompt is the error of a prompts/get of a prompt the caller
 // may not use.
 func outOfScopePrompt(prompt string, need []string) error {
-	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: prompt " + prompt + " needs the scopes " + strings.Join(need, " ")}
+	return outOfScope("prompt "+prompt, need)
 }
 
 // outOfScopeError is the result of a call of a tool the caller may not
@@ -222,13 +218,13 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 		case *mcp.ListResourcesResult:
 			filtered := *lr
 			filtered.Resources = slices.DeleteFunc(slices.Clone(lr.Resources), func(r *mcp.Resource) bool {
-				return len(missingOf(br.resourceScopes.Need(r.URI), granted)) > 0
+				return len(MissingScopes(granted, br.resourceScopes.Need(r.URI))) > 0
 			})
 			return &filtered, nil
 		case *mcp.ListResourceTemplatesResult:
 			filtered := *lr
 			filtered.ResourceTemplates = slices.DeleteFunc(slices.Clone(lr.ResourceTemplates), func(t *mcp.ResourceTemplate) bool {
-				return len(missingOf(br.resourceScopes.template(t.URITemplate), granted)) > 0
+				return len(MissingScopes(granted, br.resourceScopes.template(t.URITemplate))) > 0
 			})
 			return &filtered, nil
 		}
