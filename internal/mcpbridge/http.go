@@ -129,8 +129,9 @@ type HTTPHandler struct {
 //     response: its event stream ends without one (the SDK alone answers
 //     it, go-sdk#1235).
 //   - with [HTTPOptions].Auth, a request needs an access token (401
-//     otherwise), lists hide the tools its scopes do not cover, and a
-//     call of one gets 403 insufficient_scope; the metadata the 401
+//     otherwise), lists hide the tools, prompts, resources and templates
+//     its scopes do not cover, and a call, get or read of one gets 403
+//     insufficient_scope; the metadata the 401
 //     names is the embedder's to serve (mcpauth's MetadataHandler);
 //   - in a session of 2025-11-25, a POST's event stream starts with a
 //     priming event that carries a retry field, and a client whose stream
