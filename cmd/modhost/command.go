@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/modkit/modkit/host"
 )
 
 func runCommand(ctx context.Context, e *env, args []string) int {
@@ -54,6 +56,17 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
+// promptInScope refuses, for cmd, the slash command (prompt) id when it
+// needs scopes --scopes does not grant.
+func (e *env) promptInScope(cmd string, h *host.Host, id string) error {
+	for _, p := range h.Prompts() {
+		if missing := missingScopes(e.scopes, p.Scopes); p.ID == id && len(missing) > 0 {
+			return fmt.Errorf("%s: /%s needs the scopes %s, which --scopes does not grant", cmd, id, strings.Join(missing, " "))
+		}
+	}
+	return nil
+}
+
 func runSlash(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("slash", flag.ContinueOnError)
 	sessionID := fs.String("session", "", "session id")
@@ -69,10 +82,8 @@ func runSlash(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 	id := strings.TrimPrefix(fs.Arg(0), "/")
-	for _, p := range h.Prompts() {
-		if missing := missingScopes(e.scopes, p.Scopes); p.ID == id && len(missing) > 0 {
-			return e.fail(fmt.Errorf("slash: /%s needs the scopes %s, which --scopes does not grant", id, strings.Join(missing, " ")))
-		}
+	if err := e.promptInScope("slash", h, id); err != nil {
+		return e.fail(err)
 	}
 	msg, err := h.RunSlashCommand(ctx, id, strings.Join(fs.Args()[1:], " "), e.session(*sessionID))
 	if err != nil {

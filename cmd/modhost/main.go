@@ -139,7 +139,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
 	var scopes []string
-	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools that need another are hidden and refused", func(s string) error {
+	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools, prompts, resources and commands that need another are hidden and refused", func(s string) error {
 		scopes = []string{}
 		for sc := range strings.SplitSeq(s, ",") {
 			if sc = strings.TrimSpace(sc); sc != "" {

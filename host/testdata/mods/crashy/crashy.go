@@ -297,6 +297,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	SlashCommands: []sdk.SlashCommand{{
 		ID:          "shout",
 		Description: "Repeats the text in capitals.",
+		Scopes:      []string{"crashy.shout"},
 		Run: func(ctx context.Context, env *sdk.Env, text string) (string, error) {
 			return strings.ToUpper(text), nil
 		},

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:83d73a51c3e7a9ec21aa77aadf516075bb861c4438a58b90da1a79a9b4282a49",
+  "sourceHash": "sha256:387785af32e0ee9681a2d41a08dd17a699898f44ca5c69b8c462e95af33f5420",
   "tools": [
     {
       "name": "crashy_echo",
@@ -346,7 +346,10 @@ const modkitManifest = `{
   "slashCommands": [
     {
       "id": "shout",
-      "description": "Repeats the text in capitals."
+      "description": "Repeats the text in capitals.",
+      "scopes": [
+        "crashy.shout"
+      ]
     }
   ],
   "hooks": [
