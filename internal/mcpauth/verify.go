@@ -137,17 +137,8 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 	if !verified {
 		return nil, invalid("the token's signature does not verify with the issuer's key")
 	}
-	switch {
-	case std.Issuer != r.issuer:
-		return nil, invalid("the token is from another issuer (%q, not %q)", std.Issuer, r.issuer)
-	case !std.Audience.Contains(r.opts.Resource):
-		return nil, invalid("the token is for another audience (%q, not %q)", []string(std.Audience), r.opts.Resource)
-	case std.Expiry == nil:
-		return nil, invalid("the token has no expiry (exp)")
-	case !now.Before(std.Expiry.Time().Add(r.opts.Leeway)):
-		return nil, invalid("the token expired at %s", std.Expiry.Time().UTC().Format(time.RFC3339))
-	case std.NotBefore != nil && now.Add(r.opts.Leeway).Before(std.NotBefore.Time()):
-		return nil, invalid("the token is not valid before %s", std.NotBefore.Time().UTC().Format(time.RFC3339))
+	if err := r.checkClaims(std.Issuer, std.Audience, std.Expiry, std.NotBefore, now); err != nil {
+		return nil, err
 	}
 	p := &Principal{
 		Subject:  std.Subject,
@@ -170,6 +161,25 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 		}
 	}
 	return p, nil
+}
+
+// checkClaims judges what a JWT's claims and an introspection answer
+// both say: the issuer, the audience, and, with the leeway, the expiry
+// (required) and the start of validity.
+func (r *Resource) checkClaims(iss string, aud jwt.Audience, exp, nbf *jwt.NumericDate, now time.Time) error {
+	switch {
+	case iss != r.issuer:
+		return invalid("the token is from another issuer (%q, not %q)", iss, r.issuer)
+	case !aud.Contains(r.opts.Resource):
+		return invalid("the token is for another audience (%q, not %q)", []string(aud), r.opts.Resource)
+	case exp == nil:
+		return invalid("the token has no expiry (exp)")
+	case !now.Before(exp.Time().Add(r.opts.Leeway)):
+		return invalid("the token expired at %s", exp.Time().UTC().Format(time.RFC3339))
+	case nbf != nil && now.Add(r.opts.Leeway).Before(nbf.Time()):
+		return invalid("the token is not valid before %s", nbf.Time().UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // headerAlg returns the alg a compact JWS's header names, or "".

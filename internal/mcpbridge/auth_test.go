@@ -410,15 +410,7 @@ func TestPromptScopes(t *testing.T) {
 		if got := promptNames(list.Prompts); got != "hello" {
 			t.Errorf("got prompts %q, want hello", got)
 		}
-		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"draft"}}`))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := postBody(t, url, "Bearer "+token, `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"draft"}}`)
 		if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(got, `scope="notes.write", error="insufficient_scope"`) {
 			t.Errorf("prompts/get draft: got %d %q, want 403 insufficient_scope naming notes.write", resp.StatusCode, got)
 		}

@@ -150,15 +150,7 @@ func TestResourceScopes(t *testing.T) {
 			t.Errorf("got resources %q and templates %q, want m://open and m://public/{name}", resources, templates)
 		}
 		for _, c := range []struct{ uri, scope string }{{"m://secret", "notes.write"}, {"m://notes/x", "notes.write notes.read"}} {
-			req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"`+c.uri+`"}}`))
-			req.Header.Set("Authorization", "Bearer "+token)
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
+			resp := postBody(t, url, "Bearer "+token, `{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"`+c.uri+`"}}`)
 			if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(got, `scope="`+c.scope+`", error="insufficient_scope"`) {
 				t.Errorf("resources/read %s: got %d %q, want 403 insufficient_scope naming %s", c.uri, resp.StatusCode, got, c.scope)
 			}
