@@ -225,8 +225,8 @@ for rev in "${REVISIONS[@]}"; do
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio, TypeScript client approval and icons, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider"
-for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth; do
+echo "--- MCP Inspector CLI over stdio, TypeScript client approval and icons, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider (JWT and opaque)"
+for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth TestIntrospectionOIDCProvider TestIntrospectionServed; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then

@@ -165,6 +165,9 @@ type Approval struct {
 type Command struct {
 	ID    string `json:"id"`
 	Title string `json:"title"`
+	// Scopes are the OAuth scopes a caller must hold to see and run the
+	// command, as for a tool's.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // SlashCommand is run by a person typing "/ID args", and is an MCP prompt

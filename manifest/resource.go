@@ -17,6 +17,9 @@ type Resource struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see and read the
+	// resource, as for a tool's.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by a URI template.
@@ -28,6 +31,9 @@ type ResourceTemplate struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 	// Completes says the mod suggests values for the variables.
 	Completes bool `json:"completes,omitempty"`
+	// Scopes are the OAuth scopes a caller must hold to see the template
+	// and read its resources, as for a tool's.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // The rules below are shared by Validate and modgen, so that a manifest
@@ -156,6 +162,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		if msg := CheckMIMEType(r.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resources", i, "mimeType"), entry, msg)
 		}
+		v.scopes(ruleResourceScope, "resources", i, entry, r.Scopes)
 	}
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
@@ -172,6 +179,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		if msg := CheckMIMEType(t.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resourceTemplates", i, "mimeType"), entry, msg)
 		}
+		v.scopes(ruleResourceScope, "resourceTemplates", i, entry, t.Scopes)
 	}
 	for i, s := range m.SlashCommands {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)

@@ -51,6 +51,7 @@ var (
 	ruleCommandID       = rule("command-id", "a command's id is lower-case words joined by '.'")
 	ruleCommandIDUnique = rule("command-id-unique", "no two commands share an id")
 	ruleCommandTitle    = rule("command-title", "a command has a title for people to pick it by")
+	ruleCommandScope    = rule("command-scope", "a command's scope is an OAuth scope-token, listed once, as a tool's")
 
 	ruleSlashID          = rule("slash-id", "a slash command's id is lower-case letters, digits, '_' or '-'")
 	ruleSlashIDUnique    = rule("slash-id-unique", "no two slash commands share an id")
@@ -77,6 +78,7 @@ var (
 	ruleResourceNameUnique  = rule("resource-name-unique", "no two resources or templates share a name")
 	ruleResourceDescription = rule("resource-description", "a resource or template has a description")
 	ruleResourceMIMEType    = rule("resource-mime-type", "a resource's or template's mimeType is a MIME type")
+	ruleResourceScope       = rule("resource-scope", "a resource's or template's scope is an OAuth scope-token, listed once, as a tool's")
 )
 
 // Location says which declaration a [Problem] is about, for tools that

@@ -160,6 +160,7 @@ func Validate(m *Manifest) error {
 		entry := fmt.Sprintf("commands[%d] %q", i, c.ID)
 		v.named(commandIdent, "commands", i, entry, c.ID, commands)
 		v.described(ruleCommandTitle, "commands", i, "title", entry, c.Title)
+		v.scopes(ruleCommandScope, "commands", i, entry, c.Scopes)
 	}
 
 	slashes := map[string]int{}

@@ -81,6 +81,10 @@ type Command struct {
 	// Run does the work and returns a short message for the person;
 	// modgen requires it.
 	Run func(ctx context.Context, env *Env, args json.RawMessage) (string, error)
+	// Scopes are the OAuth scopes a caller must hold to see and run the
+	// command, as for a tool's Scopes: the local user holds every scope
+	// unless modhost's --scopes narrows them.
+	Scopes []string
 }
 
 // SlashCommand is invoked by a person typing "/ID text" in a conversation,

@@ -40,6 +40,9 @@ type Resource struct {
 	// error wrapping ErrResourceNotFound when the resource does not exist
 	// at the moment.
 	Read func(ctx context.Context, env *Env, uri string) (ResourceContents, error)
+	// Scopes are the OAuth scopes a caller must hold to see and read the
+	// resource, as for a tool's Scopes.
+	Scopes []string
 }
 
 // ResourceTemplate is a family of resources named by a URI template of
@@ -67,6 +70,9 @@ type ResourceTemplate struct {
 	// optional. CompletionRequest.Argument names the variable and Context
 	// holds the variables already chosen.
 	Complete func(ctx context.Context, env *Env, req CompletionRequest) (Completion, error)
+	// Scopes are the OAuth scopes a caller must hold to see the template
+	// and read its resources, as for a tool's Scopes.
+	Scopes []string
 }
 
 // ResourceContents are what a read returns: Text, or Blob for binary

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/modkit/modkit/host"
 )
 
 func runCommand(ctx context.Context, e *env, args []string) int {
@@ -37,6 +39,14 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
+	for _, m := range h.Mods() {
+		for _, c := range m.Commands {
+			if missing := missingScopes(e.scopes, c.Scopes); c.ID == fs.Arg(0) && len(missing) > 0 {
+				auditRefused(auditLog, start, "command", "", cmdArgs)
+				return e.fail(fmt.Errorf("command: %s needs the scopes %s, which --scopes does not grant", c.ID, strings.Join(missing, " ")))
+			}
+		}
+	}
 	msg, err := h.RunCommand(ctx, fs.Arg(0), cmdArgs, e.session(*sessionID))
 	auditCommand(auditLog, start, fs.Arg(0), cmdArgs, err)
 	if err != nil {
@@ -44,6 +54,17 @@ func runCommand(ctx context.Context, e *env, args []string) int {
 	}
 	fmt.Fprintln(e.stdout, msg)
 	return exitOK
+}
+
+// promptInScope refuses, for cmd, the slash command (prompt) id when it
+// needs scopes --scopes does not grant.
+func (e *env) promptInScope(cmd string, h *host.Host, id string) error {
+	for _, p := range h.Prompts() {
+		if missing := missingScopes(e.scopes, p.Scopes); p.ID == id && len(missing) > 0 {
+			return fmt.Errorf("%s: /%s needs the scopes %s, which --scopes does not grant", cmd, id, strings.Join(missing, " "))
+		}
+	}
+	return nil
 }
 
 func runSlash(ctx context.Context, e *env, args []string) int {
@@ -61,10 +82,8 @@ func runSlash(ctx context.Context, e *env, args []string) int {
 	}
 	defer h.Close()
 	id := strings.TrimPrefix(fs.Arg(0), "/")
-	for _, p := range h.Prompts() {
-		if missing := missingScopes(e.scopes, p.Scopes); p.ID == id && len(missing) > 0 {
-			return e.fail(fmt.Errorf("slash: /%s needs the scopes %s, which --scopes does not grant", id, strings.Join(missing, " ")))
-		}
+	if err := e.promptInScope("slash", h, id); err != nil {
+		return e.fail(err)
 	}
 	msg, err := h.RunSlashCommand(ctx, id, strings.Join(fs.Args()[1:], " "), e.session(*sessionID))
 	if err != nil {

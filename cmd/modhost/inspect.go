@@ -121,6 +121,7 @@ func writeText(out io.Writer, m *manifest.Manifest) {
 		fmt.Fprintf(out, "\ncommands:\n")
 		for _, c := range m.Commands {
 			fmt.Fprintf(out, "  %s: %s\n", c.ID, c.Title)
+			writeScopes(out, c.Scopes)
 		}
 	}
 	writeFeatures(out, m)

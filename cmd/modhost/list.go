@@ -106,9 +106,7 @@ func runList(_ context.Context, e *env, args []string) int {
 		if t.Approval != nil {
 			desc = "(asks for approval) " + desc
 		}
-		if len(t.Scopes) > 0 {
-			desc = "(scopes " + strings.Join(t.Scopes, " ") + ") " + desc
-		}
+		desc = scopeWords(t.Scopes) + desc
 		fmt.Fprintf(w, "%s\t%s\t%s\n", t.Name, t.Mod, desc)
 	}
 	w.Flush()

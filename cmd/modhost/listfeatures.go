@@ -36,6 +36,9 @@ type listedResource struct {
 	Mod         string `json:"mod"`
 	MIMEType    string `json:"mimeType,omitempty"`
 	Description string `json:"description"`
+	// Scopes are the OAuth scopes a caller must hold to read it; absent
+	// when it needs none.
+	Scopes []string `json:"scopes,omitempty"`
 }
 
 // listPrompts prints the loaded mods' slash commands as prompts: name,
@@ -65,10 +68,7 @@ func listPrompts(e *env, h *host.Host, asJSON bool) int {
 				usage = append(usage, "["+a.Name+"]")
 			}
 		}
-		desc := firstLine(p.Description)
-		if len(p.Scopes) > 0 {
-			desc = "(scopes " + strings.Join(p.Scopes, " ") + ") " + desc
-		}
+		desc := scopeWords(p.Scopes) + firstLine(p.Description)
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", p.ID, p.Mod, strings.Join(usage, " "), desc)
 	}
 	w.Flush()
@@ -80,11 +80,12 @@ func listPrompts(e *env, h *host.Host, asJSON bool) int {
 func listResources(e *env, h *host.Host, asJSON bool) int {
 	var out []listedResource
 	for _, r := range h.Resources() {
-		out = append(out, listedResource{URI: r.URI, Name: r.Name, Mod: r.Mod, MIMEType: r.MIMEType, Description: r.Description})
+		out = append(out, listedResource{URI: r.URI, Name: r.Name, Mod: r.Mod, MIMEType: r.MIMEType, Description: r.Description, Scopes: r.Scopes})
 	}
 	for _, t := range h.ResourceTemplates() {
-		out = append(out, listedResource{URITemplate: t.URITemplate, Name: t.Name, Mod: t.Mod, MIMEType: t.MIMEType, Description: t.Description})
+		out = append(out, listedResource{URITemplate: t.URITemplate, Name: t.Name, Mod: t.Mod, MIMEType: t.MIMEType, Description: t.Description, Scopes: t.Scopes})
 	}
+	out = slices.DeleteFunc(out, func(r listedResource) bool { return len(missingScopes(e.scopes, r.Scopes)) > 0 })
 	if asJSON {
 		if out == nil {
 			out = []listedResource{}
@@ -103,7 +104,7 @@ func listResources(e *env, h *host.Host, asJSON bool) int {
 		if mt == "" {
 			mt = "-"
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", uri, r.Mod, mt, firstLine(r.Description))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s%s\n", uri, r.Mod, mt, scopeWords(r.Scopes), firstLine(r.Description))
 	}
 	w.Flush()
 	return listStatus(h)
@@ -126,12 +127,14 @@ func writeFeatures(out io.Writer, m *manifest.Manifest) {
 			if c.Completes {
 				fmt.Fprintf(out, "    completes its arguments\n")
 			}
+			writeScopes(out, c.Scopes)
 		}
 	}
 	if len(m.Resources) > 0 {
 		fmt.Fprintf(out, "\nresources:\n")
 		for _, r := range m.Resources {
 			fmt.Fprintf(out, "  %s (%s)%s: %s\n", r.URI, r.Name, mimeWords(r.MIMEType), r.Description)
+			writeScopes(out, r.Scopes)
 		}
 	}
 	if len(m.ResourceTemplates) > 0 {
@@ -141,8 +144,26 @@ func writeFeatures(out io.Writer, m *manifest.Manifest) {
 			if t.Completes {
 				fmt.Fprintf(out, "    completes its variables\n")
 			}
+			writeScopes(out, t.Scopes)
 		}
 	}
+}
+
+// writeScopes writes inspect's line of the scopes a feature needs, if
+// any.
+func writeScopes(out io.Writer, scopes []string) {
+	if len(scopes) > 0 {
+		fmt.Fprintf(out, "    scopes: %s\n", strings.Join(scopes, " "))
+	}
+}
+
+// scopeWords are list's note of the scopes a feature needs, before its
+// description: "" for none.
+func scopeWords(scopes []string) string {
+	if len(scopes) == 0 {
+		return ""
+	}
+	return "(scopes " + strings.Join(scopes, " ") + ") "
 }
 
 func mimeWords(mt string) string {

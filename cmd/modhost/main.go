@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -138,7 +139,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	workspace := fs.String("workspace", "", "the session's workspace directory")
 	agent := fs.String("agent", "", "call tools as this agent")
 	var scopes []string
-	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools that need another are hidden and refused", func(s string) error {
+	fs.Func("scopes", "hold only these OAuth scopes, comma-separated (default: every scope): tools, prompts, resources and commands that need another are hidden and refused", func(s string) error {
 		scopes = []string{}
 		for sc := range strings.SplitSeq(s, ",") {
 			if sc = strings.TrimSpace(sc); sc != "" {
@@ -392,14 +393,5 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // missingScopes returns the scopes of need that granted, the local
 // user's (--scopes), lacks; nil granted holds every scope.
 func missingScopes(granted, need []string) []string {
-	if granted == nil {
-		return nil
-	}
-	var missing []string
-	for _, sc := range need {
-		if !slices.Contains(granted, sc) {
-			missing = append(missing, sc)
-		}
-	}
-	return missing
+	return mcpbridge.MissingScopes(granted, need)
 }

@@ -47,6 +47,8 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	authIssuer := fs.String("auth-issuer", "", "with --http, serve only requests with an OAuth access token of the authorization server whose issuer is `URL` (found by its RFC 8414 or OpenID metadata)")
 	resource := fs.String("resource", "", "with --auth-issuer, this server's canonical `URL` (https://HOST/mcp): a token's audience must name it")
 	authClaims := fs.String("auth-claims", "", "with --auth-issuer, pass these access token claims, comma-separated (`email,groups`), on to tool handlers (sdk.ToolContext.Caller), beside the subject, client id and scopes they always get; never the token")
+	introspection := fs.String("auth-introspection", "", "with --auth-issuer, accept opaque access tokens too, checked by the authorization server's introspection endpoint at `URL` (RFC 7662), as --auth-client-file's client")
+	clientFile := fs.String("auth-client-file", "", "with --auth-introspection, this server's client credentials at the authorization server: `FILE` holds {\"client_id\": \"…\", \"client_secret\": \"…\"}")
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
 	watch := fs.Bool("watch", true, "follow the mods: serve an edit of a --mods source, or a change of mods.lock, without a restart (a build that fails keeps the old version serving)")
@@ -68,6 +70,21 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	}
 	if *authIssuer != "" && *addr == "" {
 		return e.fail(usagef("mcp: --auth-issuer needs --http: over stdio the client is the local user"))
+	}
+	if *introspection != "" && *authIssuer == "" {
+		return e.fail(usagef("mcp: --auth-introspection needs --auth-issuer, the authorization server whose tokens it checks"))
+	}
+	if (*introspection == "") != (*clientFile == "") {
+		return e.fail(usagef("mcp: --auth-introspection and --auth-client-file go together"))
+	}
+	var introspect *mcpauth.Introspection
+	if *clientFile != "" {
+		in, err := mcpauth.ReadClientCredentials(*clientFile)
+		if err != nil {
+			return e.fail(usagef("mcp: --auth-client-file: %v", err))
+		}
+		in.URL = *introspection
+		introspect = in
 	}
 	var rate int
 	if *rateLimit != "" {
@@ -129,7 +146,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		if *authClaims != "" {
 			claims = strings.Split(*authClaims, ",")
 		}
-		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h.Prompts()), Claims: claims})
+		auth, err = mcpauth.New(ctx, &mcpauth.Options{Issuer: *authIssuer, Resource: *resource, Scopes: mcpbridge.Scopes(tools, h), Introspection: introspect, Claims: claims})
 		if err != nil {
 			return e.fail(fmt.Errorf("mcp: %w", err))
 		}

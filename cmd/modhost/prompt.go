@@ -35,6 +35,9 @@ func runPrompt(ctx context.Context, e *env, args []string) int {
 		return e.fail(err)
 	}
 	defer h.Close()
+	if err := e.promptInScope("prompt", h, name); err != nil {
+		return e.fail(err)
+	}
 	asker := e.asker(answers)
 	res, err := h.GetPromptAsking(ctx, &host.PromptRequest{
 		ID: name, Arguments: promptArgs, Session: e.session(*sessionID), Agent: e.agent, Asker: asker,

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/uritemplate"
 )
 
@@ -40,6 +41,9 @@ func runRead(ctx context.Context, e *env, args []string) int {
 	declared, ok := declaredMIME(h, uri)
 	if !ok {
 		return e.fail(usagef("read %s: no loaded mod has a resource at this URI; modhost list resources lists the resources and templates", uri))
+	}
+	if missing := missingScopes(e.scopes, mcpbridge.NewResourceScopes(h.Resources(), h.ResourceTemplates()).Need(uri)); len(missing) > 0 {
+		return e.fail(fmt.Errorf("read %s: the resource needs the scopes %s, which --scopes does not grant", uri, strings.Join(missing, " ")))
 	}
 	res, err := h.ReadResource(ctx, uri, e.session(*sessionID))
 	switch {

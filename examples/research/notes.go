@@ -32,6 +32,9 @@ var notesIndex = sdk.Resource{
 	Description: "The .md and .txt files of the workspace, research_save_note's notes among them, as a Markdown list of links to each note's resource.",
 	MIMEType:    "text/markdown",
 	Read:        readNotesIndex,
+	// Where modhost asks for access tokens, reading notes takes a token
+	// granting notes.read.
+	Scopes: []string{"notes.read"},
 }
 
 // noteResource is the resource template of one note.
@@ -43,6 +46,7 @@ var noteResource = sdk.ResourceTemplate{
 	MIMEType:    "text/markdown",
 	Read:        readNote,
 	Complete:    completeNote,
+	Scopes:      []string{"notes.read"},
 }
 
 // noteURI is the URI of the note at the slash path name.

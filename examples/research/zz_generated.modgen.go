@@ -32,7 +32,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:85430e233e48f0955ac230ac4fead7e3f67562f1983bd35464830b061ca7ac66",
+  "sourceHash": "sha256:06ebd57579e5bbc47e338ea7735ecb5e9d6df0c61eeef33d0ab50eba1bdc3978",
   "tools": [
     {
       "name": "research_word_count",
@@ -307,7 +307,10 @@ const modkitManifest = `{
       "name": "notes_index",
       "title": "Notes in the workspace",
       "description": "The .md and .txt files of the workspace, research_save_note's notes among them, as a Markdown list of links to each note's resource.",
-      "mimeType": "text/markdown"
+      "mimeType": "text/markdown",
+      "scopes": [
+        "notes.read"
+      ]
     }
   ],
   "resourceTemplates": [
@@ -317,7 +320,10 @@ const modkitManifest = `{
       "title": "A note",
       "description": "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
       "mimeType": "text/markdown",
-      "completes": true
+      "completes": true,
+      "scopes": [
+        "notes.read"
+      ]
     }
   ],
   "hooks": [

@@ -7,9 +7,10 @@
 // outcomes (with their client actions) and views, runs commands, slash
 // commands and agents, gets prompts and reads resources with their
 // arguments completed as they are typed, and sees each edit of a mod's sources picked up
-// without a refresh, or a banner saying why it did not build. A tool's
-// panel says when it asks for approval and where it runs, and lists the
-// client actions it may emit with their params; its "What a client
+// without a refresh, or a banner saying why it did not build. The panel
+// of a tool, command, slash command or resource names the OAuth scopes it
+// needs. A tool's panel says when it asks for approval and where it runs,
+// and lists the client actions it may emit with their params; its "What a client
 // receives" tab shows its tools/list entry and each call's tools/call
 // result as modhost mcp gives them (internal/mcpbridge builds both). Each
 // panel has a URL, its kind and key in the fragment (#tool/NAME, #call/ID,

@@ -12,6 +12,15 @@
 // [Options.RefreshInterval]. A verified token's [Principal] is cached until
 // the token expires.
 //
+// With [Options].Introspection, an opaque token (one that is not a JWT,
+// or any token when the issuer publishes no keys) is checked by the
+// issuer's introspection endpoint (RFC 7662), authenticated with this
+// server's client credentials ([ReadClientCredentials] reads them from a
+// file): an answer of active false refuses it, and its audience, issuer,
+// expiry and not-before are judged as a JWT's claims. The answer is
+// cached as a JWT's is; an endpoint that does not answer is no verdict
+// on the token ([ErrUnavailable]: 503, not 401).
+//
 // # HTTP
 //
 // [Resource.Protect] wraps an MCP handler: a request without a valid

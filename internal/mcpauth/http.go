@@ -20,6 +20,10 @@ const MetadataPath = "/.well-known/oauth-protected-resource"
 // CodeUnauthorized is the JSON-RPC error code of a 401 and a 403 body.
 const CodeUnauthorized = -32001
 
+// codeUnavailable is the JSON-RPC error code of a 503 for a token the
+// authorization server could not check (a server error).
+const codeUnavailable = -32000
+
 // ParseAuthorization returns the token of an Authorization header that
 // carries a bearer token (RFC 6750: "Bearer" in any case, one or more
 // spaces, a b64token). It fails, saying why, for anything else.
@@ -102,24 +106,73 @@ func WithPrincipal(ctx context.Context, p *Principal) context.Context {
 // MCP SDK's TokenInfo, which binds a session to its principal
 // ([Principal.Key]): a request in another principal's session gets 403.
 func (r *Resource) Protect(next http.Handler) http.Handler {
+	return r.ProtectWith(next, nil)
+}
+
+// ProtectOptions configure [Resource.ProtectWith].
+type ProtectOptions struct {
+	// Unverified, when set, is asked about each request whose token is
+	// not already verified (cached) before it is checked: a request with
+	// no token, a malformed one, or one not yet seen. It returns true to
+	// go on; false when it answered the request itself (429, for a client
+	// address over its rate of refusals), and the token is not checked.
+	Unverified func(w http.ResponseWriter, req *http.Request) bool
+	// Refusing, when set, is asked before a request is answered with 401.
+	// It returns true to go on; false when it answered the request itself
+	// (429, for a client address over its rate of refusals).
+	Refusing func(w http.ResponseWriter, req *http.Request) bool
+}
+
+// ProtectWith is Protect with opts; nil opts are Protect's.
+func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Handler {
+	var o ProtectOptions
+	if opts != nil {
+		o = *opts
+	}
+	// refuse answers 401 with a challenge, unless o.Refusing answers.
+	refuse := func(w http.ResponseWriter, req *http.Request, code, desc string) {
+		if o.Refusing == nil || o.Refusing(w, req) {
+			r.challenge(w, http.StatusUnauthorized, code, desc, r.opts.Scopes)
+		}
+	}
 	// The SDK's middleware puts the TokenInfo in the context, where only
 	// it can: its verifier hands over the principal already verified.
 	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
 		p := PrincipalFrom(ctx)
-		if p == nil {
+		switch {
+		case p == nil:
 			return nil, sdkauth.ErrInvalidToken
+		case p.info == nil:
+			return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Key()}, nil
 		}
-		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Key()}, nil
+		return p.info, nil
 	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
 	stripped := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		req.Header.Del("Authorization")
 		next.ServeHTTP(w, req)
 	})
 	inner := sdk(stripped)
+	// pass hands a verified request on. The SDK's middleware reads the
+	// Authorization header again, to give its verifier the token: it gets
+	// a short stand-in, since the principal is in the context already.
+	pass := func(w http.ResponseWriter, req *http.Request, p *Principal) {
+		req.Header["Authorization"][0] = verifiedStandIn
+		inner.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		header := req.Header.Get("Authorization")
+		// A token verified before: looked up by its hash, not parsed again.
+		if token, ok := strings.CutPrefix(header, "Bearer "); ok && len(req.Header["Authorization"]) == 1 {
+			if p := r.cache.get(tokenKey(token), r.opts.Now()); p != nil {
+				pass(w, req, p)
+				return
+			}
+		}
+		if o.Unverified != nil && !o.Unverified(w, req) {
+			return
+		}
 		if header == "" {
-			r.challenge(w, http.StatusUnauthorized, "", "no bearer token: this server requires an OAuth access token", r.opts.Scopes)
+			refuse(w, req, "", "no bearer token: this server requires an OAuth access token")
 			return
 		}
 		token, err := ParseAuthorization(header)
@@ -127,19 +180,25 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 			if err == nil {
 				err = errors.New("more than one Authorization header")
 			}
-			r.challenge(w, http.StatusUnauthorized, "invalid_request", err.Error(), r.opts.Scopes)
+			refuse(w, req, "invalid_request", err.Error())
 			return
 		}
 		p, err := r.Verify(req.Context(), token)
-		if err != nil {
-			r.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), r.opts.Scopes)
+		if errors.Is(err, ErrUnavailable) {
+			unavailable(w, err)
 			return
 		}
-		// The SDK's middleware reads the header once more.
-		req = req.WithContext(WithPrincipal(req.Context(), p))
-		inner.ServeHTTP(w, req)
+		if err != nil {
+			refuse(w, req, "invalid_token", err.Error())
+			return
+		}
+		pass(w, req, p)
 	})
 }
+
+// verifiedStandIn is the Authorization header the SDK's middleware reads
+// for a request whose token Protect verified.
+const verifiedStandIn = "Bearer verified"
 
 // Forbid answers a request whose token lacks scopes with 403
 // insufficient_scope, naming every scope of required (RFC 6750 §3.1), and
@@ -147,6 +206,13 @@ func (r *Resource) Protect(next http.Handler) http.Handler {
 func (r *Resource) Forbid(w http.ResponseWriter, id json.RawMessage, what string, required []string) {
 	r.challengeID(w, http.StatusForbidden, id, "insufficient_scope",
 		fmt.Sprintf("insufficient scope: %s needs the scopes %s", what, strings.Join(required, " ")), required)
+}
+
+// unavailable answers a request whose token could not be checked with
+// 503 and a JSON-RPC error: the token may be good, so no challenge.
+func unavailable(w http.ResponseWriter, err error) {
+	w.Header().Set("Retry-After", "5")
+	writeError(w, http.StatusServiceUnavailable, nil, codeUnavailable, err.Error())
 }
 
 // challenge answers with status, a Bearer challenge and a JSON-RPC error.
@@ -163,6 +229,11 @@ func (r *Resource) challengeID(w http.ResponseWriter, status int, id json.RawMes
 		params = append(params, "error="+quote(code), "error_description="+quote(desc))
 	}
 	w.Header().Set("WWW-Authenticate", "Bearer "+strings.Join(params, ", "))
+	writeError(w, status, id, CodeUnauthorized, desc)
+}
+
+// writeError answers with status and a JSON-RPC error answering id.
+func writeError(w http.ResponseWriter, status int, id json.RawMessage, code int, desc string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
@@ -173,7 +244,7 @@ func (r *Resource) challengeID(w http.ResponseWriter, status int, id json.RawMes
 	}{"2.0", id, struct {
 		Code    int    `json:"code"`
 		Message string `json:"message"`
-	}{CodeUnauthorized, desc}})
+	}{code, desc}})
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(body)

@@ -55,6 +55,11 @@ type Options struct {
 	CacheSize int
 	// Now tells the time. Default time.Now.
 	Now func() time.Time
+	// Introspection, when set, accepts opaque access tokens too: a token
+	// that is not a JWT, or every token when the issuer publishes no
+	// keys, is checked by the issuer's introspection endpoint (RFC 7662),
+	// with the same rules as a JWT's claims. Default: JWTs only.
+	Introspection *Introspection
 }
 
 // Resource verifies access tokens for one protected resource, and answers
@@ -112,8 +117,15 @@ func New(ctx context.Context, opts *Options) (*Resource, error) {
 	}
 	r.jwksURI = jwksURI
 	r.keys.uri = jwksURI
-	if err := r.keys.refresh(ctx); err != nil {
-		return nil, fmt.Errorf("auth: issuer %s: %w", o.Issuer, err)
+	if jwksURI != "" {
+		if err := r.keys.refresh(ctx); err != nil {
+			return nil, fmt.Errorf("auth: issuer %s: %w", o.Issuer, err)
+		}
+	}
+	if o.Introspection != nil {
+		if err := r.checkIntrospection(ctx); err != nil {
+			return nil, fmt.Errorf("auth: %w", err)
+		}
 	}
 	scopes := slices.Clone(o.Scopes)
 	slices.Sort(scopes)
@@ -179,7 +191,8 @@ func discoveryURLs(issuer string) []string {
 	return urls
 }
 
-// discover reads the issuer's metadata and returns its jwks_uri.
+// discover reads the issuer's metadata and returns its jwks_uri: "" for
+// an issuer without one whose tokens are introspected.
 func (r *Resource) discover(ctx context.Context) (string, error) {
 	var tried []string
 	for _, u := range discoveryURLs(r.issuer) {
@@ -197,6 +210,9 @@ func (r *Resource) discover(ctx context.Context) (string, error) {
 		}
 		if meta.Issuer != r.issuer {
 			return "", fmt.Errorf("metadata %s names the issuer %q, not %q", u, meta.Issuer, r.issuer)
+		}
+		if meta.JWKSURI == "" && r.opts.Introspection != nil {
+			return "", nil
 		}
 		if err := checkURL(meta.JWKSURI); err != nil {
 			return "", fmt.Errorf("metadata %s: jwks_uri: %w", u, err)

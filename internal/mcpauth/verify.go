@@ -10,9 +10,11 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/modkit/modkit/sdk"
 )
@@ -57,6 +59,9 @@ type Principal struct {
 	Caller *sdk.Caller
 
 	key string // Key, made once by Verify
+	// info is what Protect hands the MCP SDK for each request of this
+	// principal, made once.
+	info *sdkauth.TokenInfo
 }
 
 // Missing returns the scopes of required that p lacks, in their order.
@@ -80,10 +85,11 @@ type accessClaims struct {
 }
 
 // Verify checks an access token and returns whom it speaks for. A
-// refused token's error is a [*TokenError].
+// refused token's error is a [*TokenError]; one the introspection
+// endpoint could not check wraps [ErrUnavailable].
 func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error) {
 	now := r.opts.Now()
-	key := sha256.Sum256([]byte(token))
+	key := tokenKey(token)
 	if p := r.cache.get(key, now); p != nil {
 		return p, nil
 	}
@@ -91,13 +97,26 @@ func (r *Resource) Verify(ctx context.Context, token string) (*Principal, error)
 	if err != nil {
 		return nil, err
 	}
+	// Made once, whether the token was a JWT or introspected.
+	p.Caller, p.key = callerOf(p, r.opts.Claims), keyOf(p)
+	p.info = &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.key}
 	r.cache.put(key, p, now)
 	return p, nil
+}
+
+// tokenKey is a token's key in the cache: its SHA-256, so that the cache
+// holds no token. The hash reads the string's bytes in place: a token is
+// a few hundred bytes, which a conversion would copy on every request.
+func tokenKey(token string) [32]byte {
+	return sha256.Sum256(unsafe.Slice(unsafe.StringData(token), len(token)))
 }
 
 func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Principal, error) {
 	if len(token) > maxToken {
 		return nil, invalid("the token is longer than %d bytes", maxToken)
+	}
+	if r.opts.Introspection != nil && (r.jwksURI == "" || strings.Count(token, ".") != 2) {
+		return r.introspect(ctx, token, now)
 	}
 	if strings.Count(token, ".") != 2 {
 		return nil, invalid("the token is not a signed JWT (header.payload.signature)")
@@ -127,17 +146,8 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 	if !verified {
 		return nil, invalid("the token's signature does not verify with the issuer's key")
 	}
-	switch {
-	case std.Issuer != r.issuer:
-		return nil, invalid("the token is from another issuer (%q, not %q)", std.Issuer, r.issuer)
-	case !std.Audience.Contains(r.opts.Resource):
-		return nil, invalid("the token is for another audience (%q, not %q)", []string(std.Audience), r.opts.Resource)
-	case std.Expiry == nil:
-		return nil, invalid("the token has no expiry (exp)")
-	case !now.Before(std.Expiry.Time().Add(r.opts.Leeway)):
-		return nil, invalid("the token expired at %s", std.Expiry.Time().UTC().Format(time.RFC3339))
-	case std.NotBefore != nil && now.Add(r.opts.Leeway).Before(std.NotBefore.Time()):
-		return nil, invalid("the token is not valid before %s", std.NotBefore.Time().UTC().Format(time.RFC3339))
+	if err := r.checkClaims(std.Issuer, std.Audience, std.Expiry, std.NotBefore, now); err != nil {
+		return nil, err
 	}
 	p := &Principal{
 		Subject:  std.Subject,
@@ -159,8 +169,26 @@ func (r *Resource) verify(ctx context.Context, token string, now time.Time) (*Pr
 			p.Scopes = strings.Fields(one)
 		}
 	}
-	p.Caller, p.key = callerOf(p, r.opts.Claims), keyOf(p)
 	return p, nil
+}
+
+// checkClaims judges what a JWT's claims and an introspection answer
+// both say: the issuer, the audience, and, with the leeway, the expiry
+// (required) and the start of validity.
+func (r *Resource) checkClaims(iss string, aud jwt.Audience, exp, nbf *jwt.NumericDate, now time.Time) error {
+	switch {
+	case iss != r.issuer:
+		return invalid("the token is from another issuer (%q, not %q)", iss, r.issuer)
+	case !aud.Contains(r.opts.Resource):
+		return invalid("the token is for another audience (%q, not %q)", []string(aud), r.opts.Resource)
+	case exp == nil:
+		return invalid("the token has no expiry (exp)")
+	case !now.Before(exp.Time().Add(r.opts.Leeway)):
+		return invalid("the token expired at %s", exp.Time().UTC().Format(time.RFC3339))
+	case nbf != nil && now.Add(r.opts.Leeway).Before(nbf.Time()):
+		return invalid("the token is not valid before %s", nbf.Time().UTC().Format(time.RFC3339))
+	}
+	return nil
 }
 
 // headerAlg returns the alg a compact JWS's header names, or "".

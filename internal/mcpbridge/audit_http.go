@@ -17,6 +17,9 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	head   []byte // the body's first bytes, up to maxSniff
+	// beforeAuth says the request was refused with 429 by the
+	// authorization check (refusals).
+	beforeAuth bool
 }
 
 // maxSniff is how much of a response statusWriter keeps: enough for a
@@ -117,8 +120,9 @@ func (h *HTTPHandler) auditTask(w http.ResponseWriter, req *http.Request, m *htt
 }
 
 // auditUnauthorized writes a record of each request for an audited
-// method that next, the authorization check, refuses with 401 before the
-// handler reads it: it reads the body first, for the method.
+// method that next, the authorization check, refuses with 401 (or 429,
+// refusals) before the handler reads it: it reads the body first,
+// for the method.
 func (h *HTTPHandler) auditUnauthorized(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		if req.Method != http.MethodPost || req.Body == nil {
@@ -130,11 +134,12 @@ func (h *HTTPHandler) auditUnauthorized(next http.Handler) http.Handler {
 		req.Body = readCloser{io.MultiReader(bytes.NewReader(head), req.Body), req.Body}
 		sw := &statusWriter{ResponseWriter: w}
 		next.ServeHTTP(sw, req)
-		if sw.status != http.StatusUnauthorized || err != nil || len(head) > mcp.DefaultMaxRequestBodyBytes {
+		refused := sw.status == http.StatusUnauthorized || (sw.status == http.StatusTooManyRequests && sw.beforeAuth)
+		if !refused || err != nil || len(head) > mcp.DefaultMaxRequestBodyBytes {
 			return
 		}
 		if m, code, _ := checkBody(head); code == 0 {
-			h.auditRefused(req, &m, head, http.StatusUnauthorized, start)
+			h.auditRefused(req, &m, head, sw.status, start)
 		}
 	})
 }

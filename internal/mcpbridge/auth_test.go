@@ -400,22 +400,7 @@ func TestPromptScopes(t *testing.T) {
 		}
 	})
 	t.Run("http", func(t *testing.T) {
-		is := mcpauthtest.NewIssuer(t)
-		srv, err := NewServer(pb, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mux := http.NewServeMux()
-		ts := httptest.NewServer(mux)
-		t.Cleanup(ts.Close)
-		url := ts.URL + HTTPPath
-		auth, err := mcpauth.New(t.Context(), &mcpauth.Options{Issuer: is.URL, Resource: url, Scopes: Scopes(nil, pb.Prompts())})
-		if err != nil {
-			t.Fatal(err)
-		}
-		h := srv.NewHTTPHandler(&HTTPOptions{Auth: auth})
-		t.Cleanup(h.Close)
-		mux.Handle(HTTPPath, h)
+		url, is := serveFeaturesAuth(t, pb)
 		token := is.Sign(t, "rsa", is.Claims(url, "notes.read", time.Now()))
 		cs := connectAs(t, url, "2026-07-28", token)
 		list, err := cs.ListPrompts(t.Context(), nil)
@@ -425,15 +410,7 @@ func TestPromptScopes(t *testing.T) {
 		if got := promptNames(list.Prompts); got != "hello" {
 			t.Errorf("got prompts %q, want hello", got)
 		}
-		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"draft"}}`))
-		req.Header.Set("Authorization", "Bearer "+token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := postBody(t, url, "Bearer "+token, `{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"draft"}}`)
 		if got := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 403 || !strings.Contains(got, `scope="notes.write", error="insufficient_scope"`) {
 			t.Errorf("prompts/get draft: got %d %q, want 403 insufficient_scope naming notes.write", resp.StatusCode, got)
 		}

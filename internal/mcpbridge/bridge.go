@@ -153,6 +153,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools), promptScopes: toolScopes{}}
 	tasks := newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
+	br.resourceScopes = resourceScopesOf(fb)
 	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Instructions: instructions(b, tools),
@@ -207,7 +208,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 		srv.AddTool(renderViewTool(), br.renderViewHandler)
 		srv.AddReceivingMiddleware(hideRenderTool)
 	}
-	if len(br.scopes)+len(br.promptScopes) > 0 {
+	if len(br.scopes)+len(br.promptScopes) > 0 || br.resourceScopes != nil {
 		srv.AddReceivingMiddleware(br.hideOutOfScope)
 	}
 	if approving := needApproval(tools); len(approving) > 0 {
@@ -258,6 +259,9 @@ type bridge struct {
 	// scopes are the scopes each tool needs, for those that need any;
 	// promptScopes likewise for prompts.
 	scopes, promptScopes toolScopes
+	// resourceScopes are what each resource and template needs; nil when
+	// none needs any.
+	resourceScopes *ResourceScopes
 }
 
 // viewTool is a tool with a custom view.

@@ -62,7 +62,11 @@ type HTTPOptions struct {
 	// RateLimit, when set, limits each caller's requests: a request over
 	// its rate gets 429 Too Many Requests with Retry-After and a JSON-RPC
 	// error. A caller is the access token's subject with Auth, else the
-	// client's IP address. Default: no limit.
+	// client's IP address. With Auth, each 401 also takes a token from
+	// its client address's bucket: over the rate, the address gets 429
+	// instead, and its requests whose token is not already verified are
+	// refused before the token is checked until the bucket refills.
+	// Default: no limit.
 	RateLimit ratelimit.Limiter
 }
 
@@ -88,6 +92,8 @@ type HTTPHandler struct {
 	// scopes and promptScopes are what each tool and prompt needs, for
 	// HTTPOptions.Auth.
 	scopes, promptScopes toolScopes
+	// resourceScopes are the bridge's, for HTTPOptions.Auth.
+	resourceScopes *ResourceScopes
 	// audit is the bridge's Options.Audit.
 	audit *audit.Log
 }
@@ -124,8 +130,9 @@ type HTTPHandler struct {
 //     response: its event stream ends without one (the SDK alone answers
 //     it, go-sdk#1235).
 //   - with [HTTPOptions].Auth, a request needs an access token (401
-//     otherwise), lists hide the tools its scopes do not cover, and a
-//     call of one gets 403 insufficient_scope; the metadata the 401
+//     otherwise), lists hide the tools, prompts, resources and templates
+//     its scopes do not cover, and a call, get or read of one gets 403
+//     insufficient_scope; the metadata the 401
 //     names is the embedder's to serve (mcpauth's MetadataHandler);
 //   - in a session of 2025-11-25, a POST's event stream starts with a
 //     priming event that carries a retry field, and a client whose stream
@@ -149,7 +156,7 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}
 	calls, abort := context.WithCancel(context.Background())
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: s.direct, versions: mcp.SupportedProtocolVersions(),
-		tasks: s.tasks, scopes: s.bridge.scopes, promptScopes: s.bridge.promptScopes, audit: s.bridge.opts.Audit}
+		tasks: s.tasks, scopes: s.bridge.scopes, promptScopes: s.bridge.promptScopes, resourceScopes: s.bridge.resourceScopes, audit: s.bridge.opts.Audit}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
 	// The SDK's own session timeout counts only POST requests, so a client
@@ -166,7 +173,11 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}))
 	var serve http.Handler = http.HandlerFunc(h.serve)
 	if o.Auth != nil {
-		serve = o.Auth.Protect(serve)
+		var protect *mcpauth.ProtectOptions
+		if o.RateLimit != nil {
+			protect = (&refusals{limiter: o.RateLimit, blocked: map[string]time.Time{}}).protectOptions()
+		}
+		serve = o.Auth.ProtectWith(serve, protect)
 		if h.audit != nil {
 			serve = h.auditUnauthorized(serve)
 		}

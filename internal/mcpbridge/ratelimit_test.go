@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -97,17 +98,19 @@ func TestRateLimitByPrincipal(t *testing.T) {
 	log := audit.New(&out, nil)
 	is := mcpauthtest.NewIssuer(t)
 	url := serveAuthWith(t, func(string) string { return is.URL }, scopedBackend(scopedTools...), &Options{Audit: log},
-		HTTPOptions{RateLimit: ratelimit.NewMemory(1, stoppedClock)})
+		HTTPOptions{RateLimit: ratelimit.NewMemory(2, stoppedClock)})
 	claims := is.Claims(url, "", time.Now())
 	alice := is.Sign(t, "rsa", claims)
 	claims["sub"] = "user-2"
 	bob := is.Sign(t, "rsa", claims)
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open_tool","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
-	if resp, body := postRPC(t, url, "Bearer "+alice, call); resp.StatusCode != http.StatusOK {
-		t.Fatalf("alice's first: got %d %s, want 200", resp.StatusCode, body)
+	for i := range 2 {
+		if resp, body := postRPC(t, url, "Bearer "+alice, call); resp.StatusCode != http.StatusOK {
+			t.Fatalf("alice's request %d: got %d %s, want 200", i+1, resp.StatusCode, body)
+		}
 	}
 	if resp, _ := postRPC(t, url, "Bearer "+alice, call); resp.StatusCode != http.StatusTooManyRequests {
-		t.Fatalf("alice's second: got %d, want 429", resp.StatusCode)
+		t.Fatalf("alice's third: got %d, want 429", resp.StatusCode)
 	}
 	// Bob has a bucket of his own, though he comes from the same address.
 	if resp, body := postRPC(t, url, "Bearer "+bob, call); resp.StatusCode != http.StatusOK {
@@ -121,7 +124,7 @@ func TestRateLimitByPrincipal(t *testing.T) {
 			t.Errorf("refused record: status %d, want 429", r.Status)
 		}
 	}
-	if got, want := strings.Join(outcomes, ", "), "user-1 completed, user-1 refused, user-2 completed"; got != want {
+	if got, want := strings.Join(outcomes, ", "), "user-1 completed, user-1 completed, user-1 refused, user-2 completed"; got != want {
 		t.Errorf("audit: got %s, want %s", got, want)
 	}
 }
@@ -167,5 +170,52 @@ func TestRateLimitAcrossReplicas(t *testing.T) {
 	refilled := int(time.Since(start).Seconds()*2) + 1
 	if allowed < 2 || allowed > 2+refilled {
 		t.Errorf("allowed %d of 10 across two replicas, want the shared burst of 2 (and at most %d refilled)", allowed, refilled)
+	}
+}
+
+// TestRateLimitUnauthorized: with authorization, each 401 takes one from
+// its client address's bucket; over the rate the address gets 429 instead,
+// and then 429 before any token of it is checked, while a token verified
+// before is not held up. The 429s are audited as the 401s are.
+func TestRateLimitUnauthorized(t *testing.T) {
+	t.Parallel()
+	var out lockedBuffer
+	log := audit.New(&out, nil)
+	is := mcpauthtest.NewIssuer(t)
+	// Two a second, on a clock that does not move: a bucket never
+	// refills, and an address over it is blocked for half a second.
+	url := serveAuthWith(t, func(string) string { return is.URL }, scopedBackend(scopedTools...), &Options{Audit: log},
+		HTTPOptions{RateLimit: ratelimit.NewMemory(2, stoppedClock)})
+	good := is.Sign(t, "rsa", is.Claims(url, "", time.Now()))
+	forged := is.Sign(t, "rsa", is.Claims("https://another.example/mcp", "", time.Now()))
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"open_tool","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"t","version":"1"}}}}`
+	// A good token's first request takes nothing from its address's.
+	if resp, body := postRPC(t, url, "Bearer "+good, call); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the good token: got %d %s, want 200", resp.StatusCode, body)
+	}
+	for i, authz := range []string{"", "Bearer " + forged} {
+		if resp, body := postRPC(t, url, authz, call); resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("bad request %d: got %d %s, want 401", i+1, resp.StatusCode, body)
+		}
+	}
+	for i := range 2 {
+		resp, body := postRPC(t, url, "Bearer "+forged, call)
+		if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" || resp.Header.Get("WWW-Authenticate") != "" {
+			t.Fatalf("bad token %d: got %d %v %s, want 429 with Retry-After and no challenge", i+1, resp.StatusCode, resp.Header, body)
+		}
+		if !strings.Contains(string(body), `"code":-32000`) {
+			t.Errorf("the 429's body: got %s, want a JSON-RPC error %d", body, codeRateLimited)
+		}
+	}
+	// The good token, verified before, is not held up by its address.
+	if resp, body := postRPC(t, url, "Bearer "+good, call); resp.StatusCode != http.StatusOK {
+		t.Fatalf("the good token again: got %d %s, want 200", resp.StatusCode, body)
+	}
+	var got []string
+	for _, r := range auditRecords(t, log, &out) {
+		got = append(got, fmt.Sprintf("%s %s %d", r.Principal.Sub, r.Outcome, r.Status))
+	}
+	if want := "user-1 completed 0,  refused 401,  refused 401,  refused 429,  refused 429, user-1 completed 0"; strings.Join(got, ", ") != want {
+		t.Errorf("audit: got %q, want %q", strings.Join(got, ", "), want)
 	}
 }

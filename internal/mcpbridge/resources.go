@@ -53,6 +53,9 @@ func (br *bridge) featureOptions(fb FeatureBackend, opts *mcp.ServerOptions) {
 			if _, ok := br.apps[uri]; ok {
 				return nil // a view page never changes while served
 			}
+			if err := br.checkResourceScope(uri, req.Extra); err != nil {
+				return err
+			}
 			return readError(fb.SubscribeResource(ctx, uri), uri)
 		}
 		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
@@ -110,6 +113,9 @@ func (br *bridge) addFeatures(srv *mcp.Server, fb FeatureBackend) {
 func (br *bridge) readHandler(fb FeatureBackend) mcp.ResourceHandler {
 	return func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
+		if err := br.checkResourceScope(uri, req.Extra); err != nil {
+			return nil, err
+		}
 		res, err := fb.ReadResource(ctx, uri, br.session(req.Session))
 		if err != nil {
 			return nil, readError(err, uri)

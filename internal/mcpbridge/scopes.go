@@ -12,20 +12,142 @@ import (
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/uritemplate"
 )
 
-// Scopes returns every scope tools and prompts declare, sorted: the
-// scopes an authorization server may grant for them.
-func Scopes(tools []host.Tool, prompts []host.Prompt) []string {
+// Scopes returns every scope that tools and fb's prompts, resources and
+// resource templates declare, sorted: the scopes an authorization server
+// may grant for what MCP serves. fb may be nil.
+func Scopes(tools []host.Tool, fb FeatureBackend) []string {
 	var all []string
 	for _, t := range tools {
 		all = append(all, t.Scopes...)
 	}
-	for _, p := range prompts {
-		all = append(all, p.Scopes...)
+	if fb != nil {
+		for _, p := range fb.Prompts() {
+			all = append(all, p.Scopes...)
+		}
+		for _, r := range fb.Resources() {
+			all = append(all, r.Scopes...)
+		}
+		for _, t := range fb.ResourceTemplates() {
+			all = append(all, t.Scopes...)
+		}
 	}
 	slices.Sort(all)
 	return slices.Compact(all)
+}
+
+// ResourceScopes are the scopes each resource and resource template
+// needs, found for a URI as the host finds what reads it: the resource
+// of that URI, else the first template, by URI template, that matches it.
+type ResourceScopes struct {
+	byURI     map[string][]string
+	templates []scopedTemplate // sorted by URI template
+	any       bool             // some resource or template needs a scope
+}
+
+type scopedTemplate struct {
+	uriTemplate string
+	parsed      *uritemplate.Template
+	scopes      []string
+}
+
+// NewResourceScopes returns the scopes of resources and templates.
+func NewResourceScopes(resources []host.Resource, templates []host.ResourceTemplate) *ResourceScopes {
+	rs := &ResourceScopes{byURI: map[string][]string{}}
+	for _, r := range resources {
+		rs.byURI[r.URI] = r.Scopes
+		rs.any = rs.any || len(r.Scopes) > 0
+	}
+	sorted := slices.SortedFunc(slices.Values(templates), func(a, b host.ResourceTemplate) int { return strings.Compare(a.URITemplate, b.URITemplate) })
+	for _, t := range sorted {
+		parsed, err := uritemplate.Parse(t.URITemplate)
+		if err != nil {
+			continue // the host refused the manifest
+		}
+		rs.templates = append(rs.templates, scopedTemplate{t.URITemplate, parsed, t.Scopes})
+		rs.any = rs.any || len(t.Scopes) > 0
+	}
+	return rs
+}
+
+// Need returns the scopes reading uri needs.
+func (rs *ResourceScopes) Need(uri string) []string {
+	if rs == nil || !rs.any {
+		return nil
+	}
+	if s, ok := rs.byURI[uri]; ok {
+		return s
+	}
+	for _, t := range rs.templates {
+		if _, ok := t.parsed.Match(uri); ok {
+			return t.scopes
+		}
+	}
+	return nil
+}
+
+// template returns the scopes of the template uriTemplate.
+func (rs *ResourceScopes) template(uriTemplate string) []string {
+	if rs == nil {
+		return nil
+	}
+	for _, t := range rs.templates {
+		if t.uriTemplate == uriTemplate {
+			return t.scopes
+		}
+	}
+	return nil
+}
+
+// resourceScopesOf returns fb's resource scopes; nil for none.
+func resourceScopesOf(fb FeatureBackend) *ResourceScopes {
+	if fb == nil {
+		return nil
+	}
+	rs := NewResourceScopes(fb.Resources(), fb.ResourceTemplates())
+	if !rs.any {
+		return nil
+	}
+	return rs
+}
+
+// MissingScopes returns the scopes of need that granted lacks; granted
+// nil holds every scope.
+func MissingScopes(granted, need []string) []string {
+	if granted == nil {
+		return nil
+	}
+	var out []string
+	for _, sc := range need {
+		if !slices.Contains(granted, sc) {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// outOfScopeResource is the error of a read of (or a subscription to) a
+// resource the caller may not use.
+func outOfScopeResource(uri string, need []string) error {
+	return outOfScope("resource "+uri, need)
+}
+
+// outOfScope is the error of a request for what, which needs the scopes
+// need that the caller lacks.
+func outOfScope(what string, need []string) error {
+	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: " + what + " needs the scopes " + strings.Join(need, " ")}
+}
+
+// checkResourceScope refuses a read of uri whose scopes the request does
+// not hold.
+func (br *bridge) checkResourceScope(uri string, extra *mcp.RequestExtra) error {
+	need := br.resourceScopes.Need(uri)
+	if len(MissingScopes(br.grant(extra), need)) > 0 {
+		return outOfScopeResource(uri, need)
+	}
+	return nil
 }
 
 // toolScopes are the scopes each tool (or prompt) needs, by name, for
@@ -57,23 +179,13 @@ func (br *bridge) grant(extra *mcp.RequestExtra) []string {
 // missing returns the scopes of tool that granted lacks; granted nil
 // holds every scope.
 func (s toolScopes) missing(tool string, granted []string) []string {
-	need := s[tool]
-	if granted == nil || len(need) == 0 {
-		return nil
-	}
-	var out []string
-	for _, sc := range need {
-		if !slices.Contains(granted, sc) {
-			out = append(out, sc)
-		}
-	}
-	return out
+	return MissingScopes(granted, s[tool])
 }
 
 // outOfScopePrompt is the error of a prompts/get of a prompt the caller
 // may not use.
 func outOfScopePrompt(prompt string, need []string) error {
-	return &jsonrpc.Error{Code: mcpauth.CodeUnauthorized, Message: "insufficient scope: prompt " + prompt + " needs the scopes " + strings.Join(need, " ")}
+	return outOfScope("prompt "+prompt, need)
 }
 
 // outOfScopeError is the result of a call of a tool the caller may not
@@ -103,6 +215,18 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 			filtered := *lr
 			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(br.promptScopes.missing(p.Name, granted)) > 0 })
 			return &filtered, nil
+		case *mcp.ListResourcesResult:
+			filtered := *lr
+			filtered.Resources = slices.DeleteFunc(slices.Clone(lr.Resources), func(r *mcp.Resource) bool {
+				return len(MissingScopes(granted, br.resourceScopes.Need(r.URI))) > 0
+			})
+			return &filtered, nil
+		case *mcp.ListResourceTemplatesResult:
+			filtered := *lr
+			filtered.ResourceTemplates = slices.DeleteFunc(slices.Clone(lr.ResourceTemplates), func(t *mcp.ResourceTemplate) bool {
+				return len(MissingScopes(granted, br.resourceScopes.template(t.URITemplate))) > 0
+			})
+			return &filtered, nil
 		}
 		return res, nil
 	}
@@ -113,7 +237,7 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 // insufficient_scope, and returns the message it refused, or nil.
 func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) *httpMessage {
 	p := mcpauth.PrincipalFrom(req.Context())
-	if p == nil || len(h.scopes)+len(h.promptScopes) == 0 {
+	if p == nil || (len(h.scopes)+len(h.promptScopes) == 0 && h.resourceScopes == nil) {
 		return nil
 	}
 	calls := []*httpMessage{m}
@@ -131,24 +255,31 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 		}
 	}
 	for _, c := range calls {
-		needs, what := h.scopes, "tool "
-		switch c.Method {
-		case "tools/call":
-		case "prompts/get":
-			needs, what = h.promptScopes, "prompt "
-		default:
-			continue
-		}
 		var params struct {
 			Name string `json:"name"`
+			URI  string `json:"uri"`
 		}
 		raw := c.params
 		if raw == nil {
 			raw = c.rawParams(body)
 		}
-		json.Unmarshal(raw, &params)
-		if need := needs[params.Name]; len(p.Missing(need)) > 0 {
-			h.opts.Auth.Forbid(w, c.ID, what+params.Name, need)
+		var need []string
+		var what string
+		switch c.Method {
+		case "tools/call":
+			json.Unmarshal(raw, &params)
+			need, what = h.scopes[params.Name], "tool "+params.Name
+		case "prompts/get":
+			json.Unmarshal(raw, &params)
+			need, what = h.promptScopes[params.Name], "prompt "+params.Name
+		case "resources/read", "resources/subscribe":
+			json.Unmarshal(raw, &params)
+			need, what = h.resourceScopes.Need(params.URI), "resource "+params.URI
+		default:
+			continue
+		}
+		if len(p.Missing(need)) > 0 {
+			h.opts.Auth.Forbid(w, c.ID, what, need)
 			return c
 		}
 	}

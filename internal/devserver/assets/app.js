@@ -486,10 +486,18 @@ function clientReceives(toolName, outcome) {
   return kids;
 }
 
+// scopeNote says which OAuth scopes a caller needs to see and use a tool,
+// command, prompt or resource; null for none.
+function scopeNote(scopes) {
+  if (!scopes || !scopes.length) return null;
+  return el("p", {class: "tool-note scope-note"}, "Needs the OAuth scopes ", el("code", {}, scopes.join(" ")),
+    " where modhost asks for access tokens (modhost mcp --http --auth-issuer): a token without them neither sees nor uses it. This page acts as the local user, who holds every scope.");
+}
+
 // toolNotes says what a call of the tool involves beyond its schemas: a
-// person's approval and where it runs.
+// person's approval, the scopes it needs and where it runs.
 function toolNotes(tool) {
-  const notes = [];
+  const notes = [scopeNote(tool.scopes)].filter(Boolean);
   const a = tool.approval;
   if (a) notes.push(el("p", {class: "tool-note approval-note"}, a.when === "always"
     ? ["Asks for a person's approval before every call (", el("i", {}, a.reason), "); this page asks with Approve and Deny."]
@@ -788,7 +796,7 @@ function renderCommand(id, slash) {
       out.replaceChildren(r.ok ? el("pre", {class: "output"}, r.output) : el("pre", {class: "error"}, r.error));
     } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
   };
-  const head = [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id))];
+  const head = [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id)), scopeNote(cmd.scopes)];
   if (!slash) return [...head, arg, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out];
   const args = cmd.arguments || [];
   const suggestions = cmd.completes ? completeSlashBox(arg, cmd) : null;
@@ -906,7 +914,7 @@ function renderResource(uri) {
     } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
   };
   return [el("h2", {}, r.title || r.name), el("p", {}, el("code", {}, uri), " in mod ", el("b", {}, mod.id), r.mimeType ? " · " + r.mimeType : ""),
-    el("p", {}, r.description), ...fields, el("p", {}, el("button", {class: "primary", id: "read", onclick: read}, "Read")), out];
+    el("p", {}, r.description), scopeNote(r.scopes), ...fields, el("p", {}, el("button", {class: "primary", id: "read", onclick: read}, "Read")), out];
 }
 
 // ---- start ----

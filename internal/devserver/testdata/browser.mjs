@@ -206,12 +206,17 @@ await step("tool-notes", async () => {
   try {
     await open("tool", "research_save_note");
     await page.locator("#main .approval-note", { hasText: "when the mod's rule picks the call" }).waitFor();
+    await page.locator("#main .scope-note", { hasText: "Needs the OAuth scopes notes.write" }).waitFor();
+    await open("resource", "research://notes/index");
+    await page.locator("#main .scope-note", { hasText: "Needs the OAuth scopes notes.read" }).waitFor();
+    await open("command", "crashy.wait");
+    await page.locator("#main .scope-note", { hasText: "Needs the OAuth scopes crashy.admin" }).waitFor();
     await open("tool", "dependencies_modules");
     await page.locator("#main .runs-note", { hasText: "else in its mod, as here" }).waitFor();
     await open("tool", "research_open_file");
     await page.locator("#main h3", { hasText: "Client action open_file" }).waitFor();
     await page.locator("#main table.schema").last().locator("code", { hasText: "/line" }).waitFor();
-    check(await page.locator("#main .approval-note, #main .runs-note").count() === 0, "research_open_file shows an approval or runs note");
+    check(await page.locator("#main .approval-note, #main .runs-note, #main .scope-note").count() === 0, "research_open_file shows an approval, runs or scope note");
   } finally {
     await open("tool", "research_search_workspace");
   }

@@ -74,7 +74,9 @@ func Start() (*Issuer, error) {
 		}
 		json.NewEncoder(w).Encode(set)
 	})
-	is.Server = httptest.NewServer(mux)
+	// Set before it serves: its handlers read is.URL.
+	is.Server = httptest.NewUnstartedServer(mux)
+	is.Start()
 	return is, nil
 }
 

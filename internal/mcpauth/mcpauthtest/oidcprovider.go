@@ -30,6 +30,19 @@ const NodeToolsEnv = "MODKIT_NODE_TOOLS_DIR"
 // the test skips (fails under CI).
 func StartOIDCProvider(t testing.TB, resource string) string {
 	t.Helper()
+	return startOIDCProvider(t, resource, "jwt")
+}
+
+// StartOpaqueOIDCProvider starts oidc-provider as StartOIDCProvider does,
+// issuing opaque access tokens, which the client "modhost" (secret
+// "modhost-secret") introspects at the issuer's /token/introspection.
+func StartOpaqueOIDCProvider(t testing.TB, resource string) string {
+	t.Helper()
+	return startOIDCProvider(t, resource, "opaque")
+}
+
+func startOIDCProvider(t testing.TB, resource, format string) string {
+	t.Helper()
 	dir := testenv.Getenv(t, NodeToolsEnv, "the folder of the node tools (.ci/conformance.sh installs them and sets it)")
 	module := filepath.Join(dir, "node_modules", "oidc-provider", "lib", "index.js")
 	if _, err := os.Stat(module); err != nil {
@@ -42,7 +55,7 @@ func StartOIDCProvider(t testing.TB, resource string) string {
 	}
 	cmd := exec.Command(filepath.Join(bin, "node"), script)
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"OIDC_PROVIDER_MODULE="+(&url.URL{Scheme: "file", Path: module}).String(), "RESOURCE="+resource, "NODE_ENV=test")
+		"OIDC_PROVIDER_MODULE="+(&url.URL{Scheme: "file", Path: module}).String(), "RESOURCE="+resource, "ACCESS_TOKEN_FORMAT="+format, "NODE_ENV=test")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.StdoutPipe()

@@ -92,9 +92,7 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		}
 		mt.Runs = runs(t)
 		mt.Task = manifest.TaskSupport(t.Task.Value)
-		for _, s := range t.Scopes {
-			mt.Scopes = append(mt.Scopes, s.Value)
-		}
+		mt.Scopes = values(t.Scopes)
 		if mt.Runs == manifest.RunsInClient && len(t.ClientActions) > 0 {
 			b.errorf(t.ClientActions[0].Ref, "tool %s runs only in the client application, which acts on its screen itself: it emits no client actions; give it a Run or drop its ClientActions", t.Name.Value)
 		}
@@ -112,8 +110,9 @@ func Mod(pkg *packages.Package) (*Output, []load.Diag) {
 		b.diags = append(b.diags, load.Diag{Pos: e.Pos, Msg: e.Msg})
 	}
 	for _, c := range m.Commands {
-		mf.Commands = append(mf.Commands, manifest.Command{ID: c.ID.Value, Title: c.Title.Value})
-		ds.add("commands", decl{noun: "command", name: c.ID.Value, pos: c.Pos, fields: map[string]load.Str{"id": c.ID, "title": c.Title}})
+		mf.Commands = append(mf.Commands, manifest.Command{ID: c.ID.Value, Title: c.Title.Value, Scopes: values(c.Scopes)})
+		ds.add("commands", decl{noun: "command", name: c.ID.Value, pos: c.Pos, fields: map[string]load.Str{"id": c.ID, "title": c.Title},
+			items: map[string][]load.Str{"scopes": c.Scopes}})
 	}
 	mf.Resources, mf.ResourceTemplates, mf.SlashCommands = b.features(m, ds)
 	for _, h := range m.Hooks {

@@ -17,11 +17,11 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		}
 		resources = append(resources, manifest.Resource{
 			URI: r.URI.Value, Name: r.Name.Value, Title: r.Title.Value,
-			Description: r.Description.Value, MIMEType: r.MIMEType.Value,
+			Description: r.Description.Value, MIMEType: r.MIMEType.Value, Scopes: values(r.Scopes),
 		})
 		ds.add("resources", decl{noun: "resource", name: r.URI.Value, pos: r.Pos, fields: map[string]load.Str{
 			"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": r.MIMEType,
-		}})
+		}, items: map[string][]load.Str{"scopes": r.Scopes}})
 	}
 
 	var templates []manifest.ResourceTemplate
@@ -31,11 +31,11 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		}
 		templates = append(templates, manifest.ResourceTemplate{
 			URITemplate: t.URITemplate.Value, Name: t.Name.Value, Title: t.Title.Value,
-			Description: t.Description.Value, MIMEType: t.MIMEType.Value, Completes: t.HasComplete,
+			Description: t.Description.Value, MIMEType: t.MIMEType.Value, Completes: t.HasComplete, Scopes: values(t.Scopes),
 		})
 		ds.add("resourceTemplates", decl{noun: "resource template", name: t.URITemplate.Value, pos: t.Pos, fields: map[string]load.Str{
 			"uriTemplate": t.URITemplate, "name": t.Name, "description": t.Description, "mimeType": t.MIMEType,
-		}})
+		}, items: map[string][]load.Str{"scopes": t.Scopes}})
 	}
 
 	var slash []manifest.SlashCommand
@@ -53,13 +53,20 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		if s.HasComplete && len(s.Args) == 0 {
 			b.errorf(s.Pos, "slash command %s has Complete but no Arguments to complete", s.ID.Value)
 		}
-		for _, sc := range s.Scopes {
-			ms.Scopes = append(ms.Scopes, sc.Value)
-		}
+		ms.Scopes = values(s.Scopes)
 		slash = append(slash, ms)
 		ds.add("slashCommands", decl{noun: "slash command", name: s.ID.Value, pos: s.Pos,
 			fields: map[string]load.Str{"id": s.ID, "description": s.Description},
 			items:  map[string][]load.Str{"arguments": args, "scopes": s.Scopes}})
 	}
 	return resources, templates, slash
+}
+
+// values returns the values of strs, nil for none.
+func values(strs []load.Str) []string {
+	var out []string
+	for _, s := range strs {
+		out = append(out, s.Value)
+	}
+	return out
 }

@@ -26,6 +26,7 @@ var rulebookCases = map[string]string{
 	"command-id":                   `Commands: []sdk.Command{{ID: «"Stats", Title: "Stats", Run: stats}},`,
 	"command-id-unique":            `Commands: []sdk.Command{{ID: "stats", Title: "Stats", Run: stats}, {ID: «"stats", Title: "Again", Run: stats}},`,
 	"command-title":                `Commands: []sdk.Command{«{ID: "stats", Run: stats}},`,
+	"command-scope":                `Commands: []sdk.Command{{ID: "stats", Title: "Stats", Run: stats, Scopes: []string{"a", «"a"}}},`,
 	"slash-id":                     `SlashCommands: []sdk.SlashCommand{{ID: «"a/b", Description: "D.", Run: ask}},`,
 	"slash-id-unique":              `SlashCommands: []sdk.SlashCommand{{ID: "ask", Description: "D.", Run: ask}, {ID: «"ask", Description: "D.", Run: ask}},`,
 	"slash-description":            `SlashCommands: []sdk.SlashCommand{«{ID: "ask", Run: ask}},`,
@@ -44,6 +45,7 @@ var rulebookCases = map[string]string{
 	"resource-template-uri-unique": `ResourceTemplates: []sdk.ResourceTemplate{{URITemplate: "m://{a}", Name: "t", Description: "D.", Read: readT}, {URITemplate: «"m://{a}", Name: "u", Description: "D.", Read: readT}},`,
 	"resource-name":                `Resources: []sdk.Resource{{URI: "m://a", Name: «"a b", Description: "D.", Read: read}},`,
 	"resource-name-unique":         `Resources: []sdk.Resource{{URI: "m://a", Name: "a", Description: "D.", Read: read}}, ResourceTemplates: []sdk.ResourceTemplate{{URITemplate: "m://{x}", Name: «"a", Description: "D.", Read: readT}},`,
+	"resource-scope":               `Resources: []sdk.Resource{{URI: "m://a", Name: "a", Description: "D.", Read: read, Scopes: []string{«"a b"}}},`,
 	"resource-description":         `Resources: []sdk.Resource{«{URI: "m://a", Name: "a", Read: read}},`,
 	"resource-mime-type":           `Resources: []sdk.Resource{{URI: "m://a", Name: "a", Description: "D.", MIMEType: «"plain", Read: read}},`,
 }

@@ -19,6 +19,8 @@ type Resource struct {
 	URI, Name, Title, Description, MIMEType Str
 	// HasRead reports whether the resource sets a Read handler.
 	HasRead bool
+	// Scopes are the OAuth scopes the resource declares a caller must hold.
+	Scopes []Str
 }
 
 // ResourceTemplate is one sdk.ResourceTemplate of a mod.
@@ -27,6 +29,8 @@ type ResourceTemplate struct {
 	URITemplate, Name, Title, Description, MIMEType Str
 	// HasRead and HasComplete report whether Read and Complete are set.
 	HasRead, HasComplete bool
+	// Scopes are the OAuth scopes the template declares a caller must hold.
+	Scopes []Str
 }
 
 // readSlash reads an sdk.SlashCommand literal.
@@ -71,6 +75,7 @@ func (r *reader) readResource(e ast.Expr) (Resource, bool) {
 			"Description": r.text(&res.Description),
 			"MIMEType":    r.text(&res.MIMEType),
 			"Read":        r.handler(&res.HasRead),
+			"Scopes":      r.texts(&res.Scopes, "resource scope"),
 		})
 		declaredAt(cl.Pos(), &res.URI, &res.Name, &res.Description, &res.MIMEType)
 	})
@@ -88,6 +93,7 @@ func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
 			"MIMEType":    r.text(&t.MIMEType),
 			"Read":        r.handler(&t.HasRead),
 			"Complete":    r.handler(&t.HasComplete),
+			"Scopes":      r.texts(&t.Scopes, "resource template scope"),
 		})
 		declaredAt(cl.Pos(), &t.URITemplate, &t.Name, &t.Description, &t.MIMEType)
 	})

@@ -90,6 +90,8 @@ type Command struct {
 	Title Str
 	// HasRun reports whether the command sets a Run function.
 	HasRun bool
+	// Scopes are the OAuth scopes the command declares a caller must hold.
+	Scopes []Str
 }
 
 // Slash is one slash command of a mod.
@@ -348,7 +350,10 @@ func (r *reader) readMod(m *Mod, e ast.Expr) {
 func (r *reader) readCommand(e ast.Expr) (Command, bool) {
 	return readDecl(r, e, "a command", func(c *Command, cl *ast.CompositeLit) {
 		c.Pos = cl.Pos()
-		r.read(cl, "command ", fields{"ID": r.text(&c.ID), "Title": r.text(&c.Title), "Run": r.handler(&c.HasRun)})
+		r.read(cl, "command ", fields{
+			"ID": r.text(&c.ID), "Title": r.text(&c.Title), "Run": r.handler(&c.HasRun),
+			"Scopes": r.texts(&c.Scopes, "command scope"),
+		})
 	})
 }
 

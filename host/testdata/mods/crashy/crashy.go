@@ -255,8 +255,9 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			return "hello " + string(args), nil
 		},
 	}, {
-		ID:    "crashy.wait",
-		Title: "Wait until cancelled",
+		ID:     "crashy.wait",
+		Title:  "Wait until cancelled",
+		Scopes: []string{"crashy.admin"},
 		Run: func(ctx context.Context, env *sdk.Env, args json.RawMessage) (string, error) {
 			<-ctx.Done()
 			return "", ctx.Err()
@@ -300,6 +301,7 @@ var Mod = sdk.DefineMod(sdk.Mod{
 	SlashCommands: []sdk.SlashCommand{{
 		ID:          "shout",
 		Description: "Repeats the text in capitals.",
+		Scopes:      []string{"crashy.shout"},
 		Run: func(ctx context.Context, env *sdk.Env, text string) (string, error) {
 			return strings.ToUpper(text), nil
 		},

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:ec4b7fdc1a12865d6710c749b76818b1f6e3a9512ea789961c71178c2b3118b8",
+  "sourceHash": "sha256:128d78c377e459726e54d85a742e75043adf2dcc244f823bbeb4d2d4a2effe4f",
   "tools": [
     {
       "name": "crashy_echo",
@@ -317,7 +317,10 @@ const modkitManifest = `{
     },
     {
       "id": "crashy.wait",
-      "title": "Wait until cancelled"
+      "title": "Wait until cancelled",
+      "scopes": [
+        "crashy.admin"
+      ]
     },
     {
       "id": "crashy.hang",
@@ -343,7 +346,10 @@ const modkitManifest = `{
   "slashCommands": [
     {
       "id": "shout",
-      "description": "Repeats the text in capitals."
+      "description": "Repeats the text in capitals.",
+      "scopes": [
+        "crashy.shout"
+      ]
     }
   ],
   "hooks": [

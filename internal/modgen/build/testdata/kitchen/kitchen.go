@@ -120,14 +120,15 @@ var Mod = sdk.DefineMod(sdk.Mod{
 			},
 		},
 	}},
-	Commands: []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean}},
+	Commands: []sdk.Command{{ID: "kitchen.clean", Title: "Clean the kitchen", Run: clean, Scopes: []string{"kitchen.clean"}}},
 	SlashCommands: []sdk.SlashCommand{{ID: "cook", Description: "Cooks what you name.", Run: cook, Scopes: []string{"kitchen.cook"}}, {
 		ID: "recipe", Title: "A recipe", Description: "Writes a recipe.", Prompt: recipe, Complete: dishes,
 		Arguments: []sdk.PromptArgument{{Name: "dish", Description: "What to cook.", Required: true}, {Name: "serves"}},
 	}},
-	Resources: []sdk.Resource{{URI: "kitchen://pantry", Name: "pantry", Title: "Pantry", Description: "What is in the pantry.", MIMEType: "text/plain", Read: pantry}},
+	Resources: []sdk.Resource{{URI: "kitchen://pantry", Name: "pantry", Title: "Pantry", Description: "What is in the pantry.", MIMEType: "text/plain", Read: pantry, Scopes: []string{"kitchen.read"}}},
 	ResourceTemplates: []sdk.ResourceTemplate{{
 		URITemplate: "kitchen://recipes/{dish}", Name: "recipe_file", Description: "A recipe by dish.", MIMEType: "text/markdown", Read: recipeFile, Complete: dishes,
+		Scopes: []string{"kitchen.read", "recipes.read"},
 	}},
 	Hooks: []sdk.Hook{
 		{BeforeAction: sdk.ActionToolCall, Run: allow},

@@ -25,7 +25,7 @@ const modkitManifest = `{
   "displayName": "Kitchen Sink",
   "description": "Exercises modgen.",
   "goPackage": "github.com/modkit/modkit/internal/modgen/build/testdata/kitchen",
-  "sourceHash": "sha256:0527af9640e5abe7032686912efd0493a0fe20eb5e5fc0454e50cac00b4cd968",
+  "sourceHash": "sha256:da58ec28e3e434e42e0b83c81b50b05dd1b5dfecac63b2b40107c71fe8b9ca7c",
   "tools": [
     {
       "name": "kitchen_find",
@@ -360,7 +360,10 @@ const modkitManifest = `{
   "commands": [
     {
       "id": "kitchen.clean",
-      "title": "Clean the kitchen"
+      "title": "Clean the kitchen",
+      "scopes": [
+        "kitchen.clean"
+      ]
     }
   ],
   "slashCommands": [
@@ -394,7 +397,10 @@ const modkitManifest = `{
       "name": "pantry",
       "title": "Pantry",
       "description": "What is in the pantry.",
-      "mimeType": "text/plain"
+      "mimeType": "text/plain",
+      "scopes": [
+        "kitchen.read"
+      ]
     }
   ],
   "resourceTemplates": [
@@ -403,7 +409,11 @@ const modkitManifest = `{
       "name": "recipe_file",
       "description": "A recipe by dish.",
       "mimeType": "text/markdown",
-      "completes": true
+      "completes": true,
+      "scopes": [
+        "kitchen.read",
+        "recipes.read"
+      ]
     }
   ],
   "hooks": [
