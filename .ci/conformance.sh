@@ -226,7 +226,7 @@ for rev in "${REVISIONS[@]}"; do
 done
 
 echo "--- MCP Inspector CLI over stdio, TypeScript client approval and icons, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider (JWT and opaque)"
-for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth TestIntrospectionOIDCProvider TestIntrospectionServed; do
+for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth TestIntrospectionOIDCProvider TestIntrospectionServed TestCallerOIDCProvider; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then
@@ -244,6 +244,14 @@ if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM
 	sed -n '/timings, in milliseconds/,/screenshots in/p' "$work/TestBrowser.log"
 else
 	echo "FAIL TestBrowser"; cat "$work/TestBrowser.log"; failed+=("TestBrowser")
+fi
+
+echo "--- every bench row once, the TypeScript client's included"
+if MODKIT_NODE_TOOLS_DIR="$tools" go test -count=1 -run '^TestEveryRow$' -v ./bench >"$work/TestEveryRow.log" 2>&1 &&
+	grep -q -- "--- PASS: TestEveryRow" "$work/TestEveryRow.log"; then
+	echo "ok   TestEveryRow"
+else
+	echo "FAIL TestEveryRow"; cat "$work/TestEveryRow.log"; failed+=("TestEveryRow")
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then

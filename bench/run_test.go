@@ -13,9 +13,9 @@ import (
 	"github.com/modkit/modkit/internal/testenv"
 )
 
-// TestRun runs every measurement once, briefly, and checks the report's
+// TestEveryRow runs every measurement once, briefly, and checks the report's
 // shape: a table row and a parseable ratio line for each measurement.
-func TestRun(t *testing.T) {
+func TestEveryRow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and starts every side")
 	}
