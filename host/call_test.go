@@ -216,10 +216,17 @@ func TestCrashFailsCallAndRestarts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.how, func(t *testing.T) {
 			h := load(t, nil, crashyDir)
-			// Watching live, the activity sent before the crash is kept.
+			// Watching live, the activity sent before the crash is kept:
+			// the mod exits once the host has seen its status.
+			dir := t.TempDir()
+			var once sync.Once
 			res, err := h.Call(context.Background(), &host.CallRequest{
-				Tool: "crashy_crash", Input: json.RawMessage(`{"how":"` + tt.how + `"}`), Session: session(t),
-				OnActivity: func(host.ActivityEvent) {},
+				Tool: "crashy_crash", Input: json.RawMessage(`{"how":"` + tt.how + `","after":"seen"}`), Session: inWorkspace(dir),
+				OnActivity: func(ev host.ActivityEvent) {
+					if ev.State.Status == "about to crash" {
+						once.Do(func() { os.WriteFile(filepath.Join(dir, "seen"), nil, 0o644) })
+					}
+				},
 			})
 			if err != nil {
 				t.Fatal(err)

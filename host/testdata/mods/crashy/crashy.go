@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -51,6 +52,9 @@ type CrashInput struct {
 	// How is "exit" (os.Exit(3)), "goroutine" (a panic in a goroutine)
 	// or "lane" (garbage written on the call lane, where there is one).
 	How string `json:"how" jsonschema:"enum=exit,enum=goroutine,enum=lane"`
+	// After, when set, names a file in the workspace that "exit" waits
+	// for, so that a test can crash the mod once it has seen the status.
+	After string `json:"after,omitempty"`
 }
 
 // Empty takes no input.
@@ -130,7 +134,11 @@ var Mod = sdk.DefineMod(sdk.Mod{
 					}
 					<-tc.Context().Done()
 				default:
-					time.Sleep(10 * time.Millisecond)
+					if in.After != "" {
+						waitFor(filepath.Join(tc.Session().Workspace, filepath.Base(in.After)))
+					} else {
+						time.Sleep(10 * time.Millisecond)
+					}
 					os.Exit(3)
 				}
 				return sdk.Text("unreachable"), nil
@@ -336,3 +344,12 @@ var Mod = sdk.DefineMod(sdk.Mod{
 		Tools:       []string{"crashy_echo"},
 	}},
 })
+
+// waitFor returns once the file at path exists, or after a minute.
+func waitFor(path string) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+	}
+}

@@ -23,7 +23,7 @@ const modkitManifest = `{
   "displayName": "Crashy",
   "description": "Test mod that misbehaves on request.",
   "goPackage": "github.com/modkit/modkit/host/testdata/mods/crashy",
-  "sourceHash": "sha256:128d78c377e459726e54d85a742e75043adf2dcc244f823bbeb4d2d4a2effe4f",
+  "sourceHash": "sha256:f9c422e0adc86e5327b0d04d0a69cb6c7789e5b8022c4e6fdbb4d19da48c925d",
   "tools": [
     {
       "name": "crashy_echo",
@@ -70,6 +70,10 @@ const modkitManifest = `{
               "goroutine",
               "lane"
             ]
+          },
+          "after": {
+            "description": "After, when set, names a file in the workspace that \"exit\" waits for, so that a test can crash the mod once it has seen the status.",
+            "type": "string"
           }
         },
         "required": [
@@ -522,7 +526,7 @@ func modkitDecodeCrashyCrash(data []byte) (any, error) {
 func modkitCheckCrashyCrash(c *jsoncheck.Checker) {
 	switch c.Kind() {
 	case jsoncheck.Object:
-		var seen [1]bool
+		var seen [2]bool
 		c.Enter()
 		for c.Next() {
 			switch string(c.Key()) {
@@ -543,8 +547,20 @@ func modkitCheckCrashyCrash(c *jsoncheck.Checker) {
 				default:
 					c.WrongType("a string")
 				}
+			case "after":
+				if seen[1] {
+					c.Duplicate()
+					continue
+				}
+				seen[1] = true
+				switch c.Kind() {
+				case jsoncheck.String:
+					c.Str()
+				default:
+					c.WrongType("a string")
+				}
 			default:
-				c.Unknown("\"how\"")
+				c.Unknown("\"how\", \"after\"")
 			}
 		}
 		if !seen[0] {
@@ -1014,6 +1030,8 @@ func modkitFillCrashInput(c *jsoncheck.Checker, v *CrashInput) {
 		switch string(c.Key()) {
 		case "how":
 			v.How = string(c.Str())
+		case "after":
+			v.After = string(c.Str())
 		default:
 			c.Skip()
 		}
