@@ -30,25 +30,46 @@ const sseRetry = time.Second
 // with one Write.
 var primingEvent = []byte("event: prime\n")
 
+// heldFlush is how long a POST's event stream may hold back the flush of
+// its priming event, or of an answer, before it flushes anyway.
+const heldFlush = 2 * time.Millisecond
+
 // withSSERetry wraps the SDK's session handler: the priming event of each
-// POST's event stream carries a retry field.
+// POST's event stream carries a retry field, and the stream is flushed
+// fewer times (primingRetry).
 func withSSERetry(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		if req.Method == http.MethodPost {
-			w = &primingRetry{ResponseWriter: w}
+		if req.Method != http.MethodPost {
+			next.ServeHTTP(w, req)
+			return
 		}
-		next.ServeHTTP(w, req)
+		p := &primingRetry{ResponseWriter: w}
+		defer p.end()
+		next.ServeHTTP(p, req)
 	})
 }
 
 // primingRetry adds a retry field to the priming event, the first event of
-// a POST's stream when there is one.
+// a POST's stream when there is one. It also holds back the flushes the
+// SDK asks for after the priming event and after an answer, for at most
+// heldFlush: a call answered within that time reaches its client with
+// the priming event in one write, and an answer, after which the SDK ends
+// the stream, goes with the stream's end. Any other event flushes at once,
+// with whatever was held.
 type primingRetry struct {
 	http.ResponseWriter
-	seen bool // an event was written
+	mu    sync.Mutex
+	seen  bool        // an event was written
+	held  bool        // a flush is held back
+	timer *time.Timer // flushes what is held, when heldFlush passes
+	ended bool        // the handler returned: the writer is not ours
+	last  []byte      // the event of the last Write
 }
 
 func (p *primingRetry) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.last = b
 	if p.seen || !bytes.HasPrefix(b, primingEvent) {
 		p.seen = true
 		return p.ResponseWriter.Write(b)
@@ -70,10 +91,65 @@ func (p *primingRetry) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// Flush and Unwrap let the SDK flush each event.
+// Flush flushes the stream, or holds the flush back after the priming
+// event or an answer.
 func (p *primingRetry) Flush() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended {
+		return
+	}
+	if holdFlush(p.last) {
+		p.held = true
+		if p.timer == nil {
+			p.timer = time.AfterFunc(heldFlush, p.flushHeld)
+		} else {
+			p.timer.Reset(heldFlush)
+		}
+		return
+	}
+	p.flush()
+}
+
+// holdFlush reports whether the flush after the event b may wait: b is
+// the priming event or an answer.
+func holdFlush(b []byte) bool {
+	if bytes.HasPrefix(b, primingEvent) {
+		return true
+	}
+	i := bytes.Index(b, []byte("data: "))
+	if i < 0 {
+		return false
+	}
+	_, ok := mcpwire.ResponseID(b[i+len("data: "):])
+	return ok
+}
+
+// flushHeld flushes what is held back, unless the handler returned.
+func (p *primingRetry) flushHeld() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.held && !p.ended {
+		p.flush()
+	}
+}
+
+// flush flushes the stream; p.mu is held.
+func (p *primingRetry) flush() {
+	p.held = false
 	if fl, ok := p.ResponseWriter.(http.Flusher); ok {
 		fl.Flush()
+	}
+}
+
+// end is called when the handler returns: net/http flushes what is held,
+// with the stream's end.
+func (p *primingRetry) end() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ended = true
+	if p.timer != nil {
+		p.timer.Stop()
 	}
 }
 
