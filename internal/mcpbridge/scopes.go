@@ -32,16 +32,6 @@ func Scopes(tools []host.Tool, prompts []host.Prompt) []string {
 // those that need any.
 type toolScopes map[string][]string
 
-func scopesOf(tools []host.Tool) toolScopes {
-	s := toolScopes{}
-	for _, t := range tools {
-		if len(t.Scopes) > 0 {
-			s[t.Name] = t.Scopes
-		}
-	}
-	return s
-}
-
 // grant returns the scopes a request holds: its access token's, or the
 // local user's (Options.Scopes), where nil means every scope.
 func (br *bridge) grant(extra *mcp.RequestExtra) []string {
@@ -90,18 +80,19 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return res, err
 		}
+		gen := br.now()
 		granted := br.grant(req.GetExtra())
-		if granted == nil {
+		if granted == nil || len(gen.scopes)+len(gen.promptScopes) == 0 {
 			return res, nil
 		}
 		switch lr := res.(type) {
 		case *mcp.ListToolsResult:
 			filtered := *lr
-			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(br.scopes.missing(t.Name, granted)) > 0 })
+			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(gen.scopes.missing(t.Name, granted)) > 0 })
 			return &filtered, nil
 		case *mcp.ListPromptsResult:
 			filtered := *lr
-			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(br.promptScopes.missing(p.Name, granted)) > 0 })
+			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(gen.promptScopes.missing(p.Name, granted)) > 0 })
 			return &filtered, nil
 		}
 		return res, nil
@@ -113,7 +104,11 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 // insufficient_scope, and returns the message it refused, or nil.
 func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) *httpMessage {
 	p := mcpauth.PrincipalFrom(req.Context())
-	if p == nil || len(h.scopes)+len(h.promptScopes) == 0 {
+	if p == nil {
+		return nil
+	}
+	gen := h.bridge.now()
+	if len(gen.scopes)+len(gen.promptScopes) == 0 {
 		return nil
 	}
 	calls := []*httpMessage{m}
@@ -131,11 +126,11 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 		}
 	}
 	for _, c := range calls {
-		needs, what := h.scopes, "tool "
+		needs, what := gen.scopes, "tool "
 		switch c.Method {
 		case "tools/call":
 		case "prompts/get":
-			needs, what = h.promptScopes, "prompt "
+			needs, what = gen.promptScopes, "prompt "
 		default:
 			continue
 		}
