@@ -135,7 +135,9 @@
 //
 // mcp follows its mods while it serves (--watch=false turns it off): an
 // edit of a --mods source is generated, built and swapped in, and so is a
-// change of ./mods.lock, without a restart. Calls in flight end on the old
+// change of ./mods.lock, without a restart; a --mods source edited
+// without go generate before mcp started is generated and served at once,
+// as dev does. Calls in flight end on the old
 // mod process, new ones go to the new; clients are sent
 // notifications/tools/list_changed (prompts, resources likewise). A change
 // that does not build keeps the old version serving, and stderr says why,
