@@ -17,6 +17,8 @@ type Resource struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description"`
 	MIMEType    string `json:"mimeType,omitempty"`
+	// Icons stand for the resource in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by a URI template.
@@ -28,6 +30,8 @@ type ResourceTemplate struct {
 	MIMEType    string `json:"mimeType,omitempty"`
 	// Completes says the mod suggests values for the variables.
 	Completes bool `json:"completes,omitempty"`
+	// Icons stand for the template's resources in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // The rules below are shared by Validate and modgen, so that a manifest
@@ -156,6 +160,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		if msg := CheckMIMEType(r.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resources", i, "mimeType"), entry, msg)
 		}
+		v.icons(entry, r.Icons)
 	}
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
@@ -172,6 +177,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		if msg := CheckMIMEType(t.MIMEType); msg != "" {
 			v.rule(ruleResourceMIMEType, at("resourceTemplates", i, "mimeType"), entry, msg)
 		}
+		v.icons(entry, t.Icons)
 	}
 	for i, s := range m.SlashCommands {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)

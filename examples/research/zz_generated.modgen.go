@@ -32,7 +32,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:3806738d50257e5bdafa13ef65727a7af8b3f7bac92b09631d358bf701d5cc77",
+  "sourceHash": "sha256:0267652d58d56321aca9149f5e701e930de3d099ddaa183490b59f4d5d9d40d2",
   "tools": [
     {
       "name": "research_word_count",
@@ -317,7 +317,16 @@ const modkitManifest = `{
       "title": "A note",
       "description": "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
       "mimeType": "text/markdown",
-      "completes": true
+      "completes": true,
+      "icons": [
+        {
+          "src": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCIgd2lkdGg9IjI0IiBoZWlnaHQ9IjI0Ij48cGF0aCBkPSJNNSAzaDEwbDQgNHYxNEg1eiIgZmlsbD0iI2ZlZjNjNyIgc3Ryb2tlPSIjYjQ1MzA5IiBzdHJva2Utd2lkdGg9IjEuNSIgc3Ryb2tlLWxpbmVqb2luPSJyb3VuZCIvPjxwYXRoIGQ9Ik04IDExaDhNOCAxNWg4TTggN2g1IiBzdHJva2U9IiNiNDUzMDkiIHN0cm9rZS13aWR0aD0iMS41IiBzdHJva2UtbGluZWNhcD0icm91bmQiLz48L3N2Zz4K",
+          "mimeType": "image/svg+xml",
+          "sizes": [
+            "any"
+          ]
+        }
+      ]
     }
   ],
   "hooks": [

@@ -45,6 +45,7 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool) {
 		Title:       t.Name + " view",
 		Description: "The view of the " + t.Name + " tool of mod " + t.Mod + ", for every phase of a call.",
 		MIMEType:    AppMIMEType,
+		Icons:       mcpIcons(t.Icons),
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		page, err := renderAppPage(t.Name)
 		if err != nil {

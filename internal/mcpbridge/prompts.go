@@ -15,7 +15,7 @@ import (
 
 // addPrompt serves a slash command as the prompt of the same name.
 func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
-	mp := &mcp.Prompt{Name: p.ID, Title: p.Title, Description: p.Description}
+	mp := &mcp.Prompt{Name: p.ID, Title: p.Title, Description: p.Description, Icons: mcpIcons(p.Icons)}
 	for _, a := range p.Arguments {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 	}

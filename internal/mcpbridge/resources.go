@@ -100,12 +100,12 @@ func (br *bridge) addFeatures(srv *mcp.Server, fb FeatureBackend) {
 
 // mcpResource is a mod's resource as MCP lists it.
 func mcpResource(r host.Resource) *mcp.Resource {
-	return &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}
+	return &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Icons: mcpIcons(r.Icons)}
 }
 
 // mcpTemplate is a mod's resource template as MCP lists it.
 func mcpTemplate(t host.ResourceTemplate) *mcp.ResourceTemplate {
-	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}
+	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType, Icons: mcpIcons(t.Icons)}
 }
 
 // readHandler reads a resource of a mod through the host.

@@ -17,6 +17,7 @@ type Arg struct {
 type Resource struct {
 	Pos                                     token.Pos
 	URI, Name, Title, Description, MIMEType Str
+	Icons                                   []Icon
 	// HasRead reports whether the resource sets a Read handler.
 	HasRead bool
 }
@@ -25,6 +26,7 @@ type Resource struct {
 type ResourceTemplate struct {
 	Pos                                             token.Pos
 	URITemplate, Name, Title, Description, MIMEType Str
+	Icons                                           []Icon
 	// HasRead and HasComplete report whether Read and Complete are set.
 	HasRead, HasComplete bool
 }
@@ -42,6 +44,7 @@ func (r *reader) readSlash(e ast.Expr) (Slash, bool) {
 			"Prompt":      r.handler(&s.HasPrompt),
 			"Complete":    r.handler(&s.HasComplete),
 			"Scopes":      r.texts(&s.Scopes, "slash command scope"),
+			"Icons":       func(v ast.Expr, what string) { s.Icons = each(r, v, what, r.readIcon) },
 		})
 		declaredAt(cl.Pos(), &s.Description)
 	})
@@ -70,6 +73,7 @@ func (r *reader) readResource(e ast.Expr) (Resource, bool) {
 			"Title":       r.text(&res.Title),
 			"Description": r.text(&res.Description),
 			"MIMEType":    r.text(&res.MIMEType),
+			"Icons":       func(v ast.Expr, what string) { res.Icons = each(r, v, what, r.readIcon) },
 			"Read":        r.handler(&res.HasRead),
 		})
 		declaredAt(cl.Pos(), &res.URI, &res.Name, &res.Description, &res.MIMEType)
@@ -86,6 +90,7 @@ func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
 			"Title":       r.text(&t.Title),
 			"Description": r.text(&t.Description),
 			"MIMEType":    r.text(&t.MIMEType),
+			"Icons":       func(v ast.Expr, what string) { t.Icons = each(r, v, what, r.readIcon) },
 			"Read":        r.handler(&t.HasRead),
 			"Complete":    r.handler(&t.HasComplete),
 		})
