@@ -32,7 +32,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:0267652d58d56321aca9149f5e701e930de3d099ddaa183490b59f4d5d9d40d2",
+  "sourceHash": "sha256:4ee37232b0130fc389349fea62ae9a5dd49f97f54d6b2c83cb7c6245f5966970",
   "tools": [
     {
       "name": "research_word_count",

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modkit/modkit/internal/modgen/load"
@@ -67,6 +68,9 @@ func (b *builder) icons(owner string, declared []load.Icon) []manifest.Icon {
 func readIcon(dir, file string) (typ string, data []byte, problem string) {
 	if !filepath.IsLocal(file) {
 		return "", nil, "is not a path inside the package's directory"
+	}
+	if strings.ContainsAny(file, `/\`) {
+		return "", nil, "is in a subdirectory: give an image of the package's directory itself, whose edits make the mod stale (freshness)"
 	}
 	f, err := os.Open(filepath.Join(dir, file))
 	if err != nil {
