@@ -49,6 +49,9 @@ type Options struct {
 	// Name and Version identify the server to clients. Default "modhost"
 	// and "devel".
 	Name, Version string
+	// Icons stand for the server in a client's interface (serverInfo's
+	// icons). Default: none.
+	Icons []manifest.Icon
 	// Logger receives the bridge's own logs. Default: discard.
 	Logger *slog.Logger
 	// StateKey seals the request states of calls that ask their client
@@ -173,7 +176,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 		},
 	}
 	br.featureOptions(fb, sopts)
-	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
+	impl := &mcp.Implementation{Name: o.Name, Version: o.Version, Icons: mcpIcons(o.Icons)}
 	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
 	if o.Audit != nil {
