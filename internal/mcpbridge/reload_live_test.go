@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -288,5 +289,38 @@ func TestReloadView(t *testing.T) {
 	<-changed
 	if got, want := state(), "t_a null"; got != want {
 		t.Errorf("after t_a lost its view: got %q, want %q", got, want)
+	}
+}
+
+// TestReloadScopesStdio gives a tool a scope the local user lacks under
+// ServeStdio: the client hears the list changed, and a plain call (the
+// stdio direct path) is refused.
+func TestReloadScopesStdio(t *testing.T) {
+	t.Parallel()
+	b := &swappable{cur: fakeTools(scopedTool("t_a"))}
+	srv, err := NewServer(b, &Options{Scopes: []string{"notes.read"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startStdio(t, srv, nil, nil)
+	s.send(initializeLine, initializedLine)
+	s.next() // the initialize result
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"t_a","arguments":{}}}`
+	s.send(call)
+	if res, _ := s.next()["result"].(map[string]any); res == nil || res["isError"] == true {
+		t.Fatalf("call of t_a before the reload: got %v, want it called", res)
+	}
+	reloadTo(t, srv, b, fakeTools(scopedTool("t_a", "admin")), nil)
+	if m := s.next(); m["method"] != "notifications/tools/list_changed" {
+		t.Fatalf("after the reload: got %v, want notifications/tools/list_changed", m)
+	}
+	s.send(call)
+	res, _ := s.next()["result"].(map[string]any)
+	if res == nil || res["isError"] != true || !strings.Contains(fmt.Sprint(res["content"]), "insufficient scope: tool t_a needs the scopes admin") {
+		t.Errorf("call of t_a once it needs admin: got %v, want an insufficient scope result", res)
+	}
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/list"}`)
+	if tools := fmt.Sprint(s.next()["result"]); strings.Contains(tools, "t_a") {
+		t.Errorf("tools/list once t_a needs admin: got %s, want it hidden", tools)
 	}
 }
