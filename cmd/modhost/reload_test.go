@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -323,20 +324,7 @@ func testMCPFollowsLock(t *testing.T, prepared preparedGreet) {
 	cmd.Dir = work
 	// Offline, from the module cache modhost get filled.
 	cmd.Env = append(cmd.Env, "GOMODCACHE="+prepared.modCache, "MODKIT_CACHE="+prepared.cache, "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod")
-	var stderr strings.Builder
-	var stderrMu sync.Mutex
-	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
-		stderrMu.Lock()
-		defer stderrMu.Unlock()
-		return stderr.Write(p)
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			stderrMu.Lock()
-			t.Logf("modhost's stderr:\n%s", stderr.String())
-			stderrMu.Unlock()
-		}
-	})
+	logStderr(t, cmd, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	changed := make(chan struct{}, 10)
@@ -424,26 +412,13 @@ func TestMCPServesStaleAtStart(t *testing.T) {
 	cmd := modhostCommand(t, "mcp")
 	cmd.Env = append(cmd.Env, "MODHOST_MODS="+dir)
 	reloaded := make(chan struct{})
-	var stderr strings.Builder
-	var stderrMu sync.Mutex
-	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
-		stderrMu.Lock()
-		defer stderrMu.Unlock()
-		stderr.Write(p)
-		if strings.Contains(stderr.String(), "modhost: reloaded "+dir) {
+	logStderr(t, cmd, func(all string) {
+		if strings.Contains(all, "modhost: reloaded "+dir) {
 			select {
 			case <-reloaded:
 			default:
 				close(reloaded)
 			}
-		}
-		return len(p), nil
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			stderrMu.Lock()
-			t.Logf("modhost's stderr:\n%s", stderr.String())
-			stderrMu.Unlock()
 		}
 	})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -465,4 +440,27 @@ func TestMCPServesStaleAtStart(t *testing.T) {
 	if got := res.Content[0].(*mcp.TextContent).Text; got != "v2 a" {
 		t.Errorf("livey_echo: got %q, want v2 a, from the source as edited", got)
 	}
+}
+
+// logStderr keeps cmd's stderr, logs it when the test fails, and calls
+// seen (unless nil) with all of it after each write.
+func logStderr(t *testing.T, cmd *exec.Cmd, seen func(all string)) {
+	var stderr strings.Builder
+	var mu sync.Mutex
+	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		stderr.Write(p)
+		if seen != nil {
+			seen(stderr.String())
+		}
+		return len(p), nil
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			mu.Lock()
+			t.Logf("modhost's stderr:\n%s", stderr.String())
+			mu.Unlock()
+		}
+	})
 }

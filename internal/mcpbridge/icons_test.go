@@ -21,13 +21,7 @@ func TestToolIcons(t *testing.T) {
 	t.Parallel()
 	examples := filepath.Join("..", "..", "examples")
 	h := loadHost(t, filepath.Join(examples, "research"), filepath.Join(examples, "dependencies"))
-	image := func(mod, file string) string {
-		data, err := os.ReadFile(filepath.Join(examples, mod, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
-	}
+	image := func(mod, file string) string { return exampleImage(t, mod, file) }
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		cs := connectVersion(t, h, nil, version)
 		res, err := cs.ListTools(t.Context(), nil)
@@ -80,13 +74,7 @@ func TestFeatureIcons(t *testing.T) {
 	t.Parallel()
 	examples := filepath.Join("..", "..", "examples")
 	h := loadHost(t, filepath.Join(examples, "research"), filepath.Join(examples, "dependencies"))
-	image := func(mod, file string) string {
-		data, err := os.ReadFile(filepath.Join(examples, mod, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
-	}
+	image := func(mod, file string) string { return exampleImage(t, mod, file) }
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		cs := connectVersion(t, h, nil, version)
 		got := map[string][]mcp.Icon{}
@@ -132,6 +120,16 @@ func TestFeatureIcons(t *testing.T) {
 			}
 		}
 	}
+}
+
+// exampleImage is the data: URI of an example mod's SVG file.
+func exampleImage(t *testing.T, mod, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", mod, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
 }
 
 func keys[V any](m map[string]V) []string {
