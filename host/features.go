@@ -133,11 +133,13 @@ func (h *Host) addFeatures(m *mod) {
 	}
 }
 
-// Resources returns the loaded mods' resources, sorted by URI.
+// Resources returns the loaded mods' resources, sorted by URI. A
+// resource that declares no icons has its mod's.
 func (h *Host) Resources() []Resource {
 	out := []Resource{}
 	for _, m := range h.mods {
 		for _, r := range m.man.Resources {
+			r.Icons = iconsOr(r.Icons, m.man.Icons)
 			out = append(out, Resource{Mod: m.man.ID, Resource: r})
 		}
 	}
@@ -146,27 +148,42 @@ func (h *Host) Resources() []Resource {
 }
 
 // ResourceTemplates returns the loaded mods' resource templates, sorted by
-// URI template.
+// URI template. A template that declares no icons has its mod's.
 func (h *Host) ResourceTemplates() []ResourceTemplate {
 	out := []ResourceTemplate{}
 	for _, t := range h.feat.templates {
-		out = append(out, ResourceTemplate{Mod: t.mod.man.ID, ResourceTemplate: t.man})
+		mt := t.man
+		mt.Icons = iconsOr(mt.Icons, t.mod.man.Icons)
+		out = append(out, ResourceTemplate{Mod: t.mod.man.ID, ResourceTemplate: mt})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].URITemplate < out[j].URITemplate })
 	return out
 }
 
-// Prompts returns the loaded mods' slash commands as prompts, sorted by id.
+// Prompts returns the loaded mods' slash commands as prompts, sorted by
+// id. A prompt that declares no icons has its mod's.
 func (h *Host) Prompts() []Prompt {
 	out := []Prompt{}
 	for _, m := range h.mods {
 		for _, s := range m.man.SlashCommands {
 			s.Arguments = slices.Clone(s.Arguments)
+			s.Scopes = slices.Clone(s.Scopes)
+			s.Icons = iconsOr(s.Icons, m.man.Icons)
 			out = append(out, Prompt{Mod: m.man.ID, SlashCommand: s})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// iconsOr returns a copy of own, or of the mod's icons when own is
+// empty: a mod's icons stand for its tools, prompts and resources that
+// have none.
+func iconsOr(own, mod []manifest.Icon) []manifest.Icon {
+	if len(own) == 0 {
+		own = mod
+	}
+	return (&manifest.Manifest{Icons: own}).Clone().Icons
 }
 
 // lookupResource returns the mod with the resource at uri and the template

@@ -183,6 +183,8 @@ type SlashCommand struct {
 	// Scopes are the OAuth scopes a caller must hold to see and get the
 	// prompt, as for a tool's.
 	Scopes []string `json:"scopes,omitempty"`
+	// Icons stand for the prompt in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // Argument is one declared argument of a slash command.
@@ -213,10 +215,18 @@ func (m *Manifest) Clone() *Manifest {
 	c.Commands = slices.Clone(m.Commands)
 	c.SlashCommands = cloneEach(m.SlashCommands, func(s SlashCommand) SlashCommand {
 		s.Arguments = slices.Clone(s.Arguments)
+		s.Scopes = slices.Clone(s.Scopes)
+		s.Icons = cloneIcons(s.Icons)
 		return s
 	})
-	c.Resources = slices.Clone(m.Resources)
-	c.ResourceTemplates = slices.Clone(m.ResourceTemplates)
+	c.Resources = cloneEach(m.Resources, func(r Resource) Resource {
+		r.Icons = cloneIcons(r.Icons)
+		return r
+	})
+	c.ResourceTemplates = cloneEach(m.ResourceTemplates, func(t ResourceTemplate) ResourceTemplate {
+		t.Icons = cloneIcons(t.Icons)
+		return t
+	})
 	c.Hooks = slices.Clone(m.Hooks)
 	c.Agents = cloneEach(m.Agents, func(a Agent) Agent {
 		a.Tools = slices.Clone(a.Tools)

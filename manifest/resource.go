@@ -20,6 +20,8 @@ type Resource struct {
 	// Scopes are the OAuth scopes a caller must hold to see and read the
 	// resource, as for a tool's.
 	Scopes []string `json:"scopes,omitempty"`
+	// Icons stand for the resource in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // ResourceTemplate is a family of resources named by a URI template.
@@ -34,6 +36,8 @@ type ResourceTemplate struct {
 	// Scopes are the OAuth scopes a caller must hold to see the template
 	// and read its resources, as for a tool's.
 	Scopes []string `json:"scopes,omitempty"`
+	// Icons stand for the template's resources in a client's interface.
+	Icons []Icon `json:"icons,omitempty"`
 }
 
 // The rules below are shared by Validate and modgen, so that a manifest
@@ -163,6 +167,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 			v.rule(ruleResourceMIMEType, at("resources", i, "mimeType"), entry, msg)
 		}
 		v.scopes(ruleResourceScope, "resources", i, entry, r.Scopes)
+		v.icons(entry, r.Icons)
 	}
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
@@ -180,6 +185,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 			v.rule(ruleResourceMIMEType, at("resourceTemplates", i, "mimeType"), entry, msg)
 		}
 		v.scopes(ruleResourceScope, "resourceTemplates", i, entry, t.Scopes)
+		v.icons(entry, t.Icons)
 	}
 	for i, s := range m.SlashCommands {
 		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)

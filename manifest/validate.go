@@ -169,6 +169,7 @@ func Validate(m *Manifest) error {
 		v.named(slashIdent, "slashCommands", i, entry, s.ID, slashes)
 		v.described(ruleSlashDescription, "slashCommands", i, "description", entry, s.Description)
 		v.scopes(ruleSlashScope, "slashCommands", i, entry, s.Scopes)
+		v.icons(entry, s.Icons)
 	}
 
 	for i, h := range m.Hooks {

@@ -1,13 +1,15 @@
 package sdk
 
-// Icon is an image that stands for a mod or a tool in a client's
-// interface (MCP's icons): give File or URL, and like the rest of the
-// declaration, every value as a compile-time constant.
+// Icon is an image that stands for a mod, a tool, a slash command (a
+// prompt) or a resource in a client's interface (MCP's icons): give File
+// or URL, and like the rest of the declaration, every value as a
+// compile-time constant.
 type Icon struct {
-	// File is an image in the mod's package directory, relative to it:
-	// PNG, SVG, JPEG or WebP, at most 64 KiB. modgen reads it when it
-	// generates, and the manifest carries it as a data: URI, so a client
-	// needs no network to show it.
+	// File is the name of an image in the mod's package directory (not
+	// a subdirectory): PNG, SVG, JPEG or WebP, at most 64 KiB. modgen
+	// reads it when it generates, and the manifest carries it as a data:
+	// URI, so a client needs no network to show it. Editing it makes the
+	// mod stale until go generate runs, as editing its Go files does.
 	File string
 	// URL is an https URL a client fetches the image from.
 	URL string

@@ -121,6 +121,9 @@ type SlashCommand struct {
 	// Scopes are the OAuth scopes a caller must hold to see and get the
 	// prompt, as for a tool's Scopes.
 	Scopes []string
+	// Icons stand for the prompt in a client's interface; the mod's when
+	// empty.
+	Icons []Icon
 }
 
 // Hook runs before a host action. Returning an error blocks the action; the

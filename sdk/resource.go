@@ -36,6 +36,9 @@ type Resource struct {
 	Description string
 	// MIMEType is the type of the contents, like "text/markdown"; optional.
 	MIMEType string
+	// Icons stand for the resource in a client's interface; the mod's
+	// when empty.
+	Icons []Icon
 	// Read returns the resource's contents; modgen requires it. Return an
 	// error wrapping ErrResourceNotFound when the resource does not exist
 	// at the moment.
@@ -62,6 +65,9 @@ type ResourceTemplate struct {
 	Description string
 	// MIMEType is the type of the contents; optional.
 	MIMEType string
+	// Icons stand for the template's resources in a client's interface;
+	// the mod's when empty.
+	Icons []Icon
 	// Read returns the contents of the resource at uri, whose variables
 	// are in vars; modgen requires it. An error wrapping
 	// ErrResourceNotFound says no such resource exists.

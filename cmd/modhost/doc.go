@@ -133,9 +133,17 @@
 // stdout the client closed, SIGINT, SIGTERM, SIGHUP or SIGQUIT cancels the calls in flight at
 // once and stops the mods within a second.
 //
+// mcp --icon FILE-OR-URL gives the server an icon (serverInfo's icons):
+// an https URL, or an image file embedded as a data: URI; repeat it for
+// more. None by default: modhost serves many mods, and none of their icons
+// stands for the server; each mod's stand for its own tools, prompts and
+// resources.
+//
 // mcp follows its mods while it serves (--watch=false turns it off): an
 // edit of a --mods source is generated, built and swapped in, and so is a
-// change of ./mods.lock, without a restart. Calls in flight end on the old
+// change of ./mods.lock, without a restart; a --mods source edited
+// without go generate before mcp started is generated and served at once,
+// as dev does. Calls in flight end on the old
 // mod process, new ones go to the new; clients are sent
 // notifications/tools/list_changed (prompts, resources likewise). A change
 // that does not build keeps the old version serving, and stderr says why,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -20,9 +21,11 @@ import (
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpbridge"
+	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/ratelimit"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/internal/telemetry"
+	"github.com/modkit/modkit/manifest"
 )
 
 // runMCP serves the loaded mods' tools over the Model Context Protocol: on
@@ -52,6 +55,12 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 	auditing := addAuditFlags(fs)
 	rateLimit := fs.String("rate-limit", "", "with --http, let each caller (an access token's subject, else an IP address) send at most `N/s` requests a second, in bursts of N; shared by replicas through a Redis --store")
 	watch := fs.Bool("watch", true, "follow the mods: serve an edit of a --mods source, or a change of mods.lock, without a restart (a build that fails keeps the old version serving)")
+	var icons []manifest.Icon
+	fs.Func("icon", "stand for the server in clients (serverInfo's icons) with the image of `FILE-OR-URL`: an https URL, or a PNG, SVG, JPEG or WebP file of at most 64 KiB, embedded; repeat for more (default: none)", func(s string) error {
+		ic, err := serverIcon(s)
+		icons = append(icons, ic)
+		return err
+	})
 	metricsAddr := fs.String("metrics-addr", "", "serve metrics in Prometheus text format at http://`host:port`/metrics (with --http they are also at /metrics there)")
 	if err := parseFlags(fs, args); err != nil {
 		return e.fail(err)
@@ -157,7 +166,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	srv, err := mcpbridge.NewServer(live, &mcpbridge.Options{Agent: e.agent, Workspace: e.workspace, Version: buildVersion(),
-		StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease,
+		Icons: icons, StateKey: stateKey, StateTTL: *stateTTL, TaskStore: store, TaskTTL: *taskTTL, TaskLease: *taskLease,
 		TaskMaxLive: *taskMaxLive, TaskMaxBytes: *taskMaxBytes, Scopes: e.scopes, Audit: auditLog})
 	if err != nil {
 		return e.fail(err)
@@ -195,6 +204,18 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		return e.fail(fmt.Errorf("mcp: %w", err))
 	}
 	return exitOK
+}
+
+// serverIcon is the icon --icon names: an https URL as it is, or a file's
+// image embedded as a data: URI.
+func serverIcon(s string) (manifest.Icon, error) {
+	if strings.HasPrefix(s, "https://") || strings.HasPrefix(s, "http://") {
+		if msg := manifest.CheckIconURL(s); msg != "" {
+			return manifest.Icon{}, errors.New(msg)
+		}
+		return manifest.Icon{Src: s}, nil
+	}
+	return build.FileIcon(s)
 }
 
 // rateLimiter returns the limiter of rate requests a second per caller,

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modlock"
 	"github.com/modkit/modkit/internal/modreload"
 )
@@ -23,14 +25,16 @@ const watchInterval = modreload.DefaultInterval
 // is generated again (as go generate would), a changed mods.lock is
 // resolved again, the mods are loaded afresh and the changed ones built
 // and started; then serve makes the new host serve (registering its
-// lists). A change that fails leaves the old host serving, and stderr
-// says why; until it is mended, no later change is served either (the
-// failed mod would be served broken), and each is reported.
+// lists). A mod of --mods whose generated files were out of date when
+// live's host loaded it (edited without go generate) is served so at once,
+// as modhost dev does. A change that fails leaves the old host serving,
+// and stderr says why; until it is mended, no later change is served
+// either (the failed mod would be served broken), and each is reported.
 func (e *env) followMods(ctx context.Context, live *host.Live, interval time.Duration, serve func(next *host.Host) error) {
 	own := e.ownMods()
 	// pending are the directories changed since the last reload served.
 	var pending []string
-	modreload.Watch(ctx, &modreload.Options{Dirs: own, Files: []string{modlock.FileName}, Interval: interval},
+	modreload.Watch(ctx, &modreload.Options{Dirs: own, Files: []string{modlock.FileName}, Stale: staleMods(live, own), Interval: interval},
 		func(paths []string) {
 			for _, p := range paths {
 				if p != modlock.FileName {
@@ -75,6 +79,18 @@ func (e *env) followMods(ctx context.Context, live *host.Live, interval time.Dur
 			fmt.Fprintf(e.stderr, "modhost: reloaded %s\n", what)
 			pending = nil
 		})
+}
+
+// staleMods returns the mods among own whose generated files live's host
+// found out of date.
+func staleMods(live *host.Live, own []string) []string {
+	var stale []string
+	for _, e := range live.Unavailable() {
+		if errors.Is(e, freshness.ErrStale) && slices.Contains(own, e.Dir) {
+			stale = append(stale, e.Dir)
+		}
+	}
+	return stale
 }
 
 // ownMods returns the mods given by --mods: those not installed from

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -323,20 +324,7 @@ func testMCPFollowsLock(t *testing.T, prepared preparedGreet) {
 	cmd.Dir = work
 	// Offline, from the module cache modhost get filled.
 	cmd.Env = append(cmd.Env, "GOMODCACHE="+prepared.modCache, "MODKIT_CACHE="+prepared.cache, "GOPROXY=off", "GOSUMDB=off", "GOFLAGS=-mod=mod")
-	var stderr strings.Builder
-	var stderrMu sync.Mutex
-	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
-		stderrMu.Lock()
-		defer stderrMu.Unlock()
-		return stderr.Write(p)
-	})
-	t.Cleanup(func() {
-		if t.Failed() {
-			stderrMu.Lock()
-			t.Logf("modhost's stderr:\n%s", stderr.String())
-			stderrMu.Unlock()
-		}
-	})
+	logStderr(t, cmd, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	changed := make(chan struct{}, 10)
@@ -405,3 +393,74 @@ func testMCPFollowsLock(t *testing.T, prepared preparedGreet) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestMCPServesStaleAtStart starts modhost mcp on a mod edited without go
+// generate: it is generated and served at once, as modhost dev does.
+func TestMCPServesStaleAtStart(t *testing.T) {
+	t.Parallel()
+	dir := testenv.ModuleDir(t)
+	src := filepath.Join(dir, "livey.go")
+	if err := os.WriteFile(src, []byte(liveySource("v1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if ps := modreload.Generate(dir); len(ps) > 0 {
+		t.Fatalf("generate v1: %v", ps)
+	}
+	if err := os.WriteFile(src, []byte(liveySource("v2")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := modhostCommand(t, "mcp")
+	cmd.Env = append(cmd.Env, "MODHOST_MODS="+dir)
+	reloaded := make(chan struct{})
+	logStderr(t, cmd, func(all string) {
+		if strings.Contains(all, "modhost: reloaded "+dir) {
+			select {
+			case <-reloaded:
+			default:
+				close(reloaded)
+			}
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	defer cs.Close()
+	select {
+	case <-reloaded:
+	case <-ctx.Done():
+		t.Fatal("modhost never said it reloaded the stale mod")
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "livey_echo", Arguments: map[string]any{"text": "a"}})
+	if err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("livey_echo: got %+v, %v", res, err)
+	}
+	if got := res.Content[0].(*mcp.TextContent).Text; got != "v2 a" {
+		t.Errorf("livey_echo: got %q, want v2 a, from the source as edited", got)
+	}
+}
+
+// logStderr keeps cmd's stderr, logs it when the test fails, and calls
+// seen (unless nil) with all of it after each write.
+func logStderr(t *testing.T, cmd *exec.Cmd, seen func(all string)) {
+	var stderr strings.Builder
+	var mu sync.Mutex
+	cmd.Stderr = writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		stderr.Write(p)
+		if seen != nil {
+			seen(stderr.String())
+		}
+		return len(p), nil
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			mu.Lock()
+			t.Logf("modhost's stderr:\n%s", stderr.String())
+			mu.Unlock()
+		}
+	})
+}

@@ -31,7 +31,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/dependencies",
-  "sourceHash": "sha256:b4b55c92ea295d1f762a219c8930a2b3d2b14915b427f0c7c9cea8180e070c83",
+  "sourceHash": "sha256:8e940b990d69702766d290bcdcd8f1ef065c2e35cc512acb7b938bdfdf81c088",
   "tools": [
     {
       "name": "dependencies_inspect",

@@ -44,9 +44,11 @@ var noteResource = sdk.ResourceTemplate{
 	Title:       "A note",
 	Description: "The text of a .md or .txt file of the workspace; {path} is its slash path relative to the workspace root, percent-encoded: notes%2Ffindings.md.",
 	MIMEType:    "text/markdown",
-	Read:        readNote,
-	Complete:    completeNote,
-	Scopes:      []string{"notes.read"},
+	// A note's own icon; the index and the prompt show the mod's.
+	Icons:    []sdk.Icon{{File: "note.svg", Sizes: []string{"any"}}},
+	Read:     readNote,
+	Complete: completeNote,
+	Scopes:   []string{"notes.read"},
 }
 
 // noteURI is the URI of the note at the slash path name.

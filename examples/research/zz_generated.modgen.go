@@ -32,7 +32,7 @@ const modkitManifest = `{
     }
   ],
   "goPackage": "github.com/modkit/modkit/examples/research",
-  "sourceHash": "sha256:06ebd57579e5bbc47e338ea7735ecb5e9d6df0c61eeef33d0ab50eba1bdc3978",
+  "sourceHash": "sha256:4f82a275e66f9d2a52807736a0f107c92a4015057c062f0d4259e6eb259b9cb8",
   "tools": [
     {
       "name": "research_word_count",
@@ -323,6 +323,15 @@ const modkitManifest = `{
       "completes": true,
       "scopes": [
         "notes.read"
+      ],
+      "icons": [
+        {
+          "src": "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHZpZXdCb3g9IjAgMCAyNCAyNCIgd2lkdGg9IjI0IiBoZWlnaHQ9IjI0Ij48cGF0aCBkPSJNNSAzaDEwbDQgNHYxNEg1eiIgZmlsbD0iI2ZlZjNjNyIgc3Ryb2tlPSIjYjQ1MzA5IiBzdHJva2Utd2lkdGg9IjEuNSIgc3Ryb2tlLWxpbmVqb2luPSJyb3VuZCIvPjxwYXRoIGQ9Ik04IDExaDhNOCAxNWg4TTggN2g1IiBzdHJva2U9IiNiNDUzMDkiIHN0cm9rZS13aWR0aD0iMS41IiBzdHJva2UtbGluZWNhcD0icm91bmQiLz48L3N2Zz4K",
+          "mimeType": "image/svg+xml",
+          "sizes": [
+            "any"
+          ]
+        }
       ]
     }
   ],

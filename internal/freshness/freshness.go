@@ -30,12 +30,15 @@ var ErrStale = errors.New("generated files are out of date")
 var ErrNoGoFiles = errors.New("no Go files")
 
 // Files returns "sha256:<hex>" over the given Go files, leaving out
-// GeneratedFile: for each file in base-name order, its base name, a NUL
-// byte, its content as gofmt formats it and a NUL byte. Unreadable files
-// are skipped.
+// GeneratedFile, and the images beside them (IsImage: a mod's icons,
+// which the manifest embeds): for each file in base-name order, its base
+// name, a NUL byte, its content (a Go file's as gofmt formats it) and a
+// NUL byte. Unreadable files are skipped.
 func Files(paths []string) string {
 	var files []file
+	dirs := map[string]bool{}
 	for _, f := range paths {
+		dirs[filepath.Dir(f)] = true
 		if filepath.Base(f) == GeneratedFile {
 			continue
 		}
@@ -43,7 +46,27 @@ func Files(paths []string) string {
 			files = append(files, file{filepath.Base(f), data})
 		}
 	}
+	for dir := range dirs {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !e.IsDir() && IsImage(e.Name()) {
+				if data, err := os.ReadFile(filepath.Join(dir, e.Name())); err == nil {
+					files = append(files, file{e.Name(), data})
+				}
+			}
+		}
+	}
 	return hash(files)
+}
+
+// IsImage reports whether a file of a mod's directory is an image its
+// source hash covers, by its name: .png, .svg, .jpg, .jpeg or .webp.
+func IsImage(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".png", ".svg", ".jpg", ".jpeg", ".webp":
+		return true
+	}
+	return false
 }
 
 // file is a Go file's base name and content.
@@ -59,7 +82,11 @@ func hash(files []file) string {
 	for _, f := range files {
 		h.Write([]byte(f.name))
 		h.Write([]byte{0})
-		h.Write(formatted(f.data))
+		if strings.HasSuffix(f.name, ".go") {
+			h.Write(formatted(f.data))
+		} else {
+			h.Write(f.data)
+		}
 		h.Write([]byte{0})
 	}
 	return "sha256:" + hex.EncodeToString(h.Sum(nil))
@@ -76,8 +103,8 @@ func formatted(data []byte) []byte {
 }
 
 // Dir returns the [Files] hash of the package in dir: its Go files that
-// match the default build context, without tests. It returns ErrNoGoFiles
-// when there are none besides GeneratedFile.
+// match the default build context, without tests, and its images. It
+// returns ErrNoGoFiles when there are no Go files besides GeneratedFile.
 //
 // Answers are kept by directory with the size and modification time of
 // each Go file, and reused while those stay the same, as the go command's
@@ -100,10 +127,15 @@ func Dir(dir string) (string, error) {
 		return c.(*dirAnswer).hash, nil
 	}
 	var files []file
+	goFiles := 0
 	for _, st := range stamps {
 		name := st.name
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {
+			continue
+		}
+		if IsImage(name) {
+			files = append(files, file{name, data})
 			continue
 		}
 		if constrained(name, data) {
@@ -112,8 +144,9 @@ func Dir(dir string) (string, error) {
 			}
 		}
 		files = append(files, file{name, data})
+		goFiles++
 	}
-	if len(files) == 0 {
+	if goFiles == 0 {
 		return "", ErrNoGoFiles
 	}
 	h := hash(files)
@@ -145,7 +178,7 @@ type stamp struct {
 }
 
 // goFileStamps returns the stamps of the Go files Dir hashes, before build
-// constraints, in name order; settled reports that every one is older than
+// constraints, and of its images, in name order; settled reports that every one is older than
 // settle. A symbolic link, or a file that cannot be examined, makes the
 // answer unsettled.
 func goFileStamps(entries []os.DirEntry) (stamps []stamp, settled bool) {
@@ -153,7 +186,8 @@ func goFileStamps(entries []os.DirEntry) (stamps []stamp, settled bool) {
 	now := time.Now()
 	for _, e := range entries {
 		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || name == GeneratedFile {
+		goFile := strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && name != GeneratedFile
+		if e.IsDir() || !goFile && !IsImage(name) {
 			continue
 		}
 		st := stamp{name: name}

@@ -139,3 +139,42 @@ func TestGofmtKeepsCurrent(t *testing.T) {
 		t.Errorf("after a change: got %v, want %v", err, freshness.ErrStale)
 	}
 }
+
+// An image beside the Go files counts: editing a mod's icon makes it
+// stale, while a directory without images hashes its Go files alone.
+func TestImagesCount(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("m.go", "package m\n")
+	goOnly, err := freshness.Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("icon.svg", "<svg/>")
+	write("notes.txt", "not an image")
+	withIcon, err := freshness.Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if withIcon == goOnly {
+		t.Error("adding icon.svg left the hash as it was")
+	}
+	if want := freshness.Files([]string{filepath.Join(dir, "m.go")}); withIcon != want {
+		t.Errorf("Dir: got %s, want Files' %s", withIcon, want)
+	}
+	write("icon.svg", "<svg></svg>")
+	if err := freshness.Check(dir, "m", withIcon); !errors.Is(err, freshness.ErrStale) {
+		t.Errorf("after editing icon.svg: got %v, want stale", err)
+	}
+	os.Remove(filepath.Join(dir, "icon.svg"))
+	os.Remove(filepath.Join(dir, "m.go"))
+	write("only.png", "\x89PNG")
+	if _, err := freshness.Dir(dir); !errors.Is(err, freshness.ErrNoGoFiles) {
+		t.Errorf("images alone: got %v, want ErrNoGoFiles", err)
+	}
+}

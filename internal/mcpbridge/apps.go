@@ -35,19 +35,17 @@ var appPage string
 
 var appTemplate = template.Must(template.New("app").Parse(appPage))
 
-// addApp makes t an MCP App: mt names its view page, and the page is
-// registered as a resource.
-func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped bool) {
+// addApp registers the view page of t, an MCP App (its tool's _meta
+// names the page: newGeneration), as a resource.
+func (br *bridge) addApp(srv *mcp.Server, t host.Tool) {
 	uri := AppURI(t.Mod, t.Name)
-	mt.Meta = appMeta(uri)
-	br.views[t.Name] = viewTool{Tool: t, wrapped: wrapped}
-	br.apps[uri] = true
 	srv.AddResource(&mcp.Resource{
 		URI:         uri,
 		Name:        t.Name + "_view",
 		Title:       t.Name + " view",
 		Description: "The view of the " + t.Name + " tool of mod " + t.Mod + ", for every phase of a call.",
 		MIMEType:    AppMIMEType,
+		Icons:       mcpIcons(t.Icons),
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		page, err := renderAppPage(t.Name)
 		if err != nil {
@@ -59,6 +57,31 @@ func (br *bridge) addApp(srv *mcp.Server, t host.Tool, mt *mcp.Tool, wrapped boo
 			Text:     page,
 		}}}, nil
 	})
+}
+
+// swapApps follows a change of generation from was (nil at start) to
+// now: it removes the view pages gone, and serves RenderViewTool while
+// some tool has a view.
+func (br *bridge) swapApps(srv *mcp.Server, was, now *generation) {
+	var gone []string
+	hadViews := false
+	if was != nil {
+		hadViews = len(was.views) > 0
+		for uri := range was.apps {
+			if !now.apps[uri] {
+				gone = append(gone, uri)
+			}
+		}
+	}
+	if len(gone) > 0 {
+		srv.RemoveResources(gone...)
+	}
+	switch {
+	case len(now.views) > 0 && !hadViews:
+		srv.AddTool(renderViewTool(), br.renderViewHandler)
+	case len(now.views) == 0 && hadViews:
+		srv.RemoveTools(RenderViewTool)
+	}
 }
 
 // appMeta is the _meta of a tool whose view page is uri: the current key
@@ -153,7 +176,7 @@ func (br *bridge) renderViewHandler(ctx context.Context, req *mcp.CallToolReques
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 		return errorResult("invalid input: " + err.Error()), nil
 	}
-	vt, ok := br.views[in.Tool]
+	vt, ok := br.now().views[in.Tool]
 	if !ok {
 		return errorResult(fmt.Sprintf("invalid input: /tool: %q has no view", in.Tool)), nil
 	}

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -49,6 +49,9 @@ type Options struct {
 	// Name and Version identify the server to clients. Default "modhost"
 	// and "devel".
 	Name, Version string
+	// Icons stand for the server in a client's interface (serverInfo's
+	// icons). Default: none.
+	Icons []manifest.Icon
 	// Logger receives the bridge's own logs. Default: discard.
 	Logger *slog.Logger
 	// StateKey seals the request states of calls that ask their client
@@ -141,19 +144,22 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
-	tools, err := b.Tools(o.Agent)
+	l, err := listsOf(b, o.Agent)
 	if err != nil {
-		return nil, fmt.Errorf("mcp: list tools: %w", err)
+		return nil, err
 	}
-	tools = inMod(tools)
+	tools := l.tools
+	gen, err := newGeneration(l)
+	if err != nil {
+		return nil, err
+	}
 	st, err := newStates(o.StateKey, o.StateTTL)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
-	br := &bridge{backend: b, opts: o, views: map[string]viewTool{}, apps: map[string]bool{}, states: st, scopes: scopesOf(tools), promptScopes: toolScopes{}}
+	br := &bridge{backend: b, opts: o, states: st}
 	tasks := newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
-	br.resourceScopes = resourceScopesOf(fb)
 	sopts := &mcp.ServerOptions{
 		Logger:       o.Logger,
 		Instructions: instructions(b, tools),
@@ -170,7 +176,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 		},
 	}
 	br.featureOptions(fb, sopts)
-	impl := &mcp.Implementation{Name: o.Name, Version: o.Version}
+	impl := &mcp.Implementation{Name: o.Name, Version: o.Version, Icons: mcpIcons(o.Icons)}
 	srv := mcp.NewServer(impl, sopts)
 	srv.AddSendingMiddleware(holdFormAnswer)
 	if o.Audit != nil {
@@ -179,41 +185,12 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 		srv.AddReceivingMiddleware(observe, noteLogLevel)
 	}
 	br.addFeatures(srv, fb)
-	direct := &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
-	for _, t := range tools {
-		mt, wrapped, err := mcpTool(t)
-		if err != nil {
-			return nil, err
-		}
-		if t.HasView {
-			br.addApp(srv, t, mt, wrapped)
-		}
-		handler := br.callHandler(t, wrapped)
-		srv.AddTool(mt, handler)
-		if directTool(t.InputSchema) {
-			direct.handlers[t.Name] = handler
-		}
-		if t.Task != "" {
-			tasks.add(t, wrapped)
-		}
-	}
 	s := &Server{mcp: srv, bridge: br, tasks: tasks}
 	if o.Audit == nil {
-		s.direct = direct
+		s.direct = &directCalls{handlers: map[string]mcp.ToolHandler{}, impl: impl}
 	}
-	if len(br.views) > 0 {
-		if i := slices.IndexFunc(tools, func(t host.Tool) bool { return t.Name == RenderViewTool }); i >= 0 {
-			return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, tools[i].Mod)
-		}
-		srv.AddTool(renderViewTool(), br.renderViewHandler)
-		srv.AddReceivingMiddleware(hideRenderTool)
-	}
-	if len(br.scopes)+len(br.promptScopes) > 0 || br.resourceScopes != nil {
-		srv.AddReceivingMiddleware(br.hideOutOfScope)
-	}
-	if approving := needApproval(tools); len(approving) > 0 {
-		srv.AddReceivingMiddleware(hideApprovalTools(approving))
-	}
+	br.register(srv, s.direct, &lists{}, l, gen)
+	srv.AddReceivingMiddleware(hideRenderTool, br.hideOutOfScope, br.hideApprovalTools)
 	return s, nil
 }
 
@@ -249,19 +226,11 @@ func instructions(b Backend, tools []host.Tool) string {
 type bridge struct {
 	backend Backend
 	opts    Options
-	// views are the tools with a custom view, by name; the map is not
-	// changed after NewServer returns.
-	views map[string]viewTool
-	// apps are the URIs of the views' pages, likewise.
-	apps map[string]bool
+	// gen is what the server serves from the mods beside the SDK's
+	// lists: the views, scopes, approval and task support (reload.go).
+	gen atomic.Pointer[generation]
 	// states seals and opens request states.
 	states *states
-	// scopes are the scopes each tool needs, for those that need any;
-	// promptScopes likewise for prompts.
-	scopes, promptScopes toolScopes
-	// resourceScopes are what each resource and template needs; nil when
-	// none needs any.
-	resourceScopes *ResourceScopes
 }
 
 // viewTool is a tool with a custom view.
@@ -287,11 +256,12 @@ func (br *bridge) session(ss *mcp.ServerSession) sdk.Session {
 // callHandler returns the tools/call handler of one tool.
 func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		if need := br.scopes.missing(t.Name, br.grant(req.Extra)); len(need) > 0 {
+		scopes := br.now().scopes
+		if need := scopes.missing(t.Name, br.grant(req.Extra)); len(need) > 0 {
 			if note := audit.NoteFrom(ctx); note != nil {
 				note.Outcome = audit.Refused
 			}
-			return outOfScopeError(t.Name, t.Scopes), nil
+			return outOfScopeError(t.Name, scopes[t.Name]), nil
 		}
 		input := req.Params.Arguments
 		if string(input) == "null" {

@@ -89,11 +89,9 @@ type HTTPHandler struct {
 	posts     inflight // posted requests in flight, for Drain
 	versions  []string // the protocol revisions served, newest first
 
-	// scopes and promptScopes are what each tool and prompt needs, for
-	// HTTPOptions.Auth.
-	scopes, promptScopes toolScopes
-	// resourceScopes are the bridge's, for HTTPOptions.Auth.
-	resourceScopes *ResourceScopes
+	// bridge says what each tool and prompt needs (its generation's
+	// scopes), for HTTPOptions.Auth.
+	bridge *bridge
 	// audit is the bridge's Options.Audit.
 	audit *audit.Log
 }
@@ -156,7 +154,7 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}
 	calls, abort := context.WithCancel(context.Background())
 	h := &HTTPHandler{srv: srv, opts: o, calls: calls, abort: abort, direct: s.direct, versions: mcp.SupportedProtocolVersions(),
-		tasks: s.tasks, scopes: s.bridge.scopes, promptScopes: s.bridge.promptScopes, resourceScopes: s.bridge.resourceScopes, audit: s.bridge.opts.Audit}
+		tasks: s.tasks, bridge: s.bridge, audit: s.bridge.opts.Audit}
 	h.clock = newSessionClock(o.SessionTimeout, h.closeSession)
 	get := func(*http.Request) *mcp.Server { return srv }
 	// The SDK's own session timeout counts only POST requests, so a client

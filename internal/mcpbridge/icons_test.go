@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -19,13 +21,7 @@ func TestToolIcons(t *testing.T) {
 	t.Parallel()
 	examples := filepath.Join("..", "..", "examples")
 	h := loadHost(t, filepath.Join(examples, "research"), filepath.Join(examples, "dependencies"))
-	image := func(mod, file string) string {
-		data, err := os.ReadFile(filepath.Join(examples, mod, file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
-	}
+	image := func(mod, file string) string { return exampleImage(t, mod, file) }
 	for _, version := range []string{"2025-11-25", "2026-07-28"} {
 		cs := connectVersion(t, h, nil, version)
 		res, err := cs.ListTools(t.Context(), nil)
@@ -71,8 +67,82 @@ func TestToolIcons(t *testing.T) {
 	}
 }
 
-// TestTSIcons lists the example mods' tools over stdio with the official
-// MCP TypeScript client, and checks their icons against its schema.
+// TestFeatureIcons lists the example mods' prompts, resources and
+// resource templates: research's note template has its own icon, the
+// others their mod's.
+func TestFeatureIcons(t *testing.T) {
+	t.Parallel()
+	examples := filepath.Join("..", "..", "examples")
+	h := loadHost(t, filepath.Join(examples, "research"), filepath.Join(examples, "dependencies"))
+	image := func(mod, file string) string { return exampleImage(t, mod, file) }
+	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+		cs := connectVersion(t, h, nil, version)
+		got := map[string][]mcp.Icon{}
+		prompts, err := cs.ListPrompts(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range prompts.Prompts {
+			got["prompt "+p.Name] = p.Icons
+		}
+		resources, err := cs.ListResources(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range resources.Resources {
+			got["resource "+r.URI] = r.Icons
+		}
+		templates, err := cs.ListResourceTemplates(t.Context(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range templates.ResourceTemplates {
+			got["template "+r.URITemplate] = r.Icons
+		}
+		want := map[string]string{
+			"prompt summarize":                 image("research", "icon.svg"),
+			"resource research://notes/index":  image("research", "icon.svg"),
+			"template research://notes/{path}": image("research", "note.svg"),
+		}
+		for what, src := range want {
+			icons, ok := got[what]
+			if !ok {
+				t.Errorf("%s: %s not listed; listed %v", version, what, keys(got))
+				continue
+			}
+			if len(icons) != 1 || icons[0].Source != src || icons[0].MIMEType != "image/svg+xml" {
+				t.Errorf("%s: %s: got icons %+v, want one of src %.60q…", version, what, icons, src)
+			}
+		}
+		for what, icons := range got {
+			if len(icons) == 0 {
+				t.Errorf("%s: %s has no icons, want its own or its mod's", version, what)
+			}
+		}
+	}
+}
+
+// exampleImage is the data: URI of an example mod's SVG file.
+func exampleImage(t *testing.T, mod, file string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "examples", mod, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(data)
+}
+
+func keys[V any](m map[string]V) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+// TestTSIcons lists the example mods' tools, prompts, resources and
+// resource templates over stdio with the official MCP TypeScript client,
+// and checks their icons against its schema.
 func TestTSIcons(t *testing.T) {
 	t.Parallel()
 	dir := nodeTools(t)
@@ -106,8 +176,12 @@ func TestTSIcons(t *testing.T) {
 	if !report.RefusesBad {
 		t.Error("the schema accepted an icon that breaks it: it checks nothing")
 	}
-	if len(report.Tools) == 0 {
-		t.Fatal("no tools listed")
+	kinds := map[string]bool{}
+	for _, item := range report.Tools {
+		kinds[strings.Fields(item.Name)[0]] = true
+	}
+	if len(kinds) != 4 {
+		t.Fatalf("listed %v, want tools, prompts, resources and templates", kinds)
 	}
 	for _, tool := range report.Tools {
 		if len(tool.Icons) == 0 {

@@ -15,16 +15,14 @@ import (
 
 // addPrompt serves a slash command as the prompt of the same name.
 func (br *bridge) addPrompt(srv *mcp.Server, fb FeatureBackend, p host.Prompt) {
-	mp := &mcp.Prompt{Name: p.ID, Title: p.Title, Description: p.Description}
+	mp := &mcp.Prompt{Name: p.ID, Title: p.Title, Description: p.Description, Icons: mcpIcons(p.Icons)}
 	for _, a := range p.Arguments {
 		mp.Arguments = append(mp.Arguments, &mcp.PromptArgument{Name: a.Name, Description: a.Description, Required: a.Required})
 	}
-	if len(p.Scopes) > 0 {
-		br.promptScopes[p.ID] = p.Scopes
-	}
 	srv.AddPrompt(mp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		if need := br.promptScopes.missing(p.ID, br.grant(req.Extra)); len(need) > 0 {
-			return nil, outOfScopePrompt(p.ID, p.Scopes)
+		scopes := br.now().promptScopes
+		if need := scopes.missing(p.ID, br.grant(req.Extra)); len(need) > 0 {
+			return nil, outOfScopePrompt(p.ID, scopes[p.ID])
 		}
 		// The prompt's questions go as a tool call's, their state bound to
 		// the prompt and its arguments.

@@ -267,37 +267,27 @@ func fits(kind host.QuestionKind, resp mcp.InputResponse) error {
 	return fmt.Errorf("the question asked for %s", what)
 }
 
-// needApproval are the names of the tools whose calls may need a person's
-// approval.
-func needApproval(tools []host.Tool) map[string]bool {
-	names := map[string]bool{}
-	for _, t := range tools {
-		if t.Approval != nil {
-			names[t.Name] = true
-		}
-	}
-	return names
-}
-
 // hideApprovalTools is middleware that lists the tools that need approval
-// only to clients that declare form elicitation: to any other, every call
-// of theirs that needs approval would be refused.
-func hideApprovalTools(approving map[string]bool) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			res, err := next(ctx, method, req)
-			lr, ok := res.(*mcp.ListToolsResult)
-			if err != nil || !ok {
-				return res, err
-			}
-			if r, ok := req.(*mcp.ListToolsRequest); ok {
-				if c := r.ClientCapabilities(); c != nil && formElicitation(c.Elicitation) {
-					return res, nil
-				}
-			}
-			filtered := *lr
-			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return approving[t.Name] })
-			return &filtered, nil
+// (generation.approving) only to clients that declare form elicitation:
+// to any other, every call of theirs that needs approval would be refused.
+func (br *bridge) hideApprovalTools(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		lr, ok := res.(*mcp.ListToolsResult)
+		if err != nil || !ok {
+			return res, err
 		}
+		approving := br.now().approving
+		if len(approving) == 0 {
+			return res, nil
+		}
+		if r, ok := req.(*mcp.ListToolsRequest); ok {
+			if c := r.ClientCapabilities(); c != nil && formElicitation(c.Elicitation) {
+				return res, nil
+			}
+		}
+		filtered := *lr
+		filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return approving[t.Name] })
+		return &filtered, nil
 	}
 }

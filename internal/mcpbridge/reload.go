@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -15,10 +14,9 @@ import (
 // swapping in a host loaded afresh), Reload registers the tools, prompts,
 // resources and templates again, removes those gone, and the SDK sends
 // each session notifications/tools/list_changed (prompts, resources
-// likewise), which the capabilities announce. What NewServer decided
-// once for the whole server (the views' pages, scopes, approval, tasks)
-// does not change while serving: a change to a tool or prompt that has
-// any of them needs a restart.
+// likewise), which the capabilities announce. What the server decides
+// from the tools beyond the SDK's lists (the views and their pages,
+// scopes, approval, task support) is one generation, replaced whole.
 
 var _ FeatureBackend = (*host.Live)(nil)
 
@@ -44,9 +42,10 @@ func listsOf(b Backend, agent string) (*lists, error) {
 }
 
 // Reload serves next's lists from s: it checks that s can serve them
-// live, calls swap, which makes s's backend serve next's mods, then
-// registers what changed. When the check fails, swap is not called and s
-// serves on as it was. Reloads of one server take turns.
+// (each changed tool converts, no tool takes a reserved name), calls
+// swap, which makes s's backend serve next's mods, then registers what
+// changed. When the check fails, swap is not called and s serves on as it
+// was. Reloads of one server take turns.
 func (s *Server) Reload(next Backend, swap func() error) error {
 	s.reloading.Lock()
 	defer s.reloading.Unlock()
@@ -59,51 +58,88 @@ func (s *Server) Reload(next Backend, swap func() error) error {
 	if err != nil {
 		return err
 	}
-	if err := liveChange(old, now); err != nil {
+	gen, err := newGeneration(now)
+	if err != nil {
 		return err
-	}
-	for _, name := range changedNames(old.tools, now.tools, toolName) {
-		if t, ok := find(now.tools, name, toolName); ok {
-			if _, _, err := mcpTool(t); err != nil {
-				return err // as NewServer refuses it
-			}
-		}
 	}
 	if err := swap(); err != nil {
 		return err
 	}
-	return br.register(s.mcp, s.direct, old, now)
-}
-
-// fixedAtStart reports whether a tool has what NewServer decides once:
-// a view, scopes, approval, task support.
-func fixedAtStart(t host.Tool) bool {
-	return t.HasView || len(t.Scopes) > 0 || t.Approval != nil || t.Task != "" || t.Name == RenderViewTool
-}
-
-// liveChange says why srv cannot serve the change from old to now live,
-// or nil.
-func liveChange(old, now *lists) error {
-	var fixed []string
-	for _, name := range changedNames(old.tools, now.tools, func(t host.Tool) string { return t.Name }) {
-		if t, ok := find(old.tools, name, toolName); ok && fixedAtStart(t) {
-			fixed = append(fixed, "tool "+name)
-		} else if t, ok := find(now.tools, name, toolName); ok && fixedAtStart(t) {
-			fixed = append(fixed, "tool "+name)
-		}
-	}
-	for _, name := range changedNames(old.prompts, now.prompts, func(p host.Prompt) string { return p.ID }) {
-		if p, ok := find(old.prompts, name, promptID); ok && len(p.Scopes) > 0 {
-			fixed = append(fixed, "prompt "+name)
-		} else if p, ok := find(now.prompts, name, promptID); ok && len(p.Scopes) > 0 {
-			fixed = append(fixed, "prompt "+name)
-		}
-	}
-	if len(fixed) > 0 {
-		return fmt.Errorf("mcp: reload: %s changed, and a view, scopes, approval or task support is served as it was at start: restart modhost to serve the change", strings.Join(fixed, ", "))
-	}
+	br.register(s.mcp, s.direct, old, now, gen)
 	return nil
 }
+
+// generation is what a server serves from one version of its mods beside
+// the SDK's lists: built whole from the lists, never changed, replaced by
+// Reload. A request reads it once (bridge.now).
+type generation struct {
+	// tools are the tools served, converted, by name.
+	tools map[string]servedTool
+	// views are the tools with a custom view; apps the URIs of their pages.
+	views map[string]viewTool
+	apps  map[string]bool
+	// scopes are the scopes each tool needs, for those that need any;
+	// promptScopes likewise for prompts.
+	scopes, promptScopes toolScopes
+	// approving are the tools whose calls may need a person's approval.
+	approving map[string]bool
+	// tasks are the tools that support tasks.
+	tasks map[string]taskTool
+	// resourceScopes are what each resource and template needs; nil when
+	// none needs any.
+	resourceScopes *ResourceScopes
+}
+
+// servedTool is a tool as MCP lists it.
+type servedTool struct {
+	host.Tool
+	mt      *mcp.Tool
+	wrapped bool
+}
+
+// newGeneration converts l's tools and derives the rest; it fails as
+// NewServer does on a tool MCP cannot carry or a reserved name.
+func newGeneration(l *lists) (*generation, error) {
+	g := &generation{tools: map[string]servedTool{}, views: map[string]viewTool{}, apps: map[string]bool{},
+		scopes: toolScopes{}, promptScopes: toolScopes{}, approving: map[string]bool{}, tasks: map[string]taskTool{}}
+	for _, t := range l.tools {
+		mt, wrapped, err := mcpTool(t)
+		if err != nil {
+			return nil, err
+		}
+		if t.HasView {
+			uri := AppURI(t.Mod, t.Name)
+			mt.Meta = appMeta(uri)
+			g.views[t.Name] = viewTool{Tool: t, wrapped: wrapped}
+			g.apps[uri] = true
+		}
+		if len(t.Scopes) > 0 {
+			g.scopes[t.Name] = t.Scopes
+		}
+		if t.Approval != nil {
+			g.approving[t.Name] = true
+		}
+		if t.Task != "" {
+			g.tasks[t.Name] = taskTool{Tool: t, wrapped: wrapped}
+		}
+		g.tools[t.Name] = servedTool{Tool: t, mt: mt, wrapped: wrapped}
+	}
+	if _, ok := g.tools[RenderViewTool]; ok && len(g.views) > 0 {
+		return nil, fmt.Errorf("mcp: tool %s of mod %s: the name is reserved for MCP Apps views", RenderViewTool, g.tools[RenderViewTool].Mod)
+	}
+	for _, p := range l.prompts {
+		if len(p.Scopes) > 0 {
+			g.promptScopes[p.ID] = p.Scopes
+		}
+	}
+	if rs := NewResourceScopes(l.resources, l.templates); rs.any {
+		g.resourceScopes = rs
+	}
+	return g, nil
+}
+
+// now returns the generation served.
+func (br *bridge) now() *generation { return br.gen.Load() }
 
 func toolName(t host.Tool) string        { return t.Name }
 func promptID(p host.Prompt) string      { return p.ID }
@@ -139,24 +175,26 @@ func changedNames[T any](old, now []T, nameOf func(T) string) []string {
 	return out
 }
 
-// register registers on srv (and its direct path, if any) what changed from old to now: liveChange
-// allowed it, and every changed tool converts (mcpTool).
-func (br *bridge) register(srv *mcp.Server, direct *directCalls, old, now *lists) error {
+// register makes srv (and its direct path, if any) serve gen, built
+// from now, where it served old. The generation is served first, then the
+// SDK's lists change: a request between the two meets the new scopes and
+// the new approval rules, never a tool listed without them.
+func (br *bridge) register(srv *mcp.Server, direct *directCalls, old, now *lists, gen *generation) {
+	was := br.gen.Swap(gen)
 	var gone []string
 	for _, name := range changedNames(old.tools, now.tools, toolName) {
-		t, ok := find(now.tools, name, toolName)
+		st, ok := gen.tools[name]
 		if !ok {
 			gone = append(gone, name)
 			continue
 		}
-		mt, wrapped, err := mcpTool(t)
-		if err != nil {
-			return err
-		}
-		handler := br.callHandler(t, wrapped)
-		srv.AddTool(mt, handler)
+		handler := br.callHandler(st.Tool, st.wrapped)
+		srv.AddTool(st.mt, handler)
 		if direct != nil {
-			direct.set(name, handler, directTool(t.InputSchema))
+			direct.set(name, handler, directTool(st.InputSchema))
+		}
+		if st.HasView {
+			br.addApp(srv, st.Tool)
 		}
 	}
 	if len(gone) > 0 {
@@ -167,18 +205,18 @@ func (br *bridge) register(srv *mcp.Server, direct *directCalls, old, now *lists
 			direct.set(name, nil, false)
 		}
 	}
+	br.swapApps(srv, was, gen)
 	fb, _ := br.backend.(FeatureBackend)
 	if fb == nil {
-		return nil
+		return
 	}
 	update(old.prompts, now.prompts, promptID, func(p host.Prompt) { br.addPrompt(srv, fb, p) }, srv.RemovePrompts)
 	update(old.resources, now.resources, resourceURI, func(r host.Resource) {
-		srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}, br.readHandler(fb))
+		srv.AddResource(mcpResource(r), br.readHandler(fb))
 	}, srv.RemoveResources)
 	update(old.templates, now.templates, templateURI, func(t host.ResourceTemplate) {
-		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}, br.readHandler(fb))
+		srv.AddResourceTemplate(mcpTemplate(t), br.readHandler(fb))
 	}, srv.RemoveResourceTemplates)
-	return nil
 }
 
 // update adds the items of now that are new or changed from old, and

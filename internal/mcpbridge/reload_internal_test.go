@@ -172,21 +172,39 @@ func TestReload(t *testing.T) {
 		t.Errorf("call of the added t_b: got %+v, %v", res, err)
 	}
 
+	// A tool that needs approval, added live, is hidden from this client,
+	// which cannot be asked (it declares no form elicitation).
 	approving := describedTool("t_d", "D.")
 	approving.Approval = &manifest.Approval{When: manifest.ApprovalAlways}
-	refused := fakeTools(describedTool("t_a", "A two."), describedTool("t_b", "B."), approving)
+	withApproval := fakeTools(describedTool("t_a", "A two."), describedTool("t_b", "B."), approving)
+	if err := srv.Reload(withApproval, func() error { b.mu.Lock(); b.cur = withApproval; b.mu.Unlock(); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	<-changed
+	if got, want := list(), "t_a: A two.; t_b: B."; got != want {
+		t.Errorf("after t_d came with approval: got %q, want %q", got, want)
+	}
+	if !srv.bridge.now().approving["t_d"] {
+		t.Error("the generation served does not say t_d needs approval")
+	}
+	if names := changedNames(next.tools, withApproval.tools, toolName); !slices.Equal(names, []string{"t_d"}) {
+		t.Errorf("changedNames: got %v, want [t_d]", names)
+	}
+
+	// A tool with a reserved name beside a view is refused before the
+	// swap, and the server serves on as it was.
+	viewed := describedTool("t_v", "V.")
+	viewed.HasView = true
+	refused := fakeTools(describedTool("t_a", "A two."), describedTool(RenderViewTool, "R."), viewed)
 	err = srv.Reload(refused, func() error {
 		t.Error("Reload swapped a change it refused")
 		return nil
 	})
-	if err == nil || !strings.Contains(err.Error(), "tool t_d changed") || !strings.Contains(err.Error(), "restart modhost") {
-		t.Errorf("a tool with approval added: got %v, want a refusal naming t_d", err)
+	if err == nil || !strings.Contains(err.Error(), "reserved") {
+		t.Errorf("a tool named %s beside a view: got %v, want a refusal", RenderViewTool, err)
 	}
 	if got, want := list(), "t_a: A two.; t_b: B."; got != want {
 		t.Errorf("after a refused Reload: got %q, want %q", got, want)
-	}
-	if names := changedNames(next.tools, refused.tools, toolName); !slices.Equal(names, []string{"t_d"}) {
-		t.Errorf("changedNames: got %v, want [t_d]", names)
 	}
 }
 

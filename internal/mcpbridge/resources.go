@@ -48,18 +48,20 @@ func (br *bridge) featureOptions(fb FeatureBackend, opts *mcp.ServerOptions) {
 	}
 	if len(fb.Resources()) > 0 || len(fb.ResourceTemplates()) > 0 {
 		opts.Capabilities.Resources = &mcp.ResourceCapabilities{ListChanged: true}
-		opts.SubscribeHandler = func(ctx context.Context, req *mcp.SubscribeRequest) error {
-			uri := req.Params.URI
-			if _, ok := br.apps[uri]; ok {
-				return nil // a view page never changes while served
-			}
-			if err := br.checkResourceScope(uri, req.Extra); err != nil {
-				return err
-			}
-			return readError(fb.SubscribeResource(ctx, uri), uri)
-		}
-		opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	}
+	// Resources may come with a reload: the SDK announces the capability
+	// and subscriptions once the server has some.
+	opts.SubscribeHandler = func(ctx context.Context, req *mcp.SubscribeRequest) error {
+		uri := req.Params.URI
+		if br.now().apps[uri] {
+			return nil // a view page never changes while served
+		}
+		if err := br.checkResourceScope(uri, req.Extra); err != nil {
+			return err
+		}
+		return readError(fb.SubscribeResource(ctx, uri), uri)
+	}
+	opts.UnsubscribeHandler = func(context.Context, *mcp.UnsubscribeRequest) error { return nil }
 	if len(fb.Prompts()) > 0 {
 		opts.Capabilities.Prompts = &mcp.PromptCapabilities{ListChanged: true}
 	}
@@ -84,29 +86,29 @@ func completes(fb FeatureBackend) bool {
 	return false
 }
 
-// addFeatures registers the backend's resources, templates and prompts,
-// and forwards the mods' resource updates to subscribed clients.
+// addFeatures forwards the mods' resource updates to subscribed clients
+// (register registers the resources, templates and prompts).
 func (br *bridge) addFeatures(srv *mcp.Server, fb FeatureBackend) {
 	if fb == nil {
 		return
 	}
-	for _, r := range fb.Resources() {
-		srv.AddResource(&mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType}, br.readHandler(fb))
-	}
-	for _, t := range fb.ResourceTemplates() {
-		srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType}, br.readHandler(fb))
-	}
-	for _, p := range fb.Prompts() {
-		br.addPrompt(srv, fb, p)
-	}
-	if len(fb.Resources()) > 0 || len(fb.ResourceTemplates()) > 0 {
-		fb.OnResourceUpdated(func(u host.ResourceUpdate) {
-			if err := srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: u.URI}); err != nil {
-				br.opts.Logger.Debug("mcp: resource updated notification", "uri", u.URI, "err", err)
-			}
-		})
-		srv.AddReceivingMiddleware(notFoundCode)
-	}
+	// Resources may come with a reload: the server listens from the start.
+	fb.OnResourceUpdated(func(u host.ResourceUpdate) {
+		if err := srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: u.URI}); err != nil {
+			br.opts.Logger.Debug("mcp: resource updated notification", "uri", u.URI, "err", err)
+		}
+	})
+	srv.AddReceivingMiddleware(notFoundCode)
+}
+
+// mcpResource is a mod's resource as MCP lists it.
+func mcpResource(r host.Resource) *mcp.Resource {
+	return &mcp.Resource{URI: r.URI, Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Icons: mcpIcons(r.Icons)}
+}
+
+// mcpTemplate is a mod's resource template as MCP lists it.
+func mcpTemplate(t host.ResourceTemplate) *mcp.ResourceTemplate {
+	return &mcp.ResourceTemplate{URITemplate: t.URITemplate, Name: t.Name, Title: t.Title, Description: t.Description, MIMEType: t.MIMEType, Icons: mcpIcons(t.Icons)}
 }
 
 // readHandler reads a resource of a mod through the host.

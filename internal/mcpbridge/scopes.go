@@ -101,18 +101,6 @@ func (rs *ResourceScopes) template(uriTemplate string) []string {
 	return nil
 }
 
-// resourceScopesOf returns fb's resource scopes; nil for none.
-func resourceScopesOf(fb FeatureBackend) *ResourceScopes {
-	if fb == nil {
-		return nil
-	}
-	rs := NewResourceScopes(fb.Resources(), fb.ResourceTemplates())
-	if !rs.any {
-		return nil
-	}
-	return rs
-}
-
 // MissingScopes returns the scopes of need that granted lacks; granted
 // nil holds every scope.
 func MissingScopes(granted, need []string) []string {
@@ -143,7 +131,7 @@ func outOfScope(what string, need []string) error {
 // checkResourceScope refuses a read of uri whose scopes the request does
 // not hold.
 func (br *bridge) checkResourceScope(uri string, extra *mcp.RequestExtra) error {
-	need := br.resourceScopes.Need(uri)
+	need := br.now().resourceScopes.Need(uri)
 	if len(MissingScopes(br.grant(extra), need)) > 0 {
 		return outOfScopeResource(uri, need)
 	}
@@ -153,16 +141,6 @@ func (br *bridge) checkResourceScope(uri string, extra *mcp.RequestExtra) error 
 // toolScopes are the scopes each tool (or prompt) needs, by name, for
 // those that need any.
 type toolScopes map[string][]string
-
-func scopesOf(tools []host.Tool) toolScopes {
-	s := toolScopes{}
-	for _, t := range tools {
-		if len(t.Scopes) > 0 {
-			s[t.Name] = t.Scopes
-		}
-	}
-	return s
-}
 
 // grant returns the scopes a request holds: its access token's, or the
 // local user's (Options.Scopes), where nil means every scope.
@@ -194,37 +172,38 @@ func outOfScopeError(tool string, need []string) *mcp.CallToolResult {
 	return errorResult("insufficient scope: tool " + tool + " needs the scopes " + strings.Join(need, " "))
 }
 
-// hideOutOfScope hides from tools/list and prompts/list the tools and
-// prompts whose scopes the request does not hold.
+// hideOutOfScope hides from the lists of tools, prompts, resources and
+// templates those whose scopes the request does not hold.
 func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return res, err
 		}
+		gen := br.now()
 		granted := br.grant(req.GetExtra())
-		if granted == nil {
+		if granted == nil || (len(gen.scopes)+len(gen.promptScopes) == 0 && gen.resourceScopes == nil) {
 			return res, nil
 		}
 		switch lr := res.(type) {
 		case *mcp.ListToolsResult:
 			filtered := *lr
-			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(br.scopes.missing(t.Name, granted)) > 0 })
+			filtered.Tools = slices.DeleteFunc(slices.Clone(lr.Tools), func(t *mcp.Tool) bool { return len(gen.scopes.missing(t.Name, granted)) > 0 })
 			return &filtered, nil
 		case *mcp.ListPromptsResult:
 			filtered := *lr
-			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(br.promptScopes.missing(p.Name, granted)) > 0 })
+			filtered.Prompts = slices.DeleteFunc(slices.Clone(lr.Prompts), func(p *mcp.Prompt) bool { return len(gen.promptScopes.missing(p.Name, granted)) > 0 })
 			return &filtered, nil
 		case *mcp.ListResourcesResult:
 			filtered := *lr
 			filtered.Resources = slices.DeleteFunc(slices.Clone(lr.Resources), func(r *mcp.Resource) bool {
-				return len(MissingScopes(granted, br.resourceScopes.Need(r.URI))) > 0
+				return len(MissingScopes(granted, gen.resourceScopes.Need(r.URI))) > 0
 			})
 			return &filtered, nil
 		case *mcp.ListResourceTemplatesResult:
 			filtered := *lr
 			filtered.ResourceTemplates = slices.DeleteFunc(slices.Clone(lr.ResourceTemplates), func(t *mcp.ResourceTemplate) bool {
-				return len(MissingScopes(granted, br.resourceScopes.template(t.URITemplate))) > 0
+				return len(MissingScopes(granted, gen.resourceScopes.template(t.URITemplate))) > 0
 			})
 			return &filtered, nil
 		}
@@ -237,7 +216,11 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 // insufficient_scope, and returns the message it refused, or nil.
 func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) *httpMessage {
 	p := mcpauth.PrincipalFrom(req.Context())
-	if p == nil || (len(h.scopes)+len(h.promptScopes) == 0 && h.resourceScopes == nil) {
+	if p == nil {
+		return nil
+	}
+	gen := h.bridge.now()
+	if len(gen.scopes)+len(gen.promptScopes) == 0 && gen.resourceScopes == nil {
 		return nil
 	}
 	calls := []*httpMessage{m}
@@ -268,13 +251,13 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 		switch c.Method {
 		case "tools/call":
 			json.Unmarshal(raw, &params)
-			need, what = h.scopes[params.Name], "tool "+params.Name
+			need, what = gen.scopes[params.Name], "tool "+params.Name
 		case "prompts/get":
 			json.Unmarshal(raw, &params)
-			need, what = h.promptScopes[params.Name], "prompt "+params.Name
+			need, what = gen.promptScopes[params.Name], "prompt "+params.Name
 		case "resources/read", "resources/subscribe":
 			json.Unmarshal(raw, &params)
-			need, what = h.resourceScopes.Need(params.URI), "resource "+params.URI
+			need, what = gen.resourceScopes.Need(params.URI), "resource "+params.URI
 		default:
 			continue
 		}

@@ -58,7 +58,6 @@ type taskRunner struct {
 	lease   time.Duration
 	quota   *taskQuota
 	hold    time.Duration // taskGetHold; tests change it
-	tools   map[string]taskTool
 
 	ctx  context.Context // cancelled when the runner stops
 	stop context.CancelFunc
@@ -90,8 +89,8 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 		store = taskstore.NewMemory()
 	}
 	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
-		quota: newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
-		tools: map[string]taskTool{}, running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
+		quota:   newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
+		running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
 	}
@@ -119,9 +118,11 @@ func newID() string {
 	return hex.EncodeToString(b)
 }
 
-// add lists t, which declares task support.
-func (tr *taskRunner) add(t host.Tool, wrapped bool) {
-	tr.tools[t.Name] = taskTool{Tool: t, wrapped: wrapped}
+// tool returns the tool named name if it supports tasks, as the server
+// serves it now.
+func (tr *taskRunner) tool(name string) (taskTool, bool) {
+	t, ok := tr.br.now().tasks[name]
+	return t, ok
 }
 
 // cancelled cancels the run of task id, if it runs here.
@@ -856,7 +857,7 @@ func (tr *taskRunner) awaitChange(ctx context.Context, w *watcher, t *taskstore.
 // orphaned handles a working task whose replica stopped renewing its
 // lease: an idempotent one is run again here, any other fails.
 func (tr *taskRunner) orphaned(ctx context.Context, t *taskstore.Task) (*taskstore.Task, error) {
-	tool, known := tr.tools[t.Tool]
+	tool, known := tr.tool(t.Tool)
 	rerun := t.Idempotent && known && !tr.draining.Load()
 	after, err := tr.store.Update(ctx, t.ID, func(t *taskstore.Task) error {
 		if t.Status != taskstore.Working || !time.Now().After(t.LeaseUntil) {
@@ -969,7 +970,7 @@ func (tr *taskRunner) update(ctx context.Context, p *taskParams) (json.RawMessag
 			return nil
 		}
 		var ok bool
-		if tool, ok = tr.tools[t.Tool]; !ok || tr.draining.Load() {
+		if tool, ok = tr.tool(t.Tool); !ok || tr.draining.Load() {
 			failTask(t, jsonrpc.CodeInternalError, "this replica cannot run tool "+t.Tool)
 			return nil
 		}

@@ -113,7 +113,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 		// tool with no task support is a plain call (and a header that
 		// does not match the body is refused on that path too).
 		if name := req.Header.Get("Mcp-Name"); name != "" {
-			if _, ok := tr.tools[name]; !ok {
+			if _, ok := tr.tool(name); !ok {
 				return false
 			}
 		}
@@ -131,7 +131,7 @@ func (h *HTTPHandler) serveTasks(w http.ResponseWriter, req *http.Request, m *ht
 				return false // the SDK says what is wrong
 			}
 		}
-		t, ok := tr.tools[p.Name]
+		t, ok := tr.tool(p.Name)
 		if !ok {
 			return false
 		}

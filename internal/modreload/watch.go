@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsnotify/fsnotify"
 
+	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/modgen/load"
 )
 
@@ -25,8 +26,8 @@ const quiet = 50 * time.Millisecond
 
 // Options configure Watch. A nil *Options watches nothing.
 type Options struct {
-	// Dirs are mod directories: their hand-written Go files are watched,
-	// not tests nor the file modgen writes.
+	// Dirs are mod directories: their hand-written Go files and images
+	// (icons) are watched, not tests nor the file modgen writes.
 	Dirs []string
 	// Files are single files watched whole, such as mods.lock; one that
 	// does not exist yet is watched for its creation.
@@ -129,8 +130,8 @@ func (o *Options) snapshot(p string) string {
 	return dirSnapshot(p)
 }
 
-// dirSnapshot digests the mod's hand-written Go files in dir, names and
-// contents: a save that changes nothing changes no snapshot, and a change
+// dirSnapshot digests the mod's hand-written Go files in dir and its
+// images (its icons), names and contents: a save that changes nothing changes no snapshot, and a change
 // always does, however close in time to the one before (file times are
 // coarse).
 func dirSnapshot(dir string) string {
@@ -141,7 +142,8 @@ func dirSnapshot(dir string) string {
 	h := sha256.New()
 	for _, e := range entries {
 		n := e.Name()
-		if !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") || n == load.GeneratedFile {
+		goFile := strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && n != load.GeneratedFile
+		if !goFile && !freshness.IsImage(n) {
 			continue
 		}
 		data, err := os.ReadFile(filepath.Join(dir, n))

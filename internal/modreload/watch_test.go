@@ -58,6 +58,11 @@ func TestWatch(t *testing.T) {
 	if got := <-changes; !slices.Equal(got, []string{lock}) {
 		t.Errorf("mods.lock removed: got %v, want [%s]", got, lock)
 	}
+	// An icon beside the sources is one of them.
+	write(filepath.Join(mod, "icon.svg"), "<svg/>")
+	if got := <-changes; !slices.Equal(got, []string{mod}) {
+		t.Errorf("an icon added: got %v, want [%s]", got, mod)
+	}
 }
 
 // TestWatchStale reports the stale paths first, before any edit.

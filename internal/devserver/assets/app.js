@@ -9,7 +9,8 @@ let forms = {};        // tool name -> {schema, form} kept across reloads
 const streams = {};    // call id -> EventSource
 
 // el builds an element: el("div", {class: "x", onclick: f}, child, "text").
-// icon is the first of icons (a mod's or a tool's, from its manifest) as
+// icon is the first of icons (a mod's, a tool's, a slash command's or a
+// resource's, from its manifest) as
 // an image of size px, or null without one. The manifest's check keeps
 // each src a data: URI of an image type or an https URL.
 function icon(icons, px) {
@@ -162,9 +163,9 @@ const renderers = {
         el("tr", {}, el("th", {}, "confined"), el("td", {}, state.unconfined ? "not fully: " + state.unconfined : "yes, by the kernel (Landlock, seccomp)"))),
       el("h3", {}, "Tools"), list(m.tools, t => [icon(t.icons || m.icons, 16), el("a", {href: hrefOf("tool", t.name)}, el("b", {}, t.name)), " — ", t.title || "", " ", kindBadge(t)]),
       el("h3", {}, "Commands"), list(m.commands, c => [el("a", {href: hrefOf("command", c.id)}, el("b", {}, c.id)), " — ", c.title]),
-      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
-      el("h3", {}, "Resources"), list([...(m.resources || []).map(r => r.uri), ...(m.resourceTemplates || []).map(r => r.uriTemplate)],
-        uri => [el("a", {href: hrefOf("resource", uri)}, el("b", {}, uri))]),
+      el("h3", {}, "Slash commands"), list(m.slashCommands, c => [icon(c.icons || m.icons, 16), el("a", {href: hrefOf("slash", c.id)}, el("b", {}, "/" + c.id)), " — ", c.description]),
+      el("h3", {}, "Resources"), list([...(m.resources || []).map(r => [r.uri, r.icons]), ...(m.resourceTemplates || []).map(r => [r.uriTemplate, r.icons])],
+        ([uri, icons]) => [icon(icons || m.icons, 16), el("a", {href: hrefOf("resource", uri)}, el("b", {}, uri))]),
       el("h3", {}, "Hooks"), list(m.hooks, h => ["before ", el("b", {}, h.beforeAction)]),
       el("h3", {}, "Agents"), list(m.agents, a => [el("b", {}, a.name), " — ", a.description || "", el("div", {class: "muted"}, "may call: " + a.tools.join(", "))]),
     ];
@@ -796,7 +797,7 @@ function renderCommand(id, slash) {
       out.replaceChildren(r.ok ? el("pre", {class: "output"}, r.output) : el("pre", {class: "error"}, r.error));
     } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
   };
-  const head = [el("h2", {}, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id)), scopeNote(cmd.scopes)];
+  const head = [el("h2", {}, slash ? icon(cmd.icons || mod.icons, 24) : null, slash ? "/" + id : cmd.title || id), el("p", {}, slash ? cmd.description : el("code", {}, id), " in mod ", el("b", {}, mod.id)), scopeNote(cmd.scopes)];
   if (!slash) return [...head, arg, el("p", {}, el("button", {class: "primary", id: "run", onclick: run}, "Run")), out];
   const args = cmd.arguments || [];
   const suggestions = cmd.completes ? completeSlashBox(arg, cmd) : null;
@@ -913,7 +914,7 @@ function renderResource(uri) {
         : el("div", {}, el("p", {class: "muted"}, `${got.uri} · ${mime}`), el("pre", {class: "output"}, got.text)));
     } catch (e) { out.replaceChildren(el("pre", {class: "error"}, e.message)); }
   };
-  return [el("h2", {}, r.title || r.name), el("p", {}, el("code", {}, uri), " in mod ", el("b", {}, mod.id), r.mimeType ? " · " + r.mimeType : ""),
+  return [el("h2", {}, icon(r.icons || mod.icons, 24), r.title || r.name), el("p", {}, el("code", {}, uri), " in mod ", el("b", {}, mod.id), r.mimeType ? " · " + r.mimeType : ""),
     el("p", {}, r.description), scopeNote(r.scopes), ...fields, el("p", {}, el("button", {class: "primary", id: "read", onclick: read}, "Read")), out];
 }
 

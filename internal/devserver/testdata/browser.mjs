@@ -456,6 +456,10 @@ await step("completion", async () => {
   // template's variables complete as they are typed; the prompt's messages
   // and the resource's text show.
   await open("slash", "summarize");
+  // The prompt shows its mod's icon, the note template its own.
+  const headIcon = () => page.locator("#main h2 img.icon").first().getAttribute("src");
+  const modIcon = await headIcon();
+  check(modIcon?.startsWith("data:image/svg+xml;base64,"), `the prompt's icon is ${modIcon}`);
   const option = (value) => page.locator(`#main datalist option[value="${value}"]`).first().waitFor({ state: "attached" });
   await page.locator('#main input[data-argument="path"]').fill("not");
   await option("notes.txt");
@@ -465,6 +469,8 @@ await step("completion", async () => {
   await page.locator("#slash-text").fill("not");
   await option("notes.txt");
   await open("resource", "research://notes/{path}");
+  const noteIcon = await headIcon();
+  check(noteIcon?.startsWith("data:image/svg+xml;base64,") && noteIcon !== modIcon, `the note template's icon is ${noteIcon}, want its own`);
   await page.locator('#main input[data-variable="path"]').fill("not");
   await option("notes.txt");
   await page.locator('#main input[data-variable="path"]').fill("notes.txt");

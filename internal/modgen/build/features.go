@@ -18,6 +18,7 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		resources = append(resources, manifest.Resource{
 			URI: r.URI.Value, Name: r.Name.Value, Title: r.Title.Value,
 			Description: r.Description.Value, MIMEType: r.MIMEType.Value, Scopes: values(r.Scopes),
+			Icons: b.icons("resource "+r.URI.Value, r.Icons),
 		})
 		ds.add("resources", decl{noun: "resource", name: r.URI.Value, pos: r.Pos, fields: map[string]load.Str{
 			"uri": r.URI, "name": r.Name, "description": r.Description, "mimeType": r.MIMEType,
@@ -32,6 +33,7 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 		templates = append(templates, manifest.ResourceTemplate{
 			URITemplate: t.URITemplate.Value, Name: t.Name.Value, Title: t.Title.Value,
 			Description: t.Description.Value, MIMEType: t.MIMEType.Value, Completes: t.HasComplete, Scopes: values(t.Scopes),
+			Icons: b.icons("resource template "+t.URITemplate.Value, t.Icons),
 		})
 		ds.add("resourceTemplates", decl{noun: "resource template", name: t.URITemplate.Value, pos: t.Pos, fields: map[string]load.Str{
 			"uriTemplate": t.URITemplate, "name": t.Name, "description": t.Description, "mimeType": t.MIMEType,
@@ -40,7 +42,8 @@ func (b *builder) features(m *load.Mod, ds decls) ([]manifest.Resource, []manife
 
 	var slash []manifest.SlashCommand
 	for _, s := range m.Slash {
-		ms := manifest.SlashCommand{ID: s.ID.Value, Title: s.Title.Value, Description: s.Description.Value, Completes: s.HasComplete}
+		ms := manifest.SlashCommand{ID: s.ID.Value, Title: s.Title.Value, Description: s.Description.Value, Completes: s.HasComplete,
+			Icons: b.icons("slash command "+s.ID.Value, s.Icons)}
 		var args []load.Str
 		for _, a := range s.Args {
 			ms.Arguments = append(ms.Arguments, manifest.Argument{Name: a.Name.Value, Description: a.Description.Value, Required: a.Required})

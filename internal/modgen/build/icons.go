@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modkit/modkit/internal/modgen/load"
@@ -62,11 +63,25 @@ func (b *builder) icons(owner string, declared []load.Icon) []manifest.Icon {
 	return out
 }
 
+// FileIcon reads the image at path (PNG, SVG, JPEG or WebP, at most
+// manifest.MaxIconBytes) as an icon that embeds it as a data: URI, as
+// modgen embeds a mod's File icons.
+func FileIcon(path string) (manifest.Icon, error) {
+	typ, data, msg := readIcon(filepath.Dir(path), filepath.Base(path))
+	if msg != "" {
+		return manifest.Icon{}, errors.New(path + " " + strings.Replace(msg, "the package's directory", "its directory", 1))
+	}
+	return manifest.Icon{Src: "data:" + typ + ";base64," + base64.StdEncoding.EncodeToString(data), MIMEType: typ}, nil
+}
+
 // readIcon reads the image file of an icon in dir, and returns its type,
 // or what is wrong with it.
 func readIcon(dir, file string) (typ string, data []byte, problem string) {
 	if !filepath.IsLocal(file) {
 		return "", nil, "is not a path inside the package's directory"
+	}
+	if strings.ContainsAny(file, `/\`) {
+		return "", nil, "is in a subdirectory: give an image of the package's directory itself, whose edits make the mod stale (freshness)"
 	}
 	f, err := os.Open(filepath.Join(dir, file))
 	if err != nil {

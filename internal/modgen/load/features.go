@@ -17,6 +17,7 @@ type Arg struct {
 type Resource struct {
 	Pos                                     token.Pos
 	URI, Name, Title, Description, MIMEType Str
+	Icons                                   []Icon
 	// HasRead reports whether the resource sets a Read handler.
 	HasRead bool
 	// Scopes are the OAuth scopes the resource declares a caller must hold.
@@ -27,6 +28,7 @@ type Resource struct {
 type ResourceTemplate struct {
 	Pos                                             token.Pos
 	URITemplate, Name, Title, Description, MIMEType Str
+	Icons                                           []Icon
 	// HasRead and HasComplete report whether Read and Complete are set.
 	HasRead, HasComplete bool
 	// Scopes are the OAuth scopes the template declares a caller must hold.
@@ -46,6 +48,7 @@ func (r *reader) readSlash(e ast.Expr) (Slash, bool) {
 			"Prompt":      r.handler(&s.HasPrompt),
 			"Complete":    r.handler(&s.HasComplete),
 			"Scopes":      r.texts(&s.Scopes, "slash command scope"),
+			"Icons":       func(v ast.Expr, what string) { s.Icons = each(r, v, what, r.readIcon) },
 		})
 		declaredAt(cl.Pos(), &s.Description)
 	})
@@ -74,6 +77,7 @@ func (r *reader) readResource(e ast.Expr) (Resource, bool) {
 			"Title":       r.text(&res.Title),
 			"Description": r.text(&res.Description),
 			"MIMEType":    r.text(&res.MIMEType),
+			"Icons":       func(v ast.Expr, what string) { res.Icons = each(r, v, what, r.readIcon) },
 			"Read":        r.handler(&res.HasRead),
 			"Scopes":      r.texts(&res.Scopes, "resource scope"),
 		})
@@ -91,6 +95,7 @@ func (r *reader) readTemplate(e ast.Expr) (ResourceTemplate, bool) {
 			"Title":       r.text(&t.Title),
 			"Description": r.text(&t.Description),
 			"MIMEType":    r.text(&t.MIMEType),
+			"Icons":       func(v ast.Expr, what string) { t.Icons = each(r, v, what, r.readIcon) },
 			"Read":        r.handler(&t.HasRead),
 			"Complete":    r.handler(&t.HasComplete),
 			"Scopes":      r.texts(&t.Scopes, "resource template scope"),

@@ -106,6 +106,7 @@ type Slash struct {
 	HasRun, HasPrompt, HasComplete bool
 	// Scopes are the OAuth scopes the command declares a caller must hold.
 	Scopes []Str
+	Icons  []Icon
 }
 
 // Hook is one hook of a mod.
