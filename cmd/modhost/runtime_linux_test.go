@@ -105,7 +105,7 @@ func TestRuntimeLayout(t *testing.T) {
 	run := func(args ...string) (string, string, error) {
 		cmd := exec.Command(modhost, append([]string{"--mods", strings.Join(modDirs, ","), "--workspace", ws}, args...)...)
 		cmd.Dir = ws
-		cmd.Env = []string{"PATH=" + withoutGo(os.Getenv("PATH")), "HOME=" + ws, "TMPDIR=" + tmp, "MODKIT_CACHE=" + cache}
+		cmd.Env = []string{"PATH=" + withoutGo(os.Getenv("PATH")), "HOME=" + work, "TMPDIR=" + tmp, "MODKIT_CACHE=" + cache}
 		if os.Getuid() == 0 {
 			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 		}
