@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,6 +104,24 @@ func BenchmarkProcessLane(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+	// Eight callers at once, as the bench's concurrent row makes.
+	b.Run("parallel8", func(b *testing.B) {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for next.Add(1) <= int64(b.N) {
+					if _, err := c.CallTool(context.Background(), req); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	})
 	// A call behind an input check and a hook: each in a frame of its
 	// own, then the call; and all three in the call's frame.
