@@ -268,6 +268,13 @@ func (c *LaneClient) claimReader() bool {
 	return true
 }
 
+// isReading reports whether a caller reads the lane.
+func (c *LaneClient) isReading() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reading
+}
+
 // nudge wakes a waiting call other than except to read the lane, when
 // no caller reads it.
 func (c *LaneClient) nudge(except *laneCall) {
