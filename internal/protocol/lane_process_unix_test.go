@@ -155,11 +155,13 @@ func BenchmarkProcessLane(b *testing.B) {
 	b.Run("activity10", func(b *testing.B) {
 		n := 0
 		req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage("10"), OnActivity: func(sdk.ActivityUpdate) { n++ }}
+		report := reportBothCPU(b, pid)
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 		}
+		report()
 		if n != 10*b.N {
 			b.Fatalf("got %d updates, want %d", n, 10*b.N)
 		}
