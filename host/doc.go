@@ -55,7 +55,10 @@
 // writing the cache is running code. Each build records the binary's
 // SHA-256, which go-plugin verifies before every start: it catches a binary
 // corrupted or replaced without its record, not someone able to write the
-// cache. A binary that fails an identity check (its checksum, serving
+// cache. While the go command reports the settings that make the key, the
+// host already hashes the inputs and the binary of the mod's newest record
+// naming its directory; the start uses that work when the key names the
+// same record, unchanged, and reads them again otherwise. A binary that fails an identity check (its checksum, serving
 // another mod, or embedding another source hash while the mod's sources
 // match its generated files) is evicted and rebuilt, and so is a cached
 // binary that does not start as a mod and is no Go build of the mod's main
