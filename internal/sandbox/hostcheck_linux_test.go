@@ -18,6 +18,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // connectProbeEnv makes the test binary a connect probe: it runs the
@@ -443,7 +445,7 @@ func TestConnectUnprivileged(t *testing.T) {
 		t.Skip("this run is unprivileged: the tests of connect by host are the unprivileged case")
 	}
 	requireHostCheck(t)
-	out := runAsNobody(t, t.TempDir(), "(TestConnectByHost|TestConnectRace|TestConnectPendingAtExit)")
+	out := testenv.RunAsNobody(t, t.TempDir(), "", "(TestConnectByHost|TestConnectRace|TestConnectPendingAtExit)")
 	for _, name := range []string{"TestConnectByHost", "TestConnectRace", "TestConnectPendingAtExit"} {
 		if !strings.Contains(out, "--- PASS: "+name+" ") {
 			t.Errorf("%s as uid 65534: got\n%s\nwant it passed", name, out)
