@@ -67,7 +67,9 @@ func (m *mod) binary() (*built, error) {
 // keeps a trim from removing it; a build is followed by the cache's daily
 // trim.
 func (m *mod) buildBinary() (*built, error) {
-	ahead := m.lookAhead()
+	// The go command starts at once; the records are read beside it.
+	looked := make(chan *ahead, 1)
+	go func() { looked <- m.lookAhead() }()
 	cfg, err := m.config()
 	if err != nil {
 		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))
@@ -77,7 +79,7 @@ func (m *mod) buildBinary() (*built, error) {
 		return nil, m.unavailable(reasonCache, err)
 	}
 	recPath := c.Record(m.man.ID, cfg.Key)
-	b, err := m.cached(c, recPath, ahead)
+	b, err := m.cached(c, recPath, <-looked)
 	if err != nil {
 		return nil, err
 	}
