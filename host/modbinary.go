@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modkit/modkit/internal/modbuild"
@@ -26,6 +28,10 @@ type built struct {
 	path, record string
 	// sum is the binary's SHA-256 as recorded when it was built.
 	sum []byte
+	// fileSum, when not nil, waits for the binary's SHA-256 as it is now,
+	// taken in the background since the binary was found
+	// (modbuild.SumAhead); the start compares it with sum.
+	fileSum func() ([]byte, error)
 	// used is when the entry was last marked used (the record's
 	// modification time).
 	used time.Time
@@ -61,6 +67,9 @@ func (m *mod) binary() (*built, error) {
 // keeps a trim from removing it; a build is followed by the cache's daily
 // trim.
 func (m *mod) buildBinary() (*built, error) {
+	// The go command starts at once; the records are read beside it.
+	looked := make(chan *ahead, 1)
+	go func() { looked <- m.lookAhead() }()
 	cfg, err := m.config()
 	if err != nil {
 		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))
@@ -70,7 +79,7 @@ func (m *mod) buildBinary() (*built, error) {
 		return nil, m.unavailable(reasonCache, err)
 	}
 	recPath := c.Record(m.man.ID, cfg.Key)
-	b, err := m.cached(c, recPath)
+	b, err := m.cached(c, recPath, <-looked)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +121,7 @@ func (m *mod) buildLocked(c *modbuild.Cache, cfg *modbuild.Config, recPath strin
 		return nil, m.unavailable(reasonCache, modbuild.CacheError(err))
 	}
 	defer unlock()
-	if b, err := m.cached(c, recPath); b != nil || err != nil { // built by another host meanwhile
+	if b, err := m.cached(c, recPath, nil); b != nil || err != nil { // built by another host meanwhile
 		if b != nil && time.Since(b.used) >= modbuild.RefreshAfter {
 			now := time.Now()
 			os.Chtimes(b.record, now, now)
@@ -138,9 +147,54 @@ func (m *mod) buildLocked(c *modbuild.Cache, cfg *modbuild.Config, recPath strin
 	return &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, sum: sum, used: time.Now(), fresh: true}, nil
 }
 
+// ahead is what finding a mod's binary in the cache reads, begun while the
+// go command reports the settings that make its key: the mod's newest
+// record (modbuild.NewestRecord), the digest of its inputs and its
+// binary's checksum, taken in the background. The start uses them only
+// when the key names that record, unchanged.
+type ahead struct {
+	path    string
+	r       *modbuild.Record
+	digest  func() string
+	fileSum func() ([]byte, error)
+}
+
+// lookAhead begins reading the inputs and binary of the mod's newest
+// record among the last few whose inputs hold its directory; nil when
+// there is none.
+func (m *mod) lookAhead() *ahead {
+	paths := modbuild.NewestRecords(m.h.opts.CacheDir, m.man.ID)
+	for _, path := range paths[:min(len(paths), 4)] {
+		r, err := modbuild.ReadRecord(path)
+		if err == nil && r != nil && slices.ContainsFunc(r.Inputs, func(in modbuild.Input) bool { return in.Dir == m.dir }) {
+			return m.readAhead(path, r)
+		}
+	}
+	return nil
+}
+
+// readAhead begins the digest of r's inputs and the checksum of its binary.
+func (m *mod) readAhead(path string, r *modbuild.Record) *ahead {
+	a := &ahead{path: path, r: r, fileSum: sumAhead(filepath.Join(m.h.opts.CacheDir, "bin"), r)}
+	digest := make(chan string, 1)
+	go func() { digest <- modbuild.Digest(r.Inputs) }()
+	a.digest = sync.OnceValue(func() string { return <-digest })
+	return a
+}
+
+// sumAhead begins the checksum of the binary r names in bin; nil when r
+// names none.
+func sumAhead(bin string, r *modbuild.Record) func() ([]byte, error) {
+	if r.Failure != "" || r.Binary == "" {
+		return nil
+	}
+	return modbuild.SumAhead(filepath.Join(bin, r.Binary))
+}
+
 // cached looks for a build of the current inputs and returns its binary,
 // or the error of its recorded failure; nil and nil when there is none.
-func (m *mod) cached(c *modbuild.Cache, recPath string) (*built, error) {
+// ahead, when not nil, is the work begun on the mod's newest record.
+func (m *mod) cached(c *modbuild.Cache, recPath string, ahead *ahead) (*built, error) {
 	r, err := modbuild.ReadRecord(recPath)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -148,14 +202,27 @@ func (m *mod) cached(c *modbuild.Cache, recPath string) (*built, error) {
 		}
 		return nil, m.unavailable(reasonCache, err)
 	}
-	if r == nil || modbuild.Digest(r.Inputs) != r.Digest {
+	if r == nil {
+		return nil, nil
+	}
+	var digest func() string
+	var fileSum func() ([]byte, error)
+	if ahead != nil && ahead.path == recPath && sameRecord(ahead.r, r) {
+		digest, fileSum = ahead.digest, ahead.fileSum
+	} else {
+		// The binary's checksum, which its start needs, reads the file
+		// while the inputs are hashed.
+		fileSum = sumAhead(c.Bin, r)
+		digest = func() string { return modbuild.Digest(r.Inputs) }
+	}
+	if digest() != r.Digest {
 		return nil, nil
 	}
 	if r.Failure != "" {
 		m.reportFailure(r)
 		return nil, m.buildFailure(r)
 	}
-	b := &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, used: r.Used}
+	b := &built{path: filepath.Join(c.Bin, r.Binary), record: recPath, used: r.Used, fileSum: fileSum}
 	if err := modbuild.CheckPrivate(b.path, false); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -321,4 +388,9 @@ func (m *mod) reportFailure(r *modbuild.Record) {
 	}
 	m.reported = r.Digest
 	fmt.Fprintf(m.h.opts.Progress, "mod %s (%s) does not build; %s:\n%s\n", m.man.ID, m.given, m.fix(r), r.Failure)
+}
+
+// sameRecord reports whether a and b record the same build.
+func sameRecord(a, b *modbuild.Record) bool {
+	return a.Digest == b.Digest && a.Binary == b.Binary && a.Sum == b.Sum && a.Failure == b.Failure && reflect.DeepEqual(a.Inputs, b.Inputs)
 }

@@ -235,10 +235,10 @@ func (p *proc) stopBecause(reason string) { p.stopped.CompareAndSwap(nil, &reaso
 
 func (m *mod) logger() *slog.Logger { return m.h.opts.Logger.With("mod", m.man.ID) }
 
-// start starts a process of m running bin, whose recorded checksum is
-// sum, confined to workspace when the host confines mods.
-func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
-	id := m.man.ID
+// start starts a process of m running b, confined to workspace when the
+// host confines mods.
+func (m *mod) start(b *built, workspace string) (*proc, error) {
+	id, bin := m.man.ID, b.path
 	if err := m.h.unconfinedError(m); err != nil {
 		return nil, err
 	}
@@ -275,7 +275,10 @@ func (m *mod) start(bin string, sum []byte, workspace string) (*proc, error) {
 		cmd.ExtraFiles = []*os.File{laneChild}
 		laneEnv = []string{protocol.EnvCallLaneFD + "=3"} // the first of ExtraFiles
 	}
-	run := modproc.NewRunner(cmd, sum, policy)
+	run := modproc.NewRunner(cmd, b.sum, policy)
+	if b.fileSum != nil {
+		run.SumFrom(b.fileSum)
+	}
 	tail := &modproc.Tail{}
 	calls := &modproc.Calls{}
 	client := plugin.NewClient(&plugin.ClientConfig{

@@ -165,7 +165,7 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 		if m.ctx.Err() != nil {
 			return nil, ErrClosed
 		}
-		p, err := m.start(b.path, b.sum, workspace)
+		p, err := m.start(b, workspace)
 		if errors.Is(err, errBadBinary) && b.prebuilt {
 			return nil, m.badPrebuilt(err)
 		}

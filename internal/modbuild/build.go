@@ -377,6 +377,7 @@ func PruneOld(dir, id, key, keep string) {
 	}
 }
 
+// FileSum returns the SHA-256 of the file at path.
 func FileSum(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -388,4 +389,23 @@ func FileSum(path string) ([]byte, error) {
 		return nil, err
 	}
 	return h.Sum(nil), nil
+}
+
+// SumAhead starts taking FileSum(path) in the background and returns a
+// function that waits for it, so that the checksum of a binary reads the
+// file while the host does the rest of a start.
+func SumAhead(path string) func() ([]byte, error) {
+	type result struct {
+		sum []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		sum, err := FileSum(path)
+		done <- result{sum, err}
+	}()
+	return sync.OnceValues(func() ([]byte, error) {
+		r := <-done
+		return r.sum, r.err
+	})
 }

@@ -1,6 +1,7 @@
 package modbuild
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -52,6 +55,48 @@ func OpenCache(root string) (*Cache, error) {
 }
 
 func (c *Cache) Record(id, key string) string { return filepath.Join(c.rec, id+"-"+key+".json") }
+
+// NewestRecords returns the paths of the records of mod id in the cache at
+// root, the last written or marked used first; it creates nothing. The
+// record of a mod's next start is most often the first of those whose
+// inputs hold the mod's directory, which a host may read before the go
+// command tells it the key.
+func NewestRecords(root, id string) []string {
+	dir := filepath.Join(root, "rec")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	type rec struct {
+		path string
+		when time.Time
+	}
+	var recs []rec
+	for _, e := range entries {
+		key, ok := strings.CutPrefix(e.Name(), id+"-")
+		if key, ok = strings.CutSuffix(key, ".json"); !ok || !isKey(key) {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode().IsRegular() {
+			recs = append(recs, rec{filepath.Join(dir, e.Name()), fi.ModTime()})
+		}
+	}
+	slices.SortFunc(recs, func(a, b rec) int { return b.when.Compare(a.when) })
+	paths := make([]string, len(recs))
+	for i, r := range recs {
+		paths[i] = r.path
+	}
+	return paths
+}
+
+// isKey reports whether s has the form of a configuration's key ([Key]).
+func isKey(s string) bool {
+	if len(s) != 24 {
+		return false
+	}
+	_, err := hex.DecodeString(s)
+	return err == nil
+}
 
 // Overlay writes the serving main package for one mod and configuration
 // and the go build -overlay file placing it in dir/zz_modmain, and returns

@@ -44,7 +44,7 @@ type KeyInputs struct {
 func Key(in *KeyInputs) string {
 	vars := in.GoEnv
 	h := sha256.New()
-	fmt.Fprintf(h, "modkit build 3\x00%s\x00%s\x00", MainFile(in.GoPackage), strings.Join(pureGoTags, ","))
+	fmt.Fprintf(h, "modkit build 4\x00%s\x00%s\x00%s\x00%s\x00", MainFile(in.GoPackage), strings.Join(pureGoTags, ","), strings.Join(leanTags, ","), leanLinkFlags)
 	for _, v := range buildVars {
 		fmt.Fprintf(h, "%s=%s\x00", v, vars[v])
 	}

@@ -29,6 +29,9 @@ const drainWait = 2 * time.Second
 type Runner struct {
 	cmd *exec.Cmd
 	sum []byte // the binary's recorded SHA-256, checked before the start
+	// fileSum takes the binary's SHA-256 (modbuild.FileSum, or its
+	// result taken ahead).
+	fileSum func() ([]byte, error)
 	// policy, when set, confines the process from its first instruction.
 	policy *sandbox.Policy
 
@@ -50,8 +53,13 @@ var _ runner.Runner = (*Runner)(nil)
 // sum (nil for the running program's own binary, which is not checked);
 // policy, when not nil, confines the process from its first instruction.
 func NewRunner(cmd *exec.Cmd, sum []byte, policy *sandbox.Policy) *Runner {
-	return &Runner{cmd: cmd, sum: sum, policy: policy}
+	return &Runner{cmd: cmd, sum: sum, policy: policy, fileSum: func() ([]byte, error) { return modbuild.FileSum(cmd.Path) }}
 }
+
+// SumFrom has Start compare the recorded checksum with the one fileSum
+// returns, which reads cmd.Path and may have begun before the start
+// (modbuild.SumAhead), instead of reading the binary itself.
+func (r *Runner) SumFrom(fileSum func() ([]byte, error)) { r.fileSum = fileSum }
 
 // Confined reports whether the runner confines its process.
 func (r *Runner) Confined() bool { return r.policy != nil }
@@ -75,7 +83,7 @@ func (r *Runner) PID() int {
 // starts the process.
 func (r *Runner) Start(context.Context) error {
 	if r.sum != nil {
-		if sum, err := modbuild.FileSum(r.cmd.Path); err != nil {
+		if sum, err := r.fileSum(); err != nil {
 			return err
 		} else if string(sum) != string(r.sum) {
 			return plugin.ErrChecksumsDoNotMatch
