@@ -424,3 +424,62 @@ func TestTSIdleSession(t *testing.T) {
 		}
 	}
 }
+
+// TestTSTaskSupport lists the research mod's tools with the official
+// TypeScript clients (testdata/tstasks.mjs), whose tool schemas check
+// execution.taskSupport: v2 at 2026-07-28 and v1 at 2025-11-25, over
+// modhost mcp --http and over stdio. The v1 lists say forbidden for every
+// tool, research_search_workspace included: a call there is a plain call.
+// The v2 client keeps no execution member (the tasks extension of
+// 2026-07-28 defines none; TestTaskSupportListedOverHTTP reads the wire):
+// its server declares the extension.
+func TestTSTaskSupport(t *testing.T) {
+	t.Parallel()
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--mods", research, "--workspace", t.TempDir(), "mcp"}
+	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
+
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tstasks.mjs"), dir, url, stdio)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tstasks: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
+	}
+	var report struct {
+		Lists []struct {
+			Name, Protocol string
+			TaskSupport    map[string]string
+			Extension      bool
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tstasks output %s: %v", out, err)
+	}
+	if len(report.Lists) != 4 {
+		t.Fatalf("got %d lists, want 4: %s", len(report.Lists), out)
+	}
+	for _, l := range report.Lists {
+		if len(l.TaskSupport) == 0 {
+			t.Errorf("%s: no tools listed", l.Name)
+		}
+		if strings.HasPrefix(l.Name, "v2") {
+			if l.Protocol != "2026-07-28" || !l.Extension {
+				t.Errorf("%s: got protocol %q, tasks extension declared %v; want 2026-07-28, true", l.Name, l.Protocol, l.Extension)
+			}
+			continue
+		}
+		for tool, got := range l.TaskSupport {
+			if want := "forbidden"; got != want {
+				t.Errorf("%s (%s): tool %s: got taskSupport %q, want %q", l.Name, l.Protocol, tool, got, want)
+			}
+		}
+	}
+}
