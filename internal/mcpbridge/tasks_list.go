@@ -38,8 +38,8 @@ type listedTools struct {
 // listTaskSupport is the SDK middleware that says, in tools/list, each
 // tool's task support to the client asking: the manifest's (optional or
 // required) to a client that can get tasks here, a request of 2026-07-28
-// over streamable HTTP; forbidden to any other, which calls every tool as
-// a plain call, and for a tool without task support. It must be the
+// (getsTasks); forbidden to any other, which calls every tool as a plain
+// call, and for a tool without task support. It must be the
 // outermost middleware: the others read the SDK's result.
 func (tr *taskRunner) listTaskSupport(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -48,7 +48,7 @@ func (tr *taskRunner) listTaskSupport(next mcp.MethodHandler) mcp.MethodHandler 
 		if err != nil || !ok {
 			return res, err
 		}
-		tasks := getsTasks(req)
+		tasks := tr.getsTasks(req)
 		out := &listedTools{ListToolsResult: lr, Tools: make([]listedTool, len(lr.Tools))}
 		for i, t := range lr.Tools {
 			support := taskForbidden
@@ -62,11 +62,11 @@ func (tr *taskRunner) listTaskSupport(next mcp.MethodHandler) mcp.MethodHandler 
 }
 
 // getsTasks reports whether the client of req can have its calls run as
-// tasks: a request of 2026-07-28 (or later) over streamable HTTP.
-func getsTasks(req mcp.Request) bool {
-	extra := req.GetExtra()
-	if extra == nil || extra.Header == nil {
-		return false // stdio
+// tasks: a request of 2026-07-28 (or later), over streamable HTTP, or over
+// stdio when the server serves tasks there.
+func (tr *taskRunner) getsTasks(req mcp.Request) bool {
+	if extra := req.GetExtra(); (extra == nil || extra.Header == nil) && !tr.overStdio() {
+		return false
 	}
 	var meta map[string]any
 	if p := req.GetParams(); p != nil {
@@ -74,6 +74,13 @@ func getsTasks(req mcp.Request) bool {
 	}
 	ss, _ := req.GetSession().(*mcp.ServerSession)
 	return protocolVersion(meta, ss) >= sessionless
+}
+
+// overStdio reports whether the server serves tasks over stdio: with
+// tools that support them, and without audit, whose records of stdio
+// requests the SDK's middleware makes.
+func (tr *taskRunner) overStdio() bool {
+	return len(tr.tools) > 0 && tr.br.opts.Audit == nil
 }
 
 // taskSupportOf is the taskSupport of a manifest's task declaration.
