@@ -213,7 +213,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	if approving := needApproval(tools); len(approving) > 0 {
 		srv.AddReceivingMiddleware(hideApprovalTools(approving))
 	}
-	srv.AddReceivingMiddleware(tasks.listTaskSupport) // the outermost: it changes the result's type
+	srv.AddReceivingMiddleware(listTaskSupport) // the outermost: it changes the result's type
 	return s, nil
 }
 

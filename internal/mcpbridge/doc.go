@@ -122,11 +122,11 @@
 // A tool whose manifest declares task support (optional or required)
 // serves the MCP tasks extension, [TasksExtension], on streamable HTTP and
 // over stdio (without audit) to clients of 2026-07-28 that declare it in
-// a request's capabilities. tools/list says each tool's support in
-// execution.taskSupport: the manifest's to those clients, forbidden to
-// others. The
-// call runs; when its handler first reports a title or status, or after
-// [TaskAfter], it becomes a task: the client gets a CreateTaskResult at
+// a request's capabilities. tools/list of 2025-11-25 and earlier says
+// forbidden in every tool's execution.taskSupport; that of 2026-07-28 has
+// no such member, as the extension defines none. The call runs; when
+// its handler first reports a title or status, or after [TaskAfter], it
+// becomes a task: the client gets a CreateTaskResult at
 // once, and polls tasks/get for the status (its message follows the
 // call's title and status), the result, a failure, or questions
 // (input_required with inputRequests), which it answers with tasks/update

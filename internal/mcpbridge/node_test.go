@@ -430,9 +430,8 @@ func TestTSIdleSession(t *testing.T) {
 // execution.taskSupport: v2 at 2026-07-28 and v1 at 2025-11-25, over
 // modhost mcp --http and over stdio. The v1 lists say forbidden for every
 // tool, research_search_workspace included: a call there is a plain call.
-// The v2 client keeps no execution member (the tasks extension of
-// 2026-07-28 defines none; TestTaskSupportListedOverHTTP reads the wire):
-// its server declares the extension.
+// The 2026-07-28 lists have no execution member (the tasks extension
+// defines none): the v2 client's server declares the extension.
 func TestTSTaskSupport(t *testing.T) {
 	t.Parallel()
 	dir := nodeTools(t)

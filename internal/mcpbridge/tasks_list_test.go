@@ -39,6 +39,9 @@ func taskSupports(t *testing.T, result []byte) map[string]string {
 	return got
 }
 
+// TestTaskSupportListedOverHTTP: revision 2026-07-28 lists no execution
+// member (its tasks extension defines none), whether or not the client
+// declares the extension.
 func TestTaskSupportListedOverHTTP(t *testing.T) {
 	url := taskServer(t, newTaskBackend(), taskstore.NewMemory())
 	for _, caps := range []map[string]any{withTasks, {}} {
@@ -49,13 +52,13 @@ func TestTaskSupportListedOverHTTP(t *testing.T) {
 		if res["resultType"] != "complete" {
 			t.Errorf("resultType: got %v, want complete", res["resultType"])
 		}
-		data, _ := json.Marshal(res)
-		got := taskSupports(t, data)
-		want := map[string]string{"work": "optional", "ask": "optional", "quick": "required", "plain": "forbidden",
-			"flash": "optional", "flash_batched": "optional"}
-		for name, w := range want {
-			if got[name] != w {
-				t.Errorf("caps %v: tool %s: got taskSupport %q, want %q", caps, name, got[name], w)
+		got := taskSupports(t, []byte(jsonText(res)))
+		if len(got) != 6 {
+			t.Errorf("caps %v: got tools %v, want 6", caps, got)
+		}
+		for name, support := range got {
+			if support != "" {
+				t.Errorf("caps %v: tool %s: got taskSupport %q, want no execution member", caps, name, support)
 			}
 		}
 	}
@@ -87,7 +90,7 @@ func TestTaskSupportListedOverStdio(t *testing.T) {
 		if json.Unmarshal(sc.Bytes(), &m) != nil || string(m.ID) != "2" {
 			continue
 		}
-		// Over stdio every call is a plain call: no tool is a task's.
+		// A session of 2025-11-25 calls every tool as a plain call.
 		for name, got := range taskSupports(t, m.Result) {
 			if got != "forbidden" {
 				t.Errorf("tool %s: got taskSupport %q, want forbidden", name, got)
@@ -198,8 +201,8 @@ func TestTasksOverStdio(t *testing.T) {
 	}
 
 	res, rpcErr = p.call(102, "tools/list", map[string]any{}, withTasks)
-	if got := taskSupports(t, []byte(jsonText(res))); rpcErr != nil || got["quick"] != "required" || got["work"] != "optional" || got["plain"] != "forbidden" {
-		t.Errorf("tools/list: got %v %v, want quick required, work optional, plain forbidden", got, rpcErr)
+	if got := taskSupports(t, []byte(jsonText(res))); rpcErr != nil || len(got) != 6 || got["quick"] != "" {
+		t.Errorf("tools/list: got %v %v, want 6 tools without an execution member", got, rpcErr)
 	}
 
 	old := newStdioPeer(t, srv)
