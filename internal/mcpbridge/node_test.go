@@ -482,3 +482,62 @@ func TestTSTaskSupport(t *testing.T) {
 		}
 	}
 }
+
+// TestTSTaskCall calls research_search_workspace, which runs only as a
+// task, with the official TypeScript clients (testdata/tstaskcall.mjs):
+// the MCP Tasks client on the v2 client at 2026-07-28, over modhost mcp
+// --http and over stdio, gets a task and settles it with tasks/get; the v1
+// client at 2025-11-25, over both, calls it as a plain call. Every call
+// finds the string in the workspace.
+func TestTSTaskCall(t *testing.T) {
+	t.Parallel()
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("a Mod is made with DefineMod\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--mods", research, "--workspace", ws, "mcp"}
+	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
+
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tstaskcall.mjs"), dir, url, stdio)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("tstaskcall: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
+	}
+	var report struct {
+		Calls []struct {
+			Name, Protocol string
+			Answers        []string
+			IsError        bool
+			Text           string
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tstaskcall output %s: %v", out, err)
+	}
+	if len(report.Calls) != 4 {
+		t.Fatalf("got %d calls, want 4: %s", len(report.Calls), out)
+	}
+	for _, c := range report.Calls {
+		if c.IsError || !strings.Contains(c.Text, "notes.txt:1") {
+			t.Errorf("%s: got isError %v, text %q; want a match in notes.txt", c.Name, c.IsError, c.Text)
+		}
+		if strings.HasPrefix(c.Name, "v1") {
+			continue
+		}
+		last := len(c.Answers) - 1
+		if c.Protocol != "2026-07-28" || last < 1 || !strings.HasPrefix(c.Answers[0], "tools/call task ") ||
+			c.Answers[last] != "tasks/get complete completed" {
+			t.Errorf("%s (%s): got answers %q, want a task, then tasks/get until completed", c.Name, c.Protocol, c.Answers)
+		}
+	}
+}
