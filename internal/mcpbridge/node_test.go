@@ -488,7 +488,9 @@ func TestTSTaskSupport(t *testing.T) {
 // the MCP Tasks client on the v2 client at 2026-07-28, over modhost mcp
 // --http and over stdio, gets a task and settles it with tasks/get; the v1
 // client at 2025-11-25, over both, calls it as a plain call. Every call
-// finds the string in the workspace.
+// finds the string in the workspace. Last, a task followed on
+// subscriptions/listen over HTTP is acknowledged and notified as the Tasks
+// package's schemas of 2026-07-28 say, until it completes.
 func TestTSTaskCall(t *testing.T) {
 	t.Parallel()
 	dir := nodeTools(t)
@@ -520,9 +522,18 @@ func TestTSTaskCall(t *testing.T) {
 			IsError        bool
 			Text           string
 		}
+		Listen struct {
+			Heard  []string
+			Result string
+		}
 	}
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("tstaskcall output %s: %v", out, err)
+	}
+	heard := report.Listen.Heard
+	if len(heard) < 2 || heard[0] != "notifications/subscriptions/acknowledged ok" ||
+		heard[len(heard)-1] != "notifications/tasks completed" || report.Listen.Result != "complete" {
+		t.Errorf("listen: heard %q, result %q; want the acknowledgement, notifications until completed, and a complete result", heard, report.Listen.Result)
 	}
 	if len(report.Calls) != 4 {
 		t.Fatalf("got %d calls, want 4: %s", len(report.Calls), out)

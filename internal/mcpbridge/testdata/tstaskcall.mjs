@@ -7,8 +7,12 @@
 // transport, the negotiated protocol, the result types and task statuses
 // the server answered, and the call's result. Then the v1 client
 // (@modelcontextprotocol/sdk) at 2025-11-25 calls it over both, as a plain
-// call (answers: ["plain"]):
-// {"calls": [{"name", "protocol", "answers": ["tools/call task working", ...], "isError", "text"}]}.
+// call (answers: ["plain"]). Last, over HTTP, it calls the tool again and
+// follows its task on subscriptions/listen, checking each message with the
+// Tasks package's 2026-07-28 schemas; it prints the methods and statuses
+// heard, and the listen's result type ("listen"):
+// {"calls": [{"name", "protocol", "answers": ["tools/call task working", ...], "isError", "text"}],
+//  "listen": {"heard": ["notifications/tasks completed", ...], "result": "complete"}}.
 //
 // usage: node tstaskcall.mjs TOOLS_DIR HTTP_URL STDIO_SERVER_JSON
 // where STDIO_SERVER_JSON is {"command": "...", "args": [...]}.
@@ -27,7 +31,9 @@ const { Client: ClientV1 } = await load("@modelcontextprotocol/sdk/client/index.
 const { StreamableHTTPClientTransport: HTTPV1 } = await load("@modelcontextprotocol/sdk/client/streamableHttp.js");
 const { StdioClientTransport: StdioV1 } = await load("@modelcontextprotocol/sdk/client/stdio.js");
 // The Tasks client's package exports only ES modules: imported by path.
-const tasks = await import(pathToFileURL(join(toolsDir, "node_modules", "@modelcontextprotocol", "ext-tasks", "dist", "client", "index.js")).href);
+const tasksDir = join(toolsDir, "node_modules", "@modelcontextprotocol", "ext-tasks", "dist");
+const tasks = await import(pathToFileURL(join(tasksDir, "client", "index.js")).href);
+const schemas = await import(pathToFileURL(join(tasksDir, "core", "v2", "index.js")).href);
 
 const clientInfo = { name: "tstaskcall", version: "1.0.0" };
 const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
@@ -98,6 +104,58 @@ async function runV1(name, transport) {
   }
 }
 
+// post sends one 2026-07-28 request declaring the extension, with the
+// standard headers, and returns the messages of its answer.
+async function post(id, method, name, params) {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": capabilities,
+  };
+  const res = await fetch(url, {
+    method: "POST",
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2026-07-28",
+      "Mcp-Method": method,
+      "Mcp-Name": name,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+  });
+  const text = await res.text();
+  if (!res.headers.get("content-type")?.startsWith("text/event-stream")) return [JSON.parse(text)];
+  return text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
+}
+
+// listen calls the tool, follows its task on subscriptions/listen and
+// checks what it hears against the Tasks package's schemas.
+async function listen() {
+  const [created] = await post(1, "tools/call", "research_search_workspace", {
+    name: "research_search_workspace",
+    arguments: { query: "DefineMod" },
+  });
+  const task = schemas.CreateTaskResultV2Schema.parse(created.result);
+  const heard = [];
+  let result = "";
+  for (const m of await post(2, "subscriptions/listen", "", { notifications: { taskIds: [task.taskId] } })) {
+    if (m.method === "notifications/subscriptions/acknowledged") {
+      const ack = schemas.TaskSubscriptionAcknowledgedNotificationsV2Schema.parse(m.params.notifications);
+      heard.push(`${m.method} ${ack.taskIds.join(",")}` === `${m.method} ${task.taskId}` ? `${m.method} ok` : `${m.method} ${JSON.stringify(ack)}`);
+    } else if (m.method === "notifications/tasks") {
+      const n = schemas.TaskStatusNotificationV2Schema.parse(m);
+      heard.push(`${m.method} ${n.params.status}`);
+    } else if (m.result) {
+      result = m.result.resultType;
+    } else {
+      heard.push(JSON.stringify(m));
+    }
+  }
+  return { heard, result };
+}
+
 const server = JSON.parse(serverJSON);
 const calls = [
   await run("http", new v2.StreamableHTTPClientTransport(new URL(url))),
@@ -105,4 +163,4 @@ const calls = [
   await runV1("v1 http", new HTTPV1(new URL(url))),
   await runV1("v1 stdio", new StdioV1({ ...server, env: { ...process.env }, stderr: "inherit" })),
 ];
-process.stdout.write(JSON.stringify({ calls }));
+process.stdout.write(JSON.stringify({ calls, listen: await listen() }));
