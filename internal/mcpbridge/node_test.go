@@ -434,24 +434,7 @@ func TestTSIdleSession(t *testing.T) {
 // defines none): the v2 client's server declares the extension.
 func TestTSTaskSupport(t *testing.T) {
 	t.Parallel()
-	dir := nodeTools(t)
-	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	args := []string{"--mods", research, "--workspace", t.TempDir(), "mcp"}
-	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
-	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
-	url := testenv.ServeURL(t, server, "serving MCP at ")
-	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
-
-	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tstasks.mjs"), dir, url, stdio)
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("tstasks: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
-	}
+	out := runResearchScript(t, "tstasks.mjs", t.TempDir())
 	var report struct {
 		Lists []struct {
 			Name, Protocol string
@@ -493,28 +476,11 @@ func TestTSTaskSupport(t *testing.T) {
 // package's schemas of 2026-07-28 say, until it completes.
 func TestTSTaskCall(t *testing.T) {
 	t.Parallel()
-	dir := nodeTools(t)
-	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	ws := t.TempDir()
 	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("a Mod is made with DefineMod\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"--mods", research, "--workspace", ws, "mcp"}
-	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
-	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
-	url := testenv.ServeURL(t, server, "serving MCP at ")
-	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
-
-	cmd := nodeCommand(t, dir, filepath.Join("testdata", "tstaskcall.mjs"), dir, url, stdio)
-	var errOut bytes.Buffer
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("tstaskcall: %v\nstdout: %s\nstderr: %s", err, out, errOut.Bytes())
-	}
+	out := runResearchScript(t, "tstaskcall.mjs", ws)
 	var report struct {
 		Calls []struct {
 			Name, Protocol string
@@ -551,4 +517,30 @@ func TestTSTaskCall(t *testing.T) {
 			t.Errorf("%s (%s): got answers %q, want a task, then tasks/get until completed", c.Name, c.Protocol, c.Answers)
 		}
 	}
+}
+
+// runResearchScript serves the research mod on workspace ws over modhost
+// mcp --http, and runs the Node program testdata/script with the tools
+// folder, the server's URL and how to start it over stdio; it returns the
+// program's output.
+func runResearchScript(t *testing.T, script, ws string) []byte {
+	t.Helper()
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--mods", research, "--workspace", ws, "mcp"}
+	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", script), dir, url, stdio)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\nstdout: %s\nstderr: %s", script, err, out, errOut.Bytes())
+	}
+	return out
 }
