@@ -28,6 +28,7 @@ MCP_CLIENT_VERSION=2.4.0      # @modelcontextprotocol/client: the TypeScript v2 
 PLAYWRIGHT_VERSION=1.65.1     # playwright-core: drives Chromium, downloads no browser
 ESBUILD_VERSION=0.28.2        # esbuild: bundles the AppBridge for the browser
 OIDC_PROVIDER_VERSION=9.13.3  # oidc-provider: a real authorization server for the OAuth tests
+EXT_TASKS_VERSION=0.2.2       # @modelcontextprotocol/ext-tasks: the official Tasks client and schemas
 
 # The official suite's frozen requirement lists, both run against one URL:
 # `server --requirements REV` runs the scenarios REV requires (scored) and
@@ -46,6 +47,7 @@ packages=(
 	"playwright-core@$PLAYWRIGHT_VERSION"
 	"esbuild@$ESBUILD_VERSION"
 	"oidc-provider@$OIDC_PROVIDER_VERSION"
+	"@modelcontextprotocol/ext-tasks@$EXT_TASKS_VERSION"
 )
 key=$(printf '%s\n' "${packages[@]}" | sha256sum | cut -c1-16)
 tools="${MODKIT_NODE_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/modkit/node-tools}/$key"
@@ -225,8 +227,8 @@ for rev in "${REVISIONS[@]}"; do
 	fi
 done
 
-echo "--- MCP Inspector CLI over stdio, TypeScript client approval and icons, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider (JWT and opaque)"
-for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth TestIntrospectionOIDCProvider TestIntrospectionServed TestCallerOIDCProvider; do
+echo "--- MCP Inspector CLI over stdio, TypeScript client approval and icons, the TypeScript v2 client at 2026-07-28, MCP Apps view in Chromium, replicas behind HAProxy, tokens of oidc-provider (JWT and opaque), the Tasks client over HTTP and stdio"
+for test in TestInspectorCLI TestTSApproval TestTSIcons TestTSClientV2 TestTSIdleSession TestAppView TestReplicas TestHTTPAuthOIDCProvider TestTSClientOAuth TestIntrospectionOIDCProvider TestIntrospectionServed TestCallerOIDCProvider TestTSTaskSupport TestTSTaskCall; do
 	if MODKIT_NODE_TOOLS_DIR="$tools" MODKIT_MODHOST="$work/modhost" MODKIT_CHROMIUM="$chromium" \
 		go test -count=1 -run "^$test\$" -v ./internal/mcpbridge >"$work/$test.log" 2>&1 &&
 		grep -q -- "--- PASS: $test" "$work/$test.log"; then

@@ -191,6 +191,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	}
 	br.register(srv, s.direct, &lists{}, l, gen)
 	srv.AddReceivingMiddleware(hideRenderTool, br.hideOutOfScope, br.hideApprovalTools)
+	srv.AddReceivingMiddleware(listTaskSupport) // the outermost: it changes the result's type
 	return s, nil
 }
 

@@ -120,10 +120,13 @@
 // # Tasks
 //
 // A tool whose manifest declares task support (optional or required)
-// serves the MCP tasks extension, [TasksExtension], on streamable HTTP to
-// clients of 2026-07-28 that declare it in a request's capabilities. The
-// call runs; when its handler first reports a title or status, or after
-// [TaskAfter], it becomes a task: the client gets a CreateTaskResult at
+// serves the MCP tasks extension, [TasksExtension], on streamable HTTP and
+// over stdio (without audit) to clients of 2026-07-28 that declare it in
+// a request's capabilities. tools/list of 2025-11-25 and earlier says
+// forbidden in every tool's execution.taskSupport; that of 2026-07-28 has
+// no such member, as the extension defines none. The call runs; when
+// its handler first reports a title or status, or after [TaskAfter], it
+// becomes a task: the client gets a CreateTaskResult at
 // once, and polls tasks/get for the status (its message follows the
 // call's title and status), the result, a failure, or questions
 // (input_required with inputRequests), which it answers with tasks/update
@@ -133,15 +136,17 @@
 // becomes a task answers as a plain call would, questions included. A
 // tool's error completes the task with isError; a crash or panic fails it.
 // A client without the extension calls an optional tool as a plain call
-// and is refused a required one (-32021). Over stdio and in sessions of
-// 2025-11-25 and earlier, a call of a task tool is a plain call.
+// and is refused a required one (-32021). In sessions of 2025-11-25 and
+// earlier, whose core tasks the server does not declare, a call of a task
+// tool is a plain call.
 //
 // A tasks/get of a working task waits up to 100 ms for the task to change,
 // so a task that ends meanwhile answers with its outcome. A client that
-// opens subscriptions/listen naming tasks in notifications.taskIds gets
-// notifications/tasks (each the task as tasks/get answers it) at every
-// change, from whichever replica runs it; the stream ends once they all
-// ended.
+// opens subscriptions/listen over HTTP naming tasks in
+// notifications.taskIds gets notifications/tasks (each the task as
+// tasks/get answers it) at every change, from whichever replica runs it;
+// the stream ends once they all ended. Over stdio the SDK acknowledges a
+// listen without agreeing to any task: the client polls.
 //
 // A task's status, as tasks/get reports it, moves so:
 //

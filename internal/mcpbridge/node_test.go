@@ -424,3 +424,123 @@ func TestTSIdleSession(t *testing.T) {
 		}
 	}
 }
+
+// TestTSTaskSupport lists the research mod's tools with the official
+// TypeScript clients (testdata/tstasks.mjs), whose tool schemas check
+// execution.taskSupport: v2 at 2026-07-28 and v1 at 2025-11-25, over
+// modhost mcp --http and over stdio. The v1 lists say forbidden for every
+// tool, research_search_workspace included: a call there is a plain call.
+// The 2026-07-28 lists have no execution member (the tasks extension
+// defines none): the v2 client's server declares the extension.
+func TestTSTaskSupport(t *testing.T) {
+	t.Parallel()
+	out := runResearchScript(t, "tstasks.mjs", t.TempDir())
+	var report struct {
+		Lists []struct {
+			Name, Protocol string
+			TaskSupport    map[string]string
+			Extension      bool
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tstasks output %s: %v", out, err)
+	}
+	if len(report.Lists) != 4 {
+		t.Fatalf("got %d lists, want 4: %s", len(report.Lists), out)
+	}
+	for _, l := range report.Lists {
+		if len(l.TaskSupport) == 0 {
+			t.Errorf("%s: no tools listed", l.Name)
+		}
+		if strings.HasPrefix(l.Name, "v2") {
+			if l.Protocol != "2026-07-28" || !l.Extension {
+				t.Errorf("%s: got protocol %q, tasks extension declared %v; want 2026-07-28, true", l.Name, l.Protocol, l.Extension)
+			}
+			continue
+		}
+		for tool, got := range l.TaskSupport {
+			if want := "forbidden"; got != want {
+				t.Errorf("%s (%s): tool %s: got taskSupport %q, want %q", l.Name, l.Protocol, tool, got, want)
+			}
+		}
+	}
+}
+
+// TestTSTaskCall calls research_search_workspace, which runs only as a
+// task, with the official TypeScript clients (testdata/tstaskcall.mjs):
+// the MCP Tasks client on the v2 client at 2026-07-28, over modhost mcp
+// --http and over stdio, gets a task and settles it with tasks/get; the v1
+// client at 2025-11-25, over both, calls it as a plain call. Every call
+// finds the string in the workspace. Last, a task followed on
+// subscriptions/listen over HTTP is acknowledged and notified as the Tasks
+// package's schemas of 2026-07-28 say, until it completes.
+func TestTSTaskCall(t *testing.T) {
+	t.Parallel()
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "notes.txt"), []byte("a Mod is made with DefineMod\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := runResearchScript(t, "tstaskcall.mjs", ws)
+	var report struct {
+		Calls []struct {
+			Name, Protocol string
+			Answers        []string
+			IsError        bool
+			Text           string
+		}
+		Listen struct {
+			Heard  []string
+			Result string
+		}
+	}
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatalf("tstaskcall output %s: %v", out, err)
+	}
+	heard := report.Listen.Heard
+	if len(heard) < 2 || heard[0] != "notifications/subscriptions/acknowledged ok" ||
+		heard[len(heard)-1] != "notifications/tasks completed" || report.Listen.Result != "complete" {
+		t.Errorf("listen: heard %q, result %q; want the acknowledgement, notifications until completed, and a complete result", heard, report.Listen.Result)
+	}
+	if len(report.Calls) != 4 {
+		t.Fatalf("got %d calls, want 4: %s", len(report.Calls), out)
+	}
+	for _, c := range report.Calls {
+		if c.IsError || !strings.Contains(c.Text, "notes.txt:1") {
+			t.Errorf("%s: got isError %v, text %q; want a match in notes.txt", c.Name, c.IsError, c.Text)
+		}
+		if strings.HasPrefix(c.Name, "v1") {
+			continue
+		}
+		last := len(c.Answers) - 1
+		if c.Protocol != "2026-07-28" || last < 1 || !strings.HasPrefix(c.Answers[0], "tools/call task ") ||
+			c.Answers[last] != "tasks/get complete completed" {
+			t.Errorf("%s (%s): got answers %q, want a task, then tasks/get until completed", c.Name, c.Protocol, c.Answers)
+		}
+	}
+}
+
+// runResearchScript serves the research mod on workspace ws over modhost
+// mcp --http, and runs the Node program testdata/script with the tools
+// folder, the server's URL and how to start it over stdio; it returns the
+// program's output.
+func runResearchScript(t *testing.T, script, ws string) []byte {
+	t.Helper()
+	dir := nodeTools(t)
+	research, err := filepath.Abs(filepath.Join("..", "..", "examples", "research"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"--mods", research, "--workspace", ws, "mcp"}
+	server := exec.Command(modhostBinary(t), append(args, "--http", "127.0.0.1:0")...)
+	server.Env = append(os.Environ(), "MODKIT_CACHE="+cacheDir)
+	url := testenv.ServeURL(t, server, "serving MCP at ")
+	stdio := mustJSON(t, map[string]any{"command": modhostBinary(t), "args": args})
+	cmd := nodeCommand(t, dir, filepath.Join("testdata", script), dir, url, stdio)
+	var errOut bytes.Buffer
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\nstdout: %s\nstderr: %s", script, err, out, errOut.Bytes())
+	}
+	return out
+}

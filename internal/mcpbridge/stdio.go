@@ -91,6 +91,9 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 			o.direct(in.direct)
 		}
 	}
+	if s.tasks.overStdio() && !o.sdkOnly {
+		in.tasks = newStdioTasks(s.tasks, runCtx, out)
+	}
 	stop := context.AfterFunc(ctx, func() { abortCalls(); p.abort() })
 	defer stop()
 
@@ -99,6 +102,9 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 	if in.direct != nil {
 		abortCalls() // calls of a session that ended without answering them
 		in.direct.wait()
+	}
+	if in.tasks != nil {
+		in.tasks.wait()
 	}
 	if out.err() != nil {
 		return fmt.Errorf("write: %w", out.err())
@@ -278,10 +284,12 @@ type inputFilter struct {
 	hangup func() bool  // reports whether the client closed the output; nil: cannot tell
 	ended  func()       // called once the input has ended; may be nil
 	direct *stdioDirect // serves plain tools/call requests; nil: the SDK serves all
+	tasks  *stdioTasks  // serves the tasks extension; nil: the SDK serves all
 
-	// call is the tools/call request check read last, for the direct path.
+	// call is the tools/call or tasks request check read last, for the
+	// direct path and the tasks.
 	call struct {
-		id            string
+		id, method    string
 		rawID, params json.RawMessage
 	}
 
@@ -323,7 +331,9 @@ func (in *inputFilter) next() error {
 		} else if line = bytes.TrimSpace(line); len(line) > 0 {
 			if code, msg, id := in.check(line); code != 0 {
 				in.out.writeError(id, code, msg)
-			} else if in.call.id != "" && in.direct.serve(line, in.call.id, in.call.rawID, in.call.params) {
+			} else if in.call.id != "" && in.tasks != nil && in.tasks.serve(in.call.method, in.call.id, in.call.rawID, in.call.params) {
+				// Answered by the tasks.
+			} else if in.call.id != "" && in.call.method == "tools/call" && in.direct != nil && in.direct.serve(line, in.call.id, in.call.rawID, in.call.params) {
 				// Answered by the direct path.
 			} else {
 				in.line = append(line, '\n')
@@ -448,12 +458,15 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 				if in.direct != nil {
 					in.direct.cancel(rid)
 				}
+				if in.tasks != nil {
+					in.tasks.cancel(rid)
+				}
 			}
 		}
 	case id != "":
 		in.p.request(id)
-		if name == "tools/call" && in.direct != nil {
-			in.call.id, in.call.rawID, in.call.params = id, rawID, m.params
+		if name == "tools/call" && in.direct != nil || stdioTaskRoutes[name] && in.tasks != nil {
+			in.call.id, in.call.method, in.call.rawID, in.call.params = id, name, rawID, m.params
 		}
 	}
 	return 0, "", nil

@@ -43,25 +43,31 @@ type taskQuota struct {
 	maxBytes int64
 
 	mu   sync.Mutex
-	by   map[string]*quotaOf // by creator
-	of   map[string]string   // task id -> creator
-	gone []string            // evicted tasks the store still keeps
+	by   map[string]*quotaOf   // by creator
+	of   map[string]*quotaTask // by task id
+	gone []string              // evicted tasks the store still keeps
 	// evicted has a value when gone has ids.
 	evicted chan struct{}
 }
 
-// quotaOf is one principal's tasks, in creation order.
+// quotaOf is one principal's tasks, in creation order (so in order of
+// expiry, every task having the runner's TTL). Forgotten tasks stay in
+// tasks, marked, until they reach its front: forgetting one is O(1).
 type quotaOf struct {
-	live  int
-	bytes int64
-	tasks []*quotaTask
+	live      int
+	bytes     int64
+	liveBytes int64 // of the live tasks
+	tasks     []*quotaTask
+	forgotten int // of tasks
 }
 
 type quotaTask struct {
-	id      string
-	expires time.Time // zero: never
-	size    int64
-	ended   bool
+	id        string
+	creator   string
+	expires   time.Time // zero: never
+	size      int64
+	ended     bool
+	forgotten bool
 }
 
 func newTaskQuota(maxLive int, maxBytes int64) *taskQuota {
@@ -71,7 +77,7 @@ func newTaskQuota(maxLive int, maxBytes int64) *taskQuota {
 	if maxBytes <= 0 {
 		maxBytes = DefaultTaskMaxBytes
 	}
-	return &taskQuota{maxLive: maxLive, maxBytes: maxBytes, by: map[string]*quotaOf{}, of: map[string]string{},
+	return &taskQuota{maxLive: maxLive, maxBytes: maxBytes, by: map[string]*quotaOf{}, of: map[string]*quotaTask{},
 		evicted: make(chan struct{}, 1)}
 }
 
@@ -102,18 +108,12 @@ func (q *taskQuota) admit(t *taskstore.Task, now time.Time) error {
 			"too many live tasks: %d are working or waiting for answers, the cap is %d per client (task max live): wait for one to end, or cancel one", p.live, q.maxLive)}
 	}
 	size := taskSize(t)
-	var liveBytes int64
-	for _, qt := range p.tasks {
-		if !qt.ended {
-			liveBytes += qt.size
-		}
-	}
-	if liveBytes+size > q.maxBytes {
+	if p.liveBytes+size > q.maxBytes {
 		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf(
-			"too many bytes in tasks: this task's %d and the live tasks' %d exceed the cap of %d bytes per client (task max bytes)", size, liveBytes, q.maxBytes)}
+			"too many bytes in tasks: this task's %d and the live tasks' %d exceed the cap of %d bytes per client (task max bytes)", size, p.liveBytes, q.maxBytes)}
 	}
 	q.makeRoom(p, size, "")
-	qt := &quotaTask{id: t.ID, size: size, ended: !live}
+	qt := &quotaTask{id: t.ID, creator: t.Creator, size: size, ended: !live}
 	if t.TTL > 0 {
 		qt.expires = t.CreatedAt.Add(t.TTL)
 	}
@@ -121,8 +121,9 @@ func (q *taskQuota) admit(t *taskstore.Task, now time.Time) error {
 	p.bytes += size
 	if live {
 		p.live++
+		p.liveBytes += size
 	}
-	q.of[t.ID] = t.Creator
+	q.of[t.ID] = qt
 	return nil
 }
 
@@ -132,66 +133,90 @@ func (q *taskQuota) admit(t *taskstore.Task, now time.Time) error {
 func (q *taskQuota) changed(t *taskstore.Task) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	creator, ok := q.of[t.ID]
-	if !ok || creator != t.Creator {
+	qt, ok := q.of[t.ID]
+	if !ok || qt.creator != t.Creator {
 		return
 	}
-	p := q.by[creator]
-	for _, qt := range p.tasks {
-		if qt.id != t.ID {
-			continue
-		}
-		if !qt.ended && t.Status.Terminal() {
+	p := q.by[qt.creator]
+	size := taskSize(t)
+	if !qt.ended {
+		p.liveBytes -= qt.size
+		if t.Status.Terminal() {
 			qt.ended = true
 			p.live--
+		} else {
+			p.liveBytes += size
 		}
-		size := taskSize(t)
-		p.bytes += size - qt.size
-		qt.size = size
-		q.makeRoom(p, 0, t.ID)
-		return
 	}
+	p.bytes += size - qt.size
+	qt.size = size
+	q.makeRoom(p, 0, t.ID)
 }
 
 // makeRoom evicts p's oldest ended tasks, but keep, until size more bytes
 // fit in the cap, or none is left to evict.
 func (q *taskQuota) makeRoom(p *quotaOf, size int64, keep string) {
-	for i := 0; i < len(p.tasks) && p.bytes+size > q.maxBytes; {
+	for i := 0; i < len(p.tasks) && p.bytes+size > q.maxBytes; i++ {
 		qt := p.tasks[i]
-		if !qt.ended || qt.id == keep {
-			i++
+		if qt.forgotten || !qt.ended || qt.id == keep {
 			continue
 		}
-		q.drop(p, i)
+		q.drop(p, qt)
 		q.gone = append(q.gone, qt.id)
 		select {
 		case q.evicted <- struct{}{}:
 		default:
 		}
 	}
+	p.compact()
 }
 
-// drop forgets p's i-th task.
-func (q *taskQuota) drop(p *quotaOf, i int) {
-	qt := p.tasks[i]
-	p.tasks = append(p.tasks[:i], p.tasks[i+1:]...)
+// drop forgets p's task qt: it leaves p.tasks when it reaches the front,
+// or when compact finds half of them forgotten.
+func (q *taskQuota) drop(p *quotaOf, qt *quotaTask) {
+	qt.forgotten = true
+	p.forgotten++
 	p.bytes -= qt.size
 	if !qt.ended {
 		p.live--
+		p.liveBytes -= qt.size
 	}
 	delete(q.of, qt.id)
 }
 
-// expire forgets p's tasks whose TTL has passed at now: the store drops
-// them itself.
-func (q *taskQuota) expire(p *quotaOf, now time.Time) {
-	for i := 0; i < len(p.tasks); {
-		if qt := p.tasks[i]; !qt.expires.IsZero() && now.After(qt.expires) {
-			q.drop(p, i)
-			continue
-		}
+// compact removes the forgotten tasks from p.tasks: those at its front at
+// once, all of them once they are half.
+func (p *quotaOf) compact() {
+	i := 0
+	for i < len(p.tasks) && p.tasks[i].forgotten {
 		i++
 	}
+	p.tasks, p.forgotten = p.tasks[i:], p.forgotten-i
+	if p.forgotten > 0 && 2*p.forgotten >= len(p.tasks) {
+		kept := make([]*quotaTask, 0, len(p.tasks)-p.forgotten)
+		for _, qt := range p.tasks {
+			if !qt.forgotten {
+				kept = append(kept, qt)
+			}
+		}
+		p.tasks, p.forgotten = kept, 0
+	}
+}
+
+// expire forgets p's tasks whose TTL has passed at now (the store drops
+// them itself): those at the front, as tasks expire in creation order.
+// A task created a moment later but listed earlier expires with the
+// next; sweep passes them all.
+func (q *taskQuota) expire(p *quotaOf, now time.Time) {
+	for _, qt := range p.tasks {
+		if !qt.forgotten {
+			if qt.expires.IsZero() || !now.After(qt.expires) {
+				break
+			}
+			q.drop(p, qt)
+		}
+	}
+	p.compact()
 }
 
 // sweep forgets every task whose TTL has passed at now, and the
@@ -200,7 +225,12 @@ func (q *taskQuota) sweep(now time.Time) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for creator, p := range q.by {
-		q.expire(p, now)
+		for _, qt := range p.tasks {
+			if !qt.forgotten && !qt.expires.IsZero() && now.After(qt.expires) {
+				q.drop(p, qt)
+			}
+		}
+		p.compact()
 		if len(p.tasks) == 0 {
 			delete(q.by, creator)
 		}
@@ -211,16 +241,13 @@ func (q *taskQuota) sweep(now time.Time) {
 func (q *taskQuota) forget(id string) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	p := q.by[q.of[id]]
-	if p == nil {
+	qt := q.of[id]
+	if qt == nil {
 		return
 	}
-	for i, qt := range p.tasks {
-		if qt.id == id {
-			q.drop(p, i)
-			return
-		}
-	}
+	p := q.by[qt.creator]
+	q.drop(p, qt)
+	p.compact()
 }
 
 // takeEvicted returns the tasks evicted since the last take, for the
