@@ -5,7 +5,6 @@ package protocol
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"syscall"
 	"testing"
 	"time"
@@ -46,34 +45,6 @@ func TestSocketLane(t *testing.T) {
 	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage("3")})
 	if err != nil || resp.Outcome.Text != "3" || len(resp.Activity) != 3 {
 		t.Fatalf("got %+v, %v; want outcome 3 with 3 updates", resp, err)
-	}
-}
-
-// TestSocketLaneCancel checks that a call whose caller reads the socket,
-// waiting in the runtime's poller, returns when its context ends, and
-// that the next call reads the lane as usual.
-func TestSocketLaneCancel(t *testing.T) {
-	t.Parallel()
-	started := make(chan struct{})
-	c := socketLane(t, &LaneServer{Impl: laneMod{call: func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-		if string(req.Input) != "wait" {
-			return echo(ctx, req)
-		}
-		close(started)
-		<-ctx.Done()
-		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCancelled}}, nil
-	}}})
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		<-started
-		cancel()
-	}()
-	if _, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t", Input: json.RawMessage("wait")}); !errors.Is(err, context.Canceled) {
-		t.Fatalf("got %v, want context.Canceled", err)
-	}
-	resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage("2")})
-	if err != nil || resp.Outcome.Text != "2" {
-		t.Fatalf("next call: got %v, %v; want outcome 2", resp, err)
 	}
 }
 

@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
@@ -53,33 +51,22 @@ type LaneClient struct {
 	w     frameWriter
 	apart atomic.Int64 // steps sent apart from their call
 
-	fr      *frameReader // read by the caller that holds the reader's part
-	unwoken []*laneCall  // the reader's calls with frames queued since their last wake
-
-	mu      sync.Mutex
-	calls   map[uint64]*laneCall // the calls waiting for their end
-	last    uint64               // the last call id issued
-	reading bool                 // a caller reads the lane
-	err     error                // why the lane is closed, once it is
-	done    chan struct{}        // closed with err set
-
-	// A reading caller whose context ends is interrupted by a read
-	// deadline; dlMu orders setting it against the read's end.
-	dlMu      sync.Mutex
-	dlSession uint64 // the read the deadline may interrupt, 0 for none
-	dlSet     bool   // a deadline was set, and must be cleared
-	sessions  uint64 // reads begun
+	mu    sync.Mutex
+	calls map[uint64]*laneCall // the calls waiting for their end
+	last  uint64               // the last call id issued
+	err   error                // why the lane is closed, once it is
+	done  chan struct{}        // closed with err set
 }
 
 var _ modapi.Mod = (*LaneClient)(nil)
 
 // NewLaneClient returns the client of the mod that g calls over gRPC and
-// that serves tool calls on conn, the host's end of its call lane. Its
-// callers read conn, one at a time, while calls wait for frames.
+// that serves tool calls on conn, the host's end of its call lane. It
+// reads conn until Close or until the lane fails.
 func NewLaneClient(g *GRPCClient, conn net.Conn, opts LaneOptions) *LaneClient {
 	c := &LaneClient{GRPCClient: g, opts: opts, conn: conn, calls: map[uint64]*laneCall{}, done: make(chan struct{})}
 	c.w = frameWriter{w: conn, limit: opts.MaxMessageBytes}
-	c.fr = newFrameReader(conn, opts.MaxMessageBytes)
+	go c.read()
 	return c
 }
 
@@ -223,28 +210,15 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 
 // wait waits until call id may have frames queued in lc, and returns nil;
 // or the call's error when its ctx ended (the mod is sent a cancel frame)
-// or the lane closed (closed set) before any came. When no other caller
-// reads the lane, this one does, until frames for its call come: the
-// frames of a call are read by its own goroutine, without a wake, unless
-// another caller reads them first.
+// or the lane closed (closed set) before any came.
 func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall, closed *bool) error {
 	if *closed {
 		return brokenError(c.laneErr())
 	}
 	select {
 	case <-lc.ready:
-		return nil
-	default:
-	}
-	if c.claimReader() {
-		c.readFor(ctx, lc)
-	}
-	select {
-	case <-lc.ready:
 	case <-ctx.Done():
 		c.forget(id)
-		// Another caller may have been told to read in its place.
-		c.nudge(nil)
 		// The mod's handler sees its context cancelled; a failed send
 		// means the lane is gone, which cancels it as well.
 		_ = c.w.send(id, kindCancel, nil)
@@ -254,143 +228,6 @@ func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall, closed *
 		*closed = true
 	}
 	return nil
-}
-
-// claimReader makes the caller the lane's reader, unless another caller
-// reads it or the lane is closed.
-func (c *LaneClient) claimReader() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.reading || c.err != nil {
-		return false
-	}
-	c.reading = true
-	return true
-}
-
-// isReading reports whether a caller reads the lane.
-func (c *LaneClient) isReading() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.reading
-}
-
-// nudge wakes a waiting call other than except to read the lane, when
-// no caller reads it.
-func (c *LaneClient) nudge(except *laneCall) {
-	c.mu.Lock()
-	var next *laneCall
-	if !c.reading {
-		for _, lc := range c.calls {
-			if lc != except {
-				next = lc
-				break
-			}
-		}
-	}
-	c.mu.Unlock()
-	if next != nil {
-		next.wake()
-	}
-}
-
-// aLongTimeAgo is a read deadline that has passed: it interrupts a read.
-var aLongTimeAgo = time.Unix(1, 0)
-
-// readFor reads the mod's frames, as the lane's reader, and queues each
-// for its call, until frames for lc come, ctx ends or the lane fails; then
-// another waiting call takes over the reading. A call's caller is woken
-// once the frames already read are queued, not for each: a call's
-// activity and outcome written together reach it in one wake.
-func (c *LaneClient) readFor(ctx context.Context, lc *laneCall) {
-	c.dlMu.Lock()
-	c.sessions++
-	session := c.sessions
-	c.dlSession = session
-	c.dlMu.Unlock()
-	stop := func() bool { return true }
-	if ctx.Done() != nil {
-		stop = context.AfterFunc(ctx, func() {
-			c.dlMu.Lock()
-			if c.dlSession == session {
-				c.dlSet = true
-				_ = c.conn.SetReadDeadline(aLongTimeAgo)
-			}
-			c.dlMu.Unlock()
-		})
-	}
-	failed := c.readFrames(ctx, lc)
-	stop()
-	c.dlMu.Lock()
-	c.dlSession = 0
-	if c.dlSet {
-		c.dlSet = false
-		_ = c.conn.SetReadDeadline(time.Time{})
-	}
-	c.dlMu.Unlock()
-	c.mu.Lock()
-	c.reading = false
-	c.mu.Unlock()
-	if !failed {
-		c.nudge(lc)
-	}
-}
-
-// readFrames is readFor's loop; it reports whether the lane failed.
-func (c *LaneClient) readFrames(ctx context.Context, lc *laneCall) (failed bool) {
-	fr := c.fr
-	mine := false
-	for {
-		if !fr.hasFrame() {
-			for _, w := range c.unwoken {
-				mine = mine || w == lc
-				w.wake()
-			}
-			clear(c.unwoken)
-			c.unwoken = c.unwoken[:0]
-			if mine || ctx.Err() != nil {
-				return false
-			}
-		}
-		id, kind, payload, err := fr.next()
-		switch {
-		case err == nil:
-		case isFrameTooLarge(err):
-			// Skipped: it fails its call alone, as a message over gRPC's
-			// limit does.
-		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil:
-			// Interrupted: ctx ended.
-			continue
-		case err == io.EOF:
-			c.fail(errors.New("the mod closed the call lane"))
-			return true
-		case err != nil:
-			c.fail(err)
-			return true
-		}
-		if kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd {
-			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
-			return true
-		}
-		c.mu.Lock()
-		to := c.calls[id]
-		if to != nil && (kind != kindActivity || err != nil) {
-			delete(c.calls, id)
-		}
-		last := c.last
-		c.mu.Unlock()
-		if to == nil {
-			if id == 0 || id > last {
-				c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which the host never made", kind, id)})
-				return true
-			}
-			continue // a call its caller gave up on
-		}
-		to.add(laneFrame{kind: kind, payload: payload, err: err})
-		if !slices.Contains(c.unwoken, to) {
-			c.unwoken = append(c.unwoken, to)
-		}
-	}
 }
 
 // handle handles one frame of a call; end reports that the call ended.
@@ -475,6 +312,59 @@ type violation struct{ err error }
 
 func (v *violation) Error() string { return "the mod broke the call lane's protocol: " + v.err.Error() }
 func (v *violation) Unwrap() error { return v.err }
+
+// read reads the mod's frames and queues each for its call, until the lane
+// fails. A call's caller is woken once the frames already read are queued,
+// not for each: a call's activity and outcome written together reach it in
+// one wake.
+func (c *LaneClient) read() {
+	fr := newFrameReader(c.conn, c.opts.MaxMessageBytes)
+	var unwoken []*laneCall // calls with frames queued since their last wake
+	for {
+		if len(unwoken) > 0 && !fr.hasFrame() {
+			for _, lc := range unwoken {
+				lc.wake()
+			}
+			clear(unwoken)
+			unwoken = unwoken[:0]
+		}
+		id, kind, payload, err := fr.next()
+		switch {
+		case err == nil:
+		case isFrameTooLarge(err):
+			// Skipped: it fails its call alone, as a message over gRPC's
+			// limit does.
+		case err == io.EOF:
+			c.fail(errors.New("the mod closed the call lane"))
+			return
+		case err != nil:
+			c.fail(err)
+			return
+		}
+		if kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd {
+			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
+			return
+		}
+		c.mu.Lock()
+		lc := c.calls[id]
+		if lc != nil && (kind != kindActivity || err != nil) {
+			delete(c.calls, id)
+		}
+		last := c.last
+		c.mu.Unlock()
+		if lc == nil {
+			if id == 0 || id > last {
+				c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which the host never made", kind, id)})
+				return
+			}
+			continue // a call its caller gave up on
+		}
+		lc.add(laneFrame{kind: kind, payload: payload, err: err})
+		if !slices.Contains(unwoken, lc) {
+			unwoken = append(unwoken, lc)
+		}
+	}
+}
 
 // fail closes the lane for err, once: pending calls end broken.
 func (c *LaneClient) fail(err error) {
