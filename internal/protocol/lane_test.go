@@ -539,7 +539,7 @@ func laneExpect(data []byte, limit int) laneEnd {
 		payload := data[:n]
 		data = data[n:]
 		switch {
-		case kind != kindActivity && kind != kindOutcome && kind != kindFailure:
+		case kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd:
 			return broken(fmt.Sprintf("a frame (%s) for call %d, which only the host sends", kind, id))
 		case id != 1:
 			return broken(fmt.Sprintf("a frame (%s) for call %d, which the host never made", kind, id))
@@ -547,6 +547,9 @@ func laneExpect(data []byte, limit int) laneEnd {
 			return laneEnd{kind: modapi.TransportResponseTooLarge, err: fmt.Sprintf("%s frame is %d bytes, over the %d-byte message limit", kind, n, limit)}
 		}
 		switch kind {
+		case kindStepEnd:
+			// A step's answer, for a call that carried no step.
+			return broken(fmt.Sprintf("a frame (%s) the host does not expect", kind))
 		case kindActivity:
 			if err := eachActivity(payload, nil); err != nil {
 				return broken("an activity frame does not decode")
@@ -555,6 +558,9 @@ func laneExpect(data []byte, limit int) laneEnd {
 			var o pb.LaneOutcome
 			if err := proto.Unmarshal(payload, &o); err != nil {
 				return broken("an outcome frame does not decode")
+			}
+			if o.GetStopped() != nil {
+				return broken("an outcome frame stops a call before steps it did not carry")
 			}
 			if o.GetOutcome() == nil {
 				return laneEnd{noOutcome: true, err: modapi.ErrNoOutcome.Error()}

@@ -276,7 +276,7 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	case kindFailure:
 		return nil, c.failure(f.payload), true
 	}
-	// The reader passes no other kind.
+	// The reader passes no other kind; a step result answers a step, not a call.
 	return nil, c.violated(fmt.Errorf("a frame (%s) the host does not expect", f.kind)), true
 }
 
