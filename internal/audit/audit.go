@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os/user"
+	"sync"
 	"time"
 )
 
@@ -115,8 +116,10 @@ func (r *Record) Finish() {
 }
 
 // LocalPrincipal is the user running this process, as "local:NAME" (or
-// "local:uid:N" when the name cannot be found).
-func LocalPrincipal() Principal {
+// "local:uid:N" when the name cannot be found), looked up once.
+func LocalPrincipal() Principal { return localPrincipal() }
+
+var localPrincipal = sync.OnceValue(func() Principal {
 	u, err := user.Current()
 	switch {
 	case err == nil && u.Username != "":
@@ -125,7 +128,7 @@ func LocalPrincipal() Principal {
 		return Principal{Sub: "local:uid:" + u.Uid}
 	}
 	return Principal{Sub: "local:unknown"}
-}
+})
 
 type noteKey struct{}
 

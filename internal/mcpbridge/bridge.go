@@ -157,7 +157,7 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %w", err)
 	}
-	br := &bridge{backend: b, opts: o, states: st}
+	br := &bridge{backend: b, opts: o, states: st, local: host.LocalCaller(o.Scopes)}
 	tasks := newTaskRunner(br, &o)
 	fb, _ := b.(FeatureBackend)
 	sopts := &mcp.ServerOptions{
@@ -232,6 +232,9 @@ type bridge struct {
 	gen atomic.Pointer[generation]
 	// states seals and opens request states.
 	states *states
+	// local is the caller of a request with no access token: the local
+	// user holding Options.Scopes.
+	local *sdk.Caller
 }
 
 // viewTool is a tool with a custom view.
@@ -279,7 +282,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 			Tool:    t.Name,
 			Input:   input,
 			Session: br.session(req.Session),
-			Caller:  callerOf(ctx, br.opts.Scopes),
+			Caller:  callerOf(ctx, br.local),
 			Agent:   br.opts.Agent,
 		}
 		// Without a progress token or logs to send, the call's activity

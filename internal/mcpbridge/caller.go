@@ -3,17 +3,16 @@ package mcpbridge
 import (
 	"context"
 
-	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/sdk"
 )
 
 // callerOf is who a request's call is made for, as the tool's handler
-// reads it: the principal of its verified access token, or else the
-// local user holding scopes (Options.Scopes; nil: every scope).
-func callerOf(ctx context.Context, scopes []string) *sdk.Caller {
+// reads it: the principal of its verified access token, or else local,
+// the local user (made once per server: a caller is only read).
+func callerOf(ctx context.Context, local *sdk.Caller) *sdk.Caller {
 	if p := mcpauth.PrincipalFrom(ctx); p != nil {
 		return p.Caller
 	}
-	return host.LocalCaller(scopes)
+	return local
 }

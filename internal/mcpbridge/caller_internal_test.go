@@ -20,7 +20,7 @@ func TestCallerOf(t *testing.T) {
 		t.Errorf("with a principal: got %+v, want its caller %+v", got, ada)
 	}
 	for _, scopes := range [][]string{nil, {}, {"notes.read"}} {
-		got := callerOf(t.Context(), scopes)
+		got := callerOf(t.Context(), host.LocalCaller(scopes))
 		if want := host.LocalCaller(scopes); !reflect.DeepEqual(got, want) || !strings.HasPrefix(got.Subject, "local:") {
 			t.Errorf("without a principal, scopes %q: got %+v, want the local user %+v", scopes, got, want)
 		}

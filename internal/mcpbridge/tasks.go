@@ -456,7 +456,7 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		return nil, err
 	}
 	r := tr.newRun(t, input, caps, given, loose)
-	r.caller, r.owner = callerOf(ctx, tr.br.opts.Scopes), creatorOf(ctx)
+	r.caller, r.owner = callerOf(ctx, tr.br.local), creatorOf(ctx)
 	tr.wg.Go(r.exec)
 	timer := time.NewTimer(TaskAfter)
 	defer timer.Stop()
