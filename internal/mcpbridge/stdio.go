@@ -311,6 +311,9 @@ func (in *inputFilter) Read(b []byte) (int, error) {
 				return 0, err
 			}
 			in.eof = true
+			if in.tasks != nil {
+				in.tasks.inputEnded()
+			}
 			if in.ended != nil {
 				in.ended()
 			}

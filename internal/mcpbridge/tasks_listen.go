@@ -27,7 +27,9 @@ import (
 // too opens a second listen, which the SDK serves); the acknowledgement
 // lists the tasks known. Each task's current state follows at once, then
 // its changes. The stream ends, with the listen's result, once every task
-// followed has ended (or expired), or when the replica stops.
+// followed has ended (or expired), or when the replica stops; over stdio
+// (stdioTasks) also when the client's input ends. A listen the client
+// cancels, or leaves, ends without a result.
 
 // maxListenTasks caps the tasks one listen follows.
 const maxListenTasks = 1000
@@ -55,15 +57,43 @@ func listenTaskIDs(params json.RawMessage) ([]string, bool) {
 }
 
 // listen serves a subscriptions/listen stream of task status
-// notifications for the tasks ids.
+// notifications for the tasks ids, as server-sent events.
 func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.RawMessage, ids []string) {
+	var s *eventStream
+	res, err := tr.follow(req.Context(), id, ids, func() notifier {
+		s = &eventStream{w: w}
+		s.start()
+		return s.notify
+	}, nil)
+	switch {
+	case s == nil && err != nil:
+		status := http.StatusOK
+		if je, ok := err.(*jsonrpc.Error); ok && je.Code == jsonrpc.CodeInvalidParams {
+			status = http.StatusBadRequest
+		}
+		mcpwire.WriteError(w, status, id, err)
+	case err == nil:
+		s.respond(id, res)
+	}
+}
+
+// notifier sends a notification to a listen's client.
+type notifier func(method string, params json.RawMessage) error
+
+// follow serves a subscriptions/listen, whose request id is id, of the
+// tasks ids. Once the tasks are read, open is called, once, to start the
+// stream, and the acknowledgement and the notifications go to what it
+// returns. follow returns the listen's result when every task followed has
+// ended (or expired), when the replica stops, or when end (nil: never) is
+// closed; it returns an error when the listen is refused (then open was
+// not called), when ctx is done (the client left or cancelled the listen:
+// no result to send), or when a notification could not be sent.
+func (tr *taskRunner) follow(ctx context.Context, id json.RawMessage, ids []string, open func() notifier, end <-chan struct{}) (json.RawMessage, error) {
 	ids = uniqueIDs(ids)
 	if len(ids) > maxListenTasks {
-		mcpwire.WriteError(w, http.StatusBadRequest, id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("notifications.taskIds: %d tasks, at most %d in one listen", len(ids), maxListenTasks)})
-		return
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("notifications.taskIds: %d tasks, at most %d in one listen", len(ids), maxListenTasks)}
 	}
-	ctx := req.Context()
 	wt := tr.watch(ids...) // before the reads, so that no change is missed
 	defer tr.unwatch(wt)
 	sent := map[string]*taskstore.Task{} // the last state sent of each task followed
@@ -75,8 +105,7 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 			continue // not agreed: the acknowledgement leaves it out
 		}
 		if err != nil {
-			mcpwire.WriteError(w, http.StatusOK, id, storeError(err))
-			return
+			return nil, storeError(err)
 		}
 		agreed = append(agreed, tid)
 		sent[tid] = t
@@ -85,36 +114,38 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 	if agreed == nil {
 		agreed = []string{}
 	}
-	s := &eventStream{w: w}
-	s.start()
+	notify := open()
 	ack, _ := json.Marshal(map[string]any{
 		"notifications": map[string]any{"taskIds": agreed},
 		"_meta":         map[string]any{mcp.MetaKeySubscriptionID: subID},
 	})
-	if s.notify("notifications/subscriptions/acknowledged", ack) != nil {
-		return
+	if err := notify("notifications/subscriptions/acknowledged", ack); err != nil {
+		return nil, err
 	}
 	for _, tid := range agreed {
-		if s.notify("notifications/tasks", taskNotification(sent[tid], subID)) != nil {
-			return
+		if err := notify("notifications/tasks", taskNotification(sent[tid], subID)); err != nil {
+			return nil, err
 		}
 	}
 	tick := time.NewTicker(listenCheck)
 	defer tick.Stop()
 	for {
-		open := 0
+		working := 0
 		for _, t := range sent {
 			if !t.Status.Terminal() {
-				open++
+				working++
 			}
 		}
-		if open == 0 {
+		if working == 0 {
 			break
 		}
 		var changed map[string]*taskstore.Task
+		ended := false
 		select {
 		case <-ctx.Done():
-			return // the client left: no result to send
+			return nil, ctx.Err()
+		case <-end:
+			ended = true
 		case <-tr.ctx.Done():
 		case <-tr.drained:
 		case <-wt.signal:
@@ -122,7 +153,7 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 		case <-tick.C:
 			changed = tr.reread(ctx, sent)
 		}
-		if changed == nil && (tr.ctx.Err() != nil || tr.draining.Load()) {
+		if ended || changed == nil && (tr.ctx.Err() != nil || tr.draining.Load()) {
 			break
 		}
 		for tid, t := range changed {
@@ -138,13 +169,13 @@ func (tr *taskRunner) listen(w http.ResponseWriter, req *http.Request, id json.R
 				continue
 			}
 			sent[tid] = t
-			if s.notify("notifications/tasks", taskNotification(t, subID)) != nil {
-				return
+			if err := notify("notifications/tasks", taskNotification(t, subID)); err != nil {
+				return nil, err
 			}
 		}
 	}
 	res, _ := json.Marshal(map[string]any{"resultType": "complete", "_meta": map[string]any{mcp.MetaKeySubscriptionID: subID}})
-	s.respond(id, res)
+	return res, nil
 }
 
 // reread reads the working tasks of sent from the store: a task that

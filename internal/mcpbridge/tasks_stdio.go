@@ -14,13 +14,17 @@ import (
 // stdioTasks serves the tasks extension to the sessionless (2026-07-28)
 // requests of one stdio connection, as the HTTP handler does: a
 // tools/call of a task tool from a client that declares the extension in
-// the request, and tasks/get, tasks/update and tasks/cancel. It does not
-// serve subscriptions/listen: the SDK acknowledges a listen there without
-// agreeing to any taskIds, so the client polls.
+// the request, tasks/get, tasks/update and tasks/cancel, and a
+// subscriptions/listen that names taskIds: its notifications are lines
+// among the others, and it ends as over HTTP, when the client cancels it
+// (without a result), or when the input ends (with its result). The SDK
+// serves any other listen.
 type stdioTasks struct {
-	tr  *taskRunner
-	ctx context.Context // the session's: the requests' parent
-	out *outputFilter
+	tr    *taskRunner
+	ctx   context.Context // the session's: the requests' parent
+	out   *outputFilter
+	ended chan struct{} // closed when the input has ended
+	end   sync.Once
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by canonical id
@@ -28,12 +32,12 @@ type stdioTasks struct {
 }
 
 func newStdioTasks(tr *taskRunner, ctx context.Context, out *outputFilter) *stdioTasks {
-	return &stdioTasks{tr: tr, ctx: ctx, out: out, running: map[string]context.CancelFunc{}}
+	return &stdioTasks{tr: tr, ctx: ctx, out: out, ended: make(chan struct{}), running: map[string]context.CancelFunc{}}
 }
 
 // stdioTaskRoutes are the methods stdioTasks may take.
 var stdioTaskRoutes = map[string]bool{"tools/call": true, "tasks/get": true, "tasks/update": true, "tasks/cancel": true,
-	"tasks/result": true, "tasks/list": true}
+	"tasks/result": true, "tasks/list": true, "subscriptions/listen": true}
 
 // serve answers the request method, whose id is id (canonical) and rawID
 // (as written), when it is the tasks extension's, and reports whether it
@@ -74,6 +78,19 @@ func (s *stdioTasks) serve(method, id string, rawID, params json.RawMessage) boo
 			return true
 		}
 		s.run(id, func(ctx context.Context) (json.RawMessage, error) { return s.tr.call(ctx, t, call, caps) }, rawID)
+		return true
+	case "subscriptions/listen":
+		ids, ok := listenTaskIDs(params)
+		switch {
+		case !ok:
+			return false // no taskIds: the SDK's listen
+		case !declaresTasks(caps):
+			s.answer(rawID, nil, needTasks("notifications.taskIds asks for notifications of the "+TasksExtension+" extension, which the client did not declare"))
+			return true
+		}
+		s.run(id, func(ctx context.Context) (json.RawMessage, error) {
+			return s.tr.follow(ctx, rawID, ids, func() notifier { return s.notify }, s.ended)
+		}, rawID)
 		return true
 	}
 	var tp taskParams
@@ -122,6 +139,15 @@ func (s *stdioTasks) answer(rawID, result json.RawMessage, err error) {
 	}
 	s.out.Write(append(line, '\n'))
 }
+
+// notify writes a notification, a line.
+func (s *stdioTasks) notify(method string, params json.RawMessage) error {
+	_, err := s.out.Write(append(mcpwire.AppendNotification(nil, method, params), '\n'))
+	return err
+}
+
+// inputEnded ends the listens: the client can no longer cancel them.
+func (s *stdioTasks) inputEnded() { s.end.Do(func() { close(s.ended) }) }
 
 // cancel cancels the request id (canonical), if it runs here.
 func (s *stdioTasks) cancel(id string) {
