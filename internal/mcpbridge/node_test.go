@@ -472,8 +472,10 @@ func TestTSTaskSupport(t *testing.T) {
 // --http and over stdio, gets a task and settles it with tasks/get; the v1
 // client at 2025-11-25, over both, calls it as a plain call. Every call
 // finds the string in the workspace. Last, a task followed on
-// subscriptions/listen over HTTP is acknowledged and notified as the Tasks
-// package's schemas of 2026-07-28 say, until it completes.
+// subscriptions/listen, over HTTP and over stdio, is acknowledged and
+// notified as the Tasks package's schemas of 2026-07-28 say, until it
+// completes; over stdio the Tasks client, settling the call meanwhile,
+// gets the result.
 func TestTSTaskCall(t *testing.T) {
 	t.Parallel()
 	ws := t.TempDir()
@@ -488,18 +490,26 @@ func TestTSTaskCall(t *testing.T) {
 			IsError        bool
 			Text           string
 		}
-		Listen struct {
-			Heard  []string
-			Result string
+		Listen, StdioListen struct {
+			Heard        []string
+			Result, Text string
 		}
 	}
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("tstaskcall output %s: %v", out, err)
 	}
-	heard := report.Listen.Heard
-	if len(heard) < 2 || heard[0] != "notifications/subscriptions/acknowledged ok" ||
-		heard[len(heard)-1] != "notifications/tasks completed" || report.Listen.Result != "complete" {
-		t.Errorf("listen: heard %q, result %q; want the acknowledgement, notifications until completed, and a complete result", heard, report.Listen.Result)
+	for name, l := range map[string]struct {
+		Heard        []string
+		Result, Text string
+	}{"http": report.Listen, "stdio": report.StdioListen} {
+		heard := l.Heard
+		if len(heard) < 2 || heard[0] != "notifications/subscriptions/acknowledged ok" ||
+			heard[len(heard)-1] != "notifications/tasks completed" || l.Result != "complete" {
+			t.Errorf("listen over %s: heard %q, result %q; want the acknowledgement, notifications until completed, and a complete result", name, heard, l.Result)
+		}
+	}
+	if !strings.Contains(report.StdioListen.Text, "notes.txt:1") {
+		t.Errorf("the call followed over stdio: got text %q, want a match in notes.txt", report.StdioListen.Text)
 	}
 	if len(report.Calls) != 4 {
 		t.Fatalf("got %d calls, want 4: %s", len(report.Calls), out)

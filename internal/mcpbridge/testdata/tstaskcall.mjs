@@ -10,9 +10,14 @@
 // call (answers: ["plain"]). Last, over HTTP, it calls the tool again and
 // follows its task on subscriptions/listen, checking each message with the
 // Tasks package's 2026-07-28 schemas; it prints the methods and statuses
-// heard, and the listen's result type ("listen"):
+// heard, and the listen's result type ("listen"). Then over stdio, the
+// Tasks client calls it and the program follows its task on a listen sent
+// on the v2 client's transport, while the Tasks client settles the call:
+// the notifications reach the Tasks client too ("stdioListen", with the
+// call's text):
 // {"calls": [{"name", "protocol", "answers": ["tools/call task working", ...], "isError", "text"}],
-//  "listen": {"heard": ["notifications/tasks completed", ...], "result": "complete"}}.
+//  "listen": {"heard": ["notifications/tasks completed", ...], "result": "complete"},
+//  "stdioListen": {"heard": [...], "result": "complete", "text": "..."}}.
 //
 // usage: node tstaskcall.mjs TOOLS_DIR HTTP_URL STDIO_SERVER_JSON
 // where STDIO_SERVER_JSON is {"command": "...", "args": [...]}.
@@ -40,11 +45,13 @@ const capabilities = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 
 // rawDispatcher sends JSON-RPC requests on transport, whose client reads
 // every other message, and resolves each with its response.
-function rawDispatcher(transport, answers) {
+// Notifications go to onNotification, when set, before the client.
+function rawDispatcher(transport, answers, onNotification) {
   const waiting = new Map();
   const onmessage = transport.onmessage;
   transport.onmessage = (message, extra) => {
     const done = message && typeof message.id === "string" ? waiting.get(message.id) : undefined;
+    if (message && message.method && message.id === undefined) onNotification?.(message);
     if (!done) return onmessage?.(message, extra);
     waiting.delete(message.id);
     done(message);
@@ -141,19 +148,65 @@ async function listen() {
   const heard = [];
   let result = "";
   for (const m of await post(2, "subscriptions/listen", "", { notifications: { taskIds: [task.taskId] } })) {
-    if (m.method === "notifications/subscriptions/acknowledged") {
-      const ack = schemas.TaskSubscriptionAcknowledgedNotificationsV2Schema.parse(m.params.notifications);
-      heard.push(`${m.method} ${ack.taskIds.join(",")}` === `${m.method} ${task.taskId}` ? `${m.method} ok` : `${m.method} ${JSON.stringify(ack)}`);
-    } else if (m.method === "notifications/tasks") {
-      const n = schemas.TaskStatusNotificationV2Schema.parse(m);
-      heard.push(`${m.method} ${n.params.status}`);
-    } else if (m.result) {
-      result = m.result.resultType;
-    } else {
-      heard.push(JSON.stringify(m));
-    }
+    if (m.result) result = m.result.resultType;
+    else heard.push(heardAs(m, task.taskId));
   }
   return { heard, result };
+}
+
+// heardAs checks a listen's message m with the Tasks package's schemas
+// and returns what the report says of it: its method and status, and
+// whether an acknowledgement agreed to taskId alone.
+function heardAs(m, taskId) {
+  if (m.method === "notifications/subscriptions/acknowledged") {
+    const ack = schemas.TaskSubscriptionAcknowledgedNotificationsV2Schema.parse(m.params.notifications);
+    return ack.taskIds.join(",") === taskId ? `${m.method} ok` : `${m.method} ${JSON.stringify(ack)}`;
+  }
+  if (m.method === "notifications/tasks") return `${m.method} ${schemas.TaskStatusNotificationV2Schema.parse(m).params.status}`;
+  return JSON.stringify(m);
+}
+
+// listenStdio calls the tool with the Tasks client over stdio and follows
+// its task on subscriptions/listen, sent on the same transport, until the
+// listen ends, while the Tasks client settles the call.
+async function listenStdio(server) {
+  const transport = new StdioClientTransport({ ...server, env: { ...process.env }, stderr: "inherit" });
+  const client = new v2.Client(clientInfo, { capabilities, versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  await client.connect(transport);
+  const heard = [];
+  let taskId = "";
+  const dispatch = rawDispatcher(transport, [], (m) => {
+    if (m.method === "notifications/tasks" || m.method === "notifications/subscriptions/acknowledged") heard.push(heardAs(m, taskId));
+  });
+  const session = tasks.createTaskSessionFromClient(client, {
+    endpointId: "stdio listen",
+    rawDispatch: dispatch,
+    v2RequestFraming: { protocolVersion: "2026-07-28", clientInfo, clientCapabilities: capabilities },
+  });
+  try {
+    const execution = await session.callTool("research_search_workspace", { query: "DefineMod" });
+    if (execution.kind !== "task") throw new Error(`stdio listen: got a ${execution.kind} call, want a task`);
+    taskId = execution.handle.taskId;
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": capabilities,
+    };
+    const listened = dispatch({
+      method: "subscriptions/listen",
+      params: { notifications: { taskIds: [taskId] }, _meta: meta },
+    });
+    const { outcome } = await execution.settle();
+    const result = tasks.resultFromTaskOutcome(outcome);
+    const answer = await listened;
+    return {
+      heard,
+      result: answer.result?.resultType ?? JSON.stringify(answer.error),
+      text: (result.content ?? []).map((c) => c.text).join("\n"),
+    };
+  } finally {
+    await session.close();
+    await client.close();
+  }
 }
 
 const server = JSON.parse(serverJSON);
@@ -163,4 +216,4 @@ const calls = [
   await runV1("v1 http", new HTTPV1(new URL(url))),
   await runV1("v1 stdio", new StdioV1({ ...server, env: { ...process.env }, stderr: "inherit" })),
 ];
-process.stdout.write(JSON.stringify({ calls, listen: await listen() }));
+process.stdout.write(JSON.stringify({ calls, listen: await listen(), stdioListen: await listenStdio(server) }));
