@@ -142,11 +142,12 @@
 //
 // A tasks/get of a working task waits up to 100 ms for the task to change,
 // so a task that ends meanwhile answers with its outcome. A client that
-// opens subscriptions/listen over HTTP naming tasks in
-// notifications.taskIds gets notifications/tasks (each the task as
-// tasks/get answers it) at every change, from whichever replica runs it;
-// the stream ends once they all ended. Over stdio the SDK acknowledges a
-// listen without agreeing to any task: the client polls.
+// opens subscriptions/listen naming tasks in notifications.taskIds gets
+// notifications/tasks (each the task as tasks/get answers it) at every
+// change, from whichever replica runs it: over HTTP as the events of the
+// listen's stream, over stdio as lines among the others. The listen ends
+// with its result once they all ended (or, over stdio, once the input
+// ended); one the client cancels ends without a result.
 //
 // A task's status, as tasks/get reports it, moves so:
 //

@@ -3,6 +3,7 @@ package mcpbridge_test
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -19,7 +20,8 @@ import (
 
 // TestTasksDoc sends docs/tasks.md's requests, with its headers, to the
 // research example over streamable HTTP, and checks that the answers have
-// the fields the page shows: a task, then its outcome.
+// the fields the page shows: a task, then its outcome; and the page's
+// listen of the ended task: its acknowledgement, its state, its result.
 func TestTasksDoc(t *testing.T) {
 	t.Parallel()
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "tasks.md"))
@@ -27,10 +29,10 @@ func TestTasksDoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	blocks := regexp.MustCompile("(?s)```json\n(.*?)```").FindAllSubmatch(doc, -1)
-	if len(blocks) != 3 {
-		t.Fatalf("got %d json blocks in docs/tasks.md, want 3: the call, its answer, tasks/get", len(blocks))
+	if len(blocks) != 4 {
+		t.Fatalf("got %d json blocks in docs/tasks.md, want 4: the call, its answer, tasks/get, subscriptions/listen", len(blocks))
 	}
-	call, answer, get := blocks[0][1], blocks[1][1], blocks[2][1]
+	call, answer, get, listen := blocks[0][1], blocks[1][1], blocks[2][1], blocks[3][1]
 	sameRequest(t, call, map[string][]byte{"README.md": readmeCall(t), "sdk/doc.go": sdkDocCall(t)})
 	headers := map[string]string{}
 	for _, m := range regexp.MustCompile(`-H '([^:]+): ([^']+)'`).FindAllSubmatch(doc, -1) {
@@ -49,7 +51,7 @@ func TestTasksDoc(t *testing.T) {
 	ts := httptest.NewServer(h)
 	t.Cleanup(func() { ts.Close(); h.Close() })
 
-	post := func(body []byte, name string) map[string]any {
+	send := func(body []byte, name string) *http.Response {
 		t.Helper()
 		req, _ := http.NewRequest("POST", ts.URL, bytes.NewReader(body))
 		for k, v := range headers {
@@ -63,6 +65,11 @@ func TestTasksDoc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		return resp
+	}
+	post := func(body []byte, name string) map[string]any {
+		t.Helper()
+		resp := send(body, name)
 		defer resp.Body.Close()
 		var out struct {
 			Result map[string]any
@@ -110,6 +117,34 @@ func TestTasksDoc(t *testing.T) {
 			t.Errorf("tasks/get: got no statusMessage, want the handler's latest status")
 		}
 		break
+	}
+
+	// The listen of the ended task: acknowledged, its state, its result.
+	resp := send(bytes.Replace(listen, []byte(shown.Result["taskId"].(string)), []byte(id), 1), "")
+	stream, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var heard []string
+	for _, line := range strings.Split(string(stream), "\n") {
+		data, ok := strings.CutPrefix(line, "data: ")
+		if !ok {
+			continue
+		}
+		var m struct {
+			Method string
+			Params struct {
+				Notifications  struct{ TaskIDs []string }
+				TaskID, Status string
+			}
+			Result struct{ ResultType string }
+		}
+		json.Unmarshal([]byte(data), &m)
+		heard = append(heard, strings.Join(append([]string{m.Method, m.Params.TaskID, m.Params.Status, m.Result.ResultType}, m.Params.Notifications.TaskIDs...), " "))
+	}
+	if want := []string{"notifications/subscriptions/acknowledged    " + id, "notifications/tasks " + id + " completed ", "   complete"}; !slices.Equal(heard, want) {
+		t.Errorf("the page's listen: got\n%q\nwant\n%q", heard, want)
 	}
 	for _, status := range []string{"working", "input_required", "completed", "failed", "cancelled"} {
 		if !slices.Contains(strings.Fields(strings.NewReplacer("`", " ", ",", " ", ";", " ").Replace(string(doc))), status) {
