@@ -106,6 +106,19 @@ func BenchmarkProcessLane(b *testing.B) {
 			}
 		}
 	})
+	// A call whose context can end, as host.Call's can: a caller that
+	// reads the lane arranges to be interrupted should it end.
+	b.Run("cancellable", func(b *testing.B) {
+		defer reportBothCPU(b, pid)()
+		for b.Loop() {
+			ctx, cancel := context.WithCancel(context.Background())
+			_, err := c.CallTool(ctx, req)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	// Eight callers at once, as the bench's concurrent row makes.
 	b.Run("parallel8", func(b *testing.B) {
 		defer reportBothCPU(b, pid)()
