@@ -57,9 +57,9 @@ type LaneOptions struct {
 //   - only the token holder reads the lane, so only it queues frames; a
 //     caller takes the token only after finding, under mu, no frame
 //     queued for its call, and so never reads for frames already read;
-//   - a caller sleeps (is in idle, sleeping set) only while the token is
-//     held by another (reader != nil), with no frame queued for its call
-//     and nothing in its ready channel;
+//   - a caller sleeps (its call is in idle, with sleeping set) only while
+//     another holds the token (reader != nil), with no frame queued for
+//     its call and nothing in its ready channel;
 //   - whoever takes a sleeper out of idle (the reader, for its frames;
 //     the reader or a leaving caller, to pass it the token) sends it one
 //     value on ready, still holding mu; a sleeper that leaves for its ctx
