@@ -61,8 +61,18 @@
 // The host sends call (a pb.LaneCall, with the caller's trace context),
 // step and cancel frames; the mod sends activity, outcome (with the spans
 // it finished), step result and failure frames. One connection carries
-// every call of the process; each side reads it on one goroutine, which
-// hands each frame to its call. A frame over the limit fails its call alone; anything else the
+// every call of the process. The mod reads it on one goroutine, which
+// hands each frame to its call. In the host, a caller waiting for its
+// call's frames reads the lane when no other caller does (it holds the
+// read token), hands the frames of other calls to theirs, and, once its
+// own came, passes the token to a call still waiting: a call alone on the
+// lane reads its outcome on its own goroutine, with no thread woken to
+// pass it on. The rules that keep a waiting call from being left with
+// nobody reading are [LaneClient]'s. A reading caller whose context ends
+// is interrupted by a read deadline, and the frame it was within is read
+// on by the next. While no call waits, nobody reads the lane: a mod that
+// closed it or broke its protocol meanwhile is found at the next call. A
+// frame over the limit fails its call alone; anything else the
 // host did not ask for (an unknown call id or kind, a payload that does not
 // decode) breaks the lane, and the host stops the mod.
 //

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -62,7 +64,7 @@ func serveLaneChild() int {
 
 // processLane returns a client of a lane whose mod end is served by a child
 // process running this test binary, as a host's mod process is.
-func processLane(tb testing.TB) *LaneClient {
+func processLane(tb testing.TB) (*LaneClient, int) {
 	tb.Helper()
 	host, child, err := NewLanePair()
 	if err != nil {
@@ -87,21 +89,54 @@ func processLane(tb testing.TB) *LaneClient {
 			tb.Errorf("lane child: %v", err)
 		}
 	})
-	return c
+	return c, cmd.Process.Pid
 }
 
 // BenchmarkProcessLane measures a call and its outcome over a lane whose
 // mod end is another process, as BenchmarkSocketLane does in one: the
 // thread wakes that cost a mod process the most show here.
 func BenchmarkProcessLane(b *testing.B) {
-	c := processLane(b)
+	c, pid := processLane(b)
 	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"text":"hi"}`)}
 	b.Run("serial", func(b *testing.B) {
+		defer reportBothCPU(b, pid)()
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 		}
+	})
+	// A call whose context can end, as host.Call's can: a caller that
+	// reads the lane arranges to be interrupted should it end.
+	b.Run("cancellable", func(b *testing.B) {
+		defer reportBothCPU(b, pid)()
+		for b.Loop() {
+			ctx, cancel := context.WithCancel(context.Background())
+			_, err := c.CallTool(ctx, req)
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	// Eight callers at once, as the bench's concurrent row makes.
+	b.Run("parallel8", func(b *testing.B) {
+		defer reportBothCPU(b, pid)()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for next.Add(1) <= int64(b.N) {
+					if _, err := c.CallTool(context.Background(), req); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	})
 	// A call behind an input check and a hook: each in a frame of its
 	// own, then the call; and all three in the call's frame.
@@ -133,13 +168,52 @@ func BenchmarkProcessLane(b *testing.B) {
 	b.Run("activity10", func(b *testing.B) {
 		n := 0
 		req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage("10"), OnActivity: func(sdk.ActivityUpdate) { n++ }}
+		report := reportBothCPU(b, pid)
 		for b.Loop() {
 			if _, err := c.CallTool(context.Background(), req); err != nil {
 				b.Fatal(err)
 			}
 		}
+		report()
 		if n != 10*b.N {
 			b.Fatalf("got %d updates, want %d", n, 10*b.N)
 		}
 	})
+}
+
+// reportBothCPU returns what reports the CPU time per op this process and
+// process pid (the lane's mod end) spent since reportBothCPU was called;
+// the mod's where the platform says (Linux's /proc).
+func reportBothCPU(b *testing.B, pid int) func() {
+	host0, mod0 := processCPU(b), threadsCPU(pid)
+	return func() {
+		host, mod := processCPU(b), threadsCPU(pid)
+		b.ReportMetric(float64(host-host0)/float64(b.N)/1e3, "host-cpu-µs/op")
+		if mod >= 0 && mod0 >= 0 {
+			b.ReportMetric(float64(mod-mod0)/float64(b.N)/1e3, "mod-cpu-µs/op")
+		}
+	}
+}
+
+// threadsCPU returns the CPU time process pid's threads have used, from
+// their schedstat files, or -1 where the platform has none.
+func threadsCPU(pid int) time.Duration {
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return -1
+	}
+	var total time.Duration
+	for _, t := range tasks {
+		data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread has exited
+		}
+		var ns int64
+		if _, err := fmt.Sscan(string(data), &ns); err != nil {
+			return -1
+		}
+		total += time.Duration(ns)
+	}
+	return total
 }

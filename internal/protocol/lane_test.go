@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -257,6 +258,120 @@ func TestLaneCancel(t *testing.T) {
 		if e := <-ended; e != m+" w" {
 			t.Errorf("got %q ended, want w", e)
 		}
+	}
+}
+
+// isReading reports whether a caller holds the lane's read token.
+func (c *LaneClient) isReading() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reader != nil
+}
+
+// TestLaneReaderCancelled checks that a caller reading the lane for
+// others returns when its context ends, even within a frame, and that a
+// call still waiting reads on: the frame comes whole.
+func TestLaneReaderCancelled(t *testing.T) {
+	t.Parallel()
+	c, mod := rawLane(t, LaneOptions{})
+	fr := newFrameReader(mod, 1<<10)
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t"})
+		first <- err
+	}()
+	readCall(t, fr)
+	for !c.isReading() { // the first call reads the lane
+		runtime.Gosched()
+	}
+	type result struct {
+		resp *modapi.CallResponse
+		err  error
+	}
+	second := make(chan result, 1)
+	go func() {
+		resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t"})
+		second <- result{resp, err}
+	}()
+	id := readCall(t, fr)
+	frame, _ := appendFrame(nil, id, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "whole"}}, 1<<10)
+	mod.Write(frame[:frameHeaderLen+1]) // the first call reads them
+	cancel()
+	if _, kind, _, err := fr.next(); err != nil || kind != kindCancel {
+		t.Fatalf("got a %s frame, error %v; want a cancel", kind, err)
+	}
+	if err := <-first; !errors.Is(err, context.Canceled) {
+		t.Fatalf("reading call: got %v, want context.Canceled", err)
+	}
+	mod.Write(frame[frameHeaderLen+1:])
+	r := <-second
+	if r.err != nil || r.resp.Outcome.Text != "whole" {
+		t.Fatalf("waiting call: got %v, %v; want outcome whole", r.resp, r.err)
+	}
+}
+
+// sleepers is how many callers sleep while another reads the lane.
+func (c *LaneClient) sleepers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.idle)
+}
+
+// TestLaneTokenPassed checks that the read token goes on while calls
+// wait: the reading call's outcome comes while one sleeping call leaves
+// for its context and another sleeps on; the one left reads its outcome.
+func TestLaneTokenPassed(t *testing.T) {
+	t.Parallel()
+	c, mod := rawLane(t, LaneOptions{})
+	fr := newFrameReader(mod, 1<<10)
+	type result struct {
+		resp *modapi.CallResponse
+		err  error
+	}
+	call := func(ctx context.Context) chan result {
+		ch := make(chan result, 1)
+		go func() {
+			resp, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t"})
+			ch <- result{resp, err}
+		}()
+		return ch
+	}
+	reader := call(context.Background())
+	readerID := readCall(t, fr)
+	for !c.isReading() {
+		runtime.Gosched()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	leaving := call(ctx)
+	readCall(t, fr)
+	staying := call(context.Background())
+	stayingID := readCall(t, fr)
+	for c.sleepers() < 2 {
+		runtime.Gosched()
+	}
+	outcome := func(id uint64, text string) {
+		frame, _ := appendFrame(nil, id, kindOutcome, &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: text}}, 1<<10)
+		if _, err := mod.Write(frame); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The token goes to one of the two sleeping calls while the one
+	// leaving may have it or not: either way the one staying must read.
+	cancel()
+	outcome(readerID, "reader")
+	if r := <-reader; r.err != nil || r.resp.Outcome.Text != "reader" {
+		t.Fatalf("reading call: got %v, %v; want outcome reader", r.resp, r.err)
+	}
+	if _, kind, _, err := fr.next(); err != nil || kind != kindCancel {
+		t.Fatalf("got a %s frame, error %v; want a cancel", kind, err)
+	}
+	if r := <-leaving; !errors.Is(r.err, context.Canceled) {
+		t.Fatalf("leaving call: got %v, want context.Canceled", r.err)
+	}
+	outcome(stayingID, "staying")
+	if r := <-staying; r.err != nil || r.resp.Outcome.Text != "staying" {
+		t.Fatalf("staying call: got %v, %v; want outcome staying", r.resp, r.err)
 	}
 }
 

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
@@ -44,6 +46,31 @@ type LaneOptions struct {
 // lane, with their steps when the mod serves them there
 // ([LaneOptions.Steps]); everything else goes over gRPC, through the
 // embedded [GRPCClient].
+//
+// No goroutine of its own reads the lane: a caller waiting for its call's
+// frames reads it when no other caller does (it holds the read token),
+// queues the frames of other calls for theirs and wakes them, and once its
+// own came passes the token to a caller still waiting. The rules, each
+// kept under mu, that make sure a waiting call is never left with nobody
+// reading:
+//
+//   - only the token holder reads the lane, so only it queues frames; a
+//     caller takes the token only after finding, under mu, no frame
+//     queued for its call, and so never reads for frames already read;
+//   - a caller sleeps (its call is in idle, with sleeping set) only while
+//     another holds the token (reader != nil), with no frame queued for
+//     its call and nothing in its ready channel;
+//   - whoever takes a sleeper out of idle (the reader, for its frames;
+//     the reader or a leaving caller, to pass it the token) sends it one
+//     value on ready, still holding mu; a sleeper that leaves for its ctx
+//     takes itself out, and passes on the token if it was passed it;
+//   - the reader wakes every sleeper it queued frames for before a read
+//     that may block, and before giving up the token;
+//   - the token is given up (reader = nil) only when idle is empty;
+//     otherwise it goes to a sleeper.
+//
+// So while a call waits (sleeps), some caller holds the token and reads,
+// or the lane has failed (done is closed, which wakes every sleeper).
 type LaneClient struct {
 	*GRPCClient
 	opts  LaneOptions
@@ -51,22 +78,34 @@ type LaneClient struct {
 	w     frameWriter
 	apart atomic.Int64 // steps sent apart from their call
 
-	mu    sync.Mutex
-	calls map[uint64]*laneCall // the calls waiting for their end
-	last  uint64               // the last call id issued
-	err   error                // why the lane is closed, once it is
-	done  chan struct{}        // closed with err set
+	// Used by the token holder alone.
+	fr      *frameReader
+	unwoken []*laneCall // calls with frames queued since the reader last woke them
+
+	mu     sync.Mutex
+	calls  map[uint64]*laneCall // the calls waiting for their end
+	last   uint64               // the last call id issued
+	reader *laneCall            // the call whose caller holds the read token, nil for none
+	idle   []*laneCall          // the calls whose callers sleep until woken
+	err    error                // why the lane is closed, once it is
+	done   chan struct{}        // closed with err set
+
+	// A reader whose ctx ends is interrupted by a read deadline, which only
+	// the read session it was set for may see.
+	session  uint64 // the read session under way, 0 for none
+	sessions uint64 // read sessions begun
+	deadline bool   // a read deadline is set, and must be cleared
 }
 
 var _ modapi.Mod = (*LaneClient)(nil)
 
 // NewLaneClient returns the client of the mod that g calls over gRPC and
-// that serves tool calls on conn, the host's end of its call lane. It
-// reads conn until Close or until the lane fails.
+// that serves tool calls on conn, the host's end of its call lane. Its
+// callers read conn, one at a time, while their calls wait for frames.
 func NewLaneClient(g *GRPCClient, conn net.Conn, opts LaneOptions) *LaneClient {
 	c := &LaneClient{GRPCClient: g, opts: opts, conn: conn, calls: map[uint64]*laneCall{}, done: make(chan struct{})}
 	c.w = frameWriter{w: conn, limit: opts.MaxMessageBytes}
-	go c.read()
+	c.fr = newFrameReader(conn, opts.MaxMessageBytes)
 	return c
 }
 
@@ -79,12 +118,15 @@ func (c *LaneClient) Close() error {
 	return nil
 }
 
-// laneCall is one call waiting on the lane: the reader queues its frames,
-// and the caller's goroutine handles them, in order.
+// laneCall is one call waiting on the lane: the lane's reader queues its
+// frames, and the caller's goroutine handles them, in order.
 type laneCall struct {
-	mu     sync.Mutex
+	mu     *sync.Mutex // the client's: it guards frames and sleeping
 	frames []laneFrame
-	ready  chan struct{} // has a value when frames has
+	ready  chan struct{} // a value when the caller is taken out of idle
+
+	// The caller sleeps in the client's idle set.
+	sleeping bool
 
 	// The first backing arrays of frames and of the caller's copy: most
 	// calls get one or two frames, so queueing them allocates nothing.
@@ -95,21 +137,6 @@ type laneFrame struct {
 	kind    frameKind
 	payload []byte
 	err     error // a frame over the limit
-}
-
-// add queues f; the caller sees it once wake is called.
-func (lc *laneCall) add(f laneFrame) {
-	lc.mu.Lock()
-	lc.frames = append(lc.frames, f)
-	lc.mu.Unlock()
-}
-
-// wake tells the caller frames are queued.
-func (lc *laneCall) wake() {
-	select {
-	case lc.ready <- struct{}{}:
-	default:
-	}
 }
 
 // take returns the frames queued and queues the next ones in done, the
@@ -125,7 +152,7 @@ func (lc *laneCall) take(done []laneFrame) []laneFrame {
 
 // start registers a new call and returns its id, or the lane's error.
 func (c *LaneClient) start() (uint64, *laneCall, error) {
-	lc := &laneCall{ready: make(chan struct{}, 1)}
+	lc := &laneCall{mu: &c.mu, ready: make(chan struct{}, 1)}
 	lc.frames = lc.queued[:0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -193,7 +220,6 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		return nil, err
 	}
 	frames := lc.taken[:0]
-	closed := false
 	for {
 		frames = lc.take(frames)
 		for _, f := range frames {
@@ -202,32 +228,202 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 				return resp, err
 			}
 		}
-		if err := c.wait(ctx, id, lc, &closed); err != nil {
+		if err := c.wait(ctx, id, lc); err != nil {
 			return nil, err
 		}
 	}
 }
 
-// wait waits until call id may have frames queued in lc, and returns nil;
-// or the call's error when its ctx ended (the mod is sent a cancel frame)
-// or the lane closed (closed set) before any came.
-func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall, closed *bool) error {
-	if *closed {
-		return brokenError(c.laneErr())
+// wait waits until call id has frames queued in lc, and returns nil; or
+// the call's error when its ctx ended (the mod is sent a cancel frame) or
+// the lane closed before any came. While no other caller reads the lane,
+// this one does, until frames for its call come: alone on the lane, a
+// call reads its outcome on its own goroutine, with no thread woken to
+// pass it on.
+func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall) error {
+	c.mu.Lock()
+	for {
+		var err error
+		leaving := false
+		switch {
+		case len(lc.frames) > 0:
+		case c.err != nil:
+			err = brokenError(c.err)
+		case ctx.Err() != nil:
+			leaving = true
+		case c.reader == nil || c.reader == lc:
+			c.reader = lc
+			c.readFor(ctx, lc) // returns with c.mu held, the token passed on
+			continue
+		default:
+			c.sleep(ctx, lc)
+			continue
+		}
+		if c.reader == lc {
+			c.passToken() // passed it while leaving
+		}
+		c.mu.Unlock()
+		if leaving {
+			return c.leave(ctx, id)
+		}
+		return err
 	}
+}
+
+// sleep waits, while another caller reads the lane, until it queues
+// frames for lc or passes lc the read token, or lc's ctx ends or the lane
+// fails. It is called and returns with c.mu held.
+func (c *LaneClient) sleep(ctx context.Context, lc *laneCall) {
+	lc.sleeping = true
+	c.idle = append(c.idle, lc)
+	c.mu.Unlock()
 	select {
 	case <-lc.ready:
+		c.mu.Lock()
+		return
 	case <-ctx.Done():
-		c.forget(id)
-		// The mod's handler sees its context cancelled; a failed send
-		// means the lane is gone, which cancels it as well.
-		_ = c.w.send(id, kindCancel, nil)
-		return ctxError(ctx.Err())
 	case <-c.done:
-		// Frames queued before the lane closed still count.
-		*closed = true
 	}
-	return nil
+	c.mu.Lock()
+	// Out of idle, with the one value on ready taken: from now, nobody
+	// sends lc one. The token, if it was passed it, goes on when the
+	// caller leaves.
+	c.wake(lc)
+	<-lc.ready
+}
+
+// leave ends call id, whose ctx ended: the mod is sent a cancel frame.
+func (c *LaneClient) leave(ctx context.Context, id uint64) error {
+	c.forget(id)
+	// The mod's handler sees its context cancelled; a failed send means
+	// the lane is gone, which cancels it as well.
+	_ = c.w.send(id, kindCancel, nil)
+	return ctxError(ctx.Err())
+}
+
+// wake takes lc out of idle and sends it its one value on ready, if it
+// sleeps there; c.mu is held.
+func (c *LaneClient) wake(lc *laneCall) {
+	if !lc.sleeping {
+		return
+	}
+	lc.sleeping = false
+	i := slices.Index(c.idle, lc)
+	c.idle[i] = c.idle[len(c.idle)-1]
+	c.idle[len(c.idle)-1] = nil
+	c.idle = c.idle[:len(c.idle)-1]
+	lc.ready <- struct{}{} // empty: see LaneClient
+}
+
+// passToken passes the read token on to a sleeping caller, or gives it up
+// when none sleeps; c.mu is held.
+func (c *LaneClient) passToken() {
+	c.reader = nil
+	if c.err != nil || len(c.idle) == 0 {
+		return
+	}
+	next := c.idle[len(c.idle)-1] // the latest to sleep
+	c.reader = next
+	c.wake(next)
+}
+
+// aLongTimeAgo is a read deadline that has passed: it interrupts a read.
+var aLongTimeAgo = time.Unix(1, 0)
+
+// readFor reads the lane, as the holder of its read token, and queues
+// each frame for its call, until frames for lc come, ctx ends or the lane
+// fails; then it passes the token on. It is called and returns with c.mu
+// held. A call's caller is woken once the frames already read are queued,
+// not for each: a call's activity and outcome written together reach it in
+// one wake.
+func (c *LaneClient) readFor(ctx context.Context, lc *laneCall) {
+	c.sessions++
+	session := c.sessions
+	c.session = session
+	c.mu.Unlock()
+	stop := func() bool { return true }
+	if ctx.Done() != nil {
+		stop = context.AfterFunc(ctx, func() {
+			c.mu.Lock()
+			if c.session == session {
+				c.deadline = true
+				_ = c.conn.SetReadDeadline(aLongTimeAgo)
+			}
+			c.mu.Unlock()
+		})
+	}
+	c.readFrames(ctx, lc)
+	stop()
+	// Still held: the token, and c.mu, from readFrames.
+	c.session = 0
+	if c.deadline {
+		c.deadline = false
+		_ = c.conn.SetReadDeadline(time.Time{})
+	}
+	c.passToken()
+}
+
+// readFrames is readFor's loop. It returns with c.mu held, lc's callers'
+// frames queued and each caller they were queued for woken.
+func (c *LaneClient) readFrames(ctx context.Context, lc *laneCall) {
+	fr := c.fr
+	failed := false
+	for {
+		if failed || !fr.hasFrame() {
+			// The next read may block: first wake those with frames.
+			c.mu.Lock()
+			for _, w := range c.unwoken {
+				c.wake(w)
+			}
+			clear(c.unwoken)
+			c.unwoken = c.unwoken[:0]
+			if len(lc.frames) > 0 || ctx.Err() != nil || c.err != nil {
+				return
+			}
+			c.mu.Unlock()
+		}
+		id, kind, payload, err := fr.next()
+		switch {
+		case err == nil:
+		case isFrameTooLarge(err):
+			// Skipped: it fails its call alone, as a message over gRPC's
+			// limit does.
+		case errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil:
+			continue // interrupted: ctx ended
+		case err == io.EOF:
+			c.fail(errors.New("the mod closed the call lane"))
+			failed = true
+			continue
+		default:
+			c.fail(err)
+			failed = true
+			continue
+		}
+		if kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd {
+			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
+			failed = true
+			continue
+		}
+		c.mu.Lock()
+		to := c.calls[id]
+		if to != nil {
+			if kind != kindActivity || err != nil {
+				delete(c.calls, id)
+			}
+			to.frames = append(to.frames, laneFrame{kind: kind, payload: payload, err: err})
+		}
+		last := c.last
+		c.mu.Unlock()
+		switch {
+		case to == nil && (id == 0 || id > last):
+			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which the host never made", kind, id)})
+			failed = true
+		case to == nil || to == lc:
+			// A call its caller gave up on; or the reader's own.
+		case !slices.Contains(c.unwoken, to):
+			c.unwoken = append(c.unwoken, to)
+		}
+	}
 }
 
 // handle handles one frame of a call; end reports that the call ended.
@@ -312,59 +508,6 @@ type violation struct{ err error }
 
 func (v *violation) Error() string { return "the mod broke the call lane's protocol: " + v.err.Error() }
 func (v *violation) Unwrap() error { return v.err }
-
-// read reads the mod's frames and queues each for its call, until the lane
-// fails. A call's caller is woken once the frames already read are queued,
-// not for each: a call's activity and outcome written together reach it in
-// one wake.
-func (c *LaneClient) read() {
-	fr := newFrameReader(c.conn, c.opts.MaxMessageBytes)
-	var unwoken []*laneCall // calls with frames queued since their last wake
-	for {
-		if len(unwoken) > 0 && !fr.hasFrame() {
-			for _, lc := range unwoken {
-				lc.wake()
-			}
-			clear(unwoken)
-			unwoken = unwoken[:0]
-		}
-		id, kind, payload, err := fr.next()
-		switch {
-		case err == nil:
-		case isFrameTooLarge(err):
-			// Skipped: it fails its call alone, as a message over gRPC's
-			// limit does.
-		case err == io.EOF:
-			c.fail(errors.New("the mod closed the call lane"))
-			return
-		case err != nil:
-			c.fail(err)
-			return
-		}
-		if kind != kindActivity && kind != kindOutcome && kind != kindFailure && kind != kindStepEnd {
-			c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which only the host sends", kind, id)})
-			return
-		}
-		c.mu.Lock()
-		lc := c.calls[id]
-		if lc != nil && (kind != kindActivity || err != nil) {
-			delete(c.calls, id)
-		}
-		last := c.last
-		c.mu.Unlock()
-		if lc == nil {
-			if id == 0 || id > last {
-				c.fail(&violation{fmt.Errorf("a frame (%s) for call %d, which the host never made", kind, id)})
-				return
-			}
-			continue // a call its caller gave up on
-		}
-		lc.add(laneFrame{kind: kind, payload: payload, err: err})
-		if !slices.Contains(unwoken, lc) {
-			unwoken = append(unwoken, lc)
-		}
-	}
-}
 
 // fail closes the lane for err, once: pending calls end broken.
 func (c *LaneClient) fail(err error) {

@@ -73,11 +73,22 @@ func isFrameTooLarge(err error) bool {
 	return ok
 }
 
-// frameReader reads the frames of one call lane.
+// frameReader reads the frames of one call lane. A read that fails within
+// a frame (a deadline that interrupts it) loses nothing: the next call of
+// next goes on with that frame.
 type frameReader struct {
 	r     *bufio.Reader
 	limit int
-	hdr   [frameHeaderLen]byte
+
+	// The frame under way, when within one: its header read, its payload
+	// (or, over the limit, the bytes to skip) not yet whole.
+	within  bool
+	id      uint64
+	kind    frameKind
+	n       int64
+	payload []byte
+	filled  int
+	skip    int64
 }
 
 // laneReadBuffer is the size of a lane reader's buffer: several small
@@ -93,24 +104,45 @@ func newFrameReader(r io.Reader, limit int) *frameReader {
 // io.EOF means the lane closed between frames; io.ErrUnexpectedEOF, within
 // one.
 func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err error) {
-	if _, err := io.ReadFull(fr.r, fr.hdr[:]); err != nil {
-		return 0, 0, nil, err
+	if !fr.within {
+		hdr, err := fr.r.Peek(frameHeaderLen)
+		if err != nil {
+			if err == io.EOF && len(hdr) > 0 {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, 0, nil, err
+		}
+		fr.n = int64(binary.BigEndian.Uint32(hdr[0:4]))
+		fr.id = binary.BigEndian.Uint64(hdr[4:12])
+		fr.kind = frameKind(hdr[12])
+		fr.r.Discard(frameHeaderLen) // buffered: cannot fail
+		fr.within, fr.filled, fr.skip, fr.payload = true, 0, 0, nil
+		switch {
+		case fr.n > int64(fr.limit):
+			fr.skip = fr.n
+		case fr.n > 0:
+			fr.payload = make([]byte, fr.n)
+		}
 	}
-	n := int64(binary.BigEndian.Uint32(fr.hdr[0:4]))
-	id = binary.BigEndian.Uint64(fr.hdr[4:12])
-	kind = frameKind(fr.hdr[12])
-	if n > int64(fr.limit) {
-		if _, err := io.CopyN(io.Discard, fr.r, n); err != nil {
+	for fr.skip > 0 {
+		k, err := fr.r.Discard(int(min(fr.skip, laneReadBuffer)))
+		fr.skip -= int64(k)
+		if err != nil {
 			return 0, 0, nil, unexpected(err)
 		}
-		return id, kind, nil, &frameTooLargeError{id: id, kind: kind, n: n, limit: fr.limit}
 	}
-	if n == 0 {
-		return id, kind, nil, nil
+	for fr.filled < len(fr.payload) {
+		k, err := fr.r.Read(fr.payload[fr.filled:])
+		fr.filled += k
+		if err != nil {
+			return 0, 0, nil, unexpected(err)
+		}
 	}
-	payload = make([]byte, n)
-	if _, err := io.ReadFull(fr.r, payload); err != nil {
-		return 0, 0, nil, unexpected(err)
+	fr.within = false
+	id, kind, payload = fr.id, fr.kind, fr.payload
+	fr.payload = nil
+	if fr.n > int64(fr.limit) {
+		return id, kind, nil, &frameTooLargeError{id: id, kind: kind, n: fr.n, limit: fr.limit}
 	}
 	return id, kind, payload, nil
 }
@@ -118,6 +150,9 @@ func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err er
 // hasFrame reports whether a whole frame is buffered: next returns it
 // without reading from the lane.
 func (fr *frameReader) hasFrame() bool {
+	if fr.within {
+		return false
+	}
 	n := fr.r.Buffered()
 	if n < frameHeaderLen {
 		return false

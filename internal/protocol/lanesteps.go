@@ -105,14 +105,13 @@ func (c *LaneClient) step(ctx context.Context, st *pb.LaneStep) (*pb.LaneStepRes
 		return nil, err
 	}
 	frames := lc.taken[:0]
-	closed := false
 	for {
 		frames = lc.take(frames)
 		if len(frames) > 0 {
 			// The reader queues one frame for a step: its end.
 			return c.stepEnd(frames[0])
 		}
-		if err := c.wait(ctx, id, lc, &closed); err != nil {
+		if err := c.wait(ctx, id, lc); err != nil {
 			return nil, err
 		}
 	}
