@@ -135,6 +135,15 @@ func BenchmarkCall(b *testing.B) {
 		// streamed to OnActivity.
 		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
 	})
+	b.Run("modkit_hooked", func(b *testing.B) {
+		e := benchEnv(b)
+		h, pid, err := e.hookedHost(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer h.Close()
+		runCallCPU(b, pid, hostCall(h, e.session(), "echo_hooked", nil))
+	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)
 		p, err := e.bareProcess(ctx)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/bench/internal/echohooked"
+	"github.com/modkit/modkit/bench/internal/echomod"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/sdk"
@@ -45,4 +46,31 @@ func BenchmarkModSteps(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkModActivity measures, in one process, what the echo mod's
+// server does for echo_activity's ten updates: echo_activity against echo,
+// each update handed to a function that keeps nothing, as the call lane
+// hands it to the frame writer (whose cost BenchmarkActivityPost, in
+// package protocol, measures):
+//
+//	go test ./bench -run '^$' -bench ModActivity -benchmem
+func BenchmarkModActivity(b *testing.B) {
+	srv := modserver.New(echomod.Modkit(), nil)
+	ctx := context.Background()
+	session := sdk.Session{ID: "s", Workspace: "/w"}
+	updates := 0
+	for _, tool := range []string{"echo", "echo_activity"} {
+		b.Run(tool, func(b *testing.B) {
+			req := &modapi.CallRequest{Tool: tool, Input: echo.Payload, Session: session, CallID: "c", OnActivity: func(sdk.ActivityUpdate) { updates++ }}
+			for b.Loop() {
+				if resp, err := srv.CallTool(ctx, req); err != nil || resp.Outcome.Status != modapi.StatusCompleted {
+					b.Fatal(resp, err)
+				}
+			}
+		})
+	}
+	if updates == 0 {
+		b.Fatal("echo_activity sent no update")
+	}
 }
