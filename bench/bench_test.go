@@ -135,6 +135,15 @@ func BenchmarkCall(b *testing.B) {
 		// streamed to OnActivity.
 		runCallCPU(b, e.hostPid, hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}))
 	})
+	b.Run("modkit_hooked", func(b *testing.B) {
+		e := benchEnv(b)
+		h, pid, err := e.hookedHost(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer h.Close()
+		runCallCPU(b, pid, hostCall(h, e.session(), "echo_hooked", nil))
+	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)
 		p, err := e.bareProcess(ctx)
@@ -323,17 +332,50 @@ func BenchmarkActivityCPU(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sides := []call{
+	pairedCPU(b, [2]int{e.hostPid, e.hostPid}, [2]call{
 		hostCall(h, e.session(), "echo", nil),
 		hostCall(h, e.session(), "echo_activity", func(host.ActivityEvent) {}),
+	})
+}
+
+// BenchmarkHookedCPU measures what a tool.call hook costs, as
+// BenchmarkActivityCPU does activity: blocks of echo calls and of
+// echo_hooked calls (the hooked mod in a host of its own) alternate. It
+// reports the CPU per plain call (host, mod), what the hook adds to it,
+// and the p50 latency ratio, the hooked_vs_call row's figure:
+//
+//	go test ./bench -run '^$' -bench HookedCPU -benchtime 150x
+func BenchmarkHookedCPU(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	plain, err := e.modHost(ctx)
+	if err != nil {
+		b.Fatal(err)
 	}
+	hooked, pid, err := e.hookedHost(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer hooked.Close()
+	pairedCPU(b, [2]int{e.hostPid, pid}, [2]call{
+		hostCall(plain, e.session(), "echo", nil),
+		hostCall(hooked, e.session(), "echo_hooked", nil),
+	})
+}
+
+// pairedCPU runs, per iteration, a block of calls of sides[0] and then of
+// sides[1], whose mods run in processes pids, and reports the CPU per call
+// of the first (host, mod), what the second adds to it, and the ratio of
+// their p50 latencies.
+func pairedCPU(b *testing.B, pids [2]int, sides [2]call) {
+	ctx := context.Background()
 	const block = 100
 	var cpu [2][2]float64 // per side: host, mod µs per call, summed over blocks
 	var lat [2][]float64
 	blocks := 0
 	for b.Loop() {
 		for i, fn := range sides {
-			m, err := startCPU(e.hostPid)
+			m, err := startCPU(pids[i])
 			if err != nil {
 				b.Fatal(err)
 			}

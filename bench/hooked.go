@@ -20,30 +20,11 @@ func hookedVsCall(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	dir, err := packageDir(ctx, hookedPkg)
-	if err != nil {
-		return row{}, err
-	}
-	before, err := children()
-	if err != nil {
-		return row{}, err
-	}
-	h, err := host.Load([]string{dir}, e.hostOptions())
+	h, pid, err := e.hookedHost(ctx)
 	if err != nil {
 		return row{}, err
 	}
 	defer h.Close()
-	got, err := hostEcho(ctx, h, e.session(), "echo_hooked", nil)
-	if err != nil {
-		return row{}, err
-	}
-	if err := checkReply("modkit echo_hooked", got); err != nil {
-		return row{}, err
-	}
-	pid, err := startedChild(before)
-	if err != nil {
-		return row{}, err
-	}
 	hooked, plain := hostCall(h, e.session(), "echo_hooked", nil), hostCall(plainHost, e.session(), "echo", nil)
 	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, hooked, plain); err != nil {
 		return row{}, err
@@ -57,6 +38,36 @@ func hookedVsCall(ctx context.Context, e *env) (row, error) {
 	r.notes = []string{fmt.Sprintf("CPU per call (median of rounds): hooked %s µs host + %s µs mod; plain %s µs host + %s µs mod",
 		num(median(cpu[0][0])), num(median(cpu[0][1])), num(median(cpu[1][0])), num(median(cpu[1][1])))}
 	return r, nil
+}
+
+// hookedHost loads the hooked echo mod in a host of its own and returns
+// the host and the pid of the mod's process.
+func (e *env) hookedHost(ctx context.Context) (*host.Host, int, error) {
+	dir, err := packageDir(ctx, hookedPkg)
+	if err != nil {
+		return nil, 0, err
+	}
+	before, err := children()
+	if err != nil {
+		return nil, 0, err
+	}
+	h, err := host.Load([]string{dir}, e.hostOptions())
+	if err != nil {
+		return nil, 0, err
+	}
+	got, err := hostEcho(ctx, h, e.session(), "echo_hooked", nil)
+	if err == nil {
+		err = checkReply("modkit echo_hooked", got)
+	}
+	var pid int
+	if err == nil {
+		pid, err = startedChild(before)
+	}
+	if err != nil {
+		h.Close()
+		return nil, 0, err
+	}
+	return h, pid, nil
 }
 
 // cpuTimed is a side for pair: each round times e.cfg.calls calls of fn

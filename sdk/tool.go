@@ -331,14 +331,21 @@ func checkInput[In any](input any) (In, error) {
 		var zero In
 		return zero, fmt.Errorf("input is %T, want %T", input, zero)
 	}
-	if v, ok := any(in).(Validator); ok {
+	// input holds in already: asking it costs no allocation, where
+	// any(in) would copy in to the heap on every call.
+	if v, ok := input.(Validator); ok {
 		if err := v.Validate(); err != nil {
 			return in, validationError(err)
 		}
-	} else if v, ok := any(&in).(Validator); ok {
-		if err := v.Validate(); err != nil {
-			return in, validationError(err)
+	} else if _, ok := any((*In)(nil)).(Validator); ok {
+		// A pointer receiver's Validate may change the input: the
+		// handler gets it as Validate left it.
+		p := new(In)
+		*p = in
+		if err := any(p).(Validator).Validate(); err != nil {
+			return *p, validationError(err)
 		}
+		return *p, nil
 	}
 	return in, nil
 }

@@ -100,6 +100,10 @@ type CallRequest struct {
 	// mod before the handler. Only a mod that serves a call's steps on
 	// its call lane takes them; no other is sent any.
 	Ahead *Ahead
+	// Decoded, when set, is Input as the mod's own input check decoded it
+	// in this process (CheckResponse.Decoded): the handler runs with it,
+	// and the input is not decoded again. It never travels.
+	Decoded any
 }
 
 // Ahead are the steps that travel with a call to its mod (the call lane),
@@ -261,6 +265,10 @@ type CheckRequest struct {
 type CheckResponse struct {
 	Problems []string
 	Error    string
+	// Decoded is the input as the mod decoded it, from a check that
+	// passed in the mod's own process, for the call that follows
+	// (CallRequest.Decoded). It never travels.
+	Decoded any
 }
 
 // CallRunningRequest asks whether a call's handler still runs.

@@ -166,11 +166,11 @@ func (s *Server) decode(t sdkrt.Tool, input []byte) (decoded any, err error) {
 // CheckInput implements modapi.Mod: it decodes the input as CallTool would,
 // so that hooks see only input the tool accepts.
 func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modapi.CheckResponse, error) {
-	_, err := s.Decode(req.Tool, req.Input)
+	decoded, err := s.Decode(req.Tool, req.Input)
 	var ie *sdk.InputError
 	switch {
 	case err == nil:
-		return &modapi.CheckResponse{}, nil
+		return &modapi.CheckResponse{Decoded: decoded}, nil
 	case errors.As(err, &ie):
 		return &modapi.CheckResponse{Problems: words.Problems(ie.Problems, ie.More)}, nil
 	}
@@ -178,7 +178,8 @@ func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modap
 }
 
 // CallTool implements modapi.Mod. A call whose ctx ends while the handler
-// runs is Cancelled, with the handler's error as Cause.
+// runs is Cancelled, with the handler's error as Cause. The input is
+// decoded unless req.Decoded, from this server's CheckInput, holds it.
 func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
 	resp := &modapi.CallResponse{}
 	t, ok := s.tools[req.Tool]
@@ -192,7 +193,10 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	// a call cancelled while its input is decoded never reaches its handler.
 	s.track(req.CallID, 1)
 	defer s.track(req.CallID, -1)
-	input, err := s.decode(t, req.Input)
+	input, err := req.Decoded, error(nil)
+	if input == nil {
+		input, err = s.decode(t, req.Input)
+	}
 	if ctx.Err() != nil {
 		resp.Outcome = modapi.Outcome{Status: modapi.StatusCancelled}
 		return resp, nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"log/slog"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -275,4 +276,48 @@ func dropTime(_ []string, a slog.Attr) slog.Attr {
 		return slog.Attr{}
 	}
 	return a
+}
+
+// TestCheckedInputDecodedOnce checks that a call after its input check in
+// the same process runs with the input the check decoded: its decoder runs
+// once, not twice.
+func TestCheckedInputDecodedOnce(t *testing.T) {
+	var decoded atomic.Int32
+	g := &sdk.Generated{
+		Manifest: []byte(`{"id":"d"}`),
+		Inputs: map[string]sdk.InputDecoder{"d_double": func(data []byte) (any, error) {
+			decoded.Add(1)
+			var i in
+			err := json.Unmarshal(data, &i)
+			return i, err
+		}},
+		Mod: sdk.Mod{Metadata: sdk.Metadata{ID: "d"}, AI: sdk.AI{Tools: []sdk.Tool{
+			sdk.PlainTool[in]{Name: "d_double", Run: func(_ *sdk.ToolContext, i in) (sdk.Result, error) {
+				return sdk.Text(strconv.Itoa(2 * i.N)), nil
+			}},
+		}}},
+	}
+	s := modserver.New(g, nil)
+	input := json.RawMessage(`{"n":21}`)
+	check, err := s.CheckInput(context.Background(), &modapi.CheckRequest{Tool: "d_double", Input: input})
+	if err != nil || len(check.Problems) > 0 || check.Error != "" {
+		t.Fatalf("CheckInput: got %+v, %v; want it to pass", check, err)
+	}
+	if check.Decoded != (in{N: 21}) {
+		t.Fatalf("CheckInput: got Decoded %#v, want %#v", check.Decoded, in{N: 21})
+	}
+	o := call(t, s, &modapi.CallRequest{Tool: "d_double", Input: input, Decoded: check.Decoded}).Outcome
+	if o.Status != modapi.StatusCompleted || o.Text != "42" {
+		t.Errorf("CallTool with Decoded: got %s %q, want completed \"42\"", o.Status, o.Text)
+	}
+	if n := decoded.Load(); n != 1 {
+		t.Errorf("the decoder ran %d times, want 1", n)
+	}
+	if o := call(t, s, &modapi.CallRequest{Tool: "d_double", Input: input}).Outcome; o.Text != "42" || decoded.Load() != 2 {
+		t.Errorf("CallTool without Decoded: got %q after %d decodes, want \"42\" after 2", o.Text, decoded.Load())
+	}
+	bad, err := s.CheckInput(context.Background(), &modapi.CheckRequest{Tool: "d_double", Input: json.RawMessage(`{"n":-1}`)})
+	if err != nil || len(bad.Problems) == 0 || bad.Decoded != nil {
+		t.Errorf("CheckInput of a negative n: got %+v, %v; want problems and no Decoded", bad, err)
+	}
 }

@@ -94,7 +94,9 @@ func processLane(tb testing.TB) (*LaneClient, int) {
 
 // BenchmarkProcessLane measures a call and its outcome over a lane whose
 // mod end is another process, as BenchmarkSocketLane does in one: the
-// thread wakes that cost a mod process the most show here.
+// thread wakes that cost a mod process the most show here. Each reports
+// the CPU per call of both processes (on Linux), steadier than the time
+// per call on a busy machine.
 func BenchmarkProcessLane(b *testing.B) {
 	c, pid := processLane(b)
 	req := &modapi.CallRequest{Tool: "t", Input: json.RawMessage(`{"text":"hi"}`)}
@@ -143,6 +145,7 @@ func BenchmarkProcessLane(b *testing.B) {
 	hook := &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "t", Input: req.Input}, Run: modapi.Run{CallID: "h"}}
 	b.Run("hooked_apart", func(b *testing.B) {
 		ctx := context.Background()
+		defer reportBothCPU(b, pid)()
 		for b.Loop() {
 			if resp, err := c.CheckInput(ctx, &modapi.CheckRequest{Tool: "t", Input: req.Input}); err != nil || len(resp.Problems) > 0 {
 				b.Fatal(resp, err)
@@ -158,6 +161,7 @@ func BenchmarkProcessLane(b *testing.B) {
 	b.Run("hooked_ahead", func(b *testing.B) {
 		req := *req
 		req.Ahead = &modapi.Ahead{Check: true, Hook: hook, HookTimeout: time.Minute}
+		defer reportBothCPU(b, pid)()
 		for b.Loop() {
 			resp, err := c.CallTool(context.Background(), &req)
 			if err != nil || resp.Stopped != nil {

@@ -73,7 +73,7 @@ func newLane(t *testing.T, srv *LaneServer, opts LaneOptions) *LaneClient {
 
 // rawLane returns a client and the mod's end of its lane, for a test to
 // play a mod that breaks the protocol.
-func rawLane(t *testing.T, opts LaneOptions) (*LaneClient, net.Conn) {
+func rawLane(t testing.TB, opts LaneOptions) (*LaneClient, net.Conn) {
 	t.Helper()
 	a, b := net.Pipe()
 	if opts.MaxMessageBytes == 0 {

@@ -1,10 +1,13 @@
 package protocol
 
 import (
+	"io"
+	"strconv"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
 )
@@ -102,4 +105,49 @@ func TestEachActivityAllocs(t *testing.T) {
 	if got := testing.AllocsPerRun(100, func() { eachActivity(b, nil) }); got > 0 {
 		t.Errorf("checking a batch: got %v allocations, want none", got)
 	}
+}
+
+// BenchmarkActivityPost measures what a live call's ten activity updates
+// cost each side's lane code, without the lane: the mod posting them and
+// sending the outcome behind them (one write, to io.Discard), and the host
+// handling the activity frame they make.
+//
+//	go test ./internal/protocol -run '^$' -bench ActivityPost -benchmem
+func BenchmarkActivityPost(b *testing.B) {
+	texts := make([]string, 10)
+	for i := range texts {
+		texts[i] = "step " + strconv.Itoa(i+1)
+	}
+	out := &pb.LaneOutcome{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "done"}}
+	b.Run("mod", func(b *testing.B) {
+		fw := &frameWriter{w: io.Discard, limit: 1 << 20}
+		for b.Loop() {
+			for _, t := range texts {
+				if err := fw.postActivity(7, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: t}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := fw.send(7, kindOutcome, out); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("host", func(b *testing.B) {
+		var batch []byte
+		for _, t := range texts {
+			batch, _ = appendActivityBatch(batch, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: t})
+		}
+		n := 0
+		req := &modapi.CallRequest{OnActivity: func(sdk.ActivityUpdate) { n++ }}
+		c, _ := rawLane(b, LaneOptions{})
+		f := laneFrame{kind: kindActivity, payload: batch}
+		for b.Loop() {
+			if _, err, end := c.handle(req, f); err != nil || end {
+				b.Fatal(err, end)
+			}
+		}
+		if n != 10*b.N {
+			b.Fatalf("got %d updates, want %d", n, 10*b.N)
+		}
+	})
 }

@@ -433,13 +433,17 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	switch f.kind {
 	case kindActivity:
-		// Checked whole first: a frame that does not decode delivers none
-		// of its updates.
-		if err := eachActivity(f.payload, nil); err != nil {
+		// Decoded whole first, once: a frame that does not decode delivers
+		// none of its updates. A batch's updates fit on the stack.
+		var buf [16]sdk.ActivityUpdate
+		updates := buf[:0]
+		if err := eachActivity(f.payload, func(u sdk.ActivityUpdate) { updates = append(updates, u) }); err != nil {
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
-			_ = eachActivity(f.payload, req.OnActivity)
+			for _, u := range updates {
+				req.OnActivity(u)
+			}
 		}
 		return nil, nil, false
 	case kindOutcome:

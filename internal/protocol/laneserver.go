@@ -93,12 +93,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 			}
 			s.start(laneJob{ctx, id, kind, payload})
 		case kindCancel:
-			s.mu.Lock()
-			cancel := s.running[id]
-			s.mu.Unlock()
-			if cancel != nil { // else the call has ended
-				cancel()
-			}
+			s.cancel(id)
 		default:
 			return fmt.Errorf("call lane: the host sent a frame (%s) only the mod sends", kind)
 		}
@@ -177,6 +172,16 @@ func (s *LaneServer) failCall(id uint64, kind pb.LaneFailureKind, msg string) {
 	_ = s.w.send(id, kindFailure, &pb.LaneFailure{Kind: kind, Message: msg})
 }
 
+// cancel cancels call id, unless it has ended.
+func (s *LaneServer) cancel(id uint64) {
+	s.mu.Lock()
+	cancel := s.running[id]
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
 // ended forgets call id, which has ended.
 func (s *LaneServer) ended(id uint64) {
 	s.mu.Lock()
@@ -200,8 +205,11 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
 		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
 	}
+	var decoded any
 	if call.GetCheck() || call.GetHook() != nil {
-		stop, done := s.ahead(ctx, id, &call)
+		var stop *pb.LaneStopped
+		var done bool
+		decoded, stop, done = s.ahead(ctx, id, &call)
 		switch {
 		case done:
 			return
@@ -215,6 +223,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
 	}
 	r := callFromProto(req)
+	r.Decoded = decoded
 	if call.GetLive() {
 		// Posted, not written: the handler never waits for the host, and
 		// updates that queue behind a write leave as one frame, with the

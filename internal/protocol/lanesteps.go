@@ -222,35 +222,38 @@ var errNoAhead = errors.New("the mod does not take a call's steps with the call"
 // ahead runs the steps that travel with call id before its handler and
 // returns how they stopped it (nil: they passed), or done when the call
 // needs no more: it was cancelled, or the hooks' timeout answered it.
-func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (stop *pb.LaneStopped, done bool) {
+// decoded is the input as the check decoded it (CheckResponse.Decoded),
+// for the handler.
+func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (decoded any, stop *pb.LaneStopped, done bool) {
 	if call.GetCheck() {
 		req := call.GetRequest()
 		resp, err := s.Impl.CheckInput(ctx, &modapi.CheckRequest{Tool: req.GetTool(), Input: req.GetInput()})
 		switch {
 		case ctx.Err() != nil:
-			return nil, true
+			return nil, nil, true
 		case err != nil:
-			return &pb.LaneStopped{CheckFailure: err.Error()}, false
+			return nil, &pb.LaneStopped{CheckFailure: err.Error()}, false
 		case resp.Error != "":
-			return &pb.LaneStopped{CheckError: resp.Error}, false
+			return nil, &pb.LaneStopped{CheckError: resp.Error}, false
 		case len(resp.Problems) > 0:
-			return &pb.LaneStopped{Problems: resp.Problems}, false
+			return nil, &pb.LaneStopped{Problems: resp.Problems}, false
 		}
+		decoded = resp.Decoded
 	}
 	h := call.GetHook()
 	if h == nil {
-		return nil, false
+		return decoded, nil, false
 	}
 	// As the host's timeout cuts a hook it asked apart: the hook sees its
 	// context cancelled, and the call is answered at once, the hook still
 	// running (tracked, and ended with the process past its grace period).
-	hctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// The hook runs under the call's context, which the timeout cancels:
+	// the handler never runs after a hook that timed out.
 	var answered atomic.Bool
 	if ms := call.GetHookTimeoutMillis(); ms > 0 {
 		t := time.AfterFunc(millis(ms), func() {
 			if answered.CompareAndSwap(false, true) {
-				cancel()
+				s.cancel(id)
 				s.sendStopped(id, &pb.LaneStopped{HookTimedOut: true})
 			}
 		})
@@ -258,19 +261,19 @@ func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (s
 	}
 	end := func() {}
 	if s.Begin != nil {
-		end = s.Begin(hctx, pb.Mod_BeforeAction_FullMethodName, h)
+		end = s.Begin(ctx, pb.Mod_BeforeAction_FullMethodName, h)
 	}
-	resp, err := s.Impl.BeforeAction(hctx, actionFromProto(h))
+	resp, err := s.Impl.BeforeAction(ctx, actionFromProto(h))
 	end()
 	switch {
 	case !answered.CompareAndSwap(false, true) || ctx.Err() != nil:
-		return nil, true
+		return nil, nil, true
 	case err != nil:
-		return &pb.LaneStopped{HookFailure: err.Error()}, false
+		return nil, &pb.LaneStopped{HookFailure: err.Error()}, false
 	case resp.Refusal != "":
-		return &pb.LaneStopped{Refusal: resp.Refusal}, false
+		return nil, &pb.LaneStopped{Refusal: resp.Refusal}, false
 	}
-	return nil, false
+	return decoded, nil, false
 }
 
 // sendStopped ends call id, which stop stopped before its handler ran.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"reflect"
 	"slices"
@@ -53,7 +54,7 @@ func (m *stepMod) CheckInput(_ context.Context, req *modapi.CheckRequest) (*moda
 	case string(req.Input) == "bad":
 		return &modapi.CheckResponse{Problems: []string{"/: bad"}}, nil
 	}
-	return &modapi.CheckResponse{}, nil
+	return &modapi.CheckResponse{Decoded: "decoded " + string(req.Input)}, nil
 }
 
 func (m *stepMod) NeedsApproval(_ context.Context, req *modapi.ApprovalRequest) (*modapi.ApprovalResponse, error) {
@@ -268,14 +269,17 @@ func TestLaneStepHostileMod(t *testing.T) {
 	}
 }
 
-// aheadMod is stepMod whose tool calls echo: it counts the handlers run.
+// aheadMod is stepMod whose tool calls echo: it counts the handlers run,
+// and keeps the last one's decoded input.
 type aheadMod struct {
 	*stepMod
-	ran atomic.Int32
+	ran     atomic.Int32
+	decoded atomic.Value
 }
 
 func (m *aheadMod) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
 	m.ran.Add(1)
+	m.decoded.Store(fmt.Sprint(req.Decoded))
 	return echo(ctx, req)
 }
 
@@ -319,6 +323,10 @@ func TestLaneAhead(t *testing.T) {
 			}
 			if ran := m.ran.Load() == 1; ran != (tt.want == nil) || (ran && resp.Outcome.Text != tt.input) {
 				t.Errorf("handler ran: %v, outcome %+v; want it to run only when the steps pass", ran, resp.Outcome)
+			}
+			// The handler runs with the input its check decoded.
+			if want := "decoded " + tt.input; a.Check && tt.want == nil && m.decoded.Load() != want {
+				t.Errorf("the handler got the decoded input %v, want %q", m.decoded.Load(), want)
 			}
 			if a.Hook != nil && tt.want == nil && !slices.Contains(begun, pb.Mod_BeforeAction_FullMethodName+" h1") {
 				t.Errorf("got handlers begun %q, want the hook's tracked by its call id", begun)

@@ -1,0 +1,66 @@
+//go:build unix
+
+package main
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/modkit/modkit/bench/internal/echo"
+	"github.com/modkit/modkit/bench/internal/echohooked"
+	"github.com/modkit/modkit/internal/modapi"
+	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/sdk"
+)
+
+// BenchmarkModLane calls the hooked echo mod's server over a call lane whose
+// two ends are in this process: plain, and with the input check and the
+// hook in the call's frame, as the host sends a hooked call. Both ends'
+// allocations count, which the CPU of a busy machine does not blur:
+//
+//	go test ./bench -run '^$' -bench ModLane -benchmem
+func BenchmarkModLane(b *testing.B) {
+	hostEnd, modEnd, err := protocol.NewLanePair()
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc, err := protocol.LaneConn(hostEnd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mc, err := protocol.LaneConn(modEnd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &protocol.LaneServer{Impl: modserver.New(echohooked.Modkit(), nil), MaxMessageBytes: 1 << 20}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(mc) }()
+	c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, protocol.LaneOptions{MaxMessageBytes: 1 << 20, Steps: true})
+	defer func() {
+		c.Close()
+		if err := <-served; err != nil {
+			b.Error(err)
+		}
+	}()
+	session := sdk.Session{ID: "s", Workspace: "/w"}
+	hook := &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "echo_hooked", Input: echo.Payload},
+		Session: session, Run: modapi.Run{CallID: "h", Grace: time.Second}}
+	for _, ahead := range []*modapi.Ahead{nil, {Check: true, Hook: hook, HookTimeout: time.Minute}} {
+		name := "plain"
+		if ahead != nil {
+			name = "hooked"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				req := &modapi.CallRequest{Tool: "echo_hooked", Input: echo.Payload, Session: session, CallID: "c", Grace: time.Second, Ahead: ahead}
+				resp, err := c.CallTool(context.Background(), req)
+				if err != nil || resp.Stopped != nil || resp.Outcome.Status != modapi.StatusCompleted {
+					b.Fatal(resp, err)
+				}
+			}
+		})
+	}
+}
