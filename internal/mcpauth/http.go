@@ -208,7 +208,7 @@ func (r *Resource) SDKTokenInfo(next http.Handler) http.Handler {
 	// verifier the token: it gets a short stand-in, since the principal
 	// is in the context already.
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		req.Header["Authorization"] = []string{verifiedStandIn}
+		req.Header["Authorization"] = standIn
 		inner.ServeHTTP(w, req)
 	})
 }
@@ -224,6 +224,10 @@ func (p *Principal) TokenInfo() *sdkauth.TokenInfo {
 // verifiedStandIn is the Authorization header the SDK's middleware reads
 // for a request whose token Protect verified.
 const verifiedStandIn = "Bearer verified"
+
+// standIn is the stand-in header's value, which the SDK's middleware only
+// reads and SDKTokenInfo removes before its handler sees the request.
+var standIn = []string{verifiedStandIn}
 
 // Forbid answers a request whose token lacks scopes with 403
 // insufficient_scope, naming every scope of required (RFC 6750 §3.1), and
