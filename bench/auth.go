@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"time"
+
+	"golang.org/x/oauth2"
 
 	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
@@ -80,7 +83,7 @@ func authSides(ctx context.Context, e *env) (sides map[string]call, closeAll fun
 		return nil, nil, err
 	}
 
-	a, err := statelessClientWith(ctx, "modhost with a token", resource, &http.Client{Transport: bearer{token}})
+	a, err := statelessClientAuth(ctx, "modhost with a token", resource, bearer{oauth2.StaticTokenSource(&oauth2.Token{AccessToken: token})})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -93,11 +96,12 @@ func authSides(ctx context.Context, e *env) (sides map[string]call, closeAll fun
 	return map[string]call{"token": echoCall("modhost with a token", a), "plain": echoCall("modhost", b)}, closeAll, nil
 }
 
-// bearer adds a bearer token to each request.
-type bearer struct{ token string }
+// bearer gives go-sdk's client one bearer token for every request, as
+// its OAuth handler would once it holds a token.
+type bearer struct{ ts oauth2.TokenSource }
 
-func (b bearer) RoundTrip(req *http.Request) (*http.Response, error) {
-	req = req.Clone(req.Context())
-	req.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(req)
+func (b bearer) TokenSource(context.Context) (oauth2.TokenSource, error) { return b.ts, nil }
+
+func (bearer) Authorize(context.Context, *http.Request, *http.Response) error {
+	return errors.New("the bearer token was refused")
 }
