@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/telemetry"
@@ -401,4 +403,92 @@ func pairedCPU(b *testing.B, pids [2]int, sides [2]call) {
 	b.ReportMetric((cpu[1][0]-cpu[0][0])/n, "host-extra-cpu-µs/call")
 	b.ReportMetric((cpu[1][1]-cpu[0][1])/n, "mod-extra-cpu-µs/call")
 	b.ReportMetric(median(lat[1])/median(lat[0]), "p50-ratio")
+}
+
+// BenchmarkMCPHTTP calls echo through `modhost mcp --http` and mcpecho
+// -http with go-sdk's client, as mcp_http_vs_gosdk does, and reports
+// each server's CPU per call (the server, and its mod): on a busy machine
+// steadier than the time per call. "2025" pins the client to protocol
+// 2025-11-25, as the TypeScript client speaks it: a session, its GET
+// event stream, and each answer as a server-sent event. To profile
+// modhost, run `perf record -g -p PID` while it runs.
+func BenchmarkMCPHTTP(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	srv, err := e.httpServers(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.stop)
+	for _, bc := range []struct {
+		name, url, revision string
+		pid                 int
+	}{
+		{"modhost", srv.modURL, "", srv.modPid},
+		{"gosdk", srv.sdkURL, "", srv.sdkPid},
+		{"modhost_2025", srv.modURL, "2025-11-25", srv.modPid},
+		{"gosdk_2025", srv.sdkURL, "2025-11-25", srv.sdkPid},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			client := mcp.NewClient(&mcp.Implementation{Name: "modkit-bench", Version: "v1.0.0"}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: bc.url},
+				&mcp.ClientSessionOptions{ProtocolVersion: bc.revision})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			if err := checkEcho(ctx, bc.name, cs); err != nil {
+				b.Fatal(err)
+			}
+			m, err := startTreeCPU(bc.pid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			runCall(b, echoCall(bc.name, cs))
+			self, mod, err := m.perCall(float64(b.N))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(self, "server-cpu-µs/op")
+			b.ReportMetric(mod, "mod-cpu-µs/op")
+		})
+	}
+}
+
+// treeMeter measures the CPU of a process and its children.
+type treeMeter struct {
+	pid   int
+	start [2]time.Duration
+}
+
+func startTreeCPU(pid int) (*treeMeter, error) {
+	start, err := treeCPU(pid)
+	return &treeMeter{pid, start}, err
+}
+
+// perCall returns the CPU the process and its children spent since
+// startTreeCPU, divided by calls, in microseconds.
+func (m *treeMeter) perCall(calls float64) (self, kids float64, err error) {
+	now, err := treeCPU(m.pid)
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / calls }
+	return us(now[0] - m.start[0]), us(now[1] - m.start[1]), err
+}
+
+// BenchmarkAuth calls echo through modhost's HTTP handler in this
+// process, with a bearer token its OAuth resource server verified before
+// (cached), and without authorization, as auth_vs_plain does; it reports
+// this process's CPU per call, client and server.
+func BenchmarkAuth(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	sides, closeAll, err := authSides(ctx, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(closeAll)
+	for _, name := range []string{"token", "plain"} {
+		b.Run(name, func(b *testing.B) {
+			runCallCPU(b, e.hostPid, sides[name])
+		})
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/bench/internal/echo"
@@ -74,14 +75,19 @@ func serveBridge(h *host.Host, workspace string) (url string, stop func(), err e
 // statelessClient connects go-sdk's client at protocol 2026-07-28 and
 // checks that it got no session and that the echo answers.
 func statelessClient(ctx context.Context, side, url string) (*mcp.ClientSession, error) {
-	return statelessClientWith(ctx, side, url, nil)
+	return statelessTransport(ctx, side, &mcp.StreamableClientTransport{Endpoint: url})
 }
 
-// statelessClientWith is statelessClient with the client's HTTP client
-// (nil: the default).
-func statelessClientWith(ctx context.Context, side, url string, hc *http.Client) (*mcp.ClientSession, error) {
+// statelessClientAuth is statelessClient whose requests carry the token
+// oauth gives.
+func statelessClientAuth(ctx context.Context, side, url string, oauth auth.OAuthHandler) (*mcp.ClientSession, error) {
+	return statelessTransport(ctx, side, &mcp.StreamableClientTransport{Endpoint: url, OAuthHandler: oauth})
+}
+
+// statelessTransport is statelessClient over t.
+func statelessTransport(ctx context.Context, side string, t *mcp.StreamableClientTransport) (*mcp.ClientSession, error) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "modkit-bench", Version: "v1.0.0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc},
+	cs, err := client.Connect(ctx, t,
 		&mcp.ClientSessionOptions{ProtocolVersion: statelessVersion})
 	if err != nil {
 		return nil, fmt.Errorf("%s: connect: %w", side, err)

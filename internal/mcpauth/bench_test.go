@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 )
 
@@ -20,7 +21,13 @@ func BenchmarkProtect(b *testing.B) {
 	for _, bb := range []struct {
 		name string
 		h    http.Handler
-	}{{"plain", ok}, {"protected", r.Protect(ok)}} {
+	}{
+		{"plain", ok},
+		{"protected", r.Protect(ok)},
+		// As the MCP handler has it: the SDK's TokenInfo only for what the
+		// SDK serves.
+		{"protected_no_tokeninfo", r.ProtectWith(ok, &mcpauth.ProtectOptions{NoTokenInfo: true})},
+	} {
 		b.Run(bb.name, func(b *testing.B) {
 			w := httptest.NewRecorder()
 			for b.Loop() {

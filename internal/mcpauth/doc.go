@@ -29,7 +29,12 @@
 // serves, and a JSON-RPC error body. [Resource.Forbid] answers a request
 // whose token lacks a scope with 403 insufficient_scope. Tokens are never
 // logged and never passed on: a handler sees the [Principal] only
-// ([PrincipalFrom]).
+// ([PrincipalFrom]). A token verified before is found by its SHA-256 in
+// the cache, not checked again. The MCP SDK's TokenInfo, which binds a
+// session to its principal, can only be put in a context by the SDK's
+// middleware: [Resource.SDKTokenInfo] does it, and a handler that serves
+// some requests without the SDK sets [ProtectOptions].NoTokenInfo and
+// wraps only the SDK's handlers in it.
 //
 // # Callers
 //

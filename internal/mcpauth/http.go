@@ -121,6 +121,11 @@ type ProtectOptions struct {
 	// It returns true to go on; false when it answered the request itself
 	// (429, for a client address over its rate of refusals).
 	Refusing func(w http.ResponseWriter, req *http.Request) bool
+	// NoTokenInfo leaves the MCP SDK's TokenInfo out of the context of the
+	// request next sees, which carries the [Principal] only: next wraps
+	// the SDK's handlers in [SDKTokenInfo], so that only the requests the
+	// SDK serves pay for it.
+	NoTokenInfo bool
 }
 
 // ProtectWith is Protect with opts; nil opts are Protect's.
@@ -135,29 +140,13 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			r.challenge(w, http.StatusUnauthorized, code, desc, r.opts.Scopes)
 		}
 	}
-	// The SDK's middleware puts the TokenInfo in the context, where only
-	// it can: its verifier hands over the principal already verified.
-	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
-		p := PrincipalFrom(ctx)
-		switch {
-		case p == nil:
-			return nil, sdkauth.ErrInvalidToken
-		case p.info == nil:
-			return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Key()}, nil
-		}
-		return p.info, nil
-	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
-	stripped := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		req.Header.Del("Authorization")
-		next.ServeHTTP(w, req)
-	})
-	inner := sdk(stripped)
-	// pass hands a verified request on. The SDK's middleware reads the
-	// Authorization header again, to give its verifier the token: it gets
-	// a short stand-in, since the principal is in the context already.
+	if !o.NoTokenInfo {
+		next = r.SDKTokenInfo(next)
+	}
+	// pass hands a verified request on, without its Authorization header.
 	pass := func(w http.ResponseWriter, req *http.Request, p *Principal) {
-		req.Header["Authorization"][0] = verifiedStandIn
-		inner.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
+		delete(req.Header, "Authorization")
+		next.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		header := req.Header.Get("Authorization")
@@ -196,9 +185,49 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 	})
 }
 
+// SDKTokenInfo serves next with the MCP SDK's TokenInfo of the request's
+// [Principal] in its context, which binds a session to its principal
+// ([Principal.Key]): a request in another principal's session gets 403.
+// It is what Protect adds, for a handler behind
+// ProtectOptions.NoTokenInfo; a request with no principal gets 401.
+func (r *Resource) SDKTokenInfo(next http.Handler) http.Handler {
+	// The SDK's middleware puts the TokenInfo in the context, where only
+	// it can: its verifier hands over the principal already verified.
+	sdk := sdkauth.RequireBearerToken(func(ctx context.Context, _ string, _ *http.Request) (*sdkauth.TokenInfo, error) {
+		p := PrincipalFrom(ctx)
+		if p == nil {
+			return nil, sdkauth.ErrInvalidToken
+		}
+		return p.TokenInfo(), nil
+	}, &sdkauth.RequireBearerTokenOptions{ClockSkew: r.opts.Leeway})
+	inner := sdk(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		delete(req.Header, "Authorization")
+		next.ServeHTTP(w, req)
+	}))
+	// The SDK's middleware reads the Authorization header, to give its
+	// verifier the token: it gets a short stand-in, since the principal
+	// is in the context already.
+	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		req.Header["Authorization"] = standIn
+		inner.ServeHTTP(w, req)
+	})
+}
+
+// TokenInfo returns what the MCP SDK is told of p, made once.
+func (p *Principal) TokenInfo() *sdkauth.TokenInfo {
+	if p.info == nil {
+		return &sdkauth.TokenInfo{Scopes: p.Scopes, Expiration: p.Expiry, UserID: p.Key()}
+	}
+	return p.info
+}
+
 // verifiedStandIn is the Authorization header the SDK's middleware reads
 // for a request whose token Protect verified.
 const verifiedStandIn = "Bearer verified"
+
+// standIn is the stand-in header's value, which the SDK's middleware only
+// reads and SDKTokenInfo removes before its handler sees the request.
+var standIn = []string{verifiedStandIn}
 
 // Forbid answers a request whose token lacks scopes with 403
 // insufficient_scope, naming every scope of required (RFC 6750 §3.1), and

@@ -162,3 +162,46 @@ func FuzzParseAuthorization(f *testing.F) {
 		}
 	})
 }
+
+// TestNoTokenInfo: behind ProtectOptions.NoTokenInfo a handler sees the
+// principal without the SDK's TokenInfo, and what it wraps in
+// SDKTokenInfo sees both, the principal's TokenInfo, with no
+// Authorization header, on the first request (verified) and the next
+// (cached).
+func TestNoTokenInfo(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	r := newResource(t, is, nil)
+	type seen struct {
+		principal *mcpauth.Principal
+		info      *sdkauth.TokenInfo
+		header    []string
+	}
+	var outer, inner seen
+	look := func(s *seen, req *http.Request) {
+		*s = seen{mcpauth.PrincipalFrom(req.Context()), sdkauth.TokenInfoFromContext(req.Context()), req.Header.Values("Authorization")}
+	}
+	sdkSide := r.SDKTokenInfo(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		look(&inner, req)
+	}))
+	h := r.ProtectWith(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		look(&outer, req)
+		sdkSide.ServeHTTP(w, req)
+	}), &mcpauth.ProtectOptions{NoTokenInfo: true})
+	token := is.Sign(t, "ec", is.Claims(testResource, "notes.read", time.Now()))
+	for _, round := range []string{"verified", "cached"} {
+		outer, inner = seen{}, seen{}
+		req := httptest.NewRequest("POST", "/mcp", strings.NewReader("{}"))
+		req.Header.Set("Authorization", "Bearer "+token)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: got status %d (%s), want 200", round, w.Code, w.Body)
+		}
+		if outer.principal == nil || outer.info != nil || outer.header != nil {
+			t.Errorf("%s: handler got principal %v, TokenInfo %v, Authorization %q; want a principal, no TokenInfo, no header", round, outer.principal, outer.info, outer.header)
+		}
+		if inner.principal != outer.principal || inner.info == nil || inner.info != outer.principal.TokenInfo() || inner.info.UserID != outer.principal.Key() || inner.header != nil {
+			t.Errorf("%s: SDK side got principal %v, TokenInfo %+v, Authorization %q; want the principal, its TokenInfo, no header", round, inner.principal, inner.info, inner.header)
+		}
+	}
+}

@@ -4,15 +4,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/modkit/modkit/internal/mcpauth"
 	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/internal/telemetry"
 )
@@ -36,6 +39,14 @@ type directCalls struct {
 	// impl is the server's name and version, which each result's _meta
 	// carries.
 	impl *mcp.Implementation
+	// serverMeta is the _meta of a result that has none of its own: impl
+	// under its key, encoded once (plainResult).
+	serverMeta     []byte
+	serverMetaOnce sync.Once
+	// caps and infos are the client capabilities and names, as written,
+	// that were found to decode: a client sends the same ones with every
+	// call.
+	caps, infos decodedOK
 }
 
 // directTool reports whether calls of a tool with this input schema may
@@ -64,7 +75,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 			return false
 		}
 	}
-	if !m.plain || m.JSONRPC != "2.0" || m.Method != "tools/call" || !directID(m.ID) || !directMetaRawOK(m.Params.Meta) {
+	if !m.plain || m.JSONRPC != "2.0" || m.Method != "tools/call" || !directID(m.ID) || !calls.metaOK(m.Params.Meta) {
 		return false
 	}
 	p, ok := plainCallParams(m.params)
@@ -75,7 +86,13 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}
-	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: auth.TokenInfoFromContext(req.Context())}})
+	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: tokenInfo(req.Context())}})
+	if err == nil && res.Meta == nil {
+		if b, ok := calls.plainResult(m.ID, res); ok {
+			mcpwire.WriteJSON(w, http.StatusOK, b)
+			return true
+		}
+	}
 	if err == nil {
 		// As the SDK does: the server names itself in the result.
 		meta := res.GetMeta()
@@ -89,6 +106,15 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	}
 	writeDirect(w, m.ID, res, err)
 	return true
+}
+
+// tokenInfo is what the SDK would give a handler of the request with
+// context ctx as its TokenInfo: the principal's, behind HTTPOptions.Auth.
+func tokenInfo(ctx context.Context) *auth.TokenInfo {
+	if p := mcpauth.PrincipalFrom(ctx); p != nil {
+		return p.TokenInfo()
+	}
+	return auth.TokenInfoFromContext(ctx)
 }
 
 // directID reports whether a request id is a string, or an integer
@@ -124,9 +150,15 @@ func directMetaOK(meta map[string]any) bool {
 }
 
 // directMetaRawOK is directMetaOK of a _meta as written, by key: it
-// decodes the capabilities and the client's name once, straight from
-// their JSON.
+// decodes the capabilities and the client's name straight from their
+// JSON.
 func directMetaRawOK(meta map[string]json.RawMessage) bool {
+	return (&directCalls{}).metaOK(meta)
+}
+
+// metaOK is directMetaRawOK, which decodes capabilities and a client's
+// name only the first time they are seen as written.
+func (calls *directCalls) metaOK(meta map[string]json.RawMessage) bool {
 	if string(meta[mcp.MetaKeyProtocolVersion]) != `"`+multiRoundTrip+`"` {
 		return false
 	}
@@ -136,11 +168,48 @@ func directMetaRawOK(meta map[string]json.RawMessage) bool {
 		}
 	}
 	caps := meta[mcp.MetaKeyClientCapabilities]
-	if len(caps) == 0 || caps[0] != '{' || json.Unmarshal(caps, new(mcp.ClientCapabilities)) != nil {
+	if len(caps) == 0 || caps[0] != '{' || !calls.caps.check(caps, func(b []byte) bool { return json.Unmarshal(b, new(mcp.ClientCapabilities)) == nil }) {
 		return false
 	}
 	info, present := meta[mcp.MetaKeyClientInfo]
-	return !present || info[0] == '{' && json.Unmarshal(info, new(mcp.Implementation)) == nil
+	return !present || info[0] == '{' && calls.infos.check(info, func(b []byte) bool { return json.Unmarshal(b, new(mcp.Implementation)) == nil })
+}
+
+// maxDecoded is how many values a decodedOK remembers: a few clients'
+// worth, so that no client can make it grow.
+const maxDecoded = 32
+
+// decodedOK remembers JSON values, as written, that decoded: read without
+// a lock, replaced whole when one is added.
+type decodedOK struct {
+	seen atomic.Pointer[map[string]struct{}]
+	mu   sync.Mutex // serializes additions
+}
+
+// check reports whether raw decodes, by decode, which it calls only for a
+// value not seen before.
+func (d *decodedOK) check(raw []byte, decode func([]byte) bool) bool {
+	if m := d.seen.Load(); m != nil {
+		if _, ok := (*m)[string(raw)]; ok {
+			return true
+		}
+	}
+	if !decode(raw) {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	old := d.seen.Load()
+	if old != nil && len(*old) >= maxDecoded {
+		return true
+	}
+	m := make(map[string]struct{}, 1+maxDecoded/4)
+	if old != nil {
+		maps.Copy(m, *old)
+	}
+	m[string(raw)] = struct{}{}
+	d.seen.Store(&m)
+	return true
 }
 
 // decodes reports whether the decoded JSON value v decodes into target.
@@ -210,6 +279,56 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 	}
 	b = append(b, `"resultType":"`+resultType+`"}}`...)
 	mcpwire.WriteJSON(w, http.StatusOK, b)
+}
+
+// plainResult returns the response to the call id that returned res,
+// when res is text content and nothing else (no _meta, structured
+// content, input requests or request state), encoded without reflection,
+// byte for byte as writeDirect encodes it after adding the server's
+// _meta.
+func (calls *directCalls) plainResult(id json.RawMessage, res *mcp.CallToolResult) ([]byte, bool) {
+	if res.Meta != nil || res.StructuredContent != nil || res.InputRequests != nil || res.RequestState != "" || len(res.Content) == 0 {
+		return nil, false
+	}
+	n := 0
+	for _, c := range res.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			return nil, false
+		}
+		n += len(t.Text) + 32
+	}
+	calls.serverMetaOnce.Do(func() {
+		if meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: calls.impl}); err == nil {
+			calls.serverMeta = meta
+		}
+	})
+	if calls.serverMeta == nil {
+		return nil, false
+	}
+	b := make([]byte, 0, n+len(id)+len(calls.serverMeta)+96)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":{"_meta":`...)
+	b = append(b, calls.serverMeta...)
+	b = append(b, `,"content":[`...)
+	for i, c := range res.Content {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"type":"text","text":`...)
+		text, err := json.Marshal(c.(*mcp.TextContent).Text)
+		if err != nil {
+			return nil, false
+		}
+		b = append(b, text...)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if res.IsError {
+		b = append(b, `,"isError":true`...)
+	}
+	return append(b, `,"resultType":"complete"}}`...), true
 }
 
 // observeDirect calls handler as the SDK's receiving middleware would: a

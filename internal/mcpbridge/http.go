@@ -171,10 +171,14 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	}))
 	var serve http.Handler = http.HandlerFunc(h.serve)
 	if o.Auth != nil {
-		var protect *mcpauth.ProtectOptions
+		// Only the requests the SDK serves need its TokenInfo: the direct
+		// path takes the principal's from the context.
+		h.sessions, h.stateless = o.Auth.SDKTokenInfo(h.sessions), o.Auth.SDKTokenInfo(h.stateless)
+		protect := &mcpauth.ProtectOptions{}
 		if o.RateLimit != nil {
 			protect = (&refusals{limiter: o.RateLimit, blocked: map[string]time.Time{}}).protectOptions()
 		}
+		protect.NoTokenInfo = true
 		serve = o.Auth.ProtectWith(serve, protect)
 		if h.audit != nil {
 			serve = h.auditUnauthorized(serve)
