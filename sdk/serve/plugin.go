@@ -87,9 +87,6 @@ func peerOptions() ([]grpc.ServerOption, error) {
 // newServer makes, and returns when the host shut it down (or test.Ctx
 // ended).
 func servePlugin(mod modapi.Mod, newServer func([]grpc.ServerOption) *grpc.Server, _ *slog.Logger, test *inProcess) error {
-	if test == nil && os.Getenv(protocol.MagicCookieKey) != protocol.MagicCookieValue {
-		return errors.New("this binary is a modkit mod: a modkit host starts it, it is not meant to be run by hand")
-	}
 	lis, err := listen(os.Getenv(envSocketDir))
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)

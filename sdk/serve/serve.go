@@ -84,6 +84,9 @@ func serve(g *sdk.Generated, opts *Options, test *inProcess) error {
 	var lane *protocol.LaneServer
 	var laneConn net.Conn
 	if test == nil {
+		if os.Getenv(protocol.MagicCookieKey) != protocol.MagicCookieValue {
+			return errors.New("this binary is a modkit mod: a modkit host starts it, it is not meant to be run by hand")
+		}
 		var err error
 		if peerOpts, err = peerOptions(); err != nil {
 			return err
