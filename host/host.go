@@ -18,6 +18,7 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modbuild"
+	"github.com/modkit/modkit/internal/quickread"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
@@ -397,7 +398,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	if err != nil {
 		return fail("%w", err)
 	}
-	data, err := os.ReadFile(filepath.Join(abs, manifest.FileName))
+	data, err := quickread.File(filepath.Join(abs, manifest.FileName), 0)
 	if err != nil {
 		// What dir is says why; a directory is looked at only then.
 		fi, statErr := os.Stat(abs)
