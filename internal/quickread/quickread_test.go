@@ -44,3 +44,25 @@ func TestFileErrors(t *testing.T) {
 		t.Errorf("directory: got %v, want an error naming it", err)
 	}
 }
+
+// BenchmarkFile compares File with os.ReadFile on a manifest-sized file.
+func BenchmarkFile(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "f")
+	if err := os.WriteFile(path, bytes.Repeat([]byte("x"), 5280), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("quickread", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := quickread.File(path, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("os.ReadFile", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := os.ReadFile(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
