@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -461,12 +462,22 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 			mt.Annotations = a
 		}
 		if len(mt.Icons) == 0 {
-			mt.Icons = t.mod.man.Clone().Icons // the mod's stand for its tools that have none
+			mt.Icons = cloneIcons(t.mod.man.Icons) // the mod's stand for its tools that have none
 		}
 		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// cloneIcons returns a deep copy of icons: a copy of the mod's icons
+// alone, not of its whole manifest, for each of its tools listed.
+func cloneIcons(icons []manifest.Icon) []manifest.Icon {
+	out := slices.Clone(icons)
+	for i := range out {
+		out[i].Sizes = slices.Clone(out[i].Sizes)
+	}
+	return out
 }
 
 func (h *Host) unknownAgent(name string) error {
