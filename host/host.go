@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modbuild"
+	"github.com/modkit/modkit/internal/quickread"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/manifest"
@@ -397,7 +399,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	if err != nil {
 		return fail("%w", err)
 	}
-	data, err := os.ReadFile(filepath.Join(abs, manifest.FileName))
+	data, err := quickread.File(filepath.Join(abs, manifest.FileName), 0)
 	if err != nil {
 		// What dir is says why; a directory is looked at only then.
 		fi, statErr := os.Stat(abs)
@@ -460,12 +462,22 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 			mt.Annotations = a
 		}
 		if len(mt.Icons) == 0 {
-			mt.Icons = t.mod.man.Clone().Icons // the mod's stand for its tools that have none
+			mt.Icons = cloneIcons(t.mod.man.Icons) // the mod's stand for its tools that have none
 		}
 		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
+}
+
+// cloneIcons returns a deep copy of icons: a copy of the mod's icons
+// alone, not of its whole manifest, for each of its tools listed.
+func cloneIcons(icons []manifest.Icon) []manifest.Icon {
+	out := slices.Clone(icons)
+	for i := range out {
+		out[i].Sizes = slices.Clone(out[i].Sizes)
+	}
+	return out
 }
 
 func (h *Host) unknownAgent(name string) error {

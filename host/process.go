@@ -23,6 +23,7 @@ import (
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modproc"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/protocol/goplugin"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/manifest"
@@ -282,8 +283,8 @@ func (m *mod) start(b *built, workspace string) (*proc, error) {
 	tail := &modproc.Tail{}
 	calls := &modproc.Calls{}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.HostPluginSets(maxMsg),
+		HandshakeConfig:  goplugin.Handshake,
+		VersionedPlugins: goplugin.HostPluginSets(maxMsg),
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			// The socket goes in the host's own directory, which the host
 			// removes when the process ends and sweeps when a host died.
@@ -294,7 +295,7 @@ func (m *mod) start(b *built, workspace string) (*proc, error) {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: socketDir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         protocol.AutoMTLS,
-		Logger:           protocol.HCLogger(log),
+		Logger:           goplugin.HCLogger(log),
 		Stderr:           tail,
 		SyncStdout:       modproc.NewLineLogger(log, "stdout", calls),
 		SyncStderr:       modproc.NewLineLogger(log, "stderr", calls),

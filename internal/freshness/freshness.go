@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/modkit/modkit/internal/quickread"
 )
 
 // GeneratedFile is the name of the Go file modgen writes.
@@ -130,7 +132,7 @@ func Dir(dir string) (string, error) {
 	goFiles := 0
 	for _, st := range stamps {
 		name := st.name
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := quickread.File(filepath.Join(dir, name), st.size)
 		if err != nil {
 			continue
 		}

@@ -135,7 +135,7 @@ var runtimeEnv = []string{"GOGC", "GOMAXPROCS", "GOMEMLIMIT", "GODEBUG", "GOTRAC
 // go-plugin's, the runtime's and those the mod declares, PATH when it runs
 // programs; then TMPDIR, its private directory dir.
 func Env(perms *manifest.Permissions, spec []string, dir string) []string {
-	keep := map[string]bool{protocol.Handshake.MagicCookieKey: true}
+	keep := map[string]bool{protocol.MagicCookieKey: true}
 	for _, k := range runtimeEnv {
 		keep[k] = true
 	}

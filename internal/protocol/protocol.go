@@ -1,10 +1,8 @@
 package protocol
 
 import (
-	"context"
 	"runtime"
 
-	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -39,53 +37,18 @@ const EnvCallLaneFD = "MODKIT_CALL_LANE_FD"
 // PluginName is the name of the one plugin a mod process serves.
 const PluginName = "mod"
 
-// Handshake is shared by the host and every mod. A binary started without the
-// magic cookie (by hand, say) prints a message and exits.
-var Handshake = plugin.HandshakeConfig{
-	ProtocolVersion:  Version,
-	MagicCookieKey:   "MODKIT_PLUGIN",
-	MagicCookieValue: "6a1f0c5e-modkit-mod",
-}
+// MagicCookieKey and MagicCookieValue are the environment variable a host
+// sets for every mod it starts, and its value. A binary started without
+// them (by hand, say) prints a message and exits.
+const (
+	MagicCookieKey   = "MODKIT_PLUGIN"
+	MagicCookieValue = "6a1f0c5e-modkit-mod"
+)
 
-// GRPCPlugin adapts a mod to go-plugin. The serving side sets Impl; the
-// host leaves it nil and gets a [*GRPCClient], a [modapi.Mod], from
-// Dispense.
-type GRPCPlugin struct {
-	plugin.NetRPCUnsupportedPlugin
-	// Impl is the mod in the mod process.
-	Impl modapi.Mod
-	// MaxMessageBytes is the largest message the host's connection sends;
-	// see [GRPCClient.MaxSendBytes].
-	MaxMessageBytes int
-}
-
-// GRPCServer implements plugin.GRPCPlugin.
-func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterModServer(s, &GRPCServer{Impl: p.Impl})
-	pb.RegisterModFeaturesServer(s, &FeaturesServer{Impl: p.Impl})
-	return nil
-}
-
-// GRPCClient implements plugin.GRPCPlugin.
-func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return &GRPCClient{PB: pb.NewModClient(c), Features: pb.NewModFeaturesClient(c), MaxSendBytes: p.MaxMessageBytes}, nil
-}
-
-// PluginSets returns the versioned plugin sets: server is nil on the host
-// side.
-func PluginSets(server modapi.Mod) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		2: {PluginName: &GRPCPlugin{Impl: server}},
-	}
-}
-
-// HostPluginSets returns the versioned plugin sets of a host whose
-// connections carry messages of at most maxMsg bytes each way; use it
-// with [DialOptions].
-func HostPluginSets(maxMsg int) map[int]plugin.PluginSet {
-	return map[int]plugin.PluginSet{
-		2: {PluginName: &GRPCPlugin{MaxMessageBytes: maxMsg}},
-	}
+// RegisterMod registers impl's services on s: what a mod process serves.
+func RegisterMod(s *grpc.Server, impl modapi.Mod) {
+	pb.RegisterModServer(s, &GRPCServer{Impl: impl})
+	pb.RegisterModFeaturesServer(s, &FeaturesServer{Impl: impl})
 }
 
 // DialOptions are the host's options for its connection to a mod: messages

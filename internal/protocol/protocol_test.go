@@ -106,23 +106,3 @@ func TestJSONLogHandler(t *testing.T) {
 type errTest struct{}
 
 func (errTest) Error() string { return "test error" }
-
-func TestHCLogger(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
-	l := protocol.HCLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo})))
-	l.Named("plugin").With("mod", "m1").Error("boom", "code", 3)
-	l.Debug("hidden")
-	got := buf.String()
-	for _, want := range []string{"level=ERROR", "msg=boom", "mod=m1", "code=3", "logger=plugin"} {
-		if !strings.Contains(got, want) {
-			t.Errorf("got %q, want it to contain %q", got, want)
-		}
-	}
-	if strings.Contains(got, "hidden") {
-		t.Errorf("got %q, want debug dropped at info", got)
-	}
-	if l.IsDebug() || !l.IsInfo() || l.GetLevel() != hclog.Info {
-		t.Errorf("got IsDebug %v IsInfo %v level %v, want info", l.IsDebug(), l.IsInfo(), l.GetLevel())
-	}
-}

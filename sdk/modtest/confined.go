@@ -26,6 +26,7 @@ import (
 	"github.com/modkit/modkit/internal/modproc"
 	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/protocol/goplugin"
 	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/internal/schemacheck"
 	"github.com/modkit/modkit/internal/sdkrt"
@@ -190,8 +191,8 @@ func startConfined(g *sdk.Generated, man *manifest.Manifest, e *sandbox.Enforcem
 	m := &confinedMod{g: g, local: modserver.New(g, opts.Logger), run: modproc.NewRunner(cmd, nil, policy), tail: &modproc.Tail{}, dir: dir}
 	maxMsg := limits.MessageBytes(limits.DefaultRequestBytes, maxBytes(opts))
 	m.client = plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.HostPluginSets(maxMsg),
+		HandshakeConfig:  goplugin.Handshake,
+		VersionedPlugins: goplugin.HostPluginSets(maxMsg),
 		RunnerFunc: func(_ hclog.Logger, spec *exec.Cmd, _ string) (runner.Runner, error) {
 			cmd.Env = append(modproc.Env(man.Permissions, spec.Env, dir), protocol.EnvLogLevel+"=debug")
 			return m.run, nil
@@ -199,7 +200,7 @@ func startConfined(g *sdk.Generated, man *manifest.Manifest, e *sandbox.Enforcem
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: dir},
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         protocol.AutoMTLS,
-		Logger:           protocol.HCLogger(slog.New(modLines{log.Handler(), filepath.Base(bin)})),
+		Logger:           goplugin.HCLogger(slog.New(modLines{log.Handler(), filepath.Base(bin)})),
 		Stderr:           m.tail,
 		SyncStdout:       modproc.NewLineLogger(log, "stdout", nil),
 		SyncStderr:       modproc.NewLineLogger(log, "stderr", nil),

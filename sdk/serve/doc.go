@@ -24,7 +24,9 @@
 // is recovered and becomes a failed outcome; it does not stop the mod.
 //
 // The code that does this is the same code sdk/modtest runs in a test's
-// process; Serve puts it behind go-plugin's gRPC server and, where the host
+// process; Serve puts it behind a gRPC server that speaks hashicorp/go-plugin's
+// protocol (on Linux and macOS by itself, linking none of go-plugin, whose
+// server carries TLS code these hosts never use) and, where the host
 // hands the mod a call lane (a socketpair, on Linux and macOS), serves tool
 // calls and their steps (hooks, input checks, approval rules) on the lane
 // without gRPC.

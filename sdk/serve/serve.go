@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	"github.com/modkit/modkit/internal/limits"
@@ -52,10 +51,9 @@ func Main(g *sdk.Generated) {
 // rather than by a host prints a message and exits.
 func Serve(g *sdk.Generated, opts *Options) error { return serve(g, opts, nil) }
 
-// serve is Serve, or with test set, serving in the current process as
-// go-plugin's ServeTestConfig describes: no handshake on stdout and no
-// parent watcher.
-func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error {
+// serve is Serve, or with test set, serving in the current process: no
+// handshake on stdout and no parent watcher.
+func serve(g *sdk.Generated, opts *Options, test *inProcess) error {
 	if g == nil {
 		return errors.New("serve: no mod (nil *sdk.Generated)")
 	}
@@ -67,7 +65,7 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 		o = *opts
 	}
 	if o.Logger == nil {
-		// Created before plugin.Serve replaces os.Stderr with a pipe: these
+		// Created before stdout and stderr become pipes to the host: these
 		// lines go to the real stderr, which the host parses.
 		o.Logger = slog.New(protocol.NewJSONLogHandler(os.Stderr, levelFromEnv()))
 	}
@@ -86,8 +84,11 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 	var lane *protocol.LaneServer
 	var laneConn net.Conn
 	if test == nil {
+		if os.Getenv(protocol.MagicCookieKey) != protocol.MagicCookieValue {
+			return errors.New("this binary is a modkit mod: a modkit host starts it, it is not meant to be run by hand")
+		}
 		var err error
-		if peerOpts, err = protocol.PeerServerOptions(); err != nil {
+		if peerOpts, err = peerOptions(); err != nil {
 			return err
 		}
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
@@ -105,20 +106,15 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 			}
 		}()
 	}
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig:  protocol.Handshake,
-		VersionedPlugins: protocol.PluginSets(srv),
-		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
-			max := maxMessageBytes()
-			opts = append(opts, grpc.ChainUnaryInterceptor(modtrace.ServerUnary(spans), hs.unary),
-				grpc.ChainStreamInterceptor(modtrace.ServerStream(spans), hs.stream),
-				grpc.MaxRecvMsgSize(max), grpc.MaxSendMsgSize(max))
-			opts = append(append(opts, protocol.ServerOptions()...), peerOpts...)
-			return plugin.DefaultGRPCServer(opts)
-		},
-		Logger: protocol.HCLogger(o.Logger),
-		Test:   test,
-	})
+	newServer := func(opts []grpc.ServerOption) *grpc.Server {
+		max := maxMessageBytes()
+		opts = append(opts, grpc.ChainUnaryInterceptor(modtrace.ServerUnary(spans), hs.unary),
+			grpc.ChainStreamInterceptor(modtrace.ServerStream(spans), hs.stream),
+			grpc.MaxRecvMsgSize(max), grpc.MaxSendMsgSize(max))
+		opts = append(append(opts, protocol.ServerOptions()...), peerOpts...)
+		return grpc.NewServer(opts...)
+	}
+	err := servePlugin(srv, newServer, o.Logger, test)
 	if test == nil {
 		// The host stopped the mod: cancelled handlers may finish, within
 		// their grace periods, before the process exits.
@@ -127,7 +123,7 @@ func serve(g *sdk.Generated, opts *Options, test *plugin.ServeTestConfig) error 
 		}
 		hs.wait()
 	}
-	return nil
+	return err
 }
 
 // maxMessageBytes is the gRPC message limit the host asks for, or the one a

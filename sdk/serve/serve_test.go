@@ -6,6 +6,9 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"net"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +17,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 
 	"github.com/modkit/modkit/internal/protocol"
+	"github.com/modkit/modkit/internal/protocol/goplugin"
 	"github.com/modkit/modkit/internal/protocol/pb"
 	"github.com/modkit/modkit/sdk"
 	"github.com/modkit/modkit/sdk/serve"
@@ -91,25 +95,32 @@ var testGenerated = &sdk.Generated{
 // start serves g in this process and returns a client for it.
 func start(t testing.TB, g *sdk.Generated) pb.ModClient {
 	t.Helper()
+	if runtime.GOOS != "linux" && runtime.GOOS != "darwin" {
+		t.Skip("serving in the test's process needs Linux or macOS, where a mod serves without go-plugin")
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	reattach := make(chan *plugin.ReattachConfig, 1)
+	addr := make(chan net.Addr, 1)
 	closed := make(chan struct{})
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go serve.ServeTest(g, &serve.Options{Logger: logger}, &plugin.ServeTestConfig{
-		Context: ctx, ReattachConfigCh: reattach, CloseCh: closed,
-	})
+	go func() {
+		defer close(closed)
+		if err := serve.ServeTest(ctx, g, &serve.Options{Logger: logger}, addr); err != nil {
+			t.Error(err)
+		}
+	}()
 	var rc *plugin.ReattachConfig
 	select {
-	case rc = <-reattach:
+	case a := <-addr:
+		rc = &plugin.ReattachConfig{Protocol: plugin.ProtocolGRPC, ProtocolVersion: protocol.Version, Addr: a, Pid: os.Getpid(), Test: true}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not start")
 	}
 	client := plugin.NewClient(&plugin.ClientConfig{
-		HandshakeConfig:  protocol.Handshake,
-		Plugins:          protocol.PluginSets(nil)[protocol.Version], // reattaching negotiates nothing
+		HandshakeConfig:  goplugin.Handshake,
+		Plugins:          goplugin.PluginSets(nil)[protocol.Version], // reattaching negotiates nothing
 		Reattach:         rc,
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		Logger:           protocol.HCLogger(logger),
+		Logger:           goplugin.HCLogger(logger),
 	})
 	t.Cleanup(func() {
 		client.Kill()

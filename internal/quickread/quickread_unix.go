@@ -1,0 +1,48 @@
+//go:build unix
+
+package quickread
+
+import (
+	"os"
+	"syscall"
+)
+
+// File reads the file at path, as os.ReadFile does, with its errors
+// (*os.PathError). size is the size the caller expects (from a stat it
+// made), or 0 when it does not know; the file is read whole whatever its
+// size. It does not wait for a FIFO's writer: such a read fails.
+func File(path string, size int64) ([]byte, error) {
+	var fd int
+	var err error
+	for {
+		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	n := 8 << 10
+	if size > 0 && size < 1<<30 {
+		n = int(size) + 1 // one read for the bytes, one for the end
+	}
+	buf := make([]byte, 0, n)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+m]
+	}
+}
