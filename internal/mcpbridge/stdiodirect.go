@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -209,7 +210,12 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 		return nil, false
 	}
 	p := &mcp.CallToolParamsRaw{}
-	if len(name) < 2 || name[0] != '"' || json.Unmarshal(name, &p.Name) != nil {
+	if len(name) < 2 || name[0] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(name, '\\') < 0 && utf8.Valid(name) {
+		p.Name = string(name[1 : len(name)-1]) // as it decodes
+	} else if json.Unmarshal(name, &p.Name) != nil {
 		return nil, false
 	}
 	if args != nil {
