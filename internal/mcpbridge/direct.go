@@ -127,31 +127,10 @@ func directID(raw json.RawMessage) bool {
 	return err == nil
 }
 
-// directMetaOK reports whether a call's _meta is one the SDK takes as it
-// is: the protocol version of the header, the client's capabilities, and
-// perhaps its name, nothing else.
-func directMetaOK(meta map[string]any) bool {
-	if meta[mcp.MetaKeyProtocolVersion] != multiRoundTrip {
-		return false
-	}
-	for k := range meta {
-		if !directMeta[k] {
-			return false
-		}
-	}
-	if _, ok := meta[mcp.MetaKeyClientCapabilities].(map[string]any); !ok || !decodes(meta[mcp.MetaKeyClientCapabilities], new(mcp.ClientCapabilities)) {
-		return false
-	}
-	info, present := meta[mcp.MetaKeyClientInfo]
-	if _, ok := info.(map[string]any); present && (!ok || !decodes(info, new(mcp.Implementation))) {
-		return false
-	}
-	return true
-}
-
-// directMetaRawOK is directMetaOK of a _meta as written, by key: it
-// decodes the capabilities and the client's name straight from their
-// JSON.
+// directMetaRawOK reports whether a call's _meta, as written, by key, is
+// one the SDK takes as it is: the protocol version of the header, the
+// client's capabilities, and perhaps its name, nothing else. It decodes
+// the capabilities and the client's name once, straight from their JSON.
 func directMetaRawOK(meta map[string]json.RawMessage) bool {
 	return (&directCalls{}).metaOK(meta)
 }
@@ -210,12 +189,6 @@ func (d *decodedOK) check(raw []byte, decode func([]byte) bool) bool {
 	m[string(raw)] = struct{}{}
 	d.seen.Store(&m)
 	return true
-}
-
-// decodes reports whether the decoded JSON value v decodes into target.
-func decodes(v, target any) bool {
-	raw, err := json.Marshal(v)
-	return err == nil && json.Unmarshal(raw, target) == nil
 }
 
 // isJSON reports whether a Content-Type is application/json.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -519,10 +520,56 @@ var preInitialize = map[string]bool{"ping": true, "server/discover": true}
 // sessionlessRequest reports whether a request's params carry the protocol version
 // of a sessionless protocol (2026-07-28), which needs no initialize.
 func sessionlessRequest(params json.RawMessage) bool {
+	if sessionless, ok := sessionlessMembers(params); ok {
+		return sessionless
+	}
 	var p struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
 	}
 	return json.Unmarshal(params, &p) == nil && p.Meta["io.modelcontextprotocol/protocolVersion"] != nil
+}
+
+// sessionlessMembers is sessionlessRequest read from the members of
+// params, not decoded, when its _meta is absent or there once, spelled so
+// (json.Unmarshal would match another case too, and merge repeats); ok is
+// false otherwise.
+func sessionlessMembers(params json.RawMessage) (sessionless, ok bool) {
+	r, ok := mcpwire.NewFields(params)
+	if !ok {
+		return false, false
+	}
+	var meta json.RawMessage
+	for {
+		key, more := r.Next()
+		if !more {
+			break
+		}
+		v, ok := r.Value()
+		switch {
+		case !ok:
+			return false, false
+		case key == "_meta" && meta == nil:
+			meta = v
+		case strings.EqualFold(key, "_meta"):
+			return false, false
+		}
+	}
+	if len(meta) == 0 || meta[0] != '{' {
+		return false, true // absent, null, or not an object: no version
+	}
+	m, _ := mcpwire.NewFields(meta)
+	for {
+		key, more := m.Next()
+		if !more {
+			return false, true
+		}
+		if key == mcp.MetaKeyProtocolVersion {
+			return true, true // any value, null too, decodes as present
+		}
+		if _, ok := m.Value(); !ok {
+			return false, false
+		}
+	}
 }
 
 // outputFilter passes the SDK's writes to w, noting the responses, and

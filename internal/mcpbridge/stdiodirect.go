@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"sync"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -35,6 +36,9 @@ type stdioDirect struct {
 	// cancellation, as the SDK gives its handlers.
 	ctx context.Context
 	out *outputFilter
+	// serverInfo is the encoding of the server's name and version, which
+	// sessionless results carry; nil if it did not encode.
+	serverInfo []byte
 	// session is the SDK's session, set when Connect returned (nil if it
 	// failed); known is closed then. The SDK may read lines before
 	// Connect returns: a call read then waits for it.
@@ -48,7 +52,9 @@ type stdioDirect struct {
 }
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
-	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, running: map[string]context.CancelFunc{}, known: make(chan struct{})}
+	info, _ := json.Marshal(calls.impl)
+	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
+		running: map[string]context.CancelFunc{}, known: make(chan struct{})}
 }
 
 // connected records the session Connect returned, nil if it failed.
@@ -81,12 +87,12 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	// with, sessionless (2026-07-28), carries the plain _meta of that
 	// revision.
 	sessionless := p.Meta != nil
-	if sessionless && !directMetaOK(p.Meta) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
+	if sessionless && !plainMeta(params) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
 		return false
 	}
 	answer := resultShape{inputRequired: ip.ProtocolVersion >= multiRoundTrip}
 	if sessionless {
-		answer.serverInfo = d.calls.impl
+		answer.serverInfo, answer.serverInfoJSON = d.calls.impl, d.serverInfo
 	}
 	handler, ok := d.calls.handler(p.Name)
 	if !ok {
@@ -204,7 +210,12 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 		return nil, false
 	}
 	p := &mcp.CallToolParamsRaw{}
-	if len(name) < 2 || name[0] != '"' || json.Unmarshal(name, &p.Name) != nil {
+	if len(name) < 2 || name[0] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(name, '\\') < 0 && utf8.Valid(name) {
+		p.Name = string(name[1 : len(name)-1]) // as it decodes
+	} else if json.Unmarshal(name, &p.Name) != nil {
 		return nil, false
 	}
 	if args != nil {
@@ -219,14 +230,53 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	return p, true
 }
 
+// plainMeta is directMetaRawOK of the _meta of a tools/call's params,
+// read as written, without a map: each of its members once.
+func plainMeta(params json.RawMessage) bool {
+	_, _, meta, _ := callMembers(params)
+	r, ok := mcpwire.NewFields(meta)
+	if !ok {
+		return false
+	}
+	var version, caps, info json.RawMessage
+	for {
+		key, more := r.Next()
+		if !more {
+			break
+		}
+		v, ok := r.Value()
+		var member *json.RawMessage
+		switch {
+		case !ok:
+			return false
+		case key == mcp.MetaKeyProtocolVersion:
+			member = &version
+		case key == mcp.MetaKeyClientCapabilities:
+			member = &caps
+		case key == mcp.MetaKeyClientInfo:
+			member = &info
+		default:
+			return false
+		}
+		if *member != nil {
+			return false
+		}
+		*member = v
+	}
+	return string(version) == `"`+multiRoundTrip+`"` &&
+		len(caps) > 0 && caps[0] == '{' && json.Unmarshal(caps, new(mcp.ClientCapabilities)) == nil &&
+		(info == nil || info[0] == '{' && json.Unmarshal(info, new(mcp.Implementation)) == nil)
+}
+
 // resultShape is what the SDK adds to a tools/call result over stdio.
 type resultShape struct {
 	// inputRequired: the session's revision has resultType, "complete"
 	// or "input_required".
 	inputRequired bool
 	// serverInfo, for a sessionless call, names the server in the result's
-	// _meta.
-	serverInfo *mcp.Implementation
+	// _meta; serverInfoJSON is its encoding, nil if not known.
+	serverInfo     *mcp.Implementation
+	serverInfoJSON []byte
 }
 
 // wireResult is a CallToolResult as the SDK writes it, with the
@@ -260,6 +310,14 @@ func (shape resultShape) result(res *mcp.CallToolResult) ([]byte, error) {
 	if res == nil {
 		return []byte("null"), nil
 	}
+	if b, ok := shape.appendText(nil, res); ok {
+		return b, nil
+	}
+	return shape.encode(res)
+}
+
+// encode encodes res as the SDK does, through reflection.
+func (shape resultShape) encode(res *mcp.CallToolResult) ([]byte, error) {
 	hasContent := len(res.Content) > 0 || res.StructuredContent != nil
 	if res.InputRequests != nil && hasContent {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "server bug: result has both content and inputRequests"}
@@ -299,4 +357,43 @@ func (shape resultShape) result(res *mcp.CallToolResult) ([]byte, error) {
 		w.InputRequests = ir
 	}
 	return json.Marshal(w)
+}
+
+// appendText appends res as result encodes it, without reflection, when
+// its content is text alone, as most tools answer, and it has none of the
+// rest (its own _meta, structured content, input requests, a request
+// state); ok is false otherwise, and then nothing was appended.
+func (shape resultShape) appendText(dst []byte, res *mcp.CallToolResult) ([]byte, bool) {
+	if res.Meta != nil || res.StructuredContent != nil || res.InputRequests != nil || res.RequestState != "" ||
+		shape.serverInfo != nil && shape.serverInfoJSON == nil {
+		return dst, false
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); !ok || t == nil || t.Meta != nil || t.Annotations != nil {
+			return dst, false
+		}
+	}
+	dst = append(dst, '{')
+	if shape.serverInfo != nil {
+		dst = append(dst, `"_meta":{"`+mcp.MetaKeyServerInfo+`":`...)
+		dst = append(dst, shape.serverInfoJSON...)
+		dst = append(dst, "},"...)
+	}
+	dst = append(dst, `"content":[`...)
+	for i, c := range res.Content {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"type":"text","text":`...)
+		dst = appendJSONString(dst, c.(*mcp.TextContent).Text)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	if res.IsError {
+		dst = append(dst, `,"isError":true`...)
+	}
+	if shape.inputRequired {
+		dst = append(dst, `,"resultType":"complete"`...)
+	}
+	return append(dst, '}'), true
 }

@@ -15,10 +15,12 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
 
-// directBackend serves "echo", which answers its input, "fail", which
+// directBackend serves "echo", which answers its input, "text", which
+// answers it as text alone, "fail", which
 // fails, "closed", whose call finds the host closed, and "ask", which asks
 // a question the client answers later.
 type directBackend struct{ fakeBackend }
@@ -41,6 +43,8 @@ func (b *directBackend) Call(ctx context.Context, req *host.CallRequest) (*host.
 		return nil, host.ErrClosed
 	case "fail":
 		return &host.CallResult{Tool: req.Tool, Status: host.StatusFailed, Error: "no <luck> & no answer"}, nil
+	case "text":
+		return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: string(req.Input) + " <é>\n\u2028"}, nil
 	}
 	return &host.CallResult{Tool: req.Tool, Status: host.StatusCompleted, Text: "echoed <b>&</b>", Result: req.Input}, nil
 }
@@ -60,6 +64,8 @@ func stdioAnswers(t *testing.T, open string, lines []string, sdkOnly bool) (answ
 		{Mod: "m", Tool: manifestTool("fail", `{"type":"object"}`)},
 		{Mod: "m", Tool: manifestTool("closed", `{"type":"object"}`)},
 		{Mod: "m", Tool: manifestTool("ask", `{"type":"object"}`)},
+		{Mod: "m", Tool: manifest.Tool{Name: "text", Description: "Test tool. Call it in tests.", Kind: manifest.KindPlain,
+			InputSchema: json.RawMessage(`{"type":"object"}`)}},
 	}}}
 	srv, err := NewServer(b, nil)
 	if err != nil {
@@ -141,6 +147,10 @@ func TestStdioDirectAnswersAsTheSDK(t *testing.T) {
 		{"sessionless error", `{"jsonrpc":"2.0","id":19,"method":"tools/call","params":{"name":"closed",` + sessionless2026 + `}}`, true},
 		{"sessionless ask", `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"ask","arguments":{},` + sessionless2026 + `}}`, true},
 		{"sessionless with a log level", `{"jsonrpc":"2.0","id":21,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"info"}}}`, false},
+		{"text", `{"jsonrpc":"2.0","id":24,"method":"tools/call","params":{"name":"text","arguments":{"a":"<&>\u00e9"}}}`, true},
+		{"sessionless text", `{"jsonrpc":"2.0","id":25,"method":"tools/call","params":{"name":"text","arguments":{"a":"<&>"},` + sessionless2026 + `}}`, true},
+		{"sessionless, version escaped", `{"jsonrpc":"2.0","id":26,"method":"tools/call","params":{"name":"text","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026\u002d07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, false},
+		{"sessionless, _meta member twice", `{"jsonrpc":"2.0","id":27,"method":"tools/call","params":{"name":"text","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientCapabilities":{}}}}`, false},
 		{"sessionless, no _meta", `{"jsonrpc":"2.0","id":22,"method":"tools/call","params":{"name":"echo","arguments":{}}}`, false},
 		{"sessionless, another revision", `{"jsonrpc":"2.0","id":23,"method":"tools/call","params":{"name":"echo","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2027-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}`, false},
 	}
@@ -249,5 +259,56 @@ func TestStdioDirectTakesSDKClientCalls(t *testing.T) {
 				t.Errorf("the direct path took %d calls, want 3", got)
 			}
 		})
+	}
+}
+
+// TestAppendTextResult checks that a result of text alone is written as
+// the reflective encoding writes it, in each shape, and that anything
+// else is left to that encoding.
+func TestAppendTextResult(t *testing.T) {
+	impl := &mcp.Implementation{Name: "modhost <dev>", Version: "devel", Title: "Mod & host"}
+	info, err := json.Marshal(impl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := func(ss ...string) []mcp.Content {
+		var cs []mcp.Content
+		for _, s := range ss {
+			cs = append(cs, &mcp.TextContent{Text: s})
+		}
+		return cs
+	}
+	written := []*mcp.CallToolResult{
+		{Content: text(`{"message":"hi"}`)},
+		{Content: text("a <b> & \"c\"\n", "é\u2028\xff", "")},
+		{Content: text("no luck"), IsError: true},
+		{Content: []mcp.Content{}},
+		{},
+	}
+	left := []*mcp.CallToolResult{
+		{Content: text("x"), Meta: mcp.Meta{"k": "v"}},
+		{Content: text("x"), StructuredContent: map[string]any{"a": 1}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x", Annotations: &mcp.Annotations{Priority: 1}}}},
+		{Content: []mcp.Content{&mcp.TextContent{Text: "x", Meta: mcp.Meta{"k": "v"}}}},
+		{Content: []mcp.Content{&mcp.ImageContent{Data: []byte("x"), MIMEType: "image/png"}}},
+		{Content: text("x"), RequestState: "s"},
+		{InputRequests: mcp.InputRequestMap{}},
+	}
+	for _, shape := range []resultShape{{}, {inputRequired: true}, {inputRequired: true, serverInfo: impl, serverInfoJSON: info}} {
+		for _, res := range written {
+			got, ok := shape.appendText(nil, res)
+			want, err := shape.encode(res)
+			if !ok || err != nil || string(got) != string(want) {
+				t.Errorf("%+v: %+v: wrote %s (%v), want %s (%v)", shape, res, got, ok, want, err)
+			}
+		}
+		for _, res := range left {
+			if got, ok := shape.appendText(nil, res); ok {
+				t.Errorf("%+v: %+v: wrote %s, want it left to encode", shape, res, got)
+			}
+		}
+	}
+	if got, ok := (resultShape{serverInfo: impl}).appendText(nil, &mcp.CallToolResult{}); ok {
+		t.Errorf("without the server's encoding: wrote %s, want it left to encode", got)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 var fieldSeeds = []string{
@@ -65,4 +67,40 @@ func BenchmarkCheckLine(b *testing.B) {
 		}
 		in.p.replied("42")
 	}
+}
+
+// decodedSessionless is sessionlessRequest by decoding alone.
+func decodedSessionless(params json.RawMessage) bool {
+	var p struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	return json.Unmarshal(params, &p) == nil && p.Meta[mcp.MetaKeyProtocolVersion] != nil
+}
+
+// FuzzSessionlessMembers checks that sessionlessMembers, when it answers,
+// answers as decoding the params does.
+func FuzzSessionlessMembers(f *testing.F) {
+	for _, s := range []string{
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"echo"}`,
+		`{"_meta":{"io.modelcontextprotocol/protocolVersion":null}}`,
+		`{"_meta":{"io.modelcontextprotocol\/protocolVersion":1}}`,
+		`{"_meta":null}`, `{"_meta":5}`, `{"_META":{"io.modelcontextprotocol/protocolVersion":"x"}}`,
+		`{"_meta":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}`,
+		`{"name":"a","arguments":{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"}}}`,
+		`{}`, `[]`, `"x"`, `{"_meta":{"a":{"io.modelcontextprotocol/protocolVersion":1}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, params []byte) {
+		if !json.Valid(params) {
+			return
+		}
+		want := decodedSessionless(params)
+		if got, ok := sessionlessMembers(params); ok && got != want {
+			t.Fatalf("%s: sessionless %v, want %v", params, got, want)
+		}
+		if got := sessionlessRequest(params); got != want {
+			t.Fatalf("%s: sessionlessRequest %v, want %v", params, got, want)
+		}
+	})
 }

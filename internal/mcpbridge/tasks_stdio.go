@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -43,7 +44,7 @@ var stdioTaskRoutes = map[string]bool{"tools/call": true, "tasks/get": true, "ta
 // (as written), when it is the tasks extension's, and reports whether it
 // took it; when it did not, nothing was done.
 func (s *stdioTasks) serve(method, id string, rawID, params json.RawMessage) bool {
-	if !stdioTaskRoutes[method] || method == "tools/call" && len(s.tr.br.now().tasks) == 0 || !sessionlessRequest(params) {
+	if !stdioTaskRoutes[method] || method == "tools/call" && !s.mayBeTask(params) || !sessionlessRequest(params) {
 		return false
 	}
 	var p struct {
@@ -107,6 +108,23 @@ func (s *stdioTasks) serve(method, id string, rawID, params json.RawMessage) boo
 	}[method]
 	s.run(id, func(ctx context.Context) (json.RawMessage, error) { return serve(ctx, &tp) }, rawID)
 	return true
+}
+
+// mayBeTask reports whether the tools/call params may call a tool that
+// supports tasks. A plain call of any other tool, the most common
+// request, is left at once, unread beyond its members (the tool is the
+// first thing serve would look up among what it decodes).
+func (s *stdioTasks) mayBeTask(params json.RawMessage) bool {
+	tasks := s.tr.br.now().tasks
+	if len(tasks) == 0 {
+		return false
+	}
+	name, _, _, ok := callMembers(params)
+	if !ok || len(name) < 2 || name[0] != '"' || bytes.IndexByte(name, '\\') >= 0 || !utf8.Valid(name) {
+		return true // serve decodes the params to tell
+	}
+	_, ok = tasks[string(name[1:len(name)-1])]
+	return ok
 }
 
 // run answers the request id (rawID as written) with what do returns, in
