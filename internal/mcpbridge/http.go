@@ -322,6 +322,9 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if stateless && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveTasks(w, req, &m, body) }) {
 		return
 	}
+	if !stateless && session != "" && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveCoreTasks(w, req, &m, body, session) }) {
+		return
+	}
 	req = h.withCalls(req)
 	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
 		return
