@@ -138,6 +138,9 @@ func (tr *taskRunner) takeCore(cs *coreSession, method string, params json.RawMe
 		TaskID string `json:"taskId"`
 		Cursor string `json:"cursor"`
 	}
+	if len(params) == 0 || string(params) == "null" {
+		params = json.RawMessage(`{}`) // tasks/list may have none
+	}
 	if err := json.Unmarshal(params, &p); err != nil {
 		return fail(&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: method + ": invalid params: " + err.Error()}), true
 	}

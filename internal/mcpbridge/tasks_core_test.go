@@ -290,7 +290,7 @@ func TestCoreTasks(t *testing.T) {
 				t.Errorf("tasks/result of a cancelled task: got no error")
 			}
 
-			res, rpcErr = p.request("tasks/list", map[string]any{})
+			res, rpcErr = p.request("tasks/list", nil) // params are optional
 			var ids []string
 			for _, tk := range res["tasks"].([]any) {
 				ids = append(ids, fmt.Sprint(tk.(map[string]any)["taskId"], " ", tk.(map[string]any)["status"]))
