@@ -271,7 +271,9 @@ func (tr *taskRunner) coreResult(ctx context.Context, cs *coreSession, id string
 		case <-tick.C:
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-tr.ctx.Done():
+		case <-tr.drained:
+			// The replica stops: the client asks again, of another
+			// replica, which reads the same store.
 			return nil, errDraining
 		}
 	}

@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 	"github.com/modkit/modkit/internal/taskstore"
 )
 
@@ -27,6 +29,7 @@ type corePeer interface {
 // httpCorePeer is a session of modhost mcp --http, posted by hand.
 type httpCorePeer struct {
 	t       *testing.T
+	client  *http.Client // nil: http.DefaultClient
 	url     string
 	session string
 	mu      sync.Mutex
@@ -42,7 +45,11 @@ func (p *httpCorePeer) post(body []byte) *http.Response {
 		req.Header.Set("Mcp-Session-Id", p.session)
 		req.Header.Set("Mcp-Protocol-Version", coreTasksVersion)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := p.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		p.t.Error(err)
 		return nil
@@ -91,6 +98,46 @@ func (p *httpCorePeer) request(method string, params any) (map[string]any, map[s
 	p.mu.Unlock()
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
 	return answer(p.t, p.post(body))
+}
+
+// listen opens the session's event stream (GET) and answers each request
+// of the server's on it with answerer, recording them in asked.
+func (p *httpCorePeer) listen(answerer func(method string, params map[string]any) any, asked *[]map[string]any, mu *sync.Mutex) {
+	req, _ := http.NewRequest(http.MethodGet, p.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", p.session)
+	req.Header.Set("Mcp-Protocol-Version", coreTasksVersion)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		p.t.Error(err)
+		return
+	}
+	p.t.Cleanup(func() { resp.Body.Close() })
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			data, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params map[string]any  `json:"params"`
+			}
+			if json.Unmarshal([]byte(data), &m) != nil || m.Method == "" || m.ID == nil {
+				continue
+			}
+			mu.Lock()
+			*asked = append(*asked, map[string]any{"method": m.Method, "params": m.Params})
+			mu.Unlock()
+			reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": answerer(m.Method, m.Params)})
+			if resp := p.post(reply); resp != nil {
+				resp.Body.Close()
+			}
+		}
+	}()
 }
 
 // stdioCorePeer is a session over stdio: requests may be in flight
@@ -176,9 +223,12 @@ func (c *stdioCorePeer) request(method string, params any) (map[string]any, map[
 
 // TestCoreTasks: a client of 2025-11-25, over HTTP and over stdio, is
 // told the tasks capability and each tool's task support; it calls a tool
-// as a task, follows it with tasks/get and tasks/result, lists its tasks
-// and cancels one; a required tool called without a task, and a tool
-// without task support called with one, are refused with -32601.
+// as a task, follows it with tasks/get and tasks/result, answers a task's
+// question asked through the session (elicitation/create with the
+// related task, on the event stream over HTTP), lists its tasks and
+// cancels one; over stdio it hears notifications/tasks/status. A required
+// tool called without a task, and a tool without task support called
+// with one, are refused with -32601.
 func TestCoreTasks(t *testing.T) {
 	for _, transport := range []string{"http", "stdio"} {
 		t.Run(transport, func(t *testing.T) {
@@ -187,20 +237,32 @@ func TestCoreTasks(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			answerer := func(method string, params map[string]any) any {
+				return map[string]any{"action": "accept", "content": map[string]any{"name": "Ann"}}
+			}
+			// The client declares elicitation, and answers the server's
+			// requests: on the session's event stream over HTTP.
 			var p corePeer
 			var sp *stdioCorePeer
+			var init map[string]any
+			var asked func() string // the server's requests, as JSON
 			if transport == "http" {
 				h := srv.NewHTTPHandler(nil)
 				ts := httptest.NewServer(h)
 				t.Cleanup(func() { ts.Close(); h.Close() })
-				p = &httpCorePeer{t: t, url: ts.URL + HTTPPath}
+				hp := &httpCorePeer{t: t, url: ts.URL + HTTPPath}
+				init = hp.initialize(`{"elicitation":{}}`)
+				var mu sync.Mutex
+				var got []map[string]any
+				hp.listen(answerer, &got, &mu)
+				asked = func() string { mu.Lock(); defer mu.Unlock(); return jsonText(got) }
+				p = hp
 			} else {
-				sp = newStdioCorePeer(t, srv, func(method string, params map[string]any) any {
-					return map[string]any{"action": "accept", "content": map[string]any{"name": "Ann"}}
-				})
+				sp = newStdioCorePeer(t, srv, answerer)
+				init = sp.initialize(`{"elicitation":{}}`)
+				asked = func() string { sp.mu.Lock(); defer sp.mu.Unlock(); return jsonText(sp.asked) }
 				p = sp
 			}
-			init := p.initialize(`{"elicitation":{}}`)
 			caps, _ := init["capabilities"].(map[string]any)
 			if got := jsonText(caps["tasks"]); got != `{"cancel":{},"list":{},"requests":{"tools":{"call":{}}}}` {
 				t.Errorf("capabilities.tasks: got %s, want list, cancel and tools/call", got)
@@ -258,7 +320,7 @@ func TestCoreTasks(t *testing.T) {
 				t.Errorf("tasks/cancel of a completed task: got %v, want -32602", rpcErr)
 			}
 
-			if sp != nil {
+			{
 				// The task's questions are asked of the client, with the
 				// related task, and the task goes on with its answers.
 				res, _ := p.request("tools/call", map[string]any{"name": "ask", "arguments": map[string]any{}, "task": map[string]any{}})
@@ -267,9 +329,7 @@ func TestCoreTasks(t *testing.T) {
 				if rpcErr != nil || !strings.Contains(jsonText(res["content"]), "Hello, Ann") {
 					t.Errorf("tasks/result of ask: got %v %v, want Hello, Ann", res, rpcErr)
 				}
-				sp.mu.Lock()
-				asked := jsonText(sp.asked)
-				sp.mu.Unlock()
+				asked := asked()
 				if !strings.Contains(asked, `"method":"elicitation/create"`) || !strings.Contains(asked, `"`+relatedTaskKey+`":{"taskId":"`+askID+`"}`) {
 					t.Errorf("the server's requests: got %s, want an elicitation of task %s", asked, askID)
 				}
@@ -326,5 +386,55 @@ func TestCoreTasks(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCoreTasksOwner: with authorization, a principal's tasks/list of
+// 2025-11-25 lists its own tasks alone, those it made through the tasks
+// extension included, and another principal reads its task as unknown.
+func TestCoreTasksOwner(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	const resource = "https://mcp.example/mcp"
+	b := newTaskBackend()
+	defer close(b.release)
+	url := authTaskServer(t, b, taskstore.NewMemory(), is, resource, nil)
+	ada := clientOf(t, is, resource, "ada", "app-1")
+	bob := clientOf(t, is, resource, "bob", "app-1")
+	sessions := map[string]*httpCorePeer{}
+	for name, c := range map[string]*http.Client{"ada": ada, "bob": bob} {
+		sessions[name] = &httpCorePeer{t: t, url: url + HTTPPath, client: c}
+		sessions[name].initialize(`{}`)
+	}
+	res, rpcErr := sessions["ada"].request("tools/call", map[string]any{"name": "work", "arguments": map[string]any{}, "task": map[string]any{}})
+	core, _ := res["task"].(map[string]any)["taskId"].(string)
+	if rpcErr != nil || core == "" {
+		t.Fatalf("ada's tools/call as a task: got %v %v", res, rpcErr)
+	}
+	res, rpcErr = postBy(t, ada, url, "tools/call", "work", map[string]any{"name": "work", "arguments": map[string]any{}}, withTasks)
+	ext, _ := res["taskId"].(string)
+	if rpcErr != nil || ext == "" {
+		t.Fatalf("ada's tools/call through the extension: got %v %v", res, rpcErr)
+	}
+	listed := func(who string) []string {
+		res, rpcErr := sessions[who].request("tasks/list", map[string]any{})
+		if rpcErr != nil {
+			t.Fatalf("%s's tasks/list: %v", who, rpcErr)
+		}
+		var ids []string
+		for _, tk := range res["tasks"].([]any) {
+			ids = append(ids, tk.(map[string]any)["taskId"].(string))
+		}
+		return ids
+	}
+	if got := listed("ada"); len(got) != 2 || got[0] != core || got[1] != ext {
+		t.Errorf("ada's tasks/list: got %v, want [%s %s]", got, core, ext)
+	}
+	if got := listed("bob"); len(got) != 0 {
+		t.Errorf("bob's tasks/list: got %v, want none", got)
+	}
+	for _, method := range []string{"tasks/get", "tasks/cancel", "tasks/result"} {
+		if _, rpcErr := sessions["bob"].request(method, map[string]any{"taskId": core}); rpcErr == nil || rpcErr["code"] != float64(-32602) {
+			t.Errorf("bob's %s of ada's task: got %v, want -32602", method, rpcErr)
+		}
 	}
 }
