@@ -1,6 +1,7 @@
 package mcpbridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -57,11 +58,19 @@ func (tr *taskRunner) mayServeCore(method string, params json.RawMessage) bool {
 	if method != "tools/call" {
 		return false
 	}
-	if p, ok := plainTaskCall(params); ok {
-		t, isTask := tr.tool(p.Name)
-		return isTask && t.Task == "required"
+	name, _, _, ok := callMembers(params)
+	if !ok {
+		return true // other members: a task perhaps
 	}
-	return true
+	tasks := tr.br.now().tasks
+	if len(tasks) == 0 {
+		return false
+	}
+	if len(name) < 2 || name[0] != '"' || bytes.IndexByte(name, '\\') >= 0 {
+		return true // a name json.Unmarshal reads
+	}
+	t, isTask := tasks[string(name[1:len(name)-1])] // no copy made
+	return isTask && t.Task == "required"
 }
 
 // servesCoreTasks reports whether the session ss gets 2025-11-25's tasks:

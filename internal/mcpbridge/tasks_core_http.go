@@ -9,13 +9,12 @@ import (
 	"github.com/modkit/modkit/internal/mcpwire"
 )
 
-// serveCoreTasks answers a request of the session named session when it
-// is one of 2025-11-25's tasks (tasks_core.go), with a JSON response, and
-// reports whether it did; the SDK serves any other, and a session it does
-// not know.
-func (h *HTTPHandler) serveCoreTasks(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte, session string) bool {
+// coreTaskParams returns the params of m, whose body is body, when it
+// may be one of 2025-11-25's tasks (mayServeCore): a cheap check, without
+// decoding them, that every tools/call of a session passes.
+func (h *HTTPHandler) coreTaskParams(m *httpMessage, body []byte) (json.RawMessage, bool) {
 	if (m.Method != "tools/call" && !coreTaskMethods[m.Method]) || mcpwire.IDKey(m.ID) == "" {
-		return false
+		return nil, false
 	}
 	params := m.params
 	if params == nil {
@@ -23,13 +22,18 @@ func (h *HTTPHandler) serveCoreTasks(w http.ResponseWriter, req *http.Request, m
 			Params json.RawMessage `json:"params"`
 		}
 		if json.Unmarshal(body, &b) != nil {
-			return false
+			return nil, false
 		}
 		params = b.Params
 	}
-	if !h.tasks.mayServeCore(m.Method, params) {
-		return false
-	}
+	return params, h.tasks.mayServeCore(m.Method, params)
+}
+
+// serveCoreTasks answers the request m of the session named session, with
+// params, when it is one of 2025-11-25's tasks (tasks_core.go), with a
+// JSON response, and reports whether it did; the SDK serves any other,
+// and a session it does not know.
+func (h *HTTPHandler) serveCoreTasks(w http.ResponseWriter, req *http.Request, m *httpMessage, params json.RawMessage, session string) bool {
 	ss := h.sessionNamed(session)
 	if ss == nil {
 		return false

@@ -438,3 +438,35 @@ func TestCoreTasksOwner(t *testing.T) {
 		}
 	}
 }
+
+// TestMayServeCore: the check every tools/call of a 2025-11-25 session
+// passes reads the params without decoding them, and lets through only
+// a call that may be a task.
+func TestMayServeCore(t *testing.T) {
+	srv, err := NewServer(newTaskBackend(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := srv.tasks
+	for _, c := range []struct {
+		method, params string
+		want           bool
+	}{
+		{"tools/call", `{"name":"work","arguments":{}}`, false},
+		{"tools/call", `{"name":"plain","arguments":{},"_meta":{"progressToken":1}}`, false},
+		{"tools/call", `{"name":"quick","arguments":{}}`, true},
+		{"tools/call", `{"name":"plain","arguments":{},"task":{}}`, true},
+		{"tools/call", `{"name":"qu\u0069ck"}`, true},
+		{"tasks/list", ``, true},
+		{"tasks/get", `{"taskId":"x"}`, true},
+		{"prompts/get", `{"name":"x"}`, false},
+	} {
+		if got := tr.mayServeCore(c.method, json.RawMessage(c.params)); got != c.want {
+			t.Errorf("mayServeCore(%s, %s): got %v, want %v", c.method, c.params, got, c.want)
+		}
+	}
+	params := json.RawMessage(`{"name":"work","arguments":{"q":"x"}}`)
+	if n := testing.AllocsPerRun(100, func() { tr.mayServeCore("tools/call", params) }); n != 0 {
+		t.Errorf("mayServeCore of a plain call: %v allocations, want 0", n)
+	}
+}
