@@ -388,11 +388,12 @@ func (tr *taskRunner) notifyStatus(ctx context.Context, t *taskstore.Task, send 
 // initializeResult is an initialize result whose capabilities declare
 // the tasks of 2025-11-25; every other member is the SDK's.
 type initializeResult struct {
-	*mcp.InitializeResult
+	// First, as the SDK's result has it.
 	Capabilities struct {
 		*mcp.ServerCapabilities
 		Tasks json.RawMessage `json:"tasks"`
 	} `json:"capabilities"`
+	*mcp.InitializeResult
 }
 
 // coreTasksMiddleware is the SDK middleware that tells a session of
