@@ -47,11 +47,9 @@ func (c *stdioCore) stop() {
 // serveCore answers the request method of the session, whose id is id
 // (canonical) and rawID (as written), when it is one of 2025-11-25's
 // tasks, and reports whether it took it; when it did not, nothing was
-// done. The answer comes in the background, as the extension's do.
+// done. The answer comes in the background, as the extension's do. The
+// request passed mayServeCore.
 func (s *stdioTasks) serveCore(method, id string, rawID, params json.RawMessage) bool {
-	if !s.tr.mayServeCore(method, params) {
-		return false
-	}
 	<-s.core.known
 	ss := s.core.session.Load()
 	if !s.tr.servesCoreTasks(ss) {

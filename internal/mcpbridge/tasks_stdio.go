@@ -43,7 +43,9 @@ var stdioTaskRoutes = map[string]bool{"tools/call": true, "tasks/get": true, "ta
 // (as written), when it is the tasks extension's, and reports whether it
 // took it; when it did not, nothing was done.
 func (s *stdioTasks) serve(method, id string, rawID, params json.RawMessage) bool {
-	if stdioTaskRoutes[method] && !sessionlessRequest(params) {
+	// A session's tasks of 2025-11-25 (tasks_core_stdio.go); the cheap
+	// check first, as every call passes here.
+	if stdioTaskRoutes[method] && s.tr.mayServeCore(method, params) && !sessionlessRequest(params) {
 		return s.serveCore(method, id, rawID, params)
 	}
 	if !stdioTaskRoutes[method] || method == "tools/call" && len(s.tr.br.now().tasks) == 0 || !sessionlessRequest(params) {
