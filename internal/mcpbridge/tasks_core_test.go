@@ -148,12 +148,13 @@ type stdioCorePeer struct {
 	next     int
 	waiting  map[int]chan [2]map[string]any
 	notified []map[string]any
+	heard    chan struct{}    // has a value once a notification came since the last read
 	asked    []map[string]any // the server's requests
 	answerer func(method string, params map[string]any) any
 }
 
 func newStdioCorePeer(t *testing.T, srv *Server, answerer func(string, map[string]any) any) *stdioCorePeer {
-	c := &stdioCorePeer{p: newStdioPeer(t, srv), waiting: map[int]chan [2]map[string]any{}, answerer: answerer}
+	c := &stdioCorePeer{p: newStdioPeer(t, srv), waiting: map[int]chan [2]map[string]any{}, answerer: answerer, heard: make(chan struct{}, 1)}
 	go c.read()
 	return c
 }
@@ -174,6 +175,10 @@ func (c *stdioCorePeer) read() {
 		switch {
 		case m.Method != "" && m.ID == nil:
 			c.notified = append(c.notified, map[string]any{"method": m.Method, "params": m.Params})
+			select {
+			case c.heard <- struct{}{}:
+			default:
+			}
 		case m.Method != "":
 			c.asked = append(c.asked, map[string]any{"method": m.Method, "params": m.Params})
 			reply, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": c.answerer(m.Method, m.Params)})
@@ -365,7 +370,7 @@ func TestCoreTasks(t *testing.T) {
 			if sp != nil {
 				// Status notifications for the tasks: the first one's
 				// completion among them.
-				deadline := time.Now().Add(10 * time.Second)
+				timeout := time.After(time.Minute)
 				for {
 					sp.mu.Lock()
 					heard := jsonText(sp.notified)
@@ -378,11 +383,13 @@ func TestCoreTasks(t *testing.T) {
 					if found {
 						break
 					}
-					if time.Now().After(deadline) {
+					select {
+					case <-sp.heard:
+						continue
+					case <-timeout:
 						t.Errorf("notifications: got %s, want notifications/tasks/status of %s completed", heard, id)
-						break
 					}
-					time.Sleep(10 * time.Millisecond)
+					break
 				}
 			}
 		})
