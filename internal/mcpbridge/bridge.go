@@ -191,7 +191,8 @@ func NewServer(b Backend, opts *Options) (*Server, error) {
 	}
 	br.register(srv, s.direct, &lists{}, l, gen)
 	srv.AddReceivingMiddleware(hideRenderTool, br.hideOutOfScope, br.hideApprovalTools)
-	srv.AddReceivingMiddleware(listTaskSupport) // the outermost: it changes the result's type
+	// The outermost: they change the results' types.
+	srv.AddReceivingMiddleware(tasks.listTaskSupport, tasks.coreTasksMiddleware)
 	return s, nil
 }
 

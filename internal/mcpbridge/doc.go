@@ -122,9 +122,11 @@
 // A tool whose manifest declares task support (optional or required)
 // serves the MCP tasks extension, [TasksExtension], on streamable HTTP and
 // over stdio (without audit) to clients of 2026-07-28 that declare it in
-// a request's capabilities. tools/list of 2025-11-25 and earlier says
-// forbidden in every tool's execution.taskSupport; that of 2026-07-28 has
-// no such member, as the extension defines none. The call runs; when
+// a request's capabilities, and the tasks of revision 2025-11-25's core
+// protocol to sessions of that revision (below). tools/list of 2025-11-25
+// says each tool's execution.taskSupport (forbidden for a tool without
+// task support, and for every tool in a session of an earlier revision);
+// that of 2026-07-28 has no such member, as the extension defines none. The call runs; when
 // its handler first reports a title or status, or after [TaskAfter], it
 // becomes a task: the client gets a CreateTaskResult at
 // once, and polls tasks/get for the status (its message follows the
@@ -136,9 +138,22 @@
 // becomes a task answers as a plain call would, questions included. A
 // tool's error completes the task with isError; a crash or panic fails it.
 // A client without the extension calls an optional tool as a plain call
-// and is refused a required one (-32021). In sessions of 2025-11-25 and
-// earlier, whose core tasks the server does not declare, a call of a task
-// tool is a plain call.
+// and is refused a required one (-32021).
+//
+// A session of 2025-11-25 (HTTP, or stdio without audit) is declared the
+// capability tasks (list, cancel, requests.tools.call): a tools/call with
+// a task member is a task at once, answered with its CreateTaskResult and
+// kept for the ttl asked (at most the server's); tasks/get answers the
+// task, tasks/result waits until it ends and answers the call's result
+// (with the related-task _meta) or error, tasks/list pages through the
+// caller's tasks, tasks/cancel cancels one. A task waiting for answers is
+// asked, in tasks/result, through the session's own requests
+// (elicitation, sampling, roots) carrying the related-task _meta; the
+// call then runs again with the answers. Over stdio the client also gets
+// notifications/tasks/status at each change of status; over HTTP it
+// polls. A required tool called without a task, and a tool without task
+// support called with one, get -32601. Sessions of earlier revisions call
+// every tool as a plain call.
 //
 // A tasks/get of a working task waits up to 100 ms for the task to change,
 // so a task that ends meanwhile answers with its outcome. A client that

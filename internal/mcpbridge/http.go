@@ -326,6 +326,13 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if stateless && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveTasks(w, req, &m, body) }) {
 		return
 	}
+	// A session's tasks of 2025-11-25 (tasks_core.go).
+	if !stateless && session != "" {
+		if params, ok := h.coreTaskParams(&m, body); ok &&
+			h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveCoreTasks(w, req, &m, params, session) }) {
+			return
+		}
+	}
 	req = h.withCalls(req)
 	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
 		return

@@ -428,8 +428,9 @@ func TestTSIdleSession(t *testing.T) {
 // TestTSTaskSupport lists the research mod's tools with the official
 // TypeScript clients (testdata/tstasks.mjs), whose tool schemas check
 // execution.taskSupport: v2 at 2026-07-28 and v1 at 2025-11-25, over
-// modhost mcp --http and over stdio. The v1 lists say forbidden for every
-// tool, research_search_workspace included: a call there is a plain call.
+// modhost mcp --http and over stdio. The v1 lists say required for
+// research_search_workspace, which runs only as a task (2025-11-25's core
+// tasks), and forbidden for every other tool.
 // The 2026-07-28 lists have no execution member (the tasks extension
 // defines none): the v2 client's server declares the extension.
 func TestTSTaskSupport(t *testing.T) {
@@ -459,7 +460,11 @@ func TestTSTaskSupport(t *testing.T) {
 			continue
 		}
 		for tool, got := range l.TaskSupport {
-			if want := "forbidden"; got != want {
+			want := "forbidden"
+			if tool == "research_search_workspace" {
+				want = "required"
+			}
+			if got != want {
 				t.Errorf("%s (%s): tool %s: got taskSupport %q, want %q", l.Name, l.Protocol, tool, got, want)
 			}
 		}
@@ -470,7 +475,11 @@ func TestTSTaskSupport(t *testing.T) {
 // task, with the official TypeScript clients (testdata/tstaskcall.mjs):
 // the MCP Tasks client on the v2 client at 2026-07-28, over modhost mcp
 // --http and over stdio, gets a task and settles it with tasks/get; the v1
-// client at 2025-11-25, over both, calls it as a plain call. Every call
+// client at 2025-11-25, over both, sees the tool required as a task and
+// the server's tasks capability, and calls it with its experimental tasks
+// API (callToolStream): a task of 2025-11-25's core protocol, polled with
+// tasks/get, its result taken with tasks/result, and found in tasks/list
+// (the stream's messages in answers). Every call
 // finds the string in the workspace. Last, a task followed on
 // subscriptions/listen, over HTTP and over stdio, is acknowledged and
 // notified as the Tasks package's schemas of 2026-07-28 say, until it
@@ -485,10 +494,12 @@ func TestTSTaskCall(t *testing.T) {
 	out := runResearchScript(t, "tstaskcall.mjs", ws)
 	var report struct {
 		Calls []struct {
-			Name, Protocol string
-			Answers        []string
-			IsError        bool
-			Text           string
+			Name, Protocol  string
+			Answers         []string
+			IsError         bool
+			Text            string
+			TaskSupport     string
+			TasksCapability bool
 		}
 		Listen, StdioListen struct {
 			Heard        []string
@@ -518,10 +529,15 @@ func TestTSTaskCall(t *testing.T) {
 		if c.IsError || !strings.Contains(c.Text, "notes.txt:1") {
 			t.Errorf("%s: got isError %v, text %q; want a match in notes.txt", c.Name, c.IsError, c.Text)
 		}
+		last := len(c.Answers) - 1
 		if strings.HasPrefix(c.Name, "v1") {
+			if c.TaskSupport != "required" || !c.TasksCapability || last < 3 || !strings.HasPrefix(c.Answers[0], "taskCreated ") ||
+				c.Answers[last-2] != "taskStatus completed" || c.Answers[last-1] != "result" || c.Answers[last] != "tasks/list has it" {
+				t.Errorf("%s: got taskSupport %q, tasks capability %v, answers %q; want required, true, and a task created, polled until completed, its result, and tasks/list listing it",
+					c.Name, c.TaskSupport, c.TasksCapability, c.Answers)
+			}
 			continue
 		}
-		last := len(c.Answers) - 1
 		if c.Protocol != "2026-07-28" || last < 1 || !strings.HasPrefix(c.Answers[0], "tools/call task ") ||
 			c.Answers[last] != "tasks/get complete completed" {
 			t.Errorf("%s (%s): got answers %q, want a task, then tasks/get until completed", c.Name, c.Protocol, c.Answers)

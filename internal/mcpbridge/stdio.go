@@ -99,7 +99,7 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 	defer stop()
 
 	t := &mcp.IOTransport{Reader: in, Writer: out, MaxLineLength: -1}
-	err := runSession(runCtx, s.mcp, tagRequestIDs(t), in.direct)
+	err := runSession(runCtx, s.mcp, tagRequestIDs(t), in.direct, in.tasks)
 	if in.direct != nil {
 		abortCalls() // calls of a session that ended without answering them
 		in.direct.wait()
@@ -116,11 +116,15 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 	return err
 }
 
-// runSession is [mcp.Server.Run], which also hands direct the session.
-func runSession(ctx context.Context, srv *mcp.Server, t mcp.Transport, direct *stdioDirect) error {
+// runSession is [mcp.Server.Run], which also hands direct and tasks the
+// session.
+func runSession(ctx context.Context, srv *mcp.Server, t mcp.Transport, direct *stdioDirect, tasks *stdioTasks) error {
 	ss, err := srv.Connect(ctx, t, nil)
 	if direct != nil {
 		direct.connected(ss)
+	}
+	if tasks != nil {
+		tasks.core.connected(ss)
 	}
 	if err != nil {
 		return err

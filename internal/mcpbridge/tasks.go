@@ -487,6 +487,16 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 // createTask makes the call r runs a task, and answers with its
 // CreateTaskResult; the request is then done with r's outcome.
 func (tr *taskRunner) createTask(ctx context.Context, r *run, t taskTool, input []byte, caps json.RawMessage) (json.RawMessage, error) {
+	task, err := tr.newTask(ctx, r, t, input, caps, tr.ttl)
+	if err != nil {
+		return nil, err
+	}
+	return createTaskResult(task), nil
+}
+
+// newTask makes the call r runs task, kept for ttl, and returns it as
+// created; the request is then done with r's outcome.
+func (tr *taskRunner) newTask(ctx context.Context, r *run, t taskTool, input []byte, caps json.RawMessage, ttl time.Duration) (*taskstore.Task, error) {
 	defer r.decide()
 	now := time.Now()
 	r.mu.Lock()
@@ -494,7 +504,7 @@ func (tr *taskRunner) createTask(ctx context.Context, r *run, t taskTool, input 
 	r.mu.Unlock()
 	task := &taskstore.Task{
 		ID: newID(), Tool: t.Name, Status: taskstore.Working, StatusMessage: message,
-		CreatedAt: now, UpdatedAt: now, TTL: tr.ttl, Input: input, Client: caps,
+		CreatedAt: now, UpdatedAt: now, TTL: ttl, Input: input, Client: caps,
 		Owner: tr.replica, LeaseUntil: now.Add(tr.lease), Runs: 1,
 		Idempotent: t.Annotations != nil && (t.Annotations.Idempotent || t.Annotations.ReadOnly),
 		Creator:    creatorOf(ctx),
@@ -514,12 +524,12 @@ func (tr *taskRunner) createTask(ctx context.Context, r *run, t taskTool, input 
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
 	r.becameTask(task.ID) // if it ended meanwhile, exec stores the outcome
-	return createTaskResult(task), nil
+	return task, nil
 }
 
 // createEnded creates task, whose run r has already ended with out, with
 // its outcome: no finish, no second write.
-func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.Task, out runResult) (json.RawMessage, error) {
+func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.Task, out runResult) (*taskstore.Task, error) {
 	r.ended.Store(true)
 	r.cancel()
 	change, err := r.outcome(out)
@@ -536,7 +546,7 @@ func (tr *taskRunner) createEnded(ctx context.Context, r *run, task *taskstore.T
 		tr.quota.forget(task.ID)
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
-	return createTaskResult(task), nil
+	return task, nil
 }
 
 // errDraining refuses a call on a replica that is shutting down.

@@ -29,23 +29,27 @@ type listedTools struct {
 
 // listTaskSupport is the SDK middleware that says, in tools/list, each
 // tool's task support in the shape of the client's revision. Revision
-// 2025-11-25 has execution.taskSupport: every tool's is forbidden, as the
-// server does not declare that revision's tasks and a call of any tool
-// is a plain call. Revision 2026-07-28 removed the member (its tasks
-// extension has the server decide per call, and the official TypeScript
-// SDK strips it from that revision's lists): the list is the SDK's, and
-// server/discover declares the extension. It must be the outermost
-// middleware: the others read the SDK's result.
-func listTaskSupport(next mcp.MethodHandler) mcp.MethodHandler {
+// 2025-11-25 has execution.taskSupport: a session with that revision's
+// tasks (tasks_core.go) is told each tool's (required or optional for a
+// tool that declares it, forbidden otherwise); a session of an earlier
+// revision, or one over a stdio that serves no tasks, is told forbidden
+// for every tool, as it calls every tool as a plain call. Revision
+// 2026-07-28 removed the member (its tasks extension has the server
+// decide per call, and the official TypeScript SDK strips it from that
+// revision's lists): the list is the SDK's, and server/discover declares
+// the extension. It must be the outermost middleware: the others read
+// the SDK's result.
+func (tr *taskRunner) listTaskSupport(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		res, err := next(ctx, method, req)
 		lr, ok := res.(*mcp.ListToolsResult)
 		if err != nil || !ok || requestVersion(req) >= sessionless {
 			return res, err
 		}
+		ss, _ := req.GetSession().(*mcp.ServerSession)
 		out := &listedTools{ListToolsResult: lr, Tools: make([]listedTool, len(lr.Tools))}
 		for i, t := range lr.Tools {
-			out.Tools[i] = listedTool{Tool: t, Execution: toolExecution{TaskSupport: "forbidden"}}
+			out.Tools[i] = listedTool{Tool: t, Execution: toolExecution{TaskSupport: tr.taskSupportOf(ss, t.Name)}}
 		}
 		return out, nil
 	}

@@ -64,41 +64,53 @@ func TestTaskSupportListedOverHTTP(t *testing.T) {
 	}
 }
 
+// TestTaskSupportListedOverStdio: a session of 2025-11-25 is told each
+// tool's task support, as it gets that revision's tasks (tasks_core.go);
+// a session of an earlier revision, which has no tasks, is told forbidden
+// for every tool.
 func TestTaskSupportListedOverStdio(t *testing.T) {
 	srv, err := NewServer(newTaskBackend(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
-		`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
-	}, "\n")
-	var out bytes.Buffer
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := srv.ServeStdio(ctx, strings.NewReader(in), &out, nil); err != nil {
-		t.Fatalf("ServeStdio: %v", err)
-	}
-	sc := bufio.NewScanner(&out)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Result json.RawMessage `json:"result"`
+	honest := map[string]string{"work": "optional", "ask": "optional", "quick": "required", "plain": "forbidden", "flash": "optional", "flash_batched": "optional"}
+	for _, version := range []string{"2025-11-25", "2025-06-18"} {
+		in := strings.Join([]string{
+			`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+			`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{}}`,
+		}, "\n")
+		var out bytes.Buffer
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		if err := srv.ServeStdio(ctx, strings.NewReader(in), &out, nil); err != nil {
+			t.Fatalf("ServeStdio: %v", err)
 		}
-		if json.Unmarshal(sc.Bytes(), &m) != nil || string(m.ID) != "2" {
-			continue
-		}
-		// A session of 2025-11-25 calls every tool as a plain call.
-		for name, got := range taskSupports(t, m.Result) {
-			if got != "forbidden" {
-				t.Errorf("tool %s: got taskSupport %q, want forbidden", name, got)
+		cancel()
+		var got map[string]string
+		sc := bufio.NewScanner(&out)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if json.Unmarshal(sc.Bytes(), &m) == nil && string(m.ID) == "2" {
+				got = taskSupports(t, m.Result)
 			}
 		}
-		return
+		if len(got) != len(honest) {
+			t.Fatalf("%s: got tools %v in:\n%s", version, got, out.String())
+		}
+		for name, support := range got {
+			want := honest[name]
+			if version != coreTasksVersion {
+				want = "forbidden"
+			}
+			if support != want {
+				t.Errorf("%s: tool %s: got taskSupport %q, want %q", version, name, support, want)
+			}
+		}
 	}
-	t.Fatalf("no tools/list result in:\n%s", out.String())
 }
 
 // stdioPeer serves srv over stdio pipes: send writes a line, and recv
@@ -164,8 +176,9 @@ func (p *stdioPeer) recv(id int) (result, rpcErr map[string]any) {
 
 // TestTasksOverStdio: a client of 2026-07-28 over stdio that declares the
 // tasks extension gets a task, polls it and gets its result; one that does
-// not is refused a tool that requires a task; a session of 2025-11-25
-// calls it as a plain call.
+// not is refused a tool that requires a task; a session of 2025-11-25 is
+// refused it without a task of its own, one of 2025-06-18 calls it as a
+// plain call.
 func TestTasksOverStdio(t *testing.T) {
 	b := newTaskBackend()
 	srv, err := NewServer(b, nil)
@@ -205,13 +218,18 @@ func TestTasksOverStdio(t *testing.T) {
 		t.Errorf("tools/list: got %v %v, want 6 tools without an execution member", got, rpcErr)
 	}
 
-	old := newStdioPeer(t, srv)
-	old.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	old.recv(1)
-	old.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	old.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quick","arguments":{}}}`)
-	if res, rpcErr := old.recv(2); rpcErr != nil || !strings.Contains(jsonText(res["content"]), "done at once") {
-		t.Errorf("tools/call quick in a 2025-11-25 session: got %v %v, want a plain call's result", res, rpcErr)
+	// A session of 2025-11-25 has tasks of its own (TestCoreTasks): a
+	// required tool called without one is refused. One of 2025-06-18 has
+	// none, and calls it as a plain call.
+	for version, want := range map[string]string{"2025-11-25": "-32601", "2025-06-18": "done at once"} {
+		old := newStdioPeer(t, srv)
+		old.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + version + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		old.recv(1)
+		old.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+		old.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"quick","arguments":{}}}`)
+		if res, rpcErr := old.recv(2); !strings.Contains(jsonText(res["content"])+jsonText(rpcErr["code"]), want) {
+			t.Errorf("tools/call quick in a %s session: got %v %v, want %s", version, res, rpcErr, want)
+		}
 	}
 }
 

@@ -30,10 +30,14 @@ type stdioTasks struct {
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by canonical id
 	wg      sync.WaitGroup
+
+	core stdioCore // the session's tasks of 2025-11-25 (tasks_core_stdio.go)
 }
 
 func newStdioTasks(tr *taskRunner, ctx context.Context, out *outputFilter) *stdioTasks {
-	return &stdioTasks{tr: tr, ctx: ctx, out: out, ended: make(chan struct{}), running: map[string]context.CancelFunc{}}
+	s := &stdioTasks{tr: tr, ctx: ctx, out: out, ended: make(chan struct{}), running: map[string]context.CancelFunc{}}
+	s.core.init(ctx)
+	return s
 }
 
 // stdioTaskRoutes are the methods stdioTasks may take.
@@ -44,6 +48,11 @@ var stdioTaskRoutes = map[string]bool{"tools/call": true, "tasks/get": true, "ta
 // (as written), when it is the tasks extension's, and reports whether it
 // took it; when it did not, nothing was done.
 func (s *stdioTasks) serve(method, id string, rawID, params json.RawMessage) bool {
+	// A session's tasks of 2025-11-25 (tasks_core_stdio.go); the cheap
+	// check first, as every call passes here.
+	if stdioTaskRoutes[method] && s.tr.mayServeCore(method, params) && !sessionlessRequest(params) {
+		return s.serveCore(method, id, rawID, params)
+	}
 	if !stdioTaskRoutes[method] || method == "tools/call" && !s.mayBeTask(params) || !sessionlessRequest(params) {
 		return false
 	}
@@ -177,5 +186,9 @@ func (s *stdioTasks) cancel(id string) {
 	}
 }
 
-// wait waits until the requests taken have been answered.
-func (s *stdioTasks) wait() { s.wg.Wait() }
+// wait waits until the requests taken have been answered, and stops
+// the notifications of tasks.
+func (s *stdioTasks) wait() {
+	s.wg.Wait()
+	s.core.stop()
+}

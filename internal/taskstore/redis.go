@@ -24,6 +24,7 @@ const (
 	redisKeyPrefix     = "modkit:task:"
 	redisCancelChannel = "modkit:tasks:cancelled"
 	redisChangeChannel = "modkit:tasks:changed"
+	redisCreatorPrefix = "modkit:tasks:by:"
 )
 
 // NewRedis connects to the Redis at url (redis://HOST:PORT/DB). It does
@@ -59,12 +60,29 @@ func (r *Redis) Create(ctx context.Context, t *Task) error {
 	if err != nil {
 		return err
 	}
-	ok, err := r.rdb.SetNX(ctx, redisKey(t.ID), data, keep(t, time.Now())).Result()
+	ttl := keep(t, time.Now())
+	ok, err := r.rdb.SetNX(ctx, redisKey(t.ID), data, ttl).Result()
 	if err != nil {
 		return fmt.Errorf("redis: %w", err)
 	}
 	if !ok {
 		return fmt.Errorf("task %s exists", t.ID)
+	}
+	// The creator's list lives as long as its youngest task: NX sets the
+	// expiry of a new list, GT extends that of an older one.
+	set := redisCreatorKey(t.Creator)
+	_, err = r.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+		p.ZAdd(ctx, set, redis.Z{Member: listKey(t)})
+		if ttl > 0 {
+			p.ExpireNX(ctx, set, ttl)
+			p.ExpireGT(ctx, set, ttl)
+		} else {
+			p.Persist(ctx, set)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("redis: list task %s: %w", t.ID, err)
 	}
 	return nil
 }

@@ -69,6 +69,8 @@ var (
 	ErrNotFound = errors.New("no such task")
 	// ErrEnded: the task has ended and cannot change.
 	ErrEnded = errors.New("the task has ended")
+	// ErrBadCursor: a List cursor that List did not hand out.
+	ErrBadCursor = errors.New("invalid cursor")
 )
 
 // Store keeps tasks. Its methods are safe for concurrent use.
@@ -81,6 +83,11 @@ type Store interface {
 	// after it. It fails with ErrNotFound, with ErrEnded when the task
 	// has already ended, or with change's error (the task unchanged).
 	Update(ctx context.Context, id string, change func(*Task) error) (*Task, error)
+	// List returns a page of the live tasks whose Creator is creator,
+	// oldest first, at most limit of them (MaxListPage when limit is out
+	// of 1..MaxListPage), from cursor: "" for the first page, else the
+	// previous page's Next. A bad cursor fails with ErrBadCursor.
+	List(ctx context.Context, creator, cursor string, limit int) (Page, error)
 	// Delete forgets a task, as if its TTL had passed; deleting a task
 	// that is not there is no error.
 	Delete(ctx context.Context, id string) error

@@ -69,6 +69,16 @@ func (s *timedStore) Update(ctx context.Context, id string, change func(*tasksto
 	return t, err
 }
 
+func (s *timedStore) List(ctx context.Context, creator, cursor string, limit int) (taskstore.Page, error) {
+	if !meteringOn.Load() {
+		return s.Store.List(ctx, creator, cursor, limit)
+	}
+	start := time.Now()
+	p, err := s.Store.List(ctx, creator, cursor, limit)
+	s.timed("list", start, err)
+	return p, err
+}
+
 func (s *timedStore) Notify(ctx context.Context, id string) error {
 	if !meteringOn.Load() {
 		return s.Store.Notify(ctx, id)

@@ -53,12 +53,28 @@ const uri = tool?._meta?.ui?.resourceUri;
 check(uri, `${TOOL} names no view page`);
 const page = (await client.readResource({ uri })).contents[0].text;
 
+// callTask calls the search, which runs only as a task (MCP 2025-11-25's
+// core tasks), with the client's experimental tasks API, and returns the
+// task's result.
+async function callTask(params) {
+  for await (const m of client.experimental.tasks.callToolStream(params)) {
+    if (m.type === "result") return m.result;
+    if (m.type === "error") throw m.error;
+  }
+  throw new Error(`${params.name}: the task stream ended without a result`);
+}
+
+// hostCallTool calls a tool for the view, as a task when it runs only as
+// one.
+const hostCallTool = (params) =>
+  tools.find((t) => t.name === params.name)?.execution?.taskSupport === "required" ? callTask(params) : client.callTool(params);
+
 // Real results: a completed search with many hits, and a failed one.
 const input = { query: "needle", limit: 40 };
-const completed = await client.callTool({ name: TOOL, arguments: input });
+const completed = await callTask({ name: TOOL, arguments: input });
 check(!completed.isError && completed.structuredContent?.hits?.length === 40, `the search found ${completed.structuredContent?.hits?.length} hits, want 40`);
 const failedInput = { query: "(", regex: true };
-const failed = await client.callTool({ name: TOOL, arguments: failedInput });
+const failed = await callTask({ name: TOOL, arguments: failedInput });
 check(failed.isError, "the search for an invalid pattern did not fail");
 
 // The official AppBridge, bundled for the browser.
@@ -229,7 +245,7 @@ try {
     const errors = [];
     p.on("pageerror", (e) => errors.push(String(e)));
     p.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
-    await p.exposeFunction("hostCallTool", (params) => client.callTool(params));
+    await p.exposeFunction("hostCallTool", hostCallTool);
     await p.goto(hostURL);
     await p.evaluate((args) => window.startView(args), { html: page, sandbox: opts.sandbox, serverTools: opts.serverTools, proxy: proxyURL, offscreen: !!opts.offscreen });
     const frame = await viewFrame(p);

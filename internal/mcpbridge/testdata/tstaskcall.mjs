@@ -6,8 +6,9 @@
 // extension's methods are not the v2 client's to send). It prints, per
 // transport, the negotiated protocol, the result types and task statuses
 // the server answered, and the call's result. Then the v1 client
-// (@modelcontextprotocol/sdk) at 2025-11-25 calls it over both, as a plain
-// call (answers: ["plain"]). Last, over HTTP, it calls the tool again and
+// (@modelcontextprotocol/sdk) at 2025-11-25 calls it over both as a task
+// of that revision's core protocol, with its experimental tasks API
+// (runV1). Last, over HTTP, it calls the tool again and
 // follows its task on subscriptions/listen, checking each message with the
 // Tasks package's 2026-07-28 schemas; it prints the methods and statuses
 // heard, and the listen's result type ("listen"). Then over stdio, the
@@ -94,15 +95,44 @@ async function run(name, transport) {
   }
 }
 
+// runV1 calls the tool with the v1 client at 2025-11-25 through its
+// experimental tasks API, which reads the tool's taskSupport from the
+// list: callToolStream asks for a task, polls tasks/get until the task
+// ends, then takes its result with tasks/result. The answers are the
+// stream's messages ("taskCreated working", "taskStatus completed",
+// "result"), then whether tasks/list has the task ("tasks/list has it").
 async function runV1(name, transport) {
   const client = new ClientV1(clientInfo, { capabilities: {} });
   await client.connect(transport);
   try {
-    const result = await client.callTool({ name: "research_search_workspace", arguments: { query: "DefineMod" } });
+    const { tools } = await client.listTools();
+    const support = tools.find((t) => t.name === "research_search_workspace")?.execution?.taskSupport;
+    const answers = [];
+    let result = {};
+    let taskId = "";
+    const stream = client.experimental.tasks.callToolStream({ name: "research_search_workspace", arguments: { query: "DefineMod" } });
+    for await (const m of stream) {
+      if (m.type === "taskCreated") {
+        taskId = m.task.taskId;
+        answers.push(`taskCreated ${m.task.status}`);
+      } else if (m.type === "taskStatus") {
+        answers.push(`taskStatus ${m.task.status}`);
+      } else if (m.type === "result") {
+        result = m.result;
+        const related = result._meta?.["io.modelcontextprotocol/related-task"]?.taskId;
+        answers.push(related === taskId ? "result" : `result of task ${related}`);
+      } else {
+        answers.push(`${m.type} ${m.error?.message ?? ""}`);
+      }
+    }
+    const { tasks: listed } = await client.experimental.tasks.listTasks();
+    if (listed.some((t) => t.taskId === taskId && t.status === "completed")) answers.push("tasks/list has it");
     return {
       name,
       protocol: transport.protocolVersion ?? "",
-      answers: ["plain"],
+      taskSupport: support ?? "",
+      tasksCapability: !!client.getServerCapabilities()?.tasks?.requests?.tools?.call,
+      answers,
       isError: !!result.isError,
       text: (result.content ?? []).map((c) => c.text).join("\n"),
     };
