@@ -266,12 +266,12 @@ func publishFuture(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	src := string(data)
 	now, next := strconv.Itoa(protocol.Version), strconv.Itoa(protocol.Version+1)
-	for _, edit := range [][2]string{{"const Version = " + now + "\n", "const Version = " + next + "\n"}, {"\t\t" + now + ": {PluginName:", "\t\t" + next + ": {PluginName:"}} {
-		if !strings.Contains(src, edit[0]) {
-			ts.Fatalf("%s has no %q to make protocol %s of", file, edit[0], next)
-		}
-		src = strings.Replace(src, edit[0], edit[1], 1)
+	// Both ends' plugin sets and the mod's handshake line follow Version.
+	before, after := "const Version = "+now+"\n", "const Version = "+next+"\n"
+	if !strings.Contains(src, before) {
+		ts.Fatalf("%s has no %q to make protocol %s of", file, before, next)
 	}
+	src = strings.Replace(src, before, after, 1)
 	p.AddModkit(st, "v0.2.0", map[string][]byte{file: []byte(src)})
 	dir := filepath.Join(ts.Getenv("WORK"), "src", "future")
 	ts.Check(os.MkdirAll(dir, 0o755))
