@@ -447,8 +447,7 @@ func TestCoreTasksOwner(t *testing.T) {
 }
 
 // TestMayServeCore: the check every tools/call of a 2025-11-25 session
-// passes reads the params without decoding them, and lets through only
-// a call that may be a task.
+// passes lets through only a call that may be a task.
 func TestMayServeCore(t *testing.T) {
 	srv, err := NewServer(newTaskBackend(), nil)
 	if err != nil {
@@ -472,8 +471,16 @@ func TestMayServeCore(t *testing.T) {
 			t.Errorf("mayServeCore(%s, %s): got %v, want %v", c.method, c.params, got, c.want)
 		}
 	}
+}
+
+// TestMayServeCoreAllocs: the check costs a plain call no allocation.
+func TestMayServeCoreAllocs(t *testing.T) {
+	srv, err := NewServer(newTaskBackend(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	params := json.RawMessage(`{"name":"work","arguments":{"q":"x"}}`)
-	if n := testing.AllocsPerRun(100, func() { tr.mayServeCore("tools/call", params) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { srv.tasks.mayServeCore("tools/call", params) }); n != 0 {
 		t.Errorf("mayServeCore of a plain call: %v allocations, want 0", n)
 	}
 }
