@@ -33,18 +33,7 @@ func (p *stdioPeer) next() sseMessage {
 // be status.
 func (p *stdioPeer) listenAcked(subID, task, status string) {
 	p.t.Helper()
-	ack := p.next()
-	var ackParams struct {
-		Notifications struct {
-			TaskIDs []string `json:"taskIds"`
-		} `json:"notifications"`
-		Meta map[string]any `json:"_meta"`
-	}
-	json.Unmarshal(ack.Params, &ackParams)
-	if ack.Method != "notifications/subscriptions/acknowledged" || len(ackParams.Notifications.TaskIDs) != 1 ||
-		ackParams.Notifications.TaskIDs[0] != task || ackParams.Meta["io.modelcontextprotocol/subscriptionId"] != subID {
-		p.t.Fatalf("first message: got %s %s %s, want the acknowledgement of %s alone", ack.Method, ack.Params, ack.Error, task)
-	}
+	checkListenAck(p.t, p.next(), subID, task)
 	p.taskNotified(subID, task, status)
 }
 

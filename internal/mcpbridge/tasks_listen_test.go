@@ -78,6 +78,23 @@ func openListenBy(t *testing.T, client *http.Client, url string, taskIDs []strin
 	return resp, next
 }
 
+// checkListenAck checks that ack acknowledges the listen subID, agreeing
+// to task alone.
+func checkListenAck(t *testing.T, ack sseMessage, subID, task string) {
+	t.Helper()
+	var p struct {
+		Notifications struct {
+			TaskIDs []string `json:"taskIds"`
+		} `json:"notifications"`
+		Meta map[string]any `json:"_meta"`
+	}
+	json.Unmarshal(ack.Params, &p)
+	if ack.Method != "notifications/subscriptions/acknowledged" || len(p.Notifications.TaskIDs) != 1 ||
+		p.Notifications.TaskIDs[0] != task || p.Meta["io.modelcontextprotocol/subscriptionId"] != subID {
+		t.Fatalf("first message: got %s %s %s, want the acknowledgement of %s alone", ack.Method, ack.Params, ack.Error, task)
+	}
+}
+
 // notifiedTask is what the test reads of notifications/tasks.
 type notifiedTask struct {
 	TaskID     string          `json:"taskId"`
@@ -99,18 +116,7 @@ func TestTaskListen(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != 200 || ct != "text/event-stream" {
 		t.Fatalf("listen: HTTP %d, %s; want 200 and an event stream", resp.StatusCode, ct)
 	}
-	ack := next()
-	var ackParams struct {
-		Notifications struct {
-			TaskIDs []string `json:"taskIds"`
-		} `json:"notifications"`
-		Meta map[string]any `json:"_meta"`
-	}
-	json.Unmarshal(ack.Params, &ackParams)
-	if ack.Method != "notifications/subscriptions/acknowledged" || len(ackParams.Notifications.TaskIDs) != 1 ||
-		ackParams.Notifications.TaskIDs[0] != id || ackParams.Meta["io.modelcontextprotocol/subscriptionId"] != "listen-1" {
-		t.Fatalf("first message: got %s %s, want the acknowledgement of %s alone", ack.Method, ack.Params, id)
-	}
+	checkListenAck(t, next(), "listen-1", id)
 	read := func() notifiedTask {
 		t.Helper()
 		m := next()
