@@ -39,10 +39,9 @@ type directCalls struct {
 	// impl is the server's name and version, which each result's _meta
 	// carries.
 	impl *mcp.Implementation
-	// serverMeta is the _meta of a result that has none of its own: impl
-	// under its key, encoded once (plainResult).
-	serverMeta     []byte
-	serverMetaOnce sync.Once
+	// implJSON is impl encoded, once (plainResult).
+	implJSON     []byte
+	implJSONOnce sync.Once
 	// caps and infos are the client capabilities and names, as written,
 	// that were found to decode: a client sends the same ones with every
 	// call.
@@ -260,48 +259,26 @@ func writeDirect(w http.ResponseWriter, id json.RawMessage, res *mcp.CallToolRes
 // byte for byte as writeDirect encodes it after adding the server's
 // _meta.
 func (calls *directCalls) plainResult(id json.RawMessage, res *mcp.CallToolResult) ([]byte, bool) {
-	if res.Meta != nil || res.StructuredContent != nil || res.InputRequests != nil || res.RequestState != "" || len(res.Content) == 0 {
+	if len(res.Content) == 0 {
 		return nil, false
 	}
-	n := 0
+	calls.implJSONOnce.Do(func() { calls.implJSON, _ = json.Marshal(calls.impl) })
+	shape := resultShape{inputRequired: true, serverInfo: calls.impl, serverInfoJSON: calls.implJSON}
+	n := len(id) + len(calls.implJSON) + 128
 	for _, c := range res.Content {
-		t, ok := c.(*mcp.TextContent)
-		if !ok || t == nil || t.Meta != nil || t.Annotations != nil {
-			return nil, false
+		if t, ok := c.(*mcp.TextContent); ok && t != nil {
+			n += len(t.Text) + 32
 		}
-		n += len(t.Text) + 32
 	}
-	calls.serverMetaOnce.Do(func() {
-		if meta, err := json.Marshal(mcp.Meta{mcp.MetaKeyServerInfo: calls.impl}); err == nil {
-			calls.serverMeta = meta
-		}
-	})
-	if calls.serverMeta == nil {
-		return nil, false
-	}
-	b := make([]byte, 0, n+len(id)+len(calls.serverMeta)+96)
+	b := make([]byte, 0, n)
 	b = append(b, `{"jsonrpc":"2.0","id":`...)
 	b = append(b, id...)
-	b = append(b, `,"result":{"_meta":`...)
-	b = append(b, calls.serverMeta...)
-	b = append(b, `,"content":[`...)
-	for i, c := range res.Content {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, `{"type":"text","text":`...)
-		text, err := json.Marshal(c.(*mcp.TextContent).Text)
-		if err != nil {
-			return nil, false
-		}
-		b = append(b, text...)
-		b = append(b, '}')
+	b = append(b, `,"result":`...)
+	b, ok := shape.appendText(b, res)
+	if !ok {
+		return nil, false
 	}
-	b = append(b, ']')
-	if res.IsError {
-		b = append(b, `,"isError":true`...)
-	}
-	return append(b, `,"resultType":"complete"}}`...), true
+	return append(b, '}'), true
 }
 
 // observeDirect calls handler as the SDK's receiving middleware would: a
