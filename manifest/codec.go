@@ -48,9 +48,10 @@ func Decode(data []byte) (*Manifest, error) {
 		// The schema accepts it: the typed decode and the Go rules decide,
 		// as below, without a document for the validator. The schema allows
 		// only the fields Manifest has (TestSchemaFieldsAreGoFields), so
-		// the decode needs no DisallowUnknownFields.
+		// the decode needs no DisallowUnknownFields. decodeFast reads a
+		// manifest as modgen writes it; encoding/json reads the rest.
 		var m Manifest
-		if json.Unmarshal(data, &m) == nil {
+		if decodeFast(data, &m) || unmarshalFresh(data, &m) {
 			if err := checkVersion(m.FormatVersion); err != nil {
 				return nil, fmt.Errorf("manifest %s: %w", nameOr(m.ID), err)
 			}
@@ -61,6 +62,13 @@ func Decode(data []byte) (*Manifest, error) {
 		}
 	}
 	return decodeChecked(data)
+}
+
+// unmarshalFresh is json.Unmarshal into a zeroed m, for what decodeFast
+// left half filled.
+func unmarshalFresh(data []byte, m *Manifest) bool {
+	*m = Manifest{}
+	return json.Unmarshal(data, m) == nil
 }
 
 // decodeChecked is Decode the long way: the document for the validator,

@@ -1,0 +1,277 @@
+package manifest
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// decodeFast decodes data, one JSON object, into m as json.Unmarshal does,
+// in one pass and without reflection for the fields every manifest has
+// (the mod's, its tools'). It knows fields by their exact names only and
+// reports false at anything else: a key it does not know or that repeats,
+// a null where it wants a string, list or object, a value of another type,
+// JSON that is not well formed. m is then partly filled, and the caller
+// decodes with encoding/json instead. The fields fewer manifests have
+// (commands, resources, permissions, ...) are handed to encoding/json one
+// by one. FuzzDecodeFast compares it with json.Unmarshal.
+func decodeFast(data []byte, m *Manifest) bool {
+	d := fastDecoder{docDecoder{data: data}}
+	if !d.manifest(m) {
+		return false
+	}
+	d.space()
+	return d.pos == len(data)
+}
+
+type fastDecoder struct{ docDecoder }
+
+// object walks an object, calling field with each key once its ':' is
+// read; field reads the value and returns the key's bit, 0 for a key it
+// does not know. A repeated key, an unknown key, or a failed read stops
+// the walk.
+func (d *fastDecoder) object(field func(key []byte) uint64) bool {
+	if !d.next('{') {
+		return false
+	}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == '}' {
+		d.pos++
+		return true
+	}
+	var seen uint64
+	for {
+		d.space()
+		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+			return false
+		}
+		key, ok := d.strBytes()
+		if !ok || !d.next(':') {
+			return false
+		}
+		bit := field(key)
+		if bit == 0 || seen&bit != 0 {
+			return false
+		}
+		seen |= bit
+		d.space()
+		if d.pos >= len(d.data) {
+			return false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case '}':
+			d.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// array walks an array, calling item for each element; item reads it.
+func (d *fastDecoder) array(item func() bool) bool {
+	if !d.next('[') {
+		return false
+	}
+	d.space()
+	if d.pos < len(d.data) && d.data[d.pos] == ']' {
+		d.pos++
+		return true
+	}
+	for {
+		if !item() {
+			return false
+		}
+		d.space()
+		if d.pos >= len(d.data) {
+			return false
+		}
+		switch d.data[d.pos] {
+		case ',':
+			d.pos++
+		case ']':
+			d.pos++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// next moves past white space and c, and reports whether c was there.
+func (d *fastDecoder) next(c byte) bool {
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != c {
+		return false
+	}
+	d.pos++
+	return true
+}
+
+// str reads a string into dst.
+func (d *fastDecoder) str(dst *string) bool {
+	d.space()
+	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
+		return false
+	}
+	s, ok := d.strValue()
+	*dst = s
+	return ok
+}
+
+// strs reads an array of strings; an empty array is an empty list, not nil.
+func (d *fastDecoder) strs(dst *[]string) bool {
+	list := []string{}
+	ok := d.array(func() bool {
+		var s string
+		if !d.str(&s) {
+			return false
+		}
+		list = append(list, s)
+		return true
+	})
+	*dst = list
+	return ok
+}
+
+func (d *fastDecoder) boolean(dst *bool) bool {
+	d.space()
+	switch {
+	case d.literal("true"):
+		*dst = true
+	case d.literal("false"):
+		*dst = false
+	default:
+		return false
+	}
+	return true
+}
+
+// skip moves past one value and returns its bytes, without the white
+// space around it.
+func (d *fastDecoder) skip() ([]byte, bool) {
+	d.space()
+	start := d.pos
+	if !d.accept(nil, 1) {
+		return nil, false
+	}
+	return d.data[start:d.pos], true
+}
+
+// raw reads any value into dst, a copy of its bytes, as
+// json.RawMessage's UnmarshalJSON keeps it.
+func (d *fastDecoder) raw(dst *json.RawMessage) bool {
+	v, ok := d.skip()
+	*dst = bytes.Clone(v)
+	return ok
+}
+
+// std hands one value to encoding/json.
+func (d *fastDecoder) std(dst any) bool {
+	v, ok := d.skip()
+	return ok && json.Unmarshal(v, dst) == nil
+}
+
+// bitIf turns a read's outcome into the bit object wants.
+func bitIf(read bool, bit uint64) uint64 {
+	if !read {
+		return 0
+	}
+	return bit
+}
+
+func (d *fastDecoder) manifest(m *Manifest) bool {
+	return d.object(func(key []byte) uint64 {
+		switch string(key) {
+		case "formatVersion":
+			return bitIf(d.str(&m.FormatVersion), 1<<0)
+		case "id":
+			return bitIf(d.str(&m.ID), 1<<1)
+		case "displayName":
+			return bitIf(d.str(&m.DisplayName), 1<<2)
+		case "description":
+			return bitIf(d.str(&m.Description), 1<<3)
+		case "icons":
+			return bitIf(d.std(&m.Icons), 1<<4)
+		case "goPackage":
+			return bitIf(d.str(&m.GoPackage), 1<<5)
+		case "sourceHash":
+			return bitIf(d.str(&m.SourceHash), 1<<6)
+		case "tools":
+			return bitIf(d.tools(&m.Tools), 1<<7)
+		case "commands":
+			return bitIf(d.std(&m.Commands), 1<<8)
+		case "slashCommands":
+			return bitIf(d.std(&m.SlashCommands), 1<<9)
+		case "resources":
+			return bitIf(d.std(&m.Resources), 1<<10)
+		case "resourceTemplates":
+			return bitIf(d.std(&m.ResourceTemplates), 1<<11)
+		case "hooks":
+			return bitIf(d.std(&m.Hooks), 1<<12)
+		case "agents":
+			return bitIf(d.std(&m.Agents), 1<<13)
+		case "clientActions":
+			return bitIf(d.std(&m.ClientActions), 1<<14)
+		case "permissions":
+			return bitIf(d.std(&m.Permissions), 1<<15)
+		}
+		return 0
+	})
+}
+
+func (d *fastDecoder) tools(dst *[]Tool) bool {
+	tools := []Tool{}
+	read := d.array(func() bool {
+		tools = append(tools, Tool{})
+		return d.tool(&tools[len(tools)-1])
+	})
+	*dst = tools
+	return read
+}
+
+func (d *fastDecoder) tool(t *Tool) bool {
+	return d.object(func(key []byte) uint64 {
+		var s string
+		switch string(key) {
+		case "name":
+			return bitIf(d.str(&t.Name), 1<<0)
+		case "title":
+			return bitIf(d.str(&t.Title), 1<<1)
+		case "description":
+			return bitIf(d.str(&t.Description), 1<<2)
+		case "activity":
+			return bitIf(d.str(&t.Activity), 1<<3)
+		case "icons":
+			return bitIf(d.std(&t.Icons), 1<<4)
+		case "kind":
+			read := d.str(&s)
+			t.Kind = ToolKind(s)
+			return bitIf(read, 1<<5)
+		case "inputSchema":
+			return bitIf(d.raw(&t.InputSchema), 1<<6)
+		case "resultSchema":
+			return bitIf(d.raw(&t.ResultSchema), 1<<7)
+		case "hasView":
+			return bitIf(d.boolean(&t.HasView), 1<<8)
+		case "annotations":
+			return bitIf(d.std(&t.Annotations), 1<<9)
+		case "approval":
+			return bitIf(d.std(&t.Approval), 1<<10)
+		case "clientActions":
+			return bitIf(d.strs(&t.ClientActions), 1<<11)
+		case "runs":
+			read := d.str(&s)
+			t.Runs = Runs(s)
+			return bitIf(read, 1<<12)
+		case "task":
+			read := d.str(&s)
+			t.Task = TaskSupport(s)
+			return bitIf(read, 1<<13)
+		case "scopes":
+			return bitIf(d.strs(&t.Scopes), 1<<14)
+		}
+		return 0
+	})
+}

@@ -1,0 +1,122 @@
+package manifest
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// fastSamples are schemaSamples plus the shapes decodeFast must read as
+// encoding/json does or refuse: escapes, nulls, empty lists, repeated and
+// differently cased keys, values of other types.
+func fastSamples(tb testing.TB) [][]byte {
+	out := schemaSamples(tb)
+	for _, s := range []string{
+		`{"id":"a","tools":[]}`,
+		`{"id":"a","id":"b"}`,
+		`{"ID":"a"}`,
+		`{"i\u0064":"x\n\u00e9\ud83d\ude00"}`,
+		`{"id":"\ud800"}`,
+		"{\"id\":\"\xff\"}",
+		`{"id":null}`,
+		`{"tools":null}`,
+		`{"tools":[{"name":"a","inputSchema":null,"resultSchema":  {"a" : [1, -2.5e3, true, null]}  }]}`,
+		`{"tools":[{"inputSchema":"x","scopes":[],"clientActions":["a","b"],"hasView":false}]}`,
+		`{"tools":[{"scopes":null}]}`,
+		`{"tools":[{"hasView":1}]}`,
+		`{"tools":[{"kind":"plain","runs":"client","task":"optional","annotations":{"readOnly":true},"approval":null}]}`,
+		`{"tools":[{"annotations":{"READONLY":true}}]}`,
+		`{"tools":[{"name":"a"},{"name":"a","name":"b"}]}`,
+		`{"permissions":null,"icons":[{"src":"a","sizes":["1x1"]}],"hooks":[]}`,
+		`{"commands":[{"id":"a","extra":1}]}`,
+		`{"agents":[{"name":"a","tools":[]}],"clientActions":[{"kind":"k","paramsSchema":{}}]}`,
+		` {"id":"a"} `,
+		`{"id":"a"} x`,
+		`{"id":"a",}`,
+		`{"id" "a"}`,
+		`{"tools":[{"inputSchema":01}]}`,
+		`{"tools":[{"inputSchema":"\x"}]}`,
+		`[]`,
+	} {
+		out = append(out, []byte(s))
+	}
+	return out
+}
+
+// FuzzDecodeFast checks that what decodeFast decodes, encoding/json
+// decodes too, to the same manifest.
+func FuzzDecodeFast(f *testing.F) {
+	for _, data := range fastSamples(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecodeFast(t, data)
+	})
+}
+
+func checkDecodeFast(t *testing.T, data []byte) {
+	t.Helper()
+	var got Manifest
+	if !decodeFast(data, &got) {
+		return
+	}
+	var want Manifest
+	if err := json.Unmarshal(data, &want); err != nil {
+		t.Fatalf("decodeFast took %q, which json.Unmarshal refuses: %v", data, err)
+	}
+	if !reflect.DeepEqual(&got, &want) {
+		t.Fatalf("decodeFast(%q):\ngot  %#v\nwant %#v", data, got, want)
+	}
+}
+
+// TestDecodeFastSamples runs the fuzz check on every sample, and checks
+// that the samples decodeFast must read, it reads: a generated manifest
+// never falls back to encoding/json.
+func TestDecodeFastSamples(t *testing.T) {
+	t.Parallel()
+	for _, data := range fastSamples(t) {
+		checkDecodeFast(t, data)
+	}
+	golden, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, err := Encode(sample())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, data := range [][]byte{golden, good,
+		[]byte(`{"i\u0064":"x\n\u00e9","tools":[{"inputSchema":null,"scopes":[]}]}`),
+		[]byte(`{"tools":[{"annotations":{"readOnly":true},"approval":null,"hasView":true}]}`),
+	} {
+		var m Manifest
+		if !decodeFast(data, &m) {
+			t.Errorf("decodeFast refused %.80q", data)
+		}
+	}
+	for _, s := range []string{`{"id":"a","id":"b"}`, `{"ID":"a"}`, `{"id":null}`, `{"tools":[{"scopes":null}]}`, `{"id":"a"} x`} {
+		var m Manifest
+		if decodeFast([]byte(s), &m) {
+			t.Errorf("decodeFast took %s", s)
+		}
+	}
+}
+
+// TestDecodeFastCopies checks that a decoded manifest shares no bytes with
+// its input, as with encoding/json.
+func TestDecodeFastCopies(t *testing.T) {
+	t.Parallel()
+	data := []byte(`{"tools":[{"inputSchema":{"type":"object"}}]}`)
+	var m Manifest
+	if !decodeFast(data, &m) {
+		t.Fatal("decodeFast refused it")
+	}
+	for i := range data {
+		data[i] = ' '
+	}
+	if got, want := string(m.Tools[0].InputSchema), `{"type":"object"}`; got != want {
+		t.Fatalf("got input schema %s after the input changed, want %s", got, want)
+	}
+}
