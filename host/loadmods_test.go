@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/manifest"
@@ -70,10 +71,12 @@ func BenchmarkFirstLoad(b *testing.B) {
 	} else {
 		h.Close()
 	}
+	var cpu time.Duration
 	for b.Loop() {
 		b.StopTimer()
 		dirs := writeLoadFleet(b, tmp, fmt.Sprintf("r%dx", firstLoadRound.Add(1)), 100, 5)
 		b.StartTimer()
+		cpuStart := processCPU()
 		h, err := Load(dirs, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -84,6 +87,8 @@ func BenchmarkFirstLoad(b *testing.B) {
 		if tools, err := h.Tools(""); err != nil || len(tools) != 500 {
 			b.Fatalf("got %d tools, %v; want 500", len(tools), err)
 		}
+		cpu += processCPU() - cpuStart
 		h.Close()
 	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
 }

@@ -193,7 +193,7 @@ func (d *fastDecoder) manifest(m *Manifest) bool {
 		case "description":
 			return bitIf(d.str(&m.Description), 1<<3)
 		case "icons":
-			return bitIf(d.std(&m.Icons), 1<<4)
+			return bitIf(d.icons(&m.Icons), 1<<4)
 		case "goPackage":
 			return bitIf(d.str(&m.GoPackage), 1<<5)
 		case "sourceHash":
@@ -244,7 +244,7 @@ func (d *fastDecoder) tool(t *Tool) bool {
 		case "activity":
 			return bitIf(d.str(&t.Activity), 1<<3)
 		case "icons":
-			return bitIf(d.std(&t.Icons), 1<<4)
+			return bitIf(d.icons(&t.Icons), 1<<4)
 		case "kind":
 			read := d.str(&s)
 			t.Kind = ToolKind(s)
@@ -256,9 +256,11 @@ func (d *fastDecoder) tool(t *Tool) bool {
 		case "hasView":
 			return bitIf(d.boolean(&t.HasView), 1<<8)
 		case "annotations":
-			return bitIf(d.std(&t.Annotations), 1<<9)
+			t.Annotations = new(Annotations)
+			return bitIf(d.annotations(t.Annotations), 1<<9)
 		case "approval":
-			return bitIf(d.std(&t.Approval), 1<<10)
+			t.Approval = new(Approval)
+			return bitIf(d.approval(t.Approval), 1<<10)
 		case "clientActions":
 			return bitIf(d.strs(&t.ClientActions), 1<<11)
 		case "runs":
@@ -274,4 +276,58 @@ func (d *fastDecoder) tool(t *Tool) bool {
 		}
 		return 0
 	})
+}
+
+func (d *fastDecoder) annotations(a *Annotations) bool {
+	return d.object(func(key []byte) uint64 {
+		switch string(key) {
+		case "readOnly":
+			return bitIf(d.boolean(&a.ReadOnly), 1<<0)
+		case "destructive":
+			return bitIf(d.boolean(&a.Destructive), 1<<1)
+		case "idempotent":
+			return bitIf(d.boolean(&a.Idempotent), 1<<2)
+		case "openWorld":
+			return bitIf(d.boolean(&a.OpenWorld), 1<<3)
+		}
+		return 0
+	})
+}
+
+func (d *fastDecoder) approval(a *Approval) bool {
+	return d.object(func(key []byte) uint64 {
+		var s string
+		switch string(key) {
+		case "when":
+			read := d.str(&s)
+			a.When = ApprovalWhen(s)
+			return bitIf(read, 1<<0)
+		case "reason":
+			return bitIf(d.str(&a.Reason), 1<<1)
+		}
+		return 0
+	})
+}
+
+func (d *fastDecoder) icons(dst *[]Icon) bool {
+	icons := []Icon{}
+	read := d.array(func() bool {
+		icons = append(icons, Icon{})
+		ic := &icons[len(icons)-1]
+		return d.object(func(key []byte) uint64 {
+			switch string(key) {
+			case "src":
+				return bitIf(d.str(&ic.Src), 1<<0)
+			case "mimeType":
+				return bitIf(d.str(&ic.MIMEType), 1<<1)
+			case "sizes":
+				return bitIf(d.strs(&ic.Sizes), 1<<2)
+			case "theme":
+				return bitIf(d.str(&ic.Theme), 1<<3)
+			}
+			return 0
+		})
+	})
+	*dst = icons
+	return read
 }

@@ -89,7 +89,7 @@ func TestDecodeFastSamples(t *testing.T) {
 	}
 	for _, data := range [][]byte{golden, good,
 		[]byte(`{"i\u0064":"x\n\u00e9","tools":[{"inputSchema":null,"scopes":[]}]}`),
-		[]byte(`{"tools":[{"annotations":{"readOnly":true},"approval":null,"hasView":true}]}`),
+		[]byte(`{"icons":[{"src":"a","sizes":[]}],"tools":[{"annotations":{"readOnly":true},"approval":{"when":"always","reason":"r"},"hasView":true,"icons":[]}]}`),
 	} {
 		var m Manifest
 		if !decodeFast(data, &m) {
