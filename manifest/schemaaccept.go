@@ -43,6 +43,7 @@ type schemaNode struct {
 	items       *schemaNode
 	ref         **schemaNode // resolved once every $defs entry is compiled
 	pattern     *regexp.Regexp
+	match       func([]byte) bool // pattern's hand-written form, if forms has it
 	minLength   int      // -1: none
 	enum        []string // nil: none
 }
@@ -116,6 +117,9 @@ func (n *schemaNode) acceptsString(s []byte) bool {
 	}
 	if n.minLength >= 0 && utf8.RuneCount(s) < n.minLength {
 		return false
+	}
+	if n.match != nil {
+		return n.match(s)
 	}
 	return n.pattern == nil || n.pattern.Match(s)
 }
@@ -396,6 +400,9 @@ func (c *acceptCompiler) compile(v any, at string) (*schemaNode, error) {
 		case "pattern":
 			s, _ := val.(string)
 			n.pattern, err = regexp.Compile(s)
+			if f, ok := forms[s]; ok {
+				n.match = f.bytes
+			}
 		case "minLength":
 			f, ok := val.(float64)
 			if !ok || f < 0 || f != float64(int(f)) {

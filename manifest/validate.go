@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -56,21 +55,23 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
+// The forms of names, ids and hashes, each matched by its hand-written
+// matcher in forms.
 var (
 	// snakeCase is the form of tool names: "research_word_count".
-	snakeCase   = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
-	modID       = regexp.MustCompile(`^[a-z][a-z0-9_.-]*$`)
-	commandID   = regexp.MustCompile(`^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$`)
-	slashID     = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+	snakeCase   = mustForm(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
+	modID       = mustForm(`^[a-z][a-z0-9_.-]*$`)
+	commandID   = mustForm(`^[a-z][a-z0-9_-]*(\.[a-z][a-z0-9_-]*)*$`)
+	slashID     = mustForm(`^[a-z][a-z0-9_-]*$`)
 	agentName   = slashID
-	formatForm  = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
-	sourceHashF = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+	formatForm  = mustForm(`^[0-9]+\.[0-9]+$`)
+	sourceHashF = mustForm(`^sha256:[0-9a-f]{64}$`)
 )
 
 // IsSnakeCase reports whether name has the form tool names must have:
 // lower-case letters and digits in words joined by single underscores,
 // starting with a letter.
-func IsSnakeCase(name string) bool { return snakeCase.MatchString(name) }
+func IsSnakeCase(name string) bool { return snakeCase(name) }
 
 // IsScopeToken reports whether s is an OAuth scope-token (RFC 6749 §3.3):
 // one or more printable ASCII characters other than space, '"' and '\\'.
@@ -93,7 +94,7 @@ func Validate(m *Manifest) error {
 	switch {
 	case m.FormatVersion == "":
 		v.add("formatVersion", "missing")
-	case !formatForm.MatchString(m.FormatVersion):
+	case !formatForm(m.FormatVersion):
 		v.add("formatVersion", fmt.Sprintf("%q is not MAJOR.MINOR", m.FormatVersion))
 	default:
 		if err := checkVersion(m.FormatVersion); err != nil {
@@ -103,13 +104,13 @@ func Validate(m *Manifest) error {
 	switch {
 	case m.ID == "":
 		v.rule(ruleModID, top("id"), "id", "missing")
-	case !modID.MatchString(m.ID):
+	case !modID(m.ID):
 		v.rule(ruleModID, top("id"), "id", fmt.Sprintf("%q must be lower-case letters, digits, '_', '.' or '-', starting with a letter", m.ID))
 	}
 	if m.GoPackage == "" {
 		v.add("goPackage", "missing")
 	}
-	if !sourceHashF.MatchString(m.SourceHash) {
+	if !sourceHashF(m.SourceHash) {
 		v.add("sourceHash", fmt.Sprintf("%q is not sha256:<64 hex digits>", m.SourceHash))
 	}
 

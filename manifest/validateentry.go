@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
@@ -14,7 +13,7 @@ type ident struct {
 	// rule is the rule the name's form follows; form the pattern it
 	// matches, and formMsg what a name of another form is told.
 	rule    *Rule
-	form    *regexp.Regexp
+	form    func(string) bool
 	formMsg string
 	// unique is the rule a duplicate breaks (nil: a duplicate is a problem
 	// of what a generator writes), and dupMsg its words.
@@ -43,7 +42,7 @@ func (v *validator) named(id ident, list string, i int, entry, name string, seen
 	switch {
 	case name == "":
 		v.rule(id.rule, loc, entry, id.field+" is empty")
-	case !id.form.MatchString(name):
+	case !id.form(name):
 		v.rule(id.rule, loc, entry, id.formMsg)
 	}
 	j, dup := seen[name]
