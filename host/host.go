@@ -452,11 +452,17 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 			return nil, h.unknownAgent(agentName)
 		}
 	}
-	out := make([]Tool, 0, len(h.tools))
+	// Sorted by name first, then copied: sorting the copies moved every
+	// manifest.Tool's many fields at each swap.
+	picked := make([]*tool, 0, len(h.tools))
 	for _, t := range h.tools {
-		if a != nil && !a.allowed[t.man.Name] {
-			continue
+		if a == nil || a.allowed[t.man.Name] {
+			picked = append(picked, t)
 		}
+	}
+	slices.SortFunc(picked, func(x, y *tool) int { return strings.Compare(x.man.Name, y.man.Name) })
+	out := make([]Tool, 0, len(picked))
+	for _, t := range picked {
 		mt := t.man.Clone()
 		if a := h.readOnly(t); a != nil {
 			mt.Annotations = a
@@ -466,7 +472,6 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		}
 		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 

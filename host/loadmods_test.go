@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -91,4 +93,32 @@ func BenchmarkFirstLoad(b *testing.B) {
 		h.Close()
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")
+}
+
+// TestToolsSortedByName loads mods whose tools' names interleave and
+// checks that Tools lists every one, sorted by name, with its mod.
+func TestToolsSortedByName(t *testing.T) {
+	t.Parallel()
+	dirs := writeLoadFleet(t, t.TempDir(), "sorted", 3, 4)
+	slices.Reverse(dirs)
+	h, err := Load(dirs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	tools, err := h.Tools("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools) != 12 {
+		t.Fatalf("got %d tools, want 12", len(tools))
+	}
+	for i, tl := range tools {
+		if i > 0 && tools[i-1].Name >= tl.Name {
+			t.Errorf("tools[%d] %s comes after %s", i, tl.Name, tools[i-1].Name)
+		}
+		if want := strings.SplitN(tl.Name, "_", 2)[0]; tl.Mod != want {
+			t.Errorf("tool %s: got mod %s, want %s", tl.Name, tl.Mod, want)
+		}
+	}
 }
