@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 )
 
 // decodeFast decodes data, one JSON object, into m as json.Unmarshal does,
@@ -222,12 +223,15 @@ func (d *fastDecoder) manifest(m *Manifest) bool {
 }
 
 func (d *fastDecoder) tools(dst *[]Tool) bool {
-	tools := []Tool{}
+	// Read into a buffer on the stack, then copied once: growing the list
+	// tool by tool copied its large elements again at each doubling.
+	var first [8]Tool
+	tools := first[:0]
 	read := d.array(func() bool {
 		tools = append(tools, Tool{})
 		return d.tool(&tools[len(tools)-1])
 	})
-	*dst = tools
+	*dst = slices.Clone(tools)
 	return read
 }
 

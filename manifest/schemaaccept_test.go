@@ -288,4 +288,28 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		})
 	}
+	// A mod of list100's fleet: five tools shaped like research's first.
+	golden, err := Decode(data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := &Manifest{FormatVersion: FormatVersion, ID: "fleet001", GoPackage: "example.com/fleet/fleet001",
+		SourceHash: "sha256:" + strings.Repeat("0", 64)}
+	for j := range 5 {
+		t := golden.Tools[0]
+		t.Name = fmt.Sprintf("fleet001_tool%d", j)
+		m.Tools = append(m.Tools, t)
+	}
+	fleet, err := Encode(m)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("fleet", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := Decode(fleet); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
