@@ -48,7 +48,7 @@ func (m *Manifest) ToolClientActions(t Tool) []ClientActionKind {
 func (v *validator) validateClientActions(m *Manifest) {
 	kinds := map[string]int{}
 	for i, k := range m.ClientActions {
-		entry := fmt.Sprintf("clientActions[%d] %q", i, k.Kind)
+		entry := entryOf("clientActions", i, k.Kind)
 		v.named(clientActionIdent, "clientActions", i, entry, k.Kind, kinds)
 		v.described(ruleClientActionDescription, "clientActions", i, "description", entry, k.Description)
 		if len(k.ParamsSchema) == 0 {
@@ -60,7 +60,7 @@ func (v *validator) validateClientActions(m *Manifest) {
 	for i, t := range m.Tools {
 		seen := map[string]bool{}
 		for k, kind := range t.ClientActions {
-			entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
+			entry := entryOf("tools", i, t.Name)
 			if _, ok := kinds[kind]; !ok {
 				v.add(entry, fmt.Sprintf("clientActions names kind %q, which the manifest's clientActions do not declare", kind))
 			}

@@ -153,7 +153,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		names[n] = named{entry, loc}
 	}
 	for i, r := range m.Resources {
-		entry := fmt.Sprintf("resources[%d] %q", i, r.URI)
+		entry := entryOf("resources", i, r.URI)
 		if msg := CheckResourceURI(r.URI); msg != "" {
 			v.rule(ruleResourceURI, at("resources", i, "uri"), entry, msg)
 		} else if j, dup := uris[r.URI]; dup {
@@ -171,7 +171,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 	}
 	templates := map[string]int{}
 	for i, t := range m.ResourceTemplates {
-		entry := fmt.Sprintf("resourceTemplates[%d] %q", i, t.URITemplate)
+		entry := entryOf("resourceTemplates", i, t.URITemplate)
 		if _, err := uritemplate.Parse(t.URITemplate); err != nil {
 			v.rule(ruleTemplateURI, at("resourceTemplates", i, "uriTemplate"), entry, err.Error())
 		} else if j, dup := templates[t.URITemplate]; dup {
@@ -188,7 +188,7 @@ func (v *validator) validateFeatures(m *Manifest) {
 		v.icons(entry, t.Icons)
 	}
 	for i, s := range m.SlashCommands {
-		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
+		entry := entryOf("slashCommands", i, s.ID)
 		for _, p := range argumentProblems(s.Arguments) {
 			v.rule(p.rule, Location{List: "slashCommands", Index: i, Field: "arguments", Item: p.item}, entry, p.msg)
 		}

@@ -44,8 +44,8 @@ type schemaNode struct {
 	ref         **schemaNode // resolved once every $defs entry is compiled
 	pattern     *regexp.Regexp
 	match       func([]byte) bool // pattern's hand-written form, if forms has it
-	minLength   int      // -1: none
-	enum        []string // nil: none
+	minLength   int               // -1: none
+	enum        []string          // nil: none
 }
 
 func (n *schemaNode) accepts(v any) bool {

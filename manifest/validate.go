@@ -3,6 +3,7 @@ package manifest
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -117,7 +118,7 @@ func Validate(m *Manifest) error {
 	v.icons("", m.Icons)
 	tools := map[string]int{}
 	for i, t := range m.Tools {
-		entry := fmt.Sprintf("tools[%d] %q", i, t.Name)
+		entry := entryOf("tools", i, t.Name)
 		v.named(toolIdent, "tools", i, entry, t.Name, tools)
 		v.described(ruleToolDescription, "tools", i, "description", entry, t.Description)
 		v.icons(entry, t.Icons)
@@ -158,7 +159,7 @@ func Validate(m *Manifest) error {
 
 	commands := map[string]int{}
 	for i, c := range m.Commands {
-		entry := fmt.Sprintf("commands[%d] %q", i, c.ID)
+		entry := entryOf("commands", i, c.ID)
 		v.named(commandIdent, "commands", i, entry, c.ID, commands)
 		v.described(ruleCommandTitle, "commands", i, "title", entry, c.Title)
 		v.scopes(ruleCommandScope, "commands", i, entry, c.Scopes)
@@ -166,7 +167,7 @@ func Validate(m *Manifest) error {
 
 	slashes := map[string]int{}
 	for i, s := range m.SlashCommands {
-		entry := fmt.Sprintf("slashCommands[%d] %q", i, s.ID)
+		entry := entryOf("slashCommands", i, s.ID)
 		v.named(slashIdent, "slashCommands", i, entry, s.ID, slashes)
 		v.described(ruleSlashDescription, "slashCommands", i, "description", entry, s.Description)
 		v.scopes(ruleSlashScope, "slashCommands", i, entry, s.Scopes)
@@ -174,7 +175,7 @@ func Validate(m *Manifest) error {
 	}
 
 	for i, h := range m.Hooks {
-		entry := fmt.Sprintf("hooks[%d] %q", i, h.BeforeAction)
+		entry := entryOf("hooks", i, h.BeforeAction)
 		if msg := checkHookTarget(h.BeforeAction, commands); msg != "" {
 			v.rule(ruleHookTarget, at("hooks", i, "beforeAction"), entry, msg)
 		}
@@ -182,7 +183,7 @@ func Validate(m *Manifest) error {
 
 	agents := map[string]int{}
 	for i, a := range m.Agents {
-		entry := fmt.Sprintf("agents[%d] %q", i, a.Name)
+		entry := entryOf("agents", i, a.Name)
 		v.named(agentIdent, "agents", i, entry, a.Name, agents)
 		for k, name := range a.Tools {
 			if name == "" {
@@ -296,4 +297,10 @@ func (v *validator) scopes(rule *Rule, list string, index int, entry string, sco
 			v.rule(rule, where, entry, fmt.Sprintf("scopes names %q twice", s))
 		}
 	}
+}
+
+// entryOf names the i-th entry of list by its name, like
+// `tools[1] "Bad-Name"` (fmt's %q is strconv.Quote).
+func entryOf(list string, i int, name string) string {
+	return list + "[" + strconv.Itoa(i) + "] " + strconv.Quote(name)
 }
