@@ -274,7 +274,6 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 	}
 	h := &Host{
 		opts:      o,
-		tools:     map[string]*tool{},
 		agents:    map[string]*agent{},
 		cmds:      map[string]*mod{},
 		slash:     map[string]*mod{},
@@ -286,8 +285,16 @@ func Load(dirs []string, opts *Options) (*Host, error) {
 	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	h.prebuilt = sync.OnceValues(func() (*modbuild.Index, error) { return modbuild.ReadIndex(o.CacheDir) })
-	ids := map[string]*mod{}
-	for _, l := range loadMods(h, dirs) {
+	ids := make(map[string]*mod, len(dirs))
+	all := loadMods(h, dirs)
+	tools := 0
+	for _, l := range all {
+		if l.m != nil {
+			tools += len(l.m.man.Tools)
+		}
+	}
+	h.tools = make(map[string]*tool, tools)
+	for _, l := range all {
 		m, err := l.m, l.err
 		if err == nil {
 			err = h.add(m, ids)
@@ -355,12 +362,18 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	}
 	ids[m.man.ID] = m
 	h.addFeatures(m)
-	for _, t := range m.man.Tools {
-		h.tools[t.Name] = &tool{mod: m, man: t, schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return schemacheck.ToolInput(m.man.ID, t)
-		}), checkActions: callflow.ActionCheck(m.man, t), resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return schemacheck.ToolResult(m.man.ID, t)
-		})}
+	for i := range m.man.Tools {
+		// The closures read the tool's own copy: capturing the loop's
+		// would put a second copy of every manifest.Tool on the heap.
+		t := &tool{mod: m, man: m.man.Tools[i]}
+		t.schema = sync.OnceValues(func() (*schemacheck.Schema, error) {
+			return schemacheck.ToolInput(m.man.ID, t.man)
+		})
+		t.checkActions = callflow.ActionCheck(m.man, t.man)
+		t.resultSchema = sync.OnceValues(func() (*schemacheck.Schema, error) {
+			return schemacheck.ToolResult(m.man.ID, t.man)
+		})
+		h.tools[t.man.Name] = t
 	}
 	for _, a := range m.man.Agents {
 		allowed := make(map[string]bool, len(a.Tools))
