@@ -16,7 +16,7 @@ import (
 // (commands, resources, permissions, ...) are handed to encoding/json one
 // by one. FuzzDecodeFast compares it with json.Unmarshal.
 func decodeFast(data []byte, m *Manifest) bool {
-	d := fastDecoder{docDecoder{data: data}}
+	d := fastDecoder{docDecoder: docDecoder{data: data}}
 	if !d.manifest(m) {
 		return false
 	}
@@ -24,7 +24,12 @@ func decodeFast(data []byte, m *Manifest) bool {
 	return d.pos == len(data)
 }
 
-type fastDecoder struct{ docDecoder }
+type fastDecoder struct {
+	docDecoder
+	// own is a copy of data, made at the first raw value: raw values are
+	// slices of it, capped at their ends, not an allocation each.
+	own []byte
+}
 
 // object walks an object, calling field with each key once its ':' is
 // read; field reads the value and returns the key's bit, 0 for a key it
@@ -149,29 +154,33 @@ func (d *fastDecoder) boolean(dst *bool) bool {
 	return true
 }
 
-// skip moves past one value and returns its bytes, without the white
-// space around it.
-func (d *fastDecoder) skip() ([]byte, bool) {
+// skip moves past one value and returns where it starts, after white
+// space.
+func (d *fastDecoder) skip() (int, bool) {
 	d.space()
 	start := d.pos
-	if !d.accept(nil, 1) {
-		return nil, false
-	}
-	return d.data[start:d.pos], true
+	return start, d.accept(nil, 1)
 }
 
 // raw reads any value into dst, a copy of its bytes, as
-// json.RawMessage's UnmarshalJSON keeps it.
+// json.RawMessage's UnmarshalJSON keeps it. The copy's capacity ends with
+// it, so that appending to it never writes over what follows.
 func (d *fastDecoder) raw(dst *json.RawMessage) bool {
-	v, ok := d.skip()
-	*dst = bytes.Clone(v)
-	return ok
+	start, ok := d.skip()
+	if !ok {
+		return false
+	}
+	if d.own == nil {
+		d.own = bytes.Clone(d.data)
+	}
+	*dst = d.own[start:d.pos:d.pos]
+	return true
 }
 
 // std hands one value to encoding/json.
 func (d *fastDecoder) std(dst any) bool {
-	v, ok := d.skip()
-	return ok && json.Unmarshal(v, dst) == nil
+	start, ok := d.skip()
+	return ok && json.Unmarshal(d.data[start:d.pos], dst) == nil
 }
 
 // bitIf turns a read's outcome into the bit object wants.

@@ -105,10 +105,10 @@ func TestDecodeFastSamples(t *testing.T) {
 }
 
 // TestDecodeFastCopies checks that a decoded manifest shares no bytes with
-// its input, as with encoding/json.
+// its input, as with encoding/json, and that its raw values do not overlap.
 func TestDecodeFastCopies(t *testing.T) {
 	t.Parallel()
-	data := []byte(`{"tools":[{"inputSchema":{"type":"object"}}]}`)
+	data := []byte(`{"tools":[{"inputSchema":{"type":"object"},"resultSchema":{}},{"inputSchema":{"b":1}}]}`)
 	var m Manifest
 	if !decodeFast(data, &m) {
 		t.Fatal("decodeFast refused it")
@@ -116,7 +116,15 @@ func TestDecodeFastCopies(t *testing.T) {
 	for i := range data {
 		data[i] = ' '
 	}
-	if got, want := string(m.Tools[0].InputSchema), `{"type":"object"}`; got != want {
-		t.Fatalf("got input schema %s after the input changed, want %s", got, want)
+	// Appending to one raw value leaves the next as it was.
+	_ = append(m.Tools[0].InputSchema, "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"...)
+	for _, c := range []struct{ got, want string }{
+		{string(m.Tools[0].InputSchema), `{"type":"object"}`},
+		{string(m.Tools[0].ResultSchema), `{}`},
+		{string(m.Tools[1].InputSchema), `{"b":1}`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got schema %s after the input changed, want %s", c.got, c.want)
+		}
 	}
 }
