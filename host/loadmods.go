@@ -3,6 +3,7 @@ package host
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // loaded is what loadMod gives for one directory.
@@ -24,19 +25,17 @@ func loadMods(h *Host, dirs []string) []loaded {
 		}
 		return out
 	}
-	next := make(chan int)
+	// Each worker takes the next directory from a counter: a channel fed
+	// by this goroutine handed each one over with a wake-up.
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			for i := range next {
+			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
 				out[i].m, out[i].err = loadMod(h, dirs[i])
 			}
 		})
 	}
-	for i := range dirs {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 	return out
 }

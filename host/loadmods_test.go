@@ -122,3 +122,25 @@ func TestToolsSortedByName(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadKeepsDirOrder loads more mods than workers and checks that the
+// host keeps them in the order of the directories given.
+func TestLoadKeepsDirOrder(t *testing.T) {
+	t.Parallel()
+	dirs := writeLoadFleet(t, t.TempDir(), "order", 9, 1)
+	slices.Reverse(dirs)
+	h, err := Load(dirs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	mods := h.Mods()
+	if len(mods) != len(dirs) {
+		t.Fatalf("got %d mods, want %d", len(mods), len(dirs))
+	}
+	for i, m := range mods {
+		if want := filepath.Base(dirs[i]); m.ID != want {
+			t.Errorf("mods[%d]: got %s, want %s", i, m.ID, want)
+		}
+	}
+}
