@@ -73,6 +73,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	s.mu.Unlock()
 	defer s.Close()
 	fr := newFrameReader(conn, s.MaxMessageBytes)
+	fr.pooled = true
 	for {
 		id, kind, payload, err := fr.next()
 		switch {
@@ -96,7 +97,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 				cancel()
 				return fmt.Errorf("call lane: the host started call %d twice", id)
 			}
-			s.start(laneJob{ctx, id, kind, payload})
+			s.start(laneJob{ctx, id, kind, payload, fr.buf})
 		case kindCancel:
 			s.cancel(id)
 		default:
@@ -128,6 +129,7 @@ type laneJob struct {
 	id      uint64
 	kind    frameKind // kindCall or kindStep
 	payload []byte
+	buf     *[]byte // payload's buffer from framePool, or nil
 }
 
 // maxIdleHandlers bounds the handler goroutines kept waiting for a call.
@@ -154,6 +156,11 @@ func (s *LaneServer) handle(j laneJob) {
 			s.runStep(j.ctx, j.id, j.payload)
 		} else {
 			s.run(j.ctx, j.id, j.payload)
+		}
+		if j.buf != nil {
+			// Decoding copied what the call keeps.
+			*j.buf = j.payload[:0]
+			putFrame(j.buf)
 		}
 		j = laneJob{} // let the payload go while waiting
 		if s.idleN.Add(1) > maxIdleHandlers {

@@ -215,3 +215,27 @@ func TestLaneGracePeriodExitsAtItsEnd(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkBegin compares noting a handler through its context's
+// cancellation (gRPC) and through the lane's word (a tool call on the
+// lane), each under a context as the lane makes per call.
+func BenchmarkBegin(b *testing.B) {
+	hs := newHandlers(slog.New(slog.DiscardHandler), func(int) { b.Error("exit") })
+	req := &pb.CallToolRequest{CallId: "c", GraceMillis: 1000}
+	b.Run("context", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ctx, cancel := context.WithCancel(context.Background())
+			hs.begin(ctx, "/m", req)()
+			cancel()
+		}
+	})
+	b.Run("lane", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, cancel := context.WithCancel(context.Background())
+			hs.beginLane("/m", req).End()
+			cancel()
+		}
+	})
+}
