@@ -110,7 +110,8 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 type LaneTracked interface {
 	// Cancelled notes that the call was cancelled (by the host, or the
 	// lane closing) while its handler runs. It may come more than once,
-	// and after End.
+	// and after End; it may come under the lane's lock, so it must not
+	// block or call the lane.
 	Cancelled()
 	// End notes that the handler has ended.
 	End()
