@@ -117,6 +117,23 @@ func runParallel(b *testing.B, fn call) {
 	})
 }
 
+// runParallelCPU is runParallel reporting the CPU per call of this
+// process and of process pid, as runCallCPU does.
+func runParallelCPU(b *testing.B, pid int, fn call) {
+	b.Helper()
+	m, err := startCPU(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runParallel(b, fn)
+	self, peer, err := m.perCall(float64(b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(self, "host-cpu-µs/op")
+	b.ReportMetric(peer, "mod-cpu-µs/op")
+}
+
 func BenchmarkCall(b *testing.B) {
 	ctx := context.Background()
 	b.Run("modkit", func(b *testing.B) {
@@ -172,7 +189,7 @@ func BenchmarkConcurrent(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runParallel(b, hostCall(h, e.session(), "echo", nil))
+		runParallelCPU(b, e.hostPid, hostCall(h, e.session(), "echo", nil))
 	})
 	b.Run("goplugin", func(b *testing.B) {
 		e := benchEnv(b)
@@ -180,7 +197,7 @@ func BenchmarkConcurrent(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		runParallel(b, bareCall(p))
+		runParallelCPU(b, p.Pid(), bareCall(p))
 	})
 }
 

@@ -28,8 +28,10 @@ type Server struct {
 	mu      sync.Mutex
 	running map[string]int // call id -> handlers running
 
-	// watch are the host's watchers of resource updates.
-	watch watchers
+	// watch are the host's watchers of resource updates; notify is
+	// watch.notify, made once rather than for every call.
+	watch  watchers
+	notify func(uri string)
 }
 
 var _ modapi.Mod = (*Server)(nil)
@@ -40,6 +42,7 @@ func New(g *sdk.Generated, log *slog.Logger) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{g: g, id: modID(g), log: log, tools: map[string]sdkrt.Tool{}, running: map[string]int{}}
+	s.notify = s.watch.notify
 	for _, t := range g.Mod.AI.Tools {
 		if rt, ok := sdkrt.ToolOf(t); ok {
 			if _, dup := s.tools[rt.Name()]; !dup {
@@ -181,7 +184,12 @@ func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modap
 // runs is Cancelled, with the handler's error as Cause. The input is
 // decoded unless req.Decoded, from this server's CheckInput, holds it.
 func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	resp := &modapi.CallResponse{}
+	// The response and the call's questions, in one allocation.
+	st := &struct {
+		resp modapi.CallResponse
+		ask  asking
+	}{ask: asking{answers: req.Answers, can: req.CanAsk}}
+	resp := &st.resp
 	t, ok := s.tools[req.Tool]
 	if !ok {
 		resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
@@ -227,9 +235,9 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 			return withTrace(ctx, log)
 		},
 		Activity:        activity,
-		ResourceUpdated: s.watch.notify,
+		ResourceUpdated: s.notify,
 	}
-	ask := newAsking(req.Answers, req.CanAsk)
+	ask := &st.ask
 	call.Ask = ask.ask
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {

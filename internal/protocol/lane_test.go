@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -772,4 +773,131 @@ func TestLaneHandlersReused(t *testing.T) {
 		t.Errorf("cancelled call: got %v, want a transport error", err)
 	}
 	<-waited // the mod's handler saw the cancel
+}
+
+// trackLog is a LaneTracked writing what it is told to a channel.
+type trackLog struct {
+	id     string
+	events chan<- string
+}
+
+func (l trackLog) Cancelled() { l.events <- "cancelled " + l.id }
+func (l trackLog) End()       { l.events <- "end " + l.id }
+
+// TestLaneTrack checks that Track's handler is told of its call's
+// cancellation by the host, including one that came before Track was
+// called, and by the lane closing, and of its end; a call that is not
+// cancelled hears of its end alone.
+func TestLaneTrack(t *testing.T) {
+	t.Parallel()
+	events := make(chan string, 16)
+	inTrack := make(chan struct{})
+	var srv *LaneServer
+	srv = &LaneServer{Impl: laneMod{call: func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		if string(req.Input) != "wait" {
+			return echo(ctx, req)
+		}
+		<-ctx.Done()
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCancelled}}, nil
+	}}}
+	srv.Track = func(method string, req any) LaneTracked {
+		if method != pb.Mod_CallTool_FullMethodName {
+			t.Errorf("got Track for %s, want CallTool", method)
+		}
+		id := req.(*pb.CallToolRequest).GetCallId()
+		if id == "early" {
+			// Tracked only once the lane has taken the host's cancel.
+			inTrack <- struct{}{}
+			for !srv.anyCancelled() {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		return trackLog{id, events}
+	}
+	c := newLane(t, srv, LaneOptions{})
+	want := func(what ...string) {
+		t.Helper()
+		for _, w := range what {
+			select {
+			case got := <-events:
+				if got != w {
+					t.Fatalf("got %q, want %q", got, w)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("got nothing, want %q", w)
+			}
+		}
+	}
+	if resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", CallID: "n", Input: json.RawMessage("1")}); err != nil || resp.Outcome.Text != "1" {
+		t.Fatalf("got %v, %v; want outcome 1", resp, err)
+	}
+	want("end n")
+	for srv.anyRunning() { // n ended, then forgotten
+		time.Sleep(time.Millisecond)
+	}
+
+	for _, id := range []string{"w", "early"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.CallTool(ctx, &modapi.CallRequest{Tool: "t", CallID: id, Input: json.RawMessage("wait")})
+			done <- err
+		}()
+		if id == "early" {
+			<-inTrack
+		} else {
+			for !srv.anyRunning() {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: got %v, want context.Canceled", id, err)
+		}
+		want("cancelled "+id, "end "+id)
+		for srv.anyRunning() { // ended, then forgotten
+			time.Sleep(time.Millisecond)
+		}
+	}
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", CallID: "c", Input: json.RawMessage("wait")})
+		done <- err
+	}()
+	for !srv.anyRunning() {
+		time.Sleep(time.Millisecond)
+	}
+	srv.Close()
+	want("cancelled c")
+	for e := range events { // told once more as Serve's end closes the lane again
+		if e == "end c" {
+			break
+		}
+		if e != "cancelled c" {
+			t.Fatalf("got %q, want the end of c", e)
+		}
+	}
+	if err := <-done; err == nil {
+		t.Fatal("got no error from a call whose lane closed")
+	}
+}
+
+// anyRunning reports whether a call is running on the lane.
+func (s *LaneServer) anyRunning() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.running) > 0
+}
+
+// anyCancelled reports whether a call running on the lane was cancelled.
+func (s *LaneServer) anyCancelled() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range s.running {
+		if r.cancelled {
+			return true
+		}
+	}
+	return false
 }

@@ -79,6 +79,10 @@ func isFrameTooLarge(err error) bool {
 type frameReader struct {
 	r     *bufio.Reader
 	limit int
+	// pooled, set, takes payloads from framePool: buf is the last one
+	// next returned, for its taker to put back once done with it.
+	pooled bool
+	buf    *[]byte
 
 	// The frame under way, when within one: its header read, its payload
 	// (or, over the limit, the bytes to skip) not yet whole.
@@ -116,10 +120,13 @@ func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err er
 		fr.id = binary.BigEndian.Uint64(hdr[4:12])
 		fr.kind = frameKind(hdr[12])
 		fr.r.Discard(frameHeaderLen) // buffered: cannot fail
-		fr.within, fr.filled, fr.skip, fr.payload = true, 0, 0, nil
+		fr.within, fr.filled, fr.skip, fr.payload, fr.buf = true, 0, 0, nil, nil
 		switch {
 		case fr.n > int64(fr.limit):
 			fr.skip = fr.n
+		case fr.n > 0 && fr.pooled && fr.n <= maxPooledFrame:
+			fr.buf = getFrame()
+			fr.payload = append((*fr.buf)[:0], make([]byte, fr.n)...)
 		case fr.n > 0:
 			fr.payload = make([]byte, fr.n)
 		}

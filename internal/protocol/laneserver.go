@@ -31,6 +31,11 @@ type LaneServer struct {
 	// its end: the mod's tracking of running handlers, as its gRPC
 	// interceptors do for the method named.
 	Begin func(ctx context.Context, method string, req any) (end func())
+	// Track, when set, is Begin for tool calls, without a watch on the
+	// call's context: the lane, which alone cancels that context, tells the
+	// LaneTracked returned for req when the call is cancelled while its
+	// handler runs. Track returning nil notes nothing.
+	Track func(method string, req any) LaneTracked
 	// Trace, when set, returns ctx under the trace context a traced call
 	// carries.
 	Trace func(ctx context.Context, traceparent, tracestate, baggage string) context.Context
@@ -47,7 +52,7 @@ type LaneServer struct {
 	stop  chan struct{}
 
 	mu      sync.Mutex
-	running map[uint64]context.CancelFunc
+	running map[uint64]laneRun
 	closed  bool
 	conn    net.Conn
 }
@@ -62,12 +67,13 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 		conn.Close()
 		return nil
 	}
-	s.conn, s.running = conn, map[uint64]context.CancelFunc{}
+	s.conn, s.running = conn, map[uint64]laneRun{}
 	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
 	s.idle, s.stop = make(chan laneJob), make(chan struct{})
 	s.mu.Unlock()
 	defer s.Close()
 	fr := newFrameReader(conn, s.MaxMessageBytes)
+	fr.pooled = true
 	for {
 		id, kind, payload, err := fr.next()
 		switch {
@@ -85,13 +91,13 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 			ctx, cancel := context.WithCancel(context.Background())
 			s.mu.Lock()
 			_, dup := s.running[id]
-			s.running[id] = cancel
+			s.running[id] = laneRun{cancel: cancel}
 			s.mu.Unlock()
 			if dup {
 				cancel()
 				return fmt.Errorf("call lane: the host started call %d twice", id)
 			}
-			s.start(laneJob{ctx, id, kind, payload})
+			s.start(laneJob{ctx, id, kind, payload, fr.buf})
 		case kindCancel:
 			s.cancel(id)
 		default:
@@ -100,16 +106,39 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	}
 }
 
+// LaneTracked is a handler running, as LaneServer.Track notes it.
+type LaneTracked interface {
+	// Cancelled notes that the call was cancelled (by the host, or the
+	// lane closing) while its handler runs. It may come more than once,
+	// and after End; it may come under the lane's lock, so it must not
+	// block or call the lane.
+	Cancelled()
+	// End notes that the handler has ended.
+	End()
+}
+
+// laneRun is a call or step running on the lane.
+type laneRun struct {
+	cancel    context.CancelFunc
+	cancelled bool        // by the host, or a hook's timeout
+	tracked   LaneTracked // nil until Track noted the handler
+}
+
 // laneJob is a call for a handler goroutine to run.
 type laneJob struct {
 	ctx     context.Context
 	id      uint64
 	kind    frameKind // kindCall or kindStep
 	payload []byte
+	buf     *[]byte // payload's buffer from framePool, or nil
 }
 
 // maxIdleHandlers bounds the handler goroutines kept waiting for a call.
-const maxIdleHandlers = 4
+// It is above the calls a busy host keeps on a lane (8 in the bench's
+// concurrent row): with fewer, handlers that find enough others waiting
+// end, and the goroutines started in their place grow their stacks again
+// on every call (copystack was 7% of the mod's CPU with 4).
+const maxIdleHandlers = 16
 
 // start runs j on a waiting handler goroutine, or on a new one.
 func (s *LaneServer) start(j laneJob) {
@@ -128,6 +157,11 @@ func (s *LaneServer) handle(j laneJob) {
 			s.runStep(j.ctx, j.id, j.payload)
 		} else {
 			s.run(j.ctx, j.id, j.payload)
+		}
+		if j.buf != nil {
+			// Decoding copied what the call keeps.
+			*j.buf = j.payload[:0]
+			putFrame(j.buf)
 		}
 		j = laneJob{} // let the payload go while waiting
 		if s.idleN.Add(1) > maxIdleHandlers {
@@ -151,8 +185,11 @@ func (s *LaneServer) Close() {
 		close(s.stop)
 	}
 	s.closed = true
-	for _, cancel := range s.running {
-		cancel()
+	for _, r := range s.running {
+		if r.tracked != nil { // told first: the handler may end once cancelled
+			r.tracked.Cancelled()
+		}
+		r.cancel()
 	}
 	conn := s.conn
 	s.mu.Unlock()
@@ -175,21 +212,49 @@ func (s *LaneServer) failCall(id uint64, kind pb.LaneFailureKind, msg string) {
 // cancel cancels call id, unless it has ended.
 func (s *LaneServer) cancel(id uint64) {
 	s.mu.Lock()
-	cancel := s.running[id]
+	r, ok := s.running[id]
+	if ok {
+		r.cancelled = true
+		s.running[id] = r
+	}
 	s.mu.Unlock()
-	if cancel != nil {
-		cancel()
+	if ok {
+		if r.tracked != nil { // told first: the handler may end once cancelled
+			r.tracked.Cancelled()
+		}
+		r.cancel()
 	}
 }
 
 // ended forgets call id, which has ended.
 func (s *LaneServer) ended(id uint64) {
 	s.mu.Lock()
-	if cancel := s.running[id]; cancel != nil {
-		cancel()
+	if r, ok := s.running[id]; ok {
+		r.cancel()
 		delete(s.running, id)
 	}
 	s.mu.Unlock()
+}
+
+// track notes with Track that the handler of call id, for req, starts,
+// and tells what Track returns when the call was cancelled before.
+func (s *LaneServer) track(id uint64, method string, req any) LaneTracked {
+	t := s.Track(method, req)
+	if t == nil {
+		return nil
+	}
+	s.mu.Lock()
+	r, ok := s.running[id]
+	fire := !ok || r.cancelled || s.closed
+	if ok {
+		r.tracked = t
+		s.running[id] = r
+	}
+	s.mu.Unlock()
+	if fire {
+		t.Cancelled()
+	}
+	return t
 }
 
 // run runs call id, whose frame's payload is payload, and sends its end:
@@ -218,8 +283,12 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 			return
 		}
 	}
+	var tracked LaneTracked
 	end := func() {}
-	if s.Begin != nil {
+	switch {
+	case s.Track != nil:
+		tracked = s.track(id, pb.Mod_CallTool_FullMethodName, req)
+	case s.Begin != nil:
 		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
 	}
 	r := callFromProto(req)
@@ -235,6 +304,9 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	}
 	resp, err := s.Impl.CallTool(ctx, r)
 	// The handler has ended before the host hears of it.
+	if tracked != nil {
+		tracked.End()
+	}
 	end()
 	if err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, err.Error())

@@ -89,8 +89,7 @@ func (h *handlers) begin(ctx context.Context, method string, req any) (end func(
 		select {
 		case <-ended:
 		case <-t.C:
-			h.log.Error("a cancelled handler ran past its grace period; the mod exits", "method", method, "call", id, "grace", grace.String())
-			h.exit(protocol.ExitGraceExpired)
+			h.expired(method, id, grace)
 		}
 	})
 	return func() {
@@ -98,6 +97,72 @@ func (h *handlers) begin(ctx context.Context, method string, req any) (end func(
 		stop()
 		h.track(id, -1)
 	}
+}
+
+// expired ends the process: the handler of call id ran past its grace
+// period after cancellation.
+func (h *handlers) expired(method, id string, grace time.Duration) {
+	h.log.Error("a cancelled handler ran past its grace period; the mod exits", "method", method, "call", id, "grace", grace.String())
+	h.exit(protocol.ExitGraceExpired)
+}
+
+// beginLane is begin for a tool call on the call lane, which says when
+// the call is cancelled: no watch on its context (context.AfterFunc was
+// a fifth of the lane's own CPU per call in the mod).
+func (h *handlers) beginLane(method string, req any) protocol.LaneTracked {
+	r, ok := req.(interface {
+		GetCallId() string
+		GetGraceMillis() int64
+	})
+	if !ok {
+		return nil
+	}
+	l := &laneHandler{h: h, method: method, id: r.GetCallId(), grace: time.Duration(r.GetGraceMillis()) * time.Millisecond}
+	h.track(l.id, 1)
+	return l
+}
+
+// laneHandler is a tool call's handler running, as beginLane tracks it.
+type laneHandler struct {
+	h          *handlers
+	method, id string
+	grace      time.Duration
+
+	mu    sync.Mutex
+	ended bool
+	timer *time.Timer // the grace period, from the first cancellation
+}
+
+// Cancelled starts the grace period, unless it runs or the handler ended.
+func (l *laneHandler) Cancelled() {
+	if l.grace <= 0 {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.ended && l.timer == nil {
+		l.timer = time.AfterFunc(l.grace, l.expire)
+	}
+}
+
+func (l *laneHandler) expire() {
+	l.mu.Lock()
+	ended := l.ended
+	l.mu.Unlock()
+	if !ended {
+		l.h.expired(l.method, l.id, l.grace)
+	}
+}
+
+// End notes the handler's end and stops its grace period.
+func (l *laneHandler) End() {
+	l.mu.Lock()
+	l.ended = true
+	if l.timer != nil {
+		l.timer.Stop()
+	}
+	l.mu.Unlock()
+	l.h.track(l.id, -1)
 }
 
 func (h *handlers) unary(ctx context.Context, req any, info *grpc.UnaryServerInfo, handler grpc.UnaryHandler) (any, error) {

@@ -135,3 +135,107 @@ func TestWaitForHandlers(t *testing.T) {
 		}
 	})
 }
+
+// A tool call on the lane is told of its cancellation by the lane, not by
+// its context: the same grace period runs from the first Cancelled.
+func TestLaneGracePeriod(t *testing.T) {
+	tests := []struct {
+		name      string
+		grace     int64
+		endsAfter time.Duration // after cancellation; 0: never
+		wantExit  bool
+	}{
+		{"handler ends within grace", 100, 60 * time.Millisecond, false},
+		{"handler ignores cancellation", 100, 0, true},
+		{"no grace period", 0, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				e := make(exits, 1)
+				hs := newHandlers(slog.New(slog.DiscardHandler), e.exit)
+				l := hs.beginLane("/modkit.v1.Mod/CallTool", &pb.CallToolRequest{CallId: "c1", GraceMillis: tt.grace})
+				if !hs.isRunning("c1") {
+					t.Fatal("got c1 not running after beginLane, want running")
+				}
+				time.Sleep(time.Hour) // not cancelled: no grace period runs
+				synctest.Wait()
+				if got := e.got(); len(got) != 0 {
+					t.Fatalf("got exits %v before cancellation, want none", got)
+				}
+				l.Cancelled()
+				time.Sleep(time.Duration(tt.grace) * time.Millisecond / 2)
+				l.Cancelled() // the lane closing after the host cancelled: the period runs on
+				if tt.endsAfter > 0 {
+					time.Sleep(tt.endsAfter - time.Duration(tt.grace)*time.Millisecond/2)
+					l.End()
+				}
+				time.Sleep(time.Hour)
+				synctest.Wait()
+				got := e.got()
+				if tt.wantExit && (len(got) != 1 || got[0] != protocol.ExitGraceExpired) {
+					t.Errorf("got exits %v, want [%d]", got, protocol.ExitGraceExpired)
+				}
+				if !tt.wantExit && len(got) != 0 {
+					t.Errorf("got exits %v, want none", got)
+				}
+				if tt.endsAfter == 0 {
+					l.End()
+				}
+				l.Cancelled() // after the end: nothing
+				time.Sleep(time.Hour)
+				synctest.Wait()
+				if got := e.got(); len(got) != 0 {
+					t.Errorf("got exits %v after the end, want none", got)
+				}
+				if hs.isRunning("c1") {
+					t.Error("got c1 running after its end, want not running")
+				}
+			})
+		})
+	}
+}
+
+func TestLaneGracePeriodExitsAtItsEnd(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := make(exits, 1)
+		hs := newHandlers(slog.New(slog.DiscardHandler), e.exit)
+		l := hs.beginLane("/modkit.v1.Mod/CallTool", &pb.CallToolRequest{CallId: "c2", GraceMillis: 250})
+		defer l.End()
+		l.Cancelled()
+		time.Sleep(249 * time.Millisecond)
+		synctest.Wait()
+		if got := e.got(); len(got) != 0 {
+			t.Fatalf("got exits %v 1ms before the grace period ends, want none", got)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if got := e.got(); len(got) != 1 {
+			t.Fatalf("got exits %v when the grace period ends, want one", got)
+		}
+	})
+}
+
+// BenchmarkBegin compares noting a handler through its context's
+// cancellation (gRPC) and through the lane's word (a tool call on the
+// lane), each under a context as the lane makes per call.
+func BenchmarkBegin(b *testing.B) {
+	hs := newHandlers(slog.New(slog.DiscardHandler), func(int) { b.Error("exit") })
+	req := &pb.CallToolRequest{CallId: "c", GraceMillis: 1000}
+	b.Run("context", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ctx, cancel := context.WithCancel(context.Background())
+			hs.begin(ctx, "/m", req)()
+			cancel()
+		}
+	})
+	b.Run("lane", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_, cancel := context.WithCancel(context.Background())
+			hs.beginLane("/m", req).End()
+			cancel()
+		}
+	})
+}

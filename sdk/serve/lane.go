@@ -20,6 +20,7 @@ func openLane(hs *handlers, spans *modtrace.Recorder) (*protocol.LaneServer, net
 	return &protocol.LaneServer{
 		MaxMessageBytes: maxMessageBytes(),
 		Begin:           hs.begin,
+		Track:           hs.beginLane,
 		Trace: func(ctx context.Context, traceparent, tracestate, baggage string) context.Context {
 			return modtrace.LaneIncoming(ctx, spans, traceparent, tracestate, baggage)
 		},
