@@ -472,8 +472,8 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	r := tr.newRun(t, input, caps, given, loose)
 	r.caller, r.owner = callerOf(ctx, tr.br.local), creatorOf(ctx)
 	tr.start(r)
-	timer := time.NewTimer(TaskAfter)
-	defer timer.Stop()
+	timer := taskAfterTimer()
+	defer stopTaskAfter(timer)
 	select {
 	case <-r.done:
 		if !r.reported() {
@@ -496,6 +496,28 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		return nil, ctx.Err()
 	}
 	return tr.createTask(ctx, r, t, input, caps)
+}
+
+// taskAfterTimers keep stopped timers for taskAfterTimer: every call of a
+// task tool waits on one.
+var taskAfterTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(TaskAfter)
+	t.Stop()
+	return t
+}}
+
+// taskAfterTimer returns a timer that fires after TaskAfter; stopTaskAfter
+// stops it and keeps it for another call. A stopped timer's channel holds
+// no stale tick (Go 1.23's timers), so a kept one is as good as new.
+func taskAfterTimer() *time.Timer {
+	t := taskAfterTimers.Get().(*time.Timer)
+	t.Reset(TaskAfter)
+	return t
+}
+
+func stopTaskAfter(t *time.Timer) {
+	t.Stop()
+	taskAfterTimers.Put(t)
 }
 
 // createTask makes the call r runs a task, and answers with its
