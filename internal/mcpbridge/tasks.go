@@ -507,8 +507,7 @@ var taskAfterTimers = sync.Pool{New: func() any {
 }}
 
 // taskAfterTimer returns a timer that fires after TaskAfter; stopTaskAfter
-// stops it and keeps it for another call. A stopped timer's channel holds
-// no stale tick (Go 1.23's timers), so a kept one is as good as new.
+// stops it and keeps it for another call, its channel empty.
 func taskAfterTimer() *time.Timer {
 	t := taskAfterTimers.Get().(*time.Timer)
 	t.Reset(TaskAfter)
@@ -516,7 +515,13 @@ func taskAfterTimer() *time.Timer {
 }
 
 func stopTaskAfter(t *time.Timer) {
-	t.Stop()
+	if !t.Stop() {
+		// A tick a program's asynctimerchan=1 left in the channel.
+		select {
+		case <-t.C:
+		default:
+		}
+	}
 	taskAfterTimers.Put(t)
 }
 
