@@ -111,6 +111,7 @@ func BenchmarkBarePOST(b *testing.B) {
 		w.Write(answer)
 	}))
 	b.Cleanup(ts.Close)
+	defer countCPU(b)()
 	for b.Loop() {
 		res, e := post(b, ts.URL, "tasks/get", "x", map[string]any{"taskId": "x"}, withTasks)
 		if e != nil || res["status"] != "completed" {
