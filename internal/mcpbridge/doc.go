@@ -177,14 +177,15 @@
 //	                                     a tool annotated idempotent or read-only
 //
 // On the replica, each run of a call (the first, or one resumed or run
-// again) is one goroutine, run.exec, and the one place the runner counts
-// it for Drain (taskRunner.wg.Go): it returns once its outcome is stored
-// or dropped.
+// again) runs in run.exec, on a goroutine the runner keeps for runs
+// (taskRunner.goRun), and counts in the runner's wait group for Drain
+// until its outcome is stored or dropped: exec's, and for a run a request
+// decides, the decision's (run.decide).
 //
 //	call runs ─▶ it ends before it is a task's ─▶ the request decides (run.decide):
 //	   │                                            a plain call's answer: nothing kept
 //	   │                                            the task created ended with it (createEnded)
-//	   │                                            the task created working (becameTask): exec stores it (finish)
+//	   │                                            the task created working (becameTask): stored then (finish)
 //	   │                                            the request left (leave): dropped
 //	   └─▶ it becomes a task's first (becameTask) ─▶ it ends ─▶ exec stores it (finish)
 //

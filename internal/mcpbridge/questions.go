@@ -214,9 +214,11 @@ func (br *bridge) inputRequests(owner, tool string, input []byte, answered []hos
 // this server's, has expired or belongs to another call or another
 // principal is an error.
 func (br *bridge) answers(owner, tool string, input []byte, responses mcp.InputResponseMap, state string) (given []host.Answered, loose map[string]mcp.InputResponse, err error) {
-	loose = map[string]mcp.InputResponse{}
-	for k, r := range responses {
-		loose[k] = r
+	if len(responses) > 0 {
+		loose = make(map[string]mcp.InputResponse, len(responses))
+		for k, r := range responses {
+			loose[k] = r
+		}
 	}
 	if state == "" {
 		return nil, loose, nil

@@ -75,6 +75,11 @@ type taskRunner struct {
 	watchers watchers
 	health   storeHealth // of the readiness checks
 	lastCaps atomic.Pointer[readCaps]
+
+	// idle hands a run's call to a goroutine that waits for one
+	// (goRun); idleWorkers counts those.
+	idle        chan func()
+	idleWorkers atomic.Int32
 }
 
 // taskTool is a tool whose calls may be tasks.
@@ -90,7 +95,7 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 	}
 	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
 		quota:   newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
-		running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
+		running: map[string]context.CancelFunc{}, drained: make(chan struct{}), idle: make(chan func())}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
 	}
@@ -258,12 +263,13 @@ type run struct {
 	started   chan struct{}
 	startOnce sync.Once
 	// done is closed when the call ended before it was a task's: its
-	// outcome is then in out, for the request to answer with. The run
-	// then waits until decided is closed: the request answered with the
-	// outcome, created the task with it, made the run a task's (id set:
-	// the run stores it) or left.
+	// outcome is then in out, and the request disposes of it: it answers
+	// with it, creates the task with it, stores it in the task it made
+	// the run's (becameTask), or drops it (leave). The request decides
+	// once (decide); a run a request decides holds a place in tr.wg until
+	// then (decision).
 	done       chan struct{}
-	decided    chan struct{}
+	decision   bool
 	wasDecided atomic.Bool
 
 	mu      sync.Mutex
@@ -288,8 +294,15 @@ func (tr *taskRunner) newRun(t taskTool, input []byte, caps json.RawMessage, giv
 	ctx, cancel := context.WithCancel(tr.ctx)
 	r := &run{tr: tr, tool: t, input: input, given: given, ctx: ctx, cancel: cancel,
 		asker:   &mcpAsker{can: tr.askableOf(caps), later: true, loose: loose},
-		started: make(chan struct{}), done: make(chan struct{}), decided: make(chan struct{})}
+		started: make(chan struct{}), done: make(chan struct{})}
 	return r
+}
+
+// start runs the call of r, which a request then decides (decide).
+func (tr *taskRunner) start(r *run) {
+	r.decision = true
+	tr.wg.Add(1) // released by decide
+	tr.goRun(r.exec)
 }
 
 // askableOf is what a client whose capabilities are caps (JSON) can be
@@ -312,12 +325,10 @@ type readCaps struct {
 	can  askable
 }
 
-// exec runs the call, and is the run's one place in tr.wg: the runner
-// starts it with tr.wg.Go, and it returns once the outcome is disposed
-// of. The outcome is stored when the run is a task's by then, dropped
-// when the request left, and otherwise handed to the request (r.out,
-// r.done), which decides (r.decided): when it made the run a task's, exec
-// stores the outcome then.
+// exec runs the call. It stores the outcome when the run is a task's by
+// then, drops it when the request left, and otherwise hands it to the
+// request (r.out, r.done), and returns: the request disposes of it. The
+// runner starts it with goRun, which counts it in tr.wg.
 func (r *run) exec() {
 	call := &host.CallRequest{
 		Tool:    r.tool.Name,
@@ -348,8 +359,7 @@ func (r *run) exec() {
 		r.out = &out
 		r.mu.Unlock()
 		close(r.done)
-		<-r.decided
-		r.mu.Lock()
+		return
 	}
 	id := r.id
 	r.mu.Unlock()
@@ -358,12 +368,12 @@ func (r *run) exec() {
 	}
 }
 
-// decide tells a run whose call ended before it was a task's that the
-// request is done with its outcome: exec stores it if the run is a task's
-// now, and returns.
+// decide tells a run whose request is done with it: the request answered
+// with its outcome, created the task with it, made the run a task's or
+// left.
 func (r *run) decide() {
-	if r.wasDecided.CompareAndSwap(false, true) {
-		close(r.decided)
+	if r.wasDecided.CompareAndSwap(false, true) && r.decision {
+		r.tr.wg.Done()
 	}
 }
 
@@ -407,12 +417,16 @@ func (r *run) endedWith() *runResult {
 }
 
 // becameTask makes r the run of task id: its status updates and its
-// outcome go to the store from now on (when the call had ended already,
-// exec stores it once the request decides).
+// outcome go to the store from now on. When the call had ended already,
+// its outcome is stored now, in the background.
 func (r *run) becameTask(id string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.id = id
+	if r.out != nil {
+		out := *r.out
+		r.tr.wg.Go(func() { r.finish(out) })
+	}
 	stored := r.message // the status message the task was created with
 	r.push = coalesce.New(ProgressInterval, func(text string) {
 		if r.ended.Load() || text == stored {
@@ -457,9 +471,9 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 	}
 	r := tr.newRun(t, input, caps, given, loose)
 	r.caller, r.owner = callerOf(ctx, tr.br.local), creatorOf(ctx)
-	tr.wg.Go(r.exec)
-	timer := time.NewTimer(TaskAfter)
-	defer timer.Stop()
+	tr.start(r)
+	timer := taskAfterTimer()
+	defer stopTaskAfter(timer)
 	select {
 	case <-r.done:
 		if !r.reported() {
@@ -482,6 +496,33 @@ func (tr *taskRunner) call(ctx context.Context, t taskTool, p *taskCall, caps js
 		return nil, ctx.Err()
 	}
 	return tr.createTask(ctx, r, t, input, caps)
+}
+
+// taskAfterTimers keep stopped timers for taskAfterTimer: every call of a
+// task tool waits on one.
+var taskAfterTimers = sync.Pool{New: func() any {
+	t := time.NewTimer(TaskAfter)
+	t.Stop()
+	return t
+}}
+
+// taskAfterTimer returns a timer that fires after TaskAfter; stopTaskAfter
+// stops it and keeps it for another call, its channel empty.
+func taskAfterTimer() *time.Timer {
+	t := taskAfterTimers.Get().(*time.Timer)
+	t.Reset(TaskAfter)
+	return t
+}
+
+func stopTaskAfter(t *time.Timer) {
+	if !t.Stop() {
+		// A tick a program's asynctimerchan=1 left in the channel.
+		select {
+		case <-t.C:
+		default:
+		}
+	}
+	taskAfterTimers.Put(t)
 }
 
 // createTask makes the call r runs a task, and answers with its
@@ -523,7 +564,7 @@ func (tr *taskRunner) newTask(ctx context.Context, r *run, t taskTool, input []b
 		r.leave()
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the task could not be created: " + err.Error()}
 	}
-	r.becameTask(task.ID) // if it ended meanwhile, exec stores the outcome
+	r.becameTask(task.ID) // if it ended meanwhile, this stores the outcome
 	return task, nil
 }
 
@@ -682,8 +723,23 @@ func askedOf(answered []host.Answered, pending []host.Question) asked {
 	return a
 }
 
-// resultJSON is a tools/call result as sent, with its resultType.
+// resultJSON is a tools/call result as sent, with its resultType: a
+// result of text alone is written without reflection.
 func resultJSON(res *mcp.CallToolResult) (json.RawMessage, error) {
+	size := 64
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok && t != nil {
+			size += len(t.Text) + 32
+		}
+	}
+	if b, ok := (resultShape{inputRequired: true}).appendText(make([]byte, 0, size), res); ok {
+		return b, nil
+	}
+	return encodeResult(res)
+}
+
+// encodeResult is resultJSON through reflection.
+func encodeResult(res *mcp.CallToolResult) (json.RawMessage, error) {
 	rt := "complete"
 	if res.InputRequests != nil {
 		rt = "input_required"
@@ -909,7 +965,7 @@ func answeredOf(a asked) []host.Answered {
 func (tr *taskRunner) resume(t *taskstore.Task, tool taskTool, given []host.Answered) {
 	r := tr.newRun(tool, t.Input, t.Client, given, nil)
 	r.becameTask(t.ID) // before the call starts: it stores its own outcome
-	tr.wg.Go(r.exec)
+	tr.goRun(r.exec)
 }
 
 // cancel answers tasks/cancel: the task is cancelled at once, and its run

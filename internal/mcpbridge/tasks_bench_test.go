@@ -8,9 +8,28 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
+
+// countCPU starts counting this process's CPU time (user and system: the
+// client and the server alike); the function it returns reports it per
+// op, a figure the machine's load moves less than the time per op.
+func countCPU(b *testing.B) func() {
+	start := processCPU(b)
+	return func() {
+		b.ReportMetric(float64((processCPU(b)-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 // BenchmarkTaskHTTP: a call of flash (it reports a status, which makes it
 // a task, then ends) polled to completion over streamable HTTP, with the
@@ -20,6 +39,7 @@ func BenchmarkTaskHTTP(b *testing.B) {
 	url := taskServer(b, newTaskBackend(), nil)
 	polls := 0
 	var callTime, pollTime time.Duration
+	defer countCPU(b)()
 	for b.Loop() {
 		start := time.Now()
 		res, e := post(b, url, "tools/call", "flash", map[string]any{"name": "flash", "arguments": map[string]any{}}, withTasks)
@@ -49,6 +69,7 @@ func BenchmarkTaskHTTP(b *testing.B) {
 // BenchmarkPlainHTTP: a plain call, served by the direct path.
 func BenchmarkPlainHTTP(b *testing.B) {
 	url := taskServer(b, newTaskBackend(), nil)
+	defer countCPU(b)()
 	for b.Loop() {
 		res, e := post(b, url, "tools/call", "plain", map[string]any{"name": "plain", "arguments": map[string]any{}}, withTasks)
 		if e != nil || res["resultType"] != "complete" {
@@ -70,6 +91,7 @@ func BenchmarkTaskGetHTTP(b *testing.B) {
 	for res["status"] != "completed" {
 		res, _ = post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
 	}
+	defer countCPU(b)()
 	for b.Loop() {
 		res, e := post(b, url, "tasks/get", id, map[string]any{"taskId": id}, withTasks)
 		if e != nil || res["status"] != "completed" {
@@ -89,6 +111,7 @@ func BenchmarkBarePOST(b *testing.B) {
 		w.Write(answer)
 	}))
 	b.Cleanup(ts.Close)
+	defer countCPU(b)()
 	for b.Loop() {
 		res, e := post(b, ts.URL, "tasks/get", "x", map[string]any{"taskId": "x"}, withTasks)
 		if e != nil || res["status"] != "completed" {
@@ -122,6 +145,7 @@ func BenchmarkHandler(b *testing.B) {
 		}
 	}
 	serve := func(b *testing.B, newReq func() *http.Request, want string) {
+		defer countCPU(b)()
 		for b.Loop() {
 			w := httptest.NewRecorder()
 			h.ServeHTTP(w, newReq())

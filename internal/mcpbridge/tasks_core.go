@@ -187,7 +187,7 @@ func (tr *taskRunner) coreCall(ctx context.Context, cs *coreSession, t taskTool,
 	}
 	r := tr.newRun(t, input, caps, nil, nil)
 	r.caller, r.owner = callerOf(ctx, tr.br.local), creatorOf(ctx)
-	tr.wg.Go(r.exec)
+	tr.start(r)
 	task, err := tr.newTask(ctx, r, t, input, caps, ttl)
 	if err != nil {
 		return nil, err

@@ -5,8 +5,57 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/modkit/modkit/internal/taskstore"
 )
+
+// TestResultJSON: a tools/call result a task keeps or a call answers is
+// written, with or without reflection, as json.Marshal writes it (its
+// content never null) followed by its resultType.
+func TestResultJSON(t *testing.T) {
+	text := func(ss ...string) []mcp.Content {
+		var cs []mcp.Content
+		for _, s := range ss {
+			cs = append(cs, &mcp.TextContent{Text: s})
+		}
+		return cs
+	}
+	for _, res := range []*mcp.CallToolResult{
+		{Content: text(`{"message":"hi"}`)},
+		{Content: text("a <b> & \"c\"\n", "é\u2028\xff", "")},
+		{Content: text("no luck"), IsError: true},
+		{Content: []mcp.Content{}},
+		{},
+		{Content: text("x"), StructuredContent: map[string]any{"a": 1}},
+		{Content: text("x"), Meta: mcp.Meta{"k": "v"}},
+		{Content: []mcp.Content{&mcp.ImageContent{Data: []byte("x"), MIMEType: "image/png"}}},
+		{InputRequests: mcp.InputRequestMap{"q": &mcp.ElicitParams{Message: "name?"}}},
+	} {
+		got, err := resultJSON(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := "complete"
+		if res.InputRequests != nil {
+			rt = "input_required"
+		} else if res.Content == nil {
+			res.Content = []mcp.Content{} // never "null"
+		}
+		data, err := json.Marshal(res)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := string(data[:len(data)-1])
+		if len(data) > 2 {
+			want += ","
+		}
+		want += `"resultType":"` + rt + `"}`
+		if string(got) != want {
+			t.Errorf("%+v:\ngot  %s\nwant %s", res, got, want)
+		}
+	}
+}
 
 // TestAppendTaskFields: the hand-written encoding is what json.Marshal
 // writes for the same fields.

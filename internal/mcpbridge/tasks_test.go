@@ -170,6 +170,41 @@ func TestTaskCompletes(t *testing.T) {
 	}
 }
 
+// TestTaskAfter: a call that reports nothing becomes a task once it has
+// run for TaskAfter; the next call, ending at once, is answered plainly:
+// the timer kept for calls does not fire early.
+func TestTaskAfter(t *testing.T) {
+	t.Parallel()
+	b := newTaskBackend()
+	plain := b.call
+	b.call = func(ctx context.Context, req *host.CallRequest) *host.CallResult {
+		if req.Tool == "quick" && string(req.Input) == `{"slow":true}` {
+			<-b.release // no status: only the time makes it a task
+			return &host.CallResult{Status: host.StatusCompleted, Text: "slow"}
+		}
+		return plain(ctx, req)
+	}
+	url := taskServer(t, b, nil)
+	start := time.Now()
+	res, e := post(t, url, "tools/call", "quick", map[string]any{"name": "quick", "arguments": map[string]any{"slow": true}}, withTasks)
+	if e != nil || res["resultType"] != "task" || res["status"] != "working" {
+		t.Fatalf("a quiet call past TaskAfter: got %v %v, want a working task", res, e)
+	}
+	if waited := time.Since(start); waited < TaskAfter {
+		t.Fatalf("the call became a task after %v, before TaskAfter (%v)", waited, TaskAfter)
+	}
+	close(b.release)
+	if res := pollUntilEnded(t, url, res["taskId"].(string)); res["status"] != "completed" {
+		t.Fatalf("got %v, want completed", res)
+	}
+	for range 20 {
+		res, e := post(t, url, "tools/call", "quick", map[string]any{"name": "quick", "arguments": map[string]any{}}, withTasks)
+		if e != nil || res["resultType"] != "complete" {
+			t.Fatalf("a call that ends at once: got %v %v, want its result", res, e)
+		}
+	}
+}
+
 func TestTaskCancelReachesTheHandler(t *testing.T) {
 	t.Parallel()
 	b := newTaskBackend()
