@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"strconv"
@@ -159,6 +160,38 @@ func TestPostActivityAllocs(t *testing.T) {
 		}
 	}); got > 0 {
 		t.Errorf("got %v allocations for 10 posts, want none", got)
+	}
+}
+
+// TestActivityTextsOutliveReads checks that the texts of a delivered
+// update, which point into their frame's payload, stay as they were while
+// the frame reader reads on: it never reuses a payload.
+func TestActivityTextsOutliveReads(t *testing.T) {
+	var lane bytes.Buffer
+	fw := &frameWriter{w: &lane, limit: 1 << 10, flusher: true}
+	for _, text := range []string{"step 1", "step 2"} { // alike in length, as a reused buffer would be
+		if err := fw.postActivity(1, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		if err := fw.send(1, kindCancel, nil); err != nil { // ends the frame
+			t.Fatal(err)
+		}
+	}
+	fr := newFrameReader(&lane, 1<<10)
+	var texts []string
+	for range 4 {
+		_, kind, payload, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind == kindActivity {
+			if err := eachActivity(payload, func(u sdk.ActivityUpdate) { texts = append(texts, u.Text) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if strings.Join(texts, ",") != "step 1,step 2" {
+		t.Errorf("got texts %q after reading on, want step 1, step 2", texts)
 	}
 }
 

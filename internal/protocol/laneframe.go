@@ -100,7 +100,9 @@ func newFrameReader(r io.Reader, limit int) *frameReader {
 	return &frameReader{r: bufio.NewReaderSize(r, laneReadBuffer), limit: limit}
 }
 
-// next reads the next frame. A payload over the limit is never allocated:
+// next reads the next frame. Its payload is the caller's to keep: nothing
+// writes it again (delivered activity texts point into it). A payload over
+// the limit is never allocated:
 // it is skipped, and next returns a *frameTooLargeError naming the frame.
 // io.EOF means the lane closed between frames; io.ErrUnexpectedEOF, within
 // one.
