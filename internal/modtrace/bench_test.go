@@ -33,7 +33,7 @@ func BenchmarkTracedLaneCall(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ctx := LaneIncoming(context.Background(), rec, "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "", "")
-		_, s := Start(ctx, "scope", "run_tool echo", KindServer)
+		_, s := StartReused(ctx, "scope", "run_tool echo", KindServer)
 		s.SetString("gen_ai.tool.name", "echo")
 		s.SetString("modkit.call.id", "call_1")
 		s.End(time.Time{})

@@ -9,7 +9,10 @@
 // interceptors ([ServerUnary], [ServerStream]) take it out into the
 // handler's context, with the [Recorder] that keeps the call's spans.
 // [Start] starts a span under it: the mod runtime's spans (run_tool,
-// run_hooks) are such spans.
+// run_hooks) are such spans. A handler's run_tool span comes from a pool
+// ([StartReused]) and goes back to it once the call lane's outcome has
+// carried its record: a traced call allocates the two contexts and the
+// encoded spans, not the span.
 //
 // # OpenTelemetry in a mod
 //

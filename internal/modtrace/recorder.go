@@ -22,6 +22,9 @@ type Recorder struct {
 	mu      sync.Mutex
 	done    []*pb.Span
 	dropped int
+	// reused are the spans of done that [StartReused] made: once encoded
+	// they go back to the pool.
+	reused []*Span
 }
 
 // NewRecorder returns an empty recorder.
@@ -34,6 +37,9 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 	defer r.mu.Unlock()
 	spans, dropped = r.done, r.dropped
 	r.done, r.dropped = nil, 0
+	// The caller keeps the spans' records: none goes back to the pool.
+	clear(r.reused)
+	r.reused = r.reused[:0]
 	return spans, dropped
 }
 
@@ -45,11 +51,14 @@ func (r *Recorder) encoded() []byte {
 	if !r.pending() {
 		return nil
 	}
-	spans, _ := r.Take()
+	r.mu.Lock()
+	spans, reused := r.done, r.reused
+	r.done, r.dropped, r.reused = nil, 0, nil
+	r.mu.Unlock()
 	if len(spans) == 0 {
 		return nil
 	}
-	defer r.giveBack(spans)
+	defer r.giveBack(spans, reused)
 	var small [4]int
 	sizes := small[:0]
 	n := 0
@@ -85,13 +94,22 @@ func protoEncoded(spans []*pb.Span) []byte {
 	return b
 }
 
-// giveBack keeps the array of spans, taken and encoded, for the next
+// giveBack keeps the arrays of spans, taken and encoded, for the next
 // spans: a mod that records a span per call appends without growing one.
-func (r *Recorder) giveBack(spans []*pb.Span) {
+// The reused spans among them go back to the pool.
+func (r *Recorder) giveBack(spans []*pb.Span, reused []*Span) {
 	clear(spans)
+	for i, s := range reused {
+		*s = Span{}
+		spanPool.Put(s)
+		reused[i] = nil
+	}
 	r.mu.Lock()
 	if r.done == nil {
 		r.done = spans[:0]
+	}
+	if r.reused == nil {
+		r.reused = reused[:0]
 	}
 	r.mu.Unlock()
 }
@@ -106,14 +124,18 @@ func (r *Recorder) pending() bool {
 	return len(r.done) > 0 || r.dropped > 0
 }
 
-func (r *Recorder) finish(s *pb.Span) {
+// finish keeps s's record, done, until the next Take.
+func (r *Recorder) finish(s *Span, done *pb.Span) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if len(r.done) >= MaxBuffered {
 		r.dropped++
 		return
 	}
-	r.done = append(r.done, s)
+	r.done = append(r.done, done)
+	if s.reuse {
+		r.reused = append(r.reused, s)
+	}
 }
 
 // Span kinds, as OpenTelemetry numbers them.
@@ -144,8 +166,12 @@ type Span struct {
 	attrs    [inlineAttrs]pb.SpanAttribute
 	values   [inlineAttrs]pb.SpanAttribute_StringValue
 	ptrs     [inlineAttrs]*pb.SpanAttribute
-	inline   int // attrs used
+	inline   int  // attrs used
+	reuse    bool // from the pool, and back to it once encoded (StartReused)
 }
+
+// spanPool holds the spans of [StartReused] whose records were encoded.
+var spanPool = sync.Pool{New: func() any { return new(Span) }}
 
 // inlineAttrs is how many string attributes a span keeps without an
 // allocation of their own: as many as the mod's handler span has.
@@ -162,10 +188,33 @@ func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.Spa
 	return ContextWith(ctx, s.sc, rec, false), s
 }
 
+// StartReused is Start for a span its holder drops at End: it comes from
+// a pool, and goes back to it once its record is encoded for the host
+// (the lane's outcome), for another span. Its holder must not use it
+// after End, nor end it twice; nothing else holds it (its context holds
+// a copy of its span context).
+func StartReused(ctx context.Context, scope, name string, kind int32) (context.Context, *Span) {
+	parent, rec, ok := FromContext(ctx)
+	if !ok || !parent.Sampled() {
+		return ctx, nil
+	}
+	s := spanPool.Get().(*Span)
+	s.start(rec, parent, scope, name, kind, time.Now(), nil)
+	s.reuse = true
+	return ContextWith(ctx, s.sc, rec, false), s
+}
+
 // StartAt starts a span under parent, recorded by rec, at start: Start's
 // work, for the bridge, which keeps the context itself.
 func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, start time.Time, attrs []*pb.SpanAttribute) *Span {
-	s := &Span{rec: rec, sc: parent, parentID: parent.SpanID}
+	s := new(Span)
+	s.start(rec, parent, scope, name, kind, start, attrs)
+	return s
+}
+
+// start starts s, a zero span, as StartAt says.
+func (s *Span) start(rec *Recorder, parent SpanContext, scope, name string, kind int32, start time.Time, attrs []*pb.SpanAttribute) {
+	s.rec, s.sc, s.parentID = rec, parent, parent.SpanID
 	binary.LittleEndian.PutUint64(s.sc.SpanID[:], rand.Uint64()|1)
 	r := &s.record
 	r.TraceId, r.SpanId, r.ParentSpanId = s.sc.TraceID[:], s.sc.SpanID[:], s.parentID[:]
@@ -175,7 +224,6 @@ func StartAt(rec *Recorder, parent SpanContext, scope, name string, kind int32, 
 		r.Attributes = s.ptrs[:0]
 	}
 	s.pb = r
-	return s
 }
 
 // Context returns the span's context.
@@ -203,7 +251,8 @@ func (s *Span) End(at time.Time) {
 		return
 	}
 	done.EndUnixNano = uint64(at.UnixNano())
-	s.rec.finish(done)
+	// The last use of s: a reused span may go back to the pool at once.
+	s.rec.finish(s, done)
 }
 
 // Edit runs f on the span's record unless it has ended.

@@ -58,7 +58,7 @@ func TestEncodedFallsBack(t *testing.T) {
 		}
 		want := protoEncoded([]*pb.Span{s})
 		rec := NewRecorder()
-		rec.finish(s)
+		rec.finish(&Span{}, s)
 		if got := rec.encoded(); !bytes.Equal(got, want) {
 			t.Errorf("%s: encoded %x, want protobuf's %x", name, got, want)
 		}

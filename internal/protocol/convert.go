@@ -7,31 +7,40 @@ import (
 
 // ActivityToProto converts an activity update for the wire.
 func ActivityToProto(u sdk.ActivityUpdate) *pb.Activity {
-	var k pb.ActivityKind
-	switch u.Kind {
+	return &pb.Activity{Kind: kindToProto(u.Kind), Text: u.Text}
+}
+
+// kindToProto converts an activity kind for the wire; an unknown kind is
+// unspecified.
+func kindToProto(k sdk.ActivityKind) pb.ActivityKind {
+	switch k {
 	case sdk.ActivityTitle:
-		k = pb.ActivityKind_ACTIVITY_KIND_TITLE
+		return pb.ActivityKind_ACTIVITY_KIND_TITLE
 	case sdk.ActivityStatus:
-		k = pb.ActivityKind_ACTIVITY_KIND_STATUS
+		return pb.ActivityKind_ACTIVITY_KIND_STATUS
 	case sdk.ActivityLog:
-		k = pb.ActivityKind_ACTIVITY_KIND_LOG
+		return pb.ActivityKind_ACTIVITY_KIND_LOG
 	}
-	return &pb.Activity{Kind: k, Text: u.Text}
+	return pb.ActivityKind_ACTIVITY_KIND_UNSPECIFIED
 }
 
 // ActivityFromProto converts a wire activity update; an unknown kind gives
 // an update that ActivityState ignores.
 func ActivityFromProto(a *pb.Activity) sdk.ActivityUpdate {
-	var k sdk.ActivityKind
-	switch a.GetKind() {
+	return sdk.ActivityUpdate{Kind: kindFromProto(a.GetKind()), Text: a.GetText()}
+}
+
+// kindFromProto converts a wire activity kind; an unknown kind is empty.
+func kindFromProto(k pb.ActivityKind) sdk.ActivityKind {
+	switch k {
 	case pb.ActivityKind_ACTIVITY_KIND_TITLE:
-		k = sdk.ActivityTitle
+		return sdk.ActivityTitle
 	case pb.ActivityKind_ACTIVITY_KIND_STATUS:
-		k = sdk.ActivityStatus
+		return sdk.ActivityStatus
 	case pb.ActivityKind_ACTIVITY_KIND_LOG:
-		k = sdk.ActivityLog
+		return sdk.ActivityLog
 	}
-	return sdk.ActivityUpdate{Kind: k, Text: a.GetText()}
+	return ""
 }
 
 // SessionToProto converts a session for the wire.

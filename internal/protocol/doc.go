@@ -88,7 +88,9 @@
 // few milliseconds, not a goroutine and a thread woken per call. The host
 // wakes a caller once for the frames of one read, not once per frame. Activity payloads are encoded
 // and decoded by hand, byte for byte as package proto would, without its
-// reflection; a batch reaches OnActivity at the cost of one allocation.
+// reflection: a posted update is encoded straight into the writer's
+// pending bytes, and a batch reaches OnActivity without an allocation, its
+// texts pointing into the frame's payload.
 //
 // What a call costs is mostly waking threads, so the lane avoids wakeups:
 // the mod runs a call on a handler goroutine that finished one before

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"unicode/utf8"
+	"unsafe"
 
 	"google.golang.org/protobuf/encoding/protowire"
 
@@ -31,25 +32,43 @@ func appendActivityBatch(buf []byte, u sdk.ActivityUpdate) ([]byte, error) {
 	if !utf8.ValidString(u.Text) {
 		return buf, errActivityUTF8
 	}
-	kind := uint64(ActivityToProto(sdk.ActivityUpdate{Kind: u.Kind}).GetKind())
+	kind := kindToProto(u.Kind)
+	return appendActivityUpdate(buf, kind, u.Text, activitySize(kind, u.Text)), nil
+}
+
+// activitySize is the size of a pb.Activity of kind carrying text.
+func activitySize(kind pb.ActivityKind, text string) int {
 	n := 0
 	if kind != 0 {
-		n += protowire.SizeTag(activityKind) + protowire.SizeVarint(kind)
+		n += protowire.SizeTag(activityKind) + protowire.SizeVarint(uint64(kind))
 	}
-	if u.Text != "" {
-		n += protowire.SizeTag(activityText) + protowire.SizeBytes(len(u.Text))
+	if text != "" {
+		n += protowire.SizeTag(activityText) + protowire.SizeBytes(len(text))
 	}
+	return n
+}
+
+// updateSize is the size of one update of a pb.ActivityBatch whose
+// pb.Activity is size bytes: what appendActivityUpdate appends.
+func updateSize(size int) int {
+	return protowire.SizeTag(batchUpdates) + protowire.SizeBytes(size)
+}
+
+// appendActivityUpdate appends one update of a pb.ActivityBatch, the
+// pb.Activity of kind carrying text, whose size is size (activitySize).
+// Appended after a batch's encoding, it makes the batch one update longer.
+func appendActivityUpdate(buf []byte, kind pb.ActivityKind, text string, size int) []byte {
 	buf = protowire.AppendTag(buf, batchUpdates, protowire.BytesType)
-	buf = protowire.AppendVarint(buf, uint64(n))
+	buf = protowire.AppendVarint(buf, uint64(size))
 	if kind != 0 {
 		buf = protowire.AppendTag(buf, activityKind, protowire.VarintType)
-		buf = protowire.AppendVarint(buf, kind)
+		buf = protowire.AppendVarint(buf, uint64(kind))
 	}
-	if u.Text != "" {
+	if text != "" {
 		buf = protowire.AppendTag(buf, activityText, protowire.BytesType)
-		buf = protowire.AppendString(buf, u.Text)
+		buf = protowire.AppendString(buf, text)
 	}
-	return buf, nil
+	return buf
 }
 
 // decodeActivityBatch appends to into the updates of the pb.ActivityBatch
@@ -62,10 +81,11 @@ func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpd
 
 // eachActivity calls fn with each update of the pb.ActivityBatch encoded
 // in b, in order, until one does not decode; a nil fn only checks that
-// every update decodes. The texts share one copy of b: a batch costs one
-// allocation.
+// every update decodes. The texts point into b, which nothing may write
+// again (a frame's payload, which the frame reader never reuses): a batch
+// costs no allocation.
 func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
-	var whole string // b as a string, made on the first text
+	whole := unsafe.String(unsafe.SliceData(b), len(b))
 	for at := 0; at < len(b); {
 		num, typ, n := consumeTag(b[at:])
 		if n < 0 {
@@ -92,11 +112,8 @@ func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
 		if fn == nil {
 			continue
 		}
-		u := ActivityFromProto(&pb.Activity{Kind: kind})
+		u := sdk.ActivityUpdate{Kind: kindFromProto(kind)}
 		if to > from {
-			if whole == "" {
-				whole = string(b)
-			}
 			u.Text = whole[start+from : start+to]
 		}
 		fn(u)

@@ -1,8 +1,11 @@
 package protocol
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"strconv"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -80,8 +83,8 @@ func FuzzActivityBatch(f *testing.F) {
 }
 
 // TestEachActivityAllocs checks that the updates of a batch reach their
-// callback at the cost of one allocation, whatever the batch's length: one
-// copy of the texts.
+// callback without an allocation, whatever the batch's length: the texts
+// point into the frame's payload.
 func TestEachActivityAllocs(t *testing.T) {
 	var b []byte
 	for i := range 10 {
@@ -99,11 +102,96 @@ func TestEachActivityAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector adds allocations")
 	}
-	if got := testing.AllocsPerRun(100, func() { eachActivity(b, see) }); got > 1 {
-		t.Errorf("got %v allocations per batch of 10, want 1 at most", got)
+	if got := testing.AllocsPerRun(100, func() { eachActivity(b, see) }); got > 0 {
+		t.Errorf("got %v allocations per batch of 10, want none", got)
 	}
 	if got := testing.AllocsPerRun(100, func() { eachActivity(b, nil) }); got > 0 {
 		t.Errorf("checking a batch: got %v allocations, want none", got)
+	}
+}
+
+// TestPostActivityEncoding checks that updates posted one by one wait as
+// the frames appendFrame makes of their batches, byte for byte: one frame
+// for a call's updates in a row, a new one after another call's; that text
+// which is not UTF-8, and an update over the limit, are refused with
+// nothing queued.
+func TestPostActivityEncoding(t *testing.T) {
+	fw := &frameWriter{w: io.Discard, limit: 1 << 10, flusher: true}
+	a := sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: "Searching"}
+	b := sdk.ActivityUpdate{Kind: sdk.ActivityLog}   // no text
+	c := sdk.ActivityUpdate{Kind: "mood", Text: "é"} // an unknown kind
+	d := sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "2 of 3"}
+	for _, p := range []struct {
+		id uint64
+		u  sdk.ActivityUpdate
+	}{{1, a}, {1, b}, {2, c}, {1, d}} {
+		if err := fw.postActivity(p.id, p.u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := string(activityFrame(t, 1, a, b)) + string(activityFrame(t, 2, c)) + string(activityFrame(t, 1, d))
+	if string(fw.pending) != want {
+		t.Errorf("got pending %x\nwant %x", fw.pending, want)
+	}
+	if err := fw.postActivity(1, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "\xff"}); !errors.Is(err, errActivityUTF8) {
+		t.Errorf("text not UTF-8: got %v, want %v", err, errActivityUTF8)
+	}
+	var big *payloadTooLargeError
+	if err := fw.postActivity(1, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: strings.Repeat("x", 1<<10)}); !errors.As(err, &big) {
+		t.Errorf("an update over the limit: got %v, want a payloadTooLargeError", err)
+	}
+	if string(fw.pending) != want {
+		t.Error("a refused update changed the pending bytes")
+	}
+}
+
+// TestPostActivityAllocs checks that posting an update allocates nothing
+// once the pending bytes have room: it is encoded straight into them.
+func TestPostActivityAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	fw := &frameWriter{w: io.Discard, limit: 1 << 10, flusher: true, pending: make([]byte, 0, 4096)}
+	d := sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "2 of 3"}
+	if got := testing.AllocsPerRun(100, func() {
+		fw.pending, fw.lastAct = fw.pending[:0], 0
+		for range 10 {
+			_ = fw.postActivity(1, d)
+		}
+	}); got > 0 {
+		t.Errorf("got %v allocations for 10 posts, want none", got)
+	}
+}
+
+// TestActivityTextsOutliveReads checks that the texts of a delivered
+// update, which point into their frame's payload, stay as they were while
+// the frame reader reads on: it never reuses a payload.
+func TestActivityTextsOutliveReads(t *testing.T) {
+	var lane bytes.Buffer
+	fw := &frameWriter{w: &lane, limit: 1 << 10, flusher: true}
+	for _, text := range []string{"step 1", "step 2"} { // alike in length, as a reused buffer would be
+		if err := fw.postActivity(1, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: text}); err != nil {
+			t.Fatal(err)
+		}
+		if err := fw.send(1, kindCancel, nil); err != nil { // ends the frame
+			t.Fatal(err)
+		}
+	}
+	fr := newFrameReader(&lane, 1<<10)
+	var texts []string
+	for range 4 {
+		_, kind, payload, err := fr.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if kind == kindActivity {
+			if err := eachActivity(payload, func(u sdk.ActivityUpdate) { texts = append(texts, u.Text) }); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if strings.Join(texts, ",") != "step 1,step 2" {
+		t.Errorf("got texts %q after reading on, want step 1, step 2", texts)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
@@ -103,7 +104,9 @@ func newFrameReader(r io.Reader, limit int) *frameReader {
 	return &frameReader{r: bufio.NewReaderSize(r, laneReadBuffer), limit: limit}
 }
 
-// next reads the next frame. A payload over the limit is never allocated:
+// next reads the next frame. Its payload is the caller's to keep: nothing
+// writes it again (delivered activity texts point into it). A payload over
+// the limit is never allocated:
 // it is skipped, and next returns a *frameTooLargeError naming the frame.
 // io.EOF means the lane closed between frames; io.ErrUnexpectedEOF, within
 // one.
@@ -217,17 +220,6 @@ func appendFrame(buf []byte, id uint64, kind frameKind, m proto.Message, limit i
 	return endFrame(buf, start, id, kind, limit)
 }
 
-// appendActivityFrame appends to buf the activity frame for call id
-// carrying u, as appendFrame does a pb.ActivityBatch holding u alone.
-func appendActivityFrame(buf []byte, id uint64, u sdk.ActivityUpdate, limit int) ([]byte, error) {
-	start := len(buf)
-	buf, err := appendActivityBatch(append(buf, make([]byte, frameHeaderLen)...), u)
-	if err != nil {
-		return buf[:start], err
-	}
-	return endFrame(buf, start, id, kindActivity, limit)
-}
-
 // endFrame writes the header of the frame at buf[start:], whose payload
 // follows the header, refusing a payload over limit bytes.
 func endFrame(buf []byte, start int, id uint64, kind frameKind, limit int) ([]byte, error) {
@@ -257,7 +249,7 @@ type frameWriter struct {
 	posts    int    // postActivity calls since the flusher last looked
 	pending  []byte // frames waiting for a write
 	spare    []byte
-	lastAct  int   // 1 + where pending's last frame starts when it is an activity frame, else 0
+	lastAct  int   // 1 + where pending's last frame starts when postActivity wrote it, else 0
 	err      error // the write that failed, for every later send
 }
 
@@ -321,19 +313,37 @@ const (
 // a wake per sleep, not a goroutine and a thread woken per call. It sleeps
 // flushDelay after it found updates to write, and twice as long, up to
 // maxFlushDelay, after it found none: the outcomes carried them.
+//
+// The update is encoded straight into the pending bytes, as one more
+// update of the call's activity frame waiting there, or as a new frame.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
-	b := getFrame()
-	defer putFrame(b)
-	var err error
-	if *b, err = appendActivityFrame((*b)[:0], id, u, fw.limit); err != nil {
-		return err
+	if !utf8.ValidString(u.Text) {
+		return errActivityUTF8
+	}
+	kind := kindToProto(u.Kind)
+	size := activitySize(kind, u.Text)
+	n := updateSize(size)
+	if n > fw.limit || n > math.MaxUint32 {
+		return &payloadTooLargeError{n: n, limit: fw.limit}
 	}
 	fw.mu.Lock()
 	defer fw.mu.Unlock()
 	if fw.err != nil {
 		return fw.err
 	}
-	fw.queue(*b)
+	at := fw.lastAct - 1
+	if at < 0 || binary.BigEndian.Uint64(fw.pending[at+4:]) != id ||
+		len(fw.pending)-at-frameHeaderLen+n > min(fw.limit, math.MaxUint32) {
+		// No frame of this call's activity waits last, or it is full: a
+		// frame of its own.
+		at = len(fw.pending)
+		fw.pending = append(fw.pending, make([]byte, frameHeaderLen)...)
+		binary.BigEndian.PutUint64(fw.pending[at+4:], id)
+		fw.pending[at+12] = byte(kindActivity)
+		fw.lastAct = at + 1
+	}
+	fw.pending = appendActivityUpdate(fw.pending, kind, u.Text, size)
+	binary.BigEndian.PutUint32(fw.pending[at:], uint32(len(fw.pending)-at-frameHeaderLen))
 	fw.posts++
 	if !fw.flusher {
 		fw.flusher = true
@@ -380,25 +390,10 @@ func (fw *frameWriter) flushPosted() (wrote, more bool) {
 	return false, true
 }
 
-// queue appends frame to the pending frames, merging an activity frame
-// into the pending activity frame of the same call before it. fw.mu is
-// held.
+// queue appends frame to the pending frames. fw.mu is held.
 func (fw *frameWriter) queue(frame []byte) {
-	if frameKind(frame[12]) != kindActivity {
-		fw.pending = append(fw.pending, frame...)
-		fw.lastAct = 0
-		return
-	}
-	if at := fw.lastAct - 1; at >= 0 && string(fw.pending[at+4:at+12]) == string(frame[4:12]) {
-		n := len(fw.pending) - at - frameHeaderLen + len(frame) - frameHeaderLen
-		if n <= fw.limit && n <= math.MaxUint32 {
-			fw.pending = append(fw.pending, frame[frameHeaderLen:]...)
-			binary.BigEndian.PutUint32(fw.pending[at:], uint32(n))
-			return
-		}
-	}
-	fw.lastAct = len(fw.pending) + 1
 	fw.pending = append(fw.pending, frame...)
+	fw.lastAct = 0
 }
 
 // drain writes the pending frames until none are left or a write fails

@@ -250,14 +250,28 @@ func (w *writeRecorder) Write(b []byte) (int, error) {
 func postedWriter(t *testing.T) (*writeRecorder, *frameWriter, []byte) {
 	t.Helper()
 	rec := &writeRecorder{}
-	fw := &frameWriter{w: rec, limit: 1 << 20}
-	act, err := appendActivityFrame(nil, 1, sdk.ActivityUpdate{Text: "step"}, fw.limit)
+	// As if the flusher ran already: the test plays its part.
+	fw := &frameWriter{w: rec, limit: 1 << 20, flusher: true}
+	u := sdk.ActivityUpdate{Text: "step"}
+	if err := fw.postActivity(1, u); err != nil {
+		t.Fatal(err)
+	}
+	return rec, fw, activityFrame(t, 1, u)
+}
+
+// activityFrame is the activity frame of call id carrying us, as
+// appendFrame would encode a pb.ActivityBatch holding them.
+func activityFrame(t *testing.T, id uint64, us ...sdk.ActivityUpdate) []byte {
+	t.Helper()
+	batch := &pb.ActivityBatch{}
+	for _, u := range us {
+		batch.Updates = append(batch.Updates, ActivityToProto(u))
+	}
+	b, err := appendFrame(nil, id, kindActivity, batch, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fw.queue(act)
-	fw.posts, fw.flusher = 1, true
-	return rec, fw, act
+	return b
 }
 
 // TestFrameWriterSendTakesPosted checks that an outcome sent while posted
