@@ -75,15 +75,18 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 	runCtx, stopRun := context.WithCancel(withCallsContext(ctx, calls))
 	defer stopRun()
 
+	drain, hangup := drainer(w), hangupCheck(w)
+	r, w, release := rawStdio(r, w)
+	defer release()
 	p := newPending()
-	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun(); p.abort() }, drain: drainer(w)}
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun(); p.abort() }, drain: drain}
 	in := &inputFilter{
 		br:     bufio.NewReaderSize(r, 64<<10),
 		r:      r,
 		p:      p,
 		out:    out,
 		max:    o.MaxLineBytes,
-		hangup: hangupCheck(w),
+		hangup: hangup,
 		ended:  o.inputEnded,
 	}
 	if s.direct != nil && !o.sdkOnly {
