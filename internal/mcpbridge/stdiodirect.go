@@ -79,7 +79,11 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	if ip == nil || !plainID(rawID) || !plainRequest(line) {
 		return false
 	}
-	p, ok := plainCallParams(params)
+	name, args, meta, ok := callMembers(params)
+	if !ok {
+		return false
+	}
+	p, ok := callParamsOf(name, args, meta)
 	if !ok {
 		return false
 	}
@@ -87,7 +91,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	// with, sessionless (2026-07-28), carries the plain _meta of that
 	// revision.
 	sessionless := p.Meta != nil
-	if sessionless && !plainMeta(params) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
+	if sessionless && !d.calls.plainMeta(meta) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
 		return false
 	}
 	answer := resultShape{inputRequired: ip.ProtocolVersion >= multiRoundTrip}
@@ -209,6 +213,11 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	if !ok {
 		return nil, false
 	}
+	return callParamsOf(name, args, meta)
+}
+
+// callParamsOf is plainCallParams of the members callMembers read.
+func callParamsOf(name, args, meta json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	p := &mcp.CallToolParamsRaw{}
 	if len(name) < 2 || name[0] != '"' {
 		return nil, false
@@ -230,10 +239,10 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	return p, true
 }
 
-// plainMeta is directMetaRawOK of the _meta of a tools/call's params,
-// read as written, without a map: each of its members once.
-func plainMeta(params json.RawMessage) bool {
-	_, _, meta, _ := callMembers(params)
+// plainMeta is metaOK of the _meta of a tools/call's params, read as
+// written, without a map: each of its members once. As metaOK, it decodes
+// the client's capabilities and name only the first time it sees them.
+func (calls *directCalls) plainMeta(meta json.RawMessage) bool {
 	r, ok := mcpwire.NewFields(meta)
 	if !ok {
 		return false
@@ -264,8 +273,13 @@ func plainMeta(params json.RawMessage) bool {
 		*member = v
 	}
 	return string(version) == `"`+multiRoundTrip+`"` &&
-		len(caps) > 0 && caps[0] == '{' && json.Unmarshal(caps, new(mcp.ClientCapabilities)) == nil &&
-		(info == nil || info[0] == '{' && json.Unmarshal(info, new(mcp.Implementation)) == nil)
+		len(caps) > 0 && caps[0] == '{' && calls.caps.check(caps, decodesAs[mcp.ClientCapabilities]) &&
+		(info == nil || info[0] == '{' && calls.infos.check(info, decodesAs[mcp.Implementation]))
+}
+
+// decodesAs reports whether b decodes into a T.
+func decodesAs[T any](b []byte) bool {
+	return json.Unmarshal(b, new(T)) == nil
 }
 
 // resultShape is what the SDK adds to a tools/call result over stdio.
