@@ -49,12 +49,24 @@ type stdioDirect struct {
 	running map[string]context.CancelFunc // by canonical id
 	wg      sync.WaitGroup
 	served  atomic.Int64 // calls taken, for tests
+
+	// A call's goroutine stays for the next call when it ends (at most
+	// maxIdleCallers of them wait): a new goroutine's stack would grow to
+	// what a call needs, every time. work hands a call to one that waits;
+	// stop ends them.
+	work chan func()
+	idle atomic.Int32
+	stop chan struct{}
 }
+
+// maxIdleCallers is how many goroutines of ended direct calls wait for the
+// next call.
+const maxIdleCallers = 4
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
 	info, _ := json.Marshal(calls.impl)
 	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
-		running: map[string]context.CancelFunc{}, known: make(chan struct{})}
+		running: map[string]context.CancelFunc{}, known: make(chan struct{}), work: make(chan func()), stop: make(chan struct{})}
 }
 
 // connected records the session Connect returned, nil if it failed.
@@ -108,7 +120,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	d.mu.Unlock()
 	rawID = bytes.Clone(rawID)
 	d.served.Add(1)
-	d.wg.Go(func() {
+	d.run(func() {
 		defer func() {
 			d.mu.Lock()
 			delete(d.running, id)
@@ -121,6 +133,33 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	return true
 }
 
+// run runs call on a goroutine that waits for one, or on a new one.
+func (d *stdioDirect) run(call func()) {
+	select {
+	case d.work <- call:
+	default:
+		d.wg.Go(func() { d.caller(call) })
+	}
+}
+
+// caller runs call, then the calls handed to it while it waits, until
+// enough others wait or the session ends.
+func (d *stdioDirect) caller(call func()) {
+	for {
+		call()
+		if d.idle.Add(1) > maxIdleCallers {
+			d.idle.Add(-1)
+			return
+		}
+		select {
+		case call = <-d.work:
+			d.idle.Add(-1)
+		case <-d.stop:
+			return
+		}
+	}
+}
+
 // cancel cancels the direct call id (canonical), if one runs.
 func (d *stdioDirect) cancel(id string) {
 	d.mu.Lock()
@@ -131,8 +170,11 @@ func (d *stdioDirect) cancel(id string) {
 	}
 }
 
-// wait waits until the direct calls have answered.
-func (d *stdioDirect) wait() { d.wg.Wait() }
+// wait waits until the direct calls have answered; no call comes after.
+func (d *stdioDirect) wait() {
+	close(d.stop)
+	d.wg.Wait()
+}
 
 // plainID reports whether a request id is an integer, or a string without
 // escapes, which the SDK writes back as it was written.
