@@ -59,7 +59,10 @@ const hangupPoll = 100 * time.Millisecond
 //     cancelled at once;
 //   - a request the client cancelled with notifications/cancelled gets no
 //     response, as the MCP cancellation utility asks; the handler's context
-//     is cancelled as usual.
+//     is cancelled as usual;
+//   - on Linux, r and w that are pipes or sockets (*os.File) are read and
+//     written through non-blocking duplicates, in the runtime's poller,
+//     and get their mode back when ServeStdio returns (stdio_raw_linux.go).
 //
 // Calls are cancelled through the handler's context.
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts *StdioOptions) error {
@@ -75,15 +78,18 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer, opts 
 	runCtx, stopRun := context.WithCancel(withCallsContext(ctx, calls))
 	defer stopRun()
 
+	drain, hangup := drainer(w), hangupCheck(w)
+	r, w, release := rawStdio(r, w)
+	defer release()
 	p := newPending()
-	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun(); p.abort() }, drain: drainer(w)}
+	out := &outputFilter{w: w, p: p, broken: func() { abortCalls(); stopRun(); p.abort() }, drain: drain}
 	in := &inputFilter{
 		br:     bufio.NewReaderSize(r, 64<<10),
 		r:      r,
 		p:      p,
 		out:    out,
 		max:    o.MaxLineBytes,
-		hangup: hangupCheck(w),
+		hangup: hangup,
 		ended:  o.inputEnded,
 	}
 	if s.direct != nil && !o.sdkOnly {

@@ -49,12 +49,24 @@ type stdioDirect struct {
 	running map[string]context.CancelFunc // by canonical id
 	wg      sync.WaitGroup
 	served  atomic.Int64 // calls taken, for tests
+
+	// A call's goroutine stays for the next call when it ends (at most
+	// maxIdleCallers of them wait): a new goroutine's stack would grow to
+	// what a call needs, every time. work hands a call to one that waits;
+	// stop ends them.
+	work chan func()
+	idle atomic.Int32
+	stop chan struct{}
 }
+
+// maxIdleCallers is how many goroutines of ended direct calls wait for the
+// next call.
+const maxIdleCallers = 4
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
 	info, _ := json.Marshal(calls.impl)
 	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
-		running: map[string]context.CancelFunc{}, known: make(chan struct{})}
+		running: map[string]context.CancelFunc{}, known: make(chan struct{}), work: make(chan func()), stop: make(chan struct{})}
 }
 
 // connected records the session Connect returned, nil if it failed.
@@ -79,7 +91,11 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	if ip == nil || !plainID(rawID) || !plainRequest(line) {
 		return false
 	}
-	p, ok := plainCallParams(params)
+	name, args, meta, ok := callMembers(params)
+	if !ok {
+		return false
+	}
+	p, ok := callParamsOf(name, args, meta)
 	if !ok {
 		return false
 	}
@@ -87,7 +103,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	// with, sessionless (2026-07-28), carries the plain _meta of that
 	// revision.
 	sessionless := p.Meta != nil
-	if sessionless && !plainMeta(params) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
+	if sessionless && !d.calls.plainMeta(meta) || !sessionless && ip.ProtocolVersion >= multiRoundTrip {
 		return false
 	}
 	answer := resultShape{inputRequired: ip.ProtocolVersion >= multiRoundTrip}
@@ -104,7 +120,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	d.mu.Unlock()
 	rawID = bytes.Clone(rawID)
 	d.served.Add(1)
-	d.wg.Go(func() {
+	d.run(func() {
 		defer func() {
 			d.mu.Lock()
 			delete(d.running, id)
@@ -117,6 +133,33 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	return true
 }
 
+// run runs call on a goroutine that waits for one, or on a new one.
+func (d *stdioDirect) run(call func()) {
+	select {
+	case d.work <- call:
+	default:
+		d.wg.Go(func() { d.caller(call) })
+	}
+}
+
+// caller runs call, then the calls handed to it while it waits, until
+// enough others wait or the session ends.
+func (d *stdioDirect) caller(call func()) {
+	for {
+		call()
+		if d.idle.Add(1) > maxIdleCallers {
+			d.idle.Add(-1)
+			return
+		}
+		select {
+		case call = <-d.work:
+			d.idle.Add(-1)
+		case <-d.stop:
+			return
+		}
+	}
+}
+
 // cancel cancels the direct call id (canonical), if one runs.
 func (d *stdioDirect) cancel(id string) {
 	d.mu.Lock()
@@ -127,8 +170,11 @@ func (d *stdioDirect) cancel(id string) {
 	}
 }
 
-// wait waits until the direct calls have answered.
-func (d *stdioDirect) wait() { d.wg.Wait() }
+// wait waits until the direct calls have answered; no call comes after.
+func (d *stdioDirect) wait() {
+	close(d.stop)
+	d.wg.Wait()
+}
 
 // plainID reports whether a request id is an integer, or a string without
 // escapes, which the SDK writes back as it was written.
@@ -209,6 +255,11 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	if !ok {
 		return nil, false
 	}
+	return callParamsOf(name, args, meta)
+}
+
+// callParamsOf is plainCallParams of the members callMembers read.
+func callParamsOf(name, args, meta json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	p := &mcp.CallToolParamsRaw{}
 	if len(name) < 2 || name[0] != '"' {
 		return nil, false
@@ -230,10 +281,10 @@ func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
 	return p, true
 }
 
-// plainMeta is directMetaRawOK of the _meta of a tools/call's params,
-// read as written, without a map: each of its members once.
-func plainMeta(params json.RawMessage) bool {
-	_, _, meta, _ := callMembers(params)
+// plainMeta is metaOK of the _meta of a tools/call's params, read as
+// written, without a map: each of its members once. As metaOK, it decodes
+// the client's capabilities and name only the first time it sees them.
+func (calls *directCalls) plainMeta(meta json.RawMessage) bool {
 	r, ok := mcpwire.NewFields(meta)
 	if !ok {
 		return false
@@ -264,8 +315,13 @@ func plainMeta(params json.RawMessage) bool {
 		*member = v
 	}
 	return string(version) == `"`+multiRoundTrip+`"` &&
-		len(caps) > 0 && caps[0] == '{' && json.Unmarshal(caps, new(mcp.ClientCapabilities)) == nil &&
-		(info == nil || info[0] == '{' && json.Unmarshal(info, new(mcp.Implementation)) == nil)
+		len(caps) > 0 && caps[0] == '{' && calls.caps.check(caps, decodesAs[mcp.ClientCapabilities]) &&
+		(info == nil || info[0] == '{' && calls.infos.check(info, decodesAs[mcp.Implementation]))
+}
+
+// decodesAs reports whether b decodes into a T.
+func decodesAs[T any](b []byte) bool {
+	return json.Unmarshal(b, new(T)) == nil
 }
 
 // resultShape is what the SDK adds to a tools/call result over stdio.
