@@ -19,8 +19,10 @@ import (
 )
 
 // config returns the build configuration of the mod (see
-// modbuild.Configure).
-func (m *mod) config() (*modbuild.Config, error) { return modbuild.Configure(m.dir, m.man.GoPackage) }
+// modbuild.ConfigureIn): the host's cache keeps go env's answer.
+func (m *mod) config() (*modbuild.Config, error) {
+	return modbuild.ConfigureIn(m.h.opts.CacheDir, m.dir, m.man.GoPackage)
+}
 
 // built is a mod binary in the cache.
 type built struct {
