@@ -22,7 +22,8 @@ import (
 // answer, in env/<hash of the module directory>.json, with a print of
 // everything the answer depends on besides the go command's own code:
 //
-//   - the directory and the whole process environment;
+//   - the directory and the environment variables go env may read
+//     (goEnvReads);
 //   - the go command PATH finds, by path, resolved path and file identity
 //     (device, inode, size, modification and change times): an upgrade
 //     replaces or rewrites it;
@@ -56,7 +57,12 @@ type envEntry struct {
 func envPrint(dir string) (print string, goroots []string, ok bool) {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00", envPrintVersion, dir)
-	environ := os.Environ()
+	var environ []string
+	for _, kv := range os.Environ() {
+		if name, _, _ := strings.Cut(kv, "="); goEnvReads(name) {
+			environ = append(environ, kv)
+		}
+	}
 	slices.Sort(environ)
 	for _, kv := range environ {
 		fmt.Fprintf(h, "env %s\x00", kv)
@@ -103,6 +109,18 @@ func envPrint(dir string) (print string, goroots []string, ok bool) {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), goroots, true
+}
+
+// goEnvReads reports whether the go command's answer for buildVars may
+// depend on the environment variable name: its own settings (GO…, CGO_…),
+// the C compiler that decides CGO_ENABLED's default, PATH, and the
+// directories that place the go env -w file and the module cache.
+func goEnvReads(name string) bool {
+	switch name {
+	case "PATH", "HOME", "XDG_CONFIG_HOME", "CC", "CXX":
+		return true
+	}
+	return strings.HasPrefix(name, "GO") || strings.HasPrefix(name, "CGO_")
 }
 
 // writeIdentity writes what names the file at path as it is now

@@ -73,6 +73,8 @@ func TestGoEnvCacheFollowsWhatGoEnvReads(t *testing.T) {
 	t.Setenv("GOAMD64", "v2")
 	step(t, "environment changed", true)
 	step(t, "in that environment", false)
+	t.Setenv("MODKIT_TEST_UNRELATED", "1")
+	step(t, "a variable go env does not read set", false)
 
 	bin := filepath.Join(tmp, "bin")
 	if err := os.Mkdir(bin, 0o755); err != nil {
