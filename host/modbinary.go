@@ -179,7 +179,7 @@ func (m *mod) lookAhead() *ahead {
 func (m *mod) readAhead(path string, r *modbuild.Record) *ahead {
 	a := &ahead{path: path, r: r, fileSum: sumAhead(filepath.Join(m.h.opts.CacheDir, "bin"), r)}
 	digest := make(chan string, 1)
-	go func() { digest <- modbuild.Digest(r.Inputs) }()
+	go func() { digest <- modbuild.DigestIn(m.h.opts.CacheDir, path, r.Inputs) }()
 	a.digest = sync.OnceValue(func() string { return <-digest })
 	return a
 }
@@ -215,7 +215,7 @@ func (m *mod) cached(c *modbuild.Cache, recPath string, ahead *ahead) (*built, e
 		// The binary's checksum, which its start needs, reads the file
 		// while the inputs are hashed.
 		fileSum = sumAhead(c.Bin, r)
-		digest = func() string { return modbuild.Digest(r.Inputs) }
+		digest = func() string { return modbuild.DigestIn(m.h.opts.CacheDir, recPath, r.Inputs) }
 	}
 	if digest() != r.Digest {
 		return nil, nil
