@@ -24,6 +24,19 @@ func (m *mod) config() (*modbuild.Config, error) {
 	return modbuild.ConfigureIn(m.h.opts.CacheDir, m.dir, m.man.GoPackage)
 }
 
+// stampRoot is the cache that keeps the sources' hashes across processes
+// (freshness.CheckIn): the host's, unless it is a prebuilt cache, which
+// the host never writes.
+func (h *Host) stampRoot() string {
+	if h.prebuilt == nil {
+		return h.opts.CacheDir
+	}
+	if idx, err := h.prebuilt(); idx != nil || err != nil {
+		return ""
+	}
+	return h.opts.CacheDir
+}
+
 // built is a mod binary in the cache.
 type built struct {
 	// path is the binary; record, the record naming it.
