@@ -74,6 +74,26 @@ func TestLookAhead(t *testing.T) {
 		t.Errorf("the checksum after the record changed: got %x, %v; want %s", got, err, r.Sum)
 	}
 
+	// A call begins the same look-ahead for its start, which takes it
+	// once; one the start did not take is dropped when the call ends.
+	m.lookEarly()
+	m.lookEarly() // a second call while one is begun begins none
+	looked := m.takeEarly()
+	if looked == nil {
+		t.Fatal("takeEarly after lookEarly: got nil")
+	}
+	if a := <-looked; a == nil || a.path != own {
+		t.Errorf("the look-ahead a call began: got %+v, want the record %s", a, own)
+	}
+	if m.takeEarly() != nil {
+		t.Error("a look-ahead was taken twice")
+	}
+	m.lookEarly()
+	m.dropEarly()
+	if m.takeEarly() != nil {
+		t.Error("a dropped look-ahead was taken")
+	}
+
 	// A mod with no record of its directory begins nothing.
 	m.dir = t.TempDir()
 	if a := m.lookAhead(); a != nil {

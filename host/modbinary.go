@@ -82,9 +82,13 @@ func (m *mod) binary() (*built, error) {
 // keeps a trim from removing it; a build is followed by the cache's daily
 // trim.
 func (m *mod) buildBinary() (*built, error) {
-	// The go command starts at once; the records are read beside it.
-	looked := make(chan *ahead, 1)
-	go func() { looked <- m.lookAhead() }()
+	// The records are read beside the configuration, or were since the
+	// call began (lookEarly).
+	looked := m.takeEarly()
+	if looked == nil {
+		looked = make(chan *ahead, 1)
+		go func() { looked <- m.lookAhead() }()
+	}
 	cfg, err := m.config()
 	if err != nil {
 		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))

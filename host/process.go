@@ -55,6 +55,8 @@ type mod struct {
 	// inProcess, when set, runs the mod in the host's process (see
 	// startInProcess).
 	inProcess *sdk.Generated
+	// early is the look-ahead a call began for the start (lookEarly).
+	early early
 }
 
 // proc is one running mod process. A crashed proc is replaced, never
