@@ -11,11 +11,11 @@ import (
 )
 
 // Load reads into v the answer kept under name in dir (a directory of the
-// host's cache); false when there is none, or dir or the file is not
-// private (Private).
+// host's cache); false when there is none, or the cache, dir or the file is
+// not private (Private).
 func Load(dir, name string, v any) bool {
 	path := filepath.Join(dir, fileName(name))
-	for _, p := range []string{dir, path} {
+	for _, p := range []string{filepath.Dir(dir), dir, path} {
 		if fi, err := os.Lstat(p); err != nil || !Private(fi) {
 			return false
 		}
@@ -24,9 +24,13 @@ func Load(dir, name string, v any) bool {
 	return err == nil && json.Unmarshal(data, v) == nil
 }
 
-// Store keeps v under name in dir, creating dir when its parent exists;
-// errors are ignored: the answer is computed again next time.
+// Store keeps v under name in dir, creating dir when its parent, the
+// cache, exists and is private; errors are ignored: the answer is computed
+// again next time.
 func Store(dir, name string, v any) {
+	if fi, err := os.Lstat(filepath.Dir(dir)); err != nil || !Private(fi) {
+		return
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return
 	}

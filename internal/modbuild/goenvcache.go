@@ -208,7 +208,7 @@ func envPath(root, dir string) string {
 // its print is print; nil otherwise.
 func storedEnv(root, dir, print string, goroots []string) map[string]string {
 	path := envPath(root, dir)
-	if CheckPrivate(filepath.Dir(path), true) != nil || CheckPrivate(path, false) != nil {
+	if CheckPrivate(root, true) != nil || CheckPrivate(filepath.Dir(path), true) != nil || CheckPrivate(path, false) != nil {
 		return nil
 	}
 	data, err := os.ReadFile(path)
@@ -227,6 +227,9 @@ func storedEnv(root, dir, print string, goroots []string) map[string]string {
 // the next start runs go env again.
 func storeEnv(root, dir, print string, vars map[string]string) {
 	envDir := filepath.Join(root, "env")
+	if CheckPrivate(root, true) != nil {
+		return
+	}
 	if err := os.Mkdir(envDir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return
 	}

@@ -139,6 +139,31 @@ func TestGoEnvCacheRefusesWhatItCannotTrust(t *testing.T) {
 	}
 }
 
+// A cache others may write is neither read nor written.
+func TestGoEnvCacheSkipsAnOpenCache(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "cache")
+	if err := os.Mkdir(root, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(root, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "mod")
+	write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n")
+	runs := 0
+	for range 2 {
+		if _, err := cachedGoEnv(root, dir, func() (map[string]string, error) { runs++; return runGoEnv(dir) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if runs != 2 {
+		t.Errorf("go env ran %d times for two asks, want 2", runs)
+	}
+	if _, err := os.Stat(filepath.Join(root, "env")); err == nil {
+		t.Error("the host wrote into a cache others may write")
+	}
+}
+
 // A go command whose GOROOT is not where the print looks (a wrapper
 // script on PATH running another one) is asked every time.
 func TestGoEnvCacheNeedsTheGOROOT(t *testing.T) {

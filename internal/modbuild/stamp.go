@@ -105,7 +105,8 @@ func writeStat(h hash.Hash, path string, now time.Time) (settled, ok bool) {
 var settle = 2 * time.Second
 
 func readStamp(path string) *stamp {
-	if CheckPrivate(filepath.Dir(path), true) != nil || CheckPrivate(path, false) != nil {
+	dir := filepath.Dir(path)
+	if CheckPrivate(filepath.Dir(dir), true) != nil || CheckPrivate(dir, true) != nil || CheckPrivate(path, false) != nil {
 		return nil
 	}
 	data, err := os.ReadFile(path)
@@ -123,6 +124,9 @@ func readStamp(path string) *stamp {
 // the next start digests the files again.
 func writeStamp(path string, s *stamp) {
 	dir := filepath.Dir(path)
+	if CheckPrivate(filepath.Dir(dir), true) != nil {
+		return
+	}
 	if err := os.Mkdir(dir, 0o700); err != nil && !os.IsExist(err) {
 		return
 	}
