@@ -95,7 +95,7 @@ func TestLookAhead(t *testing.T) {
 	}
 
 	// A mod with no record of its directory begins nothing.
-	m.dir = t.TempDir()
+	m = &mod{h: m.h, dir: t.TempDir(), man: m.man}
 	if a := m.lookAhead(); a != nil {
 		t.Errorf("lookAhead of a directory no record names: got %+v, want nil", a)
 	}
