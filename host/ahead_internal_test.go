@@ -74,8 +74,28 @@ func TestLookAhead(t *testing.T) {
 		t.Errorf("the checksum after the record changed: got %x, %v; want %s", got, err, r.Sum)
 	}
 
+	// A call begins the same look-ahead for its start, which takes it
+	// once; one the start did not take is dropped when the call ends.
+	m.lookEarly()
+	m.lookEarly() // a second call while one is begun begins none
+	looked := m.takeEarly()
+	if looked == nil {
+		t.Fatal("takeEarly after lookEarly: got nil")
+	}
+	if a := <-looked; a == nil || a.path != own {
+		t.Errorf("the look-ahead a call began: got %+v, want the record %s", a, own)
+	}
+	if m.takeEarly() != nil {
+		t.Error("a look-ahead was taken twice")
+	}
+	m.lookEarly()
+	m.dropEarly()
+	if m.takeEarly() != nil {
+		t.Error("a dropped look-ahead was taken")
+	}
+
 	// A mod with no record of its directory begins nothing.
-	m.dir = t.TempDir()
+	m = &mod{h: m.h, dir: t.TempDir(), man: m.man}
 	if a := m.lookAhead(); a != nil {
 		t.Errorf("lookAhead of a directory no record names: got %+v, want nil", a)
 	}

@@ -101,11 +101,14 @@ func showKeymod(dir, cache string) keymodShown {
 // TestEveryInputIsCovered, without building; this test builds once per
 // kind of change the host acts on: a source the digest covers, and the
 // configuration the key covers. Each host runs in a process of its own,
-// the test binary again, with the environment the step gives it.
+// the test binary again, with the environment the step gives it. A new
+// process may take go env's answer from the cache (modbuild's
+// TestGoEnvCacheFollowsWhatGoEnvReads checks that answer against go env);
+// a go env -w setting written between two hosts still reaches the build.
 func TestChangedInputsRebuild(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds a mod three times")
+		t.Skip("builds a mod four times")
 	}
 	dir := writeKeymod(t)
 	root := filepath.Dir(filepath.Dir(dir))
@@ -113,10 +116,20 @@ func TestChangedInputsRebuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The hosts' go env -w file: a copy of this one, which a step changes.
+	out, err := exec.Command("go", "env", "GOENV").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goenv := filepath.Join(t.TempDir(), "env")
+	settings, _ := os.ReadFile(strings.TrimSpace(string(out)))
+	if err := os.WriteFile(goenv, settings, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	show := func(t *testing.T, env ...string) (string, int) {
 		t.Helper()
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(append(os.Environ(), showKeymodEnv+"="+string(spec)), env...)
+		cmd.Env = append(append(os.Environ(), showKeymodEnv+"="+string(spec), "GOENV="+goenv), env...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		out, err := cmd.Output()
@@ -159,6 +172,15 @@ func TestChangedInputsRebuild(t *testing.T) {
 		want   string
 	}{
 		{"sibling package", edit("main/sib/sib.go", "sib-1", "sib-2"), "sib-2"},
+		{"go env -w CGO_ENABLED", func(t *testing.T) []string {
+			if os.Getenv("CGO_ENABLED") != "" {
+				t.Skip("$CGO_ENABLED overrides the go env -w file")
+			}
+			if err := os.WriteFile(goenv, append(settings, "\nCGO_ENABLED=0\n"...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return nil
+		}, " nocgo"},
 		{"GOFLAGS build tags", func(t *testing.T) []string { return []string{"GOFLAGS=" + os.Getenv("GOFLAGS") + " -tags=keymodtag"} }, " tag "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -164,6 +164,10 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	if h.isClosed() {
 		return nil, ErrClosed
 	}
+	if t.mod.current(ctx) == nil {
+		t.mod.lookEarly() // the start's look-ahead, while the call is checked
+		defer t.mod.dropEarly()
+	}
 	res := &CallResult{Tool: req.Tool, CallID: h.newCallID(), Label: req.Label}
 	input := inputOrEmpty(req.Input)
 	// What the host refuses before it asks the mod anything.

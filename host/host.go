@@ -434,7 +434,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	}
 	m := &mod{h: h, dir: abs, man: man, availability: availability{given: dir}, installed: h.installed[abs]}
 	m.ctx, m.cancel = context.WithCancel(h.ctx)
-	if err := freshness.Check(dir, man.ID, man.SourceHash); err != nil {
+	if err := freshness.CheckIn(h.stampRoot(), dir, man.ID, man.SourceHash); err != nil {
 		e := &ModError{Dir: dir, Mod: man.ID, Err: err, Reason: "its generated files are out of date"}
 		if errors.Is(err, freshness.ErrNoGoFiles) {
 			e.Reason = "it does not load"

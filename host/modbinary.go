@@ -19,8 +19,23 @@ import (
 )
 
 // config returns the build configuration of the mod (see
-// modbuild.Configure).
-func (m *mod) config() (*modbuild.Config, error) { return modbuild.Configure(m.dir, m.man.GoPackage) }
+// modbuild.ConfigureIn): the host's cache keeps go env's answer.
+func (m *mod) config() (*modbuild.Config, error) {
+	return modbuild.ConfigureIn(m.h.opts.CacheDir, m.dir, m.man.GoPackage)
+}
+
+// stampRoot is the cache that keeps the sources' hashes across processes
+// (freshness.CheckIn): the host's, unless it is a prebuilt cache, which
+// the host never writes.
+func (h *Host) stampRoot() string {
+	if h.prebuilt == nil {
+		return h.opts.CacheDir
+	}
+	if idx, err := h.prebuilt(); idx != nil || err != nil {
+		return ""
+	}
+	return h.opts.CacheDir
+}
 
 // built is a mod binary in the cache.
 type built struct {
@@ -67,9 +82,13 @@ func (m *mod) binary() (*built, error) {
 // keeps a trim from removing it; a build is followed by the cache's daily
 // trim.
 func (m *mod) buildBinary() (*built, error) {
-	// The go command starts at once; the records are read beside it.
-	looked := make(chan *ahead, 1)
-	go func() { looked <- m.lookAhead() }()
+	// The records are read beside the configuration, or were since the
+	// call began (lookEarly).
+	looked := m.takeEarly()
+	if looked == nil {
+		looked = make(chan *ahead, 1)
+		go func() { looked <- m.lookAhead() }()
+	}
 	cfg, err := m.config()
 	if err != nil {
 		return nil, m.unavailable("the go command cannot build it", fmt.Errorf("mod %s (%s): %w", m.man.ID, m.given, err))
@@ -177,7 +196,7 @@ func (m *mod) lookAhead() *ahead {
 func (m *mod) readAhead(path string, r *modbuild.Record) *ahead {
 	a := &ahead{path: path, r: r, fileSum: sumAhead(filepath.Join(m.h.opts.CacheDir, "bin"), r)}
 	digest := make(chan string, 1)
-	go func() { digest <- modbuild.Digest(r.Inputs) }()
+	go func() { digest <- modbuild.DigestIn(m.h.opts.CacheDir, path, r.Inputs) }()
 	a.digest = sync.OnceValue(func() string { return <-digest })
 	return a
 }
@@ -213,7 +232,7 @@ func (m *mod) cached(c *modbuild.Cache, recPath string, ahead *ahead) (*built, e
 		// The binary's checksum, which its start needs, reads the file
 		// while the inputs are hashed.
 		fileSum = sumAhead(c.Bin, r)
-		digest = func() string { return modbuild.Digest(r.Inputs) }
+		digest = func() string { return modbuild.DigestIn(m.h.opts.CacheDir, recPath, r.Inputs) }
 	}
 	if digest() != r.Digest {
 		return nil, nil

@@ -55,6 +55,8 @@ type mod struct {
 	// inProcess, when set, runs the mod in the host's process (see
 	// startInProcess).
 	inProcess *sdk.Generated
+	// early is the look-ahead a call began for the start (lookEarly).
+	early early
 }
 
 // proc is one running mod process. A crashed proc is replaced, never
@@ -374,7 +376,7 @@ func (p *proc) describeAndActivate(bin string) error {
 		return fmt.Errorf("start mod %s: %w: it serves mod %s (%s)", id, errBadBinary, got.ID, bin)
 	} else if got.SourceHash != m.man.SourceHash {
 		p.kill()
-		if err := freshness.Check(m.given, id, m.man.SourceHash); err != nil || bin == "" {
+		if err := freshness.CheckIn(m.h.stampRoot(), m.given, id, m.man.SourceHash); err != nil || bin == "" {
 			return m.unavailable("its generated files are out of date", fmt.Errorf("mod %s (%s): %w; run go generate in %s", id, m.given, freshness.ErrStale, m.given))
 		}
 		// The sources are those of the loaded manifest: the cached

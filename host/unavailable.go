@@ -154,7 +154,7 @@ func (m *mod) startFresh(workspace string) (_ *proc, err error) {
 	if m.stale != nil {
 		return nil, m.stale
 	}
-	if err := freshness.Check(m.given, m.man.ID, m.man.SourceHash); err != nil {
+	if err := freshness.CheckIn(m.h.stampRoot(), m.given, m.man.ID, m.man.SourceHash); err != nil {
 		return nil, m.unavailable("its generated files are out of date", err)
 	}
 	for attempt := 0; ; attempt++ {

@@ -11,12 +11,14 @@ import (
 	"go/format"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/modkit/modkit/internal/filestamp"
 	"github.com/modkit/modkit/internal/quickread"
 )
 
@@ -115,7 +117,15 @@ func formatted(data []byte) []byte {
 // [settle] before the check is read again at the next, since a second write
 // within the file system's timestamp granularity would leave its time as it
 // was.
-func Dir(dir string) (string, error) {
+func Dir(dir string) (string, error) { return DirIn("", dir) }
+
+// DirIn is Dir for a host whose cache is at root ("" for none): an answer
+// is also kept in root's fresh directory, with a print of the directory's
+// and its files' identities (filestamp), so that a new process takes it
+// without reading and formatting the files while the print holds. It is
+// kept only when every one is older than settle, and the same before and
+// after the files were read.
+func DirIn(root, dir string) (string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return "", err
@@ -127,6 +137,15 @@ func Dir(dir string) (string, error) {
 	stamps, settled := goFileStamps(entries)
 	if c, ok := dirCache.Load(key); ok && slices.Equal(c.(*dirAnswer).stamps, stamps) {
 		return c.(*dirAnswer).hash, nil
+	}
+	var print string
+	if root != "" && settled {
+		print = dirPrint(key, stamps)
+		var kept keptAnswer
+		if print != "" && filestamp.Load(filepath.Join(root, "fresh"), key, &kept) && kept.Print == print && kept.Hash != "" {
+			dirCache.Store(key, &dirAnswer{stamps: stamps, hash: kept.Hash})
+			return kept.Hash, nil
+		}
 	}
 	var files []file
 	goFiles := 0
@@ -157,11 +176,51 @@ func Dir(dir string) (string, error) {
 	} else {
 		dirCache.Delete(key)
 	}
+	if print != "" && dirPrint(key, stamps) == print {
+		filestamp.Store(filepath.Join(root, "fresh"), key, &keptAnswer{Print: print, Hash: h})
+	}
 	return h, nil
 }
 
-// settle is how old every file must be for Dir to keep its answer.
-const settle = 2 * time.Second
+// keptAnswer is a Dir answer kept in a host's cache.
+type keptAnswer struct {
+	Print string `json:"print"`
+	Hash  string `json:"hash"`
+}
+
+// printVersion changes when what Dir hashes does.
+const printVersion = "modkit sources 1"
+
+// dirPrint hashes what Dir's answer for dir depends on: the Go release
+// (gofmt's output), the build context that picks constrained files, and
+// the identities of dir and of its files named in stamps; "" when one
+// cannot be had, or one changed within settle.
+func dirPrint(dir string, stamps []stamp) string {
+	h := sha256.New()
+	c := &build.Default
+	fmt.Fprintf(h, "%s\x00%s\x00%s %s %v %q %q %q\x00", printVersion, runtime.Version(), c.GOOS, c.GOARCH, c.CgoEnabled, c.BuildTags, c.ToolTags, c.ReleaseTags)
+	now := time.Now()
+	paths := []string{dir}
+	for _, st := range stamps {
+		paths = append(paths, filepath.Join(dir, st.name))
+	}
+	for _, p := range paths {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return ""
+		}
+		id, changed, ok := filestamp.Of(fi)
+		if !ok || now.Sub(fi.ModTime()) < settle || now.Sub(changed) < settle {
+			return ""
+		}
+		fmt.Fprintf(h, "%s %s\x00", p, id)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// settle is how old every file must be for Dir to keep its answer (a
+// variable for tests).
+var settle = 2 * time.Second
 
 // dirCache holds Dir's answers by absolute directory.
 var dirCache sync.Map // string -> *dirAnswer
@@ -218,8 +277,11 @@ func constrained(name string, data []byte) bool {
 // Check compares the sources in dir with recorded, the sourceHash of the
 // mod's manifest. A mismatch is an error wrapping ErrStale that reads
 // "mod ID (DIR): generated files are out of date; run go generate in DIR".
-func Check(dir, id, recorded string) error {
-	got, err := Dir(dir)
+func Check(dir, id, recorded string) error { return CheckIn("", dir, id, recorded) }
+
+// CheckIn is Check for a host whose cache is at root (see DirIn).
+func CheckIn(root, dir, id, recorded string) error {
+	got, err := DirIn(root, dir)
 	if errors.Is(err, ErrNoGoFiles) {
 		return fmt.Errorf("mod %s (%s): not a Go package (%w); a mod directory holds the mod's package", id, dir, err)
 	}

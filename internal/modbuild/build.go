@@ -55,31 +55,45 @@ var goEnvs sync.Map // dir and environment -> func() (map[string]string, error)
 
 // GoEnv returns the go command's build settings for the module of dir,
 // asked once per module and environment.
-func GoEnv(dir string) (map[string]string, error) {
+func GoEnv(dir string) (map[string]string, error) { return GoEnvIn("", dir) }
+
+// GoEnvIn is GoEnv for a host whose build cache is at cacheRoot ("" for
+// none): a process's first ask takes the answer the cache keeps while
+// nothing it depends on changed, and runs go env only otherwise (see
+// envPrintVersion).
+func GoEnvIn(cacheRoot, dir string) (map[string]string, error) {
 	// Mods of one module share its settings.
 	if root := moduleRoot(dir); root != "" {
 		dir = root
 	}
 	key := dir + "\x00" + strings.Join(os.Environ(), "\x00")
 	f, _ := goEnvs.LoadOrStore(key, sync.OnceValues(func() (map[string]string, error) {
-		cmd := exec.Command("go", append([]string{"env", "-json"}, buildVars...)...)
-		cmd.Dir = dir
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			if errors.Is(err, exec.ErrNotFound) {
-				return nil, errors.New("the go command is not installed or not on PATH")
-			}
-			return nil, fmt.Errorf("go env: %v: %s", err, strings.TrimSpace(stderr.String()))
+		if cacheRoot != "" {
+			return cachedGoEnv(cacheRoot, dir, func() (map[string]string, error) { return runGoEnv(dir) })
 		}
-		vars := map[string]string{}
-		if err := json.Unmarshal(out, &vars); err != nil {
-			return nil, fmt.Errorf("go env: %w", err)
-		}
-		return vars, nil
+		return runGoEnv(dir)
 	}))
 	return f.(func() (map[string]string, error))()
+}
+
+// runGoEnv runs go env in dir for buildVars.
+func runGoEnv(dir string) (map[string]string, error) {
+	cmd := exec.Command("go", append([]string{"env", "-json"}, buildVars...)...)
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, errors.New("the go command is not installed or not on PATH")
+		}
+		return nil, fmt.Errorf("go env: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	vars := map[string]string{}
+	if err := json.Unmarshal(out, &vars); err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	return vars, nil
 }
 
 // moduleRoot returns the directory of the go.mod at or above dir, or "".

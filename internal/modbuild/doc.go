@@ -28,6 +28,19 @@
 // is recorded too, unless [PassingCause] says the machine, not the
 // sources, failed.
 //
+// # What a new process takes from the cache
+//
+// A host's first start of a mod would run go env for the key and read and
+// hash every input file for the digest. The cache keeps both answers with a
+// print of what they depend on, the files' identities (device, inode,
+// size, modification and change times) among it: env/ holds go env's
+// answer per module directory ([ConfigureIn], [GoEnvIn]), stamp/ the
+// digest of each record's inputs ([DigestIn]), and fresh/ (package
+// freshness) each mod directory's source hash. An answer is used only while
+// its print is the print made now, and kept only when the print was the
+// same before and after it was computed and every file is older than a
+// timestamp's granularity could hide.
+//
 // # The cache's guard
 //
 // Writing to the cache is running code: [OpenCache] and [CheckPrivate]

@@ -81,8 +81,12 @@ func Key(in *KeyInputs) string {
 // Configure returns the build configuration of the mod in dir whose
 // import path is goPackage: Key of the go command's settings for dir, this
 // process's environment and the files they name.
-func Configure(dir, goPackage string) (*Config, error) {
-	vars, err := GoEnv(dir)
+func Configure(dir, goPackage string) (*Config, error) { return ConfigureIn("", dir, goPackage) }
+
+// ConfigureIn is Configure for a host whose build cache is at cacheRoot,
+// which keeps go env's answers (GoEnvIn).
+func ConfigureIn(cacheRoot, dir, goPackage string) (*Config, error) {
+	vars, err := GoEnvIn(cacheRoot, dir)
 	if err != nil {
 		return nil, err
 	}
