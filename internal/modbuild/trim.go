@@ -25,7 +25,11 @@ import (
 // An entry is a mod and configuration: rec/<id>-<key>.json, the binaries
 // bin/<id>-<key>-<sum> and the sources src/<id>-<key>. Everything of an
 // entry is built, refreshed and trimmed under its record's lock, so a trim
-// never removes an entry being built or being taken for a start.
+// never removes an entry being built or being taken for a start. The
+// remembered answers beside the entries (env/, stamp/ and fresh/: go env's,
+// the inputs' digests, the sources' hashes) are only shortcuts, checked
+// before each use: a trim removes those not written for TrimUnused, and a
+// removed one is worked out again.
 const (
 	// RefreshAfter is how old an entry gets before a use refreshes it.
 	RefreshAfter = time.Hour
@@ -120,6 +124,9 @@ func (c *Cache) Trim(now time.Time, opts *TrimOptions) (*Trimmed, error) {
 		}
 	}
 	t.orphans()
+	for _, dir := range rememberedAnswers {
+		t.oldFiles(filepath.Join(c.root, dir))
+	}
 	return t.done, t.copies(filepath.Join(c.root, "mods"))
 }
 
@@ -219,6 +226,18 @@ func (t *trim) entry(e string) error {
 	t.removeIfOld(filepath.Join(t.c.src, e))
 	t.removeIfOld(rec)
 	return nil
+}
+
+// rememberedAnswers are the cache's folders of answers kept to skip work
+// (see the package doc).
+var rememberedAnswers = []string{"env", "stamp", "fresh"}
+
+// oldFiles removes the files in dir not written since the cutoff.
+func (t *trim) oldFiles(dir string) {
+	des, _ := os.ReadDir(dir)
+	for _, de := range des {
+		t.removeIfOld(filepath.Join(dir, de.Name()))
+	}
 }
 
 // recordBinary returns the binary the record at path names, or "".

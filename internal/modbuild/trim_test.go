@@ -467,3 +467,23 @@ func FuzzParseBinary(f *testing.F) {
 		}
 	})
 }
+
+// The answers kept to skip work (go env's, the inputs' digests, the
+// sources' hashes) go when unused, whatever entry they served.
+func TestTrimRemovesOldRememberedAnswers(t *testing.T) {
+	c := testCache(t)
+	var old, recent []string
+	for _, dir := range []string{"env", "stamp", "fresh"} {
+		old = append(old, writeFile(t, filepath.Join(c.root, dir, "a.json"), "{}", now.Add(-6*day)))
+		recent = append(recent, writeFile(t, filepath.Join(c.root, dir, "b.json"), "{}", now.Add(-1*day)))
+	}
+	got, err := c.Trim(now, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantGone(t, old...)
+	wantKept(t, recent...)
+	if got.Removed != len(old) {
+		t.Errorf("got %+v, want %d removed", got, len(old))
+	}
+}
