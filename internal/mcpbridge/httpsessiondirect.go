@@ -37,7 +37,7 @@ import (
 // roots), sent no _meta (so no progress token), and has set no log level;
 // the handler is told to send no logs even if one is set during the call
 // (as if it were set just after). Anything else (a session the handler
-// does not know, or one of another user, telemetry on, a header or member
+// does not know, or one of another user, a header or member
 // out of the plain, a call id in flight) is left to the SDK.
 
 // sessionCalls are the sessions whose calls the direct path may serve.
@@ -166,7 +166,7 @@ func sessionLogsOff(ctx context.Context) bool {
 // session, which checkBody read, and reports whether it did; when it did
 // not, nothing was written.
 func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Request, m *httpMessage, session string, post *postIn) bool {
-	if h.direct == nil || h.live == nil || telemetry.Tracing() || telemetry.Metering() ||
+	if h.direct == nil || h.live == nil ||
 		len(req.Header.Values("Last-Event-ID")) > 0 || !acceptsBoth(req.Header.Values("Accept")) {
 		return false
 	}
@@ -269,12 +269,25 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 		st.mu.Unlock()
 	}
 
-	res, err := handler(ctx, &mcp.CallToolRequest{Session: ls.ss, Params: p,
+	res, err := observeCall(ctx, handler, &mcp.CallToolRequest{Session: ls.ss, Params: p,
 		Extra: &mcp.RequestExtra{TokenInfo: tokenInfo(req.Context()), Header: req.Header}})
 	data := resultShape{}.response(m.ID, res, err)
 	data = data[:len(data)-1] // no newline
 	st.answer(ctx, h.events, session, streamID, data)
 	return true
+}
+
+// observeCall calls handler as the SDK's receiving middleware would: a
+// span and a duration for the call when telemetry is on.
+func observeCall(ctx context.Context, handler mcp.ToolHandler, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if !telemetry.Tracing() && !telemetry.Metering() {
+		return handler(ctx, call)
+	}
+	res, err := observe(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
+		return handler(ctx, r.(*mcp.CallToolRequest))
+	})(ctx, "tools/call", call)
+	r, _ := res.(*mcp.CallToolResult)
+	return r, err
 }
 
 // answer keeps the answer data in the event store and writes it to the
