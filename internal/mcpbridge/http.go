@@ -310,8 +310,14 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		refuseDraining(w)
 		return
 	}
-	post := &postIn{posts: &h.posts}
-	defer post.leave()
+	// A session's POST may end before its call (serveSessionDirect).
+	var post *postIn
+	if session != "" {
+		post = &postIn{posts: &h.posts}
+		defer post.leave()
+	} else {
+		defer h.posts.leave()
+	}
 	body, err := readBody(w, req)
 	if err != nil {
 		var mbe *http.MaxBytesError
