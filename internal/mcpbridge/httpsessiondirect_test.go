@@ -103,6 +103,7 @@ func TestSessionDirectCall(t *testing.T) {
 	}{
 		{"2025-11-25", call("2", "test_simple_text", `{}`), true},
 		{"2025-11-25", call(`"a-string"`, "test_simple_text", `{}`), true},
+		{"2025-11-25", call(`"a<b&c>é"`, "test_simple_text", `{}`), true},
 		{"2025-11-25", call("3", "test_image_content", `{}`), true},
 		{"2025-11-25", call("4", "test_multiple_content_types", `{}`), true},
 		{"2025-11-25", call("5", "test_error_handling", `{}`), true},

@@ -245,3 +245,42 @@ func noAnswer(t *testing.T, r *bufio.Reader, id, stream string) {
 		}
 	}
 }
+
+// TestHTTPDuplicateID: a request whose id is that of a call in flight in
+// its session is refused as the SDK refuses it, whichever path runs the
+// call.
+func TestHTTPDuplicateID(t *testing.T) {
+	t.Parallel()
+	answers := map[bool][]string{}
+	for _, sdkOnly := range []bool{false, true} {
+		started, release := make(chan struct{}), make(chan struct{})
+		c := newRawHTTP(t, releaseBackend(started, release), nil)
+		if sdkOnly {
+			c.h.live = nil
+		}
+		session := c.initialize()
+		call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+		resp := c.post(session, call)
+		<-started
+		for _, body := range []string{call, `{"jsonrpc":"2.0","id":5,"method":"ping"}`} {
+			dup := c.post(session, body)
+			data, _ := io.ReadAll(dup.Body)
+			dup.Body.Close()
+			answers[sdkOnly] = append(answers[sdkOnly], dup.Status+" "+dup.Header.Get("Content-Type")+" "+dup.Header.Get("Cache-Control")+" "+string(data))
+		}
+		close(release)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if !sdkOnly && c.h.live.served.Load() != 1 {
+			t.Error("the call did not take the session direct path")
+		}
+	}
+	for i := range answers[true] {
+		if answers[false][i] != answers[true][i] {
+			t.Errorf("duplicate %d:\ndirect: %s\nSDK:    %s", i, answers[false][i], answers[true][i])
+		}
+	}
+	if !strings.Contains(answers[true][0], "duplicate in-flight request ID 5") {
+		t.Errorf("SDK: %s, want the duplicate refused", answers[true][0])
+	}
+}
