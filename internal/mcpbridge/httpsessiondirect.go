@@ -39,6 +39,11 @@ import (
 // (as if it were set just after). Anything else (a session the handler
 // does not know, or one of another user, a header or member
 // out of the plain, a call id in flight) is left to the SDK.
+//
+// One difference is left: the SDK refuses a call whose id is that of any
+// request of the session in flight, and the direct path knows only the
+// tools/call ones (HTTPHandler.inflight); a client that reuses the id of
+// another request still running (ping, tasks/result) gets its call run.
 
 // sessionCalls are the sessions whose calls the direct path may serve.
 type sessionCalls struct {
