@@ -365,8 +365,8 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if !stateless && session != "" && m.Method != "" && h.live != nil {
-		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 {
-			// A direct call has the id: the SDK would refuse it.
+		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 && clientRequests[m.Method] {
+			// A direct call has the id: the SDK would refuse the request.
 			duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
 			return
 		}
