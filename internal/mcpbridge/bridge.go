@@ -288,7 +288,7 @@ func (br *bridge) callHandler(t host.Tool, wrapped bool) mcp.ToolHandler {
 		}
 		// Without a progress token or logs to send, the call's activity
 		// goes unread: the mod answers in one round trip, not a stream.
-		if progress != nil || wantsLogs(req) {
+		if progress != nil || wantsLogs(req) && !sessionLogsOff(ctx) {
 			call.OnActivity = func(ev host.ActivityEvent) {
 				switch ev.Update.Kind {
 				case sdk.ActivityTitle, sdk.ActivityStatus:

@@ -142,10 +142,14 @@ func TestSessionBelongsToItsPrincipal(t *testing.T) {
 		}
 		return is.Sign(t, "rsa", claims)
 	}
-	// post sends tools/list on session id with token, and returns the
-	// status and the body.
-	post := func(id, token string) (int, string) {
-		req, _ := http.NewRequest("POST", url, strings.NewReader(`{"jsonrpc":"2.0","id":9,"method":"tools/list"}`))
+	// post sends body (tools/list by default) on session id with token,
+	// and returns the status and the body.
+	post := func(id, token string, msgs ...string) (int, string) {
+		msg := `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`
+		if len(msgs) > 0 {
+			msg = msgs[0]
+		}
+		req, _ := http.NewRequest("POST", url, strings.NewReader(msg))
 		req.Header.Set("Authorization", "Bearer "+token)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
@@ -169,9 +173,18 @@ func TestSessionBelongsToItsPrincipal(t *testing.T) {
 		{name: "another client without subject", owner: tokenOf("", "app-1"), other: tokenOf("", "app-2"), sameSubject: tokenOf("", "app-1")},
 		{name: "a subject's session, a client without one", owner: tokenOf("ada", "app-1"), other: tokenOf("", "app-1"), sameSubject: tokenOf("ada", "app-1")},
 	} {
-		cs := connectBy(t, url, "2025-11-25", tc.owner, nil)
+		// A client that cannot be asked: its calls take the session direct
+		// path, which refuses another principal's as the SDK does.
+		cs := connectBy(t, url, "2025-11-25", tc.owner, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
 		if status, body := post(cs.ID(), tc.other); status != http.StatusForbidden {
 			t.Errorf("%s: got %d %s, want 403", tc.name, status, body)
+		}
+		call := `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"whoami","arguments":{}}}`
+		if status, body := post(cs.ID(), tc.other, call); status != http.StatusForbidden {
+			t.Errorf("%s: tools/call: got %d %s, want 403", tc.name, status, body)
+		}
+		if status, body := post(cs.ID(), tc.sameSubject, call); status != http.StatusOK || !strings.Contains(body, `\"clientId\":\"app-1\"`) {
+			t.Errorf("%s: tools/call by the session's principal: got %d %s, want the session's caller", tc.name, status, body)
 		}
 		if status, body := post(cs.ID(), tc.sameSubject); status != http.StatusOK || !strings.Contains(body, "whoami") {
 			t.Errorf("%s: the session's principal: got %d %s, want the tools", tc.name, status, body)

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,6 +42,20 @@ func (f *inflight) leave() {
 	if f.n == 0 && f.idle != nil {
 		close(f.idle)
 		f.idle = nil
+	}
+}
+
+// postIn is a posted request counted in: it leaves once, when it ends or
+// earlier, when its client is gone while its call goes on (the session
+// direct path), as the SDK's POST ends then.
+type postIn struct {
+	posts *inflight
+	left  atomic.Bool
+}
+
+func (p *postIn) leave() {
+	if p.left.CompareAndSwap(false, true) {
+		p.posts.leave()
 	}
 }
 

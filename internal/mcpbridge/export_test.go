@@ -12,3 +12,14 @@ func SealedAt(key []byte, at time.Time, tool string, input []byte) (string, erro
 	s.now = func() time.Time { return at }
 	return s.seal("", tool, input, nil, nil)
 }
+
+// SessionDirectOff leaves every session call of h to the SDK.
+func SessionDirectOff(h *HTTPHandler) { h.live = nil }
+
+// SessionDirectServed counts the session calls h served itself.
+func SessionDirectServed(h *HTTPHandler) int64 {
+	if h.live == nil {
+		return 0
+	}
+	return h.live.served.Load()
+}

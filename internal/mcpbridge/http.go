@@ -75,10 +75,13 @@ type HTTPOptions struct {
 // statelessly, on one URL. Create it with [Server.NewHTTPHandler].
 type HTTPHandler struct {
 	srv       *mcp.Server
-	handler   http.Handler // serve behind cross-origin protection
-	sessions  http.Handler // the SDK's handler with sessions
-	stateless http.Handler // the SDK's stateless handler
-	direct    *directCalls // the calls served without the SDK's handler
+	handler   http.Handler  // serve behind cross-origin protection
+	sessions  http.Handler  // the SDK's handler with sessions
+	stateless http.Handler  // the SDK's stateless handler
+	direct    *directCalls  // the calls served without the SDK's handler
+	live      *sessionCalls // the sessions whose calls the direct path may serve
+	running   sync.Map      // cancelKey -> *runningCall: the direct path's session calls in flight
+	events    mcp.EventStore
 	opts      HTTPOptions
 	clock     *sessionClock
 	calls     context.Context
@@ -162,8 +165,12 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 	// counts both.
 	// The event store makes a session's event streams resumable
 	// (httpstream.go).
+	h.events = cancelledUnstored{mcp.NewMemoryEventStore(nil), &h.inflight}
 	h.sessions = withSSERetry(mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
-		Logger: o.Logger, EventStore: cancelledUnstored{mcp.NewMemoryEventStore(nil), &h.inflight}}))
+		Logger: o.Logger, EventStore: h.events}))
+	if h.direct != nil {
+		h.live = newSessionCalls()
+	}
 	h.stateless = mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Logger: o.Logger, Stateless: true})
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -194,6 +201,9 @@ func (h *HTTPHandler) Close() {
 	h.abort()
 	h.tasks.Close()
 	h.clock.stop()
+	if h.live != nil {
+		h.live.closingAll()
+	}
 	for ss := range h.srv.Sessions() {
 		ss.Close()
 	}
@@ -201,6 +211,9 @@ func (h *HTTPHandler) Close() {
 
 // closeSession closes the session named id, if it is still open.
 func (h *HTTPHandler) closeSession(id string) {
+	if h.live != nil {
+		h.live.closing(id)
+	}
 	for ss := range h.srv.Sessions() {
 		if ss.ID() == id {
 			ss.Close()
@@ -280,6 +293,13 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		}
 		release := h.clock.hold(session)
 		defer release()
+		if req.Method == http.MethodGet && h.resumeDirect(w, req, session) {
+			return
+		}
+		if req.Method == http.MethodDelete && h.live != nil && h.live.get(session, req) != nil {
+			// The SDK's session waits for its calls to end as it closes.
+			h.live.closing(session)
+		}
 		h.sessions.ServeHTTP(w, req)
 		if req.Method == http.MethodDelete {
 			h.clock.forget(session)
@@ -290,7 +310,14 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		refuseDraining(w)
 		return
 	}
-	defer h.posts.leave()
+	// A session's POST may end before its call (serveSessionDirect).
+	var post *postIn
+	if session != "" {
+		post = &postIn{posts: &h.posts}
+		defer post.leave()
+	} else {
+		defer h.posts.leave()
+	}
 	body, err := readBody(w, req)
 	if err != nil {
 		var mbe *http.MaxBytesError
@@ -337,6 +364,16 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
 		return
 	}
+	if !stateless && session != "" && m.Method != "" && h.live != nil {
+		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 && clientRequests[m.Method] {
+			// A direct call has the id: the SDK would refuse the request.
+			duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
+			return
+		}
+		if m.Method == "tools/call" && h.serveSessionDirect(w, req, &m, session, post) {
+			return
+		}
+	}
 	// The SDK reads the body again: neither the tasks code nor the direct
 	// path does.
 	req.Body = io.NopCloser(bytes.NewReader(body))
@@ -371,11 +408,18 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		h.sessions.ServeHTTP(sw, req)
 		if sw.id != "" {
 			h.clock.start(sw.id)
+			if ss := h.sessionNamed(sw.id); ss != nil && h.live != nil {
+				h.live.add(sw.id, ss, req)
+			}
 		}
 		return
 	case m.Method == "notifications/cancelled":
-		if c, ok := h.inflight.Load(cancelKey{session, mcpwire.IDKey(m.Params.RequestID)}); ok {
+		key := cancelKey{session, mcpwire.IDKey(m.Params.RequestID)}
+		if c, ok := h.inflight.Load(key); ok {
 			c.(*atomic.Bool).Store(true)
+		}
+		if r, ok := h.running.Load(key); ok {
+			r.(*runningCall).cancel()
 		}
 	case m.Method == "tools/call" && id != "":
 		key := cancelKey{session, id}

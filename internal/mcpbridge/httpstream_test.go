@@ -113,11 +113,15 @@ func TestHTTPPrimingEvent(t *testing.T) {
 // as it came (perhaps sent on the resumed stream).
 func TestHTTPResumeAfterDrop(t *testing.T) {
 	t.Parallel()
-	for _, answeredFirst := range []bool{true, false} {
-		t.Run("answered first "+strconv.FormatBool(answeredFirst), func(t *testing.T) {
+	for _, tt := range []struct{ answeredFirst, sdkOnly bool }{{true, false}, {false, false}, {true, true}, {false, true}} {
+		answeredFirst := tt.answeredFirst
+		t.Run("answered first "+strconv.FormatBool(answeredFirst)+" SDK only "+strconv.FormatBool(tt.sdkOnly), func(t *testing.T) {
 			t.Parallel()
 			started, release := make(chan struct{}), make(chan struct{})
 			c := newRawHTTP(t, releaseBackend(started, release), nil)
+			if tt.sdkOnly {
+				c.h.live = nil
+			}
 			session := c.initialize()
 			ctx, drop := context.WithCancel(t.Context())
 			resp := c.do(ctx, http.MethodPost, session, "",
@@ -155,6 +159,9 @@ func TestHTTPResumeAfterDrop(t *testing.T) {
 				if id, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && id == "5" {
 					if !strings.Contains(ev["data"], `"result"`) {
 						t.Errorf("answer: got %s, want a result", ev["data"])
+					}
+					if !tt.sdkOnly && c.h.live.served.Load() != 1 {
+						t.Error("the call did not take the session direct path")
 					}
 					return
 				}
@@ -197,6 +204,11 @@ func TestHTTPResumeCancelledNoAnswer(t *testing.T) {
 	c := newRawHTTP(t, waitBackend(started, cancelled), nil)
 	session := c.initialize()
 	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	defer func() {
+		if c.h.live.served.Load() != 1 {
+			t.Error("the call did not take the session direct path")
+		}
+	}()
 	r := bufio.NewReader(resp.Body)
 	first, ok := readEvent(t, r)
 	if !ok {
@@ -231,5 +243,44 @@ func noAnswer(t *testing.T, r *bufio.Reader, id, stream string) {
 		if got, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && got == id {
 			t.Errorf("%s answers the cancelled call %s: %s", stream, id, ev["data"])
 		}
+	}
+}
+
+// TestHTTPDuplicateID: a request whose id is that of a call in flight in
+// its session is refused as the SDK refuses it, whichever path runs the
+// call.
+func TestHTTPDuplicateID(t *testing.T) {
+	t.Parallel()
+	answers := map[bool][]string{}
+	for _, sdkOnly := range []bool{false, true} {
+		started, release := make(chan struct{}), make(chan struct{})
+		c := newRawHTTP(t, releaseBackend(started, release), nil)
+		if sdkOnly {
+			c.h.live = nil
+		}
+		session := c.initialize()
+		call := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+		resp := c.post(session, call)
+		<-started
+		for _, body := range []string{call, `{"jsonrpc":"2.0","id":5,"method":"ping"}`} {
+			dup := c.post(session, body)
+			data, _ := io.ReadAll(dup.Body)
+			dup.Body.Close()
+			answers[sdkOnly] = append(answers[sdkOnly], dup.Status+" "+dup.Header.Get("Content-Type")+" "+dup.Header.Get("Cache-Control")+" "+string(data))
+		}
+		close(release)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if !sdkOnly && c.h.live.served.Load() != 1 {
+			t.Error("the call did not take the session direct path")
+		}
+	}
+	for i := range answers[true] {
+		if answers[false][i] != answers[true][i] {
+			t.Errorf("duplicate %d:\ndirect: %s\nSDK:    %s", i, answers[false][i], answers[true][i])
+		}
+	}
+	if !strings.Contains(answers[true][0], "duplicate in-flight request ID 5") {
+		t.Errorf("SDK: %s, want the duplicate refused", answers[true][0])
 	}
 }

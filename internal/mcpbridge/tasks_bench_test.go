@@ -174,6 +174,29 @@ func BenchmarkHandler(b *testing.B) {
 	b.Run("plain-call", func(b *testing.B) {
 		serve(b, request("tools/call", "plain", `"name":"plain","arguments":{}`), `"resultType":"complete"`)
 	})
+	// A plain call in a session of 2025-11-25, from a client that can be
+	// asked nothing: an event stream with the priming event and the answer.
+	session := func(body string) *http.Request {
+		req := httptest.NewRequest("POST", "http://127.0.0.1"+HTTPPath, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		return req
+	}
+	w = httptest.NewRecorder()
+	h.ServeHTTP(w, session(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"b","version":"1"}}}`))
+	id := w.Header().Get("Mcp-Session-Id")
+	inSession := func(body string) func() *http.Request {
+		return func() *http.Request {
+			req := session(body)
+			req.Header.Set("Mcp-Session-Id", id)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			return req
+		}
+	}
+	h.ServeHTTP(httptest.NewRecorder(), inSession(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)())
+	b.Run("session-call", func(b *testing.B) {
+		serve(b, inSession(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain","arguments":{}}}`), "event: message")
+	})
 	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"status":"completed"}}`)
 	bare := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		io.Copy(io.Discard, req.Body)

@@ -40,9 +40,10 @@ func TestObserveNotificationWithoutParams(t *testing.T) {
 	}
 }
 
-// TestRequestIDOnSpan: a tools/call over HTTP, in a session (the SDK's
-// path) and sessionless (the direct path), gets a request span with the
-// request's JSON-RPC id; a client's own id header is not believed.
+// TestRequestIDOnSpan: a tools/call over HTTP, in a session (the session
+// direct path, and the SDK's) and sessionless (the direct path), gets a
+// request span with the request's JSON-RPC id; a client's own id header
+// is not believed.
 func TestRequestIDOnSpan(t *testing.T) {
 	ctx := context.Background()
 	exp := tracetest.NewInMemoryExporter()
@@ -61,11 +62,18 @@ func TestRequestIDOnSpan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.NewHTTPHandler(nil))
+	h := srv.NewHTTPHandler(nil)
+	ts := httptest.NewServer(h)
 	defer ts.Close()
-	for _, version := range []string{"2025-11-25", "2026-07-28"} {
+	for _, version := range []string{"2025-11-25", "2025-11-25 SDK", "2026-07-28"} {
+		version, sdkOnly := strings.CutSuffix(version, " SDK")
+		if sdkOnly {
+			h.live = nil
+		}
 		exp.Reset()
-		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx,
+		// A client that cannot be asked for its roots: the session direct
+		// path takes its calls.
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}}).Connect(ctx,
 			&mcp.StreamableClientTransport{Endpoint: ts.URL, HTTPClient: &http.Client{Transport: spoofID{}}},
 			&mcp.ClientSessionOptions{ProtocolVersion: version})
 		if err != nil {
@@ -88,6 +96,9 @@ func TestRequestIDOnSpan(t *testing.T) {
 		}
 		if _, err := strconv.Atoi(id); err != nil {
 			t.Errorf("%s: the tools/call span's jsonrpc.request.id is %q, want the client's integer id", version, id)
+		}
+		if version == "2025-11-25" && !sdkOnly && h.live.served.Load() != 1 {
+			t.Errorf("%s: the session direct path took %d calls, want 1", version, h.live.served.Load())
 		}
 	}
 }
