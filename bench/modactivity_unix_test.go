@@ -10,7 +10,6 @@ import (
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/bench/internal/echomod"
 	"github.com/modkit/modkit/internal/modapi"
-	"github.com/modkit/modkit/internal/modserver"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -22,28 +21,7 @@ import (
 //
 //	go test ./bench -run '^$' -bench ModLaneActivity -benchmem
 func BenchmarkModLaneActivity(b *testing.B) {
-	hostEnd, modEnd, err := protocol.NewLanePair()
-	if err != nil {
-		b.Fatal(err)
-	}
-	hc, err := protocol.LaneConn(hostEnd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mc, err := protocol.LaneConn(modEnd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := &protocol.LaneServer{Impl: modserver.New(echomod.Modkit(), nil), MaxMessageBytes: 1 << 20}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(mc) }()
-	c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, protocol.LaneOptions{MaxMessageBytes: 1 << 20})
-	defer func() {
-		c.Close()
-		if err := <-served; err != nil {
-			b.Error(err)
-		}
-	}()
+	c := inProcessLane(b, echomod.Modkit(), protocol.LaneOptions{MaxMessageBytes: 1 << 20})
 	session := sdk.Session{ID: "s", Workspace: "/w"}
 	for _, tool := range []string{"echo", "echo_activity"} {
 		b.Run(tool, func(b *testing.B) {

@@ -22,28 +22,7 @@ import (
 //
 //	go test ./bench -run '^$' -bench ModLane -benchmem
 func BenchmarkModLane(b *testing.B) {
-	hostEnd, modEnd, err := protocol.NewLanePair()
-	if err != nil {
-		b.Fatal(err)
-	}
-	hc, err := protocol.LaneConn(hostEnd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	mc, err := protocol.LaneConn(modEnd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	srv := &protocol.LaneServer{Impl: modserver.New(echohooked.Modkit(), nil), MaxMessageBytes: 1 << 20}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(mc) }()
-	c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, protocol.LaneOptions{MaxMessageBytes: 1 << 20, Steps: true})
-	defer func() {
-		c.Close()
-		if err := <-served; err != nil {
-			b.Error(err)
-		}
-	}()
+	c := inProcessLane(b, echohooked.Modkit(), protocol.LaneOptions{MaxMessageBytes: 1 << 20, Steps: true})
 	session := sdk.Session{ID: "s", Workspace: "/w"}
 	hook := &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: "echo_hooked", Input: echo.Payload},
 		Session: session, Run: modapi.Run{CallID: "h", Grace: time.Second}}
@@ -63,4 +42,32 @@ func BenchmarkModLane(b *testing.B) {
 			}
 		})
 	}
+}
+
+// inProcessLane serves gen's mod on one end of a call lane in this process
+// and returns a client of the other end, closed when b ends.
+func inProcessLane(b *testing.B, gen *sdk.Generated, opts protocol.LaneOptions) *protocol.LaneClient {
+	hostEnd, modEnd, err := protocol.NewLanePair()
+	if err != nil {
+		b.Fatal(err)
+	}
+	hc, err := protocol.LaneConn(hostEnd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mc, err := protocol.LaneConn(modEnd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := &protocol.LaneServer{Impl: modserver.New(gen, nil), MaxMessageBytes: 1 << 20}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(mc) }()
+	c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, opts)
+	b.Cleanup(func() {
+		c.Close()
+		if err := <-served; err != nil {
+			b.Error(err)
+		}
+	})
+	return c
 }

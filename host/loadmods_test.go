@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modkit/modkit/internal/freshness"
+	"github.com/modkit/modkit/internal/testenv"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -78,7 +79,7 @@ func BenchmarkFirstLoad(b *testing.B) {
 		b.StopTimer()
 		dirs := writeLoadFleet(b, tmp, fmt.Sprintf("r%dx", firstLoadRound.Add(1)), 100, 5)
 		b.StartTimer()
-		cpuStart := processCPU()
+		cpuStart := testenv.ProcessCPU()
 		h, err := Load(dirs, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -89,7 +90,7 @@ func BenchmarkFirstLoad(b *testing.B) {
 		if tools, err := h.Tools(""); err != nil || len(tools) != 500 {
 			b.Fatalf("got %d tools, %v; want 500", len(tools), err)
 		}
-		cpu += processCPU() - cpuStart
+		cpu += testenv.ProcessCPU() - cpuStart
 		h.Close()
 	}
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/op")

@@ -10,15 +10,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modkit/modkit/internal/testenv"
 )
 
 // countCPU starts counting this process's CPU time (user and system: the
 // client and the server alike); the function it returns reports it per
 // op, a figure the machine's load moves less than the time per op.
 func countCPU(b *testing.B) func() {
-	start := processCPU()
+	start := testenv.ProcessCPU()
 	return func() {
-		b.ReportMetric(float64((processCPU()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((testenv.ProcessCPU()-start).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
 

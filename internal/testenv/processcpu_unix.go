@@ -1,14 +1,14 @@
 //go:build unix
 
-package mcpbridge
+package testenv
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time this process used so far, all threads.
-func processCPU() time.Duration {
+// ProcessCPU is the CPU time this process used so far, all threads.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

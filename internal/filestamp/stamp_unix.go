@@ -1,3 +1,5 @@
+//go:build linux || darwin
+
 package filestamp
 
 import (
@@ -15,7 +17,7 @@ func Of(fi fs.FileInfo) (id string, changed time.Time, ok bool) {
 	if !ok {
 		return "", time.Time{}, false
 	}
-	changed = time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec))
+	changed = changeTime(st)
 	return fmt.Sprintf("%d %d %o %d %d %d", st.Dev, st.Ino, fi.Mode(), fi.Size(), fi.ModTime().UnixNano(), changed.UnixNano()), changed, true
 }
 
