@@ -47,15 +47,10 @@ type stdioDirect struct {
 
 	mu      sync.Mutex
 	running map[string]context.CancelFunc // by canonical id
-	wg      sync.WaitGroup
-	served  atomic.Int64 // calls taken, for tests
+	served  atomic.Int64                  // calls taken, for tests
 
-	// A call's goroutine stays for the next call when it ends (at most
-	// maxIdleCallers of them wait): a new goroutine's stack would grow to
-	// what a call needs, every time. work hands a call to one that waits;
-	// stop ends them.
-	work chan func()
-	idle atomic.Int32
+	// kept runs the calls; stop, closed by wait, ends its goroutines.
+	kept *keptGoroutines
 	stop chan struct{}
 }
 
@@ -65,8 +60,10 @@ const maxIdleCallers = 4
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
 	info, _ := json.Marshal(calls.impl)
-	return &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
-		running: map[string]context.CancelFunc{}, known: make(chan struct{}), work: make(chan func()), stop: make(chan struct{})}
+	d := &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
+		running: map[string]context.CancelFunc{}, known: make(chan struct{}), stop: make(chan struct{})}
+	d.kept = newKeptGoroutines(maxIdleCallers, d.stop)
+	return d
 }
 
 // connected records the session Connect returned, nil if it failed.
@@ -120,7 +117,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	d.mu.Unlock()
 	rawID = bytes.Clone(rawID)
 	d.served.Add(1)
-	d.run(func() {
+	d.kept.run(func() {
 		defer func() {
 			d.mu.Lock()
 			delete(d.running, id)
@@ -131,33 +128,6 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 		d.out.Write(answer.response(rawID, res, err))
 	})
 	return true
-}
-
-// run runs call on a goroutine that waits for one, or on a new one.
-func (d *stdioDirect) run(call func()) {
-	select {
-	case d.work <- call:
-	default:
-		d.wg.Go(func() { d.caller(call) })
-	}
-}
-
-// caller runs call, then the calls handed to it while it waits, until
-// enough others wait or the session ends.
-func (d *stdioDirect) caller(call func()) {
-	for {
-		call()
-		if d.idle.Add(1) > maxIdleCallers {
-			d.idle.Add(-1)
-			return
-		}
-		select {
-		case call = <-d.work:
-			d.idle.Add(-1)
-		case <-d.stop:
-			return
-		}
-	}
 }
 
 // cancel cancels the direct call id (canonical), if one runs.
@@ -173,7 +143,7 @@ func (d *stdioDirect) cancel(id string) {
 // wait waits until the direct calls have answered; no call comes after.
 func (d *stdioDirect) wait() {
 	close(d.stop)
-	d.wg.Wait()
+	d.kept.wait()
 }
 
 // plainID reports whether a request id is an integer, or a string without

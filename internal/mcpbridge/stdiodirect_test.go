@@ -9,10 +9,8 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -312,44 +310,5 @@ func TestAppendTextResult(t *testing.T) {
 	}
 	if got, ok := (resultShape{serverInfo: impl}).appendText(nil, &mcp.CallToolResult{}); ok {
 		t.Errorf("without the server's encoding: wrote %s, want it left to encode", got)
-	}
-}
-
-// TestStdioDirectCallers: the goroutines of ended calls wait for the next
-// ones, at most maxIdleCallers of them; a call goes to one that waits; the
-// session's end ends them all.
-func TestStdioDirectCallers(t *testing.T) {
-	d := &stdioDirect{work: make(chan func()), stop: make(chan struct{})}
-	settle := func(want int32) {
-		t.Helper()
-		for deadline := time.Now().Add(10 * time.Second); d.idle.Load() != want; time.Sleep(time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatalf("%d callers wait, want %d", d.idle.Load(), want)
-			}
-		}
-	}
-	release := make(chan struct{})
-	var ended sync.WaitGroup
-	for range 2 * maxIdleCallers {
-		ended.Add(1)
-		d.run(func() { <-release; ended.Done() })
-	}
-	close(release)
-	ended.Wait()
-	settle(maxIdleCallers)
-	running, proceed := make(chan struct{}), make(chan struct{})
-	d.run(func() { close(running); <-proceed })
-	<-running
-	if got := d.idle.Load(); got != maxIdleCallers-1 {
-		t.Errorf("a call ran while %d callers wait, want %d: it did not go to one that waits", got, maxIdleCallers-1)
-	}
-	close(proceed)
-	settle(maxIdleCallers)
-	done := make(chan struct{})
-	go func() { d.wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("wait did not return: callers still wait")
 	}
 }

@@ -76,10 +76,19 @@ type taskRunner struct {
 	health   storeHealth // of the readiness checks
 	lastCaps atomic.Pointer[readCaps]
 
-	// idle hands a run's call to a goroutine that waits for one
-	// (goRun); idleWorkers counts those.
-	idle        chan func()
-	idleWorkers atomic.Int32
+	// kept runs the runs' calls (goRun).
+	kept *keptGoroutines
+}
+
+// maxIdleRuns is how many goroutines that ran a run's call wait for the
+// next one.
+const maxIdleRuns = 8
+
+// goRun runs f, a run's call, counted in tr.wg, on a goroutine kept for
+// runs.
+func (tr *taskRunner) goRun(f func()) {
+	tr.wg.Add(1)
+	tr.kept.run(f)
 }
 
 // taskTool is a tool whose calls may be tasks.
@@ -95,7 +104,7 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 	}
 	tr := &taskRunner{br: br, store: store, replica: newID(), ttl: o.TaskTTL, lease: o.TaskLease, hold: taskGetHold,
 		quota:   newTaskQuota(o.TaskMaxLive, o.TaskMaxBytes),
-		running: map[string]context.CancelFunc{}, drained: make(chan struct{}), idle: make(chan func())}
+		running: map[string]context.CancelFunc{}, drained: make(chan struct{})}
 	if tr.ttl <= 0 {
 		tr.ttl = DefaultTaskTTL
 	}
@@ -103,6 +112,7 @@ func newTaskRunner(br *bridge, o *Options) *taskRunner {
 		tr.lease = DefaultTaskLease
 	}
 	tr.ctx, tr.stop = context.WithCancel(context.Background())
+	tr.kept = newKeptGoroutines(maxIdleRuns, tr.ctx.Done())
 	return tr
 }
 
@@ -330,6 +340,7 @@ type readCaps struct {
 // request (r.out, r.done), and returns: the request disposes of it. The
 // runner starts it with goRun, which counts it in tr.wg.
 func (r *run) exec() {
+	defer r.tr.wg.Done()
 	call := &host.CallRequest{
 		Tool:    r.tool.Name,
 		Input:   r.input,
