@@ -31,6 +31,25 @@ type docDecoder struct {
 	pos  int
 }
 
+// separator moves past white space and the ',' or close that follows an
+// element of an array or a member of an object: end reports close, ok is
+// false for anything else.
+func (d *docDecoder) separator(close byte) (end, ok bool) {
+	d.space()
+	if d.pos >= len(d.data) {
+		return false, false
+	}
+	switch d.data[d.pos] {
+	case ',':
+		d.pos++
+		return false, true
+	case close:
+		d.pos++
+		return true, true
+	}
+	return false, false
+}
+
 func (d *docDecoder) space() {
 	for d.pos < len(d.data) {
 		switch d.data[d.pos] {
@@ -100,18 +119,12 @@ func (d *docDecoder) object(depth int) (any, bool) {
 			return nil, false
 		}
 		m[key.(string)] = v
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator('}')
+		if !ok {
 			return nil, false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
+		if end {
 			return m, true
-		default:
-			return nil, false
 		}
 	}
 }
@@ -130,18 +143,12 @@ func (d *docDecoder) array(depth int) (any, bool) {
 			return nil, false
 		}
 		a = append(a, v)
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator(']')
+		if !ok {
 			return nil, false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
+		if end {
 			return a, true
-		default:
-			return nil, false
 		}
 	}
 }

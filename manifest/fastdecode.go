@@ -59,18 +59,12 @@ func (d *fastDecoder) object(field func(key []byte) uint64) bool {
 			return false
 		}
 		seen |= bit
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator('}')
+		if !ok {
 			return false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
+		if end {
 			return true
-		default:
-			return false
 		}
 	}
 }
@@ -89,18 +83,12 @@ func (d *fastDecoder) array(item func() bool) bool {
 		if !item() {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator(']')
+		if !ok {
 			return false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
+		if end {
 			return true
-		default:
-			return false
 		}
 	}
 }

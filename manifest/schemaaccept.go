@@ -244,18 +244,12 @@ func (d *docDecoder) acceptObject(n *schemaNode, depth int) bool {
 		if !d.accept(p, depth) {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator('}')
+		if !ok {
 			return false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case '}':
-			d.pos++
+		if end {
 			return n == nil || seen == 1<<len(n.required)-1
-		default:
-			return false
 		}
 	}
 }
@@ -272,18 +266,12 @@ func (d *docDecoder) acceptArray(items *schemaNode, depth int) bool {
 		if !d.accept(items, depth) {
 			return false
 		}
-		d.space()
-		if d.pos >= len(d.data) {
+		end, ok := d.separator(']')
+		if !ok {
 			return false
 		}
-		switch d.data[d.pos] {
-		case ',':
-			d.pos++
-		case ']':
-			d.pos++
+		if end {
 			return true
-		default:
-			return false
 		}
 	}
 }
