@@ -2,6 +2,8 @@ package sandbox
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"golang.org/x/net/bpf"
 )
@@ -37,6 +39,33 @@ func (p *program) and(mask uint32) {
 func (p *program) jump(cond bpf.JumpTest, val uint32, yes, no string) {
 	p.jumps[len(p.ins)] = [2]string{yes, no}
 	p.ins = append(p.ins, bpf.JumpIf{Cond: cond, Val: val})
+}
+
+// dispatch jumps to the label cases gives the loaded word, or to
+// otherwise for a word cases lacks, by a binary search whose leaves
+// compare one or two values: any word is decided in about
+// log2(len(cases)) + 2 jumps instead of one per case.
+func (p *program) dispatch(cases map[uint32]string, otherwise string) {
+	p.search(slices.Sorted(maps.Keys(cases)), cases, otherwise)
+}
+
+func (p *program) search(vals []uint32, cases map[uint32]string, otherwise string) {
+	if len(vals) <= 2 {
+		for i, v := range vals {
+			no := ""
+			if i == len(vals)-1 {
+				no = otherwise
+			}
+			p.jump(bpf.JumpEqual, v, cases[v], no)
+		}
+		return
+	}
+	mid := len(vals) / 2
+	upper := fmt.Sprintf("≥%d", vals[mid])
+	p.jump(bpf.JumpGreaterOrEqual, vals[mid], upper, "")
+	p.search(vals[:mid], cases, otherwise)
+	p.label(upper)
+	p.search(vals[mid:], cases, otherwise)
 }
 
 // ret ends the filter with the action v.

@@ -131,6 +131,11 @@
 // allows without reading its arguments, which are all but clone, kill,
 // socket and socketpair, and for a mod that declares network sendto,
 // sendmsg and sendmmsg (Go writes a TCP connection with write(2)).
+// Those, and every call on an older kernel, run the filter: a binary
+// search on the system call's number (see program.dispatch) decides any
+// call in at most 15 instructions, where a comparison with each number
+// the filter looks at took up to 43; the kernel also runs it for every
+// number once as it installs it, to fill that cache.
 // [SeccompSupported] says whether the kernel can install it.
 //
 // # Connect by host

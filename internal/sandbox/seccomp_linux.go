@@ -86,29 +86,34 @@ func seccompFilter(p *Policy) ([]bpf.RawInstruction, error) {
 	if arch == unix.AUDIT_ARCH_X86_64 {
 		f.jump(bpf.JumpGreaterOrEqual, x32Bit, "eperm", "")
 	}
+	// Each system call the filter refuses or reads the arguments of is a
+	// case of a binary search on its number; the rest (read, write,
+	// futex, epoll_pwait: a call's) are allowed at its leaves, a few
+	// jumps in.
+	cases := map[uint32]string{}
 	for _, nr := range refused {
-		f.jump(bpf.JumpEqual, nr, "eperm", "")
+		cases[nr] = "eperm"
 	}
 	// glibc and Go fall back to clone, whose flags the filter can read;
 	// clone3's are behind a pointer.
-	f.jump(bpf.JumpEqual, unix.SYS_CLONE3, "enosys", "")
-	f.jump(bpf.JumpEqual, unix.SYS_CLONE, "clone", "")
-	f.jump(bpf.JumpEqual, unix.SYS_KILL, "kill", "")
-	f.jump(bpf.JumpEqual, unix.SYS_SOCKET, "socket", "")
-	f.jump(bpf.JumpEqual, unix.SYS_SOCKETPAIR, "socketpair", "")
+	cases[unix.SYS_CLONE3] = "enosys"
+	cases[unix.SYS_CLONE] = "clone"
+	cases[unix.SYS_KILL] = "kill"
+	cases[unix.SYS_SOCKET] = "socket"
+	cases[unix.SYS_SOCKETPAIR] = "socketpair"
 	switch {
 	case internet == InternetNone:
-		f.jump(bpf.JumpEqual, unix.SYS_CONNECT, "eacces", "")
+		cases[unix.SYS_CONNECT] = "eacces"
 	case p.checksHosts():
-		f.jump(bpf.JumpEqual, unix.SYS_CONNECT, "notify", "")
+		cases[unix.SYS_CONNECT] = "notify"
 	}
 	fastOpen := internet != InternetNone && !p.ConnectAny
 	if fastOpen {
-		f.jump(bpf.JumpEqual, unix.SYS_SENDTO, "flags3", "")
-		f.jump(bpf.JumpEqual, unix.SYS_SENDMMSG, "flags3", "")
-		f.jump(bpf.JumpEqual, unix.SYS_SENDMSG, "flags2", "")
+		cases[unix.SYS_SENDTO] = "flags3"
+		cases[unix.SYS_SENDMMSG] = "flags3"
+		cases[unix.SYS_SENDMSG] = "flags2"
 	}
-	f.ret(allow)
+	f.dispatch(cases, "allow")
 
 	if fastOpen {
 		// sendto, sendmsg, sendmmsg: no TCP Fast Open, which connects
