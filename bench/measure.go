@@ -54,11 +54,12 @@ func pair(rounds int, a, b func(round int) ([]float64, error)) (sa, sb *sample, 
 }
 
 // processWarmup is how many times a round's warm-up the row runs each side
-// before its first round. The mod process the row starts is not at its
-// steady state for its first thousand or so calls: it faults in the heap
-// its first collection will reuse (some 700 page faults over the first 350
-// calls, none later) at up to twice the CPU per call, which a round's
-// warm-up does not cover and round 0's first side paid alone.
+// before its first round. A process is not at its steady state for its
+// first thousand or so calls: it faults in the heap its first collection
+// will reuse (some 700 page faults over the first 350 calls, none later)
+// at up to twice the CPU per call, which a round's warm-up does not cover
+// and round 0's first side paid alone. That holds for the mod process, the
+// bare plugin and this process's host alike, whichever row calls them first.
 const processWarmup = 20
 
 // warmBoth runs a and b n times each, alternately and unmeasured, so that

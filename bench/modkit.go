@@ -72,7 +72,11 @@ func callVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	a, b, err := pairCalls(ctx, e.cfg, hostCall(h, e.session(), "echo", nil), bareCall(p))
+	modkit, plugin := hostCall(h, e.session(), "echo", nil), bareCall(p)
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, modkit, plugin)
 	if err != nil {
 		return row{}, err
 	}
@@ -88,7 +92,11 @@ func callVsMCP(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
-	a, b, err := pairCalls(ctx, e.cfg, hostCall(h, e.session(), "echo", nil), s.call)
+	modkit := hostCall(h, e.session(), "echo", nil)
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, s.call); err != nil {
+		return row{}, err
+	}
+	a, b, err := pairCalls(ctx, e.cfg, modkit, s.call)
 	if err != nil {
 		return row{}, err
 	}
@@ -126,6 +134,10 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 	if err != nil {
 		return row{}, err
 	}
+	modkit, plugin := hostCall(h, e.session(), "echo", nil), bareCall(p)
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
+		return row{}, err
+	}
 	// CPU per call, this process and the other: host and mod, or client
 	// and plugin. Throughput on 2 shared cores is bounded by it.
 	var modSelf, modPeer, bareSelf, barePeer []float64
@@ -149,8 +161,8 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 		}
 	}
 	a, b, err := pair(e.cfg.rounds,
-		rate(hostCall(h, e.session(), "echo", nil), e.hostPid, &modSelf, &modPeer),
-		rate(bareCall(p), p.Pid(), &bareSelf, &barePeer))
+		rate(modkit, e.hostPid, &modSelf, &modPeer),
+		rate(plugin, p.Pid(), &bareSelf, &barePeer))
 	if err != nil {
 		return row{}, err
 	}

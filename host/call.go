@@ -180,9 +180,7 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 	}
 	c := &hostCall{h: h, t: t, req: req, res: res}
 	out := c.flow(input).Run(ctx)
-	if c.stop != nil {
-		c.stop()
-	}
+	c.stop()
 	if out.Abort != nil {
 		return nil, out.Abort
 	}
@@ -199,13 +197,14 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 // the answers given with the request.
 func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 	h, t, req, res := c.h, c.t, c.req, c.res
-	c.qs = h.newQuestioning(req, res, t)
-	f := &callflow.Call{
+	c.qs = questioning{req: req, res: res, t: t, given: req.Answers}
+	f := &c.f
+	*f = callflow.Call{
 		Env: c, ModID: t.mod.man.ID, Tool: &t.man, Input: input, Session: req.Session, Caller: req.Caller,
 		CallID: res.CallID, Label: req.Label, Agent: req.Agent, Today: h.opts.Today(),
 		MaxResultBytes: h.opts.MaxResultBytes, Grace: h.grace(), CanAsk: req.canAsk(),
 		Approval: t.man.Approval != nil, Approver: req.Approver,
-		ClientTimeout: h.opts.ClientTimeout, ClientClosed: "the host closed before the client answered tool " + t.man.Name,
+		ClientTimeout: h.opts.ClientTimeout, ClientClosed: t.clientClosed,
 		CheckResult: t.checkResult, CheckActions: t.checkActions,
 		Answers: c.qs.modAnswers, Ask: c.ask, CanAskNow: c.qs.canAsk,
 	}

@@ -24,14 +24,16 @@ type hostCall struct {
 	req *CallRequest
 	res *CallResult
 	p   *proc
-	qs  *questioning
+	// qs and f are the call's, kept here: one allocation for the three.
+	qs questioning
+	f  callflow.Call
 	// callReq is the mod's request, once the handler first runs; timer
-	// bounds each run by the call timeout.
+	// bounds each run by the call timeout, cancel ends callCtx.
 	callReq *modapi.CallRequest
 	timeout time.Duration
 	callCtx context.Context
 	timer   *time.Timer
-	stop    func() // ends callCtx and its timer
+	cancel  context.CancelCauseFunc
 }
 
 // Mod returns the tool's mod process, starting it when needed. A tool
@@ -132,11 +134,15 @@ func (c *hostCall) first(ctx context.Context, req *modapi.CallRequest) {
 		c.timeout = c.req.Timeout
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
-	c.callCtx = callCtx
+	c.callCtx, c.cancel = callCtx, cancel
 	c.timer = time.AfterFunc(c.timeout, func() { cancel(errCallTimeout) })
-	c.stop = func() {
+}
+
+// stop ends callCtx and its timer, once the handler first ran.
+func (c *hostCall) stop() {
+	if c.callReq != nil {
 		c.timer.Stop()
-		cancel(nil)
+		c.cancel(nil)
 	}
 }
 

@@ -121,8 +121,8 @@ func (h *Host) runClient(ctx context.Context, t *tool, req *CallRequest, res *Ca
 	return gate.Wait(callCtx, h.opts.ClientTimeout)
 }
 
-// checkResult judges a client's typed result against t's result schema.
-func (t *tool) checkResult(result []byte) ([]string, error) {
+// checkResultOf judges a client's typed result against t's result schema.
+func (t *tool) checkResultOf(result []byte) ([]string, error) {
 	s, err := t.resultSchema()
 	if err != nil {
 		return nil, err

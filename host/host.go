@@ -234,6 +234,11 @@ type tool struct {
 	checkActions func([]sdk.ClientAction) string
 	// resultSchema compiles the result schema, on a client's first answer.
 	resultSchema func() (*schemacheck.Schema, error)
+	// checkResult is checkResultOf bound to the tool, and clientClosed the
+	// failure of a call whose client went away (callflow.Call's fields),
+	// made once at load rather than on every call.
+	checkResult  func(result []byte) ([]string, error)
+	clientClosed string
 }
 
 type agent struct {
@@ -373,6 +378,8 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 		t.resultSchema = sync.OnceValues(func() (*schemacheck.Schema, error) {
 			return schemacheck.ToolResult(m.man.ID, t.man)
 		})
+		t.checkResult = t.checkResultOf
+		t.clientClosed = "the host closed before the client answered tool " + t.man.Name
 		h.tools[t.man.Name] = t
 	}
 	for _, a := range m.man.Agents {

@@ -3,6 +3,8 @@
 package host_test
 
 import (
+	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -30,5 +32,30 @@ func TestModBreakingItsLane(t *testing.T) {
 	wantStatus(t, res, host.StatusCompleted)
 	if !host.CallLane(h.Host, "crashy") || host.PID(h.Host, "crashy") == pid || !strings.Contains(res.Text, "again") {
 		t.Errorf("got pid %d (was %d), lane %v, text %q; want a new process on a lane", host.PID(h.Host, "crashy"), pid, host.CallLane(h.Host, "crashy"), res.Text)
+	}
+}
+
+// TestLaneCallAllocs bounds the host's allocations for a plain tool call
+// over the lane: the call's questioning and flow live in its hostCall, and
+// the tool's result check and client-closed message are made at load.
+func TestLaneCallAllocs(t *testing.T) {
+	h := load(t, nil, crashyDir)
+	req := &host.CallRequest{Tool: "crashy_echo", Input: json.RawMessage(`{"text":"x"}`), Session: session(t)}
+	call := func() {
+		res, err := h.Call(context.Background(), req)
+		if err != nil || res.Status != host.StatusCompleted {
+			t.Fatalf("Call: got %v, %v; want completed", res, err)
+		}
+	}
+	call()
+	if !host.CallLane(h.Host, "crashy") {
+		t.Fatal("the mod's tool calls do not go over its call lane")
+	}
+	got := testing.AllocsPerRun(200, call)
+	t.Logf("%.1f allocations a call", got)
+	// 54 before, 49 now (test's mod and session included); one more for
+	// the frame pool, which the race detector empties at random.
+	if want := 50.0; got > want {
+		t.Errorf("got %.1f allocations a call, want at most %.0f", got, want)
 	}
 }

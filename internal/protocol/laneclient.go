@@ -123,7 +123,7 @@ func (c *LaneClient) Close() error {
 type laneCall struct {
 	mu     *sync.Mutex // the client's: it guards frames and sleeping
 	frames []laneFrame
-	ready  chan struct{} // a value when the caller is taken out of idle
+	ready  chan struct{} // a value when the caller is taken out of idle; made at its first sleep
 
 	// The caller sleeps in the client's idle set.
 	sleeping bool
@@ -152,7 +152,7 @@ func (lc *laneCall) take(done []laneFrame) []laneFrame {
 
 // start registers a new call and returns its id, or the lane's error.
 func (c *LaneClient) start() (uint64, *laneCall, error) {
-	lc := &laneCall{mu: &c.mu, ready: make(chan struct{}, 1)}
+	lc := &laneCall{mu: &c.mu}
 	lc.frames = lc.queued[:0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -274,6 +274,11 @@ func (c *LaneClient) wait(ctx context.Context, id uint64, lc *laneCall) error {
 // frames for lc or passes lc the read token, or lc's ctx ends or the lane
 // fails. It is called and returns with c.mu held.
 func (c *LaneClient) sleep(ctx context.Context, lc *laneCall) {
+	if lc.ready == nil {
+		// Only a sleeper is sent a value: a call alone on the lane, which
+		// reads its own outcome, never needs one.
+		lc.ready = make(chan struct{}, 1)
+	}
 	lc.sleeping = true
 	c.idle = append(c.idle, lc)
 	c.mu.Unlock()
