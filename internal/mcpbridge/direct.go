@@ -46,6 +46,8 @@ type directCalls struct {
 	// that were found to decode: a client sends the same ones with every
 	// call.
 	caps, infos decodedOK
+	// metas decodes the calls' _meta.
+	metas metaMemo
 }
 
 // directTool reports whether calls of a tool with this input schema may
@@ -77,7 +79,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !m.plain || m.JSONRPC != "2.0" || m.Method != "tools/call" || !directID(m.ID) || !calls.metaOK(m.Params.Meta) {
 		return false
 	}
-	p, ok := plainCallParams(m.params)
+	p, ok := plainCallParams(m.params, &calls.metas)
 	if !ok {
 		return false
 	}

@@ -3,6 +3,7 @@ package mcpbridge
 import (
 	"encoding/json"
 	"net/http/httptest"
+	"reflect"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -92,4 +93,50 @@ func TestDecodedOK(t *testing.T) {
 	if n := len(*d.seen.Load()); n != maxDecoded {
 		t.Errorf("got %d values remembered, want %d", n, maxDecoded)
 	}
+}
+
+// TestMetaMemo: a call's _meta decodes through the memo as json.Unmarshal
+// decodes it, the same _meta again too, and each call gets maps of its own.
+func TestMetaMemo(t *testing.T) {
+	var mm metaMemo
+	raws := []string{
+		`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"x":[1,{"a":null}]},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"v1"}}`,
+		`{}`,
+		`{"a":1,"a":"\ud800 twice"}`,
+	}
+	for _, raw := range raws {
+		var want mcp.Meta
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			got, ok := mm.decode(json.RawMessage(raw))
+			if !ok || !reflect.DeepEqual(got, want) {
+				t.Fatalf("decode %d of %s = %v, %v; want %v, true", i, raw, got, ok, want)
+			}
+			// What one call does to its _meta, the next does not see.
+			for k, v := range got {
+				if m, ok := v.(map[string]any); ok {
+					m["changed"] = true
+				}
+				got[k] = "changed"
+			}
+		}
+	}
+	if _, ok := mm.decode(json.RawMessage(`{"a":}`)); ok {
+		t.Errorf("decode of invalid JSON: got ok, want not ok")
+	}
+}
+
+// TestMetaMemoAllocs: the _meta a client sends again costs less than
+// decoding it.
+func TestMetaMemoAllocs(t *testing.T) {
+	raw := json.RawMessage(`{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"v1"}}`)
+	var mm metaMemo
+	memo := testing.AllocsPerRun(100, func() { mm.decode(raw) })
+	plain := testing.AllocsPerRun(100, func() { (*metaMemo)(nil).decode(raw) })
+	if memo >= plain {
+		t.Errorf("got %v allocations a decode through the memo, want fewer than without (%v)", memo, plain)
+	}
+	t.Logf("%v allocations through the memo, %v without", memo, plain)
 }

@@ -181,7 +181,7 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 	if !m.plain || m.JSONRPC != "2.0" || !plainID(m.ID) || !exactID(m.ID) {
 		return false
 	}
-	p, ok := plainCallParams(m.params)
+	p, ok := plainCallParams(m.params, nil)
 	if !ok || p.Meta != nil {
 		return false
 	}

@@ -92,7 +92,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 	if !ok {
 		return false
 	}
-	p, ok := callParamsOf(name, args, meta)
+	p, ok := callParamsOf(name, args, meta, &d.calls.metas)
 	if !ok {
 		return false
 	}
@@ -219,17 +219,18 @@ func callMembers(params json.RawMessage) (name, args, meta json.RawMessage, ok b
 }
 
 // plainCallParams reads the params of a tools/call that has a name, and
-// perhaps arguments and _meta, objects, each once, and nothing else.
-func plainCallParams(params json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+// perhaps arguments and _meta, objects, each once, and nothing else. Its
+// _meta is decoded through metas, when not nil.
+func plainCallParams(params json.RawMessage, metas *metaMemo) (*mcp.CallToolParamsRaw, bool) {
 	name, args, meta, ok := callMembers(params)
 	if !ok {
 		return nil, false
 	}
-	return callParamsOf(name, args, meta)
+	return callParamsOf(name, args, meta, metas)
 }
 
 // callParamsOf is plainCallParams of the members callMembers read.
-func callParamsOf(name, args, meta json.RawMessage) (*mcp.CallToolParamsRaw, bool) {
+func callParamsOf(name, args, meta json.RawMessage, metas *metaMemo) (*mcp.CallToolParamsRaw, bool) {
 	p := &mcp.CallToolParamsRaw{}
 	if len(name) < 2 || name[0] != '"' {
 		return nil, false
@@ -245,10 +246,80 @@ func callParamsOf(name, args, meta json.RawMessage) (*mcp.CallToolParamsRaw, boo
 		}
 		p.Arguments = bytes.Clone(args)
 	}
-	if meta != nil && (meta[0] != '{' || json.Unmarshal(meta, &p.Meta) != nil) {
-		return nil, false
+	if meta != nil {
+		if meta[0] != '{' {
+			return nil, false
+		}
+		m, ok := metas.decode(meta)
+		if !ok {
+			return nil, false
+		}
+		p.Meta = m
 	}
 	return p, true
+}
+
+// metaMemo remembers the last _meta of a call it decoded, as written, and
+// what it decoded to: a sessionless client sends the same _meta (its
+// protocol version, capabilities and name) with every call, which took
+// more to decode into maps than the rest of the call's reading.
+type metaMemo struct {
+	last atomic.Pointer[memoMeta]
+}
+
+type memoMeta struct {
+	raw  string
+	meta mcp.Meta
+}
+
+// maxMemoMeta is the longest _meta a metaMemo keeps.
+const maxMemoMeta = 4 << 10
+
+// decode decodes the _meta object raw as json.Unmarshal does, into a map
+// of the caller's own; mm may be nil.
+func (mm *metaMemo) decode(raw json.RawMessage) (mcp.Meta, bool) {
+	if mm != nil {
+		if m := mm.last.Load(); m != nil && m.raw == string(raw) {
+			return cloneJSONObject(m.meta), true
+		}
+	}
+	var meta mcp.Meta
+	if json.Unmarshal(raw, &meta) != nil {
+		return nil, false
+	}
+	if mm != nil && len(raw) <= maxMemoMeta {
+		mm.last.Store(&memoMeta{raw: string(raw), meta: cloneJSONObject(meta)})
+	}
+	return meta, true
+}
+
+// cloneJSONObject copies a decoded JSON object, and the objects and
+// arrays in it, so that no two handlers share a map.
+func cloneJSONObject(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneJSONValue(v)
+	}
+	return out
+}
+
+// cloneJSONValue copies a value json.Unmarshal decoded into an any.
+func cloneJSONValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return cloneJSONObject(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = cloneJSONValue(x)
+		}
+		return out
+	default:
+		return v // a string, a float64, a bool or nil
+	}
 }
 
 // plainMeta is metaOK of the _meta of a tools/call's params, read as

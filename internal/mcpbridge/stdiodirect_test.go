@@ -202,7 +202,7 @@ func FuzzPlainCallParams(f *testing.F) {
 		if !json.Valid(data) {
 			return // the line was checked before
 		}
-		p, ok := plainCallParams(data)
+		p, ok := plainCallParams(data, nil)
 		if !ok {
 			return
 		}
