@@ -16,12 +16,14 @@ const tracerName = "github.com/modkit/modkit/mod"
 
 // traceCall starts the span of a tool's handler when the call is traced;
 // [endTraceCall] ends it with the outcome. An untraced call costs a
-// context lookup and gets a nil span.
+// context lookup and gets a nil span. The span comes from modtrace's pool
+// and goes back once its record is encoded: nothing uses it after
+// endTraceCall.
 func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, *modtrace.Span) {
 	if !modtrace.Traced(ctx) {
 		return ctx, nil
 	}
-	ctx, span := modtrace.Start(ctx, tracerName, runToolName(req.Tool), modtrace.KindServer)
+	ctx, span := modtrace.StartReused(ctx, tracerName, runToolName(req.Tool), modtrace.KindServer)
 	span.SetString("gen_ai.tool.name", req.Tool)
 	span.SetString("modkit.call.id", req.CallID)
 	return ctx, span

@@ -37,7 +37,7 @@ func BenchmarkTracedLaneCall(b *testing.B) {
 		s.SetString("gen_ai.tool.name", "echo")
 		s.SetString("modkit.call.id", "call_1")
 		s.End(time.Time{})
-		if LaneSpans(rec) == nil {
+		if LaneSpans(nil, rec) == nil {
 			b.Fatal("no spans")
 		}
 	}

@@ -23,16 +23,24 @@ func (sc SpanContext) Sampled() bool { return sc.Flags&1 == 1 }
 // Valid reports whether neither id is all zeros.
 func (sc SpanContext) Valid() bool { return sc.TraceID != [16]byte{} && sc.SpanID != [8]byte{} }
 
+// TraceparentLen is the length of a version 00 traceparent header.
+const TraceparentLen = 55
+
 // Traceparent returns the W3C traceparent header of sc.
 func (sc SpanContext) Traceparent() string {
-	var b [55]byte
+	var b [TraceparentLen]byte
+	sc.PutTraceparent(&b)
+	return string(b[:])
+}
+
+// PutTraceparent writes the W3C traceparent header of sc into b.
+func (sc SpanContext) PutTraceparent(b *[TraceparentLen]byte) {
 	copy(b[:], "00-")
 	hex.Encode(b[3:35], sc.TraceID[:])
 	b[35] = '-'
 	hex.Encode(b[36:52], sc.SpanID[:])
 	b[52] = '-'
 	hex.Encode(b[53:55], []byte{sc.Flags})
-	return string(b[:])
 }
 
 // ParseTraceparent parses a W3C traceparent header. It accepts a later

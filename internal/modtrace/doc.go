@@ -11,8 +11,8 @@
 // [Start] starts a span under it: the mod runtime's spans (run_tool,
 // run_hooks) are such spans. A handler's run_tool span comes from a pool
 // ([StartReused]) and goes back to it once the call lane's outcome has
-// carried its record: a traced call allocates the two contexts and the
-// encoded spans, not the span.
+// carried its record, and the lane encodes the spans into a buffer it
+// reuses ([LaneSpans]): a traced call allocates the two contexts only.
 //
 // # OpenTelemetry in a mod
 //

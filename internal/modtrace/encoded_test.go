@@ -24,7 +24,7 @@ func TestEncodedIsASpanBatch(t *testing.T) {
 		s.End(time.Unix(1_700_000_000, 0))
 		want[len(want)-1].EndUnixNano = uint64(time.Unix(1_700_000_000, 0).UnixNano())
 	}
-	raw := LaneSpans(rec)
+	raw := LaneSpans(nil, rec)
 	var got pb.SpanBatch
 	if err := proto.Unmarshal(raw, &got); err != nil {
 		t.Fatalf("the lane's spans do not decode as a SpanBatch: %v", err)
@@ -40,7 +40,7 @@ func TestEncodedIsASpanBatch(t *testing.T) {
 	if b, err := proto.Marshal(&pb.SpanBatch{Spans: want}); err != nil || string(b) != string(raw) {
 		t.Errorf("the encoding differs from proto.Marshal's of the same batch (err %v)", err)
 	}
-	if raw := LaneSpans(rec); raw != nil {
+	if raw := LaneSpans(nil, rec); raw != nil {
 		t.Errorf("a second LaneSpans: got %d bytes, want none", len(raw))
 	}
 	md := trailer(rec)

@@ -17,6 +17,6 @@ func LaneIncoming(ctx context.Context, r *Recorder, traceparent, tracestate, bag
 	return ContextWith(ctx, sc, r, true)
 }
 
-// LaneSpans returns the spans r finished, encoded as a SpanBatch for a call
-// lane's outcome frame, or nil when it has none.
-func LaneSpans(r *Recorder) []byte { return r.encoded() }
+// LaneSpans appends the spans r finished to dst, encoded as a SpanBatch
+// for a call lane's outcome frame; dst as it was when r has none.
+func LaneSpans(dst []byte, r *Recorder) []byte { return r.appendEncoded(dst) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
@@ -44,19 +45,24 @@ func (r *Recorder) Take() (spans []*pb.Span, dropped int) {
 }
 
 // encoded takes the finished spans, encoded as a SpanBatch, or nil when
-// there are none. It writes the batch itself, into one buffer of the
-// right size: no batch message, and no reflection over the spans
-// (spanwire.go), unless one holds what only protobuf can judge.
-func (r *Recorder) encoded() []byte {
+// there are none.
+func (r *Recorder) encoded() []byte { return r.appendEncoded(nil) }
+
+// appendEncoded takes the finished spans and appends them to dst, encoded
+// as a SpanBatch; dst as it was when there are none. It writes the batch
+// itself, sized before it is written: no batch message, and no reflection
+// over the spans (spanwire.go), unless one holds what only protobuf can
+// judge.
+func (r *Recorder) appendEncoded(dst []byte) []byte {
 	if !r.pending() {
-		return nil
+		return dst
 	}
 	r.mu.Lock()
 	spans, reused := r.done, r.reused
 	r.done, r.dropped, r.reused = nil, 0, nil
 	r.mu.Unlock()
 	if len(spans) == 0 {
-		return nil
+		return dst
 	}
 	defer r.giveBack(spans, reused)
 	var small [4]int
@@ -65,12 +71,12 @@ func (r *Recorder) encoded() []byte {
 	for _, s := range spans {
 		size, ok := spanSize(s)
 		if !ok {
-			return protoEncoded(spans)
+			return protoEncoded(dst, spans)
 		}
 		sizes = append(sizes, size)
 		n += protowire.SizeTag(spanBatchSpans) + protowire.SizeBytes(size)
 	}
-	b := make([]byte, 0, n)
+	b := slices.Grow(dst, n)
 	for i, s := range spans {
 		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(sizes[i]))
@@ -79,16 +85,17 @@ func (r *Recorder) encoded() []byte {
 	return b
 }
 
-// protoEncoded is encoded by protobuf: nil when it refuses a span.
-func protoEncoded(spans []*pb.Span) []byte {
-	var b []byte
+// protoEncoded is appendEncoded by protobuf: dst as it was when protobuf
+// refuses a span.
+func protoEncoded(dst []byte, spans []*pb.Span) []byte {
+	b := dst
 	for _, s := range spans {
 		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(proto.Size(s)))
 		var err error
 		// The size Size just computed is cached in the message.
 		if b, err = (proto.MarshalOptions{UseCachedSize: true}).MarshalAppend(b, s); err != nil {
-			return nil
+			return dst
 		}
 	}
 	return b

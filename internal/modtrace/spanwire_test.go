@@ -56,7 +56,7 @@ func TestEncodedFallsBack(t *testing.T) {
 		if _, ok := spanSize(s); ok {
 			t.Errorf("%s: spanSize takes it, want it left to protobuf", name)
 		}
-		want := protoEncoded([]*pb.Span{s})
+		want := protoEncoded(nil, []*pb.Span{s})
 		rec := NewRecorder()
 		rec.finish(&Span{}, s)
 		if got := rec.encoded(); !bytes.Equal(got, want) {

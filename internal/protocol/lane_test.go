@@ -547,7 +547,7 @@ func TestLaneTrace(t *testing.T) {
 		Trace: func(ctx context.Context, tp, ts, bag string) context.Context {
 			return context.WithValue(ctx, key{}, tp+"|"+ts+"|"+bag)
 		},
-		Spans: func() []byte { return []byte("spans") },
+		Spans: func(dst []byte) []byte { return append(dst, "spans"...) },
 	}
 	var got []string
 	c := newLane(t, srv, LaneOptions{

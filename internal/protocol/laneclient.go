@@ -453,12 +453,16 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		return nil, nil, false
 	case kindOutcome:
 		var o pb.LaneOutcome
-		if err := proto.Unmarshal(f.payload, &o); err != nil {
+		rest, spans := cutSpans(f.payload, outcomeSpans)
+		if err := proto.Unmarshal(rest, &o); err != nil {
 			return nil, c.violated(fmt.Errorf("an outcome frame does not decode: %w", err)), true
 		}
-		if spans := o.GetSpans(); len(spans) > 0 && c.opts.Spans != nil {
-			// Unmarshal copied the spans out of the frame into bytes of
-			// their own, which nothing writes again: no second copy.
+		if spans == nil {
+			spans = o.GetSpans()
+		}
+		if len(spans) > 0 && c.opts.Spans != nil {
+			// The spans point into the frame's payload, or Unmarshal's
+			// copy, which nothing writes again: no copy of their own.
 			c.opts.Spans(unsafe.String(unsafe.SliceData(spans), len(spans)))
 		}
 		if st := o.GetStopped(); st != nil {

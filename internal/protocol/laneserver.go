@@ -39,9 +39,11 @@ type LaneServer struct {
 	// Trace, when set, returns ctx under the trace context a traced call
 	// carries.
 	Trace func(ctx context.Context, traceparent, tracestate, baggage string) context.Context
-	// Spans, when set, returns the spans the mod finished, an encoded
-	// SpanBatch, or nil: they go back with each outcome.
-	Spans func() []byte
+	// Spans, when set, appends the spans the mod finished to dst, an
+	// encoded SpanBatch, and returns it; dst as it was when there are
+	// none: they go back with each outcome. dst is the server's, reused
+	// once the frame carrying them is written.
+	Spans func(dst []byte) []byte
 
 	w frameWriter
 
@@ -323,10 +325,10 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 			out.Activity[i] = ActivityToProto(u)
 		}
 	}
-	if s.Spans != nil {
-		out.Spans = s.Spans()
-	}
-	if err := s.w.send(id, kindOutcome, out); err != nil {
+	spans := s.takeSpans(&out.Spans)
+	err = s.w.send(id, kindOutcome, out)
+	putSpans(spans)
+	if err != nil {
 		// Declared here, not above: errors.As moves big to the heap.
 		var big *payloadTooLargeError
 		if errors.As(err, &big) {

@@ -158,10 +158,10 @@ func (s *LaneServer) runStep(ctx context.Context, id uint64, payload []byte) {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, err.Error())
 		return
 	}
-	if s.Spans != nil {
-		res.Spans = s.Spans()
-	}
-	if err := s.w.send(id, kindStepEnd, res); err != nil {
+	spans := s.takeSpans(&res.Spans)
+	err = s.w.send(id, kindStepEnd, res)
+	putSpans(spans)
+	if err != nil {
 		if _, big := err.(*payloadTooLargeError); big {
 			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_RESPONSE_TOO_LARGE, "the mod's step result is "+err.Error())
 		}
@@ -279,10 +279,9 @@ func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (d
 // sendStopped ends call id, which stop stopped before its handler ran.
 func (s *LaneServer) sendStopped(id uint64, stop *pb.LaneStopped) {
 	out := &pb.LaneOutcome{Stopped: stop}
-	if s.Spans != nil {
-		out.Spans = s.Spans()
-	}
+	spans := s.takeSpans(&out.Spans)
 	_ = s.w.send(id, kindOutcome, out)
+	putSpans(spans)
 }
 
 func stoppedFromProto(st *pb.LaneStopped) *modapi.Stopped {

@@ -91,7 +91,7 @@ func TestLaneSteps(t *testing.T) {
 			mu.Unlock()
 			return ctx
 		},
-		Spans: func() []byte { return []byte("spans") },
+		Spans: func(dst []byte) []byte { return append(dst, "spans"...) },
 	}
 	var spans []string
 	c := newLane(t, srv, LaneOptions{

@@ -3,6 +3,7 @@ package telemetry
 import (
 	"context"
 	"time"
+	"unsafe"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -10,6 +11,8 @@ import (
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/embedded"
 	"go.opentelemetry.io/otel/trace/noop"
+
+	"github.com/modkit/modkit/internal/modtrace"
 )
 
 // callRecord is the span of one host call, recorded without the SDK: ids,
@@ -20,6 +23,9 @@ import (
 type callRecord struct {
 	spanRecord
 	tool, callID, label string // the failure is the status's description
+	// tp is the traceparent header of a sampled call's span, which the
+	// call carries to its mod ([callRecord.traceparent]).
+	tp [modtrace.TraceparentLen]byte
 
 	// A call's context holds its record as its current span
 	// ([callRecord.SpanContext] and no-ops, as trace's non-recording span
@@ -68,7 +74,16 @@ func startCall(ctx context.Context, m *modExport, tool string) (context.Context,
 	}
 	r := &callRecord{tool: tool}
 	r.sc, r.parent, r.name, r.start = sc, parent, name, time.Now()
+	if sc.IsSampled() {
+		modtrace.SpanContext{TraceID: tid, SpanID: sid, Flags: byte(flags)}.PutTraceparent(&r.tp)
+	}
 	return trace.ContextWithSpan(ctx, r), Span{call: r}
+}
+
+// traceparent is the traceparent header of the call's span, sampled: it
+// points into r, whose header is not written again.
+func (r *callRecord) traceparent() string {
+	return unsafe.String(&r.tp[0], len(r.tp))
 }
 
 // endCall ends the call's span with its outcome and hands it on; r is

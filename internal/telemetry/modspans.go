@@ -9,7 +9,6 @@ import (
 	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/propagation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/metadata"
 
@@ -91,12 +90,12 @@ func (m *modExport) takeCall(r *callRecord) {
 // outgoing returns ctx with its trace context in the outgoing metadata,
 // and whether it has one to send.
 func outgoing(ctx context.Context) (context.Context, bool) {
-	sc := trace.SpanContextFromContext(ctx)
-	if !sc.IsSampled() {
+	tp, sc, ok := sampledParent(ctx)
+	if !ok {
 		return ctx, false
 	}
 	kv := make([]string, 0, 6)
-	kv = append(kv, modtrace.KeyTraceparent, modtrace.SpanContext{TraceID: sc.TraceID(), SpanID: sc.SpanID(), Flags: byte(sc.TraceFlags())}.Traceparent())
+	kv = append(kv, modtrace.KeyTraceparent, tp)
 	if ts := sc.TraceState(); ts.Len() > 0 {
 		kv = append(kv, modtrace.KeyTracestate, ts.String())
 	}

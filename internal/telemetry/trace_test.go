@@ -8,6 +8,9 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/modkit/modkit/internal/modtrace"
 )
 
 // TestCallSpan: a call's span is named after its tool and carries the
@@ -55,4 +58,28 @@ func tracing(t *testing.T, env map[string]string) *tracetest.InMemoryExporter {
 	}
 	t.Cleanup(func() { tel.Shutdown(context.Background()) })
 	return exp
+}
+
+// TestCallTraceparentAlloc: a call's context carries its span's own
+// traceparent header to the mod, without formatting it again.
+func TestCallTraceparentAlloc(t *testing.T) {
+	tracing(t, nil)
+	ctx, span := StartCall(context.Background(), "echo")
+	defer span.EndCall("echo", "", "", "")
+	sc := trace.SpanContextFromContext(ctx)
+	want := modtrace.SpanContext{TraceID: sc.TraceID(), SpanID: sc.SpanID(), Flags: byte(sc.TraceFlags())}.Traceparent()
+	if tp, _, _, ok := ModCallTrace(ctx); !ok || tp != want {
+		t.Errorf("got %q (ok %v), want %q", tp, ok, want)
+	}
+	if allocs := testing.AllocsPerRun(100, func() { ModCallTrace(ctx) }); allocs != 0 {
+		t.Errorf("ModCallTrace of a call's context: got %v allocations, want 0", allocs)
+	}
+	// Under a step's span, the step's header.
+	sctx, step := StartStep(ctx, StepHooks, "")
+	defer step.End()
+	ssc := trace.SpanContextFromContext(sctx)
+	want = modtrace.SpanContext{TraceID: ssc.TraceID(), SpanID: ssc.SpanID(), Flags: byte(ssc.TraceFlags())}.Traceparent()
+	if tp, _, _, ok := ModCallTrace(sctx); !ok || tp != want {
+		t.Errorf("under a step: got %q (ok %v), want %q", tp, ok, want)
+	}
 }

@@ -24,6 +24,6 @@ func openLane(hs *handlers, spans *modtrace.Recorder) (*protocol.LaneServer, net
 		Trace: func(ctx context.Context, traceparent, tracestate, baggage string) context.Context {
 			return modtrace.LaneIncoming(ctx, spans, traceparent, tracestate, baggage)
 		},
-		Spans: func() []byte { return modtrace.LaneSpans(spans) },
+		Spans: func(dst []byte) []byte { return modtrace.LaneSpans(dst, spans) },
 	}, conn, nil
 }

@@ -1,0 +1,59 @@
+package protocol
+
+import (
+	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/modkit/modkit/internal/protocol/pb"
+)
+
+// outcomeSpans is the field number of the spans an outcome carries.
+var outcomeSpans = (&pb.LaneOutcome{}).ProtoReflect().Descriptor().Fields().ByName("spans").Number()
+
+// cutSpans finds the spans a frame's payload msg carries in field num,
+// when that field is its last (protobuf writes it after the outcome and
+// the activity): it returns msg without it, to decode, and the spans,
+// which point into msg. Decoding them with the rest would copy them. It
+// returns msg and nil when the last field is another, or msg does not
+// parse as fields; then decoding msg finds the spans, or the error. The
+// last of a field repeated wins, as protobuf decodes it.
+func cutSpans(msg []byte, num protowire.Number) (rest, spans []byte) {
+	for i := 0; i < len(msg); {
+		n, typ, k := protowire.ConsumeTag(msg[i:])
+		if k < 0 {
+			return msg, nil
+		}
+		v := protowire.ConsumeFieldValue(n, typ, msg[i+k:])
+		if v < 0 {
+			return msg, nil
+		}
+		if i+k+v == len(msg) && n == num && typ == protowire.BytesType {
+			spans, _ = protowire.ConsumeBytes(msg[i+k:])
+			return msg[:i], spans
+		}
+		i += k + v
+	}
+	return msg, nil
+}
+
+// takeSpans sets *dst to the spans the mod finished, written into a
+// pooled buffer, and returns the buffer, for [putSpans] once the frame
+// carrying them is written; nil, and *dst unset, when there are none.
+func (s *LaneServer) takeSpans(dst *[]byte) *[]byte {
+	if s.Spans == nil {
+		return nil
+	}
+	b := getFrame()
+	if *b = s.Spans((*b)[:0]); len(*b) == 0 {
+		putFrame(b)
+		return nil
+	}
+	*dst = *b
+	return b
+}
+
+// putSpans gives back takeSpans's buffer, nil or written.
+func putSpans(b *[]byte) {
+	if b != nil {
+		putFrame(b)
+	}
+}
