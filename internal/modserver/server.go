@@ -170,11 +170,13 @@ func (s *Server) decode(t sdkrt.Tool, input []byte) (decoded any, err error) {
 // so that hooks see only input the tool accepts.
 func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modapi.CheckResponse, error) {
 	decoded, err := s.Decode(req.Tool, req.Input)
-	var ie *sdk.InputError
-	switch {
-	case err == nil:
+	if err == nil {
 		return &modapi.CheckResponse{Decoded: decoded}, nil
-	case errors.As(err, &ie):
+	}
+	// Declared here, not above: errors.As moves ie to the heap, which
+	// input that passes need not pay for.
+	var ie *sdk.InputError
+	if errors.As(err, &ie) {
 		return &modapi.CheckResponse{Problems: words.Problems(ie.Problems, ie.More)}, nil
 	}
 	return &modapi.CheckResponse{Error: err.Error()}, nil

@@ -321,3 +321,24 @@ func TestCheckedInputDecodedOnce(t *testing.T) {
 		t.Errorf("CheckInput of a negative n: got %+v, %v; want problems and no Decoded", bad, err)
 	}
 }
+
+// TestCheckInputAllocs checks that checking input that passes costs the
+// decoder's allocations and the response's, nothing more.
+func TestCheckInputAllocs(t *testing.T) {
+	s := modserver.New(gen, nil)
+	ctx := context.Background()
+	req := &modapi.CheckRequest{Tool: "m_outputs", Input: json.RawMessage(`{}`)}
+	decode := testing.AllocsPerRun(100, func() {
+		if _, err := s.Decode(req.Tool, req.Input); err != nil {
+			t.Fatal(err)
+		}
+	})
+	check := testing.AllocsPerRun(100, func() {
+		if resp, err := s.CheckInput(ctx, req); err != nil || resp.Decoded == nil {
+			t.Fatal(resp, err)
+		}
+	})
+	if check > decode+1 {
+		t.Errorf("got %v allocations a check, want at most Decode's %v and the response", check, decode)
+	}
+}

@@ -31,10 +31,11 @@ type LaneServer struct {
 	// its end: the mod's tracking of running handlers, as its gRPC
 	// interceptors do for the method named.
 	Begin func(ctx context.Context, method string, req any) (end func())
-	// Track, when set, is Begin for tool calls, without a watch on the
-	// call's context: the lane, which alone cancels that context, tells the
-	// LaneTracked returned for req when the call is cancelled while its
-	// handler runs. Track returning nil notes nothing.
+	// Track, when set, is Begin for tool calls and the hooks that travel
+	// with them, without a watch on the call's context: the lane, which
+	// alone cancels that context, tells the LaneTracked returned for req
+	// when the call is cancelled while its handler (or hook) runs. Track
+	// returning nil notes nothing.
 	Track func(method string, req any) LaneTracked
 	// Trace, when set, returns ctx under the trace context a traced call
 	// carries.

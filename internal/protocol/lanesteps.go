@@ -259,11 +259,21 @@ func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (d
 		})
 		defer t.Stop()
 	}
+	// The hook runs under the call's context, which only the lane
+	// cancels: Track, told by the lane, notes it as it does the handler,
+	// with no watch on the context.
+	var tracked LaneTracked
 	end := func() {}
-	if s.Begin != nil {
+	switch {
+	case s.Track != nil:
+		tracked = s.track(id, pb.Mod_BeforeAction_FullMethodName, h)
+	case s.Begin != nil:
 		end = s.Begin(ctx, pb.Mod_BeforeAction_FullMethodName, h)
 	}
 	resp, err := s.Impl.BeforeAction(ctx, actionFromProto(h))
+	if tracked != nil {
+		tracked.End()
+	}
 	end()
 	switch {
 	case !answered.CompareAndSwap(false, true) || ctx.Err() != nil:

@@ -379,6 +379,57 @@ func TestLaneAheadCancel(t *testing.T) {
 	}
 }
 
+// TestLaneAheadTrack checks that with Track set, a hook that travels with
+// its call is tracked by Track, as the handler after it, each by its own
+// call id; and that a hook past its timeout is told it was cancelled
+// before it ends, so that its grace period runs.
+func TestLaneAheadTrack(t *testing.T) {
+	events := make(chan string, 16)
+	srv := &LaneServer{Impl: &aheadMod{stepMod: &stepMod{waiting: make(chan struct{}), gone: make(chan struct{})}}}
+	srv.Begin = func(context.Context, string, any) func() {
+		t.Error("got Begin, want Track")
+		return func() {}
+	}
+	srv.Track = func(method string, req any) LaneTracked {
+		id := req.(interface{ GetCallId() string }).GetCallId()
+		events <- "track " + method + " " + id
+		return trackLog{id, events}
+	}
+	c := newLane(t, srv, LaneOptions{Steps: true})
+	hook := func(tool string) *modapi.ActionRequest {
+		return &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: tool}, Run: modapi.Run{CallID: "h1"}}
+	}
+	want := func(what ...string) {
+		t.Helper()
+		for _, w := range what {
+			select {
+			case got := <-events:
+				if got != w {
+					t.Fatalf("got %q, want %q", got, w)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("got nothing, want %q", w)
+			}
+		}
+	}
+	resp, err := c.CallTool(t.Context(), &modapi.CallRequest{Tool: "t", Input: []byte("ok"), CallID: "c1", Ahead: &modapi.Ahead{Hook: hook("t")}})
+	if err != nil || resp.Stopped != nil || resp.Outcome.Text != "ok" {
+		t.Fatalf("got %+v, %v; want the handler's outcome ok", resp, err)
+	}
+	want("track "+pb.Mod_BeforeAction_FullMethodName+" h1", "end h1", "track "+pb.Mod_CallTool_FullMethodName+" c1", "end c1")
+
+	resp, err = c.CallTool(t.Context(), &modapi.CallRequest{Tool: "t", CallID: "c2", Ahead: &modapi.Ahead{Hook: hook("wait"), HookTimeout: 10 * time.Millisecond}})
+	if err != nil || resp.Stopped == nil || !resp.Stopped.HookTimedOut {
+		t.Fatalf("got %+v, %v; want the hook timed out", resp, err)
+	}
+	want("track "+pb.Mod_BeforeAction_FullMethodName+" h1", "cancelled h1", "end h1")
+	select {
+	case got := <-events:
+		t.Errorf("got %q after the hook ended, want nothing: the handler never runs", got)
+	case <-time.After(20 * time.Millisecond):
+	}
+}
+
 // TestAheadNeedsLaneSteps checks that steps ahead of a call are never
 // dropped: a client whose mod does not take them refuses the call.
 func TestAheadNeedsLaneSteps(t *testing.T) {
