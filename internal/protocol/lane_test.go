@@ -784,6 +784,21 @@ type trackLog struct {
 func (l trackLog) Cancelled() { l.events <- "cancelled " + l.id }
 func (l trackLog) End()       { l.events <- "end " + l.id }
 
+// wantEvents fails t unless events tells what, in order.
+func wantEvents(t *testing.T, events <-chan string, what ...string) {
+	t.Helper()
+	for _, w := range what {
+		select {
+		case got := <-events:
+			if got != w {
+				t.Fatalf("got %q, want %q", got, w)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("got nothing, want %q", w)
+		}
+	}
+}
+
 // TestLaneTrack checks that Track's handler is told of its call's
 // cancellation by the host, including one that came before Track was
 // called, and by the lane closing, and of its end; a call that is not
@@ -815,19 +830,7 @@ func TestLaneTrack(t *testing.T) {
 		return trackLog{id, events}
 	}
 	c := newLane(t, srv, LaneOptions{})
-	want := func(what ...string) {
-		t.Helper()
-		for _, w := range what {
-			select {
-			case got := <-events:
-				if got != w {
-					t.Fatalf("got %q, want %q", got, w)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatalf("got nothing, want %q", w)
-			}
-		}
-	}
+	want := func(what ...string) { t.Helper(); wantEvents(t, events, what...) }
 	if resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", CallID: "n", Input: json.RawMessage("1")}); err != nil || resp.Outcome.Text != "1" {
 		t.Fatalf("got %v, %v; want outcome 1", resp, err)
 	}

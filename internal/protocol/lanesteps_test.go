@@ -399,19 +399,7 @@ func TestLaneAheadTrack(t *testing.T) {
 	hook := func(tool string) *modapi.ActionRequest {
 		return &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: tool}, Run: modapi.Run{CallID: "h1"}}
 	}
-	want := func(what ...string) {
-		t.Helper()
-		for _, w := range what {
-			select {
-			case got := <-events:
-				if got != w {
-					t.Fatalf("got %q, want %q", got, w)
-				}
-			case <-time.After(10 * time.Second):
-				t.Fatalf("got nothing, want %q", w)
-			}
-		}
-	}
+	want := func(what ...string) { t.Helper(); wantEvents(t, events, what...) }
 	resp, err := c.CallTool(t.Context(), &modapi.CallRequest{Tool: "t", Input: []byte("ok"), CallID: "c1", Ahead: &modapi.Ahead{Hook: hook("t")}})
 	if err != nil || resp.Stopped != nil || resp.Outcome.Text != "ok" {
 		t.Fatalf("got %+v, %v; want the handler's outcome ok", resp, err)

@@ -10,9 +10,14 @@ import (
 )
 
 // decide runs filter on a system call in the BPF virtual machine of
-// golang.org/x/net/bpf, which loads words big-endian: each word is laid
-// out so, at the offset where the kernel puts it.
+// golang.org/x/net/bpf.
 func decide(t *testing.T, filter []bpf.RawInstruction, arch, nr uint32, args ...uint64) uint32 {
+	t.Helper()
+	return runFilter(t, filterVM(t, filter), make([]byte, 64), arch, nr, args)
+}
+
+// filterVM loads filter into golang.org/x/net/bpf's virtual machine.
+func filterVM(t *testing.T, filter []bpf.RawInstruction) *bpf.VM {
 	t.Helper()
 	ins, ok := bpf.Disassemble(filter)
 	if !ok {
@@ -22,7 +27,15 @@ func decide(t *testing.T, filter []bpf.RawInstruction, arch, nr uint32, args ...
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := make([]byte, 64)
+	return vm
+}
+
+// runFilter runs vm on a system call laid out in data, 64 bytes: the VM
+// loads words big-endian, so each word is laid out so, at the offset where
+// the kernel puts it.
+func runFilter(t *testing.T, vm *bpf.VM, data []byte, arch, nr uint32, args []uint64) uint32 {
+	t.Helper()
+	clear(data)
 	binary.BigEndian.PutUint32(data[offNr:], nr)
 	binary.BigEndian.PutUint32(data[offArch:], arch)
 	for i, a := range args {

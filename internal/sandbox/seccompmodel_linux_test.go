@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"encoding/binary"
 	"slices"
 	"testing"
 
@@ -141,27 +140,11 @@ func TestFilterMatchesModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ins, ok := bpf.Disassemble(filter)
-		if !ok {
-			t.Fatalf("%s: the filter does not disassemble", name)
-		}
-		vm, err := bpf.NewVM(ins)
-		if err != nil {
-			t.Fatal(err)
-		}
+		vm := filterVM(t, filter)
 		data := make([]byte, 64)
 		run := func(arch, nr uint32, args [6]uint64) {
-			binary.BigEndian.PutUint32(data[offNr:], nr)
-			binary.BigEndian.PutUint32(data[offArch:], arch)
-			for i, a := range args {
-				binary.BigEndian.PutUint32(data[argLow(uint32(i)):], uint32(a))
-				binary.BigEndian.PutUint32(data[argLow(uint32(i))+4:], uint32(a>>32))
-			}
-			v, err := vm.Run(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got, want := uint32(v), modelDecision(p, arch, nr, args); got != want {
+			v := runFilter(t, vm, data, arch, nr, args[:])
+			if got, want := v, modelDecision(p, arch, nr, args); got != want {
 				t.Errorf("%s: system call %d (arch %#x) with %#x: got %#x, want %#x", name, nr, arch, args, got, want)
 			}
 		}
