@@ -150,13 +150,7 @@ func TestGoEnvCacheSkipsAnOpenCache(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "mod")
 	write(t, filepath.Join(dir, "go.mod"), "module example.com/m\n\ngo 1.22\n")
-	runs := 0
-	for range 2 {
-		if _, err := cachedGoEnv(root, dir, func() (map[string]string, error) { runs++; return runGoEnv(dir) }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if runs != 2 {
+	if runs := goEnvRuns(t, root, dir, 2); runs != 2 {
 		t.Errorf("go env ran %d times for two asks, want 2", runs)
 	}
 	if _, err := os.Stat(filepath.Join(root, "env")); err == nil {
@@ -185,15 +179,22 @@ func TestGoEnvCacheNeedsTheGOROOT(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(filepath.ListSeparator)+os.Getenv("PATH"))
 	t.Setenv("GOROOT", "")
+	if runs := goEnvRuns(t, root, dir, 2); runs != 2 {
+		t.Errorf("go env ran %d times for two asks, want 2", runs)
+	}
+}
+
+// goEnvRuns asks the cache in root for go env's answer in dir n times and
+// returns how many times go env ran.
+func goEnvRuns(t *testing.T, root, dir string, n int) int {
+	t.Helper()
 	runs := 0
-	for range 2 {
+	for range n {
 		if _, err := cachedGoEnv(root, dir, func() (map[string]string, error) { runs++; return runGoEnv(dir) }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if runs != 2 {
-		t.Errorf("go env ran %d times for two asks, want 2", runs)
-	}
+	return runs
 }
 
 func write(t *testing.T, path, data string) {
