@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime/pprof"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -190,8 +192,19 @@ func BenchmarkProcessLane(b *testing.B) {
 // the mod's where the platform says (Linux's /proc).
 func reportBothCPU(b *testing.B, pid int) func() {
 	host0, mod0 := processCPU(b), threadsCPU(pid)
+	hr0, hw0 := syscallsIO("self")
+	mr0, mw0 := syscallsIO(fmt.Sprint(pid))
 	return func() {
 		host, mod := processCPU(b), threadsCPU(pid)
+		hr, hw := syscallsIO("self")
+		mr, mw := syscallsIO(fmt.Sprint(pid))
+		if hr0 >= 0 && mr0 >= 0 {
+			n := float64(b.N)
+			b.ReportMetric(float64(hr-hr0)/n, "host-reads/op")
+			b.ReportMetric(float64(hw-hw0)/n, "host-writes/op")
+			b.ReportMetric(float64(mr-mr0)/n, "mod-reads/op")
+			b.ReportMetric(float64(mw-mw0)/n, "mod-writes/op")
+		}
 		b.ReportMetric(float64(host-host0)/float64(b.N)/1e3, "host-cpu-µs/op")
 		if mod >= 0 && mod0 >= 0 {
 			b.ReportMetric(float64(mod-mod0)/float64(b.N)/1e3, "mod-cpu-µs/op")
@@ -220,4 +233,23 @@ func threadsCPU(pid int) time.Duration {
 		total += time.Duration(ns)
 	}
 	return total
+}
+
+// syscallsIO returns the read and write system calls process pid ("self"
+// for this one) has made, from /proc, or -1 where the platform has none.
+func syscallsIO(pid string) (reads, writes int64) {
+	data, err := os.ReadFile("/proc/" + pid + "/io")
+	if err != nil {
+		return -1, -1
+	}
+	reads, writes = -1, -1
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "syscr: "); ok {
+			reads, _ = strconv.ParseInt(v, 10, 64)
+		}
+		if v, ok := strings.CutPrefix(line, "syscw: "); ok {
+			writes, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return reads, writes
 }
