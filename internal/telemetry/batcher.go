@@ -150,11 +150,12 @@ func (b *batcher) export() {
 	var spans []sdktrace.ReadOnlySpan
 	if len(mods) > 0 || len(calls) > 0 {
 		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+len(calls)+2*len(mods))
+		slab := newExportSlab(calls, len(mods))
 		for i := range calls {
-			spans = append(spans, calls[i].finish(b.conv))
+			spans = append(spans, calls[i].finish(b.conv, slab))
 		}
 		for _, m := range mods {
-			spans = b.conv.appendSpans(spans, m.mod, m.spans)
+			spans = b.conv.appendSpansFrom(spans, slab, m.mod, m.spans)
 		}
 		spans = append(spans, queue...)
 	} else {

@@ -101,28 +101,19 @@ func (r *callRecord) endCall(callID, label, failure string) {
 
 // finish completes the call's span as the SDK would have made it, the
 // host's resource, string attributes cut to the span limits' length, and
-// returns it; r is not changed again.
-func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
+// returns it; r is not changed again. Its attributes take their room from
+// slab, when it has some.
+func (r *callRecord) finish(c *modConverter, slab *exportSlab) sdktrace.ReadOnlySpan {
 	limit := c.limits.AttributeValueLengthLimit
-	n := 1
-	failed := r.status.Code == codes.Error
-	for _, v := range []string{r.callID, r.label} {
-		if v != "" {
-			n++
-		}
-	}
-	if failed {
-		n++
-	}
-	attrs := make([]attribute.KeyValue, 1, n)
-	attrs[0] = attribute.String("gen_ai.tool.name", truncate(r.tool, limit))
+	attrs := slab.attrs(r.attrCount())
+	attrs = append(attrs, attribute.String("gen_ai.tool.name", truncate(r.tool, limit)))
 	if r.callID != "" {
 		attrs = append(attrs, attribute.String("modkit.call.id", truncate(r.callID, limit)))
 	}
 	if r.label != "" {
 		attrs = append(attrs, attribute.String("modkit.call.label", truncate(r.label, limit)))
 	}
-	if failed {
+	if r.status.Code == codes.Error {
 		attrs = append(attrs, attribute.String("error.type", "tool_error"))
 	}
 	r.attrs = attrs
@@ -130,4 +121,75 @@ func (r *callRecord) finish(c *modConverter) sdktrace.ReadOnlySpan {
 	r.scope = tracerName
 	r.res = c.res
 	return &r.spanRecord
+}
+
+// attrCount is how many attributes the call's span has.
+func (r *callRecord) attrCount() int {
+	n := 1
+	if r.callID != "" {
+		n++
+	}
+	if r.label != "" {
+		n++
+	}
+	if r.status.Code == codes.Error {
+		n++
+	}
+	return n
+}
+
+// exportSlab is room for the spans one export makes, the calls'
+// attributes and the mods' spans, allocated a chunk at a time rather than
+// once a span. A chunk stays a small object (at most 16 KB), which the
+// allocator reuses as it does a span's: a larger one would come from
+// fresh pages. A nil slab allocates each.
+type exportSlab struct {
+	attrsLeft, modsLeft int                  // how many the export still needs
+	free                []attribute.KeyValue // len == cap: attributes of this chunk left
+	mods                []modSpan            // mods' spans of this chunk left
+}
+
+// Chunk sizes: 256 attributes of 64 bytes, 16 mods' spans of under 1 KB.
+const (
+	slabAttrs = 256
+	slabMods  = 16
+)
+
+// newExportSlab has room for the attributes of calls and one span for
+// each of mods' batches, as a handler's call sends one.
+func newExportSlab(calls []*callRecord, mods int) *exportSlab {
+	n := 0
+	for _, r := range calls {
+		n += r.attrCount()
+	}
+	return &exportSlab{attrsLeft: n, modsLeft: mods}
+}
+
+// attrs returns an empty slice with room for n attributes, its capacity
+// n: appending past it does not write into the next span's.
+func (s *exportSlab) attrs(n int) []attribute.KeyValue {
+	if s == nil {
+		return make([]attribute.KeyValue, 0, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]attribute.KeyValue, max(n, min(s.attrsLeft, slabAttrs)))
+	}
+	a := s.free[:0:n]
+	s.free = s.free[n:]
+	s.attrsLeft -= n
+	return a
+}
+
+// modSpan returns a zero mod's span.
+func (s *exportSlab) modSpan() *modSpan {
+	if s == nil {
+		return &modSpan{}
+	}
+	if len(s.mods) == 0 {
+		s.mods = make([]modSpan, max(1, min(s.modsLeft, slabMods)))
+	}
+	m := &s.mods[0]
+	s.mods = s.mods[1:]
+	s.modsLeft--
+	return m
 }

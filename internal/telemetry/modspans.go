@@ -81,7 +81,7 @@ func (m *modExport) takeCall(r *callRecord) {
 		}
 		return
 	}
-	s := r.finish(&m.conv)
+	s := r.finish(&m.conv, nil)
 	for _, p := range m.procs {
 		p.OnEnd(s)
 	}

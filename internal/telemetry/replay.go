@@ -28,6 +28,11 @@ type modConverter struct {
 // a valid trace and span id and a parent is left out; a malformed batch,
 // as protobuf would refuse it, adds nothing.
 func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch string) []sdktrace.ReadOnlySpan {
+	return c.appendSpansFrom(dst, nil, mod, batch)
+}
+
+// appendSpansFrom is appendSpans with the spans' room taken from slab.
+func (c *modConverter) appendSpansFrom(dst []sdktrace.ReadOnlySpan, slab *exportSlab, mod, batch string) []sdktrace.ReadOnlySpan {
 	n := len(dst)
 	r := wireReader{s: batch}
 	for {
@@ -43,7 +48,7 @@ func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch strin
 		if !ok {
 			continue
 		}
-		s, ok, err := c.span(mod, msg)
+		s, ok, err := c.span(slab.modSpan(), mod, msg)
 		if err != nil {
 			r.err = err
 			break
@@ -59,9 +64,9 @@ func (c *modConverter) appendSpans(dst []sdktrace.ReadOnlySpan, mod, batch strin
 	return dst
 }
 
-// span decodes one Span; ok is false when it has no valid ids.
-func (c *modConverter) span(mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, err error) {
-	out := &modSpan{}
+// span decodes one Span into out, a zero modSpan; ok is false when it
+// has no valid ids.
+func (c *modConverter) span(out *modSpan, mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, err error) {
 	var (
 		tid, sid, pid       string
 		kind, code          uint64
