@@ -65,8 +65,10 @@ var directMeta = map[string]bool{
 }
 
 // serveDirect serves the stateless tools/call m, which checkBody read,
-// and reports whether it did; when it did not, nothing was written.
-func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, m *httpMessage) bool {
+// in ctx, req's context with the handler's calls context
+// (withCallsContext), and reports whether it did; when it did not,
+// nothing was written.
+func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, ctx context.Context, m *httpMessage) bool {
 	if req.Header.Get(protocolHeader) != multiRoundTrip || req.Header.Get("Mcp-Method") != "tools/call" ||
 		!isJSON(req.Header.Get("Content-Type")) || !acceptsBoth(req.Header.Values("Accept")) {
 		return false
@@ -87,7 +89,7 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}
-	res, err := observeDirect(req, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: tokenInfo(req.Context())}})
+	res, err := observeDirect(ctx, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: tokenInfo(ctx)}})
 	if err == nil && res.Meta == nil {
 		if b, ok := calls.plainResult(m.ID, res); ok {
 			mcpwire.WriteJSON(w, http.StatusOK, b)
@@ -285,13 +287,13 @@ func (calls *directCalls) plainResult(id json.RawMessage, res *mcp.CallToolResul
 
 // observeDirect calls handler as the SDK's receiving middleware would: a
 // span and a duration for the request when telemetry is on.
-func observeDirect(req *http.Request, handler mcp.ToolHandler, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func observeDirect(ctx context.Context, handler mcp.ToolHandler, call *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	if !telemetry.Tracing() && !telemetry.Metering() {
-		return handler(req.Context(), call)
+		return handler(ctx, call)
 	}
 	res, err := observe(func(ctx context.Context, _ string, r mcp.Request) (mcp.Result, error) {
 		return handler(ctx, r.(*mcp.CallToolRequest))
-	})(req.Context(), "tools/call", call)
+	})(ctx, "tools/call", call)
 	r, _ := res.(*mcp.CallToolResult)
 	return r, err
 }

@@ -45,7 +45,7 @@ func FuzzServeDirect(f *testing.F) {
 		req.Header.Set("Mcp-Name", "t")
 		w := httptest.NewRecorder()
 		m, code, _ := checkBody(body)
-		if code != 0 || !calls.serveDirect(w, req, &m) {
+		if code != 0 || !calls.serveDirect(w, req, req.Context(), &m) {
 			if w.Body.Len() > 0 || got != nil {
 				t.Fatalf("%q: declined, yet wrote %q or called the tool", body, w.Body.Bytes())
 			}

@@ -360,10 +360,12 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 			return
 		}
 	}
-	req = h.withCalls(req)
-	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, &m) {
+	// The direct path takes the context as it is, with no copy of req.
+	calls := withCallsContext(req.Context(), h.calls)
+	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, calls, &m) {
 		return
 	}
+	req = req.WithContext(calls)
 	if !stateless && session != "" && m.Method != "" && h.live != nil {
 		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 && clientRequests[m.Method] {
 			// A direct call has the id: the SDK would refuse the request.
@@ -440,13 +442,13 @@ func (h *HTTPHandler) withCalls(req *http.Request) *http.Request {
 // readBody reads a posted body, of at most the SDK's limit: into a buffer
 // of its length when the request says it.
 func readBody(w http.ResponseWriter, req *http.Request) ([]byte, error) {
-	r := http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes)
 	n := req.ContentLength
 	if n <= 0 || n > mcp.DefaultMaxRequestBodyBytes {
-		return io.ReadAll(r)
+		return io.ReadAll(http.MaxBytesReader(w, req.Body, mcp.DefaultMaxRequestBodyBytes))
 	}
+	// n bytes, within the limit: a MaxBytesReader would never refuse them.
 	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
+	if _, err := io.ReadFull(req.Body, body); err != nil {
 		return nil, err
 	}
 	return body, nil

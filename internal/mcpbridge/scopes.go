@@ -223,50 +223,59 @@ func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request,
 	if len(gen.scopes)+len(gen.promptScopes) == 0 && gen.resourceScopes == nil {
 		return nil
 	}
-	calls := []*httpMessage{m}
-	if m.Method == "" {
-		// A batch: checkBody found each member a JSON-RPC message.
-		var batch []json.RawMessage
-		json.Unmarshal(body, &batch)
-		calls = calls[:0]
-		for _, raw := range batch {
-			var one httpMessage
-			if json.Unmarshal(raw, &one) == nil {
-				one.params = one.rawParams(raw)
-				calls = append(calls, &one)
+	if m.Method != "" {
+		if h.refuseMessage(w, gen, p, m, body) {
+			refused := *m // a copy: m stays on its caller's stack
+			return &refused
+		}
+		return nil
+	}
+	// A batch: checkBody found each member a JSON-RPC message.
+	var batch []json.RawMessage
+	json.Unmarshal(body, &batch)
+	for _, raw := range batch {
+		var one httpMessage
+		if json.Unmarshal(raw, &one) == nil {
+			one.params = one.rawParams(raw)
+			if h.refuseMessage(w, gen, p, &one, body) {
+				return &one
 			}
 		}
 	}
-	for _, c := range calls {
-		var params struct {
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		}
-		raw := c.params
-		if raw == nil {
-			raw = c.rawParams(body)
-		}
-		var need []string
-		var what string
-		switch c.Method {
-		case "tools/call":
-			json.Unmarshal(raw, &params)
-			need, what = gen.scopes[params.Name], "tool "+params.Name
-		case "prompts/get":
-			json.Unmarshal(raw, &params)
-			need, what = gen.promptScopes[params.Name], "prompt "+params.Name
-		case "resources/read", "resources/subscribe":
-			json.Unmarshal(raw, &params)
-			need, what = gen.resourceScopes.Need(params.URI), "resource "+params.URI
-		default:
-			continue
-		}
-		if len(p.Missing(need)) > 0 {
-			h.opts.Auth.Forbid(w, c.ID, what, need)
-			return c
-		}
-	}
 	return nil
+}
+
+// refuseMessage answers c, a message of body, with 403 insufficient_scope
+// when it needs scopes p lacks, and reports whether it did.
+func (h *HTTPHandler) refuseMessage(w http.ResponseWriter, gen *generation, p *mcpauth.Principal, c *httpMessage, body []byte) bool {
+	var params struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	raw := c.params
+	if raw == nil {
+		raw = c.rawParams(body)
+	}
+	var need []string
+	var what string
+	switch c.Method {
+	case "tools/call":
+		json.Unmarshal(raw, &params)
+		need, what = gen.scopes[params.Name], "tool "+params.Name
+	case "prompts/get":
+		json.Unmarshal(raw, &params)
+		need, what = gen.promptScopes[params.Name], "prompt "+params.Name
+	case "resources/read", "resources/subscribe":
+		json.Unmarshal(raw, &params)
+		need, what = gen.resourceScopes.Need(params.URI), "resource "+params.URI
+	default:
+		return false
+	}
+	if len(p.Missing(need)) > 0 {
+		h.opts.Auth.Forbid(w, c.ID, what, need)
+		return true
+	}
+	return false
 }
 
 // rawParams returns the params member of the message msg as written.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modkit/modkit/internal/mcpauth"
+	"github.com/modkit/modkit/internal/mcpauth/mcpauthtest"
 	"github.com/modkit/modkit/internal/testenv"
 )
 
@@ -166,6 +168,30 @@ func BenchmarkHandler(b *testing.B) {
 	b.Run("task-get", func(b *testing.B) { serve(b, get, `"status":"completed"`) })
 	b.Run("plain-call", func(b *testing.B) {
 		serve(b, request("tools/call", "plain", `"name":"plain","arguments":{}`), `"resultType":"complete"`)
+	})
+	// The same behind an OAuth resource server, with a token it verified
+	// before (cached): what auth_vs_plain measures.
+	b.Run("auth-plain-call", func(b *testing.B) {
+		is := mcpauthtest.NewIssuer(b)
+		resource := "http://127.0.0.1" + HTTPPath
+		auth, err := mcpauth.New(b.Context(), &mcpauth.Options{Issuer: is.URL, Resource: resource})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ah := srv.NewHTTPHandler(&HTTPOptions{Auth: auth})
+		defer ah.Close()
+		authz := "Bearer " + is.Sign(b, "rsa", is.Claims(resource, "", time.Now()))
+		plain := request("tools/call", "plain", `"name":"plain","arguments":{}`)
+		defer countCPU(b)()
+		for b.Loop() {
+			w := httptest.NewRecorder()
+			req := plain()
+			req.Header.Set("Authorization", authz)
+			ah.ServeHTTP(w, req)
+			if !strings.Contains(w.Body.String(), `"resultType":"complete"`) {
+				b.Fatalf("got %d %s", w.Code, w.Body)
+			}
+		}
 	})
 	// A plain call in a session of 2025-11-25, from a client that can be
 	// asked nothing: an event stream with the priming event and the answer.

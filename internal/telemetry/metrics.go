@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -71,6 +72,29 @@ func RecordOperation(method, tool, errType string, d time.Duration) {
 	if !meteringOn.Load() {
 		return
 	}
+	ins.operation.Record(context.Background(), d.Seconds(), operationSet(method, tool, errType)...)
+}
+
+// opKey names one attribute set of the operation durations.
+type opKey struct{ method, tool, errType string }
+
+// maxOpSets bounds opSets: what a request names is the client's to
+// choose.
+const maxOpSets = 1024
+
+// opSets are the attribute sets of the operation durations recorded so
+// far, made once each (at most maxOpSets of them), as options of Record:
+// passed as they are, they cost no allocation.
+var (
+	opSets  sync.Map // opKey -> []metric.RecordOption
+	nOpSets atomic.Int32
+)
+
+func operationSet(method, tool, errType string) []metric.RecordOption {
+	key := opKey{method, tool, errType}
+	if o, ok := opSets.Load(key); ok {
+		return o.([]metric.RecordOption)
+	}
 	kvs := []attribute.KeyValue{attribute.String("mcp.method.name", method)}
 	if tool != "" {
 		kvs = append(kvs, attribute.String("gen_ai.tool.name", tool))
@@ -78,7 +102,13 @@ func RecordOperation(method, tool, errType string, d time.Duration) {
 	if errType != "" {
 		kvs = append(kvs, attribute.String("error.type", errType))
 	}
-	ins.operation.Record(context.Background(), d.Seconds(), attrs(kvs...))
+	o := []metric.RecordOption{attrs(kvs...)}
+	if nOpSets.Load() < maxOpSets {
+		if _, loaded := opSets.LoadOrStore(key, o); !loaded {
+			nOpSets.Add(1)
+		}
+	}
+	return o
 }
 
 // CallStarted counts a tool call in flight until CallEnded. tool is one
