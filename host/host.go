@@ -198,7 +198,7 @@ type Host struct {
 	// idPrefix and calls make call ids.
 	idPrefix string
 	calls    atomic.Uint64
-	// sweepOnce sweeps socket directories left by dead hosts, once, before
+	// sweepOnce sweeps socket directories left by dead hosts, once, while
 	// the first mod starts.
 	sweepOnce sync.Once
 	// prebuilt reads the index of a prebuilt cache once: nil when

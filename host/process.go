@@ -245,7 +245,7 @@ func (m *mod) start(b *built, workspace string) (*proc, error) {
 	if err := m.h.unconfinedError(m); err != nil {
 		return nil, err
 	}
-	m.h.sweepOnce.Do(modproc.SweepSocketDirs)
+	m.h.sweepOnce.Do(func() { go modproc.SweepSocketDirs() }) // beside the start: it reads the whole temporary directory
 	socketDir, err := modproc.NewSocketDir(id)
 	if err != nil {
 		return nil, fmt.Errorf("start mod %s: %w", id, err)

@@ -44,8 +44,11 @@ func TestForms(t *testing.T) {
 			return
 		}
 		seen[n] = true
-		if n.pattern != nil && n.match != nil {
+		if n.match != nil {
 			used++
+			if n.pattern != nil {
+				t.Errorf("a pattern with a hand-written form: got a compiled regexp too, want none")
+			}
 		}
 		if n.ref != nil {
 			walk(*n.ref, seen)

@@ -41,8 +41,8 @@ type schemaNode struct {
 	requiredBit map[string]uint64 // required[i] → 1<<i
 	properties  map[string]*schemaNode
 	items       *schemaNode
-	ref         **schemaNode // resolved once every $defs entry is compiled
-	pattern     *regexp.Regexp
+	ref         **schemaNode      // resolved once every $defs entry is compiled
+	pattern     *regexp.Regexp    // nil when match holds the pattern
 	match       func([]byte) bool // pattern's hand-written form, if forms has it
 	minLength   int               // -1: none
 	enum        []string          // nil: none
@@ -386,10 +386,13 @@ func (c *acceptCompiler) compile(v any, at string) (*schemaNode, error) {
 			}
 			n.ref = def
 		case "pattern":
+			// A pattern with a hand-written form (TestForms) compiles no
+			// regexp: they were most of the compile, at every host's start.
 			s, _ := val.(string)
-			n.pattern, err = regexp.Compile(s)
 			if f, ok := forms[s]; ok {
 				n.match = f.bytes
+			} else {
+				n.pattern, err = regexp.Compile(s)
 			}
 		case "minLength":
 			f, ok := val.(float64)
@@ -416,7 +419,7 @@ func (c *acceptCompiler) compile(v any, at string) (*schemaNode, error) {
 	}
 	// accepts applies each keyword under its type only.
 	objectOnly := n.closed || n.required != nil || n.properties != nil
-	stringOnly := n.pattern != nil || n.minLength >= 0
+	stringOnly := n.pattern != nil || n.match != nil || n.minLength >= 0
 	if objectOnly && n.typ != "object" || n.items != nil && n.typ != "array" || stringOnly && n.typ != "string" {
 		return nil, fmt.Errorf("%s: keywords of another type than %q not supported", at, n.typ)
 	}

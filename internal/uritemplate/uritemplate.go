@@ -6,12 +6,15 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
+// Compiled on first use, not in every process that links the package (a
+// mod's start).
 var (
-	varName   = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-	uriScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+	varName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
+	uriScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 )
 
 // Template is a parsed URI template of RFC 6570 level 1: literal text
@@ -36,7 +39,7 @@ func Parse(s string) (*Template, error) {
 	if strings.ContainsAny(s, " \t\r\n") {
 		return nil, fmt.Errorf("uriTemplate %q contains white space", s)
 	}
-	if !uriScheme.MatchString(s) {
+	if !uriScheme().MatchString(s) {
 		return nil, fmt.Errorf("uriTemplate %q has no scheme, like \"mymod://\"", s)
 	}
 	t := &Template{src: s}
@@ -67,7 +70,7 @@ func Parse(s string) (*Template, error) {
 			return nil, fmt.Errorf("uriTemplate %q has an empty {}", s)
 		case strings.ContainsAny(name[:1], "+#./;?&=,!@|"):
 			return nil, fmt.Errorf("uriTemplate %q: {%s} uses an operator; only simple {name} variables are supported", s, name)
-		case !varName.MatchString(name):
+		case !varName().MatchString(name):
 			return nil, fmt.Errorf("uriTemplate %q: variable {%s} must be a letter or '_', then letters, digits or '_'", s, name)
 		case lastWasVar:
 			return nil, fmt.Errorf("uriTemplate %q: variables {%s} and {%s} need literal text between them", s, t.Vars[len(t.Vars)-1], name)

@@ -361,7 +361,7 @@ func (c *Checker) CheckGoTime(s []byte) {
 	if !c.escaped {
 		return
 	}
-	if !timePattern.Match(s) || !isDateTime(string(s)) {
+	if !timePattern().Match(s) || !isDateTime(string(s)) {
 		return // the pattern and the format said so
 	}
 	if raw := c.lastRaw(s); !isGoTime(raw) {
@@ -369,7 +369,8 @@ func (c *Checker) CheckGoTime(s []byte) {
 	}
 }
 
-var timePattern = regexp.MustCompile(words.TimePattern)
+// timePattern is compiled on first use, not in every mod process's start.
+var timePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(words.TimePattern) })
 
 // lastRaw returns the raw contents of the string just read, whose
 // unescaped value is s.
