@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -173,8 +174,10 @@ func callContext(ctx context.Context) (context.Context, context.CancelFunc) {
 // pending tracks the client's requests read and not yet answered, and the
 // server's requests written and not yet answered, by id.
 type pending struct {
-	mu      sync.Mutex
-	changed chan struct{}   // closed and replaced when open empties, on a server request, or on abort
+	mu sync.Mutex
+	// changed, once atEnd waits on it, is closed (and left nil) when open
+	// empties, on a server request, or on abort.
+	changed chan struct{}
 	open    map[string]bool // id -> cancelled by the client
 	// asked are the server's requests to the client: id -> the id as
 	// written.
@@ -183,7 +186,7 @@ type pending struct {
 }
 
 func newPending() *pending {
-	return &pending{open: map[string]bool{}, asked: map[string]json.RawMessage{}, changed: make(chan struct{})}
+	return &pending{open: map[string]bool{}, asked: map[string]json.RawMessage{}}
 }
 
 // asking records a request the server wrote to the client.
@@ -232,8 +235,10 @@ func (p *pending) answered(id string) (drop bool) {
 
 // signal wakes the waiters; p.mu is held.
 func (p *pending) signal() {
-	close(p.changed)
-	p.changed = make(chan struct{})
+	if p.changed != nil {
+		close(p.changed)
+		p.changed = nil
+	}
 }
 
 // atEnd is called once the input has ended. It returns an error answer
@@ -251,6 +256,9 @@ func (p *pending) atEnd(hangup func() bool, broken func()) []byte {
 	}
 	for {
 		p.mu.Lock()
+		if p.changed == nil {
+			p.changed = make(chan struct{})
+		}
 		done, aborted, changed := len(p.open) == 0, p.aborted, p.changed
 		for id, raw := range p.asked {
 			delete(p.asked, id)
@@ -412,14 +420,15 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 	default:
 		return mcpwire.CodeInvalidRequest, "invalid request: a message is a JSON object", nil
 	}
-	if !json.Valid(line) {
+	depth, ok := jsondepth.Valid(line) // json.Valid, and the depth
+	if !ok {
 		return mcpwire.CodeParseError, "parse error: not a JSON value", nil
 	}
 	m, ok := topFields(line) // case-sensitive keys, as the SDK reads them
 	if !ok {
 		return mcpwire.CodeParseError, "parse error: not a JSON value", nil
 	}
-	if jsondepth.Of(line) > maxDepth {
+	if depth > maxDepth {
 		return mcpwire.CodeInvalidRequest, fmt.Sprintf("invalid request: nested deeper than %d", maxDepth), nil
 	}
 	if string(m.jsonrpc) != `"2.0"` {
@@ -451,8 +460,8 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		}
 		return 0, "", nil
 	}
-	var name string
-	if json.Unmarshal(method, &name) != nil {
+	name, ok := methodName(method)
+	if !ok {
 		return mcpwire.CodeInvalidRequest, `invalid request: "method" must be a string`, nil
 	}
 	if name == "initialize" {
@@ -484,6 +493,17 @@ func (in *inputFilter) check(line []byte) (code int, msg string, answer json.Raw
 		}
 	}
 	return 0, "", nil
+}
+
+// methodName decodes the valid JSON value method as a string, as
+// json.Unmarshal does: in place when it has no escapes and is valid UTF-8.
+func methodName(method json.RawMessage) (string, bool) {
+	if len(method) >= 2 && method[0] == '"' && bytes.IndexByte(method, '\\') < 0 && utf8.Valid(method) {
+		return mcpwire.KnownKey(method[1 : len(method)-1]), true
+	}
+	var name string
+	err := json.Unmarshal(method, &name)
+	return name, err == nil
 }
 
 // messageFields are the top-level members of a JSON-RPC message the

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"bytes"
+	"encoding/json"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -38,4 +39,16 @@ func FuzzStdioCheck(f *testing.F) {
 			t.Errorf("%s: passed to the SDK, which refuses it: %v", line, err)
 		}
 	})
+}
+
+// TestMethodName: a method reads as json.Unmarshal reads it.
+func TestMethodName(t *testing.T) {
+	for _, raw := range []string{`"tools/call"`, `"ping"`, `""`, `"a\"b"`, `"\u0041"`, "\"\xff\"", `1`, `null`, `{}`} {
+		var want string
+		wantErr := json.Unmarshal([]byte(raw), &want)
+		got, ok := methodName(json.RawMessage(raw))
+		if ok != (wantErr == nil) || got != want {
+			t.Errorf("methodName(%s) = %q, %v; want %q, %v", raw, got, ok, want, wantErr == nil)
+		}
+	}
 }

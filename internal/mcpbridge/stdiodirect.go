@@ -33,9 +33,12 @@ import (
 type stdioDirect struct {
 	calls *directCalls
 	// ctx is the calls' context: the session's values, without its
-	// cancellation, as the SDK gives its handlers.
-	ctx context.Context
-	out *outputFilter
+	// cancellation, as the SDK gives its handlers, but cancelled with the
+	// session's calls (withCallsContext), which the handler's
+	// callContext then need not tie each call to; stopCtx releases it.
+	ctx     context.Context
+	stopCtx func()
+	out     *outputFilter
 	// serverInfo is the encoding of the server's name and version, which
 	// sessionless results carry; nil if it did not encode.
 	serverInfo []byte
@@ -60,8 +63,14 @@ const maxIdleCallers = 4
 
 func newStdioDirect(calls *directCalls, ctx context.Context, out *outputFilter) *stdioDirect {
 	info, _ := json.Marshal(calls.impl)
-	d := &stdioDirect{calls: calls, ctx: context.WithoutCancel(ctx), out: out, serverInfo: info,
+	d := &stdioDirect{calls: calls, out: out, serverInfo: info,
 		running: map[string]context.CancelFunc{}, known: make(chan struct{}), stop: make(chan struct{})}
+	base, cancel := context.WithCancel(context.WithValue(context.WithoutCancel(ctx), callsKey{}, nil))
+	d.ctx, d.stopCtx = base, cancel
+	if sessionCalls, ok := ctx.Value(callsKey{}).(context.Context); ok {
+		stop := context.AfterFunc(sessionCalls, cancel)
+		d.stopCtx = func() { stop(); cancel() }
+	}
 	d.kept = newKeptGoroutines(maxIdleCallers, d.stop)
 	return d
 }
@@ -125,6 +134,7 @@ func (d *stdioDirect) serve(line []byte, id string, rawID, params json.RawMessag
 			cancel()
 		}()
 		res, err := handler(ctx, &mcp.CallToolRequest{Session: ss, Params: p})
+		cancel() // as callContext's, when the handler returns
 		d.out.Write(answer.response(rawID, res, err))
 	})
 	return true
@@ -144,6 +154,7 @@ func (d *stdioDirect) cancel(id string) {
 func (d *stdioDirect) wait() {
 	close(d.stop)
 	d.kept.wait()
+	d.stopCtx()
 }
 
 // plainID reports whether a request id is an integer, or a string without
@@ -392,6 +403,21 @@ type callToolFields mcp.CallToolResult
 // response is the response line to the call id that returned res and err,
 // as the SDK writes it.
 func (shape resultShape) response(id json.RawMessage, res *mcp.CallToolResult, err error) []byte {
+	if err == nil && res != nil && len(id) > 0 {
+		// Text alone, as most tools answer: written in place.
+		n := len(id) + len(shape.serverInfoJSON) + 96
+		for _, c := range res.Content {
+			if t, ok := c.(*mcp.TextContent); ok && t != nil {
+				n += len(t.Text) + len(t.Text)/8 + 32
+			}
+		}
+		b := append(make([]byte, 0, n), `{"jsonrpc":"2.0","id":`...)
+		b = append(b, id...)
+		b = append(b, `,"result":`...)
+		if b, ok := shape.appendText(b, res); ok {
+			return append(b, '}', '\n')
+		}
+	}
 	var result []byte
 	if err == nil {
 		result, err = shape.result(res)

@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/mcpwire"
 	"github.com/modkit/modkit/manifest"
 	"github.com/modkit/modkit/sdk"
 )
@@ -300,6 +301,10 @@ func TestAppendTextResult(t *testing.T) {
 			want, err := shape.encode(res)
 			if !ok || err != nil || string(got) != string(want) {
 				t.Errorf("%+v: %+v: wrote %s (%v), want %s (%v)", shape, res, got, ok, want, err)
+			}
+			line := string(mcpwire.AppendResult(nil, json.RawMessage(`7`), want)) + "\n"
+			if got := shape.response(json.RawMessage(`7`), res, nil); string(got) != line {
+				t.Errorf("%+v: %+v: response %s, want %s", shape, res, got, line)
 			}
 		}
 		for _, res := range left {

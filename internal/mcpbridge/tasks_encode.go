@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modkit/modkit/internal/taskstore"
 )
@@ -33,16 +34,44 @@ func appendTaskFields(dst []byte, t *taskstore.Task, resultType string) []byte {
 	return append(dst, '}')
 }
 
-// appendJSONString appends s as a JSON string: as it is, quoted, when it
-// is printable ASCII that needs no escape, else as encoding/json writes it.
+// appendJSONString appends s as a JSON string, as encoding/json writes it:
+// ASCII here, escaped as it escapes (quotes, backslashes, control
+// characters, and <, > and & for HTML), anything else through
+// json.Marshal. A tool's text is often JSON itself, full of quotes.
 func appendJSONString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+		if s[i] >= utf8.RuneSelf {
 			data, _ := json.Marshal(s)
 			return append(dst, data...)
 		}
 	}
 	dst = append(dst, '"')
-	dst = append(dst, s...)
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			const hex = "0123456789abcdef"
+			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
 	return append(dst, '"')
 }

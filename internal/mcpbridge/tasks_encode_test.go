@@ -80,7 +80,7 @@ func TestAppendTaskFields(t *testing.T) {
 // FuzzAppendJSONString: any string comes out as the JSON encoding/json
 // writes for it.
 func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", `"`, "\x00", "é", "<>&"} {
+	for _, s := range []string{"", "plain", `"`, "\x00", "é", "<>&", "\b\f\n\r\t\x1f\x7f", `{"a":"b\\c","d":[1]}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
