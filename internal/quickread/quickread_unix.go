@@ -11,7 +11,12 @@ import (
 // (*os.PathError). size is the size the caller expects (from a stat it
 // made), or 0 when it does not know; the file is read whole whatever its
 // size. It does not wait for a FIFO's writer: such a read fails.
-func File(path string, size int64) ([]byte, error) {
+func File(path string, size int64) ([]byte, error) { return FileInto(nil, path, size) }
+
+// FileInto is File reading into buf's storage, which it grows when the
+// file does not fit (a hint larger than its capacity makes a new one):
+// a caller reading many files one after another reuses one buffer.
+func FileInto(buf []byte, path string, size int64) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -28,7 +33,10 @@ func File(path string, size int64) ([]byte, error) {
 	if size > 0 && size < 1<<30 {
 		n = int(size) + 1 // one read for the bytes, one for the end
 	}
-	buf := make([]byte, 0, n)
+	if cap(buf) == 0 || size > 0 && cap(buf) < n {
+		buf = make([]byte, 0, n)
+	}
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
