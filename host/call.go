@@ -197,6 +197,7 @@ func (h *Host) call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 // the answers given with the request.
 func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 	h, t, req, res := c.h, c.t, c.req, c.res
+	tc := t.callFuncs()
 	c.qs = questioning{req: req, res: res, t: t, given: req.Answers}
 	f := &c.f
 	*f = callflow.Call{
@@ -204,8 +205,8 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		CallID: res.CallID, Label: req.Label, Agent: req.Agent, Today: h.opts.Today(),
 		MaxResultBytes: h.opts.MaxResultBytes, Grace: h.grace(), CanAsk: req.canAsk(),
 		Approval: t.man.Approval != nil, Approver: req.Approver,
-		ClientTimeout: h.opts.ClientTimeout, ClientClosed: t.clientClosed,
-		CheckResult: t.checkResult, CheckActions: t.checkActions,
+		ClientTimeout: h.opts.ClientTimeout, ClientClosed: tc.clientClosed,
+		CheckResult: tc.checkResult, CheckActions: tc.checkActions,
 		Answers: c.qs.modAnswers, Ask: c.ask, CanAskNow: c.qs.canAsk,
 	}
 	if h.callHooks {

@@ -226,6 +226,15 @@ type Host struct {
 type tool struct {
 	mod *mod
 	man manifest.Tool
+	// calls is made at the tool's first use, not at load: a load lists
+	// every tool and calls few, and making these for each tool was most
+	// of the allocations of a first load.
+	callsOnce sync.Once
+	calls     *toolCalls
+}
+
+// toolCalls is what calls of a tool need.
+type toolCalls struct {
 	// schema compiles the input schema on the tool's first call, so that
 	// loading and listing stay cheap.
 	schema func() (*schemacheck.Schema, error)
@@ -236,10 +245,35 @@ type tool struct {
 	resultSchema func() (*schemacheck.Schema, error)
 	// checkResult is checkResultOf bound to the tool, and clientClosed the
 	// failure of a call whose client went away (callflow.Call's fields),
-	// made once at load rather than on every call.
+	// made once rather than on every call.
 	checkResult  func(result []byte) ([]string, error)
 	clientClosed string
 }
+
+// callFuncs returns t's toolCalls, making them at the first use.
+func (t *tool) callFuncs() *toolCalls {
+	t.callsOnce.Do(func() {
+		m := t.mod
+		t.calls = &toolCalls{
+			schema: sync.OnceValues(func() (*schemacheck.Schema, error) {
+				return schemacheck.ToolInput(m.man.ID, t.man)
+			}),
+			checkActions: callflow.ActionCheck(m.man, t.man),
+			resultSchema: sync.OnceValues(func() (*schemacheck.Schema, error) {
+				return schemacheck.ToolResult(m.man.ID, t.man)
+			}),
+			checkResult:  t.checkResultOf,
+			clientClosed: "the host closed before the client answered tool " + t.man.Name,
+		}
+	})
+	return t.calls
+}
+
+// schema returns the tool's compiled input schema.
+func (t *tool) schema() (*schemacheck.Schema, error) { return t.callFuncs().schema() }
+
+// resultSchema returns the tool's compiled result schema.
+func (t *tool) resultSchema() (*schemacheck.Schema, error) { return t.callFuncs().resultSchema() }
 
 type agent struct {
 	mod     *mod
@@ -367,19 +401,11 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	}
 	ids[m.man.ID] = m
 	h.addFeatures(m)
-	for i := range m.man.Tools {
-		// The closures read the tool's own copy: capturing the loop's
-		// would put a second copy of every manifest.Tool on the heap.
-		t := &tool{mod: m, man: m.man.Tools[i]}
-		t.schema = sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return schemacheck.ToolInput(m.man.ID, t.man)
-		})
-		t.checkActions = callflow.ActionCheck(m.man, t.man)
-		t.resultSchema = sync.OnceValues(func() (*schemacheck.Schema, error) {
-			return schemacheck.ToolResult(m.man.ID, t.man)
-		})
-		t.checkResult = t.checkResultOf
-		t.clientClosed = "the host closed before the client answered tool " + t.man.Name
+	// One allocation a tool: its call functions are made at its first use.
+	tools := make([]tool, len(m.man.Tools))
+	for i := range tools {
+		t := &tools[i]
+		t.mod, t.man = m, m.man.Tools[i]
 		h.tools[t.man.Name] = t
 	}
 	for _, a := range m.man.Agents {
@@ -410,8 +436,8 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 }
 
 // loadMod reads the mod in dir and checks its generated files against its
-// sources.
-func loadMod(h *Host, dir string) (*mod, *ModError) {
+// sources. It reads the manifest into *buf, the caller's to reuse.
+func loadMod(h *Host, dir string, buf *[]byte) (*mod, *ModError) {
 	fail := func(format string, args ...any) (*mod, *ModError) {
 		return nil, &ModError{Dir: dir, Reason: "it does not load", Err: fmt.Errorf("load "+dir+": "+format, args...)}
 	}
@@ -419,7 +445,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 	if err != nil {
 		return fail("%w", err)
 	}
-	data, err := quickread.File(filepath.Join(abs, manifest.FileName), 0)
+	data, err := quickread.FileInto(*buf, filepath.Join(abs, manifest.FileName), 0)
 	if err != nil {
 		// What dir is says why; a directory is looked at only then.
 		fi, statErr := os.Stat(abs)
@@ -435,6 +461,7 @@ func loadMod(h *Host, dir string) (*mod, *ModError) {
 		}
 		return fail("%w", err)
 	}
+	*buf = data
 	man, err := decodeManifest(data)
 	if err != nil {
 		return fail("%s: %w; run go generate in %s to write it again", manifest.FileName, err, dir)

@@ -19,9 +19,12 @@ type loaded struct {
 func loadMods(h *Host, dirs []string) []loaded {
 	out := make([]loaded, len(dirs))
 	workers := min(runtime.GOMAXPROCS(0), len(dirs))
+	// Each worker reads the manifests into one buffer: decoding keeps
+	// nothing of it.
 	if workers <= 1 {
+		var buf []byte
 		for i, dir := range dirs {
-			out[i].m, out[i].err = loadMod(h, dir)
+			out[i].m, out[i].err = loadMod(h, dir, &buf)
 		}
 		return out
 	}
@@ -31,8 +34,9 @@ func loadMods(h *Host, dirs []string) []loaded {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
+			var buf []byte
 			for i := int(next.Add(1) - 1); i < len(dirs); i = int(next.Add(1) - 1) {
-				out[i].m, out[i].err = loadMod(h, dirs[i])
+				out[i].m, out[i].err = loadMod(h, dirs[i], &buf)
 			}
 		})
 	}

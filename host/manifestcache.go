@@ -1,47 +1,55 @@
 package host
 
 import (
-	"crypto/sha256"
 	"sync"
 
 	"github.com/modkit/modkit/manifest"
 )
 
-// decodedManifests holds the manifests this process decoded, keyed by the
-// SHA-256 of their bytes: decoding checks a manifest against its JSON
-// Schema and the Go rules, the larger part of loading a mod, and hosts
-// loaded again and again (modhost dev, tests, a fleet of mods) read the
-// same bytes each time. Only manifests that decoded are kept, and each
-// caller gets its own copy.
-var decodedManifests sync.Map // [sha256.Size]byte → *manifest.Manifest
-
-// maxDecodedManifests bounds decodedManifests: past it, manifests are
-// decoded and not kept.
-const maxDecodedManifests = 4096
-
-var decodedCount struct {
-	sync.Mutex
-	n int
+// decodedManifests holds the manifests this process decoded, keyed by
+// their bytes: decoding checks a manifest against its JSON Schema and the
+// Go rules, the larger part of loading a mod, and hosts loaded again and
+// again (modhost dev, tests, a fleet of mods) read the same bytes each
+// time. Only manifests that decoded are kept, and each caller gets its own
+// copy. The bytes themselves are the key, rather than their SHA-256, which
+// cost a first load more than the map's own hash and compare.
+var decodedManifests struct {
+	sync.RWMutex
+	m     map[string]*manifest.Manifest
+	bytes int // the keys' length
 }
 
-// decodeManifest is [manifest.Decode], remembered by content.
+// maxDecodedManifests and maxDecodedBytes bound decodedManifests: past
+// them, manifests are decoded and not kept.
+const (
+	maxDecodedManifests = 4096
+	maxDecodedBytes     = 64 << 20
+)
+
+// decodeManifest is [manifest.Decode], remembered by content. It keeps
+// nothing of data.
 func decodeManifest(data []byte) (*manifest.Manifest, error) {
-	key := sha256.Sum256(data)
-	if m, ok := decodedManifests.Load(key); ok {
-		return m.(*manifest.Manifest).Clone(), nil
+	decodedManifests.RLock()
+	m, ok := decodedManifests.m[string(data)]
+	decodedManifests.RUnlock()
+	if ok {
+		return m.Clone(), nil
 	}
 	m, err := manifest.Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	decodedCount.Lock()
-	keep := decodedCount.n < maxDecodedManifests
-	if keep {
-		decodedCount.n++
-	}
-	decodedCount.Unlock()
-	if keep {
-		decodedManifests.Store(key, m.Clone())
+	kept := m.Clone()
+	decodedManifests.Lock()
+	defer decodedManifests.Unlock()
+	if len(decodedManifests.m) < maxDecodedManifests && decodedManifests.bytes+len(data) <= maxDecodedBytes {
+		if decodedManifests.m == nil {
+			decodedManifests.m = map[string]*manifest.Manifest{}
+		}
+		if _, ok := decodedManifests.m[string(data)]; !ok {
+			decodedManifests.m[string(data)] = kept
+			decodedManifests.bytes += len(data)
+		}
 	}
 	return m, nil
 }

@@ -1,8 +1,10 @@
 package host
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -36,5 +38,32 @@ func TestDecodeManifestKeepsRefusing(t *testing.T) {
 		if _, err := decodeManifest(data); err == nil {
 			t.Fatalf("decode %d: got no error for %s", i+1, data)
 		}
+	}
+}
+
+// TestDecodeManifestKeepsNoInput decodes from a buffer, then writes over
+// it, as a load reusing its read buffer does: the manifest remembered for
+// the first bytes is still found by them, and the new bytes are not taken
+// for them.
+func TestDecodeManifestKeepsNoInput(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "examples", "research", "mod.manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := bytes.Clone(data)
+	first, err := decodeManifest(buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(buf, bytes.Repeat([]byte(" "), len(buf)))
+	if _, err := decodeManifest(buf); err == nil {
+		t.Errorf("blank bytes: got no error; the remembered manifest was taken for them")
+	}
+	again, err := decodeManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(again, first) {
+		t.Errorf("decoding the first bytes again: got %+v, want %+v", again, first)
 	}
 }

@@ -44,24 +44,37 @@ func Encode(m *Manifest) ([]byte, error) {
 // type, a newer major format version (wrapping [ErrNewerFormat]), and
 // everything [Validate] refuses. A *[Error] lists every problem found.
 func Decode(data []byte) (*Manifest, error) {
+	// A manifest as modgen writes it: decodeFast checks it against the
+	// schema as it reads it, one walk where schemaAcceptsJSON's went
+	// before.
+	var m Manifest
+	if n := acceptNode(); n != nil && decodeFast(data, &m, n) {
+		return checked(&m)
+	}
 	if schemaAcceptsJSON(data) {
 		// The schema accepts it: the typed decode and the Go rules decide,
 		// as below, without a document for the validator. The schema allows
 		// only the fields Manifest has (TestSchemaFieldsAreGoFields), so
 		// the decode needs no DisallowUnknownFields. decodeFast reads a
 		// manifest as modgen writes it; encoding/json reads the rest.
-		var m Manifest
-		if decodeFast(data, &m) || unmarshalFresh(data, &m) {
-			if err := checkVersion(m.FormatVersion); err != nil {
-				return nil, fmt.Errorf("manifest %s: %w", nameOr(m.ID), err)
-			}
-			if err := Validate(&m); err != nil {
-				return nil, err
-			}
-			return &m, nil
+		m = Manifest{}
+		if decodeFast(data, &m, nil) || unmarshalFresh(data, &m) {
+			return checked(&m)
 		}
 	}
 	return decodeChecked(data)
+}
+
+// checked is m, decoded from what the schema accepts, if its version and
+// the Go rules take it.
+func checked(m *Manifest) (*Manifest, error) {
+	if err := checkVersion(m.FormatVersion); err != nil {
+		return nil, fmt.Errorf("manifest %s: %w", nameOr(m.ID), err)
+	}
+	if err := Validate(m); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // unmarshalFresh is json.Unmarshal into a zeroed m, for what decodeFast

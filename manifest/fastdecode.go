@@ -15,9 +15,15 @@ import (
 // decodes with encoding/json instead. The fields fewer manifests have
 // (commands, resources, permissions, ...) are handed to encoding/json one
 // by one. FuzzDecodeFast compares it with json.Unmarshal.
-func decodeFast(data []byte, m *Manifest) bool {
+//
+// With n, the compiled schema (acceptNode), it also checks each value
+// against the schema as it reads it, and reports true only for what
+// schemaAcceptsJSON accepts (FuzzDecodeOneWalk): Decode then walks a
+// manifest once, where the check's walk went before the decode's. A nil
+// n checks nothing.
+func decodeFast(data []byte, m *Manifest, n *schemaNode) bool {
 	d := fastDecoder{docDecoder: docDecoder{data: data}}
-	if !d.manifest(m) {
+	if !d.manifest(m, n) {
 		return false
 	}
 	d.space()
@@ -29,22 +35,56 @@ type fastDecoder struct {
 	// own is a copy of data, made at the first raw value: raw values are
 	// slices of it, capped at their ends, not an allocation each.
 	own []byte
+	// depth is how many objects and arrays enclose the value read, the
+	// depth schemaAcceptsJSON checks it at.
+	depth int
+}
+
+// schemaOf follows n's references, as accept does; ok is false for a
+// reference beside other keywords, which accept checks twice and the fast
+// decode leaves to it.
+func schemaOf(n *schemaNode) (_ *schemaNode, ok bool) {
+	for n != nil && n.ref != nil && n.typ == "" && n.enum == nil {
+		n = *n.ref
+	}
+	return n, n == nil || n.ref == nil
+}
+
+// typed resolves n for a value of JSON type typ other than a string, as
+// accept does: nil when it checks nothing more, ok false when it refuses
+// the type.
+func typed(n *schemaNode, typ string) (_ *schemaNode, ok bool) {
+	n, ok = schemaOf(n)
+	switch {
+	case !ok:
+		return nil, false
+	case n == nil:
+		return nil, true
+	case n.enum != nil || n.typ != "" && n.typ != typ:
+		return nil, false
+	case n.typ == "":
+		return nil, true
+	}
+	return n, true
 }
 
 // object walks an object, calling field with each key once its ':' is
-// read; field reads the value and returns the key's bit, 0 for a key it
-// does not know. A repeated key, an unknown key, or a failed read stops
-// the walk.
-func (d *fastDecoder) object(field func(key []byte) uint64) bool {
-	if !d.next('{') {
+// read, and the key's schema; field reads the value and returns the key's
+// bit, 0 for a key it does not know. A repeated key, an unknown key, or a
+// failed read stops the walk. n is the object's schema: it checks the
+// object's keys, as acceptObject does.
+func (d *fastDecoder) object(n *schemaNode, field func(key []byte, p *schemaNode) uint64) bool {
+	n, ok := typed(n, "object")
+	if !ok || !d.next('{') {
 		return false
 	}
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == '}' {
 		d.pos++
-		return true
+		return n == nil || len(n.required) == 0
 	}
-	var seen uint64
+	d.depth++
+	var seen, required uint64
 	for {
 		d.space()
 		if d.pos >= len(d.data) || d.data[d.pos] != '"' {
@@ -54,7 +94,15 @@ func (d *fastDecoder) object(field func(key []byte) uint64) bool {
 		if !ok || !d.next(':') {
 			return false
 		}
-		bit := field(key)
+		var p *schemaNode
+		if n != nil {
+			var known bool
+			if p, known = n.properties[string(key)]; !known && n.closed {
+				return false
+			}
+			required |= n.requiredBit[string(key)]
+		}
+		bit := field(key, p)
 		if bit == 0 || seen&bit != 0 {
 			return false
 		}
@@ -64,23 +112,31 @@ func (d *fastDecoder) object(field func(key []byte) uint64) bool {
 			return false
 		}
 		if end {
-			return true
+			d.depth--
+			return n == nil || required == 1<<len(n.required)-1
 		}
 	}
 }
 
-// array walks an array, calling item for each element; item reads it.
-func (d *fastDecoder) array(item func() bool) bool {
-	if !d.next('[') {
+// array walks an array, calling item for each element with the schema
+// of the array's items (n's); item reads it.
+func (d *fastDecoder) array(n *schemaNode, item func(items *schemaNode) bool) bool {
+	n, ok := typed(n, "array")
+	if !ok || !d.next('[') {
 		return false
+	}
+	var items *schemaNode
+	if n != nil {
+		items = n.items
 	}
 	d.space()
 	if d.pos < len(d.data) && d.data[d.pos] == ']' {
 		d.pos++
 		return true
 	}
+	d.depth++
 	for {
-		if !item() {
+		if !item(items) {
 			return false
 		}
 		end, ok := d.separator(']')
@@ -88,6 +144,7 @@ func (d *fastDecoder) array(item func() bool) bool {
 			return false
 		}
 		if end {
+			d.depth--
 			return true
 		}
 	}
@@ -103,23 +160,30 @@ func (d *fastDecoder) next(c byte) bool {
 	return true
 }
 
-// str reads a string into dst.
-func (d *fastDecoder) str(dst *string) bool {
+// str reads a string into dst, checking it against n.
+func (d *fastDecoder) str(dst *string, n *schemaNode) bool {
+	n, ok := schemaOf(n)
+	if !ok || n != nil && n.typ != "" && n.typ != "string" {
+		return false
+	}
 	d.space()
 	if d.pos >= len(d.data) || d.data[d.pos] != '"' {
 		return false
 	}
-	s, ok := d.strValue()
-	*dst = s
-	return ok
+	s, ok := d.strBytes()
+	if !ok || n != nil && !n.acceptsString(s) {
+		return false
+	}
+	*dst = string(s)
+	return true
 }
 
 // strs reads an array of strings; an empty array is an empty list, not nil.
-func (d *fastDecoder) strs(dst *[]string) bool {
+func (d *fastDecoder) strs(dst *[]string, n *schemaNode) bool {
 	list := []string{}
-	ok := d.array(func() bool {
+	ok := d.array(n, func(items *schemaNode) bool {
 		var s string
-		if !d.str(&s) {
+		if !d.str(&s, items) {
 			return false
 		}
 		list = append(list, s)
@@ -129,7 +193,10 @@ func (d *fastDecoder) strs(dst *[]string) bool {
 	return ok
 }
 
-func (d *fastDecoder) boolean(dst *bool) bool {
+func (d *fastDecoder) boolean(dst *bool, n *schemaNode) bool {
+	if _, ok := typed(n, "boolean"); !ok {
+		return false
+	}
 	d.space()
 	switch {
 	case d.literal("true"):
@@ -142,19 +209,19 @@ func (d *fastDecoder) boolean(dst *bool) bool {
 	return true
 }
 
-// skip moves past one value and returns where it starts, after white
-// space.
-func (d *fastDecoder) skip() (int, bool) {
+// skip moves past one value, checking it against n, and returns where it
+// starts, after white space.
+func (d *fastDecoder) skip(n *schemaNode) (int, bool) {
 	d.space()
 	start := d.pos
-	return start, d.accept(nil, 1)
+	return start, d.accept(n, d.depth)
 }
 
 // raw reads any value into dst, a copy of its bytes, as
 // json.RawMessage's UnmarshalJSON keeps it. The copy's capacity ends with
 // it, so that appending to it never writes over what follows.
-func (d *fastDecoder) raw(dst *json.RawMessage) bool {
-	start, ok := d.skip()
+func (d *fastDecoder) raw(dst *json.RawMessage, n *schemaNode) bool {
+	start, ok := d.skip(n)
 	if !ok {
 		return false
 	}
@@ -166,8 +233,8 @@ func (d *fastDecoder) raw(dst *json.RawMessage) bool {
 }
 
 // std hands one value to encoding/json.
-func (d *fastDecoder) std(dst any) bool {
-	start, ok := d.skip()
+func (d *fastDecoder) std(dst any, n *schemaNode) bool {
+	start, ok := d.skip(n)
 	return ok && json.Unmarshal(d.data[start:d.pos], dst) == nil
 }
 
@@ -179,152 +246,152 @@ func bitIf(read bool, bit uint64) uint64 {
 	return bit
 }
 
-func (d *fastDecoder) manifest(m *Manifest) bool {
-	return d.object(func(key []byte) uint64 {
+func (d *fastDecoder) manifest(m *Manifest, n *schemaNode) bool {
+	return d.object(n, func(key []byte, p *schemaNode) uint64 {
 		switch string(key) {
 		case "formatVersion":
-			return bitIf(d.str(&m.FormatVersion), 1<<0)
+			return bitIf(d.str(&m.FormatVersion, p), 1<<0)
 		case "id":
-			return bitIf(d.str(&m.ID), 1<<1)
+			return bitIf(d.str(&m.ID, p), 1<<1)
 		case "displayName":
-			return bitIf(d.str(&m.DisplayName), 1<<2)
+			return bitIf(d.str(&m.DisplayName, p), 1<<2)
 		case "description":
-			return bitIf(d.str(&m.Description), 1<<3)
+			return bitIf(d.str(&m.Description, p), 1<<3)
 		case "icons":
-			return bitIf(d.icons(&m.Icons), 1<<4)
+			return bitIf(d.icons(&m.Icons, p), 1<<4)
 		case "goPackage":
-			return bitIf(d.str(&m.GoPackage), 1<<5)
+			return bitIf(d.str(&m.GoPackage, p), 1<<5)
 		case "sourceHash":
-			return bitIf(d.str(&m.SourceHash), 1<<6)
+			return bitIf(d.str(&m.SourceHash, p), 1<<6)
 		case "tools":
-			return bitIf(d.tools(&m.Tools), 1<<7)
+			return bitIf(d.tools(&m.Tools, p), 1<<7)
 		case "commands":
-			return bitIf(d.std(&m.Commands), 1<<8)
+			return bitIf(d.std(&m.Commands, p), 1<<8)
 		case "slashCommands":
-			return bitIf(d.std(&m.SlashCommands), 1<<9)
+			return bitIf(d.std(&m.SlashCommands, p), 1<<9)
 		case "resources":
-			return bitIf(d.std(&m.Resources), 1<<10)
+			return bitIf(d.std(&m.Resources, p), 1<<10)
 		case "resourceTemplates":
-			return bitIf(d.std(&m.ResourceTemplates), 1<<11)
+			return bitIf(d.std(&m.ResourceTemplates, p), 1<<11)
 		case "hooks":
-			return bitIf(d.std(&m.Hooks), 1<<12)
+			return bitIf(d.std(&m.Hooks, p), 1<<12)
 		case "agents":
-			return bitIf(d.std(&m.Agents), 1<<13)
+			return bitIf(d.std(&m.Agents, p), 1<<13)
 		case "clientActions":
-			return bitIf(d.std(&m.ClientActions), 1<<14)
+			return bitIf(d.std(&m.ClientActions, p), 1<<14)
 		case "permissions":
-			return bitIf(d.std(&m.Permissions), 1<<15)
+			return bitIf(d.std(&m.Permissions, p), 1<<15)
 		}
 		return 0
 	})
 }
 
-func (d *fastDecoder) tools(dst *[]Tool) bool {
+func (d *fastDecoder) tools(dst *[]Tool, n *schemaNode) bool {
 	// Read into a buffer on the stack, then copied once: growing the list
 	// tool by tool copied its large elements again at each doubling.
 	var first [8]Tool
 	tools := first[:0]
-	read := d.array(func() bool {
+	read := d.array(n, func(items *schemaNode) bool {
 		tools = append(tools, Tool{})
-		return d.tool(&tools[len(tools)-1])
+		return d.tool(&tools[len(tools)-1], items)
 	})
 	*dst = slices.Clone(tools)
 	return read
 }
 
-func (d *fastDecoder) tool(t *Tool) bool {
-	return d.object(func(key []byte) uint64 {
+func (d *fastDecoder) tool(t *Tool, n *schemaNode) bool {
+	return d.object(n, func(key []byte, p *schemaNode) uint64 {
 		var s string
 		switch string(key) {
 		case "name":
-			return bitIf(d.str(&t.Name), 1<<0)
+			return bitIf(d.str(&t.Name, p), 1<<0)
 		case "title":
-			return bitIf(d.str(&t.Title), 1<<1)
+			return bitIf(d.str(&t.Title, p), 1<<1)
 		case "description":
-			return bitIf(d.str(&t.Description), 1<<2)
+			return bitIf(d.str(&t.Description, p), 1<<2)
 		case "activity":
-			return bitIf(d.str(&t.Activity), 1<<3)
+			return bitIf(d.str(&t.Activity, p), 1<<3)
 		case "icons":
-			return bitIf(d.icons(&t.Icons), 1<<4)
+			return bitIf(d.icons(&t.Icons, p), 1<<4)
 		case "kind":
-			read := d.str(&s)
+			read := d.str(&s, p)
 			t.Kind = ToolKind(s)
 			return bitIf(read, 1<<5)
 		case "inputSchema":
-			return bitIf(d.raw(&t.InputSchema), 1<<6)
+			return bitIf(d.raw(&t.InputSchema, p), 1<<6)
 		case "resultSchema":
-			return bitIf(d.raw(&t.ResultSchema), 1<<7)
+			return bitIf(d.raw(&t.ResultSchema, p), 1<<7)
 		case "hasView":
-			return bitIf(d.boolean(&t.HasView), 1<<8)
+			return bitIf(d.boolean(&t.HasView, p), 1<<8)
 		case "annotations":
 			t.Annotations = new(Annotations)
-			return bitIf(d.annotations(t.Annotations), 1<<9)
+			return bitIf(d.annotations(t.Annotations, p), 1<<9)
 		case "approval":
 			t.Approval = new(Approval)
-			return bitIf(d.approval(t.Approval), 1<<10)
+			return bitIf(d.approval(t.Approval, p), 1<<10)
 		case "clientActions":
-			return bitIf(d.strs(&t.ClientActions), 1<<11)
+			return bitIf(d.strs(&t.ClientActions, p), 1<<11)
 		case "runs":
-			read := d.str(&s)
+			read := d.str(&s, p)
 			t.Runs = Runs(s)
 			return bitIf(read, 1<<12)
 		case "task":
-			read := d.str(&s)
+			read := d.str(&s, p)
 			t.Task = TaskSupport(s)
 			return bitIf(read, 1<<13)
 		case "scopes":
-			return bitIf(d.strs(&t.Scopes), 1<<14)
+			return bitIf(d.strs(&t.Scopes, p), 1<<14)
 		}
 		return 0
 	})
 }
 
-func (d *fastDecoder) annotations(a *Annotations) bool {
-	return d.object(func(key []byte) uint64 {
+func (d *fastDecoder) annotations(a *Annotations, n *schemaNode) bool {
+	return d.object(n, func(key []byte, p *schemaNode) uint64 {
 		switch string(key) {
 		case "readOnly":
-			return bitIf(d.boolean(&a.ReadOnly), 1<<0)
+			return bitIf(d.boolean(&a.ReadOnly, p), 1<<0)
 		case "destructive":
-			return bitIf(d.boolean(&a.Destructive), 1<<1)
+			return bitIf(d.boolean(&a.Destructive, p), 1<<1)
 		case "idempotent":
-			return bitIf(d.boolean(&a.Idempotent), 1<<2)
+			return bitIf(d.boolean(&a.Idempotent, p), 1<<2)
 		case "openWorld":
-			return bitIf(d.boolean(&a.OpenWorld), 1<<3)
+			return bitIf(d.boolean(&a.OpenWorld, p), 1<<3)
 		}
 		return 0
 	})
 }
 
-func (d *fastDecoder) approval(a *Approval) bool {
-	return d.object(func(key []byte) uint64 {
+func (d *fastDecoder) approval(a *Approval, n *schemaNode) bool {
+	return d.object(n, func(key []byte, p *schemaNode) uint64 {
 		var s string
 		switch string(key) {
 		case "when":
-			read := d.str(&s)
+			read := d.str(&s, p)
 			a.When = ApprovalWhen(s)
 			return bitIf(read, 1<<0)
 		case "reason":
-			return bitIf(d.str(&a.Reason), 1<<1)
+			return bitIf(d.str(&a.Reason, p), 1<<1)
 		}
 		return 0
 	})
 }
 
-func (d *fastDecoder) icons(dst *[]Icon) bool {
+func (d *fastDecoder) icons(dst *[]Icon, n *schemaNode) bool {
 	icons := []Icon{}
-	read := d.array(func() bool {
+	read := d.array(n, func(items *schemaNode) bool {
 		icons = append(icons, Icon{})
 		ic := &icons[len(icons)-1]
-		return d.object(func(key []byte) uint64 {
+		return d.object(items, func(key []byte, p *schemaNode) uint64 {
 			switch string(key) {
 			case "src":
-				return bitIf(d.str(&ic.Src), 1<<0)
+				return bitIf(d.str(&ic.Src, p), 1<<0)
 			case "mimeType":
-				return bitIf(d.str(&ic.MIMEType), 1<<1)
+				return bitIf(d.str(&ic.MIMEType, p), 1<<1)
 			case "sizes":
-				return bitIf(d.strs(&ic.Sizes), 1<<2)
+				return bitIf(d.strs(&ic.Sizes, p), 1<<2)
 			case "theme":
-				return bitIf(d.str(&ic.Theme), 1<<3)
+				return bitIf(d.str(&ic.Theme, p), 1<<3)
 			}
 			return 0
 		})

@@ -59,7 +59,7 @@ func FuzzDecodeFast(f *testing.F) {
 func checkDecodeFast(t *testing.T, data []byte) {
 	t.Helper()
 	var got Manifest
-	if !decodeFast(data, &got) {
+	if !decodeFast(data, &got, nil) {
 		return
 	}
 	var want Manifest
@@ -92,13 +92,13 @@ func TestDecodeFastSamples(t *testing.T) {
 		[]byte(`{"icons":[{"src":"a","sizes":[]}],"tools":[{"annotations":{"readOnly":true},"approval":{"when":"always","reason":"r"},"hasView":true,"icons":[]}]}`),
 	} {
 		var m Manifest
-		if !decodeFast(data, &m) {
+		if !decodeFast(data, &m, nil) {
 			t.Errorf("decodeFast refused %.80q", data)
 		}
 	}
 	for _, s := range []string{`{"id":"a","id":"b"}`, `{"ID":"a"}`, `{"id":null}`, `{"tools":[{"scopes":null}]}`, `{"id":"a"} x`} {
 		var m Manifest
-		if decodeFast([]byte(s), &m) {
+		if decodeFast([]byte(s), &m, nil) {
 			t.Errorf("decodeFast took %s", s)
 		}
 	}
@@ -110,7 +110,7 @@ func TestDecodeFastCopies(t *testing.T) {
 	t.Parallel()
 	data := []byte(`{"tools":[{"inputSchema":{"type":"object"},"resultSchema":{}},{"inputSchema":{"b":1}}]}`)
 	var m Manifest
-	if !decodeFast(data, &m) {
+	if !decodeFast(data, &m, nil) {
 		t.Fatal("decodeFast refused it")
 	}
 	for i := range data {
@@ -126,5 +126,49 @@ func TestDecodeFastCopies(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("got schema %s after the input changed, want %s", c.got, c.want)
 		}
+	}
+}
+
+// FuzzDecodeOneWalk checks that decodeFast with the schema takes only what
+// schemaAcceptsJSON accepts, decoding it as decodeFast without the schema
+// does, and takes all of it that decodeFast without the schema reads:
+// Decode's one walk answers as its two did.
+func FuzzDecodeOneWalk(f *testing.F) {
+	for _, data := range fastSamples(f) {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkDecodeOneWalk(t, data)
+	})
+}
+
+func checkDecodeOneWalk(t *testing.T, data []byte) {
+	t.Helper()
+	var got, want Manifest
+	one := decodeFast(data, &got, acceptNode())
+	accepts := schemaAcceptsJSON(data)
+	two := accepts && decodeFast(data, &want, nil)
+	if one != two {
+		t.Fatalf("decodeFast with the schema of %q: got %v, want %v (schemaAcceptsJSON %v)", data, one, two, accepts)
+	}
+	if one && !reflect.DeepEqual(&got, &want) {
+		t.Fatalf("decodeFast with the schema of %q:\ngot  %#v\nwant %#v", data, got, want)
+	}
+}
+
+// TestDecodeOneWalkSamples runs the fuzz check on every sample, and checks
+// that the one walk takes a generated manifest.
+func TestDecodeOneWalkSamples(t *testing.T) {
+	t.Parallel()
+	for _, data := range fastSamples(t) {
+		checkDecodeOneWalk(t, data)
+	}
+	golden, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m Manifest
+	if !decodeFast(golden, &m, acceptNode()) {
+		t.Errorf("decodeFast with the schema refused research.golden.json")
 	}
 }

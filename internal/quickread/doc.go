@@ -3,5 +3,6 @@
 // make the descriptor non-blocking, the runtime poller's refusal of a
 // regular file, two more to make it blocking again, an fstat for the size,
 // the reads and the close. A host loading a hundred mods reads two small
-// files in each, and those calls were most of the work; File makes four.
+// files in each, and those calls were most of the work; File makes four,
+// or three when the caller knows the size.
 package quickread

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -28,6 +29,29 @@ func TestFile(t *testing.T) {
 				t.Errorf("size %d, hint %d: got %d bytes, %v; want %d bytes", size, hint, len(got), err, size)
 			}
 		}
+	}
+}
+
+// TestFileInto reads files of several sizes into one buffer, and checks
+// that each read gives the whole file and reuses the buffer when it fits.
+func TestFileInto(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	buf := make([]byte, 0, 200)
+	for _, size := range []int{100, 0, 150, 8 << 10, 10} {
+		data := bytes.Repeat([]byte("xy"), size)[:size]
+		path := filepath.Join(dir, "f")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := quickread.FileInto(buf, path, 0)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("size %d: got %d bytes, %v; want %d bytes", size, len(got), err, size)
+		}
+		if reused := cap(got) > 0 && &got[:1][0] == &buf[:1][0]; reused != (size < cap(buf)) && runtime.GOOS != "windows" {
+			t.Errorf("size %d: buffer of %d reused: got %v, want %v", size, cap(buf), reused, size < cap(buf))
+		}
+		buf = got
 	}
 }
 

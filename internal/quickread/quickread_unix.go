@@ -10,8 +10,14 @@ import (
 // File reads the file at path, as os.ReadFile does, with its errors
 // (*os.PathError). size is the size the caller expects (from a stat it
 // made), or 0 when it does not know; the file is read whole whatever its
-// size. It does not wait for a FIFO's writer: such a read fails.
-func File(path string, size int64) ([]byte, error) {
+// size, in one read when it has that size. It does not wait for a FIFO's
+// writer: such a read fails.
+func File(path string, size int64) ([]byte, error) { return FileInto(nil, path, size) }
+
+// FileInto is File reading into buf's storage, which it grows when the
+// file does not fit (a hint larger than its capacity makes a new one):
+// a caller reading many files one after another reuses one buffer.
+func FileInto(buf []byte, path string, size int64) ([]byte, error) {
 	var fd int
 	var err error
 	for {
@@ -26,13 +32,17 @@ func File(path string, size int64) ([]byte, error) {
 	defer syscall.Close(fd)
 	n := 8 << 10
 	if size > 0 && size < 1<<30 {
-		n = int(size) + 1 // one read for the bytes, one for the end
+		n = int(size) + 1 // one read, short of the buffer at the end
 	}
-	buf := make([]byte, 0, n)
+	if cap(buf) == 0 || size > 0 && cap(buf) < n {
+		buf = make([]byte, 0, n)
+	}
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
+		asked := cap(buf) - len(buf)
 		m, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {
 			continue
@@ -44,5 +54,12 @@ func File(path string, size int64) ([]byte, error) {
 			return buf, nil
 		}
 		buf = buf[:len(buf)+m]
+		// A read of a regular file that stops short of what it asked
+		// stops at the end: when that is the size the caller's stat
+		// gave, a read for the end is left out. At any other size the
+		// file is read until a read returns nothing.
+		if m < asked && size > 0 && int64(len(buf)) == size {
+			return buf, nil
+		}
 	}
 }
