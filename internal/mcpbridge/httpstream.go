@@ -59,11 +59,12 @@ func withSSERetry(next http.Handler) http.Handler {
 type primingRetry struct {
 	http.ResponseWriter
 	mu    sync.Mutex
-	seen  bool        // an event was written
-	held  bool        // a flush is held back
-	timer *time.Timer // flushes what is held, when heldFlush passes
-	ended bool        // the handler returned: the writer is not ours
-	last  []byte      // the event of the last Write
+	seen  bool          // an event was written
+	held  bool          // a flush is held back
+	timer *time.Timer   // flushes what is held, when heldFlush passes
+	ended bool          // the handler returned: the writer is not ours
+	last  []byte        // the event of the last Write
+	hold  time.Duration // how long a flush may be held; heldFlush if zero
 }
 
 func (p *primingRetry) Write(b []byte) (int, error) {
@@ -101,10 +102,14 @@ func (p *primingRetry) Flush() {
 	}
 	if holdFlush(p.last) {
 		p.held = true
+		hold := p.hold
+		if hold == 0 {
+			hold = heldFlush
+		}
 		if p.timer == nil {
-			p.timer = time.AfterFunc(heldFlush, p.flushHeld)
+			p.timer = time.AfterFunc(hold, p.flushHeld)
 		} else {
-			p.timer.Reset(heldFlush)
+			p.timer.Reset(hold)
 		}
 		return
 	}
