@@ -104,16 +104,9 @@ var _ modapi.Mod = (*LaneClient)(nil)
 // callers read conn, one at a time, while their calls wait for frames.
 func NewLaneClient(g *GRPCClient, conn net.Conn, opts LaneOptions) *LaneClient {
 	c := &LaneClient{GRPCClient: g, opts: opts, conn: conn, calls: map[uint64]*laneCall{}, done: make(chan struct{})}
-	c.w = frameWriter{w: conn, limit: opts.MaxMessageBytes, busy: c.busy}
+	c.w = frameWriter{w: conn, limit: opts.MaxMessageBytes}
 	c.fr = newFrameReader(conn, opts.MaxMessageBytes)
 	return c
-}
-
-// busy reports whether more than one call waits on the lane.
-func (c *LaneClient) busy() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.calls) > 1
 }
 
 // errLaneClosed is the lane's error once the host closed it.

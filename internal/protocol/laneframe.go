@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -243,10 +242,6 @@ func endFrame(buf []byte, start int, id uint64, kind frameKind, limit int) ([]by
 type frameWriter struct {
 	w     io.Writer
 	limit int
-	// busy, set, reports whether other calls than the sender's are in
-	// flight, whose frames may follow soon: send then yields before it
-	// writes, so that they leave in the same write.
-	busy func() bool
 
 	mu       sync.Mutex
 	flushing bool   // a sender is writing
@@ -289,18 +284,6 @@ func (fw *frameWriter) send(id uint64, kind frameKind, m proto.Message) error {
 		return err
 	}
 	fw.mu.Unlock()
-	if fw.busy != nil && fw.busy() {
-		// Other calls are in flight: let the goroutines ready to run send
-		// their frames first, which queue behind this one, and write them
-		// all at once. Each write wakes the other end.
-		runtime.Gosched()
-		fw.mu.Lock()
-		if len(fw.pending) > 0 {
-			*b = append(*b, fw.pending...)
-			fw.pending, fw.lastAct = fw.pending[:0], 0
-		}
-		fw.mu.Unlock()
-	}
 	_, err = fw.w.Write(*b)
 	fw.mu.Lock()
 	fw.drain(err)

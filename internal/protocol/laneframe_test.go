@@ -6,7 +6,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -351,45 +350,5 @@ func TestFrameWriterFlushesWhileHandlerBlocks(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "0,1,2" {
 		t.Errorf("got updates %v, want 0,1,2", got)
-	}
-}
-
-// TestFrameWriterBusyYields checks that a sender that finds other calls
-// in flight lets their frames, sent meanwhile, leave in its write, after
-// its own; and that with none in flight it writes at once.
-func TestFrameWriterBusyYields(t *testing.T) {
-	t.Parallel()
-	rec := &writeRecorder{}
-	fw := &frameWriter{w: rec, limit: 1 << 20}
-	others := false
-	fw.busy = func() bool {
-		if others {
-			// Another caller sends while this one yields: its frame queues.
-			if err := fw.send(2, kindCancel, nil); err != nil {
-				t.Error(err)
-			}
-		}
-		return others
-	}
-	if err := fw.send(1, kindCancel, nil); err != nil {
-		t.Fatal(err)
-	}
-	others = true
-	if err := fw.send(3, kindCancel, nil); err != nil {
-		t.Fatal(err)
-	}
-	frame := func(id uint64) string {
-		b, err := appendFrame(nil, id, kindCancel, nil, fw.limit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	want := []string{frame(1), frame(3) + frame(2)}
-	if !slices.Equal(rec.writes, want) {
-		t.Errorf("got writes %q, want %q", rec.writes, want)
-	}
-	if fw.flushing || len(fw.pending) > 0 {
-		t.Errorf("got flushing %v and %d bytes pending after the sends, want neither", fw.flushing, len(fw.pending))
 	}
 }

@@ -71,7 +71,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 		return nil
 	}
 	s.conn, s.running = conn, map[uint64]laneRun{}
-	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes, busy: s.busy}
+	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
 	s.idle, s.stop = make(chan laneJob), make(chan struct{})
 	s.mu.Unlock()
 	defer s.Close()
@@ -199,13 +199,6 @@ func (s *LaneServer) Close() {
 	if conn != nil {
 		conn.Close()
 	}
-}
-
-// busy reports whether more than one call runs on the lane.
-func (s *LaneServer) busy() bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.running) > 1
 }
 
 func (s *LaneServer) isClosed() bool {
