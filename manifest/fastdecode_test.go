@@ -48,12 +48,15 @@ func fastSamples(tb testing.TB) [][]byte {
 // FuzzDecodeFast checks that what decodeFast decodes, encoding/json
 // decodes too, to the same manifest.
 func FuzzDecodeFast(f *testing.F) {
+	fuzzSamples(f, checkDecodeFast)
+}
+
+// fuzzSamples fuzzes check, seeded with the samples.
+func fuzzSamples(f *testing.F, check func(*testing.T, []byte)) {
 	for _, data := range fastSamples(f) {
 		f.Add(data)
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecodeFast(t, data)
-	})
+	f.Fuzz(check)
 }
 
 func checkDecodeFast(t *testing.T, data []byte) {
@@ -79,10 +82,7 @@ func TestDecodeFastSamples(t *testing.T) {
 	for _, data := range fastSamples(t) {
 		checkDecodeFast(t, data)
 	}
-	golden, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := researchGolden(t)
 	good, err := Encode(sample())
 	if err != nil {
 		t.Fatal(err)
@@ -134,12 +134,7 @@ func TestDecodeFastCopies(t *testing.T) {
 // does, and takes all of it that decodeFast without the schema reads:
 // Decode's one walk answers as its two did.
 func FuzzDecodeOneWalk(f *testing.F) {
-	for _, data := range fastSamples(f) {
-		f.Add(data)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkDecodeOneWalk(t, data)
-	})
+	fuzzSamples(f, checkDecodeOneWalk)
 }
 
 func checkDecodeOneWalk(t *testing.T, data []byte) {
@@ -156,6 +151,16 @@ func checkDecodeOneWalk(t *testing.T, data []byte) {
 	}
 }
 
+// researchGolden is the research mod's manifest as modgen writes it.
+func researchGolden(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // TestDecodeOneWalkSamples runs the fuzz check on every sample, and checks
 // that the one walk takes a generated manifest.
 func TestDecodeOneWalkSamples(t *testing.T) {
@@ -163,10 +168,7 @@ func TestDecodeOneWalkSamples(t *testing.T) {
 	for _, data := range fastSamples(t) {
 		checkDecodeOneWalk(t, data)
 	}
-	golden, err := os.ReadFile(filepath.Join("testdata", "research.golden.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	golden := researchGolden(t)
 	var m Manifest
 	if !decodeFast(golden, &m, acceptNode()) {
 		t.Errorf("decodeFast with the schema refused research.golden.json")
