@@ -28,11 +28,12 @@ type hostCall struct {
 	qs questioning
 	f  callflow.Call
 	// callReq is the mod's request, once the handler first runs; timer
-	// bounds each run by the call timeout, cancel ends callCtx.
+	// bounds each run by the call timeout (in callDeadlines), cancel ends
+	// callCtx.
 	callReq *modapi.CallRequest
 	timeout time.Duration
 	callCtx context.Context
-	timer   *time.Timer
+	timer   deadline
 	cancel  context.CancelCauseFunc
 }
 
@@ -102,7 +103,7 @@ func (c *hostCall) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallReq
 	if c.callReq == nil {
 		c.first(ctx, req)
 	} else {
-		c.timer.Reset(c.timeout)
+		callDeadlines.add(&c.timer, c.timeout)
 	}
 	// Without OnActivity, one round trip carries the activity with the
 	// outcome.
@@ -135,13 +136,14 @@ func (c *hostCall) first(ctx context.Context, req *modapi.CallRequest) {
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	c.callCtx, c.cancel = callCtx, cancel
-	c.timer = time.AfterFunc(c.timeout, func() { cancel(errCallTimeout) })
+	c.timer = deadline{i: -1, fire: func() { cancel(errCallTimeout) }}
+	callDeadlines.add(&c.timer, c.timeout)
 }
 
 // stop ends callCtx and its timer, once the handler first ran.
 func (c *hostCall) stop() {
 	if c.callReq != nil {
-		c.timer.Stop()
+		callDeadlines.remove(&c.timer)
 		c.cancel(nil)
 	}
 }
@@ -149,7 +151,7 @@ func (c *hostCall) stop() {
 // ask answers the questions a run of the handler asked; the pipeline then
 // gets the mod's process again for the next run.
 func (c *hostCall) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
-	c.timer.Stop()
+	callDeadlines.remove(&c.timer)
 	qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(asked))
 	answers, end, ended := c.qs.ask(qctx, given, asked)
 	questionsEnded(qspan, c.req.Tool, asked, end, ended)
