@@ -235,6 +235,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 				req.OnActivity(e)
 			}
 		}
+		f.ActivityRoom = c // an interface, not one more closure
 	}
 	return f
 }

@@ -55,6 +55,10 @@ func (c *hostCall) applyActivity(ctx context.Context, u sdk.ActivityUpdate) (sdk
 	return u, ok
 }
 
+// MakeRoom makes room in the call's log for logs entries, which arrived
+// together and reach applyActivity next.
+func (c *hostCall) MakeRoom(logs int) { modapi.Reserve(&c.res.Activity, logs) }
+
 // modTelemetry is what a mod's spans and metrics need to remember: how many
 // processes it started, and its latest build, which ran outside any call's
 // context.

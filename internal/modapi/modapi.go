@@ -90,6 +90,9 @@ type CallRequest struct {
 	// sends it, in order, from one goroutine, before CallTool returns. When
 	// nil, the updates come back in CallResponse.Activity.
 	OnActivity func(sdk.ActivityUpdate)
+	// ActivityRoom, when set with OnActivity, is told of the updates that
+	// arrived together before each is passed to OnActivity.
+	ActivityRoom ActivityRoom
 	// Answers answer the handler's first questions, in order, while each
 	// one's question is the one the handler asks (Question.Same).
 	Answers []Answered
@@ -104,6 +107,14 @@ type CallRequest struct {
 	// in this process (CheckResponse.Decoded): the handler runs with it,
 	// and the input is not decoded again. It never travels.
 	Decoded any
+}
+
+// ActivityRoom makes room for activity updates that arrived together:
+// MakeRoom is told how many of them are log entries before they reach
+// OnActivity, so that the caller's log grows once for them, not once per
+// update.
+type ActivityRoom interface {
+	MakeRoom(logs int)
 }
 
 // Ahead are the steps that travel with a call to its mod (the call lane),

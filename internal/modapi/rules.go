@@ -1,6 +1,7 @@
 package modapi
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/modkit/modkit/internal/limits"
@@ -102,6 +103,22 @@ func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool
 
 // firstLogCap is the capacity of a log's first allocation.
 const firstLogCap = 8
+
+// Reserve makes room in s's log for n more entries, which arrived
+// together and are applied next, one by one: a batch grows the log once,
+// where appending them one by one would grow it again past firstLogCap.
+// What Apply then keeps is the same.
+func Reserve(s *sdk.ActivityState, n int) {
+	// Past the entries the limits keep (and the last, LogTruncated),
+	// Apply appends none. A log that is nil stays nil below firstLogCap
+	// entries: Apply makes it, as it would without this.
+	n = min(n, limits.MaxLogEntries+1-len(s.Log))
+	full := len(s.Log) > 0 && s.Log[len(s.Log)-1].Message == limits.LogTruncated
+	if s.Ended || full || n <= 0 || len(s.Log)+n <= max(cap(s.Log), firstLogCap) {
+		return
+	}
+	s.Log = slices.Grow(s.Log, n)
+}
 
 // logBudget is what s's log has used of its limits.
 func logBudget(s *sdk.ActivityState) *limits.LogBudget {

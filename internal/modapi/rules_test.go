@@ -1,6 +1,8 @@
 package modapi_test
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -104,5 +106,92 @@ func TestApply(t *testing.T) {
 	s.Ended = true
 	if _, ok := modapi.Apply(&s, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "late"}); ok || len(s.Log) != 2 {
 		t.Errorf("after the end: got %+v, want nothing changed", s)
+	}
+}
+
+// A batch of log entries, room made for it first, leaves the log as
+// applying them alone does.
+func TestReserve(t *testing.T) {
+	t.Parallel()
+	apply := func(s *sdk.ActivityState, reserve bool, n int) {
+		if reserve {
+			modapi.Reserve(s, n)
+		}
+		for i := range n {
+			modapi.Apply(s, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: strings.Repeat("x", i+1)})
+		}
+	}
+	for _, n := range []int{0, 1, 8, 9, 10, 40, 1100} {
+		var with, without sdk.ActivityState
+		apply(&with, true, n)
+		apply(&without, false, n)
+		if (with.Log == nil) != (without.Log == nil) || !slices.Equal(with.Log, without.Log) {
+			t.Errorf("%d entries: got a log of %d (nil %v), want %d (nil %v)", n, len(with.Log), with.Log == nil, len(without.Log), without.Log == nil)
+		}
+		// One more batch, on a log that has entries (and, past the
+		// limits, ends in the truncation's entry).
+		apply(&with, true, 20)
+		apply(&without, false, 20)
+		if !slices.Equal(with.Log, without.Log) {
+			t.Errorf("%d then 20 entries: got a log of %d, want %d", n, len(with.Log), len(without.Log))
+		}
+	}
+	// An ended call's log, and a nil one, get no room.
+	s := sdk.ActivityState{Ended: true}
+	modapi.Reserve(&s, 20)
+	if s.Log != nil {
+		t.Errorf("ended: got a log of capacity %d, want nil", cap(s.Log))
+	}
+	s = sdk.ActivityState{}
+	modapi.Reserve(&s, 3)
+	if s.Log != nil {
+		t.Errorf("3 entries: got a log of capacity %d, want nil until Apply makes it", cap(s.Log))
+	}
+}
+
+func TestReserveAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step"}
+	for _, reserve := range []bool{false, true} {
+		got := testing.AllocsPerRun(100, func() {
+			var s sdk.ActivityState
+			if reserve {
+				modapi.Reserve(&s, 10)
+			}
+			for range 10 {
+				modapi.Apply(&s, u)
+			}
+		})
+		want := 2.0 // the first 8 entries' room, then twice that
+		if reserve {
+			want = 1
+		}
+		if got != want {
+			t.Errorf("10 entries, room made %v: got %v allocations, want %v", reserve, got, want)
+		}
+	}
+}
+
+// BenchmarkApplyBatch applies a live call's ten log entries, as the host
+// does for a frame of them, with and without making room first:
+//
+//	go test ./internal/modapi -run '^$' -bench ApplyBatch -benchmem
+func BenchmarkApplyBatch(b *testing.B) {
+	u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step"}
+	for _, reserve := range []bool{false, true} {
+		b.Run(fmt.Sprintf("room=%v", reserve), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var s sdk.ActivityState
+				if reserve {
+					modapi.Reserve(&s, 10)
+				}
+				for range 10 {
+					modapi.Apply(&s, u)
+				}
+			}
+		})
 	}
 }

@@ -154,6 +154,51 @@ func TestLaneLiveActivity(t *testing.T) {
 	}
 }
 
+// roomLog records, in order, the room made for activity ("room n") and
+// the updates delivered (their kinds).
+type roomLog []string
+
+func (r *roomLog) MakeRoom(logs int) { *r = append(*r, fmt.Sprint("room ", logs)) }
+
+// TestLaneActivityRoom checks that the caller's ActivityRoom is told how
+// many log entries are among the updates that arrived together, before
+// they reach OnActivity.
+func TestLaneActivityRoom(t *testing.T) {
+	t.Parallel()
+	c := newLane(t, &LaneServer{Impl: laneMod{call: func(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "s"})
+		for range 3 {
+			req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "l"})
+		}
+		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted}}, nil
+	}}}, LaneOptions{})
+	var got roomLog
+	_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", ActivityRoom: &got,
+		OnActivity: func(u sdk.ActivityUpdate) { got = append(got, string(u.Kind)) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The updates may come in more than one frame: each frame's room
+	// comes first and counts its log entries.
+	left, ok := 0, len(got) > 0 && strings.HasPrefix(got[0], "room ")
+	var kinds []string
+	for _, e := range got {
+		var n int
+		if _, err := fmt.Sscanf(e, "room %d", &n); err == nil {
+			ok = ok && left == 0
+			left = n
+			continue
+		}
+		if e == string(sdk.ActivityLog) {
+			left--
+		}
+		kinds = append(kinds, e)
+	}
+	if !ok || left != 0 || !slices.Equal(kinds, []string{"status", "log", "log", "log"}) {
+		t.Errorf("got %q, want each frame's room with its count of log entries first, then status and three logs", got)
+	}
+}
+
 // TestLaneActivityWhileHandlerBlocks checks that updates a handler posts
 // reach OnActivity while the handler still runs: it blocks after posting
 // until the caller has seen them, so the call ends only if they left

@@ -446,6 +446,15 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
+			if req.ActivityRoom != nil {
+				logs := 0
+				for _, u := range updates {
+					if u.Kind == sdk.ActivityLog {
+						logs++
+					}
+				}
+				req.ActivityRoom.MakeRoom(logs)
+			}
 			for _, u := range updates {
 				req.OnActivity(u)
 			}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package modapi_test
+
+const raceEnabled = false
