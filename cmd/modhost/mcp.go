@@ -23,6 +23,7 @@ import (
 	"github.com/modkit/modkit/internal/mcpbridge"
 	"github.com/modkit/modkit/internal/modgen/build"
 	"github.com/modkit/modkit/internal/ratelimit"
+	"github.com/modkit/modkit/internal/rawsock"
 	"github.com/modkit/modkit/internal/taskstore"
 	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/manifest"
@@ -321,6 +322,7 @@ func serveHTTP(ctx context.Context, srv *mcpbridge.Server, addr string, stderr i
 	if err != nil {
 		return err
 	}
+	ln = rawsock.Listener(ln) // no wake of the runtime's monitor per request
 	mux := http.NewServeMux()
 	handler := srv.NewHTTPHandler(opts)
 	mux.Handle(mcpbridge.HTTPPath, handler)
