@@ -23,3 +23,8 @@ func SessionDirectServed(h *HTTPHandler) int64 {
 	}
 	return h.live.served.Load()
 }
+
+// SessionDirectHold sets how long h's session direct calls run before
+// their event stream starts; below zero, before they run, as the SDK's
+// streams do: then no answer goes as JSON.
+func SessionDirectHold(h *HTTPHandler, d time.Duration) { h.jsonHold = d }

@@ -93,6 +93,11 @@ type HTTPHandler struct {
 	posts     inflight // posted requests in flight, for Drain
 	versions  []string // the protocol revisions served, newest first
 
+	// jsonHold is how long a session direct call may run before its event
+	// stream starts (heldFlush when zero; below zero, at once); one answered
+	// before gets its answer as a JSON response instead.
+	jsonHold time.Duration
+
 	// bridge says what each tool and prompt needs (its generation's
 	// scopes), for HTTPOptions.Auth.
 	bridge *bridge

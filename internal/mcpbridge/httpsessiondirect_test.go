@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/internal/mcpbridge"
 )
@@ -80,19 +81,24 @@ func (c *sessionClient) answer(version, body string) string {
 
 // TestSessionDirectCall: a plain tools/call of a session, which the HTTP
 // handler runs itself, is answered byte for byte as the SDK's session
-// answers it, and one that may send the client more than its answer is
-// left to the SDK.
+// answers it when its event stream starts before the call; answered
+// before the stream starts, as the echo is, the answer is the SDK's
+// message as a JSON response. One that may send the client more than its
+// answer is left to the SDK.
 func TestSessionDirectCall(t *testing.T) {
 	t.Parallel()
 	srv, err := mcpbridge.NewServer(loadHost(t, conformanceDir), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	direct, sdk := srv.NewHTTPHandler(nil), srv.NewHTTPHandler(nil)
+	direct, sdk, quick := srv.NewHTTPHandler(nil), srv.NewHTTPHandler(nil), srv.NewHTTPHandler(nil)
 	t.Cleanup(direct.Close)
 	t.Cleanup(sdk.Close)
+	t.Cleanup(quick.Close)
 	mcpbridge.SessionDirectOff(sdk)
-	dc, sc := newSessionClient(t, direct, `{}`), newSessionClient(t, sdk, `{}`)
+	mcpbridge.SessionDirectHold(direct, -1)
+	mcpbridge.SessionDirectHold(quick, time.Minute) // however slow the machine
+	dc, sc, qc := newSessionClient(t, direct, `{}`), newSessionClient(t, sdk, `{}`), newSessionClient(t, quick, `{}`)
 	call := func(id, tool, args string) string {
 		return `{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"` + tool + `","arguments":` + args + `}}`
 	}
@@ -125,6 +131,16 @@ func TestSessionDirectCall(t *testing.T) {
 		}
 		if tt.direct {
 			taken++
+			// The SDK's answer event, as JSON.
+			status, _, _ := strings.Cut(want, "\n")
+			data := want[strings.LastIndex(want, "\ndata: ")+len("\ndata: "):]
+			json := status + "\nContent-Type: application/json\nCache-Control: no-cache, no-transform\nConnection: \nRetry-After: \nMcp-Session-Id: \n" + strings.TrimSuffix(data, "\n\n")
+			if got := qc.answer(tt.version, tt.body); got != json {
+				t.Errorf("%s %s, answered before the stream starts:\ngot:  %q\nwant: %q", tt.version, tt.body, got, json)
+			}
+			if n := mcpbridge.SessionDirectServed(quick); n != taken {
+				t.Errorf("%s: the direct path took %d quick calls, want %d", tt.body, n, taken)
+			}
 		}
 		if n := mcpbridge.SessionDirectServed(direct); n != taken {
 			t.Errorf("%s: the direct path took %d calls, want %d", tt.body, n, taken)

@@ -147,6 +147,15 @@ func (p *primingRetry) flush() {
 	}
 }
 
+// flushNow flushes the stream at once, with whatever is held.
+func (p *primingRetry) flushNow() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ended {
+		p.flush()
+	}
+}
+
 // end is called when the handler returns: net/http flushes what is held,
 // with the stream's end.
 func (p *primingRetry) end() {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpwire"
@@ -71,13 +72,25 @@ func checkPriming(t *testing.T, ev sseEvent) string {
 	return ev["id"]
 }
 
-// TestHTTPPrimingEvent reads a call's event stream in a session of
-// 2025-11-25: a priming event with a retry field, then the answer.
+// TestHTTPPrimingEvent reads the event stream of a call still running
+// after heldFlush in a session of 2025-11-25: a priming event with a
+// retry field, then the answer.
 func TestHTTPPrimingEvent(t *testing.T) {
 	t.Parallel()
+	for _, sdkOnly := range []bool{false, true} {
+		t.Run("SDK only "+strconv.FormatBool(sdkOnly), func(t *testing.T) {
+			t.Parallel()
+			testPrimingEvent(t, sdkOnly)
+		})
+	}
+}
+
+func testPrimingEvent(t *testing.T, sdkOnly bool) {
 	started, release := make(chan struct{}), make(chan struct{})
-	close(release)
 	c := newRawHTTP(t, releaseBackend(started, release), nil)
+	if sdkOnly {
+		c.h.live = nil
+	}
 	session := c.initialize()
 	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
 	defer resp.Body.Close()
@@ -90,6 +103,10 @@ func TestHTTPPrimingEvent(t *testing.T) {
 		t.Fatal("the stream ended with no event")
 	}
 	primed := checkPriming(t, first)
+	close(release)
+	if !sdkOnly && c.h.live.served.Load() != 1 {
+		t.Error("the call did not take the session direct path")
+	}
 	for {
 		ev, ok := readEvent(t, r)
 		if !ok {
@@ -104,6 +121,29 @@ func TestHTTPPrimingEvent(t *testing.T) {
 		if id, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && id == "5" {
 			return
 		}
+	}
+}
+
+// TestHTTPQuickAnswerJSON: a call of a session answered before its event
+// stream would start (heldFlush) gets its answer as a JSON response.
+func TestHTTPQuickAnswerJSON(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}), make(chan struct{})
+	close(release)
+	c := newRawHTTP(t, releaseBackend(started, release), nil)
+	c.h.jsonHold = time.Minute
+	session := c.initialize()
+	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "application/json" {
+		t.Fatalf("got %s, Content-Type %q, want 200 and application/json", resp.Status, ct)
+	}
+	if id, ok := mcpwire.ResponseID(body); !ok || id != "5" || !strings.Contains(string(body), `"result"`) {
+		t.Errorf("body: got %s, want the result of call 5", body)
+	}
+	if c.h.live.served.Load() != 1 {
+		t.Error("the call did not take the session direct path")
 	}
 }
 
