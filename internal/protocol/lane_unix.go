@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+
+	"github.com/modkit/modkit/internal/rawsock"
 )
 
 // LaneSupported reports whether the host hands mods a call lane on this
@@ -41,7 +43,7 @@ func LaneConn(f *os.File) (net.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("call lane: %w", err)
 	}
-	return fastLane(c), nil
+	return rawsock.Conn(c), nil
 }
 
 // OpenLane returns the mod's end of the call lane its host handed it, nil

@@ -10,9 +10,8 @@ import (
 	"unsafe"
 )
 
-// Listener returns ln, whose TCP connections read and write with raw
-// system calls. A connection keeps every method of *net.TCPConn, and its
-// Read and Write return what package net's would, errors included.
+// Listener returns ln, whose connections read and write with raw system
+// calls (Conn).
 func Listener(ln net.Listener) net.Listener { return listener{ln} }
 
 type listener struct{ net.Listener }
@@ -22,23 +21,30 @@ func (l listener) Accept() (net.Conn, error) {
 	if err != nil {
 		return c, err
 	}
-	tc, ok := c.(*net.TCPConn)
-	if !ok {
-		return c, nil
-	}
-	rc, err := tc.SyscallConn()
-	if err != nil {
-		return c, nil
-	}
-	s := &conn{TCPConn: tc, rc: rc}
-	s.readFn, s.writeFn = s.read, s.write
-	return s, nil
+	return Conn(c), nil
 }
 
-// conn is a TCP connection whose Read and Write are raw system calls.
+// Conn returns c reading and writing with raw system calls when it is a
+// socket that can, else c. Its Read and Write return what package net's
+// would, errors included, and it keeps CloseWrite.
+func Conn(c net.Conn) net.Conn {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return c
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return c
+	}
+	s := &conn{Conn: c, rc: rc}
+	s.readFn, s.writeFn = s.read, s.write
+	return s
+}
+
+// conn is a connection whose Read and Write are raw system calls.
 type conn struct {
-	*net.TCPConn // closes, names the ends, sets deadlines, CloseWrite, ReadFrom
-	rc           syscall.RawConn
+	net.Conn // closes, names the ends, sets deadlines
+	rc       syscall.RawConn
 
 	// The state of the read and the write under way, which the functions
 	// rc calls, made once, see: no allocation per read or write.
@@ -53,6 +59,15 @@ type conn struct {
 	wdone   int
 	werrno  syscall.Errno
 	writeFn func(fd uintptr) bool
+}
+
+// CloseWrite shuts down the writing side, as *net.TCPConn's and
+// *net.UnixConn's do (net/http closes a connection's writes this way).
+func (c *conn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return &net.OpError{Op: "close", Net: c.LocalAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: errors.ErrUnsupported}
 }
 
 func (c *conn) Read(b []byte) (int, error) {
@@ -133,5 +148,5 @@ func (c *conn) netError(op string, err error) error {
 }
 
 func (c *conn) opError(op string, err error) error {
-	return &net.OpError{Op: op, Net: "tcp", Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
+	return &net.OpError{Op: op, Net: c.LocalAddr().Network(), Source: c.LocalAddr(), Addr: c.RemoteAddr(), Err: err}
 }

@@ -77,6 +77,27 @@ func TestReadWrite(t *testing.T) {
 	}
 }
 
+// TestCloseWrite: the connection's writes end as a TCP connection's do;
+// its reads go on.
+func TestCloseWrite(t *testing.T) {
+	server, client := pair(t)
+	cw, ok := server.(interface{ CloseWrite() error })
+	if !ok {
+		t.Fatalf("got %T, want a CloseWrite method", server)
+	}
+	if err := cw.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := client.Read(make([]byte, 8)); n != 0 || err != io.EOF {
+		t.Fatalf("client's read after CloseWrite: got %d, %v; want 0, EOF", n, err)
+	}
+	client.Write([]byte("pong"))
+	buf := make([]byte, 8)
+	if n, err := server.Read(buf); err != nil || string(buf[:n]) != "pong" {
+		t.Fatalf("Read after CloseWrite: got %q, %v; want pong", buf[:n], err)
+	}
+}
+
 // TestErrors: a deadline that passed and a closed connection give the
 // errors package net gives, as net/http tells them apart.
 func TestErrors(t *testing.T) {

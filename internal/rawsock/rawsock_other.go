@@ -7,3 +7,6 @@ import "net"
 // Listener returns ln: only on Linux do the reads and writes skip package
 // net.
 func Listener(ln net.Listener) net.Listener { return ln }
+
+// Conn returns c: only on Linux do the reads and writes skip package net.
+func Conn(c net.Conn) net.Conn { return c }
