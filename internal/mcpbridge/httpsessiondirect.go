@@ -359,13 +359,11 @@ func (st *callStream) answer(ctx context.Context, events mcp.EventStore, session
 		hdr.Set("Cache-Control", "no-cache, no-transform")
 		hdr.Set("Content-Type", "application/json")
 		st.w.Write(data)
-		close(st.done)
-		st.done = nil
-		return
+	} else {
+		st.startLocked(streamID)
+		st.lastIdx++
+		writeSSE(st.w, "message", eventID(streamID, st.lastIdx), data)
 	}
-	st.startLocked(streamID)
-	st.lastIdx++
-	writeSSE(st.w, "message", eventID(streamID, st.lastIdx), data)
 	close(st.done)
 	st.done = nil
 }
