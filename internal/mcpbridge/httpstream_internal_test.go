@@ -51,7 +51,9 @@ func TestPrimingRetryHoldsFlushes(t *testing.T) {
 // it; a held flush happens anyway when the call takes longer.
 func TestPrimingRetryFlushes(t *testing.T) {
 	f := newFlushCounter()
-	p := &primingRetry{ResponseWriter: f}
+	// Held for an hour: a busy machine must not let the held flush pass
+	// before the notification's.
+	p := &primingRetry{ResponseWriter: f, hold: time.Hour}
 	p.Write([]byte(testPrime))
 	p.Flush()
 	p.Write([]byte(testNotice))
