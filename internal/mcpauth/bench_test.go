@@ -27,6 +27,11 @@ func BenchmarkProtect(b *testing.B) {
 		// As the MCP handler has it: the SDK's TokenInfo only for what the
 		// SDK serves.
 		{"protected_no_tokeninfo", r.ProtectWith(ok, &mcpauth.ProtectOptions{NoTokenInfo: true})},
+		// As the MCP handler has it now: the principal handed over, to go
+		// into a context the handler makes anyway.
+		{"protected_serve_principal", r.ProtectWith(nil, &mcpauth.ProtectOptions{ServePrincipal: func(w http.ResponseWriter, req *http.Request, _ *mcpauth.Principal) {
+			ok.ServeHTTP(w, req)
+		}})},
 	} {
 		b.Run(bb.name, func(b *testing.B) {
 			w := httptest.NewRecorder()

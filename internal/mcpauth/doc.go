@@ -34,7 +34,9 @@
 // session to its principal, can only be put in a context by the SDK's
 // middleware: [Resource.SDKTokenInfo] does it, and a handler that serves
 // some requests without the SDK sets [ProtectOptions].NoTokenInfo and
-// wraps only the SDK's handlers in it.
+// wraps only the SDK's handlers in it. A handler that makes a context of
+// its own for a request takes the principal with [ProtectOptions].ServePrincipal
+// and puts it in that context ([WithPrincipalValue]).
 //
 // # Callers
 //

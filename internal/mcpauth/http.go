@@ -97,7 +97,36 @@ func PrincipalFrom(ctx context.Context) *Principal {
 
 // WithPrincipal returns ctx carrying p, as Protect leaves it.
 func WithPrincipal(ctx context.Context, p *Principal) context.Context {
-	return context.WithValue(ctx, principalKey{}, p)
+	return &principalContext{Context: ctx, p: p}
+}
+
+// WithPrincipalValue is WithPrincipal with val under key too, as
+// context.WithValue puts it, in one context: for a handler that makes a
+// context of its own for a request [ProtectOptions].ServePrincipal hands
+// it.
+func WithPrincipalValue(ctx context.Context, p *Principal, key, val any) context.Context {
+	if key == nil {
+		panic("mcpauth: nil key")
+	}
+	return &principalContext{Context: ctx, p: p, key: key, val: val}
+}
+
+// principalContext carries a principal, and perhaps another value, in one
+// allocation.
+type principalContext struct {
+	context.Context
+	p        *Principal
+	key, val any
+}
+
+func (c *principalContext) Value(key any) any {
+	switch {
+	case key == (principalKey{}):
+		return c.p
+	case c.key != nil && key == c.key:
+		return c.val
+	}
+	return c.Context.Value(key)
 }
 
 // Protect serves next only requests with a valid bearer token; the others
@@ -126,6 +155,13 @@ type ProtectOptions struct {
 	// the SDK's handlers in [SDKTokenInfo], so that only the requests the
 	// SDK serves pay for it.
 	NoTokenInfo bool
+	// ServePrincipal, when set, serves the verified requests in next's
+	// place (next may be nil), with their principal, which their context
+	// does not carry: it puts it there ([WithPrincipal],
+	// [WithPrincipalValue]) before anything reads it. A handler that makes
+	// a context of its own for a request is spared a second one, and the
+	// copy of the request that carries it. NoTokenInfo is implied.
+	ServePrincipal func(w http.ResponseWriter, req *http.Request, p *Principal)
 }
 
 // ProtectWith is Protect with opts; nil opts are Protect's.
@@ -140,12 +176,16 @@ func (r *Resource) ProtectWith(next http.Handler, opts *ProtectOptions) http.Han
 			r.challenge(w, http.StatusUnauthorized, code, desc, r.opts.Scopes)
 		}
 	}
-	if !o.NoTokenInfo {
+	if !o.NoTokenInfo && o.ServePrincipal == nil {
 		next = r.SDKTokenInfo(next)
 	}
 	// pass hands a verified request on, without its Authorization header.
 	pass := func(w http.ResponseWriter, req *http.Request, p *Principal) {
 		delete(req.Header, "Authorization")
+		if o.ServePrincipal != nil {
+			o.ServePrincipal(w, req, p)
+			return
+		}
 		next.ServeHTTP(w, req.WithContext(WithPrincipal(req.Context(), p)))
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {

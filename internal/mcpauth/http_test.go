@@ -1,6 +1,7 @@
 package mcpauth_test
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -203,5 +204,68 @@ func TestNoTokenInfo(t *testing.T) {
 		if inner.principal != outer.principal || inner.info == nil || inner.info != outer.principal.TokenInfo() || inner.info.UserID != outer.principal.Key() || inner.header != nil {
 			t.Errorf("%s: SDK side got principal %v, TokenInfo %+v, Authorization %q; want the principal, its TokenInfo, no header", round, inner.principal, inner.info, inner.header)
 		}
+	}
+}
+
+// TestServePrincipal: behind ProtectOptions.ServePrincipal a verified
+// request, with no Authorization header, goes to it with its principal,
+// on the first request (verified) and the next (cached); a request
+// without a valid token gets 401 and never reaches it.
+func TestServePrincipal(t *testing.T) {
+	is := mcpauthtest.NewIssuer(t)
+	r := newResource(t, is, nil)
+	var got []*mcpauth.Principal
+	h := r.ProtectWith(nil, &mcpauth.ProtectOptions{ServePrincipal: func(w http.ResponseWriter, req *http.Request, p *mcpauth.Principal) {
+		if v := req.Header.Values("Authorization"); v != nil {
+			t.Errorf("got Authorization %q, want none", v)
+		}
+		if q := mcpauth.PrincipalFrom(req.Context()); q != nil {
+			t.Errorf("got a principal in the request's context, want none")
+		}
+		got = append(got, p)
+	}})
+	token := is.Sign(t, "ec", is.Claims(testResource, "notes.read", time.Now()))
+	for _, authz := range []string{"Bearer " + token, "Bearer " + token, "", "Bearer x.y.z"} {
+		req := httptest.NewRequest("POST", "/mcp", nil)
+		if authz != "" {
+			req.Header.Set("Authorization", authz)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if want := http.StatusOK; authz == "" || authz == "Bearer x.y.z" {
+			if w.Code != http.StatusUnauthorized {
+				t.Errorf("%q: got status %d, want 401", authz, w.Code)
+			}
+		} else if w.Code != want {
+			t.Errorf("got status %d, want %d", w.Code, want)
+		}
+	}
+	if len(got) != 2 || got[0] == nil || got[0] != got[1] {
+		t.Errorf("got principals %v, want the same one twice", got)
+	}
+}
+
+// TestWithPrincipalValue: one context carries the principal and the value,
+// and its parent's values.
+func TestWithPrincipalValue(t *testing.T) {
+	type key struct{}
+	type other struct{}
+	p := &mcpauth.Principal{Subject: "alice"}
+	parent := context.WithValue(context.Background(), other{}, "parent")
+	ctx := mcpauth.WithPrincipalValue(parent, p, key{}, "value")
+	if got := mcpauth.PrincipalFrom(ctx); got != p {
+		t.Errorf("got principal %v, want %v", got, p)
+	}
+	if got := ctx.Value(key{}); got != "value" {
+		t.Errorf("got value %v, want %q", got, "value")
+	}
+	if got := ctx.Value(other{}); got != "parent" {
+		t.Errorf("got the parent's value %v, want %q", got, "parent")
+	}
+	if got := mcpauth.PrincipalFrom(mcpauth.WithPrincipal(parent, p)); got != p {
+		t.Errorf("WithPrincipal: got principal %v, want %v", got, p)
+	}
+	if got := mcpauth.PrincipalFrom(parent); got != nil {
+		t.Errorf("got principal %v from a context without one, want nil", got)
 	}
 }

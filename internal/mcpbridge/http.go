@@ -191,8 +191,10 @@ func (s *Server) NewHTTPHandler(opts *HTTPOptions) *HTTPHandler {
 		if o.RateLimit != nil {
 			protect = (&refusals{limiter: o.RateLimit, blocked: map[string]time.Time{}}).protectOptions()
 		}
-		protect.NoTokenInfo = true
-		serve = o.Auth.ProtectWith(serve, protect)
+		// The direct path takes the principal into its calls context: no
+		// context and no copy of the request of its own.
+		protect.ServePrincipal = h.servePrincipal
+		serve = o.Auth.ProtectWith(nil, protect)
 		if h.audit != nil {
 			serve = h.auditUnauthorized(serve)
 		}
@@ -273,6 +275,17 @@ func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 }
 
 func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
+	h.servePrincipal(w, req, nil)
+}
+
+// servePrincipal serves req, whose context does not carry p, its
+// principal behind HTTPOptions.Auth (mcpauth's ServePrincipal), when p is
+// set. A direct call takes p into its calls context; any other request
+// gets a copy of req that carries it before anything reads it.
+func (h *HTTPHandler) servePrincipal(w http.ResponseWriter, req *http.Request, p *mcpauth.Principal) {
+	if p != nil && (req.Method != http.MethodPost || req.Body == nil || h.audit != nil || h.opts.RateLimit != nil) {
+		req, p = withPrincipal(req, p), nil
+	}
 	if rebound(req) {
 		mcpwire.WriteError(w, http.StatusForbidden, nil, mcpwire.NewError(mcpwire.CodeInvalidRequest, "forbidden: invalid Host header "+echo(req.Host)))
 		return
@@ -347,16 +360,28 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 	}
 	tagRequestID(req.Header, m.ID)
 	if h.opts.Auth != nil {
-		if refused := h.refuseOutOfScope(w, req, &m, body); refused != nil {
+		if refused := h.refuseOutOfScope(w, req, p, &m, body); refused != nil {
 			h.auditRefused(req, refused, body, http.StatusForbidden, start)
 			return
 		}
 	}
 	_, metaVersion := m.Params.Meta["io.modelcontextprotocol/protocolVersion"]
 	stateless := m.Method != "" && (newHeader || metaVersion || (session == "" && m.Method == "server/discover"))
+	// Only a stateless tools/call may go the direct path.
+	if p != nil && (!stateless || m.Method != "tools/call" || h.direct == nil) {
+		req, p = withPrincipal(req, p), nil
+	}
 	// The tasks methods run in the task runner's context: the calls
 	// context is for the others.
-	if stateless && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool { return h.serveTasks(w, req, &m, body) }) {
+	if stateless && h.auditTask(w, req, &m, body, start, func(w http.ResponseWriter) bool {
+		if p == nil {
+			return h.serveTasks(w, req, &m, body)
+		}
+		// A call whose Mcp-Name names a tool without task support is not
+		// the tasks code's (serveTasks), which reads the principal from
+		// its request.
+		return !h.notTaskCall(req) && h.serveTasks(w, withPrincipal(req, p), &m, body)
+	}) {
 		return
 	}
 	// A session's tasks of 2025-11-25 (tasks_core.go).
@@ -367,7 +392,12 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		}
 	}
 	// The direct path takes the context as it is, with no copy of req.
-	calls := withCallsContext(req.Context(), h.calls)
+	var calls context.Context
+	if p != nil {
+		calls = mcpauth.WithPrincipalValue(req.Context(), p, callsKey{}, h.calls)
+	} else {
+		calls = withCallsContext(req.Context(), h.calls)
+	}
 	if stateless && m.Method == "tools/call" && h.direct != nil && h.direct.serveDirect(w, req, calls, &m) {
 		return
 	}
@@ -437,6 +467,22 @@ func (h *HTTPHandler) serve(w http.ResponseWriter, req *http.Request) {
 		w = &cancelFilter{ResponseWriter: w, id: id, cancelled: cancelled}
 	}
 	h.serveSession(w, req, session)
+}
+
+// withPrincipal returns req with a context that carries p.
+func withPrincipal(req *http.Request, p *mcpauth.Principal) *http.Request {
+	return req.WithContext(mcpauth.WithPrincipal(req.Context(), p))
+}
+
+// notTaskCall reports whether req, a tools/call, names with its Mcp-Name
+// header a tool without task support: one the tasks code does not serve.
+func (h *HTTPHandler) notTaskCall(req *http.Request) bool {
+	name := req.Header.Get("Mcp-Name")
+	if name == "" {
+		return false
+	}
+	_, ok := h.tasks.tool(name)
+	return !ok
 }
 
 // withCalls returns req with a context that carries the handler's calls

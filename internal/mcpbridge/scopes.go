@@ -213,9 +213,12 @@ func (br *bridge) hideOutOfScope(next mcp.MethodHandler) mcp.MethodHandler {
 
 // refuseOutOfScope answers a posted tools/call (alone or in a batch) of a
 // tool whose scopes the request's token does not hold with 403
-// insufficient_scope, and returns the message it refused, or nil.
-func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, m *httpMessage, body []byte) *httpMessage {
-	p := mcpauth.PrincipalFrom(req.Context())
+// insufficient_scope, and returns the message it refused, or nil. p is
+// the request's principal when req's context does not carry it yet.
+func (h *HTTPHandler) refuseOutOfScope(w http.ResponseWriter, req *http.Request, p *mcpauth.Principal, m *httpMessage, body []byte) *httpMessage {
+	if p == nil {
+		p = mcpauth.PrincipalFrom(req.Context())
+	}
 	if p == nil {
 		return nil
 	}
