@@ -21,18 +21,32 @@ func NewSocketDir(id string) (string, error) {
 // SweepSocketDirs removes the socket directories left by hosts that are
 // gone. A directory whose host process still runs, or whose name does not
 // say which host made it, is left alone.
+//
+// It reads the directory's names only, unsorted, and looks closer at a
+// name that is a socket directory's: the temporary directory of a busy
+// machine holds hundreds of entries, which os.ReadDir would each allocate
+// and sort, beside a mod's first start.
 func SweepSocketDirs() {
 	dir := os.TempDir()
-	entries, err := os.ReadDir(dir)
+	f, err := os.Open(dir)
 	if err != nil {
 		return
 	}
-	for _, e := range entries {
-		pid, ok := socketDirOwner(e.Name())
-		if !ok || !e.IsDir() || pid == os.Getpid() || processAlive(pid) {
+	names, err := f.Readdirnames(-1)
+	f.Close()
+	if err != nil {
+		return
+	}
+	for _, name := range names {
+		pid, ok := socketDirOwner(name)
+		if !ok || pid == os.Getpid() {
 			continue
 		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+		path := filepath.Join(dir, name)
+		if fi, err := os.Lstat(path); err != nil || !fi.IsDir() || processAlive(pid) {
+			continue
+		}
+		os.RemoveAll(path)
 	}
 }
 

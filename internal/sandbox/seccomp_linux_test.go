@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 		runConnectProbe(op)
 		os.Exit(0)
 	}
+	if os.Getenv(throwawayEnv) != "" {
+		runThrowawayProbe()
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

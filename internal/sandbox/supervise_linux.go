@@ -122,15 +122,29 @@ func (j connectJob) run(restricted error) {
 func onThrowawayThread(f func()) {
 	go func() {
 		runtime.LockOSThread() // never unlocked: the runtime ends the thread
-		if unix.Gettid() == unix.Getpid() {
-			// The main thread would not end: go again, then free it.
-			onThrowawayThread(f)
+		if isMainThread() {
+			// The main thread would not end: go again, from a thread that
+			// cannot be this one while this goroutine holds it locked, as
+			// confinedStart does, then free it. Freed at once, the main
+			// thread ran the new goroutine next, over and over: hundreds to
+			// thousands of rounds a start while the other threads were busy.
+			locked := make(chan struct{})
+			go func() {
+				runtime.LockOSThread()
+				close(locked)
+				f()
+			}()
+			<-locked
 			runtime.UnlockOSThread()
 			return
 		}
 		f()
 	}()
 }
+
+// isMainThread reports whether the calling thread is the process's main
+// thread (a variable for the tests, which count its calls).
+var isMainThread = func() bool { return unix.Gettid() == unix.Getpid() }
 
 // connector connects non-blocking sockets for the process, one at a time,
 // on a throwaway thread restricted by the ruleset, until the supervisor
