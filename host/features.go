@@ -139,6 +139,7 @@ func (h *Host) Resources() []Resource {
 	out := []Resource{}
 	for _, m := range h.mods {
 		for _, r := range m.man.Resources {
+			r.Scopes = slices.Clone(r.Scopes)
 			r.Icons = iconsOr(r.Icons, m.man.Icons)
 			out = append(out, Resource{Mod: m.man.ID, Resource: r})
 		}
@@ -153,6 +154,7 @@ func (h *Host) ResourceTemplates() []ResourceTemplate {
 	out := []ResourceTemplate{}
 	for _, t := range h.feat.templates {
 		mt := t.man
+		mt.Scopes = slices.Clone(mt.Scopes)
 		mt.Icons = iconsOr(mt.Icons, t.mod.man.Icons)
 		out = append(out, ResourceTemplate{Mod: t.mod.man.ID, ResourceTemplate: mt})
 	}

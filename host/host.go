@@ -508,9 +508,20 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		}
 	}
 	slices.SortFunc(picked, func(x, y *tool) int { return strings.Compare(x.man.Name, y.man.Name) })
+	// The copies' schemas share one buffer, each capped at its end: one
+	// allocation for all, not two a tool.
+	n := 0
+	for _, t := range picked {
+		n += len(t.man.InputSchema) + len(t.man.ResultSchema)
+	}
+	schemas := make([]byte, 0, n)
 	out := make([]Tool, 0, len(picked))
 	for _, t := range picked {
-		mt := t.man.Clone()
+		mt := t.man
+		mt.InputSchema, mt.ResultSchema = nil, nil
+		mt = mt.Clone()
+		mt.InputSchema, schemas = appendCapped(schemas, t.man.InputSchema)
+		mt.ResultSchema, schemas = appendCapped(schemas, t.man.ResultSchema)
 		if a := h.readOnly(t); a != nil {
 			mt.Annotations = a
 		}
@@ -520,6 +531,17 @@ func (h *Host) Tools(agentName string) ([]Tool, error) {
 		out = append(out, Tool{Mod: t.mod.man.ID, Tool: mt, ClientActionKinds: t.mod.man.ToolClientActions(t.man)})
 	}
 	return out, nil
+}
+
+// appendCapped appends b to buf and returns the copy, capped at its end so
+// that appending to it never writes into buf, and buf; a nil b stays nil.
+func appendCapped(buf, b []byte) ([]byte, []byte) {
+	if b == nil {
+		return nil, buf
+	}
+	start := len(buf)
+	buf = append(buf, b...)
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // cloneIcons returns a deep copy of icons: a copy of the mod's icons

@@ -10,8 +10,10 @@ import (
 // their bytes: decoding checks a manifest against its JSON Schema and the
 // Go rules, the larger part of loading a mod, and hosts loaded again and
 // again (modhost dev, tests, a fleet of mods) read the same bytes each
-// time. Only manifests that decoded are kept, and each caller gets its own
-// copy. The bytes themselves are the key, rather than their SHA-256, which
+// time. Only manifests that decoded are kept. A kept manifest is shared by
+// every host that loads its bytes, never copied: hosts only read a mod's
+// manifest, and hand out deep copies of it ([manifest.Manifest.Clone],
+// [manifest.Tool.Clone]). The bytes themselves are the key, rather than their SHA-256, which
 // cost a first load more than the map's own hash and compare.
 var decodedManifests struct {
 	sync.RWMutex
@@ -27,19 +29,19 @@ const (
 )
 
 // decodeManifest is [manifest.Decode], remembered by content. It keeps
-// nothing of data.
+// nothing of data. The manifest it returns may be shared with other
+// hosts: it must not be changed.
 func decodeManifest(data []byte) (*manifest.Manifest, error) {
 	decodedManifests.RLock()
 	m, ok := decodedManifests.m[string(data)]
 	decodedManifests.RUnlock()
 	if ok {
-		return m.Clone(), nil
+		return m, nil
 	}
 	m, err := manifest.Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	kept := m.Clone()
 	decodedManifests.Lock()
 	defer decodedManifests.Unlock()
 	if len(decodedManifests.m) < maxDecodedManifests && decodedManifests.bytes+len(data) <= maxDecodedBytes {
@@ -47,7 +49,7 @@ func decodeManifest(data []byte) (*manifest.Manifest, error) {
 			decodedManifests.m = map[string]*manifest.Manifest{}
 		}
 		if _, ok := decodedManifests.m[string(data)]; !ok {
-			decodedManifests.m[string(data)] = kept
+			decodedManifests.m[string(data)] = m
 			decodedManifests.bytes += len(data)
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"testing"
 )
 
-func TestDecodeManifestGivesEachCallerItsOwnCopy(t *testing.T) {
+// TestDecodeManifestSharesOne decodes the same bytes twice: the second
+// decode is the first's manifest, not a copy.
+func TestDecodeManifestSharesOne(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "examples", "research", "mod.manifest.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -17,18 +19,74 @@ func TestDecodeManifestGivesEachCallerItsOwnCopy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := first.Tools[0].Name
-	first.Tools[0].Name = "changed"
-	first.Tools[0].InputSchema[0] = 'x'
 	second, err := decodeManifest(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := second.Tools[0].Name; got != want {
-		t.Errorf("second decode: tool name %q, want %q: a caller's change reached another", got, want)
+	if second != first {
+		t.Errorf("second decode: got another manifest, want the first one shared")
 	}
-	if second.Tools[0].InputSchema[0] != '{' {
-		t.Errorf("second decode: input schema %s: a caller's change reached another", second.Tools[0].InputSchema)
+}
+
+// scramble changes every string, bool and byte v holds, at every depth,
+// in place: through slices and pointers it writes into whatever memory
+// they share.
+func scramble(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("changed")
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Uint8:
+		v.SetUint('x')
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			scramble(v.Elem())
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			scramble(v.Index(i))
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				scramble(v.Field(i))
+			}
+		}
+	}
+}
+
+// TestHostListsShareNothing loads the same mods into two hosts, which
+// share their decoded manifests, and changes in place everything the
+// first host's listings returned: neither host lists anything else after.
+func TestHostListsShareNothing(t *testing.T) {
+	dirs := []string{filepath.Join("..", "examples", "research"), filepath.Join("..", "examples", "dependencies")}
+	load := func() *Host {
+		h, err := Load(dirs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		return h
+	}
+	list := func(h *Host) []any {
+		tools, err := h.Tools("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return []any{h.Mods(), tools, h.Resources(), h.ResourceTemplates(), h.Prompts()}
+	}
+	first, second := load(), load()
+	want := list(second)
+	if len(want[1].([]Tool)) == 0 || len(want[2].([]Resource)) == 0 || len(want[4].([]Prompt)) == 0 {
+		t.Fatalf("the example mods list too little: %+v", want)
+	}
+	scramble(reflect.ValueOf(list(first)))
+	if got := list(second); !reflect.DeepEqual(got, want) {
+		t.Errorf("the other host lists, after changes to the first's lists:\n%+v\nwant\n%+v", got, want)
+	}
+	if got := list(first); !reflect.DeepEqual(got, want) {
+		t.Errorf("the first host lists, after changes to its lists:\n%+v\nwant\n%+v", got, want)
 	}
 }
 

@@ -37,7 +37,8 @@ type mod struct {
 	// installed reports that the mod was installed from a published
 	// module (Options.Installed), not the user's own sources.
 	installed bool
-	man       *manifest.Manifest
+	// man may be shared with other hosts (decodeManifest): read only.
+	man *manifest.Manifest
 	availability
 	tele modTelemetry
 	// ctx is the mod's lifetime: Close cancels it, which stops a build or

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"unsafe"
 )
 
 // decodeFast decodes data, one JSON object, into m as json.Unmarshal does,
@@ -35,6 +36,10 @@ type fastDecoder struct {
 	// own is a copy of data, made at the first raw value: raw values are
 	// slices of it, capped at their ends, not an allocation each.
 	own []byte
+	// text holds the bytes of the strings read: each string is a view of
+	// its part, and text is only appended to, never written over, so
+	// the strings cannot change. One allocation for many strings.
+	text []byte
 	// depth is how many objects and arrays enclose the value read, the
 	// depth schemaAcceptsJSON checks it at.
 	depth int
@@ -174,8 +179,25 @@ func (d *fastDecoder) str(dst *string, n *schemaNode) bool {
 	if !ok || n != nil && !n.acceptsString(s) {
 		return false
 	}
-	*dst = string(s)
+	*dst = d.string(s)
 	return true
+}
+
+// textChunk is the least text allocates at a time.
+const textChunk = 512
+
+// string returns a string of b's bytes, copied into d.text.
+func (d *fastDecoder) string(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if cap(d.text)-len(d.text) < len(b) {
+		// A new chunk: the strings of the old one keep it.
+		d.text = make([]byte, 0, max(len(b), textChunk))
+	}
+	start := len(d.text)
+	d.text = append(d.text, b...)
+	return unsafe.String(&d.text[start], len(b))
 }
 
 // strs reads an array of strings; an empty array is an empty list, not nil.

@@ -174,3 +174,34 @@ func TestDecodeOneWalkSamples(t *testing.T) {
 		t.Errorf("decodeFast with the schema refused research.golden.json")
 	}
 }
+
+// TestFastDecoderStringAllocs reads strings into one chunk: each string
+// keeps its bytes while later ones are added and the input changes, and
+// twenty short strings cost one allocation.
+func TestFastDecoderStringAllocs(t *testing.T) {
+	var d fastDecoder
+	in := []byte("0123456789")
+	var got []string
+	for i := range 100 {
+		in[0] = byte('a' + i%26)
+		got = append(got, d.string(in[:1+i%10]))
+	}
+	in[0] = '!'
+	for i, s := range got {
+		if want := string(rune('a'+i%26)) + "123456789"[:i%10]; s != want {
+			t.Fatalf("string %d: got %q, want %q", i, s, want)
+		}
+	}
+	if got := d.string(nil); got != "" {
+		t.Errorf("no bytes: got %q, want \"\"", got)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		d := fastDecoder{}
+		for range 20 {
+			_ = d.string(in)
+		}
+	})
+	if allocs != 1 {
+		t.Errorf("20 strings of %d bytes: got %v allocations, want 1", len(in), allocs)
+	}
+}

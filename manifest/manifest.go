@@ -212,7 +212,10 @@ func (m *Manifest) Clone() *Manifest {
 	c := *m
 	c.Icons = cloneIcons(m.Icons)
 	c.Tools = cloneEach(m.Tools, Tool.Clone)
-	c.Commands = slices.Clone(m.Commands)
+	c.Commands = cloneEach(m.Commands, func(k Command) Command {
+		k.Scopes = slices.Clone(k.Scopes)
+		return k
+	})
 	c.SlashCommands = cloneEach(m.SlashCommands, func(s SlashCommand) SlashCommand {
 		s.Arguments = slices.Clone(s.Arguments)
 		s.Scopes = slices.Clone(s.Scopes)
@@ -220,10 +223,12 @@ func (m *Manifest) Clone() *Manifest {
 		return s
 	})
 	c.Resources = cloneEach(m.Resources, func(r Resource) Resource {
+		r.Scopes = slices.Clone(r.Scopes)
 		r.Icons = cloneIcons(r.Icons)
 		return r
 	})
 	c.ResourceTemplates = cloneEach(m.ResourceTemplates, func(t ResourceTemplate) ResourceTemplate {
+		t.Scopes = slices.Clone(t.Scopes)
 		t.Icons = cloneIcons(t.Icons)
 		return t
 	})
@@ -236,6 +241,14 @@ func (m *Manifest) Clone() *Manifest {
 		k.ParamsSchema = bytes.Clone(k.ParamsSchema)
 		return k
 	})
+	if m.Permissions != nil {
+		p := *m.Permissions
+		p.Connect = slices.Clone(p.Connect)
+		p.Run = slices.Clone(p.Run)
+		p.Read = slices.Clone(p.Read)
+		p.Env = slices.Clone(p.Env)
+		c.Permissions = &p
+	}
 	return &c
 }
 
@@ -247,7 +260,12 @@ func (t Tool) Clone() Tool {
 		a := *t.Approval
 		t.Approval = &a
 	}
+	if t.Annotations != nil {
+		a := *t.Annotations
+		t.Annotations = &a
+	}
 	t.ClientActions = slices.Clone(t.ClientActions)
+	t.Scopes = slices.Clone(t.Scopes)
 	t.Icons = cloneIcons(t.Icons)
 	return t
 }
