@@ -87,6 +87,18 @@ func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpd
 func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
 	whole := unsafe.String(unsafe.SliceData(b), len(b))
 	for at := 0; at < len(b); {
+		if kind, from, to, ok := shortActivity(b[at:]); ok {
+			// As the mod writes it: the rest of this loop would read the
+			// same update from it.
+			if !utf8.Valid(b[at+from : at+to]) {
+				return errActivityUTF8
+			}
+			if fn != nil {
+				fn(sdk.ActivityUpdate{Kind: kindFromProto(kind), Text: whole[at+from : at+to]})
+			}
+			at += to
+			continue
+		}
 		num, typ, n := consumeTag(b[at:])
 		if n < 0 {
 			return protowire.ParseError(n)
@@ -119,6 +131,28 @@ func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
 		fn(u)
 	}
 	return nil
+}
+
+// shortActivity reads, at the start of b, an update of a pb.ActivityBatch
+// in the form appendActivityUpdate writes when it is short: its kind, then
+// its text, each length one byte. It returns the kind and where the
+// text is in b, b[from:to], the update's end; ok false when b does not
+// start with such an update (it may still start with another). It does
+// not check the text's UTF-8.
+func shortActivity(b []byte) (kind pb.ActivityKind, from, to int, ok bool) {
+	const (
+		updateTag = byte(batchUpdates)<<3 | byte(protowire.BytesType)
+		kindTag   = byte(activityKind)<<3 | byte(protowire.VarintType)
+		textTag   = byte(activityText)<<3 | byte(protowire.BytesType)
+	)
+	if len(b) < 6 || b[0] != updateTag || b[1] >= 0x80 || b[2] != kindTag || b[3] >= 0x80 || b[4] != textTag {
+		return 0, 0, 0, false
+	}
+	size, text := int(b[1]), int(b[5])
+	if text >= 0x80 || size != 4+text || len(b) < 2+size {
+		return 0, 0, 0, false
+	}
+	return pb.ActivityKind(b[3]), 6, 2 + size, true
 }
 
 // countUpdates counts the updates of the pb.ActivityBatch encoded in b,

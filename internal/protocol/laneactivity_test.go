@@ -52,12 +52,16 @@ func FuzzActivityBatch(f *testing.F) {
 		{Kind: pb.ActivityKind_ACTIVITY_KIND_LOG, Text: "a"}, {Kind: pb.ActivityKind_ACTIVITY_KIND_TITLE, Text: "T"}}})
 	f.Add(two)
 	f.Add([]byte{})
-	f.Add([]byte{0x0a, 0x02, 0x12, 0x01})                   // truncated text
-	f.Add([]byte{0x0a, 0x03, 0x12, 0x01, 0xff})             // text not UTF-8
-	f.Add([]byte{0x0a, 0x04, 0x08, 0x09, 0x08, 0x03})       // kind twice, unknown then log
-	f.Add([]byte{0x08, 0x01, 0x0a, 0x02, 0x10, 0x01})       // unknown fields
-	f.Add([]byte{0x0a, 0x03, 0x0b, 0x0c, 0x00})             // a group in an update
-	f.Add([]byte{0x0a, 0x02, 0x0a, 0x00, 0x0a, 0x01, 0x08}) // kind as bytes, then truncated
+	f.Add([]byte{0x0a, 0x02, 0x12, 0x01})                               // truncated text
+	f.Add([]byte{0x0a, 0x03, 0x12, 0x01, 0xff})                         // text not UTF-8
+	f.Add([]byte{0x0a, 0x04, 0x08, 0x09, 0x08, 0x03})                   // kind twice, unknown then log
+	f.Add([]byte{0x08, 0x01, 0x0a, 0x02, 0x10, 0x01})                   // unknown fields
+	f.Add([]byte{0x0a, 0x03, 0x0b, 0x0c, 0x00})                         // a group in an update
+	f.Add([]byte{0x0a, 0x02, 0x0a, 0x00, 0x0a, 0x01, 0x08})             // kind as bytes, then truncated
+	f.Add([]byte{0x0a, 0x04, 0x08, 0x03, 0x12, 0x00})                   // short form, empty text
+	f.Add([]byte{0x0a, 0x05, 0x08, 0x03, 0x12, 0x01, 0xff})             // short form, text not UTF-8
+	f.Add([]byte{0x0a, 0x05, 0x08, 0x03, 0x12, 0x01})                   // short form, truncated
+	f.Add([]byte{0x0a, 0x06, 0x08, 0x03, 0x12, 0x01, 0x61, 0x18, 0x01}) // short form, then a field
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := decodeActivityBatch(b, nil)
 		var m pb.ActivityBatch
@@ -80,6 +84,38 @@ func FuzzActivityBatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestShortActivity checks that the updates the mod writes with texts
+// under 124 bytes, those of nearly every batch, are read by
+// shortActivity, and the rest by the general decoder.
+func TestShortActivity(t *testing.T) {
+	for _, c := range []struct {
+		u     sdk.ActivityUpdate
+		short bool
+	}{
+		{sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step 1"}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: strings.Repeat("é", 61)}, true},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: strings.Repeat("x", 124)}, false},
+		{sdk.ActivityUpdate{Kind: sdk.ActivityStatus}, false},
+		{sdk.ActivityUpdate{Text: "no kind"}, false},
+	} {
+		b, err := appendActivityBatch(nil, c.u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind, from, to, ok := shortActivity(b)
+		if ok != c.short {
+			t.Errorf("%+v: got short %v, want %v", c.u, ok, c.short)
+			continue
+		}
+		if ok && (kindFromProto(kind) != c.u.Kind || string(b[from:to]) != c.u.Text || to != len(b)) {
+			t.Errorf("%+v: got kind %v, text %q, end %d; want the update, end %d", c.u, kind, b[from:to], to, len(b))
+		}
+		if got, err := decodeActivityBatch(b, nil); err != nil || len(got) != 1 || got[0] != c.u {
+			t.Errorf("%+v: decoded %+v, %v", c.u, got, err)
+		}
+	}
 }
 
 // TestEachActivityAllocs checks that the updates of a batch reach their

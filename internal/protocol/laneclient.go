@@ -441,18 +441,18 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		// Decoded whole first, once: a frame that does not decode delivers
 		// none of its updates. A batch's updates fit on the stack.
 		var buf [16]sdk.ActivityUpdate
-		updates := buf[:0]
-		if err := eachActivity(f.payload, func(u sdk.ActivityUpdate) { updates = append(updates, u) }); err != nil {
+		updates, logs := buf[:0], 0
+		err := eachActivity(f.payload, func(u sdk.ActivityUpdate) {
+			updates = append(updates, u)
+			if u.Kind == sdk.ActivityLog {
+				logs++
+			}
+		})
+		if err != nil {
 			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
 		}
 		if req.OnActivity != nil {
 			if req.ActivityRoom != nil {
-				logs := 0
-				for _, u := range updates {
-					if u.Kind == sdk.ActivityLog {
-						logs++
-					}
-				}
 				req.ActivityRoom.MakeRoom(logs)
 			}
 			for _, u := range updates {
