@@ -13,7 +13,9 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -195,6 +197,7 @@ func runMCP(ctx context.Context, e *env, args []string) int {
 		})
 	}
 	if *addr == "" {
+		defer oneProcForStdio()()
 		err = srv.ServeStdio(ctx, e.stdin, e.stdout, nil)
 	} else {
 		err = serveHTTP(ctx, srv, *addr, e.stderr, &mcpbridge.HTTPOptions{
@@ -390,4 +393,25 @@ func storeKind(spec string) string {
 		return "memory"
 	}
 	return "redis"
+}
+
+// oneProcForStdio runs the Go runtime on one P while modhost serves one
+// client over stdio, unless $GOMAXPROCS says otherwise, and returns what
+// undoes it. modhost relays each call to a mod, which runs in a process of
+// its own and keeps the machine's GOMAXPROCS (set in the environment here,
+// as the mods got it before). Every call hands the line read to the call's
+// goroutine; with a second P idle, the runtime wakes a thread to take it,
+// which finds it taken and sleeps again: two context switches and a
+// spinning thread per call, on the cores the client and the mod need. With
+// one P, the hand-off stays on the thread that read the line.
+func oneProcForStdio() (restore func()) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return func() {}
+	}
+	os.Setenv("GOMAXPROCS", strconv.Itoa(runtime.GOMAXPROCS(0)))
+	prev := runtime.GOMAXPROCS(1)
+	return func() {
+		runtime.GOMAXPROCS(prev)
+		os.Unsetenv("GOMAXPROCS")
+	}
 }
