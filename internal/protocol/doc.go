@@ -61,12 +61,8 @@
 // The host sends call (a pb.LaneCall, with the caller's trace context),
 // step and cancel frames; the mod sends activity, outcome (with the spans
 // it finished), step result and failure frames. One connection carries
-// every call of the process. The mod reads it on one goroutine at a time:
-// a call with no frame read behind it runs on the reader, which leaves the
-// reading to the first goroutine free (a handler that ends, the call's own
-// when it ends, one started when the call posts activity, or, should the
-// call run 1 to 2 ms, one a watchdog timer starts), so that a call alone
-// wakes no goroutine; the others go to handler goroutines. In the host, a caller waiting for its
+// every call of the process. The mod reads it on one goroutine, which
+// hands each frame to its call. In the host, a caller waiting for its
 // call's frames reads the lane when no other caller does (it holds the
 // read token), hands the frames of other calls to theirs, and, once its
 // own came, passes the token to a call still waiting: a call alone on the
@@ -97,9 +93,8 @@
 // texts pointing into the frame's payload.
 //
 // What a call costs is mostly waking threads, so the lane avoids wakeups:
-// the mod runs a call alone on its reader, the others on a handler
-// goroutine that finished one before (its stack has grown already) rather
-// than a new one, and on Linux both
+// the mod runs a call on a handler goroutine that finished one before
+// (its stack has grown already) rather than a new one, and on Linux both
 // ends read and write the socket with raw system calls, waiting in the
 // runtime's poller: a system call through package net, the first after the
 // process was idle, wakes the runtime's monitor thread, which then polls

@@ -8,7 +8,6 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"google.golang.org/protobuf/proto"
 
@@ -19,8 +18,7 @@ import (
 
 // LaneServer serves the tool calls, and their steps (hooks, input checks,
 // approval rules), that arrive on a mod process's call lane: each runs on a
-// goroutine of its own (the reader's own when nothing else waits to be
-// read, see read), under a context that a cancel
+// goroutine of its own, under a context that a cancel
 // frame, or the lane closing, cancels.
 type LaneServer struct {
 	// Impl runs the calls.
@@ -56,19 +54,10 @@ type LaneServer struct {
 	idleN atomic.Int32 // goroutines waiting on idle
 	stop  chan struct{}
 
-	fr   *frameReader
-	done chan error // why the reading stopped
-	// watch is the watchdog's timer (see read).
-	watch *time.Timer
-
-	mu       sync.Mutex
-	running  map[uint64]laneRun
-	closed   bool
-	conn     net.Conn
-	unread   bool   // the reader left to run a call; nobody reads
-	turn     uint64 // times the reader left
-	watching bool   // watch is armed
-	watched  uint64 // the turn watch was armed in
+	mu      sync.Mutex
+	running map[uint64]laneRun
+	closed  bool
+	conn    net.Conn
 }
 
 // Serve serves calls from conn until the lane closes, then cancels the
@@ -84,25 +73,10 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	s.conn, s.running = conn, map[uint64]laneRun{}
 	s.w = frameWriter{w: conn, limit: s.MaxMessageBytes}
 	s.idle, s.stop = make(chan laneJob), make(chan struct{})
-	s.fr = newFrameReader(conn, s.MaxMessageBytes)
-	s.fr.pooled = true
-	s.done = make(chan error, 1)
-	s.watch = time.AfterFunc(time.Hour, s.watchdog)
-	s.watch.Stop()
 	s.mu.Unlock()
 	defer s.Close()
-	go s.work(laneJob{}, true)
-	return <-s.done
-}
-
-// read reads frames until one is a call with no other frame behind it
-// yet, which it returns for its goroutine to run, leaving the reading to
-// whoever takes it first: a handler that ends, the call's own when it
-// ends, one started when the call posts activity, or one the watchdog
-// starts should the call run readerWait. A call run thus wakes no other
-// goroutine. It returns ok false when the lane has ended: Serve returns.
-func (s *LaneServer) read() (j laneJob, ok bool) {
-	fr := s.fr
+	fr := newFrameReader(conn, s.MaxMessageBytes)
+	fr.pooled = true
 	for {
 		id, kind, payload, err := fr.next()
 		switch {
@@ -111,11 +85,9 @@ func (s *LaneServer) read() (j laneJob, ok bool) {
 			s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_REQUEST_TOO_LARGE, "the host's "+err.Error())
 			continue
 		case err == io.EOF || s.isClosed():
-			s.done <- nil
-			return laneJob{}, false
+			return nil
 		case err != nil:
-			s.done <- fmt.Errorf("call lane: %w", err)
-			return laneJob{}, false
+			return fmt.Errorf("call lane: %w", err)
 		}
 		switch kind {
 		case kindCall, kindStep:
@@ -126,76 +98,14 @@ func (s *LaneServer) read() (j laneJob, ok bool) {
 			s.mu.Unlock()
 			if dup {
 				cancel()
-				s.done <- fmt.Errorf("call lane: the host started call %d twice", id)
-				return laneJob{}, false
+				return fmt.Errorf("call lane: the host started call %d twice", id)
 			}
-			j := laneJob{ctx, id, kind, payload, fr.buf}
-			if fr.hasFrame() {
-				s.start(j) // the frames behind it are read at once
-				continue
-			}
-			s.leave()
-			return j, true
+			s.start(laneJob{ctx, id, kind, payload, fr.buf})
 		case kindCancel:
 			s.cancel(id)
 		default:
-			s.done <- fmt.Errorf("call lane: the host sent a frame (%s) only the mod sends", kind)
-			return laneJob{}, false
+			return fmt.Errorf("call lane: the host sent a frame (%s) only the mod sends", kind)
 		}
-	}
-}
-
-// readerWait is how long a call the reader runs itself may keep the lane
-// unread before the watchdog starts another reader: its cancel frame, or a
-// call behind it, waits no longer (the poller's timers are as coarse).
-const readerWait = time.Millisecond
-
-// leave notes that the reader leaves the reading to run a call, and arms
-// the watchdog unless it is armed.
-func (s *LaneServer) leave() {
-	s.mu.Lock()
-	s.unread = true
-	s.turn++
-	if !s.watching && !s.closed {
-		s.watching, s.watched = true, s.turn
-		s.watch.Reset(readerWait)
-	}
-	s.mu.Unlock()
-}
-
-// take takes the reading when nobody reads.
-func (s *LaneServer) take() bool {
-	s.mu.Lock()
-	ok := s.unread && !s.closed
-	s.unread = false
-	s.mu.Unlock()
-	return ok
-}
-
-// watchdog starts a reader when the reading was left, for a call, at
-// least readerWait ago and nobody took it since; else it waits for the
-// turn under way, if any.
-func (s *LaneServer) watchdog() {
-	s.mu.Lock()
-	s.watching = false
-	read := s.unread && !s.closed && s.turn == s.watched
-	if read {
-		s.unread = false
-	} else if s.unread && !s.closed {
-		s.watching, s.watched = true, s.turn
-		s.watch.Reset(readerWait)
-	}
-	s.mu.Unlock()
-	if read {
-		s.work(laneJob{}, true)
-	}
-}
-
-// handOn starts a reader when the reading was left for a call: a call
-// that posts activity runs long.
-func (s *LaneServer) handOn() {
-	if s.take() {
-		go s.work(laneJob{}, true)
 	}
 }
 
@@ -238,21 +148,14 @@ func (s *LaneServer) start(j laneJob) {
 	select {
 	case s.idle <- j:
 	default:
-		go s.work(j, false)
+		go s.handle(j)
 	}
 }
 
-// work runs j, or reads first when reading, then takes the reading when
-// nobody reads, else runs the calls handed to it while no more than
+// handle runs j, then the calls handed to it while no more than
 // maxIdleHandlers others wait, until the lane closes.
-func (s *LaneServer) work(j laneJob, reading bool) {
+func (s *LaneServer) handle(j laneJob) {
 	for {
-		if reading {
-			var ok bool
-			if j, ok = s.read(); !ok {
-				return
-			}
-		}
 		if j.kind == kindStep {
 			s.runStep(j.ctx, j.id, j.payload)
 		} else {
@@ -264,9 +167,6 @@ func (s *LaneServer) work(j laneJob, reading bool) {
 			putFrame(j.buf)
 		}
 		j = laneJob{} // let the payload go while waiting
-		if reading = s.take(); reading {
-			continue
-		}
 		if s.idleN.Add(1) > maxIdleHandlers {
 			s.idleN.Add(-1)
 			return
@@ -286,11 +186,6 @@ func (s *LaneServer) Close() {
 	s.mu.Lock()
 	if !s.closed && s.stop != nil {
 		close(s.stop)
-		s.watch.Stop()
-		if s.unread { // nobody reads, nor will: Serve hears it here
-			s.unread = false
-			s.done <- nil
-		}
 	}
 	s.closed = true
 	for _, r := range s.running {
@@ -408,7 +303,6 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		// lane is gone; the handler sees its context cancelled.
 		r.OnActivity = func(u sdk.ActivityUpdate) {
 			_ = s.w.postActivity(id, u)
-			s.handOn()
 		}
 	}
 	resp, err := s.Impl.CallTool(ctx, r)
