@@ -192,12 +192,18 @@ func BenchmarkProcessLane(b *testing.B) {
 // the mod's where the platform says (Linux's /proc).
 func reportBothCPU(b *testing.B, pid int) func() {
 	host0, mod0 := processCPU(b), threadsCPU(pid)
+	hs0, ms0 := switches("self"), switches(fmt.Sprint(pid))
 	hr0, hw0 := syscallsIO("self")
 	mr0, mw0 := syscallsIO(fmt.Sprint(pid))
 	return func() {
 		host, mod := processCPU(b), threadsCPU(pid)
 		hr, hw := syscallsIO("self")
 		mr, mw := syscallsIO(fmt.Sprint(pid))
+		if hs0 >= 0 && ms0 >= 0 {
+			n := float64(b.N)
+			b.ReportMetric(float64(switches("self")-hs0)/n, "host-switches/op")
+			b.ReportMetric(float64(switches(fmt.Sprint(pid))-ms0)/n, "mod-switches/op")
+		}
 		if hr0 >= 0 && mr0 >= 0 {
 			n := float64(b.N)
 			b.ReportMetric(float64(hr-hr0)/n, "host-reads/op")
@@ -231,6 +237,30 @@ func threadsCPU(pid int) time.Duration {
 			return -1
 		}
 		total += time.Duration(ns)
+	}
+	return total
+}
+
+// switches returns the times process pid's ("self" for this one) threads
+// were switched in, from their schedstat files, or -1 where the platform
+// has none: threads that have exited are not counted.
+func switches(pid string) int64 {
+	dir := "/proc/" + pid + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return -1
+	}
+	var total int64
+	for _, t := range tasks {
+		data, err := os.ReadFile(dir + "/" + t.Name() + "/schedstat")
+		if err != nil {
+			continue // the thread has exited
+		}
+		var run, wait, n int64
+		if _, err := fmt.Sscan(string(data), &run, &wait, &n); err != nil {
+			return -1
+		}
+		total += n
 	}
 	return total
 }
