@@ -1,8 +1,11 @@
 package host
 
 import (
+	"bytes"
 	"sync"
+	"unsafe"
 
+	"github.com/modkit/modkit/internal/manifestowned"
 	"github.com/modkit/modkit/manifest"
 )
 
@@ -38,19 +41,25 @@ func decodeManifest(data []byte) (*manifest.Manifest, error) {
 	if ok {
 		return m, nil
 	}
-	m, err := manifest.Decode(data)
+	// One copy of data is both the manifest's (its schemas are slices of
+	// it) and its key: a copy for each cost a first load twice the
+	// memory. Neither is ever changed.
+	own := bytes.Clone(data)
+	v, err := manifestowned.Decode(own)
 	if err != nil {
 		return nil, err
 	}
+	m = v.(*manifest.Manifest)
+	key := unsafe.String(unsafe.SliceData(own), len(own))
 	decodedManifests.Lock()
 	defer decodedManifests.Unlock()
-	if len(decodedManifests.m) < maxDecodedManifests && decodedManifests.bytes+len(data) <= maxDecodedBytes {
+	if len(decodedManifests.m) < maxDecodedManifests && decodedManifests.bytes+len(key) <= maxDecodedBytes {
 		if decodedManifests.m == nil {
 			decodedManifests.m = map[string]*manifest.Manifest{}
 		}
-		if _, ok := decodedManifests.m[string(data)]; !ok {
-			decodedManifests.m[string(data)] = m
-			decodedManifests.bytes += len(data)
+		if _, ok := decodedManifests.m[key]; !ok {
+			decodedManifests.m[key] = m
+			decodedManifests.bytes += len(key)
 		}
 	}
 	return m, nil

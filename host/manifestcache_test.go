@@ -5,7 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/modkit/modkit/manifest"
 )
 
 // TestDecodeManifestSharesOne decodes the same bytes twice: the second
@@ -123,5 +128,44 @@ func TestDecodeManifestKeepsNoInput(t *testing.T) {
 	}
 	if !reflect.DeepEqual(again, first) {
 		t.Errorf("decoding the first bytes again: got %+v, want %+v", again, first)
+	}
+}
+
+// TestLoadSharedSchemaOneBad loads two mods whose tools all share one
+// input schema's bytes, the second mod's second tool of a kind no tool
+// has: the first mod loads, and the second is refused, its error naming
+// the mod and the tool.
+func TestLoadSharedSchemaOneBad(t *testing.T) {
+	t.Parallel()
+	dirs := writeLoadFleet(t, t.TempDir(), "oneschema", 2, 2)
+	path := filepath.Join(dirs[1], manifest.FileName)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := regexp.MustCompile(`"kind": "[a-z]+"`).FindAllIndex(data, -1)
+	if len(kinds) != 2 {
+		t.Fatalf("got %d tool kinds in %s, want 2", len(kinds), data)
+	}
+	bad := slices.Concat(data[:kinds[1][0]], []byte(`"kind": "odd"`), data[kinds[1][1]:])
+	if err := os.WriteFile(path, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := Load(dirs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if got := len(h.Mods()); got != 1 {
+		t.Errorf("got %d mods loaded, want 1", got)
+	}
+	bads := h.Unavailable()
+	if len(bads) != 1 {
+		t.Fatalf("got %d mods unavailable, want 1: %v", len(bads), bads)
+	}
+	for _, want := range []string{dirs[1], "oneschema001", `tools[1] "oneschema001_tool1"`, "odd"} {
+		if msg := bads[0].Err.Error(); !strings.Contains(msg, want) {
+			t.Errorf("got error %q, want it to name %q", msg, want)
+		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/modkit/modkit/internal/manifestowned"
 )
 
 // ErrNewerFormat is returned, wrapped, for a manifest whose major format
@@ -43,12 +45,24 @@ func Encode(m *Manifest) ([]byte, error) {
 // one JSON object, fields the format does not define, values of the wrong
 // type, a newer major format version (wrapping [ErrNewerFormat]), and
 // everything [Validate] refuses. A *[Error] lists every problem found.
-func Decode(data []byte) (*Manifest, error) {
+func Decode(data []byte) (*Manifest, error) { return decode(data, false) }
+
+// decodeOwned is Decode of data the caller hands over and never changes:
+// the manifest's raw values (its tools' schemas) are slices of data, not
+// of a copy of it. The host keeps the bytes of the manifests it remembers
+// as their key: one copy serves both.
+func decodeOwned(data []byte) (*Manifest, error) { return decode(data, true) }
+
+func init() {
+	manifestowned.Decode = func(data []byte) (any, error) { return decodeOwned(data) }
+}
+
+func decode(data []byte, owned bool) (*Manifest, error) {
 	// A manifest as modgen writes it: decodeFast checks it against the
 	// schema as it reads it, one walk where schemaAcceptsJSON's went
 	// before.
 	var m Manifest
-	if n := acceptNode(); n != nil && decodeFast(data, &m, n) {
+	if n := acceptNode(); n != nil && decodeFastOwned(data, &m, n, owned) {
 		return checked(&m)
 	}
 	if schemaAcceptsJSON(data) {

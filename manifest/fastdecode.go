@@ -23,7 +23,16 @@ import (
 // manifest once, where the check's walk went before the decode's. A nil
 // n checks nothing.
 func decodeFast(data []byte, m *Manifest, n *schemaNode) bool {
+	return decodeFastOwned(data, m, n, false)
+}
+
+// decodeFastOwned is decodeFast; with owned, raw values are slices of
+// data itself (decodeOwned).
+func decodeFastOwned(data []byte, m *Manifest, n *schemaNode, owned bool) bool {
 	d := fastDecoder{docDecoder: docDecoder{data: data}}
+	if owned {
+		d.own = data
+	}
 	if !d.manifest(m, n) {
 		return false
 	}
@@ -33,8 +42,9 @@ func decodeFast(data []byte, m *Manifest, n *schemaNode) bool {
 
 type fastDecoder struct {
 	docDecoder
-	// own is a copy of data, made at the first raw value: raw values are
-	// slices of it, capped at their ends, not an allocation each.
+	// own is a copy of data, made at the first raw value, or data itself
+	// when the caller hands it over: raw values are slices of it, capped at
+	// their ends, not an allocation each.
 	own []byte
 	// text holds the bytes of the strings read: each string is a view of
 	// its part, and text is only appended to, never written over, so
