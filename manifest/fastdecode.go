@@ -53,7 +53,25 @@ type fastDecoder struct {
 	// depth is how many objects and arrays enclose the value read, the
 	// depth schemaAcceptsJSON checks it at.
 	depth int
+	// accepted holds the first nAccepted raw objects this decode checked
+	// and accepted, at most maxAccepted, each with its schema and depth.
+	accepted  [maxAccepted]acceptedRaw
+	nAccepted int
 }
+
+// acceptedRaw is an object raw read and accept took: the same bytes at
+// the same depth against the same schema are taken again without a
+// second walk. An object's walk reads its bytes up to its closing brace
+// and nothing past it, so its verdict is theirs: a mod's tools often
+// share one input schema, and their schemas are most of its manifest.
+type acceptedRaw struct {
+	n     *schemaNode
+	depth int
+	value []byte
+}
+
+// maxAccepted bounds fastDecoder.accepted.
+const maxAccepted = 8
 
 // schemaOf follows n's references, as accept does; ok is false for a
 // reference beside other keywords, which accept checks twice and the fast
@@ -249,13 +267,37 @@ func (d *fastDecoder) skip(n *schemaNode) (int, bool) {
 	return start, d.accept(n, d.depth)
 }
 
+// skipObjectSeen moves past an object raw accepted before in this decode
+// (accepted), its bytes at the same depth against the same schema n, and
+// returns where it starts; ok is false for any other value, which it
+// leaves unread.
+func (d *fastDecoder) skipObjectSeen(n *schemaNode) (start int, ok bool) {
+	d.space()
+	rest := d.data[d.pos:]
+	for _, a := range d.accepted[:d.nAccepted] {
+		if a.n == n && a.depth == d.depth && bytes.HasPrefix(rest, a.value) {
+			start = d.pos
+			d.pos += len(a.value)
+			return start, true
+		}
+	}
+	return 0, false
+}
+
 // raw reads any value into dst, a copy of its bytes, as
 // json.RawMessage's UnmarshalJSON keeps it. The copy's capacity ends with
 // it, so that appending to it never writes over what follows.
 func (d *fastDecoder) raw(dst *json.RawMessage, n *schemaNode) bool {
-	start, ok := d.skip(n)
+	start, ok := d.skipObjectSeen(n)
 	if !ok {
-		return false
+		start, ok = d.skip(n)
+		if !ok {
+			return false
+		}
+		if d.data[start] == '{' && d.nAccepted < maxAccepted {
+			d.accepted[d.nAccepted] = acceptedRaw{n, d.depth, d.data[start:d.pos]}
+			d.nAccepted++
+		}
 	}
 	if d.own == nil {
 		d.own = bytes.Clone(d.data)

@@ -2,9 +2,11 @@ package manifest
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -203,5 +205,69 @@ func TestFastDecoderStringAllocs(t *testing.T) {
 	})
 	if allocs != 1 {
 		t.Errorf("20 strings of %d bytes: got %v allocations, want 1", len(in), allocs)
+	}
+}
+
+// TestDecodeSharedSchemas decodes manifests whose tools share schema
+// bytes, which the one walk checks once: each tool gets its own copy of
+// them, and a schema that starts with bytes accepted before but is not
+// the same value, or a tool that breaks a rule with an accepted schema,
+// is refused as the long way refuses it, naming the tool.
+func TestDecodeSharedSchemas(t *testing.T) {
+	t.Parallel()
+	const schema = `{"type":"object","properties":{"q":{"type":"string"}}}`
+	manifest := func(tools ...string) []byte {
+		return []byte(`{"formatVersion":"1.0","id":"shared","goPackage":"example.com/shared","sourceHash":"sha256:` +
+			strings.Repeat("0", 64) + `","tools":[` + strings.Join(tools, ",") + `]}`)
+	}
+	tool := func(name, kind, input string) string {
+		return `{"name":"` + name + `","description":"d","kind":"` + kind + `","inputSchema":` + input + `}`
+	}
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		wantErr string // "" for none
+	}{
+		{"same", manifest(tool("a", "plain", schema), tool("b", "plain", schema), tool("c", "plain", schema)), ""},
+		{"spaced", manifest(tool("a", "plain", schema), tool("b", "plain", " \n"+schema+" ")), ""},
+		{"result too", manifest(`{"name":"a","description":"d","kind":"rendered","inputSchema":` + schema + `,"resultSchema":` + schema + `}`), ""},
+		{"bad rule", manifest(tool("a", "plain", schema), tool("b", "rendered", schema)), `tools[1] "b": a rendered tool needs a resultSchema`},
+		{"more after", manifest(tool("a", "plain", schema), tool("b", "plain", schema+`}`)), "invalid character"},
+		{"not closed", manifest(tool("a", "plain", schema), tool("b", "plain", schema[:len(schema)-1])), "invalid character"},
+		{"longer", manifest(tool("a", "plain", schema), tool("b", "plain", schema[:len(schema)-1]+`,"x":[}`)), "invalid character"},
+		{"array", manifest(tool("a", "plain", schema), tool("b", "plain", `[`+schema+`]`)), `tools[1] "b": inputSchema must be a JSON object`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			checkDecodeOneWalk(t, c.data)
+			got, err := Decode(c.data)
+			want, wantErr := decodeChecked(c.data)
+			if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+				t.Fatalf("got error %v, the long way %v", err, wantErr)
+			}
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("got error %v, want one saying %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("got %+v, the long way %+v", got, want)
+			}
+			for i, tl := range got.Tools {
+				if string(tl.InputSchema) != schema {
+					t.Errorf("tools[%d]: got inputSchema %s, want %s", i, tl.InputSchema, schema)
+				}
+				// Each schema is its own: appending to one leaves the rest.
+				_ = append(tl.InputSchema, "xxxxxxxx"...)
+			}
+			for i, tl := range got.Tools {
+				if string(tl.InputSchema) != schema {
+					t.Errorf("tools[%d] after appending to the others: got inputSchema %s, want %s", i, tl.InputSchema, schema)
+				}
+			}
+		})
 	}
 }
