@@ -99,6 +99,18 @@ type runningCall struct {
 	cancel context.CancelFunc
 }
 
+// directCall is what a direct call keeps while it runs, in one allocation:
+// its entry in HTTPHandler.running and in HTTPHandler.inflight, the writers
+// its answer goes through, and its stream.
+type directCall struct {
+	running   runningCall
+	cancelled atomic.Bool
+	sdk       sdkWriter
+	filter    cancelFilter
+	priming   primingRetry
+	stream    callStream
+}
+
 func newSessionCalls() *sessionCalls {
 	return &sessionCalls{byID: map[string]*liveSession{}}
 }
@@ -224,11 +236,12 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 	key := cancelKey{session, mcpwire.IDKey(m.ID)}
 	ctx, cancel := context.WithCancel(context.WithValue(ls.ctx, noSessionLogsKey{}, true))
 	defer cancel()
-	if _, loaded := h.running.LoadOrStore(key, &runningCall{cancel: cancel}); loaded {
+	dc := &directCall{running: runningCall{cancel: cancel}}
+	if _, loaded := h.running.LoadOrStore(key, &dc.running); loaded {
 		duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
 		return true
 	}
-	cancelled := new(atomic.Bool)
+	cancelled := &dc.cancelled
 	if _, loaded := h.inflight.LoadOrStore(key, cancelled); loaded {
 		h.running.Delete(key)
 		return false
@@ -248,13 +261,17 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 	release := h.clock.hold(session)
 	defer release()
 
-	pw := &primingRetry{ResponseWriter: &cancelFilter{ResponseWriter: &sdkWriter{ResponseWriter: w}, id: key.id, cancelled: cancelled}}
+	dc.sdk.ResponseWriter = w
+	dc.filter = cancelFilter{ResponseWriter: &dc.sdk, id: key.id, cancelled: cancelled}
+	pw := &dc.priming
+	pw.ResponseWriter = &dc.filter
 	defer pw.end()
 	version := req.Header.Get(protocolHeader)
 	if version == "" {
 		version = "2025-03-26"
 	}
-	st := &callStream{w: pw, done: make(chan struct{}), lastIdx: -1, prime: version >= "2025-11-25"}
+	st := &dc.stream
+	st.w, st.done, st.lastIdx, st.prime = pw, make(chan struct{}), -1, version >= "2025-11-25"
 	ls.mu.Lock()
 	ls.streams[streamID] = st
 	ls.mu.Unlock()

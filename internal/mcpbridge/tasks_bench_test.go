@@ -194,7 +194,7 @@ func BenchmarkHandler(b *testing.B) {
 		}
 	})
 	// A plain call in a session of 2025-11-25, from a client that can be
-	// asked nothing: an event stream with the priming event and the answer.
+	// asked nothing: answered within the hold, so as a JSON response.
 	session := func(body string) *http.Request {
 		req := httptest.NewRequest("POST", "http://127.0.0.1"+HTTPPath, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
@@ -214,7 +214,7 @@ func BenchmarkHandler(b *testing.B) {
 	}
 	h.ServeHTTP(httptest.NewRecorder(), inSession(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)())
 	b.Run("session-call", func(b *testing.B) {
-		serve(b, inSession(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain","arguments":{}}}`), "event: message")
+		serve(b, inSession(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"plain","arguments":{}}}`), `{"jsonrpc":"2.0","id":1,"result":`)
 	})
 	answer := []byte(`{"jsonrpc":"2.0","id":1,"result":{"status":"completed"}}`)
 	bare := http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
