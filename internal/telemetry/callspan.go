@@ -89,12 +89,17 @@ func (r *callRecord) traceparent() string {
 // endCall ends the call's span with its outcome and hands it on; r is
 // not used again.
 func (r *callRecord) endCall(callID, label, failure string) {
-	r.end = time.Now()
+	r.endAt(modSink.Load(), time.Now(), callID, label, failure)
+}
+
+// endAt is endCall at the time end, handing the span on to m, if any.
+func (r *callRecord) endAt(m *modExport, end time.Time, callID, label, failure string) {
+	r.end = end
 	r.callID, r.label = callID, label
 	if failure != "" {
 		r.status = sdktrace.Status{Code: codes.Error, Description: failure}
 	}
-	if m := modSink.Load(); m != nil {
+	if m != nil {
 		m.takeCall(r)
 	}
 }
