@@ -144,26 +144,30 @@ func (r *callRecord) attrCount() int {
 }
 
 // exportSlab is room for the spans one export makes, the calls'
-// attributes and the mods' spans, allocated a chunk at a time rather than
-// once a span. A chunk stays a small object (at most 16 KB), which the
-// allocator reuses as it does a span's: a larger one would come from
-// fresh pages. A nil slab allocates each.
+// attributes and the mods' spans and theirs, allocated a chunk at a time
+// rather than once a span. A chunk stays a small object (at most 16 KB),
+// which the allocator reuses as it does a span's: a larger one would come
+// from fresh pages. A nil slab allocates each.
 type exportSlab struct {
 	attrsLeft, modsLeft int                  // how many the export still needs
 	free                []attribute.KeyValue // len == cap: attributes of this chunk left
-	mods                []modSpan            // mods' spans of this chunk left
+	mods                []spanRecord         // mods' spans of this chunk left
 }
 
-// Chunk sizes: 256 attributes of 64 bytes, 16 mods' spans of under 1 KB.
+// Chunk sizes: 256 attributes of 64 bytes, 32 mods' spans of 320 bytes.
 const (
 	slabAttrs = 256
-	slabMods  = 16
+	slabMods  = 32
+	// modAttrs is how many attributes a handler's span has: the tool, the
+	// call, the mod, an error's type.
+	modAttrs = 4
 )
 
 // newExportSlab has room for the attributes of calls and one span for
-// each of mods' batches, as a handler's call sends one.
+// each of mods' batches, as a handler's call sends one, and its
+// attributes.
 func newExportSlab(calls []*callRecord, mods int) *exportSlab {
-	n := 0
+	n := mods * modAttrs
 	for _, r := range calls {
 		n += r.attrCount()
 	}
@@ -176,22 +180,50 @@ func (s *exportSlab) attrs(n int) []attribute.KeyValue {
 	if s == nil {
 		return make([]attribute.KeyValue, 0, n)
 	}
-	if len(s.free) < n {
-		s.free = make([]attribute.KeyValue, max(n, min(s.attrsLeft, slabAttrs)))
-	}
+	s.reserve(n)
 	a := s.free[:0:n]
 	s.free = s.free[n:]
 	s.attrsLeft -= n
 	return a
 }
 
-// modSpan returns a zero mod's span.
-func (s *exportSlab) modSpan() *modSpan {
+// reserve makes room for n attributes in the chunk.
+func (s *exportSlab) reserve(n int) {
+	if len(s.free) < n {
+		s.free = make([]attribute.KeyValue, max(n, min(s.attrsLeft, slabAttrs)))
+	}
+}
+
+// openAttrs returns an empty slice to append a mod's span's attributes
+// to, in the chunk's room; [exportSlab.closeAttrs] takes what they used.
+func (s *exportSlab) openAttrs() []attribute.KeyValue {
 	if s == nil {
-		return &modSpan{}
+		return make([]attribute.KeyValue, 0, modAttrs)
+	}
+	s.reserve(modAttrs)
+	return s.free[:0]
+}
+
+// closeAttrs returns a, from openAttrs, its capacity its length, and
+// takes the room it used from the chunk, unless appending outgrew it.
+func (s *exportSlab) closeAttrs(a []attribute.KeyValue) []attribute.KeyValue {
+	n := len(a)
+	a = a[:n:n]
+	if s == nil || n == 0 || &a[0] != &s.free[0] {
+		return a
+	}
+	s.free = s.free[n:]
+	s.attrsLeft -= n
+	return a
+}
+
+// modSpan returns a zero mod's span.
+func (s *exportSlab) modSpan() *spanRecord {
+	if s == nil {
+		return &spanRecord{}
 	}
 	if len(s.mods) == 0 {
-		s.mods = make([]modSpan, max(1, min(s.modsLeft, slabMods)))
+		s.mods = make([]spanRecord, max(1, min(s.modsLeft, slabMods)))
 	}
 	m := &s.mods[0]
 	s.mods = s.mods[1:]
