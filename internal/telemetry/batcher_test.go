@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -15,10 +14,7 @@ func testCall(tool, callID, label, failure string) *callRecord {
 	r := &callRecord{tool: tool}
 	r.sc = trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1}, SpanID: trace.SpanID{2}, TraceFlags: trace.FlagsSampled})
 	r.name = callName(tool)
-	r.callID, r.label = callID, label
-	if failure != "" {
-		r.status = sdktrace.Status{Code: codes.Error, Description: failure}
-	}
+	r.callID, r.label, r.failure = callID, label, failure
 	return r
 }
 

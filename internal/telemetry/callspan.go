@@ -7,6 +7,8 @@ import (
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 	"go.opentelemetry.io/otel/trace/embedded"
@@ -19,22 +21,66 @@ import (
 // parent, times and outcome, in one allocation. It is finished as an
 // OpenTelemetry span only when it is exported ([callRecord.finish]); with
 // a batching exporter that is off the call's path, in the exporter's
-// goroutine.
+// goroutine. It is its own ReadOnlySpan, with only what a call's span
+// holds: smaller than a spanRecord and the call's fields beside it.
 type callRecord struct {
-	spanRecord
-	tool, callID, label string // the failure is the status's description
-	// tp is the traceparent header of a sampled call's span, which the
-	// call carries to its mod ([callRecord.traceparent]).
-	tp [modtrace.TraceparentLen]byte
-
+	// The SDK lets no other package implement ReadOnlySpan: embedding
+	// it, always nil, supplies the unexported method, as spanRecord
+	// does. Every exported method is callRecord's own
+	// (TestSpanRecordMethods).
+	sdktrace.ReadOnlySpan
 	// A call's context holds its record as its current span
 	// ([callRecord.SpanContext] and no-ops, as trace's non-recording span
 	// has): one allocation for the context, not two.
 	embedded.Span
+
+	name, tool, callID, label string
+	failure                   string // the status's description
+	sc, parent                trace.SpanContext
+	start, end                time.Time
+	attrs                     []attribute.KeyValue // set by finish
+	res                       *resource.Resource   // set by finish
+	// tp is the traceparent header of a sampled call's span, which the
+	// call carries to its mod ([callRecord.traceparent]).
+	tp [modtrace.TraceparentLen]byte
 }
 
 // SpanContext is the call's span context.
 func (r *callRecord) SpanContext() trace.SpanContext { return r.sc }
+
+// The ReadOnlySpan methods of the call's span once it is finished: an
+// internal span of the host's scope, with no events or links; a failed
+// call has the status Error.
+
+func (r *callRecord) Name() string                     { return r.name }
+func (r *callRecord) Parent() trace.SpanContext        { return r.parent }
+func (r *callRecord) SpanKind() trace.SpanKind         { return trace.SpanKindInternal }
+func (r *callRecord) StartTime() time.Time             { return r.start }
+func (r *callRecord) EndTime() time.Time               { return r.end }
+func (r *callRecord) Attributes() []attribute.KeyValue { return r.attrs }
+func (r *callRecord) Links() []sdktrace.Link           { return nil }
+func (r *callRecord) Events() []sdktrace.Event         { return nil }
+func (r *callRecord) DroppedAttributes() int           { return 0 }
+func (r *callRecord) DroppedLinks() int                { return 0 }
+func (r *callRecord) DroppedEvents() int               { return 0 }
+func (r *callRecord) ChildSpanCount() int              { return 0 }
+func (r *callRecord) Resource() *resource.Resource     { return r.res }
+
+func (r *callRecord) Status() sdktrace.Status {
+	if r.failure != "" {
+		return sdktrace.Status{Code: codes.Error, Description: r.failure}
+	}
+	return sdktrace.Status{}
+}
+
+func (r *callRecord) InstrumentationScope() instrumentation.Scope {
+	return instrumentation.Scope{Name: tracerName}
+}
+
+//nolint:staticcheck // ReadOnlySpan still has it.
+func (r *callRecord) InstrumentationLibrary() instrumentation.Library {
+	return instrumentation.Scope{Name: tracerName}
+}
 
 // The trace.Span methods of the call's span in its context do nothing, as
 // trace.ContextWithSpanContext's span's do: it ends with [Span.EndCall].
@@ -95,10 +141,7 @@ func (r *callRecord) endCall(callID, label, failure string) {
 // endAt is endCall at the time end, handing the span on to m, if any.
 func (r *callRecord) endAt(m *modExport, end time.Time, callID, label, failure string) {
 	r.end = end
-	r.callID, r.label = callID, label
-	if failure != "" {
-		r.status = sdktrace.Status{Code: codes.Error, Description: failure}
-	}
+	r.callID, r.label, r.failure = callID, label, failure
 	if m != nil {
 		m.takeCall(r)
 	}
@@ -118,14 +161,12 @@ func (r *callRecord) finish(c *modConverter, slab *exportSlab) sdktrace.ReadOnly
 	if r.label != "" {
 		attrs = append(attrs, attribute.String("modkit.call.label", truncate(r.label, limit)))
 	}
-	if r.status.Code == codes.Error {
+	if r.failure != "" {
 		attrs = append(attrs, attribute.String("error.type", "tool_error"))
 	}
 	r.attrs = attrs
-	r.kind = int32(trace.SpanKindInternal)
-	r.scope = tracerName
 	r.res = c.res
-	return &r.spanRecord
+	return r
 }
 
 // attrCount is how many attributes the call's span has.
@@ -137,7 +178,7 @@ func (r *callRecord) attrCount() int {
 	if r.label != "" {
 		n++
 	}
-	if r.status.Code == codes.Error {
+	if r.failure != "" {
 		n++
 	}
 	return n
@@ -158,16 +199,18 @@ type exportSlab struct {
 const (
 	slabAttrs = 256
 	slabMods  = 32
-	// modAttrs is how many attributes a handler's span has: the tool, the
-	// call, the mod, an error's type.
+	// modAttrs is the room a mod's span's attributes start with: a
+	// handler's span has the tool, the call, the mod and, when it failed,
+	// an error's type; the export counts on the three of a success.
 	modAttrs = 4
+	okAttrs  = 3
 )
 
 // newExportSlab has room for the attributes of calls and one span for
 // each of mods' batches, as a handler's call sends one, and its
 // attributes.
 func newExportSlab(calls []*callRecord, mods int) *exportSlab {
-	n := mods * modAttrs
+	n := mods * okAttrs
 	for _, r := range calls {
 		n += r.attrCount()
 	}
