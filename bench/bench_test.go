@@ -336,6 +336,35 @@ func BenchmarkTraced(b *testing.B) {
 	}
 }
 
+// BenchmarkTracedCPU measures what tracing adds to a call's CPU, host
+// and mod, side by side with the same call untraced, as
+// BenchmarkActivityCPU does (blocks alternate; an iteration is 200 calls):
+//
+//	go test ./bench -run '^$' -bench TracedCPU -benchtime 150x
+func BenchmarkTracedCPU(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	h, err := e.modHost(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tel, err := telemetry.Setup(ctx, &telemetry.Options{Batched: &countingExporter{}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tel.Shutdown(ctx)
+	plain := hostCall(h, e.session(), "echo", nil)
+	traced := func(ctx context.Context) error {
+		tel.SetTracing(true)
+		defer tel.SetTracing(false)
+		return plain(ctx)
+	}
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
+		b.Fatal(err)
+	}
+	pairedCPU(b, [2]int{e.hostPid, e.hostPid}, [2]call{plain, traced})
+}
+
 // BenchmarkActivityCPU measures what a call's 10 activity updates cost,
 // side by side with the same call without them: blocks of echo and of
 // echo_activity calls alternate, so that the machine's load hits both

@@ -48,11 +48,15 @@ func (c *hostCall) Mod(ctx context.Context) (modapi.Mod, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
-	started := c.h.startSpan(ctx, c.t.mod)
-	p, err := c.t.mod.getCtx(ctx)
-	started(err != nil)
-	if err != nil {
-		return nil, err
+	p := c.t.mod.current(ctx)
+	if p == nil {
+		started := c.h.startSpan(ctx, c.t.mod)
+		var err error
+		p, err = c.t.mod.getCtx(ctx)
+		started(err != nil)
+		if err != nil {
+			return nil, err
+		}
 	}
 	c.p = p
 	return p.rpc, nil

@@ -88,11 +88,11 @@ func (t *modTelemetry) started(mod string) {
 	telemetry.ModStarted(mod, restart)
 }
 
-// startSpan starts the span of a call's wait for its mod's process when
-// the mod has none running; end ends it, with a span for the build the
-// wait included.
+// startSpan starts the span of a call's wait for its mod's process, which
+// the mod had none running for; end ends it, with a span for the build
+// the wait included.
 func (h *Host) startSpan(ctx context.Context, m *mod) (end func(failed bool)) {
-	if !telemetry.Tracing() || m.current(ctx) != nil {
+	if !telemetry.Tracing() {
 		return func(bool) {}
 	}
 	began := time.Now()

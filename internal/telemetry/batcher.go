@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -29,11 +30,15 @@ type batcher struct {
 	calls     []*callRecord // the host's calls' spans, made at the next export
 	spare     []*callRecord // calls' array, back from the last export
 	spareMods []modBatch    // mods' array, back from the last export
-	full      chan struct{} // a batch is ready
-	flushes   chan chan struct{}
-	stop      chan struct{}
-	done      chan struct{}
-	once      sync.Once
+	// spans is the array of the spans an export hands on, the exporting
+	// goroutine's: an exporter keeps no batch it is given, as the SDK's
+	// batch processor, which reuses its own, expects.
+	spans   []sdktrace.ReadOnlySpan
+	full    chan struct{} // a batch is ready
+	flushes chan chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	once    sync.Once
 }
 
 func newBatcher(exp sdktrace.SpanExporter, conv *modConverter, getenv func(string) string) *batcher {
@@ -149,7 +154,7 @@ func (b *batcher) export() {
 	defer b.giveBack(calls, mods)
 	var spans []sdktrace.ReadOnlySpan
 	if len(mods) > 0 || len(calls) > 0 {
-		spans = make([]sdktrace.ReadOnlySpan, 0, len(queue)+len(calls)+2*len(mods))
+		spans = slices.Grow(b.spans[:0], len(queue)+len(calls)+2*len(mods))
 		slab := newExportSlab(calls, len(mods))
 		for i := range calls {
 			spans = append(spans, calls[i].finish(b.conv, slab))
@@ -158,6 +163,7 @@ func (b *batcher) export() {
 			spans = b.conv.appendSpansFrom(spans, slab, m.mod, m.spans)
 		}
 		spans = append(spans, queue...)
+		defer func(all []sdktrace.ReadOnlySpan) { clear(all); b.spans = all[:0] }(spans)
 	} else {
 		spans = queue
 	}

@@ -48,7 +48,7 @@ func (c *modConverter) appendSpansFrom(dst []sdktrace.ReadOnlySpan, slab *export
 		if !ok {
 			continue
 		}
-		s, ok, err := c.span(slab.modSpan(), mod, msg)
+		s, ok, err := c.span(slab.modSpan(), slab, mod, msg)
 		if err != nil {
 			r.err = err
 			break
@@ -64,9 +64,9 @@ func (c *modConverter) appendSpansFrom(dst []sdktrace.ReadOnlySpan, slab *export
 	return dst
 }
 
-// span decodes one Span into out, a zero modSpan; ok is false when it
-// has no valid ids.
-func (c *modConverter) span(out *modSpan, mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, err error) {
+// span decodes one Span into out, a zero span, its attributes' room
+// taken from slab; ok is false when it has no valid ids.
+func (c *modConverter) span(out *spanRecord, slab *exportSlab, mod, msg string) (_ sdktrace.ReadOnlySpan, ok bool, err error) {
 	var (
 		tid, sid, pid       string
 		kind, code          uint64
@@ -76,7 +76,7 @@ func (c *modConverter) span(out *modSpan, mod, msg string) (_ sdktrace.ReadOnlyS
 		droppedAttrs        int
 		droppedEvents       int
 	)
-	attrs := out.inline[:0]
+	attrs := slab.openAttrs()
 	r := wireReader{s: msg}
 	for {
 		num, typ, more := r.next()
@@ -163,7 +163,7 @@ func (c *modConverter) span(out *modSpan, mod, msg string) (_ sdktrace.ReadOnlyS
 	}
 	// The host's name for the mod wins over one the mod set itself.
 	attrs = c.addAttr(attrs, wireAttr{key: "modkit.mod", value: wireValue{kind: pb.FieldAttrString, str: mod}}, -1, &droppedAttrs)
-	out.attrs = attrs
+	out.attrs = slab.closeAttrs(attrs)
 	out.events = events
 	out.droppedAttrs, out.droppedEvents = int32(droppedAttrs), int32(droppedEvents)
 	if scope == "" {
@@ -171,15 +171,7 @@ func (c *modConverter) span(out *modSpan, mod, msg string) (_ sdktrace.ReadOnlyS
 	}
 	out.scope = scope
 	out.res = c.res
-	return &out.spanRecord, true, nil
-}
-
-// modSpan is a mod's span as the host exports it, with room for the
-// attributes a handler's span has (the tool, the call, the mod, an
-// error's type) in the same allocation.
-type modSpan struct {
-	spanRecord
-	inline [4]attribute.KeyValue
+	return out, true, nil
 }
 
 // event decodes one SpanEvent.

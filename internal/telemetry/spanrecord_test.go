@@ -7,11 +7,16 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
-// TestSpanRecordMethods checks that spanRecord has every exported method
-// of ReadOnlySpan itself: one the SDK adds would reach the nil interface
-// it embeds and panic in an exporter.
+// TestSpanRecordMethods checks that spanRecord and callRecord have every
+// exported method of ReadOnlySpan themselves: one the SDK adds would reach
+// the nil interface they embed and panic in an exporter.
 func TestSpanRecordMethods(t *testing.T) {
-	var s sdktrace.ReadOnlySpan = &spanRecord{}
+	for _, s := range []sdktrace.ReadOnlySpan{&spanRecord{}, &callRecord{}} {
+		checkMethods(t, s)
+	}
+}
+
+func checkMethods(t *testing.T, s sdktrace.ReadOnlySpan) {
 	iface := reflect.TypeFor[sdktrace.ReadOnlySpan]()
 	v := reflect.ValueOf(s)
 	for i := range iface.NumMethod() {
@@ -26,7 +31,7 @@ func TestSpanRecordMethods(t *testing.T) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					t.Errorf("spanRecord.%s panics (%v): spanRecord does not define it", m.Name, r)
+					t.Errorf("%T.%s panics (%v): it does not define it", s, m.Name, r)
 				}
 			}()
 			v.MethodByName(m.Name).Call(nil)

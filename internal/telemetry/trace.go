@@ -170,17 +170,27 @@ func StartCall(ctx context.Context, tool string) (context.Context, Span) {
 	return startCall(ctx, m, tool)
 }
 
-// callNames are the names of the call spans, by tool: a set as small as
-// the host's tools.
-var callNames sync.Map
+// callNames are the names of the call spans, by tool (a *namedTool): a
+// set as small as the host's tools. lastCall is the one found last: a
+// host calling one tool over and over finds its name without a lookup.
+var (
+	callNames sync.Map
+	lastCall  atomic.Pointer[namedTool]
+)
+
+type namedTool struct{ tool, name string }
 
 func callName(tool string) string {
-	if name, ok := callNames.Load(tool); ok {
-		return name.(string)
+	if l := lastCall.Load(); l != nil && l.tool == tool {
+		return l.name
 	}
-	name := "call " + tool
-	callNames.Store(tool, name)
-	return name
+	v, ok := callNames.Load(tool)
+	if !ok {
+		v, _ = callNames.LoadOrStore(tool, &namedTool{tool, "call " + tool})
+	}
+	n := v.(*namedTool)
+	lastCall.Store(n)
+	return n.name
 }
 
 // stepOptions are the start options of the steps' spans, made once.
