@@ -26,10 +26,58 @@ const (
 
 var errActivityUTF8 = errors.New("activity text is not valid UTF-8")
 
+// The tags of the short form of an update (shortActivity): one byte each.
+const (
+	updateTag = byte(batchUpdates)<<3 | byte(protowire.BytesType)
+	kindTag   = byte(activityKind)<<3 | byte(protowire.VarintType)
+	textTag   = byte(activityText)<<3 | byte(protowire.BytesType)
+)
+
+// maxShortText is the longest text of an update of the short form: the
+// update's size, 4 bytes more, still fits in one byte's varint.
+const maxShortText = 0x7f - 4
+
+// isShort reports whether an update of kind carrying text takes the short
+// form, which appendActivityUpdate writes without protowire: a kind from 1
+// to 127 and a text of 1 to maxShortText bytes, each length one byte.
+func isShort(kind pb.ActivityKind, text string) bool {
+	return uint32(kind)-1 < 0x7f && uint(len(text))-1 < maxShortText
+}
+
+// shortValid and shortValidBytes are utf8.ValidString and utf8.Valid for
+// the texts of short updates (at most maxShortText bytes), inlined: most
+// are ASCII, and the bytes before the first that is not ASCII are valid
+// whatever follows them.
+func shortValid(s string) bool {
+	for i := range len(s) {
+		if s[i] >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:])
+		}
+	}
+	return true
+}
+
+func shortValidBytes(b []byte) bool {
+	for i, c := range b {
+		if c >= utf8.RuneSelf {
+			return utf8.Valid(b[i:])
+		}
+	}
+	return true
+}
+
+// validText is utf8.ValidString, quicker for the texts of short updates.
+func validText(s string) bool {
+	if len(s) <= maxShortText {
+		return shortValid(s)
+	}
+	return utf8.ValidString(s)
+}
+
 // appendActivityBatch appends the encoding of a pb.ActivityBatch holding
 // u alone. Text that is not UTF-8 is refused, as proto.Marshal refuses it.
 func appendActivityBatch(buf []byte, u sdk.ActivityUpdate) ([]byte, error) {
-	if !utf8.ValidString(u.Text) {
+	if !validText(u.Text) {
 		return buf, errActivityUTF8
 	}
 	kind := kindToProto(u.Kind)
@@ -38,6 +86,9 @@ func appendActivityBatch(buf []byte, u sdk.ActivityUpdate) ([]byte, error) {
 
 // activitySize is the size of a pb.Activity of kind carrying text.
 func activitySize(kind pb.ActivityKind, text string) int {
+	if isShort(kind, text) {
+		return 4 + len(text)
+	}
 	n := 0
 	if kind != 0 {
 		n += protowire.SizeTag(activityKind) + protowire.SizeVarint(uint64(kind))
@@ -51,6 +102,9 @@ func activitySize(kind pb.ActivityKind, text string) int {
 // updateSize is the size of one update of a pb.ActivityBatch whose
 // pb.Activity is size bytes: what appendActivityUpdate appends.
 func updateSize(size int) int {
+	if size < 0x80 {
+		return 2 + size
+	}
 	return protowire.SizeTag(batchUpdates) + protowire.SizeBytes(size)
 }
 
@@ -58,6 +112,10 @@ func updateSize(size int) int {
 // pb.Activity of kind carrying text, whose size is size (activitySize).
 // Appended after a batch's encoding, it makes the batch one update longer.
 func appendActivityUpdate(buf []byte, kind pb.ActivityKind, text string, size int) []byte {
+	if isShort(kind, text) {
+		buf = append(buf, updateTag, byte(size), kindTag, byte(kind), textTag, byte(len(text)))
+		return append(buf, text...)
+	}
 	buf = protowire.AppendTag(buf, batchUpdates, protowire.BytesType)
 	buf = protowire.AppendVarint(buf, uint64(size))
 	if kind != 0 {
@@ -85,52 +143,62 @@ func decodeActivityBatch(b []byte, into []sdk.ActivityUpdate) ([]sdk.ActivityUpd
 // again (a frame's payload, which the frame reader never reuses): a batch
 // costs no allocation.
 func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
+	for at := 0; ; {
+		u, next, ok, err := nextActivity(b, at)
+		if err != nil || !ok {
+			return err
+		}
+		if fn != nil {
+			fn(u)
+		}
+		at = next
+	}
+}
+
+// nextActivity decodes the first update of the pb.ActivityBatch encoded in
+// b that starts at b[at:] or after it, past other fields: the update, its
+// text pointing into b (see eachActivity), and where the rest of the batch
+// starts; ok is false when no update is left.
+func nextActivity(b []byte, at int) (u sdk.ActivityUpdate, next int, ok bool, err error) {
 	whole := unsafe.String(unsafe.SliceData(b), len(b))
-	for at := 0; at < len(b); {
-		if kind, from, to, ok := shortActivity(b[at:]); ok {
+	for at < len(b) {
+		if kind, from, to, short := shortActivity(b[at:]); short {
 			// As the mod writes it: the rest of this loop would read the
 			// same update from it.
-			if !utf8.Valid(b[at+from : at+to]) {
-				return errActivityUTF8
+			if !shortValidBytes(b[at+from : at+to]) {
+				return u, 0, false, errActivityUTF8
 			}
-			if fn != nil {
-				fn(sdk.ActivityUpdate{Kind: kindFromProto(kind), Text: whole[at+from : at+to]})
-			}
-			at += to
-			continue
+			return sdk.ActivityUpdate{Kind: kindFromProto(kind), Text: whole[at+from : at+to]}, at + to, true, nil
 		}
 		num, typ, n := consumeTag(b[at:])
 		if n < 0 {
-			return protowire.ParseError(n)
+			return u, 0, false, protowire.ParseError(n)
 		}
 		at += n
 		if num != batchUpdates || typ != protowire.BytesType {
 			if n = protowire.ConsumeFieldValue(num, typ, b[at:]); n < 0 {
-				return protowire.ParseError(n)
+				return u, 0, false, protowire.ParseError(n)
 			}
 			at += n
 			continue
 		}
 		v, n := protowire.ConsumeBytes(b[at:])
 		if n < 0 {
-			return protowire.ParseError(n)
+			return u, 0, false, protowire.ParseError(n)
 		}
 		start := at + n - len(v) // where v starts in b
 		at += n
 		kind, from, to, err := decodeActivity(v)
 		if err != nil {
-			return err
+			return u, 0, false, err
 		}
-		if fn == nil {
-			continue
-		}
-		u := sdk.ActivityUpdate{Kind: kindFromProto(kind)}
+		u.Kind = kindFromProto(kind)
 		if to > from {
 			u.Text = whole[start+from : start+to]
 		}
-		fn(u)
+		return u, at, true, nil
 	}
-	return nil
+	return u, at, false, nil
 }
 
 // shortActivity reads, at the start of b, an update of a pb.ActivityBatch
@@ -140,11 +208,6 @@ func eachActivity(b []byte, fn func(sdk.ActivityUpdate)) error {
 // start with such an update (it may still start with another). It does
 // not check the text's UTF-8.
 func shortActivity(b []byte) (kind pb.ActivityKind, from, to int, ok bool) {
-	const (
-		updateTag = byte(batchUpdates)<<3 | byte(protowire.BytesType)
-		kindTag   = byte(activityKind)<<3 | byte(protowire.VarintType)
-		textTag   = byte(activityText)<<3 | byte(protowire.BytesType)
-	)
 	if len(b) < 6 || b[0] != updateTag || b[1] >= 0x80 || b[2] != kindTag || b[3] >= 0x80 || b[4] != textTag {
 		return 0, 0, 0, false
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
@@ -21,6 +22,9 @@ func TestAppendActivityBatch(t *testing.T) {
 		{Kind: sdk.ActivityTitle, Text: "Counting"},
 		{Kind: sdk.ActivityStatus},
 		{Kind: sdk.ActivityLog, Text: string(make([]byte, 300))},
+		{Kind: sdk.ActivityLog, Text: strings.Repeat("x", maxShortText)},
+		{Kind: sdk.ActivityStatus, Text: strings.Repeat("x", maxShortText+1)},
+		{Kind: sdk.ActivityTitle, Text: "é"},
 		{Text: "no kind"},
 		{},
 	} {
@@ -82,6 +86,47 @@ func FuzzActivityBatch(f *testing.F) {
 			if want := ActivityFromProto(a); got[i] != want {
 				t.Errorf("%x: update %d: got %+v, want %+v", b, i, got[i], want)
 			}
+		}
+	})
+}
+
+// FuzzAppendActivity checks that an update is encoded as proto.Marshal
+// encodes it, in the short form or not, and refused when proto.Marshal
+// refuses it.
+func FuzzAppendActivity(f *testing.F) {
+	f.Add(uint8(3), "step 1")
+	f.Add(uint8(1), strings.Repeat("é", 62))
+	f.Add(uint8(2), strings.Repeat("x", maxShortText+1))
+	f.Add(uint8(0), "no kind")
+	f.Add(uint8(3), "")
+	f.Add(uint8(3), "a\xff")
+	kinds := []sdk.ActivityKind{"", sdk.ActivityTitle, sdk.ActivityStatus, sdk.ActivityLog, "other"}
+	f.Fuzz(func(t *testing.T, k uint8, text string) {
+		u := sdk.ActivityUpdate{Kind: kinds[int(k)%len(kinds)], Text: text}
+		got, err := appendActivityBatch(nil, u)
+		want, werr := proto.Marshal(&pb.ActivityBatch{Updates: []*pb.Activity{ActivityToProto(u)}})
+		if (err == nil) != (werr == nil) {
+			t.Fatalf("%+v: got error %v, proto.Marshal's %v", u, err, werr)
+		}
+		if err == nil && !bytes.Equal(got, want) {
+			t.Fatalf("%+v: got %x, want %x", u, got, want)
+		}
+	})
+}
+
+// FuzzShortValid checks shortValid and shortValidBytes against the
+// utf8 package.
+func FuzzShortValid(f *testing.F) {
+	for _, s := range []string{"", "step 1", "é", "a\xff", "ab\xc3", "\xed\xa0\x80", strings.Repeat("x", 20) + "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := utf8.ValidString(s)
+		if got := shortValid(s); got != want {
+			t.Errorf("shortValid(%q): got %v, want %v", s, got, want)
+		}
+		if got := shortValidBytes([]byte(s)); got != want {
+			t.Errorf("shortValidBytes(%q): got %v, want %v", s, got, want)
 		}
 	})
 }

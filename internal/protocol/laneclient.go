@@ -442,14 +442,19 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		// none of its updates. A batch's updates fit on the stack.
 		var buf [16]sdk.ActivityUpdate
 		updates, logs := buf[:0], 0
-		err := eachActivity(f.payload, func(u sdk.ActivityUpdate) {
+		for at := 0; ; {
+			u, next, ok, err := nextActivity(f.payload, at)
+			if err != nil {
+				return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
+			}
+			if !ok {
+				break
+			}
 			updates = append(updates, u)
 			if u.Kind == sdk.ActivityLog {
 				logs++
 			}
-		})
-		if err != nil {
-			return nil, c.violated(fmt.Errorf("an activity frame does not decode: %w", err)), true
+			at = next
 		}
 		if req.OnActivity != nil {
 			if req.ActivityRoom != nil {

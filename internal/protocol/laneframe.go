@@ -8,7 +8,6 @@ import (
 	"math"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
@@ -317,7 +316,7 @@ const (
 // The update is encoded straight into the pending bytes, as one more
 // update of the call's activity frame waiting there, or as a new frame.
 func (fw *frameWriter) postActivity(id uint64, u sdk.ActivityUpdate) error {
-	if !utf8.ValidString(u.Text) {
+	if !validText(u.Text) {
 		return errActivityUTF8
 	}
 	kind := kindToProto(u.Kind)
