@@ -207,7 +207,7 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		Approval: t.man.Approval != nil, Approver: req.Approver,
 		ClientTimeout: h.opts.ClientTimeout, ClientClosed: tc.clientClosed,
 		CheckResult: tc.checkResult, CheckActions: tc.checkActions,
-		Answers: c.qs.modAnswers, Ask: c.ask, CanAskNow: c.qs.canAsk,
+		Questions: c,
 	}
 	if h.callHooks {
 		f.Hooks = func(ctx context.Context, areq *modapi.ActionRequest) (string, error) {

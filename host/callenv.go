@@ -152,9 +152,17 @@ func (c *hostCall) stop() {
 	}
 }
 
-// ask answers the questions a run of the handler asked; the pipeline then
-// gets the mod's process again for the next run.
-func (c *hostCall) ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
+// Answers implements callflow.Questions: the answers given with the
+// request for the handler's first questions.
+func (c *hostCall) Answers() []modapi.Answered { return c.qs.modAnswers() }
+
+// CanAskNow implements callflow.Questions.
+func (c *hostCall) CanAskNow([]modapi.QuestionKind) []modapi.QuestionKind { return c.qs.canAsk() }
+
+// Ask implements callflow.Questions: it answers the questions a run of the
+// handler asked; the pipeline then gets the mod's process again for the
+// next run.
+func (c *hostCall) Ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
 	callDeadlines.remove(&c.timer)
 	qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(asked))
 	answers, end, ended := c.qs.ask(qctx, given, asked)

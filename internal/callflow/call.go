@@ -46,10 +46,6 @@ type Call struct {
 	Grace          time.Duration
 	// CanAsk are the kinds of question the handler may ask.
 	CanAsk []modapi.QuestionKind
-	// CanAskNow, when set, returns the kinds the handler may ask on each
-	// run after the first: fewer than CanAsk once a question of a kind
-	// could not be put after all.
-	CanAskNow func() []modapi.QuestionKind
 	// OnActivity, when set, receives the handler's activity updates as
 	// they happen.
 	OnActivity func(sdk.ActivityUpdate)
@@ -90,15 +86,27 @@ type Call struct {
 	// CheckActions, when set, returns the failure of a call whose client
 	// actions break the manifest, or "".
 	CheckActions func(actions []sdk.ClientAction) string
-	// Answers, when set, returns the answers given for the handler's
-	// first questions, once the approval step is done.
-	Answers func() []modapi.Answered
+	// Questions answers the handler's questions between its runs; nil
+	// when it can ask none.
+	Questions Questions
+
+	mod modapi.Mod
+}
+
+// Questions answers a handler's questions between its runs: one
+// interface, where three funcs would be three allocations a call.
+type Questions interface {
+	// Answers returns the answers given for the handler's first
+	// questions, once the approval step is done.
+	Answers() []modapi.Answered
 	// Ask answers the questions one run of the handler asked, which
 	// given did not cover, and returns the next run's answers, or ends
 	// the call.
-	Ask func(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, Ending, bool)
-
-	mod modapi.Mod
+	Ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, Ending, bool)
+	// CanAskNow returns the kinds the handler may ask on its next run,
+	// given those of the run before: fewer once a question of a kind
+	// could not be put after all.
+	CanAskNow(before []modapi.QuestionKind) []modapi.QuestionKind
 }
 
 // Outcome is how a call ended, with what it produced.
@@ -171,8 +179,8 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 		Grace: c.Grace, MaxResultBytes: c.MaxResultBytes, CanAsk: c.CanAsk, OnActivity: c.OnActivity,
 		ActivityRoom: c.ActivityRoom,
 	}
-	if c.Answers != nil {
-		req.Answers = c.Answers()
+	if c.Questions != nil {
+		req.Answers = c.Questions.Answers()
 	}
 	req.Ahead = ahead
 	for {
@@ -190,12 +198,10 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 			out.Handled = true
 			return c.outcome(&resp.Outcome, out), true
 		}
-		if req.Answers, end, ended = c.Ask(ctx, req.Answers, resp.Outcome.Questions); ended {
+		if req.Answers, end, ended = c.Questions.Ask(ctx, req.Answers, resp.Outcome.Questions); ended {
 			return end, true
 		}
-		if c.CanAskNow != nil {
-			req.CanAsk = c.CanAskNow()
-		}
+		req.CanAsk = c.Questions.CanAskNow(req.CanAsk)
 		// The handler runs again from the start, with the answers.
 		if end, ended := c.start(ctx); ended {
 			return end, true

@@ -152,10 +152,7 @@ var pipelineCases = []pipelineCase{
 		ran: "", status: "failed", text: "Tool failed: " + words.NoClient("t")},
 	{name: "a question, then the mod got again", setup: func(c *Call, e *fakeEnv) {
 		e.mod.outcomes = askOnce
-		c.Ask = func(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, Ending, bool) {
-			*e.mod.ran = append(*e.mod.ran, "answer")
-			return append(given, modapi.Answered{Question: asked[0]}), Ending{}, false
-		}
+		c.Questions = answerEach{ran: e.mod.ran}
 	}, ran: "mod handle answer mod handle", status: "completed", text: "answered"},
 	{name: "client actions refused", setup: func(c *Call, e *fakeEnv) {
 		e.mod.outcomes = []modapi.Outcome{{Status: modapi.StatusCompleted, Text: "done", Actions: []sdk.ClientAction{{Kind: "k"}}}}
@@ -220,3 +217,15 @@ func TestCallRunAborted(t *testing.T) {
 		t.Errorf("got %+v, want aborted", out.Ending)
 	}
 }
+
+// answerEach answers every question a run asks, noting "answer".
+type answerEach struct{ ran *[]string }
+
+func (answerEach) Answers() []modapi.Answered { return nil }
+
+func (a answerEach) Ask(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, Ending, bool) {
+	*a.ran = append(*a.ran, "answer")
+	return append(given, modapi.Answered{Question: asked[0]}), Ending{}, false
+}
+
+func (answerEach) CanAskNow(before []modapi.QuestionKind) []modapi.QuestionKind { return before }

@@ -112,10 +112,24 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 // callToProto is the wire form of a tool call's request, on gRPC or the
 // call lane.
 func callToProto(req *modapi.CallRequest) *pb.CallToolRequest {
-	return &pb.CallToolRequest{
+	m := &callProto{}
+	m.fill(req)
+	return &m.req
+}
+
+// callProto is a tool call's request in its wire form, with its session:
+// one allocation, or part of one.
+type callProto struct {
+	req  pb.CallToolRequest
+	sess pb.Session
+}
+
+func (m *callProto) fill(req *modapi.CallRequest) {
+	m.sess.Id, m.sess.Workspace = req.Session.ID, req.Session.Workspace
+	m.req = pb.CallToolRequest{
 		Tool:           req.Tool,
 		Input:          req.Input,
-		Session:        SessionToProto(req.Session),
+		Session:        &m.sess,
 		Caller:         callerToProto(req.Caller),
 		CallId:         req.CallID,
 		Label:          req.Label,

@@ -199,10 +199,14 @@ func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) 
 // mod's activity frames (when req.OnActivity watches them) and its outcome
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	call := &pb.LaneCall{
-		Request: callToProto(req),
-		Live:    req.OnActivity != nil,
-	}
+	// The call frame's messages, in one allocation.
+	m := &struct {
+		call pb.LaneCall
+		callProto
+	}{}
+	m.callProto.fill(req)
+	call := &m.call
+	call.Request, call.Live = &m.req, req.OnActivity != nil
 	if a := req.Ahead; a != nil {
 		if !c.opts.Steps {
 			return nil, errNoAhead

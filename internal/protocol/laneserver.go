@@ -264,8 +264,13 @@ func (s *LaneServer) track(id uint64, method string, req any) LaneTracked {
 // nothing when it was cancelled, since the host has moved on.
 func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	defer s.ended(id)
-	var call pb.LaneCall
-	if err := proto.Unmarshal(payload, &call); err != nil {
+	// The call frame's message and the outcome's, in one allocation.
+	m := &struct {
+		call pb.LaneCall
+		out  pb.LaneOutcome
+	}{}
+	call := &m.call
+	if err := proto.Unmarshal(payload, call); err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, "the mod cannot decode the call frame: "+err.Error())
 		return
 	}
@@ -277,7 +282,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if call.GetCheck() || call.GetHook() != nil {
 		var stop *pb.LaneStopped
 		var done bool
-		decoded, stop, done = s.ahead(ctx, id, &call)
+		decoded, stop, done = s.ahead(ctx, id, call)
 		switch {
 		case done:
 			return
@@ -319,7 +324,8 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	if resp.Outcome.Status == modapi.StatusCancelled {
 		return
 	}
-	out := &pb.LaneOutcome{Outcome: OutcomeToProto(&resp.Outcome)}
+	out := &m.out
+	out.Outcome = OutcomeToProto(&resp.Outcome)
 	if len(resp.Activity) > 0 {
 		out.Activity = make([]*pb.Activity, len(resp.Activity))
 		for i, u := range resp.Activity {

@@ -28,7 +28,9 @@ func Format(format string, s []byte) bool {
 	case "date":
 		return isDate(string(s))
 	case "email":
-		return isEmail(string(s))
+		// Most addresses are plain ones, checked without net/mail's
+		// allocations.
+		return isPlainEmail(string(s)) || isEmail(string(s))
 	case "uri":
 		return isURI(string(s))
 	case "uuid":
@@ -212,12 +214,43 @@ func isEmail(s string) bool {
 	return err == nil
 }
 
+// isPlainEmail reports whether s is an email address whose local part and
+// host name are dot-atoms of ASCII characters: a subset of what isEmail
+// accepts (net/mail parses such an address whole), checked without
+// allocating.
+func isPlainEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	return len(s) <= 254 && at >= 0 && at <= 64 &&
+		isDotAtom(s[:at]) && isDotAtom(s[at+1:]) && isHostname(s[at+1:])
+}
+
+// isDotAtom reports whether s is an RFC 5322 dot-atom of ASCII atext:
+// printable characters other than specials, in runs that dots separate.
+func isDotAtom(s string) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.':
+			if s[i-1] == '.' {
+				return false
+			}
+		case c < '!' || c > '~' || strings.IndexByte(`()<>[]:;@\,"`, c) >= 0:
+			return false
+		}
+	}
+	return true
+}
+
 func isHostname(s string) bool {
 	s = strings.TrimSuffix(s, ".")
 	if len(s) > 253 || (s != "" && s[0] == '-') {
 		return false
 	}
-	for label := range strings.SplitSeq(s, ".") {
+	for { // the labels, split by hand: an iterator would move s to the heap
+		label, rest, more := strings.Cut(s, ".")
 		if len(label) < 1 || len(label) > 63 || label[len(label)-1] == '-' {
 			return false
 		}
@@ -226,8 +259,11 @@ func isHostname(s string) bool {
 				return false
 			}
 		}
+		if !more {
+			return true
+		}
+		s = rest
 	}
-	return true
 }
 
 func isIPv4(s string) bool {

@@ -1,6 +1,10 @@
 package jsoncheck
 
-import "testing"
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
 
 func TestFormats(t *testing.T) {
 	t.Parallel()
@@ -99,5 +103,62 @@ func TestIsGoTime(t *testing.T) {
 		if got := isGoTime([]byte(raw)); got != want {
 			t.Errorf("isGoTime(%q): got %v, want %v", raw, got, want)
 		}
+	}
+}
+
+// isPlainEmail accepts nothing isEmail refuses, and the plain addresses.
+func TestPlainEmail(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want bool
+	}{
+		{"ada@example.com", true},
+		{"a.b+c_d!#$%&'*/=?^`{|}~-@x-1.example", true},
+		{"ada@example.com.", false}, // net/mail refuses the trailing dot
+		{"ada.@example.com", false},
+		{".ada@example.com", false},
+		{"a..b@example.com", false},
+		{"ada@ex..com", false},
+		{"ada@", false},
+		{"@example.com", false},
+		{"\"ada\"@example.com", false}, // quoted: net/mail's to judge
+		{"ada lovelace@example.com", false},
+		{"adä@example.com", false},
+		{"ada@[127.0.0.1]", false},
+		{strings.Repeat("a", 65) + "@example.com", false},
+	} {
+		if got := isPlainEmail(c.s); got != c.want {
+			t.Errorf("isPlainEmail(%q) = %v, want %v", c.s, got, c.want)
+		}
+	}
+	// Random addresses over the characters that matter: every plain one
+	// is an email address.
+	const local, domain = "a.-_\"()[]<>:;,\\ ä1+~@", "a.-1_[]ä "
+	r := rand.New(rand.NewPCG(1, 2))
+	word := func(chars string) string {
+		b := make([]byte, 1+r.IntN(8))
+		for i := range b {
+			b[i] = chars[r.IntN(len(chars))]
+		}
+		return string(b)
+	}
+	plain := 0
+	for range 100000 {
+		if s := word(local) + "@" + word(domain); isPlainEmail(s) {
+			plain++
+			if !isEmail(s) {
+				t.Fatalf("isPlainEmail(%q) = true, isEmail = false", s)
+			}
+		}
+	}
+	if plain < 100 {
+		t.Errorf("got %d plain addresses among the random ones, want at least 100", plain)
+	}
+}
+
+func TestFormatEmailAllocs(t *testing.T) {
+	s := []byte("ada@example.com")
+	if n := testing.AllocsPerRun(100, func() { Format("email", s) }); n != 0 {
+		t.Errorf("got %v allocations checking a plain address, want 0", n)
 	}
 }

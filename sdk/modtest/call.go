@@ -54,7 +54,7 @@ func (c *call) flow() *callflow.Call {
 		// Without a manifest, the tool's own code says whether it has a
 		// rule.
 		Approval: c.man.Approval != nil || len(c.g.Manifest) == 0, Approver: opts.Approver,
-		CheckResult: resultCheck(c.g, c.man), CheckActions: c.checkActions, Ask: c.ask,
+		CheckResult: resultCheck(c.g, c.man), CheckActions: c.checkActions, Questions: c,
 	}
 	if opts.Answers != nil {
 		f.CanAsk = modapi.Kinds
@@ -123,8 +123,14 @@ func (c *call) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallRequest
 	return resp, callflow.Ending{}, false
 }
 
-// ask answers a run's questions from Options.Answers.
-func (c *call) ask(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
+// Answers implements callflow.Questions: a handler's first run has none.
+func (c *call) Answers() []modapi.Answered { return nil }
+
+// CanAskNow implements callflow.Questions: the kinds stay.
+func (c *call) CanAskNow(before []modapi.QuestionKind) []modapi.QuestionKind { return before }
+
+// Ask answers a run's questions from Options.Answers.
+func (c *call) Ask(_ context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
 	answers, msg := answerFrom(c.opts, asked, given, &c.out.Questions, c.man.Name)
 	if msg != "" {
 		return nil, callflow.Failed(msg, nil), true
