@@ -33,8 +33,10 @@ func TestKilledModFailsCallNamingIt(t *testing.T) {
 // host's check after a cancelled call, and Close does not wait for it.
 func TestUnresponsiveMod(t *testing.T) {
 	t.Run("cancelled call", func(t *testing.T) {
-		// The host asks for an answer for HandshakeTimeout.
-		h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond, HandshakeTimeout: time.Second}, crashyDir)
+		// The host asks for an answer for HandshakeTimeout, which also
+		// bounds the fresh mod's start after the kill: 5 s, as a start
+		// under -race on a busy machine has taken over 1 s.
+		h := load(t, &host.Options{GracePeriod: 100 * time.Millisecond, HandshakeTimeout: 5 * time.Second}, crashyDir)
 		ctx, cancel := context.WithCancel(context.Background())
 		var pid int
 		res, err := h.Call(ctx, &host.CallRequest{Tool: "crashy_wait", Session: session(t),
