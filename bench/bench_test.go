@@ -14,7 +14,6 @@ import (
 
 	"github.com/modkit/modkit/bench/internal/echo"
 	"github.com/modkit/modkit/host"
-	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/internal/testenv"
 )
 
@@ -293,26 +292,11 @@ func BenchmarkList100(b *testing.B) {
 func BenchmarkTraced(b *testing.B) {
 	ctx := context.Background()
 	e := benchEnv(b)
-	h, err := e.modHost(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tel, err := telemetry.Setup(ctx, &telemetry.Options{Batched: &countingExporter{}, Getenv: func(string) string { return "" }})
+	tel, _, plain, err := tracedCalls(ctx, e, &countingExporter{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tel.Shutdown(ctx)
-	// As the row does: past the mod process's first calls on both sides
-	// alike, so that the first sub-benchmark does not pay for them.
-	plain := hostCall(h, e.session(), "echo", nil)
-	traced := func(ctx context.Context) error {
-		tel.SetTracing(true)
-		defer tel.SetTracing(false)
-		return plain(ctx)
-	}
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
-		b.Fatal(err)
-	}
 	for _, on := range []bool{true, false} {
 		name := "plain"
 		if on {
@@ -344,24 +328,11 @@ func BenchmarkTraced(b *testing.B) {
 func BenchmarkTracedCPU(b *testing.B) {
 	ctx := context.Background()
 	e := benchEnv(b)
-	h, err := e.modHost(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	tel, err := telemetry.Setup(ctx, &telemetry.Options{Batched: &countingExporter{}, Getenv: func(string) string { return "" }})
+	tel, traced, plain, err := tracedCalls(ctx, e, &countingExporter{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer tel.Shutdown(ctx)
-	plain := hostCall(h, e.session(), "echo", nil)
-	traced := func(ctx context.Context) error {
-		tel.SetTracing(true)
-		defer tel.SetTracing(false)
-		return plain(ctx)
-	}
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
-		b.Fatal(err)
-	}
 	pairedCPU(b, [2]int{e.hostPid, e.hostPid}, [2]call{plain, traced})
 }
 

@@ -13,31 +13,15 @@ import (
 // tracedVsCall compares the echo call traced, every span sampled and
 // batched to an exporter that counts them, with the same call untraced.
 // The traced call records the host's call span and the mod's handler span,
-// which the mod sends back in the RPC's trailer.
+// which crosses back with the outcome (on the call lane's outcome frame,
+// or in the RPC's trailer where there is no lane).
 func tracedVsCall(ctx context.Context, e *env) (row, error) {
-	h, err := e.modHost(ctx)
-	if err != nil {
-		return row{}, err
-	}
 	exp := &countingExporter{}
-	tel, err := telemetry.Setup(ctx, &telemetry.Options{
-		Batched: exp,
-		Getenv:  func(string) string { return "" },
-	})
+	tel, traced, plain, err := tracedCalls(ctx, e, exp)
 	if err != nil {
 		return row{}, err
 	}
 	defer tel.Shutdown(ctx)
-	plain := hostCall(h, e.session(), "echo", nil)
-	traced := func(ctx context.Context) error {
-		tel.SetTracing(true)
-		defer tel.SetTracing(false)
-		return plain(ctx)
-	}
-	tel.SetTracing(false)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
-		return row{}, err
-	}
 	// CPU per call, host and mod, beside the latencies: on a busy machine
 	// it is the steadier measure of what tracing costs.
 	var cpu [2][2][]float64 // [traced, plain][host, mod]
@@ -56,6 +40,32 @@ func tracedVsCall(ctx context.Context, e *env) (row, error) {
 	r.notes = []string{fmt.Sprintf("CPU per call (median of rounds): traced %s µs host + %s µs mod; untraced %s µs host + %s µs mod",
 		num(median(cpu[0][0])), num(median(cpu[0][1])), num(median(cpu[1][0])), num(median(cpu[1][1])))}
 	return r, nil
+}
+
+// tracedCalls sets tracing up with exp and returns the echo call with
+// tracing on and off, both warmed alike past the mod process's first
+// calls. The caller shuts tel down.
+func tracedCalls(ctx context.Context, e *env, exp sdktrace.SpanExporter) (tel *telemetry.Telemetry, traced, plain call, err error) {
+	h, err := e.modHost(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	tel, err = telemetry.Setup(ctx, &telemetry.Options{Batched: exp, Getenv: func(string) string { return "" }})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	plain = hostCall(h, e.session(), "echo", nil)
+	traced = func(ctx context.Context) error {
+		tel.SetTracing(true)
+		defer tel.SetTracing(false)
+		return plain(ctx)
+	}
+	tel.SetTracing(false)
+	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
+		tel.Shutdown(ctx)
+		return nil, nil, nil, err
+	}
+	return tel, traced, plain, nil
 }
 
 // countingExporter counts the spans it is given, and keeps none.
