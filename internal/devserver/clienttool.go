@@ -66,6 +66,9 @@ func (s *Server) answerClient(w http.ResponseWriter, r *http.Request) {
 	}
 	if cc != nil && !answered {
 		b.answered = true
+		// Recorded before the handler has the answer, so that the call's
+		// outcome, which may follow at once, comes after it.
+		c.add("clientAnswered", req)
 		cc.Reply(sdk.ClientAnswer{Text: req.Text, Result: req.Result, Error: req.Error})
 	}
 	b.mu.Unlock()
@@ -75,7 +78,6 @@ func (s *Server) answerClient(w http.ResponseWriter, r *http.Request) {
 	case cc == nil:
 		writeError(w, http.StatusConflict, fmt.Errorf("call %s is not waiting for a client's answer", c.id))
 	default:
-		c.add("clientAnswered", req)
 		writeJSON(w, http.StatusAccepted, map[string]bool{"answered": true})
 	}
 }
