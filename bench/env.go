@@ -10,6 +10,7 @@ import (
 
 	"github.com/modkit/modkit/bench/internal/bare"
 	"github.com/modkit/modkit/host"
+	"github.com/modkit/modkit/internal/sandbox"
 	"github.com/modkit/modkit/sdk"
 )
 
@@ -90,26 +91,39 @@ func (e *env) mcpProcess(ctx context.Context) (*mcpServer, error) {
 // (and built, when its binary is not cached) by a first checked call.
 func (e *env) modHost(ctx context.Context) (*host.Host, error) {
 	if e.host == nil {
-		before, err := children()
+		h, pid, err := e.echoHost(ctx, false)
 		if err != nil {
-			return nil, err
-		}
-		h, err := host.Load([]string{e.modDir}, e.hostOptions())
-		if err != nil {
-			return nil, err
-		}
-		if err := checkHostEcho(ctx, h, e.session()); err != nil {
-			h.Close()
-			return nil, err
-		}
-		pid, err := startedChild(before)
-		if err != nil {
-			h.Close()
 			return nil, err
 		}
 		e.host, e.hostPid = h, pid
 	}
 	return e.host, nil
+}
+
+// echoHost loads the echo mod in a new host, with confinement off if
+// unconfined, checks its echo, and returns the host and the pid of the
+// mod's process.
+func (e *env) echoHost(ctx context.Context, unconfined bool) (*host.Host, int, error) {
+	before, err := children()
+	if err != nil {
+		return nil, 0, err
+	}
+	sandbox.Disable(unconfined)
+	h, err := host.Load([]string{e.modDir}, e.hostOptions())
+	sandbox.Disable(false)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := checkHostEcho(ctx, h, e.session()); err != nil {
+		h.Close()
+		return nil, 0, err
+	}
+	pid, err := startedChild(before)
+	if err != nil {
+		h.Close()
+		return nil, 0, err
+	}
+	return h, pid, nil
 }
 
 func (e *env) close() {

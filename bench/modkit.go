@@ -320,20 +320,16 @@ func confinedVsUnconfinedCall(ctx context.Context, e *env) (row, error) {
 	if err := sandbox.Check(); err != nil {
 		return row{}, fmt.Errorf("mods cannot be confined here: %w", err)
 	}
-	confined, err := e.modHost(ctx)
+	// Both mods are new, so that neither has served the rows before.
+	confined, confinedPid, err := e.echoHost(ctx, false)
 	if err != nil {
 		return row{}, err
 	}
+	defer confined.Close()
 	if err := confined.Unconfined(); err != nil {
 		return row{}, fmt.Errorf("the confined side is not confined: %w", err)
 	}
-	before, err := children()
-	if err != nil {
-		return row{}, err
-	}
-	sandbox.Disable(true)
-	unconfined, err := host.Load([]string{e.modDir}, e.hostOptions())
-	sandbox.Disable(false)
+	unconfined, pid, err := e.echoHost(ctx, true)
 	if err != nil {
 		return row{}, err
 	}
@@ -341,21 +337,13 @@ func confinedVsUnconfinedCall(ctx context.Context, e *env) (row, error) {
 	if unconfined.Unconfined() == nil {
 		return row{}, errors.New("the unconfined side is confined")
 	}
-	if err := checkHostEcho(ctx, unconfined, e.session()); err != nil {
-		return row{}, err
-	}
-	pid, err := startedChild(before)
-	if err != nil {
-		return row{}, err
-	}
 	a, b := hostCall(confined, e.session(), "echo", nil), hostCall(unconfined, e.session(), "echo", nil)
-	// The confined mod has served the rows before; the unconfined one is
-	// new: both warmed alike, as in traced_vs_call.
+	// Both warmed alike, as in traced_vs_call.
 	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, a, b); err != nil {
 		return row{}, err
 	}
 	var cpu [2][2][]float64 // [confined, unconfined][host, mod]
-	sa, sb, err := pair(e.cfg.rounds, e.cpuTimed(ctx, e.hostPid, a, &cpu[0]), e.cpuTimed(ctx, pid, b, &cpu[1]))
+	sa, sb, err := pair(e.cfg.rounds, e.cpuTimed(ctx, confinedPid, a, &cpu[0]), e.cpuTimed(ctx, pid, b, &cpu[1]))
 	if err != nil {
 		return row{}, err
 	}
