@@ -35,6 +35,8 @@ type hostCall struct {
 	callCtx context.Context
 	timer   deadline
 	cancel  context.CancelCauseFunc
+	// act applies the mod's updates to res.Activity.
+	act modapi.Applier
 }
 
 // Mod returns the tool's mod process, starting it when needed. A tool

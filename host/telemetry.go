@@ -48,7 +48,7 @@ func (h *Host) Call(ctx context.Context, req *CallRequest) (*CallResult, error) 
 // and emits a log line it applies as an OpenTelemetry log record too, in
 // ctx's trace (the call's).
 func (c *hostCall) applyActivity(ctx context.Context, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool) {
-	u, ok := modapi.Apply(&c.res.Activity, u)
+	u, ok := c.act.Apply(&c.res.Activity, u)
 	if ok && u.Kind == sdk.ActivityLog {
 		telemetry.ActivityLog(ctx, c.t.man.Name, c.res.CallID, len(c.res.Activity.Log), u.Text)
 	}

@@ -24,27 +24,35 @@ func TestApplyLimits(t *testing.T) {
 		{"texts cut to 4 KiB", 100, 100000, 100, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var s sdk.ActivityState
-			for i := range tt.n {
-				modapi.Apply(&s, sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprintf("%0*d", tt.size, i)})
-			}
-			want := tt.wantKept
-			if tt.truncated {
-				want++
-			}
-			if len(s.Log) != want {
-				t.Fatalf("got %d entries, want %d", len(s.Log), want)
-			}
-			if last := s.Log[len(s.Log)-1]; tt.truncated != (last.Message == limits.LogTruncated) || last.Seq != want {
-				t.Errorf("got last entry %d %.80q, want entry %d, truncation said: %v", last.Seq, last.Message, want, tt.truncated)
-			}
-			for _, e := range s.Log {
-				if len(e.Message) > limits.MaxActivityText+len("…") {
-					t.Fatalf("entry %d has %d bytes, want at most 4 KiB", e.Seq, len(e.Message))
+		for _, applier := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/applier=%v", tt.name, applier), func(t *testing.T) {
+				var s sdk.ActivityState
+				var a modapi.Applier
+				for i := range tt.n {
+					u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprintf("%0*d", tt.size, i)}
+					if applier {
+						a.Apply(&s, u)
+					} else {
+						modapi.Apply(&s, u)
+					}
 				}
-			}
-		})
+				want := tt.wantKept
+				if tt.truncated {
+					want++
+				}
+				if len(s.Log) != want {
+					t.Fatalf("got %d entries, want %d", len(s.Log), want)
+				}
+				if last := s.Log[len(s.Log)-1]; tt.truncated != (last.Message == limits.LogTruncated) || last.Seq != want {
+					t.Errorf("got last entry %d %.80q, want entry %d, truncation said: %v", last.Seq, last.Message, want, tt.truncated)
+				}
+				for _, e := range s.Log {
+					if len(e.Message) > limits.MaxActivityText+len("…") {
+						t.Fatalf("entry %d has %d bytes, want at most 4 KiB", e.Seq, len(e.Message))
+					}
+				}
+			})
+		}
 	}
 	var s sdk.ActivityState
 	modapi.Apply(&s, sdk.ActivityUpdate{Kind: sdk.ActivityTitle, Text: strings.Repeat("t", 1<<20)})

@@ -71,7 +71,27 @@ func SlashText(typed string) string { return strings.TrimSpace(typed) }
 // and is then the last of s.Log, and nothing changes once s has ended.
 // Texts are cut to limits.MaxActivityText; past the log's limits the entry
 // applied is limits.LogTruncated, once, and later ones are dropped.
+//
+// Apply counts s's log against its limits on every call; an Applier counts
+// each entry once.
 func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool) {
+	var a Applier
+	return a.Apply(s, u)
+}
+
+// Applier applies a call's updates as Apply does, remembering what the
+// log's entries weigh against its limits from one update to the next:
+// each update costs the same however long the log, where Apply counts the
+// whole log again. The log must change only by entries appended (by
+// Apply, or by whatever else); a log that shrank is counted again. The
+// zero value is ready to use.
+type Applier struct {
+	counted int // the entries of the log counted in bytes
+	bytes   int // the bytes of their messages
+}
+
+// Apply is the package's Apply, for the log a remembers.
+func (a *Applier) Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool) {
 	if s.Ended {
 		return u, false
 	}
@@ -85,8 +105,9 @@ func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool
 	case sdk.ActivityStatus:
 		s.Status = u.Text
 	case sdk.ActivityLog:
+		b := a.budget(s)
 		var ok bool
-		if u.Text, ok = logBudget(s).Admit(u.Text); !ok {
+		if u.Text, ok = b.Admit(u.Text); !ok {
 			return u, false
 		}
 		if s.Log == nil {
@@ -99,6 +120,23 @@ func Apply(s *sdk.ActivityState, u sdk.ActivityUpdate) (sdk.ActivityUpdate, bool
 		return u, false
 	}
 	return u, true
+}
+
+// budget is what s's log has used of its limits, counting only the
+// entries appended since a last counted.
+func (a *Applier) budget(s *sdk.ActivityState) limits.LogBudget {
+	if len(s.Log) < a.counted {
+		*a = Applier{}
+	}
+	for _, e := range s.Log[a.counted:] {
+		a.bytes += len(e.Message)
+	}
+	a.counted = len(s.Log)
+	return limits.LogBudget{
+		Entries: len(s.Log),
+		Bytes:   a.bytes,
+		Full:    len(s.Log) > 0 && s.Log[len(s.Log)-1].Message == limits.LogTruncated,
+	}
 }
 
 // firstLogCap is the capacity of a log's first allocation.
@@ -118,14 +156,4 @@ func Reserve(s *sdk.ActivityState, n int) {
 		return
 	}
 	s.Log = slices.Grow(s.Log, n)
-}
-
-// logBudget is what s's log has used of its limits.
-func logBudget(s *sdk.ActivityState) *limits.LogBudget {
-	b := &limits.LogBudget{Entries: len(s.Log)}
-	for _, e := range s.Log {
-		b.Bytes += len(e.Message)
-	}
-	b.Full = b.Entries > 0 && s.Log[b.Entries-1].Message == limits.LogTruncated
-	return b
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/sdk"
 )
@@ -109,6 +110,41 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// An Applier applies what Apply does, update by update, to a log that
+// grows by its updates, by entries appended from outside, or starts again.
+func TestApplier(t *testing.T) {
+	t.Parallel()
+	var a modapi.Applier
+	var with, without sdk.ActivityState
+	step := func(u sdk.ActivityUpdate) {
+		gotU, gotOK := a.Apply(&with, u)
+		wantU, wantOK := modapi.Apply(&without, u)
+		if gotU != wantU || gotOK != wantOK {
+			t.Fatalf("%+v: got %+v %v, want %+v %v", u, gotU, gotOK, wantU, wantOK)
+		}
+	}
+	kinds := []sdk.ActivityKind{sdk.ActivityLog, sdk.ActivityStatus, sdk.ActivityLog, sdk.ActivityTitle, "other"}
+	for i := range 1500 {
+		step(sdk.ActivityUpdate{Kind: kinds[i%len(kinds)], Text: strings.Repeat("y", 1+i*37%5000)})
+		if i == 100 {
+			// Entries appended from outside count too.
+			e := sdk.LogEntry{Seq: len(with.Log) + 1, Message: strings.Repeat("z", 4000)}
+			with.Log, without.Log = append(with.Log, e), append(without.Log, e)
+		}
+		if i == 150 {
+			// A log started again is counted again.
+			with.Log, without.Log = with.Log[:3], without.Log[:3]
+		}
+	}
+	if !slices.Equal(with.Log, without.Log) || with.Title != without.Title || with.Status != without.Status {
+		t.Errorf("got a log of %d entries, title %.8q, status %.8q; want %d, %.8q, %.8q",
+			len(with.Log), with.Title, with.Status, len(without.Log), without.Title, without.Status)
+	}
+	if last := with.Log[len(with.Log)-1]; last.Message != limits.LogTruncated {
+		t.Errorf("got last entry %.20q, want the truncation's: the updates pass the byte limit", last.Message)
+	}
+}
+
 // A batch of log entries, room made for it first, leaves the log as
 // applying them alone does.
 func TestReserve(t *testing.T) {
@@ -185,11 +221,37 @@ func BenchmarkApplyBatch(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				var s sdk.ActivityState
+				var a modapi.Applier
 				if reserve {
 					modapi.Reserve(&s, 10)
 				}
 				for range 10 {
-					modapi.Apply(&s, u)
+					a.Apply(&s, u)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkApplyLog applies a call's log entries up to the entry limit, as
+// the host does, one update at a time: with Apply, which counts the log
+// again for each, and with an Applier, which counts each entry once:
+//
+//	go test ./internal/modapi -run '^$' -bench ApplyLog -benchmem
+func BenchmarkApplyLog(b *testing.B) {
+	u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "step"}
+	for _, applier := range []bool{false, true} {
+		b.Run(fmt.Sprintf("applier=%v", applier), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var s sdk.ActivityState
+				var a modapi.Applier
+				for range limits.MaxLogEntries {
+					if applier {
+						a.Apply(&s, u)
+					} else {
+						modapi.Apply(&s, u)
+					}
 				}
 			}
 		})

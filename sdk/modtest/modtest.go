@@ -304,6 +304,7 @@ type recorder struct {
 	when        func(sdk.ActivityUpdate) bool
 	cancelledAt time.Time
 	done        bool // the call has ended; nothing more is recorded
+	act         modapi.Applier
 }
 
 // watch notes the moment ctx is cancelled, whoever cancels it.
@@ -333,7 +334,7 @@ func (r *recorder) Activity(u sdk.ActivityUpdate) {
 		return
 	}
 	r.out.Updates = append(r.out.Updates, u)
-	modapi.Apply(&r.out.Activity, u)
+	r.act.Apply(&r.out.Activity, u)
 	cancel := r.cancelledAt.IsZero() && r.when != nil && r.when(u)
 	if cancel {
 		r.markCancelled()
