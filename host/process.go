@@ -314,6 +314,7 @@ func (m *mod) start(b *built, workspace string) (*proc, error) {
 		p.stopBecause("the host closed")
 		run.KillNow()
 	})
+	protocol.WarmStart() // while the process starts
 	var startErr error
 	modproc.OnStarterThread(func() { _, startErr = client.Start() })
 	if laneChild != nil {

@@ -8,9 +8,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
@@ -116,18 +121,56 @@ func servePlugin(mod modapi.Mod, newServer func([]grpc.ServerOption) *grpc.Serve
 }
 
 // listen opens the socket the host connects to: a new name in dir (the
-// system's temporary directory when dir is empty).
+// system's temporary directory when dir is empty), tried again with
+// another while the name is taken. It binds the name itself, with the
+// system's largest backlog, where net.Listen would first read that limit
+// from a file, and where go-plugin creates and removes a temporary file
+// to choose the name: each a part of every mod's start.
 func listen(dir string) (net.Listener, error) {
-	f, err := os.CreateTemp(dir, "plugin")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	for try := 0; ; try++ {
+		path := filepath.Join(dir, "plugin"+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		l, err := listenUnix(path)
+		if errors.Is(err, syscall.EADDRINUSE) && try < 10000 {
+			continue
+		}
+		return l, err
+	}
+}
+
+// listenUnix listens on a new unix socket at path; closing the listener
+// removes the socket's file.
+func listenUnix(path string) (net.Listener, error) {
+	syscall.ForkLock.RLock() // no process started meanwhile inherits fd
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fd)
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
-		return nil, err
+		return nil, os.NewSyscallError("socket", err)
 	}
-	path := f.Name()
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		return nil, &net.OpError{Op: "listen", Net: "unix", Addr: &net.UnixAddr{Name: path, Net: "unix"}, Err: os.NewSyscallError("bind", err)}
+	}
+	// The kernel lowers the backlog to its limit, the one net.Listen reads.
+	if err := syscall.Listen(fd, math.MaxInt32); err != nil {
+		syscall.Close(fd)
+		os.Remove(path)
+		return nil, os.NewSyscallError("listen", err)
+	}
+	f := os.NewFile(uintptr(fd), path)
+	l, err := net.FileListener(f)
 	f.Close()
-	if err := os.Remove(path); err != nil {
+	if err != nil {
+		os.Remove(path)
 		return nil, err
 	}
-	return net.Listen("unix", path) // Close removes the socket's file
+	l.(*net.UnixListener).SetUnlinkOnClose(true)
+	return l, nil
 }
 
 // ignoreInterrupt keeps SIGINT from ending the mod (as go-plugin's server

@@ -4,7 +4,13 @@ package serve
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -55,5 +61,52 @@ func TestServeByHand(t *testing.T) {
 	err := Serve(&sdk.Generated{Manifest: []byte(`{}`)}, nil)
 	if err == nil || !strings.Contains(err.Error(), "not meant to be run by hand") {
 		t.Errorf("got %v, want the by-hand error", err)
+	}
+}
+
+// TestListen checks the mod's socket: a new name in the directory, which
+// accepts a connection, a name taken left alone, and the file removed when
+// the listener closes.
+func TestListen(t *testing.T) {
+	t.Parallel()
+	dir, err := os.MkdirTemp("", "serve-listen-") // short: a socket's path is at most 104 bytes on macOS
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	taken, err := listenUnix(filepath.Join(dir, "plugin1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := listenUnix(filepath.Join(dir, "plugin1")); !errors.Is(err, syscall.EADDRINUSE) {
+		t.Errorf("second listener on one name: got %v, want EADDRINUSE", err)
+	}
+	l, err := listen(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := l.Addr().String()
+	if filepath.Dir(path) != dir || !strings.HasPrefix(filepath.Base(path), "plugin") || path == taken.Addr().String() {
+		t.Errorf("got socket %s, want a new plugin* name in %s", path, dir)
+	}
+	go func() {
+		if c, err := l.Accept(); err == nil {
+			c.Write([]byte("ok"))
+			c.Close()
+		}
+	}()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(c)
+	c.Close()
+	if string(got) != "ok" {
+		t.Errorf("got %q from the socket, want %q", got, "ok")
+	}
+	l.Close()
+	taken.Close()
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("after Close: got %d files in the directory, want none", len(names))
 	}
 }
