@@ -46,7 +46,7 @@ func BenchmarkModLane(b *testing.B) {
 
 // inProcessLane serves gen's mod on one end of a call lane in this process
 // and returns a client of the other end, closed when b ends.
-func inProcessLane(b *testing.B, gen *sdk.Generated, opts protocol.LaneOptions) *protocol.LaneClient {
+func inProcessLane(b testing.TB, gen *sdk.Generated, opts protocol.LaneOptions) *protocol.LaneClient {
 	hostEnd, modEnd, err := protocol.NewLanePair()
 	if err != nil {
 		b.Fatal(err)
@@ -70,4 +70,27 @@ func inProcessLane(b *testing.B, gen *sdk.Generated, opts protocol.LaneOptions) 
 		}
 	})
 	return c
+}
+
+// TestModLaneAllocs bounds the allocations of a plain call over a lane in
+// this process, both ends and the echo's own (decoding its input, its
+// reply) included.
+func TestModLaneAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	c := inProcessLane(t, echohooked.Modkit(), protocol.LaneOptions{MaxMessageBytes: 1 << 20})
+	req := &modapi.CallRequest{Tool: "echo_hooked", Input: echo.Payload, Session: sdk.Session{ID: "s", Workspace: "/w"}, CallID: "c", Grace: time.Second}
+	got := testing.AllocsPerRun(200, func() {
+		resp, err := c.CallTool(context.Background(), req)
+		if err != nil || resp.Outcome.Status != modapi.StatusCompleted {
+			t.Fatal(resp, err)
+		}
+	})
+	// 43, now 31: the handler's context made on first use, its logger,
+	// activity and questions served by the call's own value, and the call
+	// frame's messages in the lane's allocation.
+	if want := 31.0; got > want {
+		t.Errorf("got %.1f allocations a call, want at most %.0f", got, want)
+	}
 }

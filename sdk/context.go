@@ -25,8 +25,15 @@ func init() {
 // It belongs to one call: after Run returns, activity updates are dropped and
 // Context is cancelled. Never keep it.
 type ToolContext struct {
-	ctx    context.Context
-	cancel context.CancelFunc
+	// parent is the call's context; ctx, made from it on first use, is
+	// cancelled when the call ends too. Most handlers never look at
+	// theirs, and a child context is five allocations a call.
+	parent   context.Context
+	ctxMu    sync.Mutex
+	ctx      context.Context
+	cancel   context.CancelFunc
+	ctxEnded bool // the call has ended: a ctx made now is cancelled
+
 	call   sdkrt.Call
 	mu     sync.Mutex
 	ended  bool
@@ -42,8 +49,7 @@ type ToolContext struct {
 // newToolContext returns the context for one call; the runtime ends it
 // when the handler returns.
 func newToolContext(ctx context.Context, call sdkrt.Call) *ToolContext {
-	ctx, cancel := context.WithCancel(ctx)
-	return &ToolContext{ctx: ctx, cancel: cancel, call: call}
+	return &ToolContext{parent: ctx, call: call}
 }
 
 // end closes the context: later activity is dropped and Context is cancelled.
@@ -54,20 +60,36 @@ func (c *ToolContext) end() {
 		c.root.Close()
 	}
 	c.mu.Unlock()
-	c.cancel()
+	c.ctxMu.Lock()
+	c.ctxEnded = true
+	cancel := c.cancel
+	c.ctxMu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 }
 
 // Context is cancelled when the call is cancelled or has ended. Pass it to
 // long work and check Done between steps. When the host traces the call, it
 // carries the call's OpenTelemetry span: spans started from it with
 // otel.Tracer(...) nest under the call, and the host exports them.
-func (c *ToolContext) Context() context.Context { return c.ctx }
+func (c *ToolContext) Context() context.Context {
+	c.ctxMu.Lock()
+	defer c.ctxMu.Unlock()
+	if c.ctx == nil {
+		c.ctx, c.cancel = context.WithCancel(c.parent)
+		if c.ctxEnded {
+			c.cancel()
+		}
+	}
+	return c.ctx
+}
 
 // Done is shorthand for Context().Done().
-func (c *ToolContext) Done() <-chan struct{} { return c.ctx.Done() }
+func (c *ToolContext) Done() <-chan struct{} { return c.Context().Done() }
 
 // Err is shorthand for Context().Err().
-func (c *ToolContext) Err() error { return c.ctx.Err() }
+func (c *ToolContext) Err() error { return c.Context().Err() }
 
 // Session returns the calling session.
 func (c *ToolContext) Session() Session {
@@ -87,7 +109,7 @@ func (c *ToolContext) Logger() *slog.Logger {
 	defer c.mu.Unlock()
 	if c.logger == nil {
 		if c.call.Logger != nil {
-			c.logger = c.call.Logger()
+			c.logger = c.call.Logger.Logger()
 		}
 		if c.logger == nil {
 			c.logger = slog.New(slog.DiscardHandler)
@@ -120,5 +142,5 @@ func (c *ToolContext) send(u ActivityUpdate) {
 			return
 		}
 	}
-	c.call.Activity(string(u.Kind), text)
+	c.call.Activity.Activity(string(u.Kind), text)
 }

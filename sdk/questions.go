@@ -219,7 +219,7 @@ func askRaw(ask sdkrt.Asker, qs []Question) ([][]byte, error) {
 	if ask == nil {
 		return nil, fmt.Errorf("%w: nobody can be asked here", ErrCannotAsk)
 	}
-	raw, err := ask(wire)
+	raw, err := ask.Ask(wire)
 	if err != nil && !errors.Is(err, ErrAsking) {
 		return nil, fmt.Errorf("%w: %s", ErrCannotAsk, trimCannotAsk(err.Error()))
 	}

@@ -35,7 +35,7 @@ func (s *Server) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest)
 			CallID:    req.CallID,
 			Today:     req.Today,
 			Caller:    req.Caller,
-			Logger:    func() *slog.Logger { return s.log.With("tool", req.Tool, "call", req.CallID, "approval", true) },
+			Logger:    sdkrt.LoggerFunc(func() *slog.Logger { return s.log.With("tool", req.Tool, "call", req.CallID, "approval", true) }),
 		}
 		var reason string
 		err = s.recovered("approval rule of tool ", req.Tool, func() error {

@@ -168,7 +168,7 @@ func (s *Server) GetPrompt(ctx context.Context, req *modapi.PromptRequest) (*mod
 	what := "prompt " + c.ID
 	env := s.env(req.Session, req.Today)
 	ask := newAsking(req.Answers, req.CanAsk)
-	sdkrt.SetEnvAsk(env, ask.ask)
+	sdkrt.SetEnvAsk(env, ask)
 	s.track(req.CallID, 1)
 	defer s.track(req.CallID, -1)
 	var msgs []sdk.PromptMessage

@@ -28,8 +28,8 @@ func newAsking(answers []modapi.Answered, can []modapi.QuestionKind) *asking {
 	return &asking{answers: answers, can: can}
 }
 
-// ask implements sdkrt.Asker.
-func (a *asking) ask(qs []sdkrt.Question) ([][]byte, error) {
+// Ask implements sdkrt.Asker.
+func (a *asking) Ask(qs []sdkrt.Question) ([][]byte, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.pending != nil {

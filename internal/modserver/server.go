@@ -186,11 +186,9 @@ func (s *Server) CheckInput(_ context.Context, req *modapi.CheckRequest) (*modap
 // runs is Cancelled, with the handler's error as Cause. The input is
 // decoded unless req.Decoded, from this server's CheckInput, holds it.
 func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	// The response and the call's questions, in one allocation.
-	st := &struct {
-		resp modapi.CallResponse
-		ask  asking
-	}{ask: asking{answers: req.Answers, can: req.CanAsk}}
+	// The response, the call's questions and what the handler's
+	// ToolContext asks of the call, in one allocation.
+	st := &toolCall{s: s, req: req, ask: asking{answers: req.Answers, can: req.CanAsk}}
 	resp := &st.resp
 	t, ok := s.tools[req.Tool]
 	if !ok {
@@ -199,6 +197,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	}
 	ctx, span := traceCall(ctx, req)
 	defer func() { endTraceCall(span, &resp.Outcome) }()
+	st.ctx = ctx
 	// The call runs from here, decoding included: CallRunning says so, and
 	// a call cancelled while its input is decoded never reaches its handler.
 	s.track(req.CallID, 1)
@@ -215,32 +214,18 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = failed(err)
 		return resp, nil
 	}
-	var activity func(kind, text string)
-	if on := req.OnActivity; on != nil {
-		activity = func(kind, text string) { on(sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text}) }
-	} else {
-		activity = func(kind, text string) {
-			resp.Activity = append(resp.Activity, sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text})
-		}
-	}
 	call := sdkrt.Call{
-		SessionID: req.Session.ID,
-		Workspace: req.Session.Workspace,
-		CallID:    req.CallID,
-		Today:     req.Today,
-		Caller:    req.Caller,
-		Logger: func() *slog.Logger {
-			log := s.log.With("tool", req.Tool, "call", req.CallID)
-			if req.Label != "" {
-				log = log.With("label", req.Label)
-			}
-			return withTrace(ctx, log)
-		},
-		Activity:        activity,
+		SessionID:       req.Session.ID,
+		Workspace:       req.Session.Workspace,
+		CallID:          req.CallID,
+		Today:           req.Today,
+		Caller:          req.Caller,
+		Logger:          st,
+		Activity:        st,
 		ResourceUpdated: s.notify,
 	}
 	ask := &st.ask
-	call.Ask = ask.ask
+	call.Ask = ask
 	var res *sdkrt.Result
 	err = s.recovered("tool ", req.Tool, func() error {
 		var err error
@@ -272,6 +257,36 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		modapi.CapResult(req.Tool, &resp.Outcome, req.MaxResultBytes)
 	}
 	return resp, nil
+}
+
+// toolCall is a tool call CallTool runs: its response, its questions,
+// and the logger and activity its handler's ToolContext asks for.
+type toolCall struct {
+	resp modapi.CallResponse
+	ask  asking
+	s    *Server
+	req  *modapi.CallRequest
+	ctx  context.Context
+}
+
+// Logger implements sdkrt.LoggerMaker.
+func (c *toolCall) Logger() *slog.Logger {
+	log := c.s.log.With("tool", c.req.Tool, "call", c.req.CallID)
+	if c.req.Label != "" {
+		log = log.With("label", c.req.Label)
+	}
+	return withTrace(c.ctx, log)
+}
+
+// Activity implements sdkrt.ActivitySink: updates go to the request's
+// OnActivity, or with the response.
+func (c *toolCall) Activity(kind, text string) {
+	u := sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text}
+	if on := c.req.OnActivity; on != nil {
+		on(u)
+		return
+	}
+	c.resp.Activity = append(c.resp.Activity, u)
 }
 
 func outputs(os []sdkrt.Output) []sdk.Output {

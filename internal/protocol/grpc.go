@@ -224,7 +224,14 @@ func (s *GRPCServer) Activate(ctx context.Context, req *pb.ActivateRequest) (*pb
 }
 
 func callFromProto(req *pb.CallToolRequest) *modapi.CallRequest {
-	return &modapi.CallRequest{
+	r := new(modapi.CallRequest)
+	fillCall(r, req)
+	return r
+}
+
+// fillCall sets r to req's call, as callFromProto converts it.
+func fillCall(r *modapi.CallRequest, req *pb.CallToolRequest) {
+	*r = modapi.CallRequest{
 		Tool:           req.GetTool(),
 		Input:          json.RawMessage(req.GetInput()),
 		Session:        SessionFromProto(req.GetSession()),
@@ -350,18 +357,29 @@ func (s *GRPCServer) CallRunning(ctx context.Context, req *pb.CallRunningRequest
 // OutcomeToProto converts an outcome for the wire. A cancelled outcome has
 // no wire form; it converts as failed.
 func OutcomeToProto(o *modapi.Outcome) *pb.Outcome {
-	out := &pb.Outcome{Status: pb.Status_STATUS_FAILED, Error: o.Error, Problems: o.Problems, Unasked: kindsToProto(o.Unasked)}
-	if o.Status == modapi.StatusAsking {
-		return &pb.Outcome{Status: pb.Status_STATUS_ASKING, Questions: questionsToProto(o.Questions)}
-	}
-	if o.Status == modapi.StatusCompleted {
+	out := new(pb.Outcome)
+	fillOutcome(out, o)
+	return out
+}
+
+// fillOutcome sets out, a zero message, to o, as OutcomeToProto converts
+// it.
+func fillOutcome(out *pb.Outcome, o *modapi.Outcome) {
+	switch o.Status {
+	case modapi.StatusAsking:
+		out.Status = pb.Status_STATUS_ASKING
+		out.Questions = questionsToProto(o.Questions)
+	case modapi.StatusCompleted:
 		out.Status = pb.Status_STATUS_COMPLETED
+		out.Error, out.Problems, out.Unasked = o.Error, o.Problems, kindsToProto(o.Unasked)
 		out.Text = o.Text
 		out.Result = o.Result
 		out.Outputs = outputsToProto(o.Outputs)
 		out.ClientActions = actionsToProto(o.Actions)
+	default:
+		out.Status = pb.Status_STATUS_FAILED
+		out.Error, out.Problems, out.Unasked = o.Error, o.Problems, kindsToProto(o.Unasked)
 	}
-	return out
 }
 
 // OutcomeFromProto converts a wire outcome; any status but completed is

@@ -264,13 +264,21 @@ func (s *LaneServer) track(id uint64, method string, req any) LaneTracked {
 // nothing when it was cancelled, since the host has moved on.
 func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	defer s.ended(id)
-	// The call frame's message and the outcome's, in one allocation.
+	// The call frame's messages, the call as Impl takes it, and the
+	// outcome's messages, in one allocation: the call's request and
+	// session are decoded into messages set beforehand, which the call
+	// reads as it would messages absent from the frame when they are.
 	m := &struct {
-		call pb.LaneCall
-		out  pb.LaneOutcome
+		call    pb.LaneCall
+		req     pb.CallToolRequest
+		session pb.Session
+		r       modapi.CallRequest
+		out     pb.LaneOutcome
+		outcome pb.Outcome
 	}{}
 	call := &m.call
-	if err := proto.Unmarshal(payload, call); err != nil {
+	call.Request, m.req.Session = &m.req, &m.session
+	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(payload, call); err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, "the mod cannot decode the call frame: "+err.Error())
 		return
 	}
@@ -299,7 +307,8 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	case s.Begin != nil:
 		end = s.Begin(ctx, pb.Mod_CallTool_FullMethodName, req)
 	}
-	r := callFromProto(req)
+	r := &m.r
+	fillCall(r, req)
 	r.Decoded = decoded
 	if call.GetLive() {
 		// Posted, not written: the handler never waits for the host, and
@@ -325,7 +334,8 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		return
 	}
 	out := &m.out
-	out.Outcome = OutcomeToProto(&resp.Outcome)
+	out.Outcome = &m.outcome
+	fillOutcome(out.Outcome, &resp.Outcome)
 	if len(resp.Activity) > 0 {
 		out.Activity = make([]*pb.Activity, len(resp.Activity))
 		for i, u := range resp.Activity {

@@ -12,7 +12,9 @@ type Question struct {
 // Asker answers a handler's questions, asked together, with one answer
 // each (JSON, shaped as the MCP result), or fails with ErrAsking, or with
 // an error saying why the questions could not be asked.
-type Asker func(qs []Question) ([][]byte, error)
+type Asker interface {
+	Ask(qs []Question) ([][]byte, error)
+}
 
 // ErrAsking says that the questions go to the person, the client or its
 // model: this run of the handler ends, and the handler runs again from

@@ -38,20 +38,47 @@ type Call struct {
 	// Caller is who the call is made for, an *sdk.Caller; nil when the
 	// host named nobody.
 	Caller any
-	// Logger returns the handler's logger, on the handler's first call to
+	// Logger makes the handler's logger, on the handler's first call to
 	// ToolContext.Logger only: most handlers never log, and a logger with
 	// the call's attributes costs more to make than the rest of a call.
-	// Nil, or a nil result, discards.
-	Logger func() *slog.Logger
+	// Nil, or a nil logger, discards.
+	Logger LoggerMaker
 	// Activity receives the handler's activity updates in order, one at a
-	// time, until the handler returns. Kind is "title", "status" or "log".
-	Activity func(kind, text string)
+	// time, until the handler returns; nil drops them.
+	Activity ActivitySink
 	// ResourceUpdated receives the URIs of the resources the handler says
 	// changed; nil drops them.
 	ResourceUpdated func(uri string)
 	// Ask answers the handler's questions; nil means none can be asked.
 	Ask Asker
 }
+
+// Logger, Activity and Ask are interfaces, not funcs, so that a runtime
+// can serve all three from one value it allocates for the call anyway:
+// a func each was a closure allocated on every call.
+
+// LoggerMaker makes a handler's logger.
+type LoggerMaker interface {
+	Logger() *slog.Logger
+}
+
+// LoggerFunc is a LoggerMaker.
+type LoggerFunc func() *slog.Logger
+
+// Logger implements LoggerMaker.
+func (f LoggerFunc) Logger() *slog.Logger { return f() }
+
+// ActivitySink receives a handler's activity updates. Kind is "title",
+// "status" or "log".
+type ActivitySink interface {
+	Activity(kind, text string)
+}
+
+// ActivityFunc is an ActivitySink.
+type ActivityFunc func(kind, text string)
+
+// Activity implements ActivitySink.
+func (f ActivityFunc) Activity(kind, text string) { f(kind, text) }
 
 // Result is a handler's result as the wire carries it.
 type Result struct {
