@@ -23,9 +23,9 @@ func (s *Server) NeedsApproval(ctx context.Context, req *modapi.ApprovalRequest)
 	}
 	s.track(req.CallID, 1)
 	defer s.track(req.CallID, -1)
-	input, err := s.decode(t, req.Input)
+	input, err := s.decode(t.Tool, req.Input)
 	if err == nil {
-		a, ok := t.(sdkrt.Approving)
+		a, ok := t.Tool.(sdkrt.Approving)
 		if !ok {
 			return &modapi.ApprovalResponse{}, nil
 		}

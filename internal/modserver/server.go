@@ -20,7 +20,7 @@ type Server struct {
 	g     *sdk.Generated
 	id    string
 	log   *slog.Logger
-	tools map[string]sdkrt.Tool
+	tools map[string]*tool
 
 	activateOnce sync.Once
 	activateErr  error
@@ -36,17 +36,23 @@ type Server struct {
 
 var _ modapi.Mod = (*Server)(nil)
 
+// tool is one of the mod's tools, and the name of its handler's span.
+type tool struct {
+	sdkrt.Tool
+	span string
+}
+
 // New returns a server for g, logging to log (nil discards).
 func New(g *sdk.Generated, log *slog.Logger) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{g: g, id: modID(g), log: log, tools: map[string]sdkrt.Tool{}, running: map[string]int{}}
+	s := &Server{g: g, id: modID(g), log: log, tools: map[string]*tool{}, running: map[string]int{}}
 	s.notify = s.watch.notify
 	for _, t := range g.Mod.AI.Tools {
 		if rt, ok := sdkrt.ToolOf(t); ok {
 			if _, dup := s.tools[rt.Name()]; !dup {
-				s.tools[rt.Name()] = rt
+				s.tools[rt.Name()] = &tool{Tool: rt, span: "run_tool " + rt.Name()}
 			}
 		}
 	}
@@ -144,7 +150,7 @@ func (s *Server) Decode(tool string, input []byte) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("mod %s has no tool %s", s.id, tool)
 	}
-	decoded, err := s.decode(t, input)
+	decoded, err := s.decode(t.Tool, input)
 	if err != nil {
 		return nil, err
 	}
@@ -195,7 +201,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 		resp.Outcome = modapi.Outcome{Status: modapi.StatusFailed, Error: fmt.Sprintf("mod %s has no tool %s", s.id, req.Tool)}
 		return resp, nil
 	}
-	ctx, span := traceCall(ctx, req)
+	ctx, span := traceCall(ctx, t.span, req)
 	defer func() { endTraceCall(span, &resp.Outcome) }()
 	st.ctx = ctx
 	// The call runs from here, decoding included: CallRunning says so, and
@@ -204,7 +210,7 @@ func (s *Server) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi
 	defer s.track(req.CallID, -1)
 	input, err := req.Decoded, error(nil)
 	if input == nil {
-		input, err = s.decode(t, req.Input)
+		input, err = s.decode(t.Tool, req.Input)
 	}
 	if ctx.Err() != nil {
 		resp.Outcome = modapi.Outcome{Status: modapi.StatusCancelled}

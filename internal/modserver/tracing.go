@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/hex"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -14,16 +13,16 @@ import (
 // tracerName is the instrumentation scope of the mod's own spans.
 const tracerName = "github.com/modkit/modkit/mod"
 
-// traceCall starts the span of a tool's handler when the call is traced;
-// [endTraceCall] ends it with the outcome. An untraced call costs a
-// context lookup and gets a nil span. The span comes from modtrace's pool
-// and goes back once its record is encoded: nothing uses it after
-// endTraceCall.
-func traceCall(ctx context.Context, req *modapi.CallRequest) (context.Context, *modtrace.Span) {
+// traceCall starts the span of a tool's handler, named name, when the call
+// is traced; [endTraceCall] ends it with the outcome. An untraced call
+// costs a context lookup and gets a nil span. The span comes from
+// modtrace's pool and goes back once its record is encoded: nothing uses
+// it after endTraceCall.
+func traceCall(ctx context.Context, name string, req *modapi.CallRequest) (context.Context, *modtrace.Span) {
 	if !modtrace.Traced(ctx) {
 		return ctx, nil
 	}
-	ctx, span := modtrace.StartReused(ctx, tracerName, runToolName(req.Tool), modtrace.KindServer)
+	ctx, span := modtrace.StartReused(ctx, tracerName, name, modtrace.KindServer)
 	span.SetString("gen_ai.tool.name", req.Tool)
 	span.SetString("modkit.call.id", req.CallID)
 	return ctx, span
@@ -45,19 +44,6 @@ func endTraceCall(span *modtrace.Span, o *modapi.Outcome) {
 		span.SetAttributes(modtrace.Int("modkit.questions", int64(len(o.Questions))))
 	}
 	span.End(time.Time{})
-}
-
-// runToolNames are the names of the handlers' spans, by tool: a set as
-// small as the mod's tools.
-var runToolNames sync.Map
-
-func runToolName(tool string) string {
-	if name, ok := runToolNames.Load(tool); ok {
-		return name.(string)
-	}
-	name := "run_tool " + tool
-	runToolNames.Store(tool, name)
-	return name
 }
 
 // traceHooks starts the span of the hooks on one action when it is traced.

@@ -51,43 +51,72 @@ func ParseTraceparent(s string) (SpanContext, bool) {
 	if len(s) < 55 || s[2] != '-' || s[35] != '-' || s[52] != '-' || (len(s) > 55 && s[55] != '-') {
 		return sc, false
 	}
-	var version [1]byte
-	if !lowerHex(version[:], s[:2]) || version[0] == 0xff || (version[0] == 0 && len(s) != 55) {
+	version, ok := hexByte(s[0], s[1])
+	if !ok || version == 0xff || (version == 0 && len(s) != 55) {
 		return sc, false
 	}
-	var flags [1]byte
-	if !lowerHex(sc.TraceID[:], s[3:35]) || !lowerHex(sc.SpanID[:], s[36:52]) || !lowerHex(flags[:], s[53:55]) || !sc.Valid() {
+	if !lowerHex(sc.TraceID[:], s[3:35]) || !lowerHex(sc.SpanID[:], s[36:52]) || !sc.Valid() {
 		return SpanContext{}, false
 	}
-	sc.Flags = flags[0]
+	if sc.Flags, ok = hexByte(s[53], s[54]); !ok {
+		return SpanContext{}, false
+	}
 	return sc, true
 }
 
-// lowerHex decodes lower-case hex s into dst, which it fills exactly.
+// lowerHex decodes lower-case hex s, twice dst's length, into dst, in one
+// pass.
 func lowerHex(dst []byte, s string) bool {
-	for i := range len(s) {
-		if c := s[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
+	bad := byte(0)
+	for i := range dst {
+		hi, lo := hexValue[s[2*i]], hexValue[s[2*i+1]]
+		bad |= hi | lo
+		dst[i] = hi<<4 | lo&0xf
 	}
-	n, err := hex.Decode(dst, []byte(s))
-	return err == nil && n == len(dst)
+	return bad&0x80 == 0
 }
+
+// hexByte is the byte of two lower-case hex digits.
+func hexByte(hi, lo byte) (byte, bool) {
+	h, l := hexValue[hi], hexValue[lo]
+	return h<<4 | l&0xf, (h|l)&0x80 == 0
+}
+
+// hexValue is the value of each lower-case hex digit, and 0x80 for any
+// other byte.
+var hexValue = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0x80
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	return t
+}()
 
 // traced is what a context of a traced call carries: the current span's
 // context and the recorder its spans go to.
 type traced struct {
 	sc  SpanContext
 	rec *Recorder
+	// room, for the host's span, holds the context of the first span
+	// started under it (remoteWith).
+	room *remoteContext
 }
 
 type tracedKey struct{}
 
+// lookup returns what ctx carries, nil for a context of no traced call.
+func lookup(ctx context.Context) *traced {
+	t, _ := ctx.Value(tracedKey{}).(*traced)
+	return t
+}
+
 // FromContext returns the span context ctx carries and the recorder of its
 // spans; ok is false for a context of no traced call.
 func FromContext(ctx context.Context) (sc SpanContext, rec *Recorder, ok bool) {
-	t, ok := ctx.Value(tracedKey{}).(*traced)
-	if !ok {
+	t := lookup(ctx)
+	if t == nil {
 		return SpanContext{}, nil, false
 	}
 	return t.sc, t.rec, true
@@ -96,15 +125,19 @@ func FromContext(ctx context.Context) (sc SpanContext, rec *Recorder, ok bool) {
 // Traced reports whether ctx is a traced call's: spans started under it
 // are recorded.
 func Traced(ctx context.Context) bool {
-	t, ok := ctx.Value(tracedKey{}).(*traced)
-	return ok && t.sc.Sampled()
+	t := lookup(ctx)
+	return t != nil && t.sc.Sampled()
 }
 
 // ContextWith returns ctx carrying sc as its current span, whose spans
 // rec records; remote says sc came from the host. The bridge, when one is
 // set, puts sc where OpenTelemetry reads it too.
 func ContextWith(ctx context.Context, sc SpanContext, rec *Recorder, remote bool) context.Context {
-	ctx = WithoutBridge(ctx, sc, rec)
+	return bridged(WithoutBridge(ctx, sc, rec), sc, remote)
+}
+
+// bridged is ctx as the bridge, when one is set, returns it.
+func bridged(ctx context.Context, sc SpanContext, remote bool) context.Context {
 	if b := bridge.Load(); b != nil {
 		ctx = (*b)(ctx, sc, remote)
 	}
@@ -115,6 +148,35 @@ func ContextWith(ctx context.Context, sc SpanContext, rec *Recorder, remote bool
 // spans, already in the context where OpenTelemetry reads them.
 func WithoutBridge(ctx context.Context, sc SpanContext, rec *Recorder) context.Context {
 	return &tracedContext{Context: ctx, t: traced{sc: sc, rec: rec}}
+}
+
+// remoteWith is ContextWith for sc from the host: its context comes with
+// room for the context of the first span started under it, the handler's,
+// so that a traced call's two contexts take one allocation.
+func remoteWith(ctx context.Context, sc SpanContext, rec *Recorder) context.Context {
+	r := &remoteContext{}
+	r.Context, r.t = ctx, traced{sc: sc, rec: rec, room: r}
+	return bridged(&r.tracedContext, sc, true)
+}
+
+// remoteContext is the context of a span from the host, and room for
+// the context of the first span started under it.
+type remoteContext struct {
+	tracedContext
+	child tracedContext
+	taken atomic.Bool
+}
+
+// under returns ctx, which carries t, carrying sc as its current span: a
+// span started under t's. The first such span of a span from the host
+// takes the room beside the host's span's context.
+func (t *traced) under(ctx context.Context, sc SpanContext) context.Context {
+	if r := t.room; r != nil && r.taken.CompareAndSwap(false, true) {
+		c := &r.child
+		c.Context, c.t = ctx, traced{sc: sc, rec: t.rec}
+		return bridged(c, sc, false)
+	}
+	return ContextWith(ctx, sc, t.rec, false)
 }
 
 // tracedContext is context.WithValue(ctx, tracedKey{}, &t) in one

@@ -34,7 +34,7 @@ func Incoming(ctx context.Context, rec *Recorder) context.Context {
 	if v := metadata.ValueFromIncomingContext(ctx, KeyBaggage); len(v) > 0 {
 		sc.Baggage = v[0]
 	}
-	return ContextWith(ctx, sc, rec, true)
+	return remoteWith(ctx, sc, rec)
 }
 
 // trailer returns r's finished spans as a trailer, or nil when it has none.

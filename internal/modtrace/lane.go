@@ -14,7 +14,7 @@ func LaneIncoming(ctx context.Context, r *Recorder, traceparent, tracestate, bag
 		return ctx
 	}
 	sc.TraceState, sc.Baggage = tracestate, baggage
-	return ContextWith(ctx, sc, r, true)
+	return remoteWith(ctx, sc, r)
 }
 
 // LaneSpans appends the spans r finished to dst, encoded as a SpanBatch

@@ -54,10 +54,11 @@ func (r *Recorder) encoded() []byte { return r.appendEncoded(nil) }
 // over the spans (spanwire.go), unless one holds what only protobuf can
 // judge.
 func (r *Recorder) appendEncoded(dst []byte) []byte {
-	if !r.pending() {
+	r.mu.Lock()
+	if len(r.done) == 0 && r.dropped == 0 {
+		r.mu.Unlock()
 		return dst
 	}
-	r.mu.Lock()
 	spans, reused := r.done, r.reused
 	r.done, r.dropped, r.reused = nil, 0, nil
 	r.mu.Unlock()
@@ -124,13 +125,6 @@ func (r *Recorder) giveBack(spans []*pb.Span, reused []*Span) {
 // spanBatchSpans is the field number of SpanBatch.spans.
 const spanBatchSpans = 1
 
-// pending reports whether spans wait for Take.
-func (r *Recorder) pending() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.done) > 0 || r.dropped > 0
-}
-
 // finish keeps s's record, done, until the next Take.
 func (r *Recorder) finish(s *Span, done *pb.Span) {
 	r.mu.Lock()
@@ -187,12 +181,12 @@ const inlineAttrs = 2
 // Start starts a span named name under ctx's span, when ctx is a traced
 // call's (sampled); otherwise it returns ctx and a nil span.
 func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.SpanAttribute) (context.Context, *Span) {
-	parent, rec, ok := FromContext(ctx)
-	if !ok || !parent.Sampled() {
+	t := lookup(ctx)
+	if t == nil || !t.sc.Sampled() {
 		return ctx, nil
 	}
-	s := StartAt(rec, parent, scope, name, kind, time.Now(), attrs)
-	return ContextWith(ctx, s.sc, rec, false), s
+	s := StartAt(t.rec, t.sc, scope, name, kind, time.Now(), attrs)
+	return t.under(ctx, s.sc), s
 }
 
 // StartReused is Start for a span its holder drops at End: it comes from
@@ -201,14 +195,14 @@ func Start(ctx context.Context, scope, name string, kind int32, attrs ...*pb.Spa
 // after End, nor end it twice; nothing else holds it (its context holds
 // a copy of its span context).
 func StartReused(ctx context.Context, scope, name string, kind int32) (context.Context, *Span) {
-	parent, rec, ok := FromContext(ctx)
-	if !ok || !parent.Sampled() {
+	t := lookup(ctx)
+	if t == nil || !t.sc.Sampled() {
 		return ctx, nil
 	}
 	s := spanPool.Get().(*Span)
-	s.start(rec, parent, scope, name, kind, time.Now(), nil)
+	s.start(t.rec, t.sc, scope, name, kind, time.Now(), nil)
 	s.reuse = true
-	return ContextWith(ctx, s.sc, rec, false), s
+	return t.under(ctx, s.sc), s
 }
 
 // StartAt starts a span under parent, recorded by rec, at start: Start's

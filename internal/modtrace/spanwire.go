@@ -14,7 +14,7 @@ import (
 // or this encoder does not know all it holds (unknown fields), and
 // proto.Marshal should judge it.
 func spanSize(s *pb.Span) (n int, ok bool) {
-	if len(s.ProtoReflect().GetUnknown()) > 0 || !utf8.ValidString(s.Name) || !utf8.ValidString(s.StatusMessage) ||
+	if s.HasUnknown() || !utf8.ValidString(s.Name) || !utf8.ValidString(s.StatusMessage) ||
 		!utf8.ValidString(s.TraceState) || !utf8.ValidString(s.Scope) {
 		return 0, false
 	}
@@ -29,7 +29,7 @@ func spanSize(s *pb.Span) (n int, ok bool) {
 		n += 1 + protowire.SizeBytes(m)
 	}
 	for _, e := range s.Events {
-		if e == nil || !utf8.ValidString(e.Name) || len(e.ProtoReflect().GetUnknown()) > 0 {
+		if e == nil || !utf8.ValidString(e.Name) || e.HasUnknown() {
 			return 0, false
 		}
 		m := bytesSize(len(e.Name)) + fixed64Size(e.TimeUnixNano)
@@ -47,16 +47,26 @@ func spanSize(s *pb.Span) (n int, ok bool) {
 
 // attrSize is the size of a encoded; ok as for spanSize.
 func attrSize(a *pb.SpanAttribute) (int, bool) {
-	if a == nil || !utf8.ValidString(a.Key) || len(a.ProtoReflect().GetUnknown()) > 0 {
+	if a == nil || !utf8.ValidString(a.Key) || a.HasUnknown() {
 		return 0, false
 	}
-	n := bytesSize(len(a.Key))
 	switch v := a.Value.(type) {
-	case nil:
+	case nil, *pb.SpanAttribute_IntValue, *pb.SpanAttribute_DoubleValue, *pb.SpanAttribute_BoolValue:
 	case *pb.SpanAttribute_StringValue:
 		if !utf8.ValidString(v.StringValue) {
 			return 0, false
 		}
+	default:
+		return 0, false
+	}
+	return attrLen(a), true
+}
+
+// attrLen is the size of a encoded, once attrSize has found it can be.
+func attrLen(a *pb.SpanAttribute) int {
+	n := bytesSize(len(a.Key))
+	switch v := a.Value.(type) {
+	case *pb.SpanAttribute_StringValue:
 		n += 1 + protowire.SizeBytes(len(v.StringValue))
 	case *pb.SpanAttribute_IntValue:
 		n += 1 + protowire.SizeVarint(uint64(v.IntValue))
@@ -64,10 +74,8 @@ func attrSize(a *pb.SpanAttribute) (int, bool) {
 		n += 1 + 8
 	case *pb.SpanAttribute_BoolValue:
 		n += 1 + 1
-	default:
-		return 0, false
 	}
-	return n, true
+	return n
 }
 
 // A proto3 field of a zero value is left out; a tag here is one byte.
@@ -108,8 +116,7 @@ func appendSpan(b []byte, s *pb.Span) []byte {
 	for _, e := range s.Events {
 		m := bytesSize(len(e.Name)) + fixed64Size(e.TimeUnixNano)
 		for _, a := range e.Attributes {
-			k, _ := attrSize(a)
-			m += 1 + protowire.SizeBytes(k)
+			m += 1 + protowire.SizeBytes(attrLen(a))
 		}
 		b = protowire.AppendTag(b, pb.FieldSpanEvents, protowire.BytesType)
 		b = protowire.AppendVarint(b, uint64(m))
@@ -125,11 +132,10 @@ func appendSpan(b []byte, s *pb.Span) []byte {
 	return appendString(b, pb.FieldSpanScope, s.Scope)
 }
 
-// appendAttr appends a as field num.
+// appendAttr appends a, which attrSize has checked, as field num.
 func appendAttr(b []byte, num protowire.Number, a *pb.SpanAttribute) []byte {
-	m, _ := attrSize(a)
 	b = protowire.AppendTag(b, num, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(m))
+	b = protowire.AppendVarint(b, uint64(attrLen(a)))
 	b = appendString(b, pb.FieldAttrKey, a.Key)
 	switch v := a.Value.(type) {
 	case *pb.SpanAttribute_StringValue:

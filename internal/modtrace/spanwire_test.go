@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/protocol/pb"
@@ -49,9 +50,11 @@ func TestAppendSpanIsProtobufs(t *testing.T) {
 // attribute is protobuf's to judge.
 func TestEncodedFallsBack(t *testing.T) {
 	for name, s := range map[string]*pb.Span{
-		"bad name":      {Name: "\xff"},
-		"bad attribute": {Attributes: []*pb.SpanAttribute{String("k", "\xfe")}},
-		"nil attribute": {Attributes: []*pb.SpanAttribute{nil}},
+		"bad name":                {Name: "\xff"},
+		"bad attribute":           {Attributes: []*pb.SpanAttribute{String("k", "\xfe")}},
+		"nil attribute":           {Attributes: []*pb.SpanAttribute{nil}},
+		"unknown field":           withUnknown(&pb.Span{Name: "n"}),
+		"unknown in an attribute": {Attributes: []*pb.SpanAttribute{withUnknown(String("k", "v"))}},
 	} {
 		if _, ok := spanSize(s); ok {
 			t.Errorf("%s: spanSize takes it, want it left to protobuf", name)
@@ -63,6 +66,12 @@ func TestEncodedFallsBack(t *testing.T) {
 			t.Errorf("%s: encoded %x, want protobuf's %x", name, got, want)
 		}
 	}
+}
+
+// withUnknown is m with a field this build does not know.
+func withUnknown[M proto.Message](m M) M {
+	m.ProtoReflect().SetUnknown(protowire.AppendVarint(protowire.AppendTag(nil, 99, protowire.VarintType), 1))
+	return m
 }
 
 func checkEncoding(t *testing.T, s *pb.Span) {

@@ -33,3 +33,14 @@ const (
 	FieldEventTime       protowire.Number = 2
 	FieldEventAttributes protowire.Number = 3
 )
+
+// HasUnknown reports whether s holds fields unknown to this build, as
+// len(s.ProtoReflect().GetUnknown()) > 0 does, without reflection: the
+// span encoder of internal/modtrace asks it of every span it writes.
+func (s *Span) HasUnknown() bool { return len(s.unknownFields) > 0 }
+
+// HasUnknown is [Span.HasUnknown] for an attribute.
+func (a *SpanAttribute) HasUnknown() bool { return len(a.unknownFields) > 0 }
+
+// HasUnknown is [Span.HasUnknown] for an event.
+func (e *SpanEvent) HasUnknown() bool { return len(e.unknownFields) > 0 }

@@ -47,3 +47,21 @@ func TestSpanFields(t *testing.T) {
 		}
 	}
 }
+
+// TestHasUnknown: HasUnknown says what GetUnknown's length does, before
+// and after a message is given fields this build does not know.
+func TestHasUnknown(t *testing.T) {
+	unknown := protowire.AppendVarint(protowire.AppendTag(nil, 99, protowire.VarintType), 1)
+	for _, m := range []interface {
+		protoreflect.ProtoMessage
+		HasUnknown() bool
+	}{&Span{Name: "n"}, &SpanAttribute{Key: "k"}, &SpanEvent{Name: "e"}} {
+		if got := m.HasUnknown(); got {
+			t.Errorf("%T without unknown fields: got HasUnknown true, want false", m)
+		}
+		m.ProtoReflect().SetUnknown(unknown)
+		if got, want := m.HasUnknown(), len(m.ProtoReflect().GetUnknown()) > 0; got != want || !got {
+			t.Errorf("%T with unknown fields: got HasUnknown %v, want %v", m, got, want)
+		}
+	}
+}
