@@ -89,7 +89,9 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	if !ok || req.Header.Get("Mcp-Name") != p.Name {
 		return false
 	}
-	res, err := observeDirect(ctx, handler, &mcp.CallToolRequest{Params: p, Extra: &mcp.RequestExtra{Header: req.Header, TokenInfo: tokenInfo(ctx)}})
+	call := &callRequest{extra: mcp.RequestExtra{Header: req.Header, TokenInfo: tokenInfo(ctx)}}
+	call.req = mcp.CallToolRequest{Params: p, Extra: &call.extra}
+	res, err := observeDirect(ctx, handler, &call.req)
 	if err == nil && res.Meta == nil {
 		if b, ok := calls.plainResult(m.ID, res); ok {
 			mcpwire.WriteJSON(w, http.StatusOK, b)
@@ -109,6 +111,13 @@ func (calls *directCalls) serveDirect(w http.ResponseWriter, req *http.Request, 
 	}
 	writeDirect(w, m.ID, res, err)
 	return true
+}
+
+// callRequest is a direct call's request to its handler, in one
+// allocation.
+type callRequest struct {
+	req   mcp.CallToolRequest
+	extra mcp.RequestExtra
 }
 
 // tokenInfo is what the SDK would give a handler of the request with

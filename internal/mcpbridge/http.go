@@ -391,6 +391,18 @@ func (h *HTTPHandler) servePrincipal(w http.ResponseWriter, req *http.Request, p
 			return
 		}
 	}
+	if !stateless && session != "" && m.Method != "" && h.live != nil {
+		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 && clientRequests[m.Method] {
+			// A direct call has the id: the SDK would refuse the request.
+			duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
+			return
+		}
+		// A session direct call runs in its session's context: req's
+		// needs no calls context.
+		if m.Method == "tools/call" && h.serveSessionDirect(w, req, &m, session, post) {
+			return
+		}
+	}
 	// The direct path takes the context as it is, with no copy of req.
 	var calls context.Context
 	if p != nil {
@@ -402,16 +414,6 @@ func (h *HTTPHandler) servePrincipal(w http.ResponseWriter, req *http.Request, p
 		return
 	}
 	req = req.WithContext(calls)
-	if !stateless && session != "" && m.Method != "" && h.live != nil {
-		if _, ok := h.running.Load(cancelKey{session, mcpwire.IDKey(m.ID)}); ok && len(m.ID) > 0 && clientRequests[m.Method] {
-			// A direct call has the id: the SDK would refuse the request.
-			duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
-			return
-		}
-		if m.Method == "tools/call" && h.serveSessionDirect(w, req, &m, session, post) {
-			return
-		}
-	}
 	// The SDK reads the body again: neither the tasks code nor the direct
 	// path does.
 	req.Body = io.NopCloser(bytes.NewReader(body))
@@ -554,8 +556,12 @@ func checkBody(body []byte) (m httpMessage, code int, msg string) {
 	}
 	if quick, ok := readMessage(body); ok {
 		m = quick
-	} else if err := json.Unmarshal(body, &m); err != nil {
-		return m, mcpwire.CodeInvalidRequest, "invalid request: not a JSON-RPC message"
+	} else {
+		var slow httpMessage // on the heap for Unmarshal: m stays on the stack
+		if err := json.Unmarshal(body, &slow); err != nil {
+			return m, mcpwire.CodeInvalidRequest, "invalid request: not a JSON-RPC message"
+		}
+		m = slow
 	}
 	if text := m.invalid(); text != "" {
 		return m, mcpwire.CodeInvalidRequest, "invalid request: " + text

@@ -2,6 +2,7 @@ package mcpbridge
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -43,25 +44,49 @@ func (c *sessionClock) start(id string) {
 // hold marks the session busy until release is called. A session the clock
 // does not know (unknown, or already expired) is left to the SDK to refuse.
 func (c *sessionClock) hold(id string) (release func()) {
+	h := &clockHold{}
+	if !c.holdWith(h, id) {
+		return func() {}
+	}
+	return h.release
+}
+
+// clockHold is one hold of a session, which a request can keep with its
+// other state, in one allocation: holdWith takes it, release ends it.
+type clockHold struct {
+	c        *sessionClock
+	u        *sessionUse // nil: no session held
+	id       string
+	released atomic.Bool
+}
+
+// holdWith is hold into h, which must be new: it reports whether the
+// session is known (else h.release does nothing).
+func (c *sessionClock) holdWith(h *clockHold, id string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	u := c.sessions[id]
 	if u == nil {
-		return func() {}
+		return false
 	}
 	if u.busy == 0 {
 		u.timer.Stop()
 	}
 	u.busy++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			c.mu.Lock()
-			defer c.mu.Unlock()
-			if u.busy--; u.busy == 0 && c.sessions[id] == u {
-				u.timer.Reset(c.timeout)
-			}
-		})
+	h.c, h.u, h.id = c, u, id
+	return true
+}
+
+// release ends the hold; only its first call counts.
+func (h *clockHold) release() {
+	if h.u == nil || !h.released.CompareAndSwap(false, true) {
+		return
+	}
+	c, u := h.c, h.u
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if u.busy--; u.busy == 0 && c.sessions[h.id] == u {
+		u.timer.Reset(c.timeout)
 	}
 }
 

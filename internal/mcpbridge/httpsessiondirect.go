@@ -37,7 +37,11 @@ import (
 // answer alone as a JSON response, which the protocol allows for any
 // request and every client must read, and which a client reads with less
 // work than an event stream (the official TypeScript client: about a
-// fifth less CPU per call).
+// fifth less CPU per call). Such an answer has no stream: no event id
+// went out, so there is nothing to resume, and nothing is kept in the
+// event store. A call watches for its client's disconnect once its
+// stream starts, when there is something to leave to be resumed: a client
+// gone before is noticed then (within heldFlush), or when the call ends.
 //
 // Only calls that send nothing to the client but their answer are taken:
 // the client declared no capability to be asked (elicitation, sampling,
@@ -62,9 +66,14 @@ type sessionCalls struct {
 // liveSession is a session as the direct path knows it.
 type liveSession struct {
 	ss *mcp.ServerSession
-	// ctx has the values the SDK gives the session's handlers (those of the
-	// request that opened it), without its cancellation.
+	// ctx is the parent of its direct calls' contexts: the values the SDK
+	// gives the session's handlers (those of the request that opened it),
+	// without its cancellation, and the mark that they send no logs
+	// (noSessionLogsKey); it is cancelled with the handler's calls context,
+	// which callContext then need not tie each call to (callsKey is nil).
 	ctx context.Context
+	// stopCtx releases ctx once the session ended and its calls did.
+	stopCtx func()
 	// userID is the user of the access token that opened the session, if
 	// any: the SDK serves a session's requests to that user alone.
 	userID string
@@ -81,7 +90,10 @@ type callStream struct {
 	// w is where its events go: the POST's response, or a GET's that
 	// resumed it; nil when neither is there.
 	w http.ResponseWriter
-	// done is closed when the answer went to w, or when w is released.
+	// open: w takes the answer; it ends when the answer went to w, or when
+	// w is released.
+	open bool
+	// done, for a GET that resumed the stream, is closed when open ends.
 	done chan struct{}
 	// lastIdx is the index of the last event written, as the SDK counts.
 	lastIdx int
@@ -92,6 +104,10 @@ type callStream struct {
 	// started: the stream's headers (and priming event) are written, or
 	// the answer went as JSON.
 	started bool
+	// id is the stream's id, made as the stream starts: then it is open in
+	// the event store and in its session's streams. An answer that goes as
+	// JSON has no stream: no event id went out, so none can be resumed.
+	id string
 }
 
 // runningCall is a direct call in flight, under its cancelKey.
@@ -101,23 +117,46 @@ type runningCall struct {
 
 // directCall is what a direct call keeps while it runs, in one allocation:
 // its entry in HTTPHandler.running and in HTTPHandler.inflight, the writers
-// its answer goes through, and its stream.
+// its answer goes through, its stream, its hold of the session's clock and
+// the request its handler gets.
 type directCall struct {
+	h       *HTTPHandler
+	ls      *liveSession
+	session string
+	req     *http.Request
+	post    *postIn
+
 	running   runningCall
 	cancelled atomic.Bool
 	sdk       sdkWriter
 	filter    cancelFilter
 	priming   primingRetry
 	stream    callStream
+	hold      clockHold
+	call      mcp.CallToolRequest
+	extra     mcp.RequestExtra
+
+	// Under stream.mu: finished, the handler is done with the stream;
+	// stopGone stops the watch of the POST's end, which the stream's start
+	// sets up.
+	finished bool
+	stopGone func() bool
 }
 
 func newSessionCalls() *sessionCalls {
 	return &sessionCalls{byID: map[string]*liveSession{}}
 }
 
-// add notes the session id just opened by the request req.
+// add notes the session id just opened by the request req, whose context
+// carries the handler's calls context (withCallsContext).
 func (s *sessionCalls) add(id string, ss *mcp.ServerSession, req *http.Request) {
-	ls := &liveSession{ss: ss, ctx: context.WithoutCancel(req.Context()), streams: map[string]*callStream{}}
+	base := context.WithValue(context.WithValue(context.WithoutCancel(req.Context()), callsKey{}, nil), noSessionLogsKey{}, true)
+	ctx, cancel := context.WithCancel(base)
+	ls := &liveSession{ss: ss, ctx: ctx, stopCtx: cancel, streams: map[string]*callStream{}}
+	if calls, ok := req.Context().Value(callsKey{}).(context.Context); ok {
+		stop := context.AfterFunc(calls, cancel)
+		ls.stopCtx = func() { stop(); cancel() }
+	}
 	if ti := tokenInfo(req.Context()); ti != nil {
 		ls.userID = ti.UserID
 	}
@@ -127,6 +166,12 @@ func (s *sessionCalls) add(id string, ss *mcp.ServerSession, req *http.Request) 
 	go func() {
 		ss.Wait()
 		s.forget(id)
+		// The calls still running stay tied to the calls context.
+		ls.mu.Lock()
+		ls.closing = true
+		ls.mu.Unlock()
+		ls.calls.Wait()
+		ls.stopCtx()
 	}()
 }
 
@@ -196,11 +241,13 @@ func sessionLogsOff(ctx context.Context) bool {
 // not, nothing was written.
 func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Request, m *httpMessage, session string, post *postIn) bool {
 	if h.direct == nil || h.live == nil ||
-		len(req.Header.Values("Last-Event-ID")) > 0 || !acceptsBoth(req.Header.Values("Accept")) {
+		len(req.Header[lastEventIDHeader]) > 0 || !acceptsBoth(req.Header.Values("Accept")) {
 		return false
 	}
-	if mt, _, err := mime.ParseMediaType(req.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		return false
+	if ct := req.Header.Get("Content-Type"); ct != "application/json" {
+		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
+			return false
+		}
 	}
 	if !m.plain || m.JSONRPC != "2.0" || !plainID(m.ID) || !exactID(m.ID) {
 		return false
@@ -233,10 +280,11 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 
 	// The call id is claimed, unless a direct call has it (then it is
 	// answered as the SDK answers a duplicate) or a call the SDK runs.
-	key := cancelKey{session, mcpwire.IDKey(m.ID)}
-	ctx, cancel := context.WithCancel(context.WithValue(ls.ctx, noSessionLogsKey{}, true))
+	id := mcpwire.IDKey(m.ID)
+	var key any = cancelKey{session, id} // boxed once for both maps
+	ctx, cancel := context.WithCancel(ls.ctx)
 	defer cancel()
-	dc := &directCall{running: runningCall{cancel: cancel}}
+	dc := &directCall{h: h, ls: ls, session: session, req: req, post: post, running: runningCall{cancel: cancel}}
 	if _, loaded := h.running.LoadOrStore(key, &dc.running); loaded {
 		duplicateID(&sdkWriter{ResponseWriter: w}, m.ID)
 		return true
@@ -250,19 +298,11 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 		h.running.Delete(key)
 		h.inflight.Delete(key)
 	}()
-	// As the SDK's session: a stream opened in the event store, and the
-	// headers of an event stream.
-	streamID := crand.Text()
-	if err := h.events.Open(req.Context(), session, streamID); err != nil {
-		h.running.Delete(key)
-		h.inflight.Delete(key)
-		return false // the SDK says why
-	}
-	release := h.clock.hold(session)
-	defer release()
+	h.clock.holdWith(&dc.hold, session)
+	defer dc.hold.release()
 
 	dc.sdk.ResponseWriter = w
-	dc.filter = cancelFilter{ResponseWriter: &dc.sdk, id: key.id, cancelled: cancelled}
+	dc.filter = cancelFilter{ResponseWriter: &dc.sdk, id: id, cancelled: cancelled}
 	pw := &dc.priming
 	pw.ResponseWriter = &dc.filter
 	defer pw.end()
@@ -271,60 +311,52 @@ func (h *HTTPHandler) serveSessionDirect(w http.ResponseWriter, req *http.Reques
 		version = "2025-03-26"
 	}
 	st := &dc.stream
-	st.w, st.done, st.lastIdx, st.prime = pw, make(chan struct{}), -1, version >= "2025-11-25"
-	ls.mu.Lock()
-	ls.streams[streamID] = st
-	ls.mu.Unlock()
-	defer func() {
-		ls.mu.Lock()
-		delete(ls.streams, streamID)
-		ls.mu.Unlock()
-	}()
-	// A client gone before the answer leaves the stream to be resumed, and
-	// the request ends for Drain and the session's clock, as the SDK's.
-	stop := context.AfterFunc(req.Context(), func() {
-		st.release(pw)
-		post.leave()
-		release()
-	})
-	defer stop()
+	st.w, st.open, st.lastIdx, st.prime = pw, true, -1, version >= "2025-11-25"
+	defer dc.finish()
 
-	if st.prime {
-		if err := h.events.Append(req.Context(), session, streamID, nil); err != nil && h.opts.Logger != nil {
-			h.opts.Logger.Warn(fmt.Sprintf("Storing priming event: %v", err))
-		}
-	}
 	// The event stream starts when the call has run for jsonHold: until
 	// then it would have nothing to send but the priming event, whose flush
 	// the SDK's stream holds back as long (primingRetry).
 	if hold := h.jsonHold; hold < 0 {
-		st.start(streamID)
+		dc.startStream()
 	} else {
 		if hold == 0 {
 			hold = heldFlush
 		}
-		t := time.AfterFunc(hold, func() { st.start(streamID) })
+		t := time.AfterFunc(hold, dc.startStream)
 		defer t.Stop()
 	}
 
-	res, err := observeCall(ctx, handler, &mcp.CallToolRequest{Session: ls.ss, Params: p,
-		Extra: &mcp.RequestExtra{TokenInfo: tokenInfo(req.Context()), Header: req.Header}})
+	dc.call = mcp.CallToolRequest{Session: ls.ss, Params: p, Extra: &dc.extra}
+	dc.extra = mcp.RequestExtra{TokenInfo: tokenInfo(req.Context()), Header: req.Header}
+	res, err := observeCall(ctx, handler, &dc.call)
+	cancel() // as callContext's, when the handler returns
 	data := resultShape{}.response(m.ID, res, err)
 	data = data[:len(data)-1] // no newline
-	st.answer(ctx, h.events, session, streamID, data, cancelled.Load())
+	dc.answer(ctx, data, cancelled.Load())
 	return true
 }
 
-// start starts the call's event stream, unless it started: the headers of
-// an event stream and the priming event, flushed.
-func (st *callStream) start(streamID string) {
+// startStream starts the call's event stream, unless it started or the
+// call is done.
+func (dc *directCall) startStream() {
+	st := &dc.stream
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.startLocked(streamID)
+	if !dc.finished {
+		dc.startLocked()
+	}
 }
 
-// startLocked is start with st.mu held.
-func (st *callStream) startLocked(streamID string) {
+// startLocked starts the call's event stream, unless it started, with
+// st.mu held: the stream is opened in the event store and in its
+// session's streams, where a GET can resume it, and the headers of an event
+// stream and the priming event are written and flushed. From then on, the
+// POST's end (the client gone before the answer) leaves the stream to be
+// resumed, and the request ends for Drain and the session's clock, as the
+// SDK's.
+func (dc *directCall) startLocked() {
+	st := &dc.stream
 	if st.started {
 		return
 	}
@@ -333,14 +365,67 @@ func (st *callStream) startLocked(streamID string) {
 	if pw == nil { // released: the client is gone
 		return
 	}
+	h, ctx := dc.h, dc.req.Context()
+	st.id = crand.Text()
+	if err := h.events.Open(ctx, dc.session, st.id); err != nil && h.opts.Logger != nil {
+		h.opts.Logger.Warn(fmt.Sprintf("Opening an event stream: %v", err))
+	}
+	dc.ls.mu.Lock()
+	dc.ls.streams[st.id] = st
+	dc.ls.mu.Unlock()
+	dc.stopGone = context.AfterFunc(ctx, dc.clientGone)
+	if st.prime {
+		if err := h.events.Append(ctx, dc.session, st.id, nil); err != nil && h.opts.Logger != nil {
+			h.opts.Logger.Warn(fmt.Sprintf("Storing priming event: %v", err))
+		}
+	}
 	hdr := pw.Header()
-	hdr.Set("Cache-Control", "no-cache, no-transform")
-	hdr.Set("Content-Type", "text/event-stream")
-	hdr.Set("Connection", "keep-alive")
+	hdr["Cache-Control"] = noCacheValue
+	hdr["Content-Type"] = eventStreamValue
+	hdr["Connection"] = keepAliveValue
 	if st.prime {
 		st.lastIdx++
-		writeSSE(pw, "prime", eventID(streamID, st.lastIdx), nil)
+		writeSSE(pw, "prime", eventID(st.id, st.lastIdx), nil)
 		pw.flushNow()
+	}
+}
+
+// lastEventIDHeader is Last-Event-ID as net/http keeps it (its canonical
+// form), so that no lookup makes the key anew.
+const lastEventIDHeader = "Last-Event-Id"
+
+// Header values the direct path sets, by key as written (as
+// mcpwire.WriteJSON does): net/http only reads them.
+var (
+	noCacheValue     = []string{"no-cache, no-transform"}
+	eventStreamValue = []string{"text/event-stream"}
+	keepAliveValue   = []string{"keep-alive"}
+	jsonValue        = []string{"application/json"}
+)
+
+// clientGone runs when the POST ends before its answer: the stream waits
+// to be resumed, and the request no longer counts.
+func (dc *directCall) clientGone() {
+	dc.stream.release(&dc.priming)
+	dc.post.leave()
+	dc.hold.release()
+}
+
+// finish ends the handler's part in the stream: it starts no more, its
+// POST's end is no longer watched, and it leaves its session's streams.
+func (dc *directCall) finish() {
+	st := &dc.stream
+	st.mu.Lock()
+	dc.finished = true
+	stop, id := dc.stopGone, st.id
+	st.mu.Unlock()
+	if stop != nil {
+		stop()
+	}
+	if id != "" {
+		dc.ls.mu.Lock()
+		delete(dc.ls.streams, id)
+		dc.ls.mu.Unlock()
 	}
 }
 
@@ -362,27 +447,39 @@ func observeCall(ctx context.Context, handler mcp.ToolHandler, call *mcp.CallToo
 // stream not started yet is not: the answer goes as a JSON response, which
 // a client must take as it takes an event stream, and which it reads with
 // less work; a cancelled call's stream starts and ends without it.
-func (st *callStream) answer(ctx context.Context, events mcp.EventStore, session, streamID string, data []byte, cancelled bool) {
+func (dc *directCall) answer(ctx context.Context, data []byte, cancelled bool) {
+	st := &dc.stream
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.answered = true
-	_ = events.Append(ctx, session, streamID, data) // as the SDK, delivered if written
-	if st.done == nil {
-		return
-	}
-	if !st.started && !cancelled {
+	if !st.started && !cancelled && st.open {
 		st.started = true
 		hdr := st.w.Header()
-		hdr.Set("Cache-Control", "no-cache, no-transform")
-		hdr.Set("Content-Type", "application/json")
+		hdr["Cache-Control"] = noCacheValue
+		hdr["Content-Type"] = jsonValue
 		st.w.Write(data)
-	} else {
-		st.startLocked(streamID)
-		st.lastIdx++
-		writeSSE(st.w, "message", eventID(streamID, st.lastIdx), data)
+		st.open = false
+		return
 	}
-	close(st.done)
-	st.done = nil
+	dc.startLocked()
+	if st.id != "" {
+		_ = dc.h.events.Append(ctx, dc.session, st.id, data) // as the SDK, delivered if written
+	}
+	if !st.open {
+		return
+	}
+	st.lastIdx++
+	writeSSE(st.w, "message", eventID(st.id, st.lastIdx), data)
+	st.closeOpen()
+}
+
+// closeOpen ends st.open, with st.mu held.
+func (st *callStream) closeOpen() {
+	st.open = false
+	if st.done != nil {
+		close(st.done)
+		st.done = nil
+	}
 }
 
 // release detaches the response w from the stream, if it is still there.
@@ -391,10 +488,7 @@ func (st *callStream) release(w http.ResponseWriter) {
 	defer st.mu.Unlock()
 	if st.w == w {
 		st.w = nil
-		if st.done != nil {
-			close(st.done)
-			st.done = nil
-		}
+		st.closeOpen()
 	}
 }
 
@@ -402,13 +496,13 @@ func (st *callStream) release(w http.ResponseWriter) {
 // running in the session named session, as the SDK resumes one of its
 // own, and reports whether it did; any other GET is the SDK's.
 func (h *HTTPHandler) resumeDirect(w http.ResponseWriter, req *http.Request, session string) bool {
-	if h.live == nil || len(req.Header.Values("Last-Event-ID")) == 0 {
+	if h.live == nil || len(req.Header[lastEventIDHeader]) == 0 {
 		return false
 	}
 	if _, streamOK := streamableAccepts(req.Header.Values("Accept")); !streamOK {
 		return false
 	}
-	streamID, lastIdx, ok := parseEventID(req.Header.Get("Last-Event-ID"))
+	streamID, lastIdx, ok := parseEventID(req.Header.Get(lastEventIDHeader))
 	if !ok {
 		return false
 	}
@@ -464,7 +558,7 @@ func (st *callStream) acquire(ctx context.Context, w http.ResponseWriter, events
 	if st.answered {
 		return nil, false
 	}
-	st.w, st.done, st.lastIdx = w, make(chan struct{}), lastIdx
+	st.w, st.open, st.done, st.lastIdx = w, true, make(chan struct{}), lastIdx
 	return st.done, true
 }
 

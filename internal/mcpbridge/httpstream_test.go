@@ -7,8 +7,11 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/internal/mcpwire"
@@ -91,6 +94,8 @@ func testPrimingEvent(t *testing.T, sdkOnly bool) {
 	if sdkOnly {
 		c.h.live = nil
 	}
+	store := &countedStore{EventStore: c.h.events}
+	c.h.events = store
 	session := c.initialize()
 	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
 	defer resp.Body.Close()
@@ -119,8 +124,13 @@ func testPrimingEvent(t *testing.T, sdkOnly bool) {
 			t.Errorf("event %v: only the priming event should carry retry", ev)
 		}
 		if id, ok := mcpwire.ResponseID([]byte(ev["data"])); ok && id == "5" {
-			return
+			break
 		}
+	}
+	// The stream went out: it is kept, priming event and answer, to be
+	// resumed.
+	if opened, appended := store.opened.Load(), store.appended.Load(); !sdkOnly && (opened != 1 || appended != 2) {
+		t.Errorf("event store: got %d streams opened and %d events kept, want 1 and 2", opened, appended)
 	}
 }
 
@@ -132,6 +142,8 @@ func TestHTTPQuickAnswerJSON(t *testing.T) {
 	close(release)
 	c := newRawHTTP(t, releaseBackend(started, release), nil)
 	c.h.jsonHold = time.Minute
+	store := &countedStore{EventStore: c.h.events}
+	c.h.events = store
 	session := c.initialize()
 	resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
 	defer resp.Body.Close()
@@ -144,6 +156,50 @@ func TestHTTPQuickAnswerJSON(t *testing.T) {
 	}
 	if c.h.live.served.Load() != 1 {
 		t.Error("the call did not take the session direct path")
+	}
+	// No event id went out: there is no stream to resume, so none is kept.
+	if opened, appended := store.opened.Load(), store.appended.Load(); opened != 0 || appended != 0 {
+		t.Errorf("event store: got %d streams opened and %d events kept, want none", opened, appended)
+	}
+}
+
+// countedStore counts the streams opened and the events appended.
+type countedStore struct {
+	mcp.EventStore
+	opened, appended atomic.Int64
+}
+
+func (s *countedStore) Open(ctx context.Context, session, stream string) error {
+	s.opened.Add(1)
+	return s.EventStore.Open(ctx, session, stream)
+}
+
+func (s *countedStore) Append(ctx context.Context, session, stream string, data []byte) error {
+	s.appended.Add(1)
+	return s.EventStore.Append(ctx, session, stream, data)
+}
+
+// TestHTTPSessionCallClosed: Close cancels a session direct call that
+// runs, as it cancels the SDK's.
+func TestHTTPSessionCallClosed(t *testing.T) {
+	t.Parallel()
+	started, cancelled := make(chan struct{}), make(chan struct{})
+	c := newRawHTTP(t, waitBackend(started, cancelled), nil)
+	session := c.initialize()
+	go func() {
+		resp := c.post(session, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}()
+	<-started
+	if c.h.live.served.Load() != 1 {
+		t.Error("the call did not take the session direct path")
+	}
+	c.h.Close()
+	select {
+	case <-cancelled:
+	case <-time.After(time.Minute):
+		t.Fatal("Close did not cancel the call")
 	}
 }
 

@@ -231,17 +231,26 @@ func callMembers(params json.RawMessage) (name, args, meta json.RawMessage, ok b
 
 // plainCallParams reads the params of a tools/call that has a name, and
 // perhaps arguments and _meta, objects, each once, and nothing else. Its
-// _meta is decoded through metas, when not nil.
+// _meta is decoded through metas, when not nil. The arguments are params'
+// own bytes, which must stay as they are: a posted body's, read for this
+// request alone.
 func plainCallParams(params json.RawMessage, metas *metaMemo) (*mcp.CallToolParamsRaw, bool) {
 	name, args, meta, ok := callMembers(params)
 	if !ok {
 		return nil, false
 	}
-	return callParamsOf(name, args, meta, metas)
+	return readCallParams(name, args, meta, metas, false)
 }
 
-// callParamsOf is plainCallParams of the members callMembers read.
+// callParamsOf is plainCallParams of the members callMembers read, with
+// arguments of their own: a line's buffer is read again.
 func callParamsOf(name, args, meta json.RawMessage, metas *metaMemo) (*mcp.CallToolParamsRaw, bool) {
+	return readCallParams(name, args, meta, metas, true)
+}
+
+// readCallParams is callParamsOf, whose arguments are a copy when clone is
+// set.
+func readCallParams(name, args, meta json.RawMessage, metas *metaMemo, clone bool) (*mcp.CallToolParamsRaw, bool) {
 	p := &mcp.CallToolParamsRaw{}
 	if len(name) < 2 || name[0] != '"' {
 		return nil, false
@@ -255,7 +264,10 @@ func callParamsOf(name, args, meta json.RawMessage, metas *metaMemo) (*mcp.CallT
 		if args[0] != '{' {
 			return nil, false
 		}
-		p.Arguments = bytes.Clone(args)
+		p.Arguments = args
+		if clone {
+			p.Arguments = bytes.Clone(args)
+		}
 	}
 	if meta != nil {
 		if meta[0] != '{' {

@@ -137,7 +137,13 @@ func (c *conn) write(fd uintptr) bool {
 
 // netError is err, from the raw connection (closed, or a deadline
 // passed), as package net's Read or Write names it: op, not "raw-read".
+// The raw connection makes a new *net.OpError for each error, which is
+// renamed as it is: net/http's background read ends with one per request.
 func (c *conn) netError(op string, err error) error {
+	if oe, ok := err.(*net.OpError); ok {
+		oe.Op = op
+		return oe
+	}
 	var oe *net.OpError
 	if errors.As(err, &oe) {
 		named := *oe
