@@ -509,3 +509,21 @@ func BenchmarkAuth(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkAuthCPU measures what a cached token costs a call, as
+// BenchmarkActivityCPU does activity: blocks of plain calls and of calls
+// with the token alternate. It reports the CPU per plain call (this
+// process: client, server and host; the mod), what the token adds to it,
+// and the p50 latency ratio:
+//
+//	go test ./bench -run '^$' -bench AuthCPU -benchtime 150x
+func BenchmarkAuthCPU(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	sides, closeAll, err := authSides(ctx, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(closeAll)
+	pairedCPU(b, [2]int{e.hostPid, e.hostPid}, [2]call{sides["plain"], sides["token"]})
+}

@@ -96,3 +96,66 @@ func TestThroughput(t *testing.T) {
 		t.Errorf("throughput with a failing call: got %v, want %v", err, boom)
 	}
 }
+
+// TestPairChunked: pairChunked warms both sides alike each round, then
+// alternates them every chunk calls (a, b, b, a, ...; b first in odd
+// rounds), and keeps each side's latencies on its side.
+func TestPairChunked(t *testing.T) {
+	var order []string
+	side := func(name string, d time.Duration) call {
+		return func(context.Context) error {
+			order = append(order, name)
+			time.Sleep(d)
+			return nil
+		}
+	}
+	cfg := config{rounds: 2, warmup: 1, calls: 2*chunk + 1}
+	sa, sb, err := pairChunked(context.Background(), cfg, side("a", 2*time.Millisecond), side("b", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := func(name string, n int) []string {
+		var out []string
+		for range n {
+			out = append(out, name)
+		}
+		return out
+	}
+	var want []string
+	for _, first := range []string{"a", "b"} {
+		second := map[string]string{"a": "b", "b": "a"}[first]
+		want = append(want, first, second) // the warm-up
+		want = append(want, runs(first, chunk)...)
+		want = append(want, runs(second, chunk)...)
+		want = append(want, runs(second, chunk)...)
+		want = append(want, runs(first, chunk)...)
+		want = append(want, first, second)
+	}
+	if len(order) != len(want) {
+		t.Fatalf("got %d calls, want %d", len(order), len(want))
+	}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("call %d: got %s, want %s", i, order[i], want[i])
+		}
+	}
+	if len(sa.rounds) != 2 || len(sa.rounds[0]) != cfg.calls || len(sb.rounds[1]) != cfg.calls {
+		t.Fatalf("got rounds of %d and %d calls, want 2 of %d each side", len(sa.rounds[0]), len(sb.rounds[1]), cfg.calls)
+	}
+	for _, r := range roundRatios(sa, sb) {
+		if r <= 1 {
+			t.Errorf("round ratio %v: want a's slower calls on a's side", r)
+		}
+	}
+}
+
+func TestPairChunkedStopsAtError(t *testing.T) {
+	boom := errors.New("boom")
+	cfg := config{rounds: 2, warmup: 0, calls: 3}
+	_, _, err := pairChunked(context.Background(), cfg,
+		func(context.Context) error { return nil },
+		func(context.Context) error { return boom })
+	if !errors.Is(err, boom) {
+		t.Errorf("pairChunked: got %v, want %v", err, boom)
+	}
+}
