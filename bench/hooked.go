@@ -30,7 +30,7 @@ func hookedVsCall(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	var cpu [2][2][]float64 // [hooked, plain][host, mod]
-	a, b, err := pair(e.cfg.rounds, e.cpuTimed(ctx, pid, hooked, &cpu[0]), e.cpuTimed(ctx, e.hostPid, plain, &cpu[1]))
+	a, b, err := pairChunkedCPU(ctx, e.cfg, metered{hooked, pid, &cpu[0]}, metered{plain, e.hostPid, &cpu[1]})
 	if err != nil {
 		return row{}, err
 	}
@@ -68,26 +68,4 @@ func (e *env) hookedHost(ctx context.Context) (*host.Host, int, error) {
 		return nil, 0, err
 	}
 	return h, pid, nil
-}
-
-// cpuTimed is a side for pair: each round times e.cfg.calls calls of fn
-// after e.cfg.warmup, and appends the CPU per call of this process and of
-// process pid (the mod) to cpu[0] and cpu[1].
-func (e *env) cpuTimed(ctx context.Context, pid int, fn call, cpu *[2][]float64) func(int) ([]float64, error) {
-	return func(int) ([]float64, error) {
-		m, err := startCPU(pid)
-		if err != nil {
-			return nil, err
-		}
-		lat, err := latencies(ctx, e.cfg.warmup, e.cfg.calls, fn)
-		if err != nil {
-			return nil, err
-		}
-		self, peer, err := m.perCall(float64(e.cfg.warmup + e.cfg.calls))
-		if err != nil {
-			return nil, err
-		}
-		cpu[0], cpu[1] = append(cpu[0], self), append(cpu[1], peer)
-		return lat, nil
-	}
 }

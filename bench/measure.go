@@ -93,26 +93,67 @@ const chunk = 10
 // on a busy machine the load changes between the two, and two identical
 // sides read per-round ratios of 0.56–1.63.
 func pairChunked(ctx context.Context, cfg config, a, b call) (sa, sb *sample, err error) {
+	return pairChunkedCPU(ctx, cfg, metered{fn: a}, metered{fn: b})
+}
+
+// metered is a side of pairChunkedCPU: a call and, when cpu is set, where
+// to keep the CPU per call of this process and of process pid (the mod),
+// one value of each a round.
+type metered struct {
+	fn  call
+	pid int
+	cpu *[2][]float64
+}
+
+// pairChunkedCPU is pairChunked that also reads each metered side's CPU
+// per call over its chunks of a round. Each chunk's CPU is read just
+// around its calls, so reading /proc is not counted.
+func pairChunkedCPU(ctx context.Context, cfg config, a, b metered) (sa, sb *sample, err error) {
 	sa, sb = new(sample), new(sample)
-	sides := [2]call{a, b}
+	sides := [2]metered{a, b}
 	for r := range cfg.rounds {
-		if err := warmBoth(ctx, cfg.warmup, sides[r%2], sides[1-r%2]); err != nil {
+		if err := warmBoth(ctx, cfg.warmup, sides[r%2].fn, sides[1-r%2].fn); err != nil {
 			return nil, nil, err
 		}
-		var xs [2][]float64
+		var (
+			xs         [2][]float64
+			self, peer [2]time.Duration
+		)
 		for i := 0; i*chunk < cfg.calls; i++ {
 			n := min(chunk, cfg.calls-i*chunk)
 			for j := range 2 {
 				s := (r + i + j) % 2
-				ys, err := latencies(ctx, 0, n, sides[s])
+				side := sides[s]
+				var p0 time.Duration
+				if side.cpu != nil {
+					if p0, err = procCPU(side.pid); err != nil {
+						return nil, nil, err
+					}
+				}
+				s0 := selfCPU()
+				ys, err := latencies(ctx, 0, n, side.fn)
 				if err != nil {
 					return nil, nil, err
+				}
+				self[s] += selfCPU() - s0
+				if side.cpu != nil {
+					p1, err := procCPU(side.pid)
+					if err != nil {
+						return nil, nil, err
+					}
+					peer[s] += p1 - p0
 				}
 				xs[s] = append(xs[s], ys...)
 			}
 		}
 		sa.add(xs[0])
 		sb.add(xs[1])
+		for s, side := range sides {
+			if side.cpu != nil {
+				us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(cfg.calls) }
+				side.cpu[0], side.cpu[1] = append(side.cpu[0], us(self[s])), append(side.cpu[1], us(peer[s]))
+			}
+		}
 	}
 	return sa, sb, nil
 }

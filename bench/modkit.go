@@ -119,7 +119,7 @@ func activityVsCall(ctx context.Context, e *env) (row, error) {
 	// reads it: on a busy machine the steadier measure of what the
 	// updates cost.
 	var cpu [2][2][]float64 // [live, plain][host, mod]
-	a, b, err := pair(e.cfg.rounds, e.cpuTimed(ctx, e.hostPid, live, &cpu[0]), e.cpuTimed(ctx, e.hostPid, plain, &cpu[1]))
+	a, b, err := pairChunkedCPU(ctx, e.cfg, metered{live, e.hostPid, &cpu[0]}, metered{plain, e.hostPid, &cpu[1]})
 	if err != nil {
 		return row{}, err
 	}
@@ -343,7 +343,7 @@ func confinedVsUnconfinedCall(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	var cpu [2][2][]float64 // [confined, unconfined][host, mod]
-	sa, sb, err := pair(e.cfg.rounds, e.cpuTimed(ctx, confinedPid, a, &cpu[0]), e.cpuTimed(ctx, pid, b, &cpu[1]))
+	sa, sb, err := pairChunkedCPU(ctx, e.cfg, metered{a, confinedPid, &cpu[0]}, metered{b, pid, &cpu[1]})
 	if err != nil {
 		return row{}, err
 	}

@@ -25,7 +25,7 @@ func tracedVsCall(ctx context.Context, e *env) (row, error) {
 	// CPU per call, host and mod, beside the latencies: on a busy machine
 	// it is the steadier measure of what tracing costs.
 	var cpu [2][2][]float64 // [traced, plain][host, mod]
-	a, b, err := pair(e.cfg.rounds, e.cpuTimed(ctx, e.hostPid, traced, &cpu[0]), e.cpuTimed(ctx, e.hostPid, plain, &cpu[1]))
+	a, b, err := pairChunkedCPU(ctx, e.cfg, metered{traced, e.hostPid, &cpu[0]}, metered{plain, e.hostPid, &cpu[1]})
 	if err != nil {
 		return row{}, err
 	}
