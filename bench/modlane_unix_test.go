@@ -11,6 +11,7 @@ import (
 	"github.com/modkit/modkit/bench/internal/echohooked"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
+	"github.com/modkit/modkit/internal/modtrace"
 	"github.com/modkit/modkit/internal/protocol"
 	"github.com/modkit/modkit/sdk"
 )
@@ -92,5 +93,63 @@ func TestModLaneAllocs(t *testing.T) {
 	// frame's messages in the lane's allocation.
 	if want := 31.0; got > want {
 		t.Errorf("got %.1f allocations a call, want at most %.0f", got, want)
+	}
+}
+
+// TestModLaneTracedAllocs bounds what tracing adds to a lane call's
+// allocations, both ends in this process, the mod's handler span encoded
+// on the outcome frame: one, the mod's two contexts (its traceparent is
+// read where the call's frame holds it, its span from a pool).
+func TestModLaneTracedAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector adds allocations")
+	}
+	req := &modapi.CallRequest{Tool: "echo_hooked", Input: echo.Payload, Session: sdk.Session{ID: "s", Workspace: "/w"}, CallID: "c", Grace: time.Second}
+	var allocs [2]float64
+	for i, traced := range []bool{false, true} {
+		hostEnd, modEnd, err := protocol.NewLanePair()
+		if err != nil {
+			t.Fatal(err)
+		}
+		hc, err := protocol.LaneConn(hostEnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mc, err := protocol.LaneConn(modEnd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := modtrace.NewRecorder()
+		srv := &protocol.LaneServer{Impl: modserver.New(echohooked.Modkit(), nil), MaxMessageBytes: 1 << 20,
+			Trace: func(ctx context.Context, tp, ts, bg string) context.Context {
+				return modtrace.LaneIncoming(ctx, rec, tp, ts, bg)
+			},
+			Spans: func(dst []byte) []byte { return modtrace.LaneSpans(dst, rec) }}
+		served := make(chan error, 1)
+		go func() { served <- srv.Serve(mc) }()
+		spans := 0
+		opts := protocol.LaneOptions{MaxMessageBytes: 1 << 20, Spans: func(string) { spans++ }}
+		if traced {
+			opts.Trace = func(context.Context) (string, string, string, bool) {
+				return "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "", "", true
+			}
+		}
+		c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, opts)
+		allocs[i] = testing.AllocsPerRun(200, func() {
+			resp, err := c.CallTool(context.Background(), req)
+			if err != nil || resp.Outcome.Status != modapi.StatusCompleted {
+				t.Fatal(resp, err)
+			}
+		})
+		c.Close()
+		if err := <-served; err != nil {
+			t.Error(err)
+		}
+		if traced != (spans > 0) {
+			t.Errorf("traced %v: got %d outcomes with spans", traced, spans)
+		}
+	}
+	if allocs[1] > allocs[0]+1 {
+		t.Errorf("got %.1f allocations a traced call, want at most the untraced call's %.1f and 1", allocs[1], allocs[0])
 	}
 }

@@ -50,9 +50,8 @@ func (r *Recorder) encoded() []byte { return r.appendEncoded(nil) }
 
 // appendEncoded takes the finished spans and appends them to dst, encoded
 // as a SpanBatch; dst as it was when there are none. It writes the batch
-// itself, sized before it is written: no batch message, and no reflection
-// over the spans (spanwire.go), unless one holds what only protobuf can
-// judge.
+// itself, in one pass: no batch message, and no reflection over the spans
+// (spanwire.go), unless one holds what only protobuf can judge.
 func (r *Recorder) appendEncoded(dst []byte) []byte {
 	r.mu.Lock()
 	if len(r.done) == 0 && r.dropped == 0 {
@@ -66,22 +65,13 @@ func (r *Recorder) appendEncoded(dst []byte) []byte {
 		return dst
 	}
 	defer r.giveBack(spans, reused)
-	var small [4]int
-	sizes := small[:0]
-	n := 0
+	// Room for a handler's span (about 200 bytes); a bigger one grows b.
+	b := slices.Grow(dst, 256*len(spans))
 	for _, s := range spans {
-		size, ok := spanSize(s)
-		if !ok {
+		var ok bool
+		if b, ok = appendSpan(b, spanBatchSpans, s); !ok {
 			return protoEncoded(dst, spans)
 		}
-		sizes = append(sizes, size)
-		n += protowire.SizeTag(spanBatchSpans) + protowire.SizeBytes(size)
-	}
-	b := slices.Grow(dst, n)
-	for i, s := range spans {
-		b = protowire.AppendTag(b, spanBatchSpans, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(sizes[i]))
-		b = appendSpan(b, s)
 	}
 	return b
 }

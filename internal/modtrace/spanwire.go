@@ -9,136 +9,77 @@ import (
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
 
-// spanSize is the size of s encoded as protobuf; ok is false when protobuf
-// would refuse it (a string that is not UTF-8, a nil attribute or event)
-// or this encoder does not know all it holds (unknown fields), and
-// proto.Marshal should judge it.
-func spanSize(s *pb.Span) (n int, ok bool) {
-	if s.HasUnknown() || !utf8.ValidString(s.Name) || !utf8.ValidString(s.StatusMessage) ||
-		!utf8.ValidString(s.TraceState) || !utf8.ValidString(s.Scope) {
-		return 0, false
+// appendSpan appends s as field num of a message, encoded as proto.Marshal
+// encodes it (fields in the order of their numbers), in one pass: each
+// message's length is written once its body is (openMsg, closeMsg). ok is
+// false when protobuf would refuse s (a string that is not UTF-8, a nil
+// attribute or event) or this encoder does not know all it holds (unknown
+// fields), and proto.Marshal should judge it; b is then past its length,
+// for the caller to cut.
+func appendSpan(b []byte, num protowire.Number, s *pb.Span) (_ []byte, ok bool) {
+	if s.HasUnknown() {
+		return b, false
 	}
-	n = bytesSize(len(s.TraceId)) + bytesSize(len(s.SpanId)) + bytesSize(len(s.ParentSpanId)) + bytesSize(len(s.Name)) +
-		int32Size(s.Kind) + fixed64Size(s.StartUnixNano) + fixed64Size(s.EndUnixNano) +
-		int32Size(s.StatusCode) + bytesSize(len(s.StatusMessage)) + bytesSize(len(s.TraceState)) + bytesSize(len(s.Scope))
-	for _, a := range s.Attributes {
-		m, ok := attrSize(a)
-		if !ok {
-			return 0, false
-		}
-		n += 1 + protowire.SizeBytes(m)
-	}
-	for _, e := range s.Events {
-		if e == nil || !utf8.ValidString(e.Name) || e.HasUnknown() {
-			return 0, false
-		}
-		m := bytesSize(len(e.Name)) + fixed64Size(e.TimeUnixNano)
-		for _, a := range e.Attributes {
-			k, ok := attrSize(a)
-			if !ok {
-				return 0, false
-			}
-			m += 1 + protowire.SizeBytes(k)
-		}
-		n += 1 + protowire.SizeBytes(m)
-	}
-	return n, true
-}
-
-// attrSize is the size of a encoded; ok as for spanSize.
-func attrSize(a *pb.SpanAttribute) (int, bool) {
-	if a == nil || !utf8.ValidString(a.Key) || a.HasUnknown() {
-		return 0, false
-	}
-	switch v := a.Value.(type) {
-	case nil, *pb.SpanAttribute_IntValue, *pb.SpanAttribute_DoubleValue, *pb.SpanAttribute_BoolValue:
-	case *pb.SpanAttribute_StringValue:
-		if !utf8.ValidString(v.StringValue) {
-			return 0, false
-		}
-	default:
-		return 0, false
-	}
-	return attrLen(a), true
-}
-
-// attrLen is the size of a encoded, once attrSize has found it can be.
-func attrLen(a *pb.SpanAttribute) int {
-	n := bytesSize(len(a.Key))
-	switch v := a.Value.(type) {
-	case *pb.SpanAttribute_StringValue:
-		n += 1 + protowire.SizeBytes(len(v.StringValue))
-	case *pb.SpanAttribute_IntValue:
-		n += 1 + protowire.SizeVarint(uint64(v.IntValue))
-	case *pb.SpanAttribute_DoubleValue:
-		n += 1 + 8
-	case *pb.SpanAttribute_BoolValue:
-		n += 1 + 1
-	}
-	return n
-}
-
-// A proto3 field of a zero value is left out; a tag here is one byte.
-func bytesSize(n int) int {
-	if n == 0 {
-		return 0
-	}
-	return 1 + protowire.SizeBytes(n)
-}
-
-func int32Size(v int32) int {
-	if v == 0 {
-		return 0
-	}
-	return 1 + protowire.SizeVarint(uint64(v))
-}
-
-func fixed64Size(v uint64) int {
-	if v == 0 {
-		return 0
-	}
-	return 1 + 8
-}
-
-// appendSpan appends s, of size n as spanSize found, encoded as
-// proto.Marshal encodes it: fields in the order of their numbers.
-func appendSpan(b []byte, s *pb.Span) []byte {
+	b, at := openMsg(b, num)
 	b = appendBytes(b, pb.FieldSpanTraceID, s.TraceId)
 	b = appendBytes(b, pb.FieldSpanSpanID, s.SpanId)
 	b = appendBytes(b, pb.FieldSpanParentSpanID, s.ParentSpanId)
-	b = appendString(b, pb.FieldSpanName, s.Name)
+	if b, ok = appendString(b, pb.FieldSpanName, s.Name); !ok {
+		return b, false
+	}
 	b = appendInt32(b, pb.FieldSpanKind, s.Kind)
 	b = appendFixed64(b, pb.FieldSpanStart, s.StartUnixNano)
 	b = appendFixed64(b, pb.FieldSpanEnd, s.EndUnixNano)
 	for _, a := range s.Attributes {
-		b = appendAttr(b, pb.FieldSpanAttributes, a)
+		if b, ok = appendAttr(b, pb.FieldSpanAttributes, a); !ok {
+			return b, false
+		}
 	}
 	for _, e := range s.Events {
-		m := bytesSize(len(e.Name)) + fixed64Size(e.TimeUnixNano)
-		for _, a := range e.Attributes {
-			m += 1 + protowire.SizeBytes(attrLen(a))
+		if e == nil || e.HasUnknown() {
+			return b, false
 		}
-		b = protowire.AppendTag(b, pb.FieldSpanEvents, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(m))
-		b = appendString(b, pb.FieldEventName, e.Name)
+		var eAt int
+		b, eAt = openMsg(b, pb.FieldSpanEvents)
+		if b, ok = appendString(b, pb.FieldEventName, e.Name); !ok {
+			return b, false
+		}
 		b = appendFixed64(b, pb.FieldEventTime, e.TimeUnixNano)
 		for _, a := range e.Attributes {
-			b = appendAttr(b, pb.FieldEventAttributes, a)
+			if b, ok = appendAttr(b, pb.FieldEventAttributes, a); !ok {
+				return b, false
+			}
 		}
+		b = closeMsg(b, eAt)
 	}
 	b = appendInt32(b, pb.FieldSpanStatusCode, s.StatusCode)
-	b = appendString(b, pb.FieldSpanStatusMessage, s.StatusMessage)
-	b = appendString(b, pb.FieldSpanTraceState, s.TraceState)
-	return appendString(b, pb.FieldSpanScope, s.Scope)
+	if b, ok = appendString(b, pb.FieldSpanStatusMessage, s.StatusMessage); !ok {
+		return b, false
+	}
+	if b, ok = appendString(b, pb.FieldSpanTraceState, s.TraceState); !ok {
+		return b, false
+	}
+	if b, ok = appendString(b, pb.FieldSpanScope, s.Scope); !ok {
+		return b, false
+	}
+	return closeMsg(b, at), true
 }
 
-// appendAttr appends a, which attrSize has checked, as field num.
-func appendAttr(b []byte, num protowire.Number, a *pb.SpanAttribute) []byte {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(attrLen(a)))
-	b = appendString(b, pb.FieldAttrKey, a.Key)
+// appendAttr appends a as field num; ok as for appendSpan.
+func appendAttr(b []byte, num protowire.Number, a *pb.SpanAttribute) (_ []byte, ok bool) {
+	if a == nil || a.HasUnknown() {
+		return b, false
+	}
+	b, at := openMsg(b, num)
+	if b, ok = appendString(b, pb.FieldAttrKey, a.Key); !ok {
+		return b, false
+	}
 	switch v := a.Value.(type) {
+	case nil:
 	case *pb.SpanAttribute_StringValue:
+		if !utf8.ValidString(v.StringValue) {
+			return b, false
+		}
 		b = protowire.AppendTag(b, pb.FieldAttrString, protowire.BytesType)
 		b = protowire.AppendString(b, v.StringValue)
 	case *pb.SpanAttribute_IntValue:
@@ -150,9 +91,37 @@ func appendAttr(b []byte, num protowire.Number, a *pb.SpanAttribute) []byte {
 	case *pb.SpanAttribute_BoolValue:
 		b = protowire.AppendTag(b, pb.FieldAttrBool, protowire.VarintType)
 		b = protowire.AppendVarint(b, protowire.EncodeBool(v.BoolValue))
+	default:
+		return b, false
 	}
+	return closeMsg(b, at), true
+}
+
+// openMsg appends the tag of a message field num and one byte of room for
+// its length, and returns where that byte is; closeMsg writes the length
+// of what was appended after it.
+func openMsg(b []byte, num protowire.Number) ([]byte, int) {
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	return append(b, 0), len(b)
+}
+
+// closeMsg writes the length of the message whose body follows b[at], as
+// openMsg left it: in that byte when it fits (under 128 bytes), else the
+// body moves up to make room for its varint.
+func closeMsg(b []byte, at int) []byte {
+	n := len(b) - at - 1
+	if n < 0x80 {
+		b[at] = byte(n)
+		return b
+	}
+	k := protowire.SizeVarint(uint64(n))
+	b = append(b, make([]byte, k-1)...)
+	copy(b[at+k:], b[at+1:at+1+n])
+	protowire.AppendVarint(b[at:at], uint64(n))
 	return b
 }
+
+// A proto3 field of a zero value is left out; a tag here is one byte.
 
 func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
 	if len(v) == 0 {
@@ -162,12 +131,17 @@ func appendBytes(b []byte, num protowire.Number, v []byte) []byte {
 	return protowire.AppendBytes(b, v)
 }
 
-func appendString(b []byte, num protowire.Number, v string) []byte {
+// appendString appends a string field; ok is false when v is not UTF-8,
+// which proto3 refuses.
+func appendString(b []byte, num protowire.Number, v string) ([]byte, bool) {
 	if v == "" {
-		return b
+		return b, true
+	}
+	if !utf8.ValidString(v) {
+		return b, false
 	}
 	b = protowire.AppendTag(b, num, protowire.BytesType)
-	return protowire.AppendString(b, v)
+	return protowire.AppendString(b, v), true
 }
 
 func appendInt32(b []byte, num protowire.Number, v int32) []byte {

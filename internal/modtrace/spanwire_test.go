@@ -3,6 +3,7 @@ package modtrace
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -40,6 +41,9 @@ func TestAppendSpanIsProtobufs(t *testing.T) {
 		fullSpan("run_tool echo", "gen_ai.tool.name", "echo", 7, 1.5, true, KindServer, 1_700_000_000_000_000_000),
 		fullSpan("", "", "", -1, math.Inf(-1), false, -3, 0),
 		fullSpan("名前", "ключ", "値", math.MinInt64, math.NaN(), true, math.MaxInt32, math.MaxUint64-1),
+		// Lengths of two and three bytes: the body moves up once written.
+		fullSpan("n", "k", strings.Repeat("v", 100), 1, 1, true, 1, 1),
+		fullSpan(strings.Repeat("n", 20_000), "k", strings.Repeat("v", 200), 1, 1, true, 1, 1),
 	} {
 		checkEncoding(t, s)
 	}
@@ -56,8 +60,8 @@ func TestEncodedFallsBack(t *testing.T) {
 		"unknown field":           withUnknown(&pb.Span{Name: "n"}),
 		"unknown in an attribute": {Attributes: []*pb.SpanAttribute{withUnknown(String("k", "v"))}},
 	} {
-		if _, ok := spanSize(s); ok {
-			t.Errorf("%s: spanSize takes it, want it left to protobuf", name)
+		if _, ok := appendSpan(nil, 1, s); ok {
+			t.Errorf("%s: appendSpan takes it, want it left to protobuf", name)
 		}
 		want := protoEncoded(nil, []*pb.Span{s})
 		rec := NewRecorder()
@@ -80,13 +84,14 @@ func checkEncoding(t *testing.T, s *pb.Span) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n, ok := spanSize(s)
+	// As the field of a SpanBatch, after what b holds already.
+	want = protowire.AppendBytes(protowire.AppendTag([]byte("before"), spanBatchSpans, protowire.BytesType), want)
+	got, ok := appendSpan([]byte("before"), spanBatchSpans, s)
 	if !ok {
-		t.Fatalf("spanSize refuses %v", s)
+		t.Fatalf("appendSpan refuses %v", s)
 	}
-	got := appendSpan(nil, s)
-	if n != len(got) || !bytes.Equal(got, want) {
-		t.Errorf("span %v:\ngot  %x (size %d)\nwant %x", s, got, n, want)
+	if !bytes.Equal(got, want) {
+		t.Errorf("span %v:\ngot  %x\nwant %x", s, got, want)
 	}
 }
 
@@ -97,9 +102,9 @@ func FuzzAppendSpan(f *testing.F) {
 	f.Add("", "", "\xff", int64(-1), -0.0, false, int32(-1), uint64(0))
 	f.Fuzz(func(t *testing.T, name, key, str string, num int64, dbl float64, flag bool, kind int32, at uint64) {
 		s := fullSpan(name, key, str, num, dbl, flag, kind, at)
-		if _, ok := spanSize(s); !ok {
+		if _, ok := appendSpan(nil, spanBatchSpans, s); !ok {
 			if _, err := proto.Marshal(s); err == nil {
-				t.Fatalf("spanSize refuses a span protobuf takes: %v", s)
+				t.Fatalf("appendSpan refuses a span protobuf takes: %v", s)
 			}
 			return
 		}

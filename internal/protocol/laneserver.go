@@ -38,7 +38,8 @@ type LaneServer struct {
 	// returning nil notes nothing.
 	Track func(method string, req any) LaneTracked
 	// Trace, when set, returns ctx under the trace context a traced call
-	// carries.
+	// carries. traceparent may point into the call's frame: the context
+	// returned must not keep it.
 	Trace func(ctx context.Context, traceparent, tracestate, baggage string) context.Context
 	// Spans, when set, appends the spans the mod finished to dst, an
 	// encoded SpanBatch, and returns it; dst as it was when there are
@@ -278,12 +279,21 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	}{}
 	call := &m.call
 	call.Request, m.req.Session = &m.req, &m.session
+	// The traceparent is read where the frame holds it, valid while the
+	// call runs (the payload is the call's): not decoded into a string.
+	tp := ""
+	if rest, v, ok := moveField(payload, callTraceparent); ok {
+		payload, tp = rest, v
+	}
 	if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(payload, call); err != nil {
 		s.failCall(id, pb.LaneFailureKind_LANE_FAILURE_KIND_UNSPECIFIED, "the mod cannot decode the call frame: "+err.Error())
 		return
 	}
 	req := call.GetRequest()
-	if tp := call.GetTraceparent(); tp != "" && s.Trace != nil {
+	if tp == "" {
+		tp = call.GetTraceparent()
+	}
+	if tp != "" && s.Trace != nil {
 		ctx = s.Trace(ctx, tp, call.GetTracestate(), call.GetBaggage())
 	}
 	var decoded any

@@ -1,8 +1,11 @@
 package protocol
 
 import (
+	"strings"
 	"testing"
+	"unsafe"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/protocol/pb"
@@ -40,4 +43,87 @@ func TestCutSpans(t *testing.T) {
 			t.Errorf("%s: got %d bytes left and spans %q, want the payload whole and no spans", name, len(rest), spans)
 		}
 	}
+}
+
+// TestMoveField: a call's traceparent moves to the payload's end and is
+// read there, and the rest decodes as the call without it; a frame the
+// move cannot judge is left whole, to protobuf.
+func TestMoveField(t *testing.T) {
+	const tp = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	call := &pb.LaneCall{Request: &pb.CallToolRequest{Tool: "echo"}, Live: true, Traceparent: tp, Tracestate: "k=v", Check: true}
+	payload, err := proto.Marshal(call)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, v, ok := moveField(payload, callTraceparent)
+	if !ok || v != tp || unsafe.StringData(v) != &payload[len(payload)-len(tp)] {
+		t.Errorf("got %q (ok %v), want %q pointing into the payload's end", v, ok, tp)
+	}
+	var got pb.LaneCall
+	if err := proto.Unmarshal(rest, &got); err != nil {
+		t.Fatal(err)
+	}
+	got.Traceparent = v
+	if !proto.Equal(&got, call) {
+		t.Errorf("the rest and the traceparent: got %v, want %v", &got, call)
+	}
+	twice := append(append([]byte(nil), payload[:len(rest)]...), payload[len(rest):]...)
+	twice = append(twice, payload[len(rest):]...)
+	for name, msg := range map[string][]byte{
+		"twice":     twice,
+		"not UTF-8": protowire.AppendString(protowire.AppendTag(nil, callTraceparent, protowire.BytesType), "\xff"),
+		"a varint":  protowire.AppendVarint(protowire.AppendTag(nil, callTraceparent, protowire.VarintType), 1),
+		"too long":  protowire.AppendString(protowire.AppendTag(nil, callTraceparent, protowire.BytesType), strings.Repeat("0", maxMoved)),
+		"absent":    protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 1),
+		"malformed": {0xff},
+		"empty":     nil,
+	} {
+		before := string(msg)
+		if rest, v, ok := moveField(msg, callTraceparent); ok || v != "" || string(rest) != before || string(msg) != before {
+			t.Errorf("%s: got %x, %q, %v, want the payload whole and untouched", name, rest, v, ok)
+		}
+	}
+}
+
+// FuzzMoveField: whatever the payload, the rest and the moved field
+// decode as the payload does, or the payload is left whole to protobuf.
+func FuzzMoveField(f *testing.F) {
+	for _, c := range []*pb.LaneCall{
+		{Request: &pb.CallToolRequest{Tool: "echo"}, Traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", Baggage: "b=1"},
+		{Traceparent: "x", Hook: &pb.BeforeActionRequest{}, HookTimeoutMillis: 5},
+		{Live: true},
+	} {
+		b, err := proto.Marshal(c)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		var want pb.LaneCall
+		werr := proto.Unmarshal(msg, &want)
+		orig := string(msg)
+		rest, v, ok := moveField(msg, callTraceparent)
+		if !ok {
+			if string(rest) != orig || string(msg) != orig || v != "" {
+				t.Fatalf("%x: not moved, but the payload changed", orig)
+			}
+			return
+		}
+		var got pb.LaneCall
+		err := proto.Unmarshal(rest, &got)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("%x: got error %v, want %v", orig, err, werr)
+		}
+		if err != nil {
+			return
+		}
+		if got.Traceparent != "" {
+			t.Fatalf("%x: the rest still has a traceparent, %q", orig, got.Traceparent)
+		}
+		got.Traceparent = v
+		if !proto.Equal(&got, &want) {
+			t.Fatalf("%x: got %v, want %v", orig, &got, &want)
+		}
+	})
 }
