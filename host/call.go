@@ -226,18 +226,21 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		}
 	}
 	if req.OnActivity != nil {
-		f.OnActivity = func(u sdk.ActivityUpdate) {
-			if u, ok := c.applyActivity(c.callCtx, u); ok {
-				e := ActivityEvent{Update: u, State: res.Activity}
-				if u.Kind == sdk.ActivityLog {
-					e.Seq = len(res.Activity.Log)
-				}
-				req.OnActivity(e)
-			}
-		}
-		f.ActivityRoom = c // an interface, not one more closure
+		f.Watcher = c // an interface, not a closure made per call
 	}
 	return f
+}
+
+// Activity implements modapi.ActivityWatcher: u, once the activity rules
+// apply it, reaches the caller's OnActivity.
+func (c *hostCall) Activity(u sdk.ActivityUpdate) {
+	if u, ok := c.applyActivity(c.callCtx, u); ok {
+		e := ActivityEvent{Update: u, State: c.res.Activity}
+		if u.Kind == sdk.ActivityLog {
+			e.Seq = len(c.res.Activity.Log)
+		}
+		c.req.OnActivity(e)
+	}
 }
 
 // endAs ends the call as e says (callflow builds every ending).

@@ -49,8 +49,8 @@ type Call struct {
 	// OnActivity, when set, receives the handler's activity updates as
 	// they happen.
 	OnActivity func(sdk.ActivityUpdate)
-	// ActivityRoom is modapi.CallRequest.ActivityRoom.
-	ActivityRoom modapi.ActivityRoom
+	// Watcher is modapi.CallRequest.Watcher.
+	Watcher modapi.ActivityWatcher
 
 	// Hooks, when set, runs the hooks on one action (a host: in every mod
 	// that has one) and returns a refusal, worded for the model.
@@ -177,7 +177,7 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 	req := &modapi.CallRequest{
 		Tool: name, Input: c.Input, Session: c.Session, Caller: c.Caller, CallID: c.CallID, Label: c.Label, Today: c.Today,
 		Grace: c.Grace, MaxResultBytes: c.MaxResultBytes, CanAsk: c.CanAsk, OnActivity: c.OnActivity,
-		ActivityRoom: c.ActivityRoom,
+		Watcher: c.Watcher,
 	}
 	if c.Questions != nil {
 		req.Answers = c.Questions.Answers()

@@ -90,9 +90,10 @@ type CallRequest struct {
 	// sends it, in order, from one goroutine, before CallTool returns. When
 	// nil, the updates come back in CallResponse.Activity.
 	OnActivity func(sdk.ActivityUpdate)
-	// ActivityRoom, when set with OnActivity, is told of the updates that
-	// arrived together before each is passed to OnActivity.
-	ActivityRoom ActivityRoom
+	// Watcher, when set, receives the updates in OnActivity's place, with
+	// no closure made per call. Transports pass updates on with Live,
+	// MakeRoom and Deliver, which read both.
+	Watcher ActivityWatcher
 	// Answers answer the handler's first questions, in order, while each
 	// one's question is the one the handler asks (Question.Same).
 	Answers []Answered
@@ -109,12 +110,34 @@ type CallRequest struct {
 	Decoded any
 }
 
-// ActivityRoom makes room for activity updates that arrived together:
-// MakeRoom is told how many of them are log entries before they reach
-// OnActivity, so that the caller's log grows once for them, not once per
-// update.
-type ActivityRoom interface {
+// ActivityWatcher receives a call's activity updates as they come
+// (CallRequest.Watcher). Updates that arrived together reach Activity
+// after MakeRoom is told how many of them are log entries, so that the
+// caller's log grows once for them, not once per update.
+type ActivityWatcher interface {
 	MakeRoom(logs int)
+	Activity(u sdk.ActivityUpdate)
+}
+
+// Live reports whether the caller watches r's updates as they come
+// (OnActivity or Watcher), not in CallResponse.Activity.
+func (r *CallRequest) Live() bool { return r.OnActivity != nil || r.Watcher != nil }
+
+// MakeRoom tells the Watcher, if any, that logs log entries arrived
+// together and are delivered next.
+func (r *CallRequest) MakeRoom(logs int) {
+	if r.Watcher != nil {
+		r.Watcher.MakeRoom(logs)
+	}
+}
+
+// Deliver passes u to the Watcher, else to OnActivity; r is Live.
+func (r *CallRequest) Deliver(u sdk.ActivityUpdate) {
+	if r.Watcher != nil {
+		r.Watcher.Activity(u)
+		return
+	}
+	r.OnActivity(u)
 }
 
 // Ahead are the steps that travel with a call to its mod (the call lane),

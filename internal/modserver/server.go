@@ -285,11 +285,11 @@ func (c *toolCall) Logger() *slog.Logger {
 }
 
 // Activity implements sdkrt.ActivitySink: updates go to the request's
-// OnActivity, or with the response.
+// Watcher or OnActivity, or with the response.
 func (c *toolCall) Activity(kind, text string) {
 	u := sdk.ActivityUpdate{Kind: sdk.ActivityKind(kind), Text: text}
-	if on := c.req.OnActivity; on != nil {
-		on(u)
+	if c.req.Live() {
+		c.req.Deliver(u)
 		return
 	}
 	c.resp.Activity = append(c.resp.Activity, u)

@@ -26,7 +26,7 @@ type reportingMod struct {
 
 func (m *reportingMod) CallTool(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
 	for i := range m.updates {
-		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: strconv.Itoa(i)})
+		req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: strconv.Itoa(i)})
 		if i == 0 {
 			<-m.sending
 		}

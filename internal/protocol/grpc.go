@@ -61,7 +61,7 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		return nil, errNoAhead
 	}
 	preq := callToProto(req)
-	if req.OnActivity == nil {
+	if !req.Live() {
 		resp, err := c.PB.CallToolOnce(ctx, preq)
 		if err != nil {
 			return nil, c.wire(err, preq)
@@ -91,12 +91,12 @@ func (c *GRPCClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 			return nil, c.wire(err, preq)
 		}
 		if a := ev.GetActivity(); a != nil {
-			req.OnActivity(ActivityFromProto(a))
+			req.Deliver(ActivityFromProto(a))
 			continue
 		}
 		if b := ev.GetActivities(); b != nil {
 			for _, a := range b.GetUpdates() {
-				req.OnActivity(ActivityFromProto(a))
+				req.Deliver(ActivityFromProto(a))
 			}
 			continue
 		}

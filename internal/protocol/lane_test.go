@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -41,8 +42,8 @@ func echo(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, err
 	fmt.Sscan(string(req.Input), &n)
 	for i := range n {
 		u := sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprint(i)}
-		if req.OnActivity != nil {
-			req.OnActivity(u)
+		if req.Live() {
+			req.Deliver(u)
 		} else {
 			resp.Activity = append(resp.Activity, u)
 		}
@@ -154,27 +155,28 @@ func TestLaneLiveActivity(t *testing.T) {
 	}
 }
 
-// roomLog records, in order, the room made for activity ("room n") and
-// the updates delivered (their kinds).
+// roomLog is a modapi.ActivityWatcher that records, in order, the room
+// made for activity ("room n") and the updates delivered (their kinds).
 type roomLog []string
 
 func (r *roomLog) MakeRoom(logs int) { *r = append(*r, fmt.Sprint("room ", logs)) }
 
-// TestLaneActivityRoom checks that the caller's ActivityRoom is told how
-// many log entries are among the updates that arrived together, before
-// they reach OnActivity.
+func (r *roomLog) Activity(u sdk.ActivityUpdate) { *r = append(*r, string(u.Kind)) }
+
+// TestLaneActivityRoom checks that the caller's Watcher is told how many
+// log entries are among the updates that arrived together, before they
+// reach it.
 func TestLaneActivityRoom(t *testing.T) {
 	t.Parallel()
 	c := newLane(t, &LaneServer{Impl: laneMod{call: func(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "s"})
+		req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "s"})
 		for range 3 {
-			req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "l"})
+			req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "l"})
 		}
 		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted}}, nil
 	}}}, LaneOptions{})
 	var got roomLog
-	_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", ActivityRoom: &got,
-		OnActivity: func(u sdk.ActivityUpdate) { got = append(got, string(u.Kind)) }})
+	_, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Watcher: &got})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +209,8 @@ func TestLaneActivityWhileHandlerBlocks(t *testing.T) {
 	t.Parallel()
 	seen := make(chan struct{})
 	blocked := func(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "waiting"})
-		req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "still waiting"})
+		req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityStatus, Text: "waiting"})
+		req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: "still waiting"})
 		select {
 		case <-seen:
 		case <-ctx.Done():
@@ -948,4 +950,40 @@ func (s *LaneServer) anyCancelled() bool {
 		}
 	}
 	return false
+}
+
+// TestLaneOutcomePooled checks that what a call's outcome decodes to, its
+// spans included, stays as it came once the outcome's payload went back
+// to the pool and later calls' outcomes were read into it.
+func TestLaneOutcomePooled(t *testing.T) {
+	t.Parallel()
+	var n atomic.Int64
+	srv := &LaneServer{
+		Impl: laneMod{call: func(_ context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
+			in := string(req.Input)
+			return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: in, Result: json.RawMessage(`"` + in + `"`),
+				Outputs: []sdk.Output{{MimeType: "text/plain", Content: in, URI: "file:///" + in}}}}, nil
+		}},
+		Spans: func(dst []byte) []byte { return fmt.Appendf(dst, "spans %d", n.Add(1)) },
+	}
+	var spans []string
+	c := newLane(t, srv, LaneOptions{Spans: func(batch string) { spans = append(spans, batch) }})
+	var resps []*modapi.CallResponse
+	for i := range 20 {
+		resp, err := c.CallTool(context.Background(), &modapi.CallRequest{Tool: "t", Input: json.RawMessage(fmt.Sprint(1000 + i))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		resps = append(resps, resp)
+	}
+	for i, resp := range resps {
+		in := fmt.Sprint(1000 + i)
+		o := resp.Outcome
+		if o.Text != in || string(o.Result) != `"`+in+`"` || len(o.Outputs) != 1 || o.Outputs[0].Content != in || o.Outputs[0].URI != "file:///"+in {
+			t.Errorf("call %d: got outcome %+v, want %s throughout", i, o, in)
+		}
+		if want := fmt.Sprint("spans ", i+1); spans[i] != want {
+			t.Errorf("call %d: got spans %q, want %q", i, spans[i], want)
+		}
+	}
 }

@@ -101,8 +101,8 @@ func TestLaneStress(t *testing.T) {
 			time.Sleep(time.Duration(wait) * time.Microsecond)
 		}
 		for i := range n {
-			if req.OnActivity != nil {
-				req.OnActivity(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprint(i)})
+			if req.Live() {
+				req.Deliver(sdk.ActivityUpdate{Kind: sdk.ActivityLog, Text: fmt.Sprint(i)})
 			}
 		}
 		return &modapi.CallResponse{Outcome: modapi.Outcome{Status: modapi.StatusCompleted, Text: string(req.Input)}}, nil

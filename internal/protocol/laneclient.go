@@ -106,6 +106,9 @@ func NewLaneClient(g *GRPCClient, conn net.Conn, opts LaneOptions) *LaneClient {
 	c := &LaneClient{GRPCClient: g, opts: opts, conn: conn, calls: map[uint64]*laneCall{}, done: make(chan struct{})}
 	c.w = frameWriter{w: conn, limit: opts.MaxMessageBytes}
 	c.fr = newFrameReader(conn, opts.MaxMessageBytes)
+	// Nothing an outcome decodes points into its payload (but the spans,
+	// copied when it came from the pool), so it goes back once decoded.
+	c.fr.pool = 1 << kindOutcome
 	return c
 }
 
@@ -136,7 +139,14 @@ type laneCall struct {
 type laneFrame struct {
 	kind    frameKind
 	payload []byte
-	err     error // a frame over the limit
+	buf     *[]byte // the payload's, from framePool: put back once handled
+	err     error   // a frame over the limit
+}
+
+// release puts the frame's payload back in the pool.
+func (f laneFrame) release() {
+	*f.buf = f.payload[:0]
+	putFrame(f.buf)
 }
 
 // take returns the frames queued and queues the next ones in done, the
@@ -196,7 +206,7 @@ func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) 
 }
 
 // CallTool implements modapi.Mod over the lane: a call frame, then the
-// mod's activity frames (when req.OnActivity watches them) and its outcome
+// mod's activity frames (when req.Live watches them) and its outcome
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
 	// The call frame's messages, in one allocation.
@@ -206,7 +216,7 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	}{}
 	m.callProto.fill(req)
 	call := &m.call
-	call.Request, call.Live = &m.req, req.OnActivity != nil
+	call.Request, call.Live = &m.req, req.Live()
 	if a := req.Ahead; a != nil {
 		if !c.opts.Steps {
 			return nil, errNoAhead
@@ -419,7 +429,7 @@ func (c *LaneClient) readFrames(ctx context.Context, lc *laneCall) {
 			if kind != kindActivity || err != nil {
 				delete(c.calls, id)
 			}
-			to.frames = append(to.frames, laneFrame{kind: kind, payload: payload, err: err})
+			to.frames = append(to.frames, laneFrame{kind: kind, payload: payload, buf: fr.buf, err: err})
 		}
 		last := c.last
 		c.mu.Unlock()
@@ -460,27 +470,32 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 			}
 			at = next
 		}
-		if req.OnActivity != nil {
-			if req.ActivityRoom != nil {
-				req.ActivityRoom.MakeRoom(logs)
-			}
+		if req.Live() {
+			req.MakeRoom(logs)
 			for _, u := range updates {
-				req.OnActivity(u)
+				req.Deliver(u)
 			}
 		}
 		return nil, nil, false
 	case kindOutcome:
+		if f.buf != nil {
+			defer f.release()
+		}
 		var o pb.LaneOutcome
 		rest, spans := cutSpans(f.payload, outcomeSpans)
 		if err := proto.Unmarshal(rest, &o); err != nil {
 			return nil, c.violated(fmt.Errorf("an outcome frame does not decode: %w", err)), true
 		}
-		if spans == nil {
+		switch {
+		case spans == nil:
 			spans = o.GetSpans()
+		case f.buf != nil && len(spans) > 0 && c.opts.Spans != nil:
+			// The payload goes back to the pool: the spans leave it.
+			spans = slices.Clone(spans)
 		}
 		if len(spans) > 0 && c.opts.Spans != nil {
-			// The spans point into the frame's payload, or Unmarshal's
-			// copy, which nothing writes again: no copy of their own.
+			// The spans point into the frame's payload, a copy of it, or
+			// Unmarshal's copy, which nothing writes again.
 			c.opts.Spans(unsafe.String(unsafe.SliceData(spans), len(spans)))
 		}
 		if st := o.GetStopped(); st != nil {

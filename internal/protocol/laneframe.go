@@ -79,10 +79,11 @@ func isFrameTooLarge(err error) bool {
 type frameReader struct {
 	r     *bufio.Reader
 	limit int
-	// pooled, set, takes payloads from framePool: buf is the last one
-	// next returned, for its taker to put back once done with it.
-	pooled bool
-	buf    *[]byte
+	// pool has bit k set when payloads of kind k come from framePool: buf
+	// is the last one next returned, for its taker to put back once done
+	// with it (nil: not from the pool).
+	pool uint64
+	buf  *[]byte
 
 	// The frame under way, when within one: its header read, its payload
 	// (or, over the limit, the bytes to skip) not yet whole.
@@ -103,8 +104,9 @@ func newFrameReader(r io.Reader, limit int) *frameReader {
 	return &frameReader{r: bufio.NewReaderSize(r, laneReadBuffer), limit: limit}
 }
 
-// next reads the next frame. Its payload is the caller's to keep: nothing
-// writes it again (delivered activity texts point into it). A payload over
+// next reads the next frame. Its payload is the caller's to keep, unless
+// it came from the pool (fr.buf): nothing writes it again (delivered
+// activity texts point into it). A payload over
 // the limit is never allocated:
 // it is skipped, and next returns a *frameTooLargeError naming the frame.
 // io.EOF means the lane closed between frames; io.ErrUnexpectedEOF, within
@@ -126,7 +128,7 @@ func (fr *frameReader) next() (id uint64, kind frameKind, payload []byte, err er
 		switch {
 		case fr.n > int64(fr.limit):
 			fr.skip = fr.n
-		case fr.n > 0 && fr.pooled && fr.n <= maxPooledFrame:
+		case fr.n > 0 && fr.pool&(1<<fr.kind) != 0 && fr.n <= maxPooledFrame:
 			fr.buf = getFrame()
 			fr.payload = append((*fr.buf)[:0], make([]byte, fr.n)...)
 		case fr.n > 0:

@@ -77,7 +77,7 @@ func (s *LaneServer) Serve(conn net.Conn) error {
 	s.mu.Unlock()
 	defer s.Close()
 	fr := newFrameReader(conn, s.MaxMessageBytes)
-	fr.pooled = true
+	fr.pool = ^uint64(0) // every kind
 	for {
 		id, kind, payload, err := fr.next()
 		switch {
@@ -261,6 +261,27 @@ func (s *LaneServer) track(id uint64, method string, req any) LaneTracked {
 	return t
 }
 
+// laneCallRun is what run allocates for a call, at once: the call frame's
+// messages, the call as Impl takes it, and the outcome's messages. It
+// watches the call's activity, posting each update.
+type laneCallRun struct {
+	s       *LaneServer
+	id      uint64
+	call    pb.LaneCall
+	req     pb.CallToolRequest
+	session pb.Session
+	r       modapi.CallRequest
+	out     pb.LaneOutcome
+	outcome pb.Outcome
+}
+
+// MakeRoom implements modapi.ActivityWatcher: updates are posted one by one.
+func (m *laneCallRun) MakeRoom(int) {}
+
+// Activity implements modapi.ActivityWatcher. A failed post means the
+// lane is gone; the handler sees its context cancelled.
+func (m *laneCallRun) Activity(u sdk.ActivityUpdate) { _ = m.s.w.postActivity(m.id, u) }
+
 // run runs call id, whose frame's payload is payload, and sends its end:
 // nothing when it was cancelled, since the host has moved on.
 func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
@@ -269,14 +290,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 	// outcome's messages, in one allocation: the call's request and
 	// session are decoded into messages set beforehand, which the call
 	// reads as it would messages absent from the frame when they are.
-	m := &struct {
-		call    pb.LaneCall
-		req     pb.CallToolRequest
-		session pb.Session
-		r       modapi.CallRequest
-		out     pb.LaneOutcome
-		outcome pb.Outcome
-	}{}
+	m := &laneCallRun{s: s, id: id}
 	call := &m.call
 	call.Request, m.req.Session = &m.req, &m.session
 	// The traceparent is read where the frame holds it, valid while the
@@ -325,9 +339,7 @@ func (s *LaneServer) run(ctx context.Context, id uint64, payload []byte) {
 		// updates that queue behind a write leave as one frame, with the
 		// outcome when the handler ends first. A failed post means the
 		// lane is gone; the handler sees its context cancelled.
-		r.OnActivity = func(u sdk.ActivityUpdate) {
-			_ = s.w.postActivity(id, u)
-		}
+		r.Watcher = m
 	}
 	resp, err := s.Impl.CallTool(ctx, r)
 	// The handler has ended before the host hears of it.
