@@ -88,18 +88,21 @@ func TestModLaneAllocs(t *testing.T) {
 			t.Fatal(resp, err)
 		}
 	})
-	// 43, now 31: the handler's context made on first use, its logger,
-	// activity and questions served by the call's own value, and the call
-	// frame's messages in the lane's allocation.
-	if want := 31.0; got > want {
+	// 43, now 30: the handler's context made on first use, its logger,
+	// activity and questions served by the call's own value, the call
+	// frame's messages in the lane's allocation, and the outcome's payload
+	// from the pool.
+	if want := 30.0; got > want {
 		t.Errorf("got %.1f allocations a call, want at most %.0f", got, want)
 	}
 }
 
 // TestModLaneTracedAllocs bounds what tracing adds to a lane call's
 // allocations, both ends in this process, the mod's handler span encoded
-// on the outcome frame: one, the mod's two contexts (its traceparent is
-// read where the call's frame holds it, its span from a pool).
+// on the outcome frame: two, the mod's two contexts (its traceparent is
+// read where the call's frame holds it, its span from a pool) and the
+// host's copy of the spans, which leave the outcome's payload as it goes
+// back to the pool (an untraced call's payload costs nothing).
 func TestModLaneTracedAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector adds allocations")
@@ -149,7 +152,7 @@ func TestModLaneTracedAllocs(t *testing.T) {
 			t.Errorf("traced %v: got %d outcomes with spans", traced, spans)
 		}
 	}
-	if allocs[1] > allocs[0]+1 {
-		t.Errorf("got %.1f allocations a traced call, want at most the untraced call's %.1f and 1", allocs[1], allocs[0])
+	if allocs[1] > allocs[0]+2 {
+		t.Errorf("got %.1f allocations a traced call, want at most the untraced call's %.1f and 2", allocs[1], allocs[0])
 	}
 }
