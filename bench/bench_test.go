@@ -496,18 +496,23 @@ func (m *treeMeter) perCall(calls float64) (self, kids float64, err error) {
 // (cached), and without authorization, as auth_vs_plain does; it reports
 // this process's CPU per call, client and server.
 func BenchmarkAuth(b *testing.B) {
-	ctx := context.Background()
-	e := benchEnv(b)
-	sides, closeAll, err := authSides(ctx, e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(closeAll)
+	e, sides := authBench(b)
 	for _, name := range []string{"token", "plain"} {
 		b.Run(name, func(b *testing.B) {
 			runCallCPU(b, e.hostPid, sides[name])
 		})
 	}
+}
+
+// authBench sets auth_vs_plain's two sides up for a benchmark.
+func authBench(b *testing.B) (*env, map[string]call) {
+	e := benchEnv(b)
+	sides, closeAll, err := authSides(context.Background(), e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(closeAll)
+	return e, sides
 }
 
 // BenchmarkAuthCPU measures what a cached token costs a call, as
@@ -518,12 +523,6 @@ func BenchmarkAuth(b *testing.B) {
 //
 //	go test ./bench -run '^$' -bench AuthCPU -benchtime 150x
 func BenchmarkAuthCPU(b *testing.B) {
-	ctx := context.Background()
-	e := benchEnv(b)
-	sides, closeAll, err := authSides(ctx, e)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(closeAll)
+	e, sides := authBench(b)
 	pairedCPU(b, [2]int{e.hostPid, e.hostPid}, [2]call{sides["plain"], sides["token"]})
 }
