@@ -48,6 +48,11 @@ func BenchmarkModLane(b *testing.B) {
 // inProcessLane serves gen's mod on one end of a call lane in this process
 // and returns a client of the other end, closed when b ends.
 func inProcessLane(b testing.TB, gen *sdk.Generated, opts protocol.LaneOptions) *protocol.LaneClient {
+	return serveLane(b, &protocol.LaneServer{Impl: modserver.New(gen, nil), MaxMessageBytes: 1 << 20}, opts)
+}
+
+// serveLane is inProcessLane with the lane's server as the caller sets it.
+func serveLane(b testing.TB, srv *protocol.LaneServer, opts protocol.LaneOptions) *protocol.LaneClient {
 	hostEnd, modEnd, err := protocol.NewLanePair()
 	if err != nil {
 		b.Fatal(err)
@@ -60,7 +65,6 @@ func inProcessLane(b testing.TB, gen *sdk.Generated, opts protocol.LaneOptions) 
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv := &protocol.LaneServer{Impl: modserver.New(gen, nil), MaxMessageBytes: 1 << 20}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(mc) }()
 	c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, opts)
@@ -110,26 +114,12 @@ func TestModLaneTracedAllocs(t *testing.T) {
 	req := &modapi.CallRequest{Tool: "echo_hooked", Input: echo.Payload, Session: sdk.Session{ID: "s", Workspace: "/w"}, CallID: "c", Grace: time.Second}
 	var allocs [2]float64
 	for i, traced := range []bool{false, true} {
-		hostEnd, modEnd, err := protocol.NewLanePair()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hc, err := protocol.LaneConn(hostEnd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mc, err := protocol.LaneConn(modEnd)
-		if err != nil {
-			t.Fatal(err)
-		}
 		rec := modtrace.NewRecorder()
 		srv := &protocol.LaneServer{Impl: modserver.New(echohooked.Modkit(), nil), MaxMessageBytes: 1 << 20,
 			Trace: func(ctx context.Context, tp, ts, bg string) context.Context {
 				return modtrace.LaneIncoming(ctx, rec, tp, ts, bg)
 			},
 			Spans: func(dst []byte) []byte { return modtrace.LaneSpans(dst, rec) }}
-		served := make(chan error, 1)
-		go func() { served <- srv.Serve(mc) }()
 		spans := 0
 		opts := protocol.LaneOptions{MaxMessageBytes: 1 << 20, Spans: func(string) { spans++ }}
 		if traced {
@@ -137,17 +127,13 @@ func TestModLaneTracedAllocs(t *testing.T) {
 				return "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", "", "", true
 			}
 		}
-		c := protocol.NewLaneClient(&protocol.GRPCClient{}, hc, opts)
+		c := serveLane(t, srv, opts)
 		allocs[i] = testing.AllocsPerRun(200, func() {
 			resp, err := c.CallTool(context.Background(), req)
 			if err != nil || resp.Outcome.Status != modapi.StatusCompleted {
 				t.Fatal(resp, err)
 			}
 		})
-		c.Close()
-		if err := <-served; err != nil {
-			t.Error(err)
-		}
 		if traced != (spans > 0) {
 			t.Errorf("traced %v: got %d outcomes with spans", traced, spans)
 		}
