@@ -13,6 +13,7 @@ import (
 
 	"google.golang.org/grpc"
 
+	"github.com/modkit/modkit/internal/heapfloor"
 	"github.com/modkit/modkit/internal/limits"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
@@ -92,6 +93,7 @@ func serve(g *sdk.Generated, opts *Options, test *inProcess) error {
 			return err
 		}
 		go watchParent(os.Getppid(), o.ParentPoll, o.Logger)
+		heapfloor.Start()
 		if lane, laneConn, err = openLane(hs, spans); err != nil {
 			// The host then calls tools over gRPC.
 			o.Logger.Warn("no call lane", "error", err.Error())
