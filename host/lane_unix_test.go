@@ -55,10 +55,10 @@ func TestLaneCallAllocs(t *testing.T) {
 	}
 	got := testing.AllocsPerRun(200, call)
 	t.Logf("%.1f allocations a call", got)
-	// 54, then 49, then 42, now 41: the outcome's payload goes back to
-	// the pool (test's mod and session included); two more for the frame
-	// pool (the call frame's, the outcome's), which the race detector
-	// empties at random.
+	// 54, then 49, then 42, then 41: the outcome's payload goes back to
+	// the pool (test's mod and session included); now 40, the lane's
+	// record of the call reused. Two more for the pools (the frames', the
+	// lane's calls'), which the race detector empties at random.
 	if want := 43.0; got > want {
 		t.Errorf("got %.1f allocations a call, want at most %.0f", got, want)
 	}
