@@ -38,7 +38,7 @@ func TestModBreakingItsLane(t *testing.T) {
 // TestLaneCallAllocs bounds the host's allocations for a plain tool call
 // over the lane: the call's questioning and flow live in its hostCall (the
 // flow asks it its questions, no closures), the call frame's messages are
-// one allocation, and the tool's result check and client-closed message
+// reused, and the tool's result check and client-closed message
 // are made at load.
 func TestLaneCallAllocs(t *testing.T) {
 	h := load(t, nil, crashyDir)
@@ -56,8 +56,8 @@ func TestLaneCallAllocs(t *testing.T) {
 	got := testing.AllocsPerRun(200, call)
 	t.Logf("%.1f allocations a call", got)
 	// 54, then 49, then 42, then 41: the outcome's payload goes back to
-	// the pool (test's mod and session included); now 40, the lane's
-	// record of the call reused. The bound leaves room for the pools (the
+	// the pool (test's mod and session included); then 40, the lane's
+	// record of the call reused; now 39, the call frame's messages too. The bound leaves room for the pools (the
 	// frames', the lane's calls'), which the race detector empties at
 	// random.
 	if want := 43.0; got > want {

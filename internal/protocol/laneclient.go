@@ -223,22 +223,29 @@ func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) 
 	return id, lc, nil
 }
 
+// callFrame is a call frame's messages: the call, its request and its
+// session.
+type callFrame struct {
+	call pb.LaneCall
+	callProto
+}
+
+// callFrames holds callFrames for reuse: a call frame's messages are done
+// with once the frame is encoded, as it is before open returns.
+var callFrames = sync.Pool{New: func() any { return new(callFrame) }}
+
 // CallTool implements modapi.Mod over the lane: a call frame, then the
 // mod's activity frames (when req.Live watches them) and its outcome
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	// The call frame's messages, in one allocation.
-	m := &struct {
-		call pb.LaneCall
-		callProto
-	}{}
+	if req.Ahead != nil && !c.opts.Steps {
+		return nil, errNoAhead
+	}
+	m := callFrames.Get().(*callFrame)
 	m.callProto.fill(req)
 	call := &m.call
 	call.Request, call.Live = &m.req, req.Live()
 	if a := req.Ahead; a != nil {
-		if !c.opts.Steps {
-			return nil, errNoAhead
-		}
 		call.Check, call.HookTimeoutMillis = a.Check, a.HookTimeout.Milliseconds()
 		if a.Hook != nil {
 			call.Hook = actionToProto(a.Hook)
@@ -248,6 +255,8 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		call.Traceparent, call.Tracestate, call.Baggage, _ = c.opts.Trace(ctx)
 	}
 	id, lc, err := c.open(ctx, kindCall, call)
+	*m = callFrame{} // lets go of req's data
+	callFrames.Put(m)
 	if err != nil {
 		return nil, err
 	}
