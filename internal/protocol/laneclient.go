@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -515,9 +516,14 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		if f.buf != nil {
 			defer f.release()
 		}
-		var o pb.LaneOutcome
+		m := outcomeProtos.Get().(*outcomeProto)
+		defer m.release()
+		o := &m.o
 		rest, spans := cutSpans(f.payload, outcomeSpans)
-		if err := proto.Unmarshal(rest, &o); err != nil {
+		if hasMessage(rest, outcomeOutcome) {
+			o.Outcome = &m.outcome // decoded into, as it would be into its own
+		}
+		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(rest, o); err != nil {
 			return nil, c.violated(fmt.Errorf("an outcome frame does not decode: %w", err)), true
 		}
 		switch {
@@ -554,6 +560,46 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	// The reader passes no other kind; a step result answers a step, not a call.
 	return nil, c.violated(fmt.Errorf("a frame (%s) the host does not expect", f.kind)), true
+}
+
+// outcomeProto is what an outcome frame decodes into. What the host
+// keeps of it is converted out of it, or decoded apart (strings, bytes
+// and lists), so it is reused.
+type outcomeProto struct {
+	o       pb.LaneOutcome
+	outcome pb.Outcome
+}
+
+var outcomeProtos = sync.Pool{New: func() any { return new(outcomeProto) }}
+
+func (m *outcomeProto) release() {
+	*m = outcomeProto{}
+	outcomeProtos.Put(m)
+}
+
+// outcomeOutcome is the number of LaneOutcome's outcome field.
+var outcomeOutcome = (&pb.LaneOutcome{}).ProtoReflect().Descriptor().Fields().ByName("outcome").Number()
+
+// hasMessage reports whether msg has field num as protobuf decodes a
+// message field: with its wire type (under another it is an unknown
+// field). For a msg that does not parse it may say either: that msg
+// does not decode.
+func hasMessage(msg []byte, num protowire.Number) bool {
+	for i := 0; i < len(msg); {
+		n, typ, k := protowire.ConsumeTag(msg[i:])
+		if k < 0 {
+			return false
+		}
+		if n == num && typ == protowire.BytesType {
+			return true
+		}
+		v := protowire.ConsumeFieldValue(n, typ, msg[i+k:])
+		if v < 0 {
+			return false
+		}
+		i += k + v
+	}
+	return false
 }
 
 // failure is the error of a call the mod ended with a failure frame
