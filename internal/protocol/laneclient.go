@@ -13,6 +13,7 @@ import (
 	"time"
 	"unsafe"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/modkit/modkit/internal/modapi"
@@ -77,6 +78,10 @@ type LaneClient struct {
 	conn  net.Conn
 	w     frameWriter
 	apart atomic.Int64 // steps sent apart from their call
+
+	// spare holds the laneCalls of ended calls, with their ready channels,
+	// for the next calls: two allocations and about 400 bytes a call.
+	spare sync.Pool
 
 	// Used by the token holder alone.
 	fr      *frameReader
@@ -162,7 +167,10 @@ func (lc *laneCall) take(done []laneFrame) []laneFrame {
 
 // start registers a new call and returns its id, or the lane's error.
 func (c *LaneClient) start() (uint64, *laneCall, error) {
-	lc := &laneCall{mu: &c.mu}
+	lc, _ := c.spare.Get().(*laneCall)
+	if lc == nil {
+		lc = &laneCall{mu: &c.mu}
+	}
 	lc.frames = lc.queued[:0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -172,6 +180,17 @@ func (c *LaneClient) start() (uint64, *laneCall, error) {
 	c.last++
 	c.calls[c.last] = lc
 	return c.last, lc, nil
+}
+
+// release keeps lc, whose call has ended, for a later call. Nothing
+// holds it but the reader's list of calls to wake (unwoken), whose wake
+// does nothing to a call that is not sleeping: a later call that sleeps
+// on lc may be woken once for nothing, and sleeps again.
+func (c *LaneClient) release(lc *laneCall) {
+	clear(lc.queued[:])
+	clear(lc.taken[:])
+	lc.frames = nil
+	c.spare.Put(lc)
 }
 
 // forget removes call id, whose caller has given up.
@@ -205,22 +224,29 @@ func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) 
 	return id, lc, nil
 }
 
+// callFrame is a call frame's messages: the call, its request and its
+// session.
+type callFrame struct {
+	call pb.LaneCall
+	callProto
+}
+
+// callFrames holds callFrames for reuse: a call frame's messages are done
+// with once the frame is encoded, as it is before open returns.
+var callFrames = sync.Pool{New: func() any { return new(callFrame) }}
+
 // CallTool implements modapi.Mod over the lane: a call frame, then the
 // mod's activity frames (when req.Live watches them) and its outcome
 // or failure. A cancelled ctx sends a cancel frame and returns at once.
 func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*modapi.CallResponse, error) {
-	// The call frame's messages, in one allocation.
-	m := &struct {
-		call pb.LaneCall
-		callProto
-	}{}
+	if req.Ahead != nil && !c.opts.Steps {
+		return nil, errNoAhead
+	}
+	m := callFrames.Get().(*callFrame)
 	m.callProto.fill(req)
 	call := &m.call
 	call.Request, call.Live = &m.req, req.Live()
 	if a := req.Ahead; a != nil {
-		if !c.opts.Steps {
-			return nil, errNoAhead
-		}
 		call.Check, call.HookTimeoutMillis = a.Check, a.HookTimeout.Milliseconds()
 		if a.Hook != nil {
 			call.Hook = actionToProto(a.Hook)
@@ -230,9 +256,18 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 		call.Traceparent, call.Tracestate, call.Baggage, _ = c.opts.Trace(ctx)
 	}
 	id, lc, err := c.open(ctx, kindCall, call)
+	*m = callFrame{} // lets go of req's data
+	callFrames.Put(m)
 	if err != nil {
 		return nil, err
 	}
+	resp, err := c.await(ctx, req, id, lc)
+	c.release(lc)
+	return resp, err
+}
+
+// await handles the frames of call id, which req made, until its end.
+func (c *LaneClient) await(ctx context.Context, req *modapi.CallRequest, id uint64, lc *laneCall) (*modapi.CallResponse, error) {
 	frames := lc.taken[:0]
 	for {
 		frames = lc.take(frames)
@@ -481,9 +516,14 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 		if f.buf != nil {
 			defer f.release()
 		}
-		var o pb.LaneOutcome
+		m := outcomeProtos.Get().(*outcomeProto)
+		defer m.release()
+		o := &m.o
 		rest, spans := cutSpans(f.payload, outcomeSpans)
-		if err := proto.Unmarshal(rest, &o); err != nil {
+		if hasMessage(rest, outcomeOutcome) {
+			o.Outcome = &m.outcome // decoded into, as it would be into its own
+		}
+		if err := (proto.UnmarshalOptions{Merge: true}).Unmarshal(rest, o); err != nil {
 			return nil, c.violated(fmt.Errorf("an outcome frame does not decode: %w", err)), true
 		}
 		switch {
@@ -520,6 +560,46 @@ func (c *LaneClient) handle(req *modapi.CallRequest, f laneFrame) (resp *modapi.
 	}
 	// The reader passes no other kind; a step result answers a step, not a call.
 	return nil, c.violated(fmt.Errorf("a frame (%s) the host does not expect", f.kind)), true
+}
+
+// outcomeProto is what an outcome frame decodes into. What the host
+// keeps of it is converted out of it, or decoded apart (strings, bytes
+// and lists), so it is reused.
+type outcomeProto struct {
+	o       pb.LaneOutcome
+	outcome pb.Outcome
+}
+
+var outcomeProtos = sync.Pool{New: func() any { return new(outcomeProto) }}
+
+func (m *outcomeProto) release() {
+	*m = outcomeProto{}
+	outcomeProtos.Put(m)
+}
+
+// outcomeOutcome is the number of LaneOutcome's outcome field.
+var outcomeOutcome = (&pb.LaneOutcome{}).ProtoReflect().Descriptor().Fields().ByName("outcome").Number()
+
+// hasMessage reports whether msg has field num as protobuf decodes a
+// message field: with its wire type (under another it is an unknown
+// field). For a msg that does not parse it may say either: that msg
+// does not decode.
+func hasMessage(msg []byte, num protowire.Number) bool {
+	for i := 0; i < len(msg); {
+		n, typ, k := protowire.ConsumeTag(msg[i:])
+		if k < 0 {
+			return false
+		}
+		if n == num && typ == protowire.BytesType {
+			return true
+		}
+		v := protowire.ConsumeFieldValue(n, typ, msg[i+k:])
+		if v < 0 {
+			return false
+		}
+		i += k + v
+	}
+	return false
 }
 
 // failure is the error of a call the mod ended with a failure frame

@@ -127,3 +127,34 @@ func FuzzMoveField(f *testing.F) {
 		}
 	})
 }
+
+// TestHasMessage: an outcome frame's outcome is decoded into the reused
+// message only when protobuf would decode one: the field with a message's
+// wire type, wherever it comes, even empty; under another type it is an
+// unknown field.
+func TestHasMessage(t *testing.T) {
+	empty, err := proto.Marshal(&pb.LaneOutcome{Outcome: &pb.Outcome{}, Spans: []byte("s")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	varint := protowire.AppendVarint(protowire.AppendTag(nil, outcomeOutcome, protowire.VarintType), 1)
+	after := protowire.AppendBytes(protowire.AppendTag(varint, outcomeOutcome, protowire.BytesType), nil)
+	for _, c := range []struct {
+		name string
+		msg  []byte
+		want bool
+	}{
+		{"none", nil, false},
+		{"empty outcome", empty, true},
+		{"varint", varint, false},
+		{"varint then message", after, true},
+	} {
+		if got := hasMessage(c.msg, outcomeOutcome); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+		var o pb.LaneOutcome
+		if err := proto.Unmarshal(c.msg, &o); err == nil && (o.Outcome != nil) != c.want {
+			t.Errorf("%s: protobuf decodes an outcome: %v, want %v", c.name, o.Outcome != nil, c.want)
+		}
+	}
+}

@@ -104,6 +104,13 @@ func (c *LaneClient) step(ctx context.Context, st *pb.LaneStep) (*pb.LaneStepRes
 	if err != nil {
 		return nil, err
 	}
+	res, err := c.awaitStep(ctx, id, lc)
+	c.release(lc)
+	return res, err
+}
+
+// awaitStep waits for the end of step id.
+func (c *LaneClient) awaitStep(ctx context.Context, id uint64, lc *laneCall) (*pb.LaneStepResult, error) {
 	frames := lc.taken[:0]
 	for {
 		frames = lc.take(frames)
