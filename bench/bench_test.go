@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -462,6 +464,59 @@ func BenchmarkMCPHTTP(b *testing.B) {
 				b.Fatal(err)
 			}
 			runCall(b, echoCall(bc.name, cs))
+			self, mod, err := m.perCall(float64(b.N))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(self, "server-cpu-µs/op")
+			b.ReportMetric(mod, "mod-cpu-µs/op")
+		})
+	}
+}
+
+// BenchmarkMCPHTTP8 is BenchmarkMCPHTTP with 8 go-sdk clients, each on a
+// connection of its own, calling at once, as mcp_http8_vs_gosdk does.
+func BenchmarkMCPHTTP8(b *testing.B) {
+	ctx := context.Background()
+	e := benchEnv(b)
+	srv, err := e.httpServers(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.stop)
+	for _, bc := range []struct {
+		name, url string
+		pid       int
+	}{
+		{"modhost", srv.modURL, srv.modPid},
+		{"gosdk", srv.sdkURL, srv.sdkPid},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			var calls []call
+			for range 8 {
+				cs, err := connectHTTP(ctx, bc.name, bc.url, &http.Client{Transport: &http.Transport{}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				calls = append(calls, echoCall(bc.name, cs))
+			}
+			m, err := startTreeCPU(bc.pid)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var next atomic.Int64
+			b.ReportAllocs()
+			b.SetParallelism(4) // 8 callers on 2 cores
+			b.RunParallel(func(pb *testing.PB) {
+				fn := calls[int(next.Add(1))%len(calls)]
+				for pb.Next() {
+					if err := fn(ctx); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
 			self, mod, err := m.perCall(float64(b.N))
 			if err != nil {
 				b.Fatal(err)
