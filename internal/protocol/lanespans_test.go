@@ -158,3 +158,28 @@ func TestHasMessage(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHasMessage: for every payload protobuf decodes as an outcome frame,
+// hasMessage says whether the decoded frame has an outcome.
+func FuzzHasMessage(f *testing.F) {
+	for _, o := range []*pb.LaneOutcome{
+		{Outcome: &pb.Outcome{}, Spans: []byte("s")},
+		{Outcome: &pb.Outcome{Status: pb.Status_STATUS_COMPLETED, Text: "done"}, Activity: []*pb.Activity{{}}},
+		{Spans: []byte("only spans")},
+	} {
+		b, err := proto.Marshal(o)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, msg []byte) {
+		var o pb.LaneOutcome
+		if err := proto.Unmarshal(msg, &o); err != nil {
+			return
+		}
+		if got := hasMessage(msg, outcomeOutcome); got != (o.Outcome != nil) {
+			t.Fatalf("%x: hasMessage %v, protobuf decodes an outcome: %v", msg, got, o.Outcome != nil)
+		}
+	})
+}
