@@ -459,17 +459,7 @@ func BenchmarkMCPHTTP(b *testing.B) {
 			if err := checkEcho(ctx, bc.name, cs); err != nil {
 				b.Fatal(err)
 			}
-			m, err := startTreeCPU(bc.pid)
-			if err != nil {
-				b.Fatal(err)
-			}
-			runCall(b, echoCall(bc.name, cs))
-			self, mod, err := m.perCall(float64(b.N))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(self, "server-cpu-µs/op")
-			b.ReportMetric(mod, "mod-cpu-µs/op")
+			runTreeCPU(b, bc.pid, func() { runCall(b, echoCall(bc.name, cs)) })
 		})
 	}
 }
@@ -501,30 +491,39 @@ func BenchmarkMCPHTTP8(b *testing.B) {
 				defer cs.Close()
 				calls = append(calls, echoCall(bc.name, cs))
 			}
-			m, err := startTreeCPU(bc.pid)
-			if err != nil {
-				b.Fatal(err)
-			}
 			var next atomic.Int64
 			b.ReportAllocs()
 			b.SetParallelism(4) // 8 callers on 2 cores
-			b.RunParallel(func(pb *testing.PB) {
-				fn := calls[int(next.Add(1))%len(calls)]
-				for pb.Next() {
-					if err := fn(ctx); err != nil {
-						b.Error(err)
-						return
+			runTreeCPU(b, bc.pid, func() {
+				b.RunParallel(func(pb *testing.PB) {
+					fn := calls[int(next.Add(1))%len(calls)]
+					for pb.Next() {
+						if err := fn(ctx); err != nil {
+							b.Error(err)
+							return
+						}
 					}
-				}
+				})
 			})
-			self, mod, err := m.perCall(float64(b.N))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportMetric(self, "server-cpu-µs/op")
-			b.ReportMetric(mod, "mod-cpu-µs/op")
 		})
 	}
+}
+
+// runTreeCPU runs run, which makes b.N calls, and reports the CPU per
+// call of process pid (the server) and of its children (its mod).
+func runTreeCPU(b *testing.B, pid int, run func()) {
+	b.Helper()
+	m, err := startTreeCPU(pid)
+	if err != nil {
+		b.Fatal(err)
+	}
+	run()
+	self, mod, err := m.perCall(float64(b.N))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(self, "server-cpu-µs/op")
+	b.ReportMetric(mod, "mod-cpu-µs/op")
 }
 
 // treeMeter measures the CPU of a process and its children.
