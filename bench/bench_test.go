@@ -433,12 +433,7 @@ func pairedCPU(b *testing.B, pids [2]int, sides [2]call) {
 // modhost, run `perf record -g -p PID` while it runs.
 func BenchmarkMCPHTTP(b *testing.B) {
 	ctx := context.Background()
-	e := benchEnv(b)
-	srv, err := e.httpServers(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(srv.stop)
+	srv := benchHTTPServers(b)
 	for _, bc := range []struct {
 		name, url, revision string
 		pid                 int
@@ -468,12 +463,7 @@ func BenchmarkMCPHTTP(b *testing.B) {
 // connection of its own, calling at once, as mcp_http8_vs_gosdk does.
 func BenchmarkMCPHTTP8(b *testing.B) {
 	ctx := context.Background()
-	e := benchEnv(b)
-	srv, err := e.httpServers(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(srv.stop)
+	srv := benchHTTPServers(b)
 	for _, bc := range []struct {
 		name, url string
 		pid       int
@@ -507,6 +497,17 @@ func BenchmarkMCPHTTP8(b *testing.B) {
 			})
 		})
 	}
+}
+
+// benchHTTPServers starts `modhost mcp --http` and mcpecho -http for b,
+// stopped when it ends.
+func benchHTTPServers(b *testing.B) *httpServers {
+	srv, err := benchEnv(b).httpServers(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(srv.stop)
+	return srv
 }
 
 // runTreeCPU runs run, which makes b.N calls, and reports the CPU per
