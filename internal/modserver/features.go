@@ -16,12 +16,19 @@ var _ modapi.Features = (*Server)(nil)
 
 // watchers are the host's WatchResources calls. A mod's ResourceUpdated
 // never blocks: each watcher keeps the URIs not yet sent, once each, in
-// the order they first changed.
+// the order they first changed. The host starts watching a mod's
+// resources as it starts the mod, while it may already call a tool: until
+// the first watcher comes, updates wait for it in held (up to maxHeld
+// URIs), so that none made by a first call is lost.
 type watchers struct {
 	mu   sync.Mutex
 	next int
 	all  map[int]*watcher
+	held *watcher // before the first watcher, the updates waiting for it
 }
+
+// maxHeld bounds the URIs kept for the first watcher.
+const maxHeld = 256
 
 type watcher struct {
 	mu      sync.Mutex
@@ -30,10 +37,18 @@ type watcher struct {
 	wake    chan struct{} // 1-buffered
 }
 
+func newWatcher() *watcher {
+	return &watcher{queued: map[string]bool{}, wake: make(chan struct{}, 1)}
+}
+
 func (w *watchers) add() (*watcher, func()) {
-	wt := &watcher{queued: map[string]bool{}, wake: make(chan struct{}, 1)}
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	wt := w.held
+	if wt == nil {
+		wt = newWatcher()
+	}
+	w.held = nil
 	if w.all == nil {
 		w.all = map[int]*watcher{}
 	}
@@ -50,17 +65,32 @@ func (w *watchers) add() (*watcher, func()) {
 func (w *watchers) notify(uri string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.next == 0 {
+		if w.held == nil {
+			w.held = newWatcher()
+		}
+		if len(w.held.pending) < maxHeld {
+			w.held.queue(uri)
+		}
+		return
+	}
 	for _, wt := range w.all {
-		wt.mu.Lock()
-		if !wt.queued[uri] {
-			wt.queued[uri] = true
-			wt.pending = append(wt.pending, uri)
-		}
-		wt.mu.Unlock()
-		select {
-		case wt.wake <- struct{}{}:
-		default:
-		}
+		wt.queue(uri)
+	}
+}
+
+// queue adds uri to the pending URIs, unless it waits already, and wakes
+// the watcher.
+func (wt *watcher) queue(uri string) {
+	wt.mu.Lock()
+	if !wt.queued[uri] {
+		wt.queued[uri] = true
+		wt.pending = append(wt.pending, uri)
+	}
+	wt.mu.Unlock()
+	select {
+	case wt.wake <- struct{}{}:
+	default:
 	}
 }
 

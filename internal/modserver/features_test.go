@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modserver"
@@ -35,8 +36,8 @@ func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
 	got := make(chan string, 10)
 	watching := make(chan struct{})
 	go srv.WatchResources(ctx, func(uri string) { got <- uri })
-	// Updates before the watcher exists are not kept: touch until one
-	// arrives.
+	// Touch until an update arrives (those made before the watcher
+	// exists wait for it).
 	go func() {
 		for {
 			select {
@@ -70,5 +71,50 @@ func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
 	}
 	if !slices.Equal(seen, []string{"w://a", "w://b"}) {
 		t.Errorf("got %v, want [w://a w://b]", seen)
+	}
+}
+
+// TestResourceUpdatesBeforeTheWatcher: a call's updates made before the
+// host watches reach its first watcher, each URI once, in order; later
+// watchers get only later updates.
+func TestResourceUpdatesBeforeTheWatcher(t *testing.T) {
+	g := &sdk.Generated{Mod: sdk.Mod{
+		Metadata: sdk.Metadata{ID: "w"},
+		AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[none]{Name: "w_write", Run: func(tc *sdk.ToolContext, _ none) (sdk.Result, error) {
+			tc.ResourceUpdated("w://a")
+			tc.ResourceUpdated("w://b")
+			tc.ResourceUpdated("w://a")
+			return sdk.Text("ok"), nil
+		}}}},
+		Commands: []sdk.Command{{ID: "w.touch", Run: func(_ context.Context, env *sdk.Env, _ json.RawMessage) (string, error) {
+			env.ResourceUpdated("w://c")
+			return "ok", nil
+		}}},
+	}}
+	srv := modserver.New(g, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := srv.CallTool(ctx, &modapi.CallRequest{Tool: "w_write", Input: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	first, second := make(chan string, 10), make(chan string, 10)
+	go srv.WatchResources(ctx, func(uri string) { first <- uri })
+	if got := []string{<-first, <-first}; !slices.Equal(got, []string{"w://a", "w://b"}) {
+		t.Fatalf("the first watcher got %v, want [w://a w://b]", got)
+	}
+	go srv.WatchResources(ctx, func(uri string) { second <- uri })
+	// Touch until the second watcher hears: it never gets a or b.
+	for {
+		if _, err := srv.RunCommand(ctx, &modapi.CommandRequest{ID: "w.touch"}); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case uri := <-second:
+			if uri != "w://c" {
+				t.Fatalf("the second watcher got %s, want w://c", uri)
+			}
+			return
+		case <-time.After(time.Millisecond):
+		}
 	}
 }
