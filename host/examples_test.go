@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modkit/modkit/host"
 	"github.com/modkit/modkit/sdk"
@@ -76,7 +77,12 @@ func TestResearchNoteUpdates(t *testing.T) {
 	wantStatus(t, res, host.StatusCompleted)
 	want := map[string]bool{"research://notes/notes%2Fplan.md": true, "research://notes/index": true}
 	for len(want) > 0 {
-		u := <-got
+		var u host.ResourceUpdate
+		select {
+		case u = <-got:
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no update of %v within 30 s", want)
+		}
 		if u.Mod != "research" || !want[u.URI] {
 			t.Fatalf("got update %+v, want one of %v of mod research", u, want)
 		}
