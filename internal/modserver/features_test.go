@@ -14,9 +14,9 @@ import (
 
 type none struct{}
 
-// TestResourceUpdatesFromToolsAndEnv checks that a tool's and a command's
-// updates reach a watcher, each URI once while it waits, in order.
-func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
+// watchedServer serves a mod whose tool w_write updates w://a, w://b and
+// w://a again, and whose command w.touch updates w://c.
+func watchedServer() *modserver.Server {
 	g := &sdk.Generated{Mod: sdk.Mod{
 		Metadata: sdk.Metadata{ID: "w"},
 		AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[none]{Name: "w_write", Run: func(tc *sdk.ToolContext, _ none) (sdk.Result, error) {
@@ -30,7 +30,13 @@ func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
 			return "ok", nil
 		}}},
 	}}
-	srv := modserver.New(g, nil)
+	return modserver.New(g, nil)
+}
+
+// TestResourceUpdatesFromToolsAndEnv checks that a tool's and a command's
+// updates reach a watcher, each URI once while it waits, in order.
+func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
+	srv := watchedServer()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan string, 10)
@@ -78,20 +84,7 @@ func TestResourceUpdatesFromToolsAndEnv(t *testing.T) {
 // host watches reach its first watcher, each URI once, in order; later
 // watchers get only later updates.
 func TestResourceUpdatesBeforeTheWatcher(t *testing.T) {
-	g := &sdk.Generated{Mod: sdk.Mod{
-		Metadata: sdk.Metadata{ID: "w"},
-		AI: sdk.AI{Tools: []sdk.Tool{sdk.PlainTool[none]{Name: "w_write", Run: func(tc *sdk.ToolContext, _ none) (sdk.Result, error) {
-			tc.ResourceUpdated("w://a")
-			tc.ResourceUpdated("w://b")
-			tc.ResourceUpdated("w://a")
-			return sdk.Text("ok"), nil
-		}}}},
-		Commands: []sdk.Command{{ID: "w.touch", Run: func(_ context.Context, env *sdk.Env, _ json.RawMessage) (string, error) {
-			env.ResourceUpdated("w://c")
-			return "ok", nil
-		}}},
-	}}
-	srv := modserver.New(g, nil)
+	srv := watchedServer()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	if _, err := srv.CallTool(ctx, &modapi.CallRequest{Tool: "w_write", Input: []byte(`{}`)}); err != nil {
