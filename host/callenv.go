@@ -10,10 +10,14 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/modkit/modkit/internal/callflow"
+	"github.com/modkit/modkit/internal/deadlines"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/telemetry"
 	"github.com/modkit/modkit/internal/words"
 )
+
+// callDeadlines are the call timeouts of every host in the process.
+var callDeadlines deadlines.Queue
 
 // hostCall is what the host adds to the steps of one call
 // (callflow.Env): the mod's process, started and restarted when needed,
@@ -33,7 +37,7 @@ type hostCall struct {
 	callReq *modapi.CallRequest
 	timeout time.Duration
 	callCtx context.Context
-	timer   deadline
+	timer   deadlines.Entry
 	cancel  context.CancelCauseFunc
 	// act applies the mod's updates to res.Activity.
 	act modapi.Applier
@@ -109,7 +113,7 @@ func (c *hostCall) Handle(ctx context.Context, m modapi.Mod, req *modapi.CallReq
 	if c.callReq == nil {
 		c.first(ctx, req)
 	} else {
-		callDeadlines.add(&c.timer, c.timeout)
+		callDeadlines.Add(&c.timer, c.timeout)
 	}
 	// Without OnActivity, one round trip carries the activity with the
 	// outcome.
@@ -142,14 +146,14 @@ func (c *hostCall) first(ctx context.Context, req *modapi.CallRequest) {
 	}
 	callCtx, cancel := context.WithCancelCause(ctx)
 	c.callCtx, c.cancel = callCtx, cancel
-	c.timer = deadline{i: -1, fire: func() { cancel(errCallTimeout) }}
-	callDeadlines.add(&c.timer, c.timeout)
+	c.timer = deadlines.Entry{Fire: func() { cancel(errCallTimeout) }}
+	callDeadlines.Add(&c.timer, c.timeout)
 }
 
 // stop ends callCtx and its timer, once the handler first ran.
 func (c *hostCall) stop() {
 	if c.callReq != nil {
-		callDeadlines.remove(&c.timer)
+		callDeadlines.Remove(&c.timer)
 		c.cancel(nil)
 	}
 }
@@ -165,7 +169,7 @@ func (c *hostCall) CanAskNow([]modapi.QuestionKind) []modapi.QuestionKind { retu
 // handler asked; the pipeline then gets the mod's process again for the
 // next run.
 func (c *hostCall) Ask(ctx context.Context, given []modapi.Answered, asked []modapi.Question) ([]modapi.Answered, callflow.Ending, bool) {
-	callDeadlines.remove(&c.timer)
+	callDeadlines.Remove(&c.timer)
 	qctx, qspan := telemetry.StartStep(ctx, telemetry.StepQuestion, questionKinds(asked))
 	answers, end, ended := c.qs.ask(qctx, given, asked)
 	questionsEnded(qspan, c.req.Tool, asked, end, ended)

@@ -330,19 +330,38 @@ func (s *GRPCServer) BeforeAction(ctx context.Context, req *pb.BeforeActionReque
 // on gRPC or the call lane. The mod tracks the hook's run by the request's
 // call id and grace period, which are not its code's to see.
 func actionToProto(req *modapi.ActionRequest) *pb.BeforeActionRequest {
+	m := new(actionProto)
+	m.fill(req)
+	return &m.req
+}
+
+// actionProto is a hook's request in its wire form, with its session: one
+// allocation, or part of one.
+type actionProto struct {
+	req  pb.BeforeActionRequest
+	sess pb.Session
+}
+
+func (m *actionProto) fill(req *modapi.ActionRequest) {
 	a := req.Action
-	return &pb.BeforeActionRequest{
+	m.sess.Id, m.sess.Workspace = req.Session.ID, req.Session.Workspace
+	m.req = pb.BeforeActionRequest{
 		Action: a.Name, Tool: a.Tool, Command: a.Command, Input: a.Input,
-		Session: SessionToProto(req.Session), Today: req.Today,
+		Session: &m.sess, Today: req.Today,
 		CallId: req.CallID, GraceMillis: req.Grace.Milliseconds(),
 	}
 }
 
 func actionFromProto(req *pb.BeforeActionRequest) *modapi.ActionRequest {
-	return &modapi.ActionRequest{
-		Action:  sdk.Action{Name: req.GetAction(), Tool: req.GetTool(), Command: req.GetCommand(), Input: req.GetInput()},
-		Session: SessionFromProto(req.GetSession()), Today: req.GetToday(),
-	}
+	r := new(modapi.ActionRequest)
+	fillAction(r, req)
+	return r
+}
+
+// fillAction sets r, a zero request, to req, as actionFromProto converts it.
+func fillAction(r *modapi.ActionRequest, req *pb.BeforeActionRequest) {
+	r.Action = sdk.Action{Name: req.GetAction(), Tool: req.GetTool(), Command: req.GetCommand(), Input: req.GetInput()}
+	r.Session, r.Today = SessionFromProto(req.GetSession()), req.GetToday()
 }
 
 // CallRunning implements pb.ModServer.

@@ -225,10 +225,11 @@ func (c *LaneClient) open(ctx context.Context, kind frameKind, m proto.Message) 
 }
 
 // callFrame is a call frame's messages: the call, its request and its
-// session.
+// session, and the hook ahead of it.
 type callFrame struct {
 	call pb.LaneCall
 	callProto
+	hook actionProto
 }
 
 // callFrames holds callFrames for reuse: a call frame's messages are done
@@ -249,7 +250,8 @@ func (c *LaneClient) CallTool(ctx context.Context, req *modapi.CallRequest) (*mo
 	if a := req.Ahead; a != nil {
 		call.Check, call.HookTimeoutMillis = a.Check, a.HookTimeout.Milliseconds()
 		if a.Hook != nil {
-			call.Hook = actionToProto(a.Hook)
+			m.hook.fill(a.Hook)
+			call.Hook = &m.hook.req
 		}
 	}
 	if c.opts.Trace != nil {

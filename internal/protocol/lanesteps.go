@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/modkit/modkit/internal/deadlines"
 	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/protocol/pb"
 )
@@ -226,15 +226,30 @@ func (s *LaneServer) step(ctx context.Context, st *pb.LaneStep) (*pb.LaneStepRes
 // does not take them.
 var errNoAhead = errors.New("the mod does not take a call's steps with the call")
 
+// hookDeadlines are the hook timeouts of the steps ahead of calls, on
+// every lane of the process.
+var hookDeadlines deadlines.Queue
+
+// laneAhead is what the steps ahead of a call allocate, at once: their
+// requests to Impl, and the hook's timeout.
+type laneAhead struct {
+	check    modapi.CheckRequest
+	hook     modapi.ActionRequest
+	timeout  deadlines.Entry
+	answered atomic.Bool // by the hook, or its timeout
+}
+
 // ahead runs the steps that travel with call id before its handler and
 // returns how they stopped it (nil: they passed), or done when the call
 // needs no more: it was cancelled, or the hooks' timeout answered it.
 // decoded is the input as the check decoded it (CheckResponse.Decoded),
 // for the handler.
 func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (decoded any, stop *pb.LaneStopped, done bool) {
+	a := new(laneAhead)
 	if call.GetCheck() {
 		req := call.GetRequest()
-		resp, err := s.Impl.CheckInput(ctx, &modapi.CheckRequest{Tool: req.GetTool(), Input: req.GetInput()})
+		a.check = modapi.CheckRequest{Tool: req.GetTool(), Input: req.GetInput()}
+		resp, err := s.Impl.CheckInput(ctx, &a.check)
 		switch {
 		case ctx.Err() != nil:
 			return nil, nil, true
@@ -256,15 +271,15 @@ func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (d
 	// running (tracked, and ended with the process past its grace period).
 	// The hook runs under the call's context, which the timeout cancels:
 	// the handler never runs after a hook that timed out.
-	var answered atomic.Bool
 	if ms := call.GetHookTimeoutMillis(); ms > 0 {
-		t := time.AfterFunc(millis(ms), func() {
-			if answered.CompareAndSwap(false, true) {
+		a.timeout.Fire = func() {
+			if a.answered.CompareAndSwap(false, true) {
 				s.cancel(id)
 				s.sendStopped(id, &pb.LaneStopped{HookTimedOut: true})
 			}
-		})
-		defer t.Stop()
+		}
+		hookDeadlines.Add(&a.timeout, millis(ms))
+		defer hookDeadlines.Remove(&a.timeout)
 	}
 	// The hook runs under the call's context, which only the lane
 	// cancels: Track, told by the lane, notes it as it does the handler,
@@ -277,13 +292,14 @@ func (s *LaneServer) ahead(ctx context.Context, id uint64, call *pb.LaneCall) (d
 	case s.Begin != nil:
 		end = s.Begin(ctx, pb.Mod_BeforeAction_FullMethodName, h)
 	}
-	resp, err := s.Impl.BeforeAction(ctx, actionFromProto(h))
+	fillAction(&a.hook, h)
+	resp, err := s.Impl.BeforeAction(ctx, &a.hook)
 	if tracked != nil {
 		tracked.End()
 	}
 	end()
 	switch {
-	case !answered.CompareAndSwap(false, true) || ctx.Err() != nil:
+	case !a.answered.CompareAndSwap(false, true) || ctx.Err() != nil:
 		return nil, nil, true
 	case err != nil:
 		return nil, &pb.LaneStopped{HookFailure: err.Error()}, false

@@ -1,4 +1,4 @@
-package host
+package deadlines
 
 import (
 	"fmt"
@@ -23,14 +23,14 @@ func TestDeadlines(t *testing.T) {
 // deadlinesFired runs TestDeadlines once and reports whether its setup
 // ended in time; when last, it checks the outcome however long it took.
 func deadlinesFired(t *testing.T, last bool) bool {
-	var ds deadlines
+	var ds Queue
 	var mu sync.Mutex
 	var fired []string
 	all := make(chan struct{})
 	start := time.Now()
 	firedAt := map[string]time.Duration{}
-	entry := func(name string) *deadline {
-		return &deadline{i: -1, fire: func() {
+	entry := func(name string) *Entry {
+		return &Entry{Fire: func() {
 			mu.Lock()
 			fired = append(fired, name)
 			firedAt[name] = time.Since(start)
@@ -41,12 +41,12 @@ func deadlinesFired(t *testing.T, last bool) bool {
 		}}
 	}
 	late, early, removed, moved := entry("late"), entry("early"), entry("removed"), entry("moved")
-	ds.add(late, 150*time.Millisecond)
-	ds.add(early, 50*time.Millisecond) // before the armed timer: arms it anew
-	ds.add(removed, 20*time.Millisecond)
-	ds.add(moved, 10*time.Millisecond)
-	ds.remove(removed)
-	ds.add(moved, 100*time.Millisecond) // added again: the new deadline only
+	ds.Add(late, 150*time.Millisecond)
+	ds.Add(early, 50*time.Millisecond) // before the armed timer: arms it anew
+	ds.Add(removed, 20*time.Millisecond)
+	ds.Add(moved, 10*time.Millisecond)
+	ds.Remove(removed)
+	ds.Add(moved, 100*time.Millisecond) // added again: the new deadline only
 	if !last && time.Since(start) >= 10*time.Millisecond {
 		<-all
 		return false
@@ -75,25 +75,25 @@ func deadlinesFired(t *testing.T, last bool) bool {
 // timer alone, and the timer, once it fired with nothing due, armed for
 // the earliest deadline left.
 func TestDeadlinesArmOnce(t *testing.T) {
-	var ds deadlines
-	first := &deadline{i: -1, fire: func() {}}
-	ds.add(first, time.Hour)
+	var ds Queue
+	first := &Entry{Fire: func() {}}
+	ds.Add(first, time.Hour)
 	armed := ds.next
 	for range 10 {
-		e := &deadline{i: -1, fire: func() {}}
-		ds.add(e, 2*time.Hour)
+		e := &Entry{Fire: func() {}}
+		ds.Add(e, 2*time.Hour)
 		if ds.next != armed {
 			t.Fatalf("a later deadline moved the timer from %v to %v", armed, ds.next)
 		}
-		ds.remove(e)
+		ds.Remove(e)
 	}
-	ds.remove(first)
-	second := &deadline{i: -1, fire: func() {}}
-	ds.add(second, 3*time.Hour)
+	ds.Remove(first)
+	second := &Entry{Fire: func() {}}
+	ds.Add(second, 3*time.Hour)
 	ds.run() // as if the timer fired: nothing is due
 	if ds.next != second.at {
 		t.Errorf("after a run with nothing due: got the timer armed for %v, want %v", ds.next, second.at)
 	}
-	ds.remove(second)
+	ds.Remove(second)
 	ds.timer.Stop()
 }
