@@ -209,12 +209,10 @@ func (c *hostCall) flow(input json.RawMessage) *callflow.Call {
 		CheckResult: tc.checkResult, CheckActions: tc.checkActions,
 		Questions: c,
 	}
-	if h.callHooks {
-		f.Hooks = func(ctx context.Context, areq *modapi.ActionRequest) (string, error) {
-			return h.runHooks(ctx, areq, nil)
-		}
+	if h.callHooks != nil {
+		f.Hooks = h.callHooks
 		if h.callHooker == t.mod {
-			f.Ahead, f.AheadHooks = c.ahead, c.aheadHooks
+			f.Ahead = c // an interface, not two closures made per call
 		}
 	}
 	if req.Asker != nil && req.Asker.CanAsk(AskForm) {

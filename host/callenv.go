@@ -220,12 +220,12 @@ func (c *hostCall) streamError(ctx, callCtx context.Context, err error, timeout 
 	return callflow.Failed(p.transportError(err), nil)
 }
 
-// ahead lets the input check and the hooks of the call travel with it
-// (callflow.Call.Ahead): the tool's mod, the only one that hooks tool
+// Ahead implements callflow.Ahead: it lets the input check and the hooks
+// of the call travel with it: the tool's mod, the only one that hooks tool
 // calls, takes a call's steps on its call lane, and the call is not traced,
 // so that no step's span is missing. The hooks get their own run and the
 // hook timeout, as runHooks gives them.
-func (c *hostCall) ahead(ctx context.Context, a *modapi.Ahead) bool {
+func (c *hostCall) Ahead(ctx context.Context, a *modapi.Ahead) bool {
 	if c.p == nil || c.p.lane == nil || !c.p.lane.Steps() || trace.SpanContextFromContext(ctx).IsSampled() {
 		return false
 	}
@@ -234,9 +234,10 @@ func (c *hostCall) ahead(ctx context.Context, a *modapi.Ahead) bool {
 	return true
 }
 
-// aheadHooks words how the hooks ahead of the call stopped it, as runHooks
-// and bounded word the same ends of hooks asked apart.
-func (c *hostCall) aheadHooks(_ context.Context, a *modapi.Ahead, st *modapi.Stopped) (string, error) {
+// AheadHooks implements callflow.Ahead: it words how the hooks ahead of
+// the call stopped it, as runHooks and bounded word the same ends of hooks
+// asked apart.
+func (c *hostCall) AheadHooks(_ context.Context, a *modapi.Ahead, st *modapi.Stopped) (string, error) {
 	id := c.t.mod.man.ID
 	what := "hook of mod " + id + " before " + a.Hook.Action.Name
 	switch {

@@ -18,6 +18,7 @@ import (
 	"github.com/modkit/modkit/internal/callflow"
 	"github.com/modkit/modkit/internal/freshness"
 	"github.com/modkit/modkit/internal/limits"
+	"github.com/modkit/modkit/internal/modapi"
 	"github.com/modkit/modkit/internal/modbuild"
 	"github.com/modkit/modkit/internal/quickread"
 	"github.com/modkit/modkit/internal/sandbox"
@@ -182,9 +183,10 @@ type Host struct {
 	agents map[string]*agent
 	cmds   map[string]*mod // command id -> owner
 	slash  map[string]*mod // slash command id -> owner
-	// callHooks reports whether some mod hooks every tool call;
-	// callHooker is that mod when it is the only one.
-	callHooks  bool
+	// callHooks, when some mod hooks every tool call, runs the hooks on
+	// one (made once: not a closure per call); callHooker is that mod when
+	// it is the only one.
+	callHooks  func(ctx context.Context, req *modapi.ActionRequest) (refusal string, err error)
 	callHooker *mod
 	// loadErrs are the directories that did not load.
 	loadErrs []*ModError
@@ -424,10 +426,12 @@ func (h *Host) add(m *mod, ids map[string]*mod) *ModError {
 	h.mods = append(h.mods, m)
 	if m.hasHook(manifest.ActionToolCall) {
 		h.callHooker = nil
-		if !h.callHooks {
+		if h.callHooks == nil {
 			h.callHooker = m
+			h.callHooks = func(ctx context.Context, req *modapi.ActionRequest) (string, error) {
+				return h.runHooks(ctx, req, nil)
+			}
 		}
-		h.callHooks = true
 	}
 	if m.stale != nil {
 		h.report(m.stale)

@@ -58,14 +58,10 @@ type Call struct {
 	// Ahead, when set, lets the input check and the hooks on the tool
 	// call travel with the call, in one request to its mod (the host's:
 	// when the tool's mod alone hooks tool calls, serves a call's steps on
-	// its call lane, and the call is not traced). Given the steps, it
-	// fills in what they need (the hooks' run and timeout) and reports
-	// whether they may. A call that needs approval or runs in the client
-	// takes its steps apart, as does one whose Ahead says no.
-	Ahead func(ctx context.Context, a *modapi.Ahead) bool
-	// AheadHooks words how the hooks ahead of a call stopped it (a
-	// refusal, a failure, their timeout), as Hooks would have.
-	AheadHooks func(ctx context.Context, a *modapi.Ahead, st *modapi.Stopped) (refusal string, err error)
+	// its call lane, and the call is not traced). A call that needs
+	// approval or runs in the client takes its steps apart, as does one
+	// whose Ahead says no.
+	Ahead Ahead
 	// Approval runs the tool's approval rule before the call.
 	Approval bool
 	// Approver answers for the person; AskApproval, when there is none,
@@ -91,6 +87,21 @@ type Call struct {
 	Questions Questions
 
 	mod modapi.Mod
+	// ahead and hook are the steps ahead of the call, when they travel
+	// with it: kept here, not allocated apart.
+	ahead modapi.Ahead
+	hook  modapi.ActionRequest
+}
+
+// Ahead lets the steps of a call travel with it (Call.Ahead): one
+// interface, where two funcs would be two allocations a call.
+type Ahead interface {
+	// Ahead, given the steps, fills in what they need (the hooks' run
+	// and timeout) and reports whether they may.
+	Ahead(ctx context.Context, a *modapi.Ahead) bool
+	// AheadHooks words how the hooks ahead of a call stopped it (a
+	// refusal, a failure, their timeout), as Call.Hooks would have.
+	AheadHooks(ctx context.Context, a *modapi.Ahead, st *modapi.Stopped) (refusal string, err error)
 }
 
 // Questions answers a handler's questions between its runs: one
@@ -149,9 +160,10 @@ func (c *Call) run(ctx context.Context, out *Outcome) (Ending, bool) {
 	}
 	var ahead *modapi.Ahead
 	if canAhead {
-		a := &modapi.Ahead{Check: inMod, Hook: c.hookRequest()}
-		if c.Ahead(ctx, a) {
-			ahead = a
+		c.hook = c.hookRequest()
+		c.ahead = modapi.Ahead{Check: inMod, Hook: &c.hook}
+		if c.Ahead.Ahead(ctx, &c.ahead) {
+			ahead = &c.ahead
 		}
 	}
 	if ahead == nil {
@@ -270,8 +282,8 @@ func (c *Call) judged(ctx context.Context, done func(StepEnd), resp *modapi.Chec
 }
 
 // hookRequest is the hooks' request before the tool call.
-func (c *Call) hookRequest() *modapi.ActionRequest {
-	return &modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: c.Tool.Name, Input: c.Input}, Session: c.Session, Today: c.Today}
+func (c *Call) hookRequest() modapi.ActionRequest {
+	return modapi.ActionRequest{Action: sdk.Action{Name: sdk.ActionToolCall, Tool: c.Tool.Name, Input: c.Input}, Session: c.Session, Today: c.Today}
 }
 
 // stopped is the ending of a call that a step ahead of it, a (the check or
@@ -287,7 +299,7 @@ func (c *Call) stopped(ctx context.Context, a *modapi.Ahead, st *modapi.Stopped)
 		return c.judged(ctx, done, &modapi.CheckResponse{Problems: st.Problems, Error: st.CheckError}, err)
 	case st.Refusal != "" || st.HookFailure != "" || st.HookTimedOut:
 		_, done := c.Env.Step(ctx, StepHooks, sdk.ActionToolCall)
-		refusal, err := c.AheadHooks(ctx, a, st)
+		refusal, err := c.Ahead.AheadHooks(ctx, a, st)
 		return c.hooked(ctx, done, refusal, err)
 	}
 	return Failed(fmt.Sprintf("mod %s stopped the call of %s before its handler without saying why", c.ModID, c.Tool.Name), nil), true
@@ -299,7 +311,7 @@ func (c *Call) hooks(ctx context.Context) (Ending, bool) {
 	req := c.hookRequest()
 	refusal, err := Hooks(hctx, req.Action,
 		func(ctx context.Context, a sdk.Action) (string, error) {
-			r := *req
+			r := req
 			r.Action = a
 			return c.Hooks(ctx, &r)
 		})
