@@ -21,8 +21,10 @@ import (
 // them. HAProxy's bare hop is the same difference with three bare net/http
 // servers in their place, which answer every POST with the response a
 // replica gave to the echo call, behind the same configuration. Each round
-// measures both pairs; the ratio is the median of the rounds' ratios of
-// the two hops. It needs haproxy installed.
+// takes the four targets in turn, ten calls at a time, so that all four
+// meet the same load: a hop is the difference of two latencies, which a
+// change of load between them would move. The ratio is the median of the
+// rounds' ratios of the two hops. It needs haproxy installed.
 func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 	bin, err := exec.LookPath("haproxy")
 	if err != nil {
@@ -61,23 +63,14 @@ func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 		return func(ctx context.Context) error { return c.echo(ctx, "echo") }
 	}
 	modVia, modDirect, bareVia, bareDirect := echoAt(modLB), echoAt(replicas[0]), echoAt(bareLB), echoAt(bare[0])
-	var sMV, sMD, sBV, sBD sample
-	one := e.cfg
-	one.rounds = 1
-	for round := range e.cfg.rounds {
-		measure := []func() error{
-			func() error { return pairInto(ctx, one, modVia, modDirect, &sMV, &sMD) },
-			func() error { return pairInto(ctx, one, bareVia, bareDirect, &sBV, &sBD) },
-		}
-		if round%2 == 1 {
-			measure[0], measure[1] = measure[1], measure[0]
-		}
-		for _, m := range measure {
-			if err := m(); err != nil {
-				return row{}, err
-			}
-		}
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, modVia, modDirect, bareVia, bareDirect); err != nil {
+		return row{}, err
 	}
+	s, err := chunkedCPU(ctx, e.cfg, metered{fn: modVia}, metered{fn: modDirect}, metered{fn: bareVia}, metered{fn: bareDirect})
+	if err != nil {
+		return row{}, err
+	}
+	sMV, sMD, sBV, sBD := s[0], s[1], s[2], s[3]
 	mv, md, bv, bd := sMV.roundMedians(), sMD.roundMedians(), sBV.roundMedians(), sBD.roundMedians()
 	ratios := make([]float64, len(mv))
 	for i := range mv {
@@ -87,22 +80,10 @@ func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 		v, d := via.all(), direct.all()
 		return side{label: label, unit: "µs", p50: percentile(v, 50) - percentile(d, 50), p99: percentile(v, 99) - percentile(d, 99)}
 	}
-	r := compare("", hop("HAProxy's hop to 3 modhost replicas", &sMV, &sMD), hop("its hop to 3 bare servers", &sBV, &sBD), ratios, goal{})
+	r := compare("", hop("HAProxy's hop to 3 modhost replicas", sMV, sMD), hop("its hop to 3 bare servers", sBV, sBD), ratios, goal{})
 	r.notes = []string{fmt.Sprintf("p50 straight and via HAProxy: modhost replica %s µs, %s µs; bare server %s µs, %s µs",
 		num(percentile(sMD.all(), 50)), num(percentile(sMV.all(), 50)), num(percentile(sBD.all(), 50)), num(percentile(sBV.all(), 50)))}
 	return r, nil
-}
-
-// pairInto measures a and b in one round of cfg and adds each side's
-// latencies to sa and sb.
-func pairInto(ctx context.Context, cfg config, a, b call, sa, sb *sample) error {
-	ra, rb, err := pairCalls(ctx, cfg, a, b)
-	if err != nil {
-		return err
-	}
-	sa.add(ra.all())
-	sb.add(rb.all())
-	return nil
 }
 
 // bareBackends starts three bare net/http servers that answer every POST

@@ -64,13 +64,15 @@ const processWarmup = 20
 
 // warmBoth runs a and b n times each, alternately and unmeasured, so that
 // neither side meets a colder process than the other.
-func warmBoth(ctx context.Context, n int, a, b call) error {
+func warmBoth(ctx context.Context, n int, a, b call) error { return warmAll(ctx, n, a, b) }
+
+// warmAll is warmBoth for any number of sides, taken in turn.
+func warmAll(ctx context.Context, n int, sides ...call) error {
 	for range n {
-		if err := a(ctx); err != nil {
-			return err
-		}
-		if err := b(ctx); err != nil {
-			return err
+		for _, fn := range sides {
+			if err := fn(ctx); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -109,53 +111,70 @@ type metered struct {
 // per call over its chunks of a round. Each chunk's CPU is read just
 // around its calls, so reading /proc is not counted.
 func pairChunkedCPU(ctx context.Context, cfg config, a, b metered) (sa, sb *sample, err error) {
-	sa, sb = new(sample), new(sample)
-	sides := [2]metered{a, b}
+	s, err := chunkedCPU(ctx, cfg, a, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s[0], s[1], nil
+}
+
+// chunkedCPU is pairChunkedCPU for any number of sides: each round warms
+// them in turn, then takes them in turn every chunk calls, the first side
+// of each turn moving on by one at every chunk and every round, so that
+// all meet the same load and none is always first.
+func chunkedCPU(ctx context.Context, cfg config, sides ...metered) ([]*sample, error) {
+	n := len(sides)
+	samples := make([]*sample, n)
+	for s := range samples {
+		samples[s] = new(sample)
+	}
 	for r := range cfg.rounds {
-		if err := warmBoth(ctx, cfg.warmup, sides[r%2].fn, sides[1-r%2].fn); err != nil {
-			return nil, nil, err
+		turn := make([]call, n)
+		for j := range n {
+			turn[j] = sides[(r+j)%n].fn
 		}
-		var (
-			xs         [2][]float64
-			self, peer [2]time.Duration
-		)
+		if err := warmAll(ctx, cfg.warmup, turn...); err != nil {
+			return nil, err
+		}
+		xs := make([][]float64, n)
+		self, peer := make([]time.Duration, n), make([]time.Duration, n)
 		for i := 0; i*chunk < cfg.calls; i++ {
-			n := min(chunk, cfg.calls-i*chunk)
-			for j := range 2 {
-				s := (r + i + j) % 2
+			calls := min(chunk, cfg.calls-i*chunk)
+			for j := range n {
+				s := (r + i + j) % n
 				side := sides[s]
 				var p0 time.Duration
 				if side.cpu != nil {
+					var err error
 					if p0, err = procCPU(side.pid); err != nil {
-						return nil, nil, err
+						return nil, err
 					}
 				}
 				s0 := selfCPU()
-				ys, err := latencies(ctx, 0, n, side.fn)
+				ys, err := latencies(ctx, 0, calls, side.fn)
 				if err != nil {
-					return nil, nil, err
+					return nil, err
 				}
 				self[s] += selfCPU() - s0
 				if side.cpu != nil {
 					p1, err := procCPU(side.pid)
 					if err != nil {
-						return nil, nil, err
+						return nil, err
 					}
 					peer[s] += p1 - p0
 				}
 				xs[s] = append(xs[s], ys...)
 			}
 		}
-		sa.add(xs[0])
-		sb.add(xs[1])
 		for s, side := range sides {
+			samples[s].add(xs[s])
 			if side.cpu != nil {
 				us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) / float64(cfg.calls) }
 				side.cpu[0], side.cpu[1] = append(side.cpu[0], us(self[s])), append(side.cpu[1], us(peer[s]))
 			}
 		}
 	}
-	return sa, sb, nil
+	return samples, nil
 }
 
 // throughput runs fn from workers goroutines for d and returns completed

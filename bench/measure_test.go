@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -157,5 +158,38 @@ func TestPairChunkedStopsAtError(t *testing.T) {
 		func(context.Context) error { return boom })
 	if !errors.Is(err, boom) {
 		t.Errorf("pairChunked: got %v, want %v", err, boom)
+	}
+}
+
+// TestChunkedCPUTurns: with more than two sides, chunkedCPU takes them in
+// turn, each chunk's turn starting one side further on, each round's too.
+func TestChunkedCPUTurns(t *testing.T) {
+	var order []string
+	side := func(name string) metered {
+		return metered{fn: func(context.Context) error { order = append(order, name); return nil }}
+	}
+	cfg := config{rounds: 2, warmup: 1, calls: chunk + 1}
+	s, err := chunkedCPU(context.Background(), cfg, side("a"), side("b"), side("c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	if len(s) != 3 {
+		t.Fatalf("got %d samples, want 3", len(s))
+	}
+	for _, turn := range [][]string{{"a", "b", "c"}, {"b", "c", "a"}} {
+		want = append(want, turn...) // the warm-up
+		for _, name := range turn {
+			want = append(want, strings.Split(strings.Repeat(name, chunk), "")...)
+		}
+		want = append(want, turn[1], turn[2], turn[0]) // the last chunk, one call each
+	}
+	if got := strings.Join(order, ""); got != strings.Join(want, "") {
+		t.Errorf("calls: got %s, want %s", got, strings.Join(want, ""))
+	}
+	for i, x := range s {
+		if len(x.rounds) != 2 || len(x.rounds[0]) != cfg.calls || len(x.rounds[1]) != cfg.calls {
+			t.Errorf("side %d: got %d rounds, want 2 of %d calls", i, len(x.rounds), cfg.calls)
+		}
 	}
 }
