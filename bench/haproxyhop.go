@@ -48,7 +48,7 @@ func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	defer stopModLB()
-	bare, stopBare, err := bareBackends(ctx, replicas[0])
+	bare, stopBare, err := bareBackends(ctx, replicas[0], 3)
 	if err != nil {
 		return row{}, err
 	}
@@ -86,10 +86,10 @@ func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 	return r, nil
 }
 
-// bareBackends starts three bare net/http servers that answer every POST
-// with the response the replica at url gave to the echo call, and returns
-// their /mcp URLs. No modkit code runs in them.
-func bareBackends(ctx context.Context, replica string) (urls []string, stop func(), err error) {
+// bareBackends starts n bare net/http servers that answer every POST with
+// the response the replica at url gave to the echo call, and returns their
+// /mcp URLs. No modkit code runs in them.
+func bareBackends(ctx context.Context, replica string, n int) (urls []string, stop func(), err error) {
 	rec := &recorder{next: http.DefaultTransport}
 	if err := (&rawClient{url: replica, http: &http.Client{Transport: rec}}).checkEcho(ctx, "echo"); err != nil {
 		return nil, nil, err
@@ -100,7 +100,7 @@ func bareBackends(ctx context.Context, replica string) (urls []string, stop func
 		w.Write(rec.body)
 	})
 	var servers []*httptest.Server
-	for range 3 {
+	for range n {
 		srv := httptest.NewServer(bare)
 		servers = append(servers, srv)
 		urls = append(urls, srv.URL+mcpbridge.HTTPPath)
