@@ -173,10 +173,10 @@ func TestChunkedCPUTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
 	if len(s) != 3 {
 		t.Fatalf("got %d samples, want 3", len(s))
 	}
+	var want []string
 	for _, turn := range [][]string{{"a", "b", "c"}, {"b", "c", "a"}} {
 		want = append(want, turn...) // the warm-up
 		for _, name := range turn {
