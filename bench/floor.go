@@ -17,8 +17,9 @@ import (
 // socket closes.
 const floorEnv = "MODKIT_BENCH_FLOOR_ECHO"
 
-// idleSpell is how long both ends of the floor's idle round trip sleep
-// before it: about what a polled task leaves its mod idle between calls.
+// idleSpell is how long both processes of the floor's round trip stay idle
+// before each idle one (this one sleeps, the far end waits to read): about
+// what a polled task leaves its mod idle between calls.
 const idleSpell = 250 * time.Microsecond
 
 // floorBytes is the size of each message of the floor's round trip, about
