@@ -87,8 +87,8 @@ func balancedHopVsHAProxy(ctx context.Context, e *env) (row, error) {
 }
 
 // bareBackends starts n bare net/http servers that answer every POST with
-// the response the replica at url gave to the echo call, and returns their
-// /mcp URLs. No modkit code runs in them.
+// the response the modhost replica at URL replica gave to the echo call,
+// and returns their /mcp URLs. No modkit code runs in them.
 func bareBackends(ctx context.Context, replica string, n int) (urls []string, stop func(), err error) {
 	rec := &recorder{next: http.DefaultTransport}
 	if err := (&rawClient{url: replica, http: &http.Client{Transport: rec}}).checkEcho(ctx, "echo"); err != nil {

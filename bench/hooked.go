@@ -26,7 +26,7 @@ func hookedVsCall(ctx context.Context, e *env) (row, error) {
 	}
 	defer h.Close()
 	hooked, plain := hostCall(h, e.session(), "echo_hooked", nil), hostCall(plainHost, e.session(), "echo", nil)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, hooked, plain); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, hooked, plain); err != nil {
 		return row{}, err
 	}
 	var cpu [2][2][]float64 // [hooked, plain][host, mod]

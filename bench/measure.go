@@ -62,11 +62,8 @@ func pair(rounds int, a, b func(round int) ([]float64, error)) (sa, sb *sample, 
 // bare plugin and this process's host alike, whichever row calls them first.
 const processWarmup = 20
 
-// warmBoth runs a and b n times each, alternately and unmeasured, so that
-// neither side meets a colder process than the other.
-func warmBoth(ctx context.Context, n int, a, b call) error { return warmAll(ctx, n, a, b) }
-
-// warmAll is warmBoth for any number of sides, taken in turn.
+// warmAll runs each side n times, in turn and unmeasured, so that no side
+// meets a colder process than the others.
 func warmAll(ctx context.Context, n int, sides ...call) error {
 	for range n {
 		for _, fn := range sides {

@@ -73,7 +73,7 @@ func callVsGoPlugin(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	modkit, plugin := hostCall(h, e.session(), "echo", nil), bareCall(p)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
 		return row{}, err
 	}
 	a, b, err := pairCalls(ctx, e.cfg, modkit, plugin)
@@ -93,7 +93,7 @@ func callVsMCP(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	modkit := hostCall(h, e.session(), "echo", nil)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, s.call); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, modkit, s.call); err != nil {
 		return row{}, err
 	}
 	a, b, err := pairCalls(ctx, e.cfg, modkit, s.call)
@@ -112,7 +112,7 @@ func activityVsCall(ctx context.Context, e *env) (row, error) {
 	count := func(host.ActivityEvent) { events++ }
 	live, plain := hostCall(h, e.session(), "echo_activity", count), hostCall(h, e.session(), "echo", nil)
 	warm := processWarmup * e.cfg.warmup
-	if err := warmBoth(ctx, warm, live, plain); err != nil {
+	if err := warmAll(ctx, warm, live, plain); err != nil {
 		return row{}, err
 	}
 	// CPU per call, host and mod, beside the latencies, as traced_vs_call
@@ -142,7 +142,7 @@ func concurrentVsGoPlugin(ctx context.Context, e *env) (row, error) {
 		return row{}, err
 	}
 	modkit, plugin := hostCall(h, e.session(), "echo", nil), bareCall(p)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, modkit, plugin); err != nil {
 		return row{}, err
 	}
 	// CPU per call, this process and the other: host and mod, or client
@@ -339,7 +339,7 @@ func confinedVsUnconfinedCall(ctx context.Context, e *env) (row, error) {
 	}
 	a, b := hostCall(confined, e.session(), "echo", nil), hostCall(unconfined, e.session(), "echo", nil)
 	// Both warmed alike, as in traced_vs_call.
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, a, b); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, a, b); err != nil {
 		return row{}, err
 	}
 	var cpu [2][2][]float64 // [confined, unconfined][host, mod]

@@ -61,7 +61,7 @@ func tracedCalls(ctx context.Context, e *env, exp sdktrace.SpanExporter) (tel *t
 		return plain(ctx)
 	}
 	tel.SetTracing(false)
-	if err := warmBoth(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
+	if err := warmAll(ctx, processWarmup*e.cfg.warmup, traced, plain); err != nil {
 		tel.Shutdown(ctx)
 		return nil, nil, nil, err
 	}

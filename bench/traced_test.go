@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestWarmBoth(t *testing.T) {
+func TestWarmAll(t *testing.T) {
 	var got []string
 	side := func(name string, failAt int) call {
 		n := 0
@@ -19,14 +19,14 @@ func TestWarmBoth(t *testing.T) {
 			return nil
 		}
 	}
-	if err := warmBoth(context.Background(), 2, side("a", 0), side("b", 0)); err != nil {
+	if err := warmAll(context.Background(), 2, side("a", 0), side("b", 0)); err != nil {
 		t.Fatalf("got %v, want no error", err)
 	}
 	if want := []string{"a", "b", "a", "b"}; !slices.Equal(got, want) {
 		t.Errorf("got calls %v, want %v", got, want)
 	}
 	got = nil
-	err := warmBoth(context.Background(), 3, side("a", 0), side("b", 2))
+	err := warmAll(context.Background(), 3, side("a", 0), side("b", 2))
 	if err == nil || err.Error() != "b failed" {
 		t.Errorf("got error %v, want b failed", err)
 	}
